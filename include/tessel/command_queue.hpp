@@ -1,0 +1,45 @@
+// CommandQueue: moves data between host and device buffers and runs
+// programs on the device, in order.
+//
+// Every command completes before its enqueue call returns (the simulated
+// device executes it on the calling thread), so `blocking` only matters for
+// source compatibility and finish() returns at once. A failed command throws
+// and leaves the device usable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tessel/buffer.hpp"
+
+namespace tessel {
+
+class Device;
+class Program;
+
+class CommandQueue {
+public:
+  explicit CommandQueue(Device& device) : device_(device) {}
+
+  void enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool blocking = true);
+  template <typename T> void enqueue_write_buffer(Buffer& buffer, const std::vector<T>& src, bool blocking = true) {
+    enqueue_write_buffer(buffer, src.data(), src.size() * sizeof(T), blocking);
+  }
+  void enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool blocking = true);
+  template <typename T> void enqueue_read_buffer(Buffer& buffer, std::vector<T>& dst, bool blocking = true) {
+    dst.resize(buffer.size() / sizeof(T));
+    enqueue_read_buffer(buffer, dst.data(), dst.size() * sizeof(T), blocking);
+  }
+  void enqueue_program(Program& program, bool blocking = true);
+  void finish();
+
+  uint64_t programs_run() const { return programs_run_; }
+
+private:
+  Device& device_;
+  uint64_t programs_run_ = 0;
+};
+
+} // namespace tessel

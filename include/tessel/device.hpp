@@ -1,0 +1,70 @@
+// Device: one simulated chip (a worker grid with L1 per core, DRAM banks, a
+// NoC) plus its allocators and its command queue.
+//
+// Ownership: Device::open returns a shared_ptr; Buffers and CommandQueues
+// hold the device alive. close() releases the simulated memory early; any
+// later use of the device or its buffers throws.
+// Thread-safety: one host thread at a time per device.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tessel/core_coord.hpp"
+
+namespace tessel {
+
+class CommandQueue;
+namespace sim {
+class Chip;
+}
+namespace jit {
+class KernelCache;
+}
+namespace runtime {
+struct DeviceState;
+}
+
+struct DeviceConfig {
+  std::string arch = "blackhole";          // "blackhole" or "wormhole_b0"
+  uint32_t grid_x = 0, grid_y = 0;         // 0: the arch's full worker grid
+  std::string policy = "deterministic";    // or "random:<seed>"
+  std::string kernel_cache_dir;            // empty: the default cache
+};
+
+class Device : public std::enable_shared_from_this<Device> {
+public:
+  static std::shared_ptr<Device> open(const DeviceConfig& config = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  void close();
+  bool is_open() const;
+
+  const std::string& arch_name() const;
+  CoreCoord grid() const;                  // worker grid size (x columns, y rows)
+  CoreCoord worker_core_from_logical_core(CoreCoord logical) const;
+  uint32_t l1_size() const;
+  uint32_t l1_alignment() const;
+  uint32_t dram_alignment() const;         // DRAM read alignment (page stride in a bank)
+  uint32_t dram_banks() const;
+  uint64_t dram_bank_size() const;
+  uint32_t num_cb_indices() const;
+  uint32_t clock_mhz() const;
+  std::string policy() const;
+  void set_policy(const std::string& policy);
+
+  CommandQueue& command_queue();
+
+  // Internals for the runtime layer.
+  runtime::DeviceState& state();
+
+private:
+  explicit Device(const DeviceConfig& config);
+  std::unique_ptr<runtime::DeviceState> state_;
+  std::unique_ptr<CommandQueue> queue_;
+};
+
+} // namespace tessel

@@ -1,0 +1,123 @@
+// Program: kernels, circular buffers and semaphores placed on cores, plus
+// the runtime arguments each kernel gets.
+//
+// Kinds of input, kept apart:
+//  - structure (kernels with sources, defines, compile args, configs, core
+//    ranges; CB layout; semaphores; runtime-argument lengths) is compiled
+//    once and reused while it stays the same;
+//  - dispatch values (runtime-argument words, including buffer addresses)
+//    are applied on every enqueue, so they may change between enqueues.
+//
+// Every add_/set_ call validates its input and throws ValidationError before
+// changing anything. Checks that need a device (cores inside the grid, L1
+// fit) run when the program is enqueued, also before anything changes.
+//
+// Ownership: a value type, movable, not copyable. Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tessel/core_coord.hpp"
+#include "tessel/data_format.hpp"
+
+namespace tessel {
+
+namespace runtime {
+struct ProgramState;
+}
+
+enum class DataMovementProcessor : uint8_t { RISCV_0 = 0, RISCV_1 = 1 };
+enum class NOC : uint8_t { RISCV_0_default = 0, RISCV_1_default = 1, NOC_0 = 0, NOC_1 = 1 };
+enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+
+using Defines = std::map<std::string, std::string>;
+using NamedCompileArgs = std::map<std::string, uint32_t>;
+
+struct DataMovementConfig {
+  DataMovementProcessor processor = DataMovementProcessor::RISCV_0;
+  NOC noc = NOC::RISCV_0_default;
+  std::vector<uint32_t> compile_args;
+  Defines defines;
+  NamedCompileArgs named_compile_args;
+  int opt_level = -1; // -1: the default (-O2)
+};
+
+struct ComputeConfig {
+  MathFidelity math_fidelity = MathFidelity::HiFi4;
+  bool fp32_dest_acc_en = false;
+  bool dst_full_sync_en = false;
+  bool math_approx_mode = false;
+  std::vector<uint32_t> compile_args;
+  Defines defines;
+  NamedCompileArgs named_compile_args;
+  int opt_level = -1; // -1: the default (-O3)
+};
+
+// One CB config: a memory region of total_size_bytes shared by one or more
+// CB indices (each with its format and page size).
+class CircularBufferConfig {
+public:
+  CircularBufferConfig(uint32_t total_size_bytes, std::map<uint8_t, DataFormat> formats);
+  CircularBufferConfig& set_page_size(uint8_t index, uint32_t page_size_bytes);
+
+  uint32_t total_size() const { return total_size_bytes_; }
+  const std::map<uint8_t, DataFormat>& formats() const { return formats_; }
+  const std::map<uint8_t, uint32_t>& page_sizes() const { return page_sizes_; }
+
+private:
+  uint32_t total_size_bytes_;
+  std::map<uint8_t, DataFormat> formats_;
+  std::map<uint8_t, uint32_t> page_sizes_;
+};
+
+using KernelHandle = uint32_t;
+using CircularBufferHandle = uint32_t;
+
+class Program {
+public:
+  Program();
+  ~Program();
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+
+  // Kernels from a file (resolved against the working directory, then each
+  // directory of $TESSEL_KERNEL_PATH) or from source text (name: shown in messages).
+  KernelHandle add_kernel(const std::string& path, const CoreRangeSet& cores, const DataMovementConfig& config);
+  KernelHandle add_kernel(const std::string& path, const CoreRangeSet& cores, const ComputeConfig& config);
+  KernelHandle add_kernel_from_source(const std::string& source, const std::string& name, const CoreRangeSet& cores,
+                                      const DataMovementConfig& config);
+  KernelHandle add_kernel_from_source(const std::string& source, const std::string& name, const CoreRangeSet& cores,
+                                      const ComputeConfig& config);
+
+  CircularBufferHandle add_circular_buffer(const CoreRangeSet& cores, const CircularBufferConfig& config);
+  // Returns the semaphore id (0, 1, ...) kernels pass to get_semaphore().
+  uint32_t add_semaphore(const CoreRangeSet& cores, uint32_t initial_value);
+
+  void set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, std::span<const uint32_t> args);
+  void set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, std::initializer_list<uint32_t> args) {
+    set_runtime_args(kernel, cores, std::span<const uint32_t>(args.begin(), args.size()));
+  }
+  void set_common_runtime_args(KernelHandle kernel, std::span<const uint32_t> args);
+  void set_common_runtime_args(KernelHandle kernel, std::initializer_list<uint32_t> args) {
+    set_common_runtime_args(kernel, std::span<const uint32_t>(args.begin(), args.size()));
+  }
+  // Mutable access to values already set (the length is fixed; change words in place).
+  std::span<uint32_t> runtime_args(KernelHandle kernel, CoreCoord core);
+  std::span<uint32_t> common_runtime_args(KernelHandle kernel);
+
+  uint32_t num_kernels() const;
+
+  // Internals for the runtime layer.
+  runtime::ProgramState& state() { return *state_; }
+
+private:
+  std::unique_ptr<runtime::ProgramState> state_;
+};
+
+} // namespace tessel

@@ -1,0 +1,11 @@
+// The tessel host API in one include.
+#pragma once
+
+#include "tessel/buffer.hpp"
+#include "tessel/command_queue.hpp"
+#include "tessel/core_coord.hpp"
+#include "tessel/data_format.hpp"
+#include "tessel/device.hpp"
+#include "tessel/error.hpp"
+#include "tessel/program.hpp"
+#include "tessel/tensor_accessor_args.hpp"

@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the data-movement kernel API.
+#pragma once
+#include "tessel/dataflow.h"

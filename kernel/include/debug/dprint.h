@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the DPRINT header.
+#pragma once
+#include "tessel/kernel_common.h"

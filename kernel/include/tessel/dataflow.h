@@ -1,0 +1,279 @@
+// Data-movement kernel API: NoC addressing, transfers, barriers, semaphores,
+// address generators and tensor accessors, with TT-Metalium's names and
+// argument orders. Included through dataflow_api.h / api/dataflow/dataflow_api.h.
+#ifndef TESSEL_DATAFLOW_H
+#define TESSEL_DATAFLOW_H
+
+#include "tessel/kernel_common.h"
+
+namespace tessel_detail {
+inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+inline uint32_t bank_alignment(bool dram) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  return dram ? k->dram_read_alignment : k->l1_alignment;
+}
+inline uint64_t bank_noc_addr(bool dram, uint32_t bank, uint64_t addr, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  const uint32_t nbanks = dram ? k->num_dram_banks : k->num_l1_banks;
+  if (__builtin_expect(bank >= nbanks, 0)) {
+    Msg m;
+    m << "get_noc_addr_from_bank_id: bank " << bank << " does not exist: there are " << nbanks
+      << (dram ? " DRAM banks" : " L1 banks");
+    fail(m, file, line);
+  }
+  uint32_t xy = dram ? k->dram_bank_noc_xy[bank] : k->l1_bank_noc_xy[bank];
+  return tessel_noc_xy_addr(xy & 0xff, xy >> 8, addr);
+}
+// Interleaved page -> NoC address (design §1.2): page p lives in bank
+// p % banks at base + (p / banks) * page_stride.
+inline uint64_t interleaved_noc_addr(bool dram, uint32_t base, uint32_t page_stride, uint32_t page_id,
+                                     uint32_t offset, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  const uint32_t nbanks = dram ? k->num_dram_banks : k->num_l1_banks;
+  const uint32_t bank = page_id % nbanks;
+  const uint64_t addr = uint64_t(base) + uint64_t(page_id / nbanks) * page_stride + offset;
+  return bank_noc_addr(dram, bank, addr, file, line);
+}
+} // namespace tessel_detail
+
+// ---------------------------------------------------------------------------
+// NoC addresses
+
+inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index) {
+  (void)noc;
+  return tessel_noc_xy_addr(noc_x, noc_y, addr);
+}
+inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
+  (void)noc;
+  tessel_kernel_ctx* k = tessel_ctx();
+  return tessel_noc_xy_addr(k->noc_x, k->noc_y, addr);
+}
+inline uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end,
+                                       uint32_t noc_y_end, uint32_t addr, uint8_t noc = noc_index) {
+  (void)noc;
+  return tessel_noc_xy_addr(noc_x_start, noc_y_start, addr) |
+         (uint64_t(noc_x_end) << (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) |
+         (uint64_t(noc_y_end) << (TESSEL_NOC_LOCAL_BITS + 3 * TESSEL_NOC_COORD_BITS));
+}
+template <bool DRAM>
+inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset, uint8_t noc = noc_index,
+                                          TESSEL_SITE_PARAMS) {
+  (void)noc;
+  return tessel_detail::bank_noc_addr(DRAM, bank_id, bank_address_offset, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Address generators
+
+template <bool DRAM> struct InterleavedAddrGen {
+  uint32_t bank_base_address;
+  uint32_t page_size;
+  uint32_t aligned_page_size() const { return tessel_detail::align_up(page_size, tessel_detail::bank_alignment(DRAM)); }
+  uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    (void)noc;
+    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, aligned_page_size(), id, offset, TESSEL_SITE);
+  }
+  uint32_t get_page_size() const { return page_size; }
+};
+
+template <bool DRAM> struct InterleavedPow2AddrGen {
+  uint32_t bank_base_address;
+  uint32_t log_base_2_of_page_size;
+  uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    (void)noc;
+    uint32_t stride = tessel_detail::align_up(1u << log_base_2_of_page_size, tessel_detail::bank_alignment(DRAM));
+    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+  }
+  uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
+};
+
+template <bool DRAM> struct InterleavedAddrGenFast {
+  uint32_t bank_base_address;
+  uint32_t page_size;
+  DataFormat data_format;
+  uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    (void)noc;
+    uint32_t stride = tessel_detail::align_up(page_size, tessel_detail::bank_alignment(DRAM));
+    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+  }
+  uint32_t get_page_size() const { return page_size; }
+};
+
+template <bool DRAM> struct InterleavedPow2AddrGenFast {
+  uint32_t bank_base_address;
+  uint32_t log_base_2_of_page_size;
+  uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    (void)noc;
+    uint32_t stride = tessel_detail::align_up(1u << log_base_2_of_page_size, tessel_detail::bank_alignment(DRAM));
+    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+  }
+  uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
+};
+
+// TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>: an interleaved buffer takes
+// exactly two compile-time args: [flags, aligned page size]. Flags bit 0 =
+// sharded, bit 1 = DRAM (the host's TensorAccessorArgs(buffer) writes them).
+namespace tensor_accessor {
+inline constexpr uint32_t kSharded = 1u << 0;
+inline constexpr uint32_t kIsDram = 1u << 1;
+} // namespace tensor_accessor
+
+template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0> struct TensorAccessorArgs {
+  static constexpr uint32_t flags = get_compile_time_arg_val(CTA_OFFSET);
+  static constexpr uint32_t aligned_page_size = get_compile_time_arg_val(CTA_OFFSET + 1);
+  static constexpr bool is_dram = (flags & tensor_accessor::kIsDram) != 0;
+  static constexpr bool is_sharded = (flags & tensor_accessor::kSharded) != 0;
+  static_assert(!is_sharded, "TensorAccessorArgs: sharded tensors are not supported yet");
+  static constexpr uint32_t num_compile_time_args() { return 2; }
+  static constexpr uint32_t num_common_runtime_args() { return 0; }
+  static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+  static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
+};
+
+template <typename Args> struct TensorAccessor {
+  uint32_t bank_base_address;
+  uint32_t page_size;
+  constexpr TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
+      : bank_base_address(base), page_size(page) {}
+  uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    (void)noc;
+    uint32_t stride = tessel_detail::align_up(page_size, tessel_detail::bank_alignment(Args::is_dram));
+    return tessel_detail::interleaved_noc_addr(Args::is_dram, bank_base_address, stride, page_id, offset,
+                                               TESSEL_SITE);
+  }
+  uint32_t get_page_size() const { return page_size; }
+};
+template <typename Args> TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;
+template <typename Args> TensorAccessor(const Args&, uint32_t, uint32_t) -> TensorAccessor<Args>;
+
+// ---------------------------------------------------------------------------
+// Transfers
+
+inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size, uint8_t noc = noc_index,
+                           TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->noc_read(k, src_noc_addr, dst_local_l1_addr, size, noc, TESSEL_SITE);
+}
+inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
+                            TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->noc_write(k, src_local_l1_addr, dst_noc_addr, size, noc, TESSEL_SITE);
+}
+inline void noc_async_read_one_packet(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size,
+                                      uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_read(src_noc_addr, dst_local_l1_addr, size, noc, TESSEL_SITE);
+}
+inline void noc_async_write_one_packet(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
+                                       uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_write(src_local_l1_addr, dst_noc_addr, size, noc, TESSEL_SITE);
+}
+
+template <typename AddrGen>
+inline void noc_async_read_page(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0,
+                                uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_read(addrgen.get_noc_addr(id, offset, noc, TESSEL_SITE), dst_local_l1_addr, addrgen.get_page_size(), noc,
+                 TESSEL_SITE);
+}
+template <typename AddrGen>
+inline void noc_async_read_tile(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0,
+                                uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_read_page(id, addrgen, dst_local_l1_addr, offset, noc, TESSEL_SITE);
+}
+template <typename AddrGen>
+inline void noc_async_write_page(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr, uint32_t size = 0,
+                                 uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc, TESSEL_SITE),
+                  size ? size : addrgen.get_page_size(), noc, TESSEL_SITE);
+}
+template <typename AddrGen>
+inline void noc_async_write_tile(uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
+                                 uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  noc_async_write_page(id, addrgen, src_local_l1_addr, 0, 0, noc, TESSEL_SITE);
+}
+
+inline void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
+                                      uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                      TESSEL_SITE_PARAMS) {
+  (void)linked;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->noc_write_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, 0, noc, TESSEL_SITE);
+}
+inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                   uint32_t size, uint32_t num_dests, bool linked = false,
+                                                   uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  (void)linked;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->noc_write_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, 1, noc, TESSEL_SITE);
+}
+inline void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index,
+                                TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->noc_inline_write(k, addr, val, be, noc, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Barriers
+
+#define TESSEL_BARRIER(name, kind)                                                                                   \
+  inline void name(uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {                                                    \
+    tessel_kernel_ctx* k = tessel_ctx();                                                                             \
+    k->api->noc_barrier(k, kind, noc, TESSEL_SITE);                                                                  \
+  }
+TESSEL_BARRIER(noc_async_read_barrier, 0)
+TESSEL_BARRIER(noc_async_write_barrier, 1)
+TESSEL_BARRIER(noc_async_writes_flushed, 2)
+TESSEL_BARRIER(noc_async_atomic_barrier, 3)
+TESSEL_BARRIER(noc_async_full_barrier, 4)
+#undef TESSEL_BARRIER
+
+// ---------------------------------------------------------------------------
+// Semaphores
+
+inline uint32_t get_semaphore(uint32_t semaphore_id, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (__builtin_expect(semaphore_id >= k->num_semaphores, 0)) {
+    tessel_detail::Msg m;
+    m << "get_semaphore(" << semaphore_id << "): the program created " << k->num_semaphores
+      << " semaphores on this core";
+    tessel_detail::fail(m, TESSEL_SITE);
+  }
+  return k->semaphore_l1 + semaphore_id * 16u;
+}
+inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_set(k, sem_addr, val, TESSEL_SITE);
+}
+inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
+  if (*sem_addr == val) return;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_wait(k, sem_addr, val, 0, TESSEL_SITE);
+}
+inline void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
+  if (*sem_addr >= val) return;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_wait(k, sem_addr, val, 1, TESSEL_SITE);
+}
+inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_inc(k, addr, incr, noc, TESSEL_SITE);
+}
+inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index,
+                                     TESSEL_SITE_PARAMS) {
+  noc_async_write(src_local_l1_addr, dst_noc_addr, 4, noc, TESSEL_SITE);
+}
+inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                        uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                        TESSEL_SITE_PARAMS) {
+  (void)linked;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 0, noc, TESSEL_SITE);
+}
+inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                     uint32_t num_dests, bool linked = false,
+                                                     uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+  (void)linked;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 1, noc, TESSEL_SITE);
+}
+
+#endif // TESSEL_DATAFLOW_H

@@ -1,0 +1,184 @@
+// tessel kernel ABI: the one interface between a JIT-compiled kernel and the
+// simulator that runs it.
+//
+// A kernel is a shared object built from user source with the host compiler.
+// It never links against the runtime: everything it needs reaches it through
+// a `tessel_kernel_ctx`, one per RISC of a core, owned by the simulator and
+// alive for as long as the device is open.
+//
+// Finding the context. Kernels run only on simulator fibers. Every fiber stack
+// is one slot of TESSEL_FIBER_SLOT_BYTES, aligned to its size; the first word
+// of the slot holds the fiber's context pointer. So `sp & ~(slot - 1)` finds
+// it from anywhere in kernel code, on any OS thread, with no TLS and no call:
+//
+//   slot base ->  +------------------------------+
+//                 | header page: tessel_kernel_ctx* , emergency stack for
+//                 |              fault recovery     |
+//                 +------------------------------+
+//                 | guard page (PROT_NONE)       |  <- stack overflow faults here
+//                 +------------------------------+
+//                 | stack, grows down            |
+//   slot end  ->  +------------------------------+
+//
+// Hot paths (argument reads, CB pointer arithmetic, NoC address encoding) are
+// inline over the context; everything that can block or must be checked goes
+// through the function table `tessel_sim_api`, whose calls carry the kernel's
+// call site (file, line) for error reports.
+//
+// This header is C and free of the standard library so kernels compile fast.
+#ifndef TESSEL_KERNEL_ABI_H
+#define TESSEL_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#define TESSEL_KERNEL_ABI_VERSION 1u
+
+#define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
+#define TESSEL_MAX_CBS 64u
+#define TESSEL_MAX_RUNTIME_ARGS 341u
+#define TESSEL_MAX_SEMAPHORES 16u
+#define TESSEL_MAX_DRAM_BANKS 16u
+#define TESSEL_MAX_L1_BANKS 256u
+
+// L1 is mapped per core at a 2 MiB-aligned host address below 4 GiB, so a
+// 32-bit L1 address a kernel sees is a real pointer into its own core's L1.
+// NoC calls normalise any address to an offset with TESSEL_L1_SLOT_MASK.
+#define TESSEL_L1_SLOT_BYTES (2u * 1024u * 1024u)
+#define TESSEL_L1_SLOT_MASK (TESSEL_L1_SLOT_BYTES - 1u)
+
+// NoC address: | y_end:6 | x_end:6 | y:6 | x:6 | local:36 |
+// Unicast addresses leave the end fields zero; multicast addresses carry the
+// rectangle (start = x/y fields, end = x_end/y_end fields).
+#define TESSEL_NOC_LOCAL_BITS 36u
+#define TESSEL_NOC_COORD_BITS 6u
+#define TESSEL_NOC_LOCAL_MASK ((1ull << TESSEL_NOC_LOCAL_BITS) - 1ull)
+#define TESSEL_NOC_COORD_MASK ((1ull << TESSEL_NOC_COORD_BITS) - 1ull)
+
+enum tessel_risc {
+  TESSEL_RISC_BRISC = 0,   // RISCV_0, data movement
+  TESSEL_RISC_NCRISC = 1,  // RISCV_1, data movement
+  TESSEL_RISC_COMPUTE = 2, // TRISC0..2 played by one context
+  TESSEL_RISC_COUNT = 3
+};
+
+// Kernel-visible state of one circular buffer on one core. Counters follow
+// TT-Metalium: 16-bit received/acked, free = num_pages - (received - acked).
+// Pointers are L1 addresses as the kernel sees them (host pointers < 4 GiB).
+struct tessel_cb_iface {
+  uint32_t fifo_addr;    // first byte of the FIFO
+  uint32_t fifo_limit;   // one past the last byte
+  uint32_t fifo_size;    // bytes
+  uint32_t page_size;    // bytes
+  uint32_t num_pages;
+  uint32_t wr_ptr;       // producer's pointer
+  uint32_t rd_ptr;       // consumer's pointer
+  uint16_t received;     // pages pushed, mod 2^16
+  uint16_t acked;        // pages popped, mod 2^16
+  uint32_t reserved_pages; // pages the producer holds from its last reserve
+  uint32_t waited_pages;   // pages the consumer holds from its last wait
+  uint32_t data_format;    // tessel data-format code (Metalium numbering)
+  uint32_t tile_size;      // bytes per tile of data_format
+  uint32_t configured;     // 1 if the program configured this index on this core
+};
+
+struct tessel_kernel_ctx;
+
+// Function table into the simulator. Every call that can fail takes the call
+// site; a failing call does not return (the kernel's fiber is stopped and the
+// error is raised on the host thread).
+struct tessel_sim_api {
+  uint32_t abi_version;
+  void (*cb_reserve_back)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, const char* file, uint32_t line);
+  void (*cb_push_back)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, const char* file, uint32_t line);
+  void (*cb_wait_front)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, const char* file, uint32_t line);
+  void (*cb_pop_front)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, const char* file, uint32_t line);
+
+  // NoC transfers. l1 arguments are kernel-visible L1 addresses of the caller.
+  void (*noc_read)(struct tessel_kernel_ctx*, uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size_bytes,
+                   uint32_t noc, const char* file, uint32_t line);
+  void (*noc_write)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size_bytes,
+                    uint32_t noc, const char* file, uint32_t line);
+  void (*noc_write_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr,
+                              uint32_t size_bytes, uint32_t num_dests, uint32_t loopback_src, uint32_t noc,
+                              const char* file, uint32_t line);
+  void (*noc_inline_write)(struct tessel_kernel_ctx*, uint64_t dst_noc_addr, uint32_t value, uint32_t byte_enable,
+                           uint32_t noc, const char* file, uint32_t line);
+  // kind: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full
+  void (*noc_barrier)(struct tessel_kernel_ctx*, uint32_t kind, uint32_t noc, const char* file, uint32_t line);
+
+  // Semaphores. wait mode: 0 equal, 1 at least.
+  void (*sem_wait)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, uint32_t mode,
+                   const char* file, uint32_t line);
+  void (*sem_set)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, const char* file,
+                  uint32_t line);
+  void (*sem_inc)(struct tessel_kernel_ctx*, uint64_t dst_noc_addr, uint32_t incr, uint32_t noc,
+                  const char* file, uint32_t line);
+  void (*sem_set_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr,
+                            uint32_t num_dests, uint32_t loopback_src, uint32_t noc, const char* file,
+                            uint32_t line);
+
+  // A check in kernel code failed: message is the complete description.
+  void (*fail)(struct tessel_kernel_ctx*, const char* message, const char* file, uint32_t line);
+  // One DPRINT line (without prefix or newline).
+  void (*dprint)(struct tessel_kernel_ctx*, const char* text, uint32_t length);
+  // Generic extension hook for later layers (compute engine, ...); 0 if absent.
+  void* (*extension)(struct tessel_kernel_ctx*, uint32_t id);
+};
+
+struct tessel_kernel_ctx {
+  uint32_t abi_version;
+  uint32_t risc;            // enum tessel_risc
+  uint32_t noc_index;       // default NoC of this kernel
+  uint32_t logical_x, logical_y;
+  uint32_t noc_x, noc_y;    // this core's NoC coordinates
+
+  uint32_t* rt_args;        // in this core's L1
+  uint32_t rt_arg_count;
+  uint32_t* common_args;    // in this core's L1
+  uint32_t common_arg_count;
+
+  struct tessel_cb_iface* cbs; // TESSEL_MAX_CBS entries, shared by the core's RISCs
+  uint32_t num_cb_indices;     // arch limit (32 or 64)
+
+  uint8_t* l1_base;         // host pointer of L1 offset 0 (< 4 GiB)
+  uint32_t l1_size_bytes;
+  uint32_t semaphore_l1;    // L1 address (kernel-visible) of semaphore 0
+  uint32_t num_semaphores;
+
+  uint32_t l1_alignment;
+  uint32_t dram_read_alignment;
+  uint32_t dram_write_alignment;
+
+  uint32_t num_dram_banks;
+  uint32_t dram_bank_noc_xy[TESSEL_MAX_DRAM_BANKS]; // (y << 8) | x
+  uint32_t num_l1_banks;
+  uint32_t l1_bank_noc_xy[TESSEL_MAX_L1_BANKS];     // (y << 8) | x
+
+  uint32_t dprint_enabled;
+  uint32_t dprint_length;
+  char dprint_buffer[256];
+
+  const struct tessel_sim_api* api;
+  void* sim_core;           // opaque to kernels
+  void* sim_fiber;          // opaque to kernels
+};
+
+// Locate the running fiber's context (see the slot diagram above).
+static inline __attribute__((always_inline)) struct tessel_kernel_ctx* tessel_ctx(void) {
+  uintptr_t sp;
+#if defined(__x86_64__)
+  __asm__("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+  __asm__("mov %0, sp" : "=r"(sp));
+#else
+  sp = (uintptr_t)__builtin_frame_address(0);
+#endif
+  return *(struct tessel_kernel_ctx**)(sp & ~(uintptr_t)(TESSEL_FIBER_SLOT_BYTES - 1u));
+}
+
+static inline uint64_t tessel_noc_xy_addr(uint32_t x, uint32_t y, uint64_t local) {
+  return ((uint64_t)y << (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) | ((uint64_t)x << TESSEL_NOC_LOCAL_BITS) |
+         (local & TESSEL_NOC_LOCAL_MASK);
+}
+
+#endif // TESSEL_KERNEL_ABI_H

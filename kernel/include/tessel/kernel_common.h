@@ -1,0 +1,228 @@
+// Kernel API shared by data-movement and compute kernels: runtime and
+// compile-time arguments, circular buffers, core identity, DPRINT, ASSERT.
+//
+// Every call that can misuse the device takes its call site as trailing
+// default arguments (__builtin_FILE/__builtin_LINE) so a failure names the
+// kernel's own source line. Standard-library free, so kernels compile fast.
+#ifndef TESSEL_KERNEL_COMMON_H
+#define TESSEL_KERNEL_COMMON_H
+
+#include "tessel/kernel_abi.h"
+
+#define TESSEL_SITE_PARAMS const char *tessel_file = __builtin_FILE(), uint32_t tessel_line = __builtin_LINE()
+#define TESSEL_SITE tessel_file, tessel_line
+
+// Data formats, TT-Metalium numbering.
+enum class DataFormat : uint8_t {
+  Float32 = 0,
+  Float16 = 1,
+  Bfp8 = 2,
+  Bfp4 = 3,
+  Tf32 = 4,
+  Float16_b = 5,
+  Bfp8_b = 6,
+  Bfp4_b = 7,
+  Int32 = 8,
+  UInt16 = 9,
+  Lf8 = 10,
+  Bfp2 = 11,
+  Int16 = 13,
+  Int8 = 14,
+  Bfp2_b = 15,
+  UInt32 = 24,
+  UInt8 = 30,
+  Invalid = 255,
+};
+
+namespace tessel_detail {
+
+// A fixed-size message builder for failures raised in kernel code.
+struct Msg {
+  char buf[320];
+  uint32_t n = 0;
+  Msg& operator<<(const char* s) {
+    while (*s && n + 1 < sizeof(buf)) buf[n++] = *s++;
+    buf[n] = 0;
+    return *this;
+  }
+  Msg& operator<<(uint64_t v) {
+    char tmp[24];
+    int i = 0;
+    do {
+      tmp[i++] = char('0' + v % 10);
+      v /= 10;
+    } while (v);
+    while (i && n + 1 < sizeof(buf)) buf[n++] = tmp[--i];
+    buf[n] = 0;
+    return *this;
+  }
+  Msg& operator<<(uint32_t v) { return *this << uint64_t(v); }
+  Msg& operator<<(int v) {
+    if (v < 0) {
+      *this << "-";
+      return *this << uint64_t(-(int64_t)v);
+    }
+    return *this << uint64_t(v);
+  }
+};
+
+[[noreturn]] inline void fail(const Msg& m, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail(k, m.buf, file, line);
+  __builtin_unreachable();
+}
+
+template <typename T> inline T bit_cast_u32(uint32_t v) {
+  static_assert(sizeof(T) == 4, "runtime arguments are 4-byte values: get_arg_val<T> needs a 4-byte T");
+  T t;
+  __builtin_memcpy(&t, &v, 4);
+  return t;
+}
+
+inline tessel_cb_iface& cb(uint32_t id, const char* call, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (id >= k->num_cb_indices || !k->cbs[id].configured) {
+    Msg m;
+    m << call << "(cb=" << id << "): ";
+    if (id >= k->num_cb_indices)
+      m << "CB index out of range (this architecture has " << k->num_cb_indices << ")";
+    else
+      m << "CB " << id << " is not configured on this core by the program";
+    fail(m, file, line);
+  }
+  return k->cbs[id];
+}
+
+struct CoordArray {
+  uint32_t v;
+  uint32_t operator[](int) const { return v; }
+  operator uint32_t() const { return v; }
+};
+
+} // namespace tessel_detail
+
+// ---------------------------------------------------------------------------
+// Arguments
+
+template <typename T>
+inline T get_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0)) {
+    tessel_detail::Msg m;
+    m << "get_arg_val(" << arg_idx << "): runtime argument index out of range: this core was given "
+      << k->rt_arg_count << " runtime arguments";
+    tessel_detail::fail(m, TESSEL_SITE);
+  }
+  return tessel_detail::bit_cast_u32<T>(k->rt_args[arg_idx]);
+}
+
+inline uint32_t get_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0)) {
+    tessel_detail::Msg m;
+    m << "get_arg_addr(" << arg_idx << "): runtime argument index out of range: this core was given "
+      << k->rt_arg_count << " runtime arguments";
+    tessel_detail::fail(m, TESSEL_SITE);
+  }
+  return uint32_t(uintptr_t(&k->rt_args[arg_idx]));
+}
+
+template <typename T>
+inline T get_common_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0)) {
+    tessel_detail::Msg m;
+    m << "get_common_arg_val(" << arg_idx << "): common runtime argument index out of range: the kernel was given "
+      << k->common_arg_count << " common runtime arguments";
+    tessel_detail::fail(m, TESSEL_SITE);
+  }
+  return tessel_detail::bit_cast_u32<T>(k->common_args[arg_idx]);
+}
+
+inline uint32_t get_common_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0)) {
+    tessel_detail::Msg m;
+    m << "get_common_arg_addr(" << arg_idx << "): common runtime argument index out of range: the kernel was given "
+      << k->common_arg_count << " common runtime arguments";
+    tessel_detail::fail(m, TESSEL_SITE);
+  }
+  return uint32_t(uintptr_t(&k->common_args[arg_idx]));
+}
+
+// ---------------------------------------------------------------------------
+// Circular buffers
+
+inline void cb_reserve_back(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_reserve_back(k, cb_id, num_pages, TESSEL_SITE);
+}
+inline void cb_push_back(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_push_back(k, cb_id, num_pages, TESSEL_SITE);
+}
+inline void cb_wait_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_wait_front(k, cb_id, num_pages, TESSEL_SITE);
+}
+inline void cb_pop_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_pop_front(k, cb_id, num_pages, TESSEL_SITE);
+}
+inline bool cb_pages_reservable_at_back(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_reservable_at_back", TESSEL_SITE);
+  return q.num_pages - uint16_t(q.received - q.acked) >= num_pages;
+}
+inline bool cb_pages_available_at_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
+  tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_available_at_front", TESSEL_SITE);
+  return uint16_t(q.received - q.acked) >= num_pages;
+}
+inline uint32_t get_write_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  return tessel_detail::cb(cb_id, "get_write_ptr", TESSEL_SITE).wr_ptr;
+}
+inline uint32_t get_read_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  return tessel_detail::cb(cb_id, "get_read_ptr", TESSEL_SITE).rd_ptr;
+}
+inline uint32_t get_tile_size(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  return tessel_detail::cb(cb_id, "get_tile_size", TESSEL_SITE).tile_size;
+}
+inline uint32_t get_tile_hw(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  (void)tessel_detail::cb(cb_id, "get_tile_hw", TESSEL_SITE);
+  return 1024;
+}
+inline uint32_t get_tile_num_faces(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  (void)tessel_detail::cb(cb_id, "get_tile_num_faces", TESSEL_SITE);
+  return 4;
+}
+inline DataFormat get_dataformat(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  return DataFormat(tessel_detail::cb(cb_id, "get_dataformat", TESSEL_SITE).data_format);
+}
+
+// ---------------------------------------------------------------------------
+// Core identity
+
+#define noc_index (uint8_t(tessel_ctx()->noc_index))
+#define my_x (tessel_detail::CoordArray{tessel_ctx()->noc_x})
+#define my_y (tessel_detail::CoordArray{tessel_ctx()->noc_y})
+inline uint32_t get_absolute_logical_x() { return tessel_ctx()->logical_x; }
+inline uint32_t get_absolute_logical_y() { return tessel_ctx()->logical_y; }
+inline uint32_t get_relative_logical_x() { return tessel_ctx()->logical_x; }
+inline uint32_t get_relative_logical_y() { return tessel_ctx()->logical_y; }
+
+// ---------------------------------------------------------------------------
+// Debug: ASSERT, WAYPOINT, profiler zones
+
+#define ASSERT(cond, ...)                                                                                            \
+  do {                                                                                                               \
+    if (!(cond)) {                                                                                                   \
+      tessel_detail::Msg tessel_m;                                                                                   \
+      tessel_m << "ASSERT(" #cond ") failed";                                                                        \
+      tessel_detail::fail(tessel_m, __FILE__, __LINE__);                                                             \
+    }                                                                                                                \
+  } while (0)
+#define WAYPOINT(x) ((void)0)
+#define DeviceZoneScopedN(name) ((void)0)
+
+#include "tessel/dprint.h"
+
+#endif // TESSEL_KERNEL_COMMON_H

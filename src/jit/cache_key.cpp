@@ -1,0 +1,229 @@
+#include "jit/cache_key.hpp"
+
+#include "tessel/error.hpp"
+#include "tessel/kernel_abi.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <xxhash.h>
+
+namespace tessel::jit {
+namespace {
+
+// Bump when the key text or cache layout changes meaning.
+constexpr std::string_view kKeyFormat = "tessel-kernel-key 1";
+constexpr size_t kContentHashDigits = 32;
+
+std::string hex64(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+bool has_control_char(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 0x20) return true;
+  return false;
+}
+
+const char* kind_name(KernelKind kind) { return kind == KernelKind::Compute ? "compute" : "data_movement"; }
+
+void append_line(std::string& out, std::string_view label, std::string_view value) {
+  out += label;
+  out += ": ";
+  out += value;
+  out += '\n';
+}
+
+// `"name"` as a C string literal for TESSEL_NAMED_CTA_LIST.
+std::string c_string_literal(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+} // namespace
+
+std::string content_hash(std::string_view bytes) {
+  XXH128_hash_t hash = XXH3_128bits(bytes.data(), bytes.size());
+  return hex64(hash.high64) + hex64(hash.low64);
+}
+
+std::string short_hash(std::string_view bytes) { return hex64(XXH3_64bits(bytes.data(), bytes.size())); }
+
+void validate_request(const BuildRequest& request) {
+  bool has_path = !request.source_path.empty();
+  bool has_text = !request.source_text.empty();
+  if (has_path == has_text)
+    throw ValidationError(has_path ? "kernel build request sets both source_path (" + request.source_path +
+                                         ") and source_text; set exactly one"
+                                   : "kernel build request has neither source_path nor source_text; set exactly one");
+  if (request.opt_level < -1 || request.opt_level > 3)
+    throw ValidationError("kernel " + source_name(request) + ": opt_level " + std::to_string(request.opt_level) +
+                          " is out of range (expected -1 for the default, or 0..3)");
+  for (const auto& [name, value] : request.defines) {
+    if (name.empty() || name.find('=') != std::string::npos || has_control_char(name) || has_control_char(value))
+      throw ValidationError("kernel " + source_name(request) + ": define '" + name +
+                            "' cannot be passed to the compiler (expected a non-empty name without '=' and no "
+                            "control characters in name or value)");
+  }
+  for (const auto& [name, value] : request.named_compile_args) {
+    if (name.empty() || has_control_char(name))
+      throw ValidationError("kernel " + source_name(request) + ": named compile-time argument '" + name +
+                            "' is empty or contains control characters");
+  }
+}
+
+int effective_opt_level(const BuildRequest& request) {
+  if (request.opt_level >= 0) return request.opt_level;
+  return request.kind == KernelKind::Compute ? 3 : 2;
+}
+
+std::string source_name(const BuildRequest& request) {
+  if (!request.source_path.empty()) return request.source_path;
+  return request.display_name.empty() ? std::string("kernel.cpp") : request.display_name;
+}
+
+std::string text_source_file_name(const BuildRequest& request) {
+  // The display name becomes a path under the content-addressed source
+  // directory; components that would climb out of it are replaced.
+  std::filesystem::path out;
+  for (const auto& part : std::filesystem::path(request.display_name).relative_path()) {
+    std::string text = part.string();
+    out /= (text.empty() || text == "." || text == "..") ? std::string("_") : text;
+  }
+  std::string name = out.string();
+  return name.empty() ? std::string("kernel.cpp") : name;
+}
+
+std::string absolute_source_path(const std::string& path) {
+  bool normal = !path.empty() && path[0] == '/' && path.find("/./") == std::string::npos &&
+                path.find("/../") == std::string::npos && path.find("//") == std::string::npos;
+  if (normal) return path;
+  return std::filesystem::absolute(path).lexically_normal().string();
+}
+
+std::string memo_key(const BuildRequest& request) {
+  std::string key;
+  key.reserve(128 + request.source_path.size() + request.display_name.size());
+  if (!request.source_path.empty()) {
+    key += "path:";
+    key += absolute_source_path(request.source_path);
+  } else {
+    key += "text:";
+    key += content_hash(request.source_text);
+    key += ':';
+    key += request.display_name;
+  }
+  key += '\n';
+  key += static_cast<char>('0' + static_cast<int>(request.kind));
+  key += static_cast<char>('0' + effective_opt_level(request));
+  for (const auto& [name, value] : request.defines) {
+    key += "\nD";
+    key += name;
+    key += '=';
+    key += value;
+  }
+  key += "\nA";
+  for (uint32_t arg : request.compile_args) {
+    key += std::to_string(arg);
+    key += ',';
+  }
+  for (const auto& [name, value] : request.named_compile_args) {
+    key += "\nN";
+    key += name; // may hold any non-control byte; the value follows the last '\x1f'
+    key += '\x1f';
+    key += std::to_string(value);
+  }
+  return key;
+}
+
+std::vector<std::string> request_flags(const BuildRequest& request) {
+  std::vector<std::string> flags;
+  flags.push_back("-O" + std::to_string(effective_opt_level(request)));
+  flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1" : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
+  if (!request.compile_args.empty()) {
+    std::string list = "-DTESSEL_CTA_LIST=";
+    for (size_t i = 0; i < request.compile_args.size(); ++i) {
+      if (i != 0) list += ',';
+      list += std::to_string(request.compile_args[i]);
+    }
+    flags.push_back(std::move(list));
+  }
+  if (!request.named_compile_args.empty()) {
+    std::string list = "-DTESSEL_NAMED_CTA_LIST=";
+    for (size_t i = 0; i < request.named_compile_args.size(); ++i) {
+      if (i != 0) list += ',';
+      list += '{' + c_string_literal(request.named_compile_args[i].first) + ',' +
+              std::to_string(request.named_compile_args[i].second) + '}';
+    }
+    flags.push_back(std::move(list));
+  }
+  for (const auto& [name, value] : request.defines)
+    flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+  return flags;
+}
+
+std::string front_key_text(const BuildRequest& request, const FrontKeyInputs& inputs) {
+  std::string text;
+  text += kKeyFormat;
+  text += '\n';
+  append_line(text, "compiler", inputs.compiler_path);
+  append_line(text, "compiler-version", inputs.compiler_identity);
+  append_line(text, "kernel-abi", std::to_string(TESSEL_KERNEL_ABI_VERSION));
+  append_line(text, "include-dir", inputs.include_dir);
+  std::string flags;
+  for (const auto& flag : inputs.fixed_flags) {
+    if (!flags.empty()) flags += ' ';
+    flags += flag;
+  }
+  append_line(text, "flags", flags);
+  append_line(text, "kind", kind_name(request.kind));
+  append_line(text, "opt-level", std::to_string(effective_opt_level(request)));
+  // Defines and arguments exactly as passed to the compiler, one per line
+  // (validate_request rejected control characters, so lines cannot be forged).
+  for (const auto& flag : request_flags(request)) append_line(text, "arg", flag);
+  append_line(text, "source", source_name(request));
+  append_line(text, "source-file", inputs.compiled_source_path);
+  append_line(text, "source-hash", inputs.source_hash);
+  return text;
+}
+
+std::string dependencies_text(const std::vector<Dependency>& dependencies) {
+  std::string text;
+  for (const auto& dependency : dependencies) {
+    text += dependency.hash;
+    text += ' ';
+    text += dependency.path;
+    text += '\n';
+  }
+  return text;
+}
+
+std::optional<std::vector<std::string>> parse_dependencies_text(std::string_view text) {
+  std::vector<std::string> paths;
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    if (end == std::string_view::npos) return std::nullopt; // truncated
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end + 1);
+    if (line.size() < kContentHashDigits + 2 || line[kContentHashDigits] != ' ') return std::nullopt;
+    paths.emplace_back(line.substr(kContentHashDigits + 1));
+  }
+  return paths;
+}
+
+std::string full_key_text(std::string_view front, std::string_view dependencies) {
+  std::string text;
+  text.reserve(front.size() + dependencies.size() + 16);
+  text += front;
+  text += "dependencies:\n";
+  text += dependencies;
+  return text;
+}
+
+} // namespace tessel::jit

@@ -1,0 +1,100 @@
+// Kernel JIT: builds one kernel instance into a shared object, with an
+// on-disk cache keyed by everything that changes the binary, and loads it.
+//
+// Cache invariants
+//  - Key = source text + the content of every header the compiler read (from
+//    its depfile) + defines + compile-time args (plain and named) + opt level
+//    + kind + compiler identity + TESSEL_KERNEL_ABI_VERSION. The full key text
+//    is stored beside the binary and compared on a hit; the 64-bit hash only
+//    names the directory.
+//  - A build writes to a temporary name and is published by rename, under a
+//    per-entry file lock, so concurrent processes share the cache safely and
+//    a reader never sees a half-written entry. An entry that fails to verify
+//    (missing or corrupt files, key mismatch) is rebuilt.
+//  - Within one process a memo maps the request's key to the loaded binary,
+//    so a repeated build costs a hash lookup.
+//
+// Thread-safety: KernelCache is safe to call from several threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessel::jit {
+
+enum class KernelKind : uint8_t { DataMovement, Compute };
+
+struct BuildRequest {
+  // Exactly one of source_path (absolute path of a kernel file) or
+  // source_text (kernel given as a string) is set.
+  std::string source_path;
+  std::string source_text;
+  // For source_text kernels: the name used in messages and __FILE__.
+  std::string display_name;
+  KernelKind kind = KernelKind::DataMovement;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<uint32_t> compile_args;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_args;
+  int opt_level = -1; // -1: O2 for data movement, O3 for compute
+};
+
+// A loaded kernel shared object.
+//
+// Kernel mutable globals and statics must be per core. When the object has
+// writable data symbols, each core gets its own loaded copy (instance()); when
+// it has none, every core shares one load.
+class KernelBinary {
+public:
+  using EntryFn = int (*)();
+  virtual ~KernelBinary() = default;
+  // Entry point for the kernel instance of core `core_index` (0-based over the
+  // device's cores). Loads a per-core copy on first use when needed.
+  virtual EntryFn instance(uint32_t core_index) = 0;
+  // Names of the writable data symbols the kernel defines (empty if none).
+  virtual const std::vector<std::string>& mutable_symbols() const = 0;
+  // Path of the published shared object in the cache.
+  virtual const std::string& so_path() const = 0;
+  // Display path of the kernel source (for messages).
+  virtual const std::string& source_name() const = 0;
+};
+
+struct CacheStats {
+  uint64_t compiles = 0;   // compiler invocations that produced a binary
+  uint64_t disk_hits = 0;  // served from the on-disk cache
+  uint64_t memo_hits = 0;  // served from the in-process memo
+};
+
+class KernelCache {
+public:
+  // dir: cache root; empty = $TESSEL_CACHE_DIR, else $XDG_CACHE_HOME/tessel/kernels,
+  // else $HOME/.cache/tessel/kernels.
+  explicit KernelCache(std::string dir = {});
+  ~KernelCache();
+  KernelCache(const KernelCache&) = delete;
+  KernelCache& operator=(const KernelCache&) = delete;
+
+  // Build (or fetch) one kernel. Throws tessel::ProgramError carrying the
+  // compiler output and the kernel path on a compile error.
+  std::shared_ptr<KernelBinary> build(const BuildRequest& request);
+  // Build several kernels in parallel (one compiler process per core of the
+  // machine at most). All-or-nothing: throws the first error in request order.
+  std::vector<std::shared_ptr<KernelBinary>> build_all(std::span<const BuildRequest> requests);
+
+  CacheStats stats() const;
+  const std::string& directory() const;
+  // Forget the in-process memo (the disk cache stays). For tests and benchmarks.
+  void clear_memo();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The process-wide cache used by devices unless they are given another.
+KernelCache& default_kernel_cache();
+
+} // namespace tessel::jit

@@ -1,0 +1,401 @@
+// KernelCache: in-process memo, then the on-disk cache, then the compiler.
+//
+// Disk protocol. An entry is `<root>/<abi>/<hash>/` holding kernel.so,
+// deps.txt and key.txt; `<root>/<abi>/<hash>.lock` is its flock. <hash> is
+// short_hash(front key), and the front key includes the source's content
+// hash (cache_key.hpp).
+//  D1 Readers verify and load an entry under a shared lock; builders hold the
+//     exclusive lock from their final probe until the entry is loaded. So a
+//     reader never loads a kernel.so other than the one its key.txt names.
+//  D2 key.txt is the commit record. A builder compiles to temporary names in
+//     the entry directory, removes key.txt, renames kernel.so into place,
+//     writes deps.txt, and writes key.txt last (each by rename). An entry
+//     interrupted at any step has no key.txt or a key.txt that does not match
+//     its deps, and is rebuilt.
+//  D3 A hit needs key.txt == front key + deps.txt as the current files hash
+//     (every header re-hashed), and kernel.so to load and pass its checks
+//     (ELF, entry symbol, ABI version). Anything else is a miss: the entry is
+//     rebuilt and republished under the exclusive lock.
+//  D4 A lookup takes the shared lock, and on a miss drops it and takes the
+//     exclusive one, then probes again: another process may have built the
+//     entry meanwhile. Locks are never held while waiting for another lock.
+// Header edits do not change <hash>, so two versions of a header alternate in
+// one entry (each rebuild republishes); the full key keeps both correct.
+//
+// Memo. Maps memo_key(request) (source *path*, not content; text kernels by
+// text hash) to the loaded binary.
+//  M1 A memo hit touches no file: it assumes kernel sources and the headers
+//     they include do not change while the process runs. The per-cache record
+//     of header hashes (used by disk lookups) assumes the same. clear_memo()
+//     forgets both, so the next build re-reads everything.
+//  M2 The first builder of a key inserts a shared_future; concurrent builders
+//     of the same key wait on it, so one key compiles once per process.
+//  M3 Failures are not remembered: the future delivers the error to the
+//     current waiters and the key is erased, so a later build retries.
+#include "jit/kernel_build.hpp"
+
+#include "jit/cache_key.hpp"
+#include "jit/compiler.hpp"
+#include "jit/file_io.hpp"
+#include "jit/kernel_binary.hpp"
+#include "tessel/error.hpp"
+#include "tessel/kernel_abi.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tessel::jit {
+namespace {
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+std::string default_cache_root() {
+  if (std::string dir = environment("TESSEL_CACHE_DIR"); !dir.empty()) return dir;
+  if (std::string dir = environment("XDG_CACHE_HOME"); !dir.empty()) return dir + "/tessel/kernels";
+  if (std::string dir = environment("HOME"); !dir.empty()) return dir + "/.cache/tessel/kernels";
+  return "/tmp/tessel-kernels-" + std::to_string(::getuid());
+}
+
+// Absolute, without a trailing '/': compiler paths and messages are built from it.
+std::string resolve_cache_root(const std::string& dir) {
+  std::string root = std::filesystem::absolute(dir.empty() ? default_cache_root() : dir).lexically_normal().string();
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+// The file the compiler is given for a request.
+struct PreparedSource {
+  std::string name;          // for messages
+  std::string compiled_path; // absolute
+  std::string source_arg;    // as passed to the compiler
+  std::string working_dir;   // the compiler's working directory; empty: inherit
+  std::string hash;          // content_hash of the source
+};
+
+struct EntryPaths {
+  std::string hash;
+  std::string dir;
+  std::string so;
+  std::string key;
+  std::string deps;
+  std::string lock;
+};
+
+EntryPaths entry_paths(const std::string& entries_dir, std::string hash) {
+  std::string dir = entries_dir + "/" + hash;
+  return {hash, dir, dir + "/kernel.so", dir + "/key.txt", dir + "/deps.txt", dir + ".lock"};
+}
+
+// Removes temporary files a failed build leaves behind.
+class TempFiles {
+public:
+  explicit TempFiles(std::vector<std::string> paths) : paths_(std::move(paths)) {}
+  ~TempFiles() {
+    for (const auto& path : paths_) remove_file(path);
+  }
+  TempFiles(const TempFiles&) = delete;
+  TempFiles& operator=(const TempFiles&) = delete;
+
+private:
+  std::vector<std::string> paths_;
+};
+
+} // namespace
+
+struct KernelCache::Impl {
+  explicit Impl(std::string dir)
+      : root(resolve_cache_root(dir)), entries_dir(root + "/" + std::to_string(TESSEL_KERNEL_ABI_VERSION)),
+        compiler(compiler_config_from_environment()), instances(std::make_shared<InstanceDirectory>(root)) {}
+
+  std::shared_ptr<KernelBinary> build(const BuildRequest& request, const std::string& key);
+  std::shared_ptr<KernelBinary> build_uncached(const BuildRequest& request);
+  PreparedSource prepare_source(const BuildRequest& request);
+  std::shared_ptr<KernelBinary> probe(const EntryPaths& entry, const std::string& front, const PreparedSource& source);
+  std::shared_ptr<KernelBinary> compile_and_publish(const BuildRequest& request, const PreparedSource& source,
+                                                    const std::string& front, const EntryPaths& entry);
+  std::optional<std::string> dependency_hash(const std::string& path, bool reread);
+  void clear_memo();
+
+  std::string root;
+  std::string entries_dir;
+  CompilerConfig compiler;
+  std::shared_ptr<InstanceDirectory> instances;
+  std::once_flag entries_dir_made;
+
+  std::atomic<uint64_t> compiles{0};
+  std::atomic<uint64_t> disk_hits{0};
+  std::atomic<uint64_t> memo_hits{0};
+
+  struct MemoEntry {
+    std::shared_future<std::shared_ptr<KernelBinary>> result;
+    std::shared_ptr<KernelBinary> ready; // set once the build succeeded: a hit then needs no future
+    uint64_t build_id = 0;
+  };
+  std::mutex memo_mutex;
+  std::unordered_map<std::string, MemoEntry> memo;
+  uint64_t next_build_id = 0; // guarded by memo_mutex
+
+  std::mutex hash_mutex;
+  std::unordered_map<std::string, std::string> dependency_hashes; // path -> content_hash (M1)
+};
+
+std::shared_ptr<KernelBinary> KernelCache::Impl::build(const BuildRequest& request, const std::string& key) {
+  std::promise<std::shared_ptr<KernelBinary>> promise;
+  uint64_t build_id = 0;
+  {
+    std::unique_lock lock(memo_mutex);
+    auto [it, inserted] = memo.try_emplace(key);
+    if (!inserted) {
+      memo_hits.fetch_add(1, std::memory_order_relaxed);
+      if (it->second.ready) return it->second.ready;
+      auto result = it->second.result;
+      lock.unlock();
+      return result.get(); // another thread is building this key (M2)
+    }
+    build_id = ++next_build_id;
+    it->second.result = promise.get_future().share();
+    it->second.build_id = build_id;
+  }
+  try {
+    std::shared_ptr<KernelBinary> binary = build_uncached(request);
+    {
+      std::lock_guard lock(memo_mutex);
+      if (auto it = memo.find(key); it != memo.end() && it->second.build_id == build_id) it->second.ready = binary;
+    }
+    promise.set_value(binary);
+    return binary;
+  } catch (...) {
+    {
+      std::lock_guard lock(memo_mutex);
+      if (auto it = memo.find(key); it != memo.end() && it->second.build_id == build_id) memo.erase(it);
+    }
+    promise.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
+  if (!request.source_path.empty()) {
+    std::string path = absolute_source_path(request.source_path);
+    std::optional<std::string> content = read_file(path);
+    if (!content)
+      throw ProgramError("kernel source " + request.source_path + " cannot be read: " + std::strerror(errno));
+    return {request.source_path, path, path, {}, content_hash(*content)};
+  }
+  // Text kernels get a content-addressed file, compiled from its directory
+  // under its display name, so __FILE__ and compiler messages show that name.
+  std::string dir = root + "/sources/" + short_hash(request.source_text);
+  std::string file_name = text_source_file_name(request);
+  std::string path = dir + "/" + file_name;
+  if (read_file(path) != request.source_text) {
+    make_directories(std::filesystem::path(path).parent_path().string());
+    write_file_atomic(path, request.source_text);
+  }
+  return {source_name(request), path, file_name, dir, content_hash(request.source_text)};
+}
+
+std::optional<std::string> KernelCache::Impl::dependency_hash(const std::string& path, bool reread) {
+  if (!reread) {
+    std::lock_guard lock(hash_mutex);
+    if (auto it = dependency_hashes.find(path); it != dependency_hashes.end()) return it->second;
+  }
+  std::optional<std::string> content = read_file(path);
+  if (!content) return std::nullopt;
+  std::string hash = content_hash(*content);
+  std::lock_guard lock(hash_mutex);
+  dependency_hashes[path] = hash;
+  return hash;
+}
+
+std::shared_ptr<KernelBinary> KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
+                                                       const PreparedSource& source) {
+  std::optional<std::string> key = read_file(entry.key);
+  if (!key || !key->starts_with(front)) return nullptr;
+  std::optional<std::string> deps = read_file(entry.deps);
+  if (!deps) return nullptr;
+  std::optional<std::vector<std::string>> paths = parse_dependencies_text(*deps);
+  if (!paths) return nullptr;
+  std::vector<Dependency> current;
+  for (auto& path : *paths) {
+    std::optional<std::string> hash = dependency_hash(path, false);
+    if (!hash) return nullptr;
+    current.push_back({std::move(path), std::move(*hash)});
+  }
+  if (*key != full_key_text(front, dependencies_text(current))) return nullptr;
+  try {
+    return load_kernel_binary(entry.so, source.name, entry.hash, instances);
+  } catch (const KernelLoadError&) {
+    return nullptr; // corrupt or foreign binary: rebuild (D3)
+  }
+}
+
+std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const BuildRequest& request,
+                                                                     const PreparedSource& source,
+                                                                     const std::string& front,
+                                                                     const EntryPaths& entry) {
+  make_directories(entry.dir);
+  std::string base_dir = source.working_dir.empty() ? std::filesystem::current_path().string() : source.working_dir;
+  for (LinkMode link_mode : {LinkMode::Minimal, LinkMode::Full}) {
+    CompileJob job{compiler.cxx,
+                   compiler.include_dir,
+                   source.working_dir,
+                   source.source_arg,
+                   source.name,
+                   temp_name_for(entry.so),
+                   temp_name_for(entry.dir + "/kernel.d"),
+                   request_flags(request),
+                   link_mode};
+    TempFiles temp_files({job.output_path, job.depfile_path});
+    run_compile(job);
+
+    std::optional<std::string> depfile = read_file(job.depfile_path);
+    if (!depfile) throw ProgramError("kernel " + source.name + ": the compiler wrote no depfile " + job.depfile_path);
+    std::vector<Dependency> dependencies;
+    std::unordered_set<std::string> seen = {source.compiled_path};
+    for (auto& path : parse_depfile(*depfile, base_dir)) {
+      if (!seen.insert(path).second) continue;
+      std::optional<std::string> hash = dependency_hash(path, true);
+      if (!hash) throw ProgramError("kernel " + source.name + ": cannot read " + path + ", which it includes");
+      dependencies.push_back({std::move(path), std::move(*hash)});
+    }
+    std::string deps_text = dependencies_text(dependencies);
+
+    remove_file(entry.key); // D2: the entry is invalid until key.txt is written again
+    rename_file(job.output_path, entry.so);
+    write_file_atomic(entry.deps, deps_text);
+    write_file_atomic(entry.key, full_key_text(front, deps_text));
+    compiles.fetch_add(1, std::memory_order_relaxed);
+    try {
+      return load_kernel_binary(entry.so, source.name, entry.hash, instances);
+    } catch (const KernelLoadError& error) {
+      remove_file(entry.key);
+      if (link_mode == LinkMode::Minimal && error.undefined_symbol()) continue;
+      throw;
+    }
+  }
+  throw ProgramError("kernel " + source.name + ": cannot be loaded even when linked with the default libraries");
+}
+
+std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildRequest& request) {
+  PreparedSource source = prepare_source(request);
+  FrontKeyInputs inputs{compiler.cxx,          compiler_identity(compiler.cxx), compiler.include_dir,
+                        fixed_compile_flags(), source.compiled_path,            source.hash};
+  std::string front = front_key_text(request, inputs);
+  EntryPaths entry = entry_paths(entries_dir, short_hash(front));
+  std::call_once(entries_dir_made, [&] { make_directories(entries_dir); });
+
+  FileLock lock(entry.lock);
+  lock.lock_shared();
+  if (auto binary = probe(entry, front, source)) {
+    disk_hits.fetch_add(1, std::memory_order_relaxed);
+    return binary;
+  }
+  lock.unlock(); // D4
+  lock.lock_exclusive();
+  if (auto binary = probe(entry, front, source)) {
+    disk_hits.fetch_add(1, std::memory_order_relaxed);
+    return binary;
+  }
+  return compile_and_publish(request, source, front, entry);
+}
+
+void KernelCache::Impl::clear_memo() {
+  {
+    std::lock_guard lock(memo_mutex);
+    memo.clear();
+  }
+  std::lock_guard lock(hash_mutex);
+  dependency_hashes.clear();
+}
+
+KernelCache::KernelCache(std::string dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
+
+KernelCache::~KernelCache() = default;
+
+std::shared_ptr<KernelBinary> KernelCache::build(const BuildRequest& request) {
+  validate_request(request);
+  return impl_->build(request, memo_key(request));
+}
+
+std::vector<std::shared_ptr<KernelBinary>> KernelCache::build_all(std::span<const BuildRequest> requests) {
+  for (const auto& request : requests) validate_request(request);
+
+  // Identical requests share one build (and count as memo hits).
+  std::vector<std::string> keys;
+  std::vector<size_t> distinct;              // request index of each distinct key
+  std::vector<size_t> slot_of(requests.size()); // request -> index into distinct
+  std::unordered_map<std::string_view, size_t> slot_by_key;
+  keys.reserve(requests.size()); // string_views into keys stay valid
+  for (size_t i = 0; i < requests.size(); ++i) {
+    keys.push_back(memo_key(requests[i]));
+    auto [it, inserted] = slot_by_key.try_emplace(keys.back(), distinct.size());
+    if (inserted)
+      distinct.push_back(i);
+    else
+      impl_->memo_hits.fetch_add(1, std::memory_order_relaxed);
+    slot_of[i] = it->second;
+  }
+
+  std::vector<std::shared_ptr<KernelBinary>> built(distinct.size());
+  std::vector<std::exception_ptr> errors(distinct.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t slot = next.fetch_add(1); slot < distinct.size(); slot = next.fetch_add(1)) {
+      try {
+        built[slot] = impl_->build(requests[distinct[slot]], keys[distinct[slot]]);
+      } catch (...) {
+        errors[slot] = std::current_exception();
+      }
+    }
+  };
+  // Each worker runs at most one compiler at a time; run_compile also caps
+  // compilers process-wide, so concurrent build_all calls share the machine.
+  size_t worker_count = std::min<size_t>(distinct.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < worker_count; ++i) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break; // fewer threads only means less parallelism
+    }
+  }
+  work();
+  for (auto& helper : helpers) helper.join();
+
+  std::vector<std::shared_ptr<KernelBinary>> results;
+  results.reserve(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (errors[slot_of[i]]) std::rethrow_exception(errors[slot_of[i]]);
+    results.push_back(built[slot_of[i]]);
+  }
+  return results;
+}
+
+CacheStats KernelCache::stats() const {
+  return {impl_->compiles.load(std::memory_order_relaxed), impl_->disk_hits.load(std::memory_order_relaxed),
+          impl_->memo_hits.load(std::memory_order_relaxed)};
+}
+
+const std::string& KernelCache::directory() const { return impl_->root; }
+
+void KernelCache::clear_memo() { impl_->clear_memo(); }
+
+KernelCache& default_kernel_cache() {
+  static KernelCache cache;
+  return cache;
+}
+
+} // namespace tessel::jit

@@ -1,0 +1,235 @@
+// CommandQueue: host transfers and program dispatch.
+//
+// Dispatch of a program has two parts:
+//  - planning (only when the program's structure or the device changed):
+//    validate against the device, build kernel binaries (cached), lay out
+//    CBs and semaphores per core, and list the launches. Nothing on the device
+//    changes until planning has succeeded.
+//  - launching (every enqueue): write each core's CB interfaces, semaphore
+//    initial values and runtime arguments, then run the chip. This path does
+//    no allocation.
+#include "tessel/command_queue.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/device_state.hpp"
+#include "runtime/program_state.hpp"
+#include "sim/l1_layout.hpp"
+#include "tessel/buffer.hpp"
+#include "tessel/device.hpp"
+#include "tessel/error.hpp"
+#include "tessel/program.hpp"
+
+namespace tessel {
+
+using runtime::CorePlan;
+using runtime::KernelSpec;
+using runtime::ProgramPlan;
+using runtime::ProgramState;
+
+void CommandQueue::enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool) {
+  if (&buffer.device() != &device_)
+    throw ValidationError("enqueue_write_buffer: the buffer belongs to another device");
+  buffer.write(src, size_bytes);
+}
+
+void CommandQueue::enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool) {
+  if (&buffer.device() != &device_)
+    throw ValidationError("enqueue_read_buffer: the buffer belongs to another device");
+  buffer.read(dst, size_bytes);
+}
+
+void CommandQueue::finish() { device_.state().require_open("finish"); }
+
+namespace {
+
+void validate_for_device(const ProgramState& st, const runtime::DeviceState& ds) {
+  const auto& a = ds.arch;
+  auto check_cores = [&](const CoreRangeSet& cores, const std::string& what) {
+    for (const CoreRange& r : cores.ranges())
+      if (r.end.x >= a.grid_x || r.end.y >= a.grid_y)
+        throw ValidationError("enqueue_program: " + what + " is placed on cores " + r.str() + ", outside the " +
+                              std::to_string(a.grid_x) + "x" + std::to_string(a.grid_y) + " worker grid of " +
+                              a.name);
+  };
+  if (st.kernels.empty()) throw ValidationError("enqueue_program: the program has no kernels");
+  for (const KernelSpec& k : st.kernels) check_cores(k.cores, "kernel '" + k.name + "'");
+  for (size_t i = 0; i < st.cbs.size(); ++i) {
+    check_cores(st.cbs[i].cores, "circular buffer config " + std::to_string(i));
+    for (auto& [index, fmt] : st.cbs[i].config.formats())
+      if (index >= a.num_cb_indices)
+        throw ValidationError("enqueue_program: CB index " + std::to_string(index) + " is out of range for " +
+                              a.name + ", which has " + std::to_string(a.num_cb_indices) + " CB indices");
+  }
+  for (size_t i = 0; i < st.semaphores.size(); ++i) check_cores(st.semaphores[i].cores, "semaphore " + std::to_string(i));
+  if (st.cb_end > a.l1_size_bytes)
+    throw ValidationError("enqueue_program: the program's circular buffers end at L1 offset " +
+                          std::to_string(st.cb_end) + ", beyond the " + std::to_string(a.l1_size_bytes) +
+                          "-byte L1 of " + a.name);
+}
+
+jit::BuildRequest build_request(const KernelSpec& k) {
+  jit::BuildRequest r;
+  r.source_path = k.source_path;
+  r.source_text = k.source_text;
+  r.display_name = k.name;
+  r.kind = k.compute ? jit::KernelKind::Compute : jit::KernelKind::DataMovement;
+  r.defines.assign(k.defines.begin(), k.defines.end());
+  r.compile_args = k.compile_args;
+  r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
+  r.opt_level = k.opt_level;
+  return r;
+}
+
+// Builds a complete new plan; the program's current plan is untouched on failure.
+ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
+  validate_for_device(st, ds);
+  ProgramPlan plan;
+  plan.device_generation = ds.generation;
+  plan.kernels_version = st.kernels_version;
+  plan.layout_version = st.layout_version;
+  plan.cb_end = st.cb_end;
+
+  const bool same_binaries =
+      st.plan.device_generation == ds.generation && st.plan.kernels_version == st.kernels_version;
+  if (same_binaries) {
+    plan.binaries = st.plan.binaries;
+  } else {
+    std::vector<jit::BuildRequest> requests;
+    requests.reserve(st.kernels.size());
+    for (const KernelSpec& k : st.kernels) requests.push_back(build_request(k));
+    plan.binaries = ds.cache->build_all(requests);
+  }
+
+  sim::Chip& chip = *ds.chip;
+  const uint32_t gx = ds.arch.grid_x;
+  std::vector<int> plan_of_core(chip.core_count(), -1);
+  auto core_plan = [&](CoreCoord c) -> CorePlan& {
+    uint32_t idx = c.y * gx + c.x;
+    if (plan_of_core[idx] < 0) {
+      plan_of_core[idx] = int(plan.cores.size());
+      plan.cores.emplace_back();
+      plan.cores.back().core_index = idx;
+    }
+    return plan.cores[size_t(plan_of_core[idx])];
+  };
+
+  for (size_t ki = 0; ki < st.kernels.size(); ++ki) {
+    const KernelSpec& k = st.kernels[ki];
+    for (CoreCoord c : k.cores.cores()) {
+      CorePlan& cp = core_plan(c);
+      auto& r = cp.risc[k.risc];
+      r.kernel = int(ki);
+      auto it = k.runtime_args.find(runtime::core_key(c));
+      r.args = it == k.runtime_args.end() ? nullptr : &it->second;
+      r.common = &k.common_args;
+    }
+  }
+  for (const auto& cb : st.cbs) {
+    for (CoreCoord c : cb.cores.cores()) {
+      CorePlan& cp = core_plan(c);
+      uint8_t* l1 = chip.core(c.y * gx + c.x).l1;
+      for (auto& [index, fmt] : cb.config.formats()) {
+        tessel_cb_iface q = {};
+        const uint32_t page = cb.config.page_sizes().at(index);
+        q.fifo_addr = uint32_t(reinterpret_cast<uintptr_t>(l1 + cb.l1_offset));
+        q.fifo_size = cb.config.total_size();
+        q.fifo_limit = q.fifo_addr + q.fifo_size;
+        q.page_size = page;
+        q.num_pages = q.fifo_size / page;
+        q.wr_ptr = q.rd_ptr = q.fifo_addr;
+        q.data_format = uint32_t(fmt);
+        q.tile_size = tile_size(fmt);
+        q.configured = 1;
+        cp.cbs.push_back(q);
+        cp.cb_indices.push_back(index);
+        cp.cb_mask |= uint64_t(1) << index;
+      }
+    }
+  }
+  for (uint32_t id = 0; id < st.semaphores.size(); ++id)
+    for (CoreCoord c : st.semaphores[id].cores.cores()) {
+      CorePlan& cp = core_plan(c);
+      cp.semaphores.emplace_back(id, st.semaphores[id].initial_value);
+      cp.num_semaphores = std::max(cp.num_semaphores, id + 1);
+    }
+
+  // Launch order: core by core, BRISC, NCRISC, compute (the deterministic order).
+  std::sort(plan.cores.begin(), plan.cores.end(),
+            [](const CorePlan& a, const CorePlan& b) { return a.core_index < b.core_index; });
+  for (CorePlan& cp : plan.cores)
+    for (uint32_t r = 0; r < TESSEL_RISC_COUNT; ++r)
+      if (cp.risc[r].kernel >= 0) {
+        const KernelSpec& k = st.kernels[size_t(cp.risc[r].kernel)];
+        sim::Launch l;
+        l.core_index = cp.core_index;
+        l.risc = r;
+        l.entry = plan.binaries[size_t(cp.risc[r].kernel)]->instance(cp.core_index);
+        l.kernel_name = k.name.c_str();
+        plan.launches.push_back(l);
+      }
+  return plan;
+}
+
+// Per-dispatch setup of every core the program uses (no allocation).
+void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip& chip) {
+  for (const CorePlan& cp : plan.cores) {
+    sim::Core& core = chip.core(cp.core_index);
+    uint64_t stale = core.cb_configured_mask & ~cp.cb_mask;
+    while (stale) {
+      int i = __builtin_ctzll(stale);
+      core.cbs[i].configured = 0;
+      stale &= stale - 1;
+    }
+    for (size_t i = 0; i < cp.cbs.size(); ++i) core.cbs[cp.cb_indices[i]] = cp.cbs[i];
+    core.cb_configured_mask = cp.cb_mask;
+    for (auto [id, value] : cp.semaphores) std::memcpy(core.l1 + sim::semaphore_offset(id), &value, 4);
+    const uint32_t sem_base = uint32_t(reinterpret_cast<uintptr_t>(core.l1 + sim::kL1SemaphoreBase));
+    for (uint32_t r = 0; r < TESSEL_RISC_COUNT; ++r) {
+      const auto& rp = cp.risc[r];
+      if (rp.kernel < 0) continue;
+      tessel_kernel_ctx& k = core.ctx[r];
+      const KernelSpec& spec = st.kernels[size_t(rp.kernel)];
+      uint32_t* args = reinterpret_cast<uint32_t*>(core.l1 + sim::unique_args_offset(r));
+      uint32_t* common = reinterpret_cast<uint32_t*>(core.l1 + sim::common_args_offset(r));
+      const uint32_t n = rp.args ? uint32_t(rp.args->size()) : 0;
+      const uint32_t nc = uint32_t(rp.common->size());
+      if (n) std::memcpy(args, rp.args->data(), n * 4);
+      if (nc) std::memcpy(common, rp.common->data(), nc * 4);
+      k.rt_args = args;
+      k.rt_arg_count = n;
+      k.common_args = common;
+      k.common_arg_count = nc;
+      k.noc_index = spec.noc;
+      k.semaphore_l1 = sem_base;
+      k.num_semaphores = cp.num_semaphores;
+      k.dprint_length = 0;
+    }
+  }
+}
+
+} // namespace
+
+void CommandQueue::enqueue_program(Program& program, bool) {
+  runtime::DeviceState& ds = device_.state();
+  ds.require_open("enqueue_program");
+  ProgramState& st = program.state();
+  if (st.plan.device_generation != ds.generation || st.plan.kernels_version != st.kernels_version ||
+      st.plan.layout_version != st.layout_version) {
+    ProgramPlan plan = make_plan(st, ds);
+    st.plan = std::move(plan);
+  }
+  // L1 buffers may have been allocated since planning: check the CBs still fit under them.
+  const uint64_t lowest_l1_buffer = ds.l1->lowest_allocated();
+  if (st.plan.cb_end > lowest_l1_buffer)
+    throw ValidationError("enqueue_program: the program's circular buffers occupy L1 up to offset " +
+                          std::to_string(st.plan.cb_end) + ", but an L1 buffer starts at offset " +
+                          std::to_string(lowest_l1_buffer) + " (L1 is " + std::to_string(ds.arch.l1_size_bytes) +
+                          " bytes per core: reduce the CBs or free L1 buffers)");
+  configure_cores(st, st.plan, *ds.chip);
+  ds.chip->run(st.plan.launches);
+  ++programs_run_;
+}
+
+} // namespace tessel

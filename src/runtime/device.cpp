@@ -1,0 +1,85 @@
+#include "tessel/device.hpp"
+
+#include <atomic>
+
+#include "runtime/device_state.hpp"
+#include "sim/l1_layout.hpp"
+#include "tessel/command_queue.hpp"
+#include "tessel/error.hpp"
+
+namespace tessel {
+
+namespace runtime {
+void DeviceState::require_open(const char* call) const {
+  if (!open()) throw ValidationError(std::string(call) + ": the device is closed");
+}
+} // namespace runtime
+
+namespace {
+std::atomic<uint64_t> g_generation{1};
+}
+
+Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::DeviceState>()) {
+  auto& s = *state_;
+  s.config = config;
+  sim::ArchSpec arch = sim::arch_preset(config.arch);
+  if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
+  sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
+  s.arch = arch;
+  if (!config.kernel_cache_dir.empty()) {
+    s.own_cache = std::make_unique<jit::KernelCache>(config.kernel_cache_dir);
+    s.cache = s.own_cache.get();
+  } else {
+    s.cache = &jit::default_kernel_cache();
+  }
+  s.chip = std::make_unique<sim::Chip>(arch, policy);
+  s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
+  s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
+  s.generation = g_generation.fetch_add(1);
+  queue_ = std::make_unique<CommandQueue>(*this);
+}
+
+std::shared_ptr<Device> Device::open(const DeviceConfig& config) {
+  return std::shared_ptr<Device>(new Device(config));
+}
+
+Device::~Device() = default;
+
+void Device::close() {
+  state_->chip.reset();
+}
+
+bool Device::is_open() const { return state_->open(); }
+const std::string& Device::arch_name() const { return state_->arch.name; }
+CoreCoord Device::grid() const { return {state_->arch.grid_x, state_->arch.grid_y}; }
+
+CoreCoord Device::worker_core_from_logical_core(CoreCoord logical) const {
+  const auto& a = state_->arch;
+  if (logical.x >= a.grid_x || logical.y >= a.grid_y)
+    throw ValidationError("worker_core_from_logical_core: logical core " + logical.str() + " is outside the " +
+                          std::to_string(a.grid_x) + "x" + std::to_string(a.grid_y) + " worker grid of " + a.name);
+  return {logical.x + a.worker_noc_x0, logical.y + a.worker_noc_y0};
+}
+
+uint32_t Device::l1_size() const { return state_->arch.l1_size_bytes; }
+uint32_t Device::l1_alignment() const { return state_->arch.l1_alignment; }
+uint32_t Device::dram_alignment() const { return state_->arch.dram_read_alignment; }
+uint32_t Device::dram_banks() const { return state_->arch.dram_banks; }
+uint64_t Device::dram_bank_size() const { return state_->arch.dram_bank_size_bytes; }
+uint32_t Device::num_cb_indices() const { return state_->arch.num_cb_indices; }
+uint32_t Device::clock_mhz() const { return state_->arch.clock_mhz; }
+
+std::string Device::policy() const {
+  state_->require_open("Device::policy");
+  return state_->chip->policy().to_string();
+}
+
+void Device::set_policy(const std::string& policy) {
+  state_->require_open("Device::set_policy");
+  state_->chip->set_policy(sim::SchedulerPolicy::parse(policy));
+}
+
+CommandQueue& Device::command_queue() { return *queue_; }
+runtime::DeviceState& Device::state() { return *state_; }
+
+} // namespace tessel

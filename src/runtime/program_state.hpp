@@ -1,0 +1,87 @@
+// What a Program holds, and the plan built from it for one device.
+//
+// Versions: `kernels_version` changes when anything that affects a kernel
+// binary changes (a kernel added); `layout_version` when anything else of the
+// structure changes (CBs, semaphores, which cores have runtime args, their
+// lengths). A plan is rebuilt when either differs from what it was built
+// for; binaries are rebuilt only when kernels_version differs.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/kernel_build.hpp"
+#include "sim/chip.hpp"
+#include "tessel/program.hpp"
+
+namespace tessel::runtime {
+
+inline uint32_t core_key(CoreCoord c) { return (c.y << 16) | c.x; }
+
+struct KernelSpec {
+  std::string name;         // display name (path as given, or the source name)
+  std::string source_path;  // resolved absolute path; empty for source text
+  std::string source_text;
+  CoreRangeSet cores;
+  bool compute = false;
+  uint32_t risc = 0;        // TESSEL_RISC_*
+  uint32_t noc = 0;
+  std::vector<uint32_t> compile_args;
+  Defines defines;
+  NamedCompileArgs named_compile_args;
+  int opt_level = -1;
+  ComputeConfig compute_config;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> runtime_args; // core_key -> words
+  std::vector<uint32_t> common_args;
+  bool common_args_set = false;
+};
+
+struct CbSpec {
+  CoreRangeSet cores;
+  CircularBufferConfig config;
+  uint32_t l1_offset = 0; // assigned when added (same on every core)
+};
+
+struct SemaphoreSpec {
+  CoreRangeSet cores;
+  uint32_t initial_value = 0;
+};
+
+// Per core: what to set up before each launch.
+struct CorePlan {
+  uint32_t core_index = 0;
+  uint64_t cb_mask = 0;                 // CB indices configured on this core
+  std::vector<tessel_cb_iface> cbs;     // templates, in the order of their indices
+  std::vector<uint8_t> cb_indices;
+  std::vector<std::pair<uint32_t, uint32_t>> semaphores; // (id, initial value)
+  uint32_t num_semaphores = 0;
+  struct Risc {
+    int kernel = -1;
+    const std::vector<uint32_t>* args = nullptr;   // null: no args on this core
+    const std::vector<uint32_t>* common = nullptr;
+  } risc[TESSEL_RISC_COUNT];
+};
+
+struct ProgramPlan {
+  uint64_t device_generation = 0;
+  uint64_t kernels_version = ~0ull;
+  uint64_t layout_version = ~0ull;
+  std::vector<std::shared_ptr<jit::KernelBinary>> binaries; // per kernel
+  std::vector<CorePlan> cores;
+  std::vector<sim::Launch> launches;
+  uint32_t cb_end = 0; // first L1 offset above the program's CBs
+};
+
+struct ProgramState {
+  std::vector<KernelSpec> kernels;
+  std::vector<CbSpec> cbs;
+  std::vector<SemaphoreSpec> semaphores;
+  uint32_t cb_end = 0; // L1 offset above the last CB (0 = none yet)
+  uint64_t kernels_version = 0;
+  uint64_t layout_version = 0;
+  ProgramPlan plan;
+};
+
+} // namespace tessel::runtime

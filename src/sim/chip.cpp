@@ -1,0 +1,526 @@
+#include "sim/chip.hpp"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "sim/fault.hpp"
+#include "tessel/error.hpp"
+
+#if defined(TESSEL_SANITIZE)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace tessel::sim {
+
+namespace {
+constexpr size_t kPage = 4096;
+constexpr size_t kSlot = TESSEL_FIBER_SLOT_BYTES;
+
+uint64_t splitmix64(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+thread_local Fiber* t_running = nullptr;
+
+void fiber_main(bctx::transfer_t t);
+
+// TESSEL_DPRINT_CORES: "all", "x,y", "(x1,y1)-(x2,y2)", several separated by ';'.
+std::vector<uint8_t> parse_dprint_cores(const ArchSpec& arch) {
+  std::vector<uint8_t> on(arch.core_count(), 0);
+  const char* env = std::getenv("TESSEL_DPRINT_CORES");
+  if (!env || !*env) return on;
+  std::string spec(env);
+  if (spec == "all" || spec == "worker") {
+    std::fill(on.begin(), on.end(), 1);
+    return on;
+  }
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    unsigned x0, y0, x1, y1;
+    if (std::sscanf(item.c_str(), " (%u,%u)-(%u,%u)", &x0, &y0, &x1, &y1) == 4 ||
+        (std::sscanf(item.c_str(), " %u,%u", &x0, &y0) == 2 && ((x1 = x0), (y1 = y0), true))) {
+      for (unsigned y = std::min(y0, y1); y <= std::max(y0, y1) && y < arch.grid_y; ++y)
+        for (unsigned x = std::min(x0, x1); x <= std::max(x0, x1) && x < arch.grid_x; ++x)
+          on[y * arch.grid_x + x] = 1;
+    } else {
+      std::fprintf(stderr, "tessel: ignoring TESSEL_DPRINT_CORES item '%s' (expected all, x,y or (x1,y1)-(x2,y2))\n",
+                   item.c_str());
+    }
+  }
+  return on;
+}
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Stacks: slots of kSlot bytes aligned to kSlot, reserved lazily.
+
+struct Chip::StackPool {
+  std::vector<std::pair<uint8_t*, size_t>> regions;
+  std::vector<uint8_t*> free_slots;
+
+  uint8_t* take() {
+    if (free_slots.empty()) grow(16);
+    uint8_t* s = free_slots.back();
+    free_slots.pop_back();
+    return s;
+  }
+  void grow(size_t count) {
+    size_t bytes = (count + 1) * kSlot;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw OutOfMemoryError("cannot reserve fiber stacks: " + std::string(std::strerror(errno)));
+    regions.emplace_back(static_cast<uint8_t*>(p), bytes);
+    uintptr_t base = (reinterpret_cast<uintptr_t>(p) + kSlot - 1) & ~uintptr_t(kSlot - 1);
+    for (size_t i = 0; i < count; ++i) {
+      uint8_t* slot = reinterpret_cast<uint8_t*>(base + i * kSlot);
+      mprotect(slot + kPage, kPage, PROT_NONE); // guard page under the stack
+      free_slots.push_back(slot);
+    }
+  }
+  ~StackPool() {
+    for (auto& [p, n] : regions) munmap(p, n);
+  }
+};
+
+// ---------------------------------------------------------------------------
+
+SchedulerPolicy SchedulerPolicy::parse(const std::string& text) {
+  SchedulerPolicy p;
+  if (text == "deterministic" || text.empty()) return p;
+  if (text.rfind("random:", 0) == 0) {
+    const std::string num = text.substr(7);
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long seed = std::strtoull(num.c_str(), &end, 0);
+    if (!num.empty() && end && *end == '\0' && errno == 0) {
+      p.kind = Kind::Random;
+      p.seed = seed;
+      return p;
+    }
+  }
+  throw ValidationError("unknown scheduling policy '" + text + "': expected 'deterministic' or 'random:<seed>'");
+}
+
+std::string SchedulerPolicy::to_string() const {
+  return kind == Kind::Deterministic ? "deterministic" : "random:" + std::to_string(seed);
+}
+
+Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
+    : arch_(arch), policy_(policy),
+      memory_(arch.core_count(), arch.l1_size_bytes, arch.dram_banks, arch.dram_bank_size_bytes),
+      core_by_noc_(64 * 64, -1), stacks_(std::make_unique<StackPool>()) {
+  install_fault_handler();
+  dprint_cores_ = parse_dprint_cores(arch_);
+  cores_.reserve(arch.core_count());
+  for (uint32_t y = 0; y < arch.grid_y; ++y) {
+    for (uint32_t x = 0; x < arch.grid_x; ++x) {
+      auto c = std::make_unique<Core>();
+      c->chip = this;
+      c->index = y * arch.grid_x + x;
+      c->logical_x = x;
+      c->logical_y = y;
+      c->noc_x = x + arch.worker_noc_x0;
+      c->noc_y = y + arch.worker_noc_y0;
+      c->l1 = memory_.l1(c->index);
+      core_by_noc_[c->noc_y * 64 + c->noc_x] = int16_t(c->index);
+      cores_.push_back(std::move(c));
+    }
+  }
+  for (auto& c : cores_) {
+    for (uint32_t r = 0; r < TESSEL_RISC_COUNT; ++r) {
+      tessel_kernel_ctx& k = c->ctx[r];
+      k.abi_version = TESSEL_KERNEL_ABI_VERSION;
+      k.risc = r;
+      k.logical_x = c->logical_x;
+      k.logical_y = c->logical_y;
+      k.noc_x = c->noc_x;
+      k.noc_y = c->noc_y;
+      k.cbs = c->cbs;
+      k.num_cb_indices = arch.num_cb_indices;
+      k.l1_base = c->l1;
+      k.l1_size_bytes = arch.l1_size_bytes;
+      k.l1_alignment = arch.l1_alignment;
+      k.dram_read_alignment = arch.dram_read_alignment;
+      k.dram_write_alignment = arch.dram_write_alignment;
+      k.num_dram_banks = arch.dram_banks;
+      for (uint32_t b = 0; b < arch.dram_banks && b < TESSEL_MAX_DRAM_BANKS; ++b)
+        k.dram_bank_noc_xy[b] = (dram_bank_noc_y(b) << 8) | dram_bank_noc_x(b);
+      k.num_l1_banks = arch.core_count();
+      for (uint32_t b = 0; b < arch.core_count(); ++b)
+        k.l1_bank_noc_xy[b] = (cores_[b]->noc_y << 8) | cores_[b]->noc_x;
+      k.dprint_enabled = dprint_cores_[c->index];
+      k.api = kernel_api_table();
+      k.sim_core = c.get();
+    }
+  }
+  if (policy_.kind == SchedulerPolicy::Kind::Random) rng_state_ = policy_.seed;
+}
+
+Chip::~Chip() = default;
+
+void Chip::set_policy(SchedulerPolicy policy) {
+  policy_ = policy;
+  rng_state_ = policy.seed;
+}
+
+int Chip::core_at_noc(uint32_t x, uint32_t y) const {
+  if (x >= 64 || y >= 64) return -1;
+  return core_by_noc_[y * 64 + x];
+}
+
+int Chip::dram_bank_at_noc(uint32_t x, uint32_t y) const {
+  return (x == 0 && y < arch_.dram_banks) ? int(y) : -1;
+}
+
+bool Chip::dprint_enabled(uint32_t core_index) const { return dprint_cores_[core_index] != 0; }
+
+const char* Chip::risc_name(uint32_t risc) {
+  switch (risc) {
+  case TESSEL_RISC_BRISC: return "BRISC";
+  case TESSEL_RISC_NCRISC: return "NCRISC";
+  case TESSEL_RISC_COMPUTE: return "COMPUTE";
+  default: return "?";
+  }
+}
+
+std::string Chip::where(const Fiber* f, const char* file, uint32_t line) const {
+  std::string s;
+  if (file) s += std::string(file) + ":" + std::to_string(line) + ": ";
+  s += "core (" + std::to_string(f->core->logical_x) + "," + std::to_string(f->core->logical_y) + ") " +
+       risc_name(f->risc) + ": ";
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Fibers
+
+namespace {
+inline void switch_to(Fiber* f) {
+#if defined(TESSEL_SANITIZE)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f->slot + 2 * kPage, kSlot - 2 * kPage);
+#endif
+  t_running = f;
+  bctx::transfer_t t = bctx::jump_fcontext(f->ctx, f);
+  t_running = nullptr;
+  f->ctx = t.fctx;
+#if defined(TESSEL_SANITIZE)
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+}
+
+inline void yield_to_scheduler(Fiber* f) {
+#if defined(TESSEL_SANITIZE)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, nullptr, 0);
+#endif
+  bctx::transfer_t t = bctx::jump_fcontext(f->return_ctx, nullptr);
+  f->return_ctx = t.fctx;
+#if defined(TESSEL_SANITIZE)
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+}
+
+void fiber_main(bctx::transfer_t t) {
+  Fiber* f = static_cast<Fiber*>(t.data);
+  f->return_ctx = t.fctx;
+#if defined(TESSEL_SANITIZE)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+  for (;;) {
+    if (f->entry() != 0) {
+      f->core->chip->fail(f, "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
+                                 "' defines no kernel_main() (nor NAMESPACE::MAIN)",
+                          nullptr, 0);
+    }
+    f->state = FiberState::Done;
+    yield_to_scheduler(f);
+  }
+}
+} // namespace
+
+// Called on the emergency stack after a fault (see fault.cpp).
+extern "C" [[noreturn]] void tessel_fault_landing(Fiber* f) {
+  f->state = FiberState::Faulted;
+  bctx::jump_fcontext(f->return_ctx, nullptr);
+  __builtin_unreachable();
+}
+
+Fiber* running_fiber() { return t_running; }
+
+Fiber* Chip::fiber_for(Core& core, uint32_t risc) {
+  if (Fiber* f = core.fibers[risc]) return f;
+  auto f = std::make_unique<Fiber>();
+  f->slot = stacks_->take();
+  f->core = &core;
+  f->risc = risc;
+  *reinterpret_cast<tessel_kernel_ctx**>(f->slot) = &core.ctx[risc];
+  core.ctx[risc].sim_fiber = f.get();
+  reset_fiber(f.get());
+  core.fibers[risc] = f.get();
+  fibers_.push_back(std::move(f));
+  if (ready_.size() < fibers_.size()) ready_.resize(fibers_.size() * 2);
+  return core.fibers[risc];
+}
+
+void Chip::reset_fiber(Fiber* f) {
+  f->ctx = bctx::make_fcontext(f->slot + kSlot, kSlot - 2 * kPage, fiber_main);
+  f->state = FiberState::Idle;
+  f->wait = {};
+  f->fault_signal = 0;
+}
+
+void Chip::make_ready(Fiber* f) {
+  f->state = FiberState::Ready;
+  f->wait.kind = WaitKind::None;
+  size_t cap = ready_.size();
+  ready_[(ready_head_ + ready_count_) % cap] = f;
+  ++ready_count_;
+}
+
+Fiber* Chip::pick_next() {
+  if (ready_count_ == 0) return nullptr;
+  size_t cap = ready_.size();
+  if (policy_.kind == SchedulerPolicy::Kind::Random && ready_count_ > 1) {
+    size_t k = splitmix64(rng_state_) % ready_count_;
+    std::swap(ready_[ready_head_], ready_[(ready_head_ + k) % cap]);
+  }
+  Fiber* f = ready_[ready_head_];
+  ready_head_ = (ready_head_ + 1) % cap;
+  --ready_count_;
+  return f;
+}
+
+void Chip::block(Fiber* f) {
+  f->state = FiberState::Blocked;
+  yield_to_scheduler(f);
+}
+
+void Chip::fail(Fiber* f, std::string message, const char* file, uint32_t line) {
+  f->error_message = where(f, file, line) + message;
+  std::string().swap(message); // free it: this frame is abandoned, never unwound
+  f->state = FiberState::Failed;
+  yield_to_scheduler(f);
+  __builtin_unreachable();
+}
+
+namespace {
+bool wait_satisfied(const WaitInfo& w) {
+  switch (w.kind) {
+  case WaitKind::SemEqual: return *w.sem == w.value;
+  case WaitKind::SemAtLeast: return *w.sem >= w.value;
+  default: return false;
+  }
+}
+} // namespace
+
+void Chip::wake_memory_waiters(Core& core) {
+  auto& ws = core.mem_waiters;
+  for (size_t i = 0; i < ws.size();) {
+    if (wait_satisfied(ws[i]->wait)) {
+      make_ready(ws[i]);
+      ws[i] = ws.back();
+      ws.pop_back();
+    } else {
+      ++i;
+    }
+  }
+}
+
+bool Chip::poll_memory_waiters() {
+  bool any = false;
+  for (Fiber* f : active_) {
+    if (f->state == FiberState::Blocked && (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) &&
+        wait_satisfied(f->wait)) {
+      auto& ws = f->core->mem_waiters;
+      ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
+      make_ready(f);
+      any = true;
+    }
+  }
+  return any;
+}
+
+void Chip::run(std::span<const Launch> launches) {
+  ensure_fault_stack();
+  switches_ = 0;
+  active_.clear();
+  for (const Launch& l : launches) {
+    Core& c = core(l.core_index);
+    Fiber* f = fiber_for(c, l.risc);
+    f->entry = l.entry;
+    f->kernel_name = l.kernel_name;
+    active_.push_back(f);
+  }
+  ready_head_ = ready_count_ = 0;
+  for (Fiber* f : active_) make_ready(f);
+
+  size_t remaining = active_.size();
+  for (;;) {
+    Fiber* f = pick_next();
+    if (!f) {
+      if (remaining == 0) break;
+      if (poll_memory_waiters()) continue;
+      std::string report = deadlock_report();
+      abort_run(launches);
+      throw DeadlockError(report);
+    }
+    f->state = FiberState::Running;
+    ++switches_;
+    switch_to(f);
+    switch (f->state) {
+    case FiberState::Done: --remaining; break;
+    case FiberState::Blocked:
+    case FiberState::Ready: break;
+    case FiberState::Failed: {
+      std::string msg = std::move(f->error_message);
+      abort_run(launches);
+      throw KernelError(msg);
+    }
+    case FiberState::Faulted: {
+      std::string msg = fault_report(f);
+      abort_run(launches);
+      throw KernelFault(msg);
+    }
+    default: break;
+    }
+  }
+  for (Fiber* f : active_) f->state = FiberState::Idle;
+  for (const Launch& l : launches) {
+    Core& c = core(l.core_index);
+    std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
+    std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
+  }
+}
+
+void Chip::abort_run(std::span<const Launch> launches) {
+  for (Fiber* f : active_)
+    if (f->state != FiberState::Done) reset_fiber(f);
+    else f->state = FiberState::Idle;
+  for (const Launch& l : launches) {
+    Core& c = core(l.core_index);
+    c.mem_waiters.clear();
+    std::fill(std::begin(c.cb_front_waiter), std::end(c.cb_front_waiter), nullptr);
+    std::fill(std::begin(c.cb_back_waiter), std::end(c.cb_back_waiter), nullptr);
+    std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
+    std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
+  }
+  ready_head_ = ready_count_ = 0;
+  active_.clear();
+}
+
+// ---------------------------------------------------------------------------
+// Reports
+
+namespace {
+std::string describe_wait(const Fiber* f) {
+  const WaitInfo& w = f->wait;
+  const Core& c = *f->core;
+  std::ostringstream os;
+  switch (w.kind) {
+  case WaitKind::CbFront:
+  case WaitKind::CbBack: {
+    const tessel_cb_iface& cb = c.cbs[w.cb];
+    uint32_t visible = uint16_t(cb.received - cb.acked);
+    os << (w.kind == WaitKind::CbFront ? "cb_wait_front" : "cb_reserve_back") << "(cb=" << w.cb
+       << ", pages=" << w.pages << "): CB " << w.cb << " has " << visible << " visible, " << cb.reserved_pages
+       << " reserved, " << (cb.num_pages - visible) << " free of " << cb.num_pages << " pages";
+    break;
+  }
+  case WaitKind::SemEqual:
+  case WaitKind::SemAtLeast: {
+    uint32_t offset = uint32_t(reinterpret_cast<uintptr_t>(w.sem)) & TESSEL_L1_SLOT_MASK;
+    os << (w.kind == WaitKind::SemEqual ? "noc_semaphore_wait" : "noc_semaphore_wait_min") << "(L1 0x" << std::hex
+       << offset << std::dec << "): value " << *w.sem << ", waiting for " << (w.kind == WaitKind::SemEqual ? "== " : ">= ")
+       << w.value;
+    break;
+  }
+  default: os << "(not waiting)"; break;
+  }
+  return os.str();
+}
+
+std::string format_core_set(std::vector<std::pair<uint32_t, uint32_t>> cores) {
+  std::sort(cores.begin(), cores.end(), [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
+  if (cores.size() == 1) return "core (" + std::to_string(cores[0].first) + "," + std::to_string(cores[0].second) + ")";
+  uint32_t x0 = ~0u, y0 = ~0u, x1 = 0, y1 = 0;
+  for (auto [x, y] : cores) {
+    x0 = std::min(x0, x);
+    y0 = std::min(y0, y);
+    x1 = std::max(x1, x);
+    y1 = std::max(y1, y);
+  }
+  if (size_t(x1 - x0 + 1) * (y1 - y0 + 1) == cores.size())
+    return "cores (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," +
+           std::to_string(y1) + ")";
+  std::string s = "cores ";
+  for (size_t i = 0; i < cores.size() && i < 8; ++i)
+    s += (i ? ", (" : "(") + std::to_string(cores[i].first) + "," + std::to_string(cores[i].second) + ")";
+  if (cores.size() > 8) s += " and " + std::to_string(cores.size() - 8) + " more";
+  return s;
+}
+} // namespace
+
+std::string Chip::deadlock_report() const {
+  // Rows with the same RISC, call site and wait description are merged over cores.
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> rows;
+  std::vector<std::string> order;
+  size_t blocked = 0;
+  for (const Fiber* f : active_) {
+    if (f->state != FiberState::Blocked) continue;
+    ++blocked;
+    std::string key = std::string(risc_name(f->risc)) + " at " + (f->wait.file ? f->wait.file : "?") + ":" +
+                      std::to_string(f->wait.line) + " in " + describe_wait(f);
+    auto [it, fresh] = rows.try_emplace(key);
+    if (fresh) order.push_back(key);
+    it->second.emplace_back(f->core->logical_x, f->core->logical_y);
+  }
+  std::string s = "deadlock: no RISC can make progress (" + std::to_string(blocked) + " blocked):";
+  for (const std::string& key : order) s += "\n  " + format_core_set(rows.at(key)) + " " + key;
+  return s;
+}
+
+std::string Chip::fault_report(const Fiber* f) const {
+  std::string what;
+  const uintptr_t addr = f->fault_address;
+  const uintptr_t slot = reinterpret_cast<uintptr_t>(f->slot);
+  if (f->fault_signal == SIGSEGV || f->fault_signal == SIGBUS) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%zx", size_t(addr));
+    if (addr >= slot + kPage && addr < slot + 2 * kPage)
+      what = "stack overflow (the kernel's stack is " + std::to_string((kSlot - 2 * kPage) / 1024) + " KiB)";
+    else if (addr < DeviceMemory::kSlotBytes)
+      what = std::string("invalid memory access at ") + buf +
+             ": this looks like a raw L1 offset used as a pointer; use the address from get_write_ptr/get_read_ptr/"
+             "get_semaphore, or pass offsets to NoC calls only";
+    else
+      what = std::string("invalid memory access at ") + buf;
+  } else if (f->fault_signal == SIGFPE) {
+    what = "arithmetic fault (integer division by zero?)";
+  } else if (f->fault_signal == SIGILL) {
+    what = "illegal instruction (reached __builtin_unreachable or a trap?)";
+  } else {
+    what = "signal " + std::to_string(f->fault_signal);
+  }
+  std::string location = source_location_of(f->fault_pc);
+  std::string s = location.empty() ? "" : location + ": ";
+  s += "core (" + std::to_string(f->core->logical_x) + "," + std::to_string(f->core->logical_y) + ") " +
+       risc_name(f->risc) + ": kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
+  return s;
+}
+
+} // namespace tessel::sim

@@ -1,0 +1,184 @@
+// The simulated chip: cores with L1, circular buffers and semaphores, DRAM
+// banks, the NoC, and the fibers that run kernels on every RISC.
+//
+// Execution model (design §1.4)
+//  - Each RISC of each core has one fiber, created on the first launch that
+//    uses it and reused for every later launch. Its body is a firmware loop:
+//    wait for a launch, run the kernel's entry, report done.
+//  - Chip::run() runs one launch set on the calling thread. A fiber runs until
+//    it finishes or blocks; a blocking kernel call parks the fiber on the
+//    object it waits for (a CB's front or back, an L1 word) and the call that
+//    changes that object makes it ready again.
+//  - Invariant: a fiber is in the ready queue iff its state is Ready.
+//  - When nothing is ready, L1-word waiters are re-polled (a kernel may have
+//    stored to a semaphore with a plain pointer store); if still nothing can
+//    run while fibers remain blocked, that is a deadlock: the run stops with a
+//    DeadlockError describing every blocked RISC.
+//  - A failing kernel call or a fault in kernel code stops the whole launch:
+//    every fiber of it is reset to a fresh firmware loop (its stack abandoned,
+//    never unwound) and the error is thrown on the host thread. The chip stays
+//    usable.
+//
+// Thread-safety: a Chip is driven by one host thread at a time.
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/arch.hpp"
+#include "sim/memory.hpp"
+#include "tessel/kernel_abi.h"
+
+namespace tessel::sim {
+
+namespace bctx = boost::context::detail;
+
+class Chip;
+struct Core;
+
+using KernelEntry = int (*)();
+
+enum class FiberState : uint8_t { Idle, Ready, Running, Blocked, Done, Failed, Faulted };
+
+enum class WaitKind : uint8_t { None, CbFront, CbBack, SemEqual, SemAtLeast };
+
+struct WaitInfo {
+  WaitKind kind = WaitKind::None;
+  uint32_t cb = 0;
+  uint32_t pages = 0;
+  volatile uint32_t* sem = nullptr;
+  uint32_t value = 0;
+  const char* file = nullptr;
+  uint32_t line = 0;
+};
+
+enum class FailKind : uint8_t { Kernel, Deadlock };
+
+struct Fiber {
+  bctx::fcontext_t ctx = nullptr;        // this fiber, suspended
+  bctx::fcontext_t return_ctx = nullptr; // the scheduler that resumed it
+  uint8_t* slot = nullptr;               // stack slot (see kernel_abi.h)
+  Core* core = nullptr;
+  uint32_t risc = 0;
+  FiberState state = FiberState::Idle;
+  WaitInfo wait;
+  KernelEntry entry = nullptr;
+  const char* kernel_name = nullptr;
+  // Set when the fiber failed.
+  std::string error_message;
+  // Set when the fiber faulted (by the signal handler; plain values only).
+  int fault_signal = 0;
+  uintptr_t fault_address = 0;
+  uintptr_t fault_pc = 0;
+};
+
+struct Core {
+  Chip* chip = nullptr;
+  uint32_t index = 0;
+  uint32_t logical_x = 0, logical_y = 0;
+  uint32_t noc_x = 0, noc_y = 0;
+  uint8_t* l1 = nullptr;
+  tessel_cb_iface cbs[TESSEL_MAX_CBS] = {};
+  uint64_t cb_configured_mask = 0; // indices whose cbs[] entry is configured
+  tessel_kernel_ctx ctx[TESSEL_RISC_COUNT] = {};
+  Fiber* fibers[TESSEL_RISC_COUNT] = {};
+  // Per launch: which RISC (+1) produced / consumed each CB; 0 = none yet.
+  uint8_t cb_producer[TESSEL_MAX_CBS] = {};
+  uint8_t cb_consumer[TESSEL_MAX_CBS] = {};
+  Fiber* cb_front_waiter[TESSEL_MAX_CBS] = {};
+  Fiber* cb_back_waiter[TESSEL_MAX_CBS] = {};
+  // Fibers parked on an L1 word of this core.
+  std::vector<Fiber*> mem_waiters;
+};
+
+struct SchedulerPolicy {
+  enum class Kind : uint8_t { Deterministic, Random };
+  Kind kind = Kind::Deterministic;
+  uint64_t seed = 0;
+  // "deterministic" or "random:<seed>"; throws ValidationError otherwise.
+  static SchedulerPolicy parse(const std::string& text);
+  std::string to_string() const;
+};
+
+struct Launch {
+  uint32_t core_index = 0;
+  uint32_t risc = 0;
+  KernelEntry entry = nullptr;
+  const char* kernel_name = nullptr; // for messages; must outlive the run
+};
+
+class Chip {
+public:
+  explicit Chip(const ArchSpec& arch, SchedulerPolicy policy = {});
+  ~Chip();
+  Chip(const Chip&) = delete;
+  Chip& operator=(const Chip&) = delete;
+
+  const ArchSpec& arch() const { return arch_; }
+  DeviceMemory& memory() { return memory_; }
+  uint32_t core_count() const { return uint32_t(cores_.size()); }
+  Core& core(uint32_t index) { return *cores_[index]; }
+  Core& core(uint32_t logical_x, uint32_t logical_y) { return *cores_[logical_y * arch_.grid_x + logical_x]; }
+  const SchedulerPolicy& policy() const { return policy_; }
+  void set_policy(SchedulerPolicy policy);
+
+  // NoC coordinate lookups: the core index / DRAM bank at (x, y), or -1.
+  int core_at_noc(uint32_t x, uint32_t y) const;
+  int dram_bank_at_noc(uint32_t x, uint32_t y) const;
+  uint32_t dram_bank_noc_x(uint32_t) const { return 0; }
+  uint32_t dram_bank_noc_y(uint32_t bank) const { return bank; }
+
+  // Cores whose DPRINT output is shown (from TESSEL_DPRINT_CORES at construction).
+  bool dprint_enabled(uint32_t core_index) const;
+  uint32_t device_id = 0;
+
+  // Run one launch set to completion on the calling thread. The caller has
+  // set up arguments, CBs and semaphores. Throws KernelError, KernelFault or
+  // DeadlockError; the chip stays usable either way.
+  void run(std::span<const Launch> launches);
+
+  // Statistics of the last run.
+  uint64_t last_run_switches() const { return switches_; }
+
+  // Used by the kernel API implementation (sim internals).
+  void make_ready(Fiber* f);
+  [[noreturn]] void fail(Fiber* f, std::string message, const char* file, uint32_t line);
+  void block(Fiber* f); // park the running fiber until make_ready()
+  void wake_memory_waiters(Core& core);
+  std::string where(const Fiber* f, const char* file, uint32_t line) const;
+  static const char* risc_name(uint32_t risc);
+
+private:
+  Fiber* fiber_for(Core& core, uint32_t risc);
+  void reset_fiber(Fiber* f);
+  void abort_run(std::span<const Launch> launches);
+  std::string deadlock_report() const;
+  std::string fault_report(const Fiber* f) const;
+  Fiber* pick_next();
+  bool poll_memory_waiters();
+
+  ArchSpec arch_;
+  SchedulerPolicy policy_;
+  DeviceMemory memory_;
+  std::vector<std::unique_ptr<Core>> cores_;
+  std::vector<int16_t> core_by_noc_;   // (y * 64 + x) -> core index or -1
+  std::vector<uint8_t> dprint_cores_;  // per core: 1 = enabled
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+  std::vector<Fiber*> active_;         // fibers of the current run
+  std::vector<Fiber*> ready_;          // ring buffer
+  size_t ready_head_ = 0, ready_count_ = 0;
+  uint64_t rng_state_ = 0;
+  uint64_t switches_ = 0;
+  struct StackPool;
+  std::unique_ptr<StackPool> stacks_;
+};
+
+// The function table kernels call through (kernel_api.cpp).
+const tessel_sim_api* kernel_api_table();
+
+} // namespace tessel::sim

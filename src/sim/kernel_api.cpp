@@ -1,0 +1,440 @@
+// The simulator side of the kernel ABI: circular buffers, NoC transfers,
+// semaphores, DPRINT and kernel-raised failures.
+//
+// CB protocol (TT-Metalium semantics, design §2.1):
+//  - received/acked are 16-bit counters; visible = received - acked (mod 2^16),
+//    free = num_pages - visible.
+//  - A reserved block and a waited block are contiguous: pointers wrap only
+//    when they land exactly on fifo_limit, so within one lap the pushes (and
+//    the pops) must add up to exactly the CB's page count. A reserve or wait
+//    that would run past the end is an error, as the watcher's overrun is.
+//  - A push may not exceed the pages held by the last reserve; a pop may not
+//    exceed the pages the consumer has waited for (waits are cumulative).
+//  - One producer RISC and one consumer RISC per CB per core per launch.
+//
+// NoC (eager completion): a transfer takes effect when issued, so barriers
+// only check. Every transfer is checked for zero length, coordinates, bounds
+// and alignment (source and destination must agree modulo the arch's
+// alignment for the memory involved).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "sim/chip.hpp"
+
+namespace tessel::sim {
+
+namespace {
+
+inline Fiber* fiber_of(tessel_kernel_ctx* k) { return static_cast<Fiber*>(k->sim_fiber); }
+inline Core& core_of(tessel_kernel_ctx* k) { return *static_cast<Core*>(k->sim_core); }
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+[[noreturn]] void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
+  core_of(k).chip->fail(fiber_of(k), std::move(msg), file, line);
+}
+
+// ---------------------------------------------------------------------------
+// Circular buffers
+
+inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.received - q.acked); }
+
+tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages, const char* file,
+                            uint32_t line) {
+  Core& c = core_of(k);
+  if (cb >= k->num_cb_indices)
+    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB index out of range: this architecture has " +
+                std::to_string(k->num_cb_indices) + " CB indices (0.." + std::to_string(k->num_cb_indices - 1) + ")",
+         file, line);
+  tessel_cb_iface& q = c.cbs[cb];
+  if (!q.configured)
+    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) +
+                " is not configured on this core by the program",
+         file, line);
+  if (pages == 0 || pages > q.num_pages)
+    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + "): CB " +
+                std::to_string(cb) + " has " + std::to_string(q.num_pages) + " pages; expected 1.." +
+                std::to_string(q.num_pages),
+         file, line);
+  return q;
+}
+
+void claim_role(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call, uint32_t cb,
+                const char* file, uint32_t line) {
+  uint8_t me = uint8_t(k->risc + 1);
+  if (roles[cb] == 0) {
+    roles[cb] = me;
+  } else if (roles[cb] != me) {
+    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " +
+                role + " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
+         file, line);
+  }
+}
+
+void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr, const char* call, uint32_t cb,
+                      uint32_t pages, const char* file, uint32_t line) {
+  uint32_t at = (ptr - q.fifo_addr) / q.page_size;
+  if (at + pages > q.num_pages)
+    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + ") at page " +
+                std::to_string(at) + " of a " + std::to_string(q.num_pages) +
+                "-page CB would run past its end: the CB pointer wraps only at its limit, so within one lap "
+                "the pages must add up to exactly " +
+                std::to_string(q.num_pages),
+         file, line);
+}
+
+void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  tessel_cb_iface& q = checked_cb(k, "cb_reserve_back", cb, pages, file, line);
+  Core& c = core_of(k);
+  claim_role(k, c.cb_producer, "producer", "cb_reserve_back", cb, file, line);
+  check_contiguous(k, q, q.wr_ptr, "cb_reserve_back", cb, pages, file, line);
+  while (q.num_pages - visible_pages(q) < pages) {
+    Fiber* f = fiber_of(k);
+    f->wait = {WaitKind::CbBack, cb, pages, nullptr, 0, file, line};
+    c.cb_back_waiter[cb] = f;
+    c.chip->block(f);
+  }
+  q.reserved_pages = pages;
+}
+
+void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  tessel_cb_iface& q = checked_cb(k, "cb_push_back", cb, pages, file, line);
+  Core& c = core_of(k);
+  claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
+  if (pages > q.reserved_pages)
+    fail(k, "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+                "): pushes more pages than are reserved (" + std::to_string(q.reserved_pages) +
+                "); call cb_reserve_back for them first",
+         file, line);
+  q.reserved_pages -= pages;
+  q.received = uint16_t(q.received + pages);
+  q.wr_ptr += pages * q.page_size;
+  if (q.wr_ptr == q.fifo_limit) q.wr_ptr = q.fifo_addr;
+  if (Fiber* w = c.cb_front_waiter[cb]; w && visible_pages(q) >= w->wait.pages) {
+    c.cb_front_waiter[cb] = nullptr;
+    c.chip->make_ready(w);
+  }
+}
+
+void api_cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  tessel_cb_iface& q = checked_cb(k, "cb_wait_front", cb, pages, file, line);
+  Core& c = core_of(k);
+  claim_role(k, c.cb_consumer, "consumer", "cb_wait_front", cb, file, line);
+  check_contiguous(k, q, q.rd_ptr, "cb_wait_front", cb, pages, file, line);
+  while (visible_pages(q) < pages) {
+    Fiber* f = fiber_of(k);
+    f->wait = {WaitKind::CbFront, cb, pages, nullptr, 0, file, line};
+    c.cb_front_waiter[cb] = f;
+    c.chip->block(f);
+  }
+  q.waited_pages = std::max(q.waited_pages, pages);
+}
+
+void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
+  Core& c = core_of(k);
+  claim_role(k, c.cb_consumer, "consumer", "cb_pop_front", cb, file, line);
+  if (pages > q.waited_pages)
+    fail(k, "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+                "): pops more pages than the consumer has waited for (" + std::to_string(q.waited_pages) +
+                "); cb_wait_front counts are cumulative: wait for the total before popping it",
+         file, line);
+  q.waited_pages -= pages;
+  q.acked = uint16_t(q.acked + pages);
+  q.rd_ptr += pages * q.page_size;
+  if (q.rd_ptr == q.fifo_limit) q.rd_ptr = q.fifo_addr;
+  if (Fiber* w = c.cb_back_waiter[cb]; w && q.num_pages - visible_pages(q) >= w->wait.pages) {
+    c.cb_back_waiter[cb] = nullptr;
+    c.chip->make_ready(w);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// NoC
+
+struct NocCoord {
+  uint32_t x, y;
+  uint64_t local;
+};
+
+inline NocCoord decode(uint64_t a) {
+  return {uint32_t((a >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK),
+          uint32_t((a >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK),
+          a & TESSEL_NOC_LOCAL_MASK};
+}
+
+struct Endpoint {
+  uint8_t* host = nullptr;
+  Core* core = nullptr; // null for DRAM
+  uint64_t offset = 0;
+  uint32_t alignment = 16;
+};
+
+std::string coord_text(const NocCoord& n) {
+  return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")";
+}
+
+// Resolve a NoC address for a transfer of size bytes; fails with a message.
+Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
+                 const char* file, uint32_t line) {
+  Chip& chip = *core_of(k).chip;
+  NocCoord n = decode(noc_addr);
+  Endpoint e;
+  if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
+    e.core = &chip.core(uint32_t(ci));
+    e.offset = n.local & TESSEL_L1_SLOT_MASK;
+    if (e.offset + size > k->l1_size_bytes)
+      fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(e.offset) + " of core (" +
+                  std::to_string(e.core->logical_x) + "," + std::to_string(e.core->logical_y) +
+                  ") run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+           file, line);
+    e.host = e.core->l1 + e.offset;
+    e.alignment = k->l1_alignment;
+    return e;
+  }
+  if (int bank = chip.dram_bank_at_noc(n.x, n.y); bank >= 0) {
+    const uint64_t bank_size = chip.memory().dram_bank_size_bytes();
+    if (n.local + size > bank_size)
+      fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
+                  " address " + hex(n.local) + " run past the end of the bank (" + std::to_string(bank_size) +
+                  " bytes)",
+           file, line);
+    e.host = chip.memory().dram(uint32_t(bank)) + n.local;
+    e.offset = n.local;
+    e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
+    return e;
+  }
+  fail(k, std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
+              "); worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
+              std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) +
+              ".." + std::to_string(chip.core(chip.core_count() - 1).noc_y) +
+              "; use worker_core_from_logical_core on the host",
+       file, line);
+}
+
+uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
+                  const char* file, uint32_t line) {
+  uint32_t off = l1_addr & TESSEL_L1_SLOT_MASK;
+  if (uint64_t(off) + size > k->l1_size_bytes)
+    fail(k, std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
+                " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+         file, line);
+  return off;
+}
+
+void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, const char* file, uint32_t line) {
+  if (size == 0) fail(k, std::string(call) + ": zero-length transfer", file, line);
+}
+
+void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local, uint32_t alignment,
+                     bool remote_is_dram, const char* file, uint32_t line) {
+  if ((remote % alignment) != (local % alignment))
+    fail(k, std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
+                hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
+                " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " +
+                std::to_string(alignment) + "-byte units; align both addresses to " + std::to_string(alignment) +
+                ")",
+         file, line);
+}
+
+void after_write(Core* c) {
+  if (c && !c->mem_waiters.empty()) c->chip->wake_memory_waiters(*c);
+}
+
+void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t, const char* file,
+                  uint32_t line) {
+  const char* call = "noc_async_read";
+  check_size(k, call, size, file, line);
+  Endpoint s = resolve(k, call, src, size, true, file, line);
+  uint32_t d = local_l1(k, call, "destination", dst_l1, size, file, line);
+  check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr, file, line);
+  Core& me = core_of(k);
+  std::memmove(me.l1 + d, s.host, size);
+  after_write(&me);
+}
+
+void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t, const char* file,
+                   uint32_t line) {
+  const char* call = "noc_async_write";
+  check_size(k, call, size, file, line);
+  uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
+  Endpoint d = resolve(k, call, dst, size, false, file, line);
+  check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr, file, line);
+  std::memmove(d.host, core_of(k).l1 + s, size);
+  after_write(d.core);
+}
+
+// Visit every core of a multicast rectangle, checking the destination count.
+template <class F>
+void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast, uint32_t num_dests,
+                         uint32_t loopback, uint32_t size, const char* file, uint32_t line, F&& visit) {
+  Core& me = core_of(k);
+  Chip& chip = *me.chip;
+  uint32_t x0 = uint32_t((mcast >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
+  uint32_t y0 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  uint32_t x1 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  uint32_t y1 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + 3 * TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  if (x0 > x1) std::swap(x0, x1);
+  if (y0 > y1) std::swap(y0, y1);
+  uint32_t count = 0;
+  bool includes_self = false;
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      int ci = chip.core_at_noc(x, y);
+      if (ci < 0)
+        fail(k, std::string(call) + ": multicast rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) +
+                    ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") includes NoC (" + std::to_string(x) +
+                    "," + std::to_string(y) + "), which is not a worker core",
+             file, line);
+      if (uint32_t(ci) == me.index) {
+        includes_self = true;
+        if (!loopback) continue;
+      }
+      ++count;
+    }
+  if (count != num_dests)
+    fail(k, std::string(call) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle NoC (" +
+                std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," +
+                std::to_string(y1) + ") has " + std::to_string(count) + " destination cores" +
+                (loopback ? " (including the sender)"
+                          : (includes_self ? " (the sender excluded; use the _loopback_src form to include it)"
+                                           : "")),
+         file, line);
+  uint64_t local = mcast & TESSEL_NOC_LOCAL_MASK;
+  uint32_t off = uint32_t(local & TESSEL_L1_SLOT_MASK);
+  if (uint64_t(off) + size > k->l1_size_bytes)
+    fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(off) +
+                " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+         file, line);
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      Core& dst = chip.core(uint32_t(chip.core_at_noc(x, y)));
+      if (&dst == &me && !loopback) continue;
+      visit(dst, off);
+    }
+}
+
+void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size,
+                             uint32_t num_dests, uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+  const char* call = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
+  check_size(k, call, size, file, line);
+  uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
+  const uint8_t* src = core_of(k).l1 + s;
+  uint32_t dst_off = uint32_t(mcast & TESSEL_L1_SLOT_MASK);
+  check_alignment(k, call, dst_off, s, k->l1_alignment, false, file, line);
+  for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
+    std::memmove(dst.l1 + off, src, size);
+    after_write(&dst);
+  });
+}
+
+void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t,
+                          const char* file, uint32_t line) {
+  const char* call = "noc_inline_dw_write";
+  Endpoint d = resolve(k, call, dst, 4, false, file, line);
+  if (!d.core) fail(k, std::string(call) + ": inline writes can target L1 only, not DRAM", file, line);
+  if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  for (uint32_t b = 0; b < 4; ++b)
+    if (be & (1u << b)) d.host[b] = uint8_t(value >> (8 * b));
+  after_write(d.core);
+}
+
+void api_noc_barrier(tessel_kernel_ctx*, uint32_t, uint32_t, const char*, uint32_t) {
+  // Eager completion: every transfer has already landed.
+}
+
+// ---------------------------------------------------------------------------
+// Semaphores
+
+void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file,
+                      uint32_t line) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uintptr_t base = reinterpret_cast<uintptr_t>(k->l1_base);
+  if (a < base || a + 4 > base + k->l1_size_bytes || (a & 3))
+    fail(k, std::string(call) + ": pointer " + hex(a) +
+                " is not an aligned word in this core's L1; use get_semaphore(id) or an L1 address cast to a pointer",
+         file, line);
+}
+
+void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
+                  uint32_t line) {
+  check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
+  Core& c = core_of(k);
+  for (;;) {
+    uint32_t v = *sem;
+    if (mode ? v >= value : v == value) return;
+    Fiber* f = fiber_of(k);
+    f->wait = {mode ? WaitKind::SemAtLeast : WaitKind::SemEqual, 0, 0, sem, value, file, line};
+    c.mem_waiters.push_back(f);
+    c.chip->block(f);
+  }
+}
+
+void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
+  check_local_word(k, "noc_semaphore_set", sem, file, line);
+  *sem = value;
+  after_write(&core_of(k));
+}
+
+void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
+  const char* call = "noc_semaphore_inc";
+  Endpoint d = resolve(k, call, dst, 4, false, file, line);
+  if (!d.core) fail(k, std::string(call) + ": atomic increments can target L1 only, not DRAM", file, line);
+  if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);
+  after_write(d.core);
+}
+
+void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests,
+                           uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+  const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
+  uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
+  uint32_t value;
+  std::memcpy(&value, core_of(k).l1 + s, 4);
+  if (uint32_t(mcast & 3))
+    fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file,
+         line);
+  for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
+    std::memcpy(dst.l1 + off, &value, 4);
+    after_write(&dst);
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+void api_fail(tessel_kernel_ctx* k, const char* message, const char* file, uint32_t line) {
+  fail(k, message, file, line);
+}
+
+std::mutex g_print_mutex;
+
+void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
+  static const char* const kShort[] = {"BR", "NC", "TR"};
+  Core& c = core_of(k);
+  std::lock_guard lock(g_print_mutex);
+  std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y,
+               kShort[k->risc % 3], int(length), text);
+  std::fflush(stdout);
+}
+
+void* api_extension(tessel_kernel_ctx*, uint32_t) { return nullptr; }
+
+const tessel_sim_api kTable = {
+    TESSEL_KERNEL_ABI_VERSION, api_cb_reserve_back, api_cb_push_back,     api_cb_wait_front,  api_cb_pop_front,
+    api_noc_read,              api_noc_write,       api_noc_write_multicast, api_noc_inline_write, api_noc_barrier,
+    api_sem_wait,              api_sem_set,         api_sem_inc,          api_sem_set_multicast, api_fail,
+    api_dprint,                api_extension,
+};
+
+} // namespace
+
+const tessel_sim_api* kernel_api_table() { return &kTable; }
+
+} // namespace tessel::sim

@@ -1,0 +1,601 @@
+// Tests of the kernel JIT cache (src/jit). Kernels here are tiny sources that
+// need no simulator: calling tessel_kernel_entry directly is safe, and their
+// globals are read back with dlsym on the loaded copy.
+#include "jit/kernel_build.hpp"
+#include "tessel/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tessel::jit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Address of global `name` in the shared object that defines `entry`.
+template <typename T> T* global_of(KernelBinary::EntryFn entry, const char* name) {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(entry), &info) == 0) return nullptr;
+  void* handle = ::dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return nullptr;
+  void* symbol = ::dlsym(handle, name);
+  ::dlclose(handle); // the binary still holds its own reference
+  return static_cast<T*>(symbol);
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+constexpr const char* kCounterKernel = "int counter;\nvoid kernel_main() { counter += 1; }\n";
+constexpr const char* kEmptyKernel = "void kernel_main() {}\n";
+
+class KernelCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "tessel-jit-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    root_ = pattern;
+    cache_dir_ = (root_ / "cache").string();
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::string write_source(const std::string& name, const std::string& text) {
+    fs::path path = root_ / "src" / name;
+    write_text(path, text);
+    return path.string();
+  }
+
+  BuildRequest request_for(const std::string& name, const std::string& text) {
+    BuildRequest request;
+    request.source_path = write_source(name, text);
+    return request;
+  }
+
+  size_t entry_count() const {
+    size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(cache_dir_) / "1"))
+      if (entry.is_directory()) ++count;
+    return count;
+  }
+
+  fs::path entry_dir(const KernelBinary& binary) const { return fs::path(binary.so_path()).parent_path(); }
+
+  fs::path root_;
+  std::string cache_dir_;
+};
+
+TEST_F(KernelCacheTest, ColdBuildThenSecondCacheHitsDisk) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  {
+    KernelCache cache(cache_dir_);
+    auto binary = cache.build(request);
+    EXPECT_EQ(cache.stats().compiles, 1u);
+    EXPECT_EQ(cache.stats().disk_hits, 0u);
+    EXPECT_EQ(binary->source_name(), request.source_path);
+    EXPECT_TRUE(fs::exists(binary->so_path()));
+    EXPECT_TRUE(fs::exists(entry_dir(*binary) / "key.txt"));
+    EXPECT_TRUE(fs::exists(entry_dir(*binary) / "deps.txt"));
+    EXPECT_EQ(binary->instance(0)(), 0);
+  }
+  KernelCache second(cache_dir_);
+  auto binary = second.build(request);
+  EXPECT_EQ(second.stats().compiles, 0u);
+  EXPECT_EQ(second.stats().disk_hits, 1u);
+  EXPECT_EQ(second.stats().memo_hits, 0u);
+  EXPECT_EQ(binary->instance(0)(), 0);
+}
+
+TEST_F(KernelCacheTest, KeyAndDepsRecordTheInputs) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  request.defines = {{"ALPHA", "1"}};
+  request.compile_args = {4, 5};
+  request.named_compile_args = {{"k", 9}};
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  std::string key = read_text(entry_dir(*binary) / "key.txt");
+  EXPECT_NE(key.find("arg: -DALPHA=1\n"), std::string::npos) << key;
+  EXPECT_NE(key.find("arg: -DTESSEL_CTA_LIST=4,5\n"), std::string::npos) << key;
+  EXPECT_NE(key.find("arg: -DTESSEL_NAMED_CTA_LIST={\"k\",9}\n"), std::string::npos) << key;
+  EXPECT_NE(key.find("opt-level: 2\n"), std::string::npos) << key;
+  EXPECT_NE(key.find("source-file: " + request.source_path + "\n"), std::string::npos) << key;
+  std::string deps = read_text(entry_dir(*binary) / "deps.txt");
+  EXPECT_NE(deps.find("tessel/kernel_prelude.h\n"), std::string::npos) << deps;
+  EXPECT_NE(deps.find("tessel/kernel_abi.h\n"), std::string::npos) << deps;
+  EXPECT_EQ(deps.find(request.source_path), std::string::npos) << deps; // the source is keyed by content already
+  EXPECT_NE(key.find(deps), std::string::npos);
+}
+
+TEST_F(KernelCacheTest, RepeatedBuildIsAMemoHit) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache cache(cache_dir_);
+  auto first = cache.build(request);
+  auto second = cache.build(request);
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().memo_hits, 1u);
+
+  cache.clear_memo();
+  auto third = cache.build(request);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().disk_hits, 1u);
+  EXPECT_EQ(cache.stats().memo_hits, 1u);
+}
+
+TEST_F(KernelCacheTest, EveryCompileTimeInputChangesTheKey) {
+  BuildRequest base = request_for("counter.cpp", kCounterKernel);
+  base.defines = {{"ALPHA", "1"}};
+  base.compile_args = {1, 2};
+  base.named_compile_args = {{"k", 3}};
+  std::vector<BuildRequest> variants(6, base);
+  variants[1].defines = {{"ALPHA", "2"}};
+  variants[2].compile_args = {1, 3};
+  variants[3].named_compile_args = {{"k", 4}};
+  variants[4].opt_level = 0;
+  variants[5].kind = KernelKind::Compute;
+
+  KernelCache cache(cache_dir_);
+  for (size_t i = 0; i < variants.size(); ++i) {
+    cache.build(variants[i]);
+    EXPECT_EQ(cache.stats().compiles, i + 1) << "variant " << i << " was not a miss";
+  }
+  EXPECT_EQ(entry_count(), variants.size());
+  EXPECT_EQ(cache.stats().disk_hits, 0u);
+
+  KernelCache fresh(cache_dir_); // every variant is now on disk
+  for (const auto& variant : variants) fresh.build(variant);
+  EXPECT_EQ(fresh.stats().compiles, 0u);
+  EXPECT_EQ(fresh.stats().disk_hits, variants.size());
+}
+
+TEST_F(KernelCacheTest, EditedHeaderIsAMiss) {
+  fs::path header = root_ / "include" / "value.h";
+  write_text(header, "#define HEADER_VALUE 1\n");
+  BuildRequest request =
+      request_for("with_header.cpp", "#include \"" + header.string() +
+                                         "\"\nint value;\nvoid kernel_main() { value = HEADER_VALUE; }\n");
+  auto value_after_run = [](KernelBinary& binary) {
+    auto entry = binary.instance(0);
+    EXPECT_EQ(entry(), 0);
+    int* value = global_of<int>(entry, "value");
+    return value != nullptr ? *value : -1;
+  };
+
+  KernelCache first(cache_dir_);
+  auto v1 = first.build(request);
+  EXPECT_EQ(value_after_run(*v1), 1);
+  EXPECT_NE(read_text(entry_dir(*v1) / "deps.txt").find(header.string()), std::string::npos);
+
+  write_text(header, "#define HEADER_VALUE 2\n");
+  KernelCache second(cache_dir_);
+  auto v2 = second.build(request);
+  EXPECT_EQ(second.stats().compiles, 1u);
+  EXPECT_EQ(second.stats().disk_hits, 0u);
+  // The entry directory is the same (headers are not in the directory hash);
+  // the process still has v1 loaded from that path and must not reuse it.
+  EXPECT_EQ(v1->so_path(), v2->so_path());
+  EXPECT_EQ(value_after_run(*v2), 2);
+
+  // The first cache still remembers v1 until its memo is cleared.
+  EXPECT_EQ(first.build(request), v1);
+  first.clear_memo();
+  auto v2_again = first.build(request);
+  EXPECT_EQ(first.stats().compiles, 1u);
+  EXPECT_EQ(first.stats().disk_hits, 1u);
+  EXPECT_EQ(value_after_run(*v2_again), 2);
+
+  write_text(header, "#define HEADER_VALUE 3\n");
+  KernelCache third(cache_dir_);
+  auto v3 = third.build(request);
+  EXPECT_EQ(third.stats().compiles, 1u);
+  EXPECT_EQ(value_after_run(*v3), 3);
+  EXPECT_EQ(value_after_run(*v1), 1); // earlier binaries keep their own code
+}
+
+TEST_F(KernelCacheTest, CorruptEntriesAreRebuilt) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  fs::path dir;
+  {
+    KernelCache cache(cache_dir_);
+    dir = entry_dir(*cache.build(request));
+  } // unloads the kernel, so the next loads see the files as they are
+
+  auto expect_rebuilt_and_working = [&](const char* what) {
+    KernelCache cache(cache_dir_);
+    auto binary = cache.build(request);
+    EXPECT_EQ(cache.stats().compiles, 1u) << what;
+    EXPECT_EQ(cache.stats().disk_hits, 0u) << what;
+    auto entry = binary->instance(0);
+    EXPECT_EQ(entry(), 0) << what;
+    ASSERT_NE(global_of<int>(entry, "counter"), nullptr) << what;
+    EXPECT_EQ(*global_of<int>(entry, "counter"), 1) << what;
+  };
+
+  fs::resize_file(dir / "kernel.so", fs::file_size(dir / "kernel.so") / 2);
+  expect_rebuilt_and_working("truncated kernel.so");
+
+  write_text(dir / "kernel.so", "not an ELF file");
+  expect_rebuilt_and_working("garbage kernel.so");
+
+  std::string key = read_text(dir / "key.txt");
+  write_text(dir / "key.txt", key.substr(0, key.size() - 10));
+  expect_rebuilt_and_working("truncated key.txt");
+
+  write_text(dir / "deps.txt", "garbage\n");
+  expect_rebuilt_and_working("garbage deps.txt");
+
+  fs::remove(dir / "key.txt");
+  expect_rebuilt_and_working("missing key.txt");
+
+  fs::remove(dir / "kernel.so");
+  expect_rebuilt_and_working("missing kernel.so");
+
+  KernelCache healthy(cache_dir_);
+  healthy.build(request);
+  EXPECT_EQ(healthy.stats().disk_hits, 1u);
+}
+
+TEST_F(KernelCacheTest, CompileErrorCarriesPathAndCompilerMessage) {
+  BuildRequest request = request_for("broken.cpp", "void kernel_main() { this_name_is_not_declared(); }\n");
+  KernelCache cache(cache_dir_);
+  try {
+    cache.build(request);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    std::string message = error.what();
+    EXPECT_EQ(message.rfind("kernel " + request.source_path + " failed to compile:", 0), 0u) << message;
+    EXPECT_NE(message.find("this_name_is_not_declared"), std::string::npos) << message;
+    EXPECT_NE(message.find(request.source_path + ":1:"), std::string::npos) << message;
+    EXPECT_NE(message.find("error"), std::string::npos) << message;
+  }
+  EXPECT_EQ(cache.stats().compiles, 0u);
+
+  // Failures are not remembered: fixing the file fixes the build.
+  write_text(request.source_path, kEmptyKernel);
+  auto binary = cache.build(request);
+  EXPECT_EQ(binary->instance(0)(), 0);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+}
+
+TEST_F(KernelCacheTest, MissingSourceIsAProgramErrorNamingThePath) {
+  BuildRequest request;
+  request.source_path = (root_ / "no_such_kernel.cpp").string();
+  KernelCache cache(cache_dir_);
+  try {
+    cache.build(request);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    EXPECT_NE(std::string(error.what()).find(request.source_path), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(KernelCacheTest, MalformedRequestsAreValidationErrors) {
+  KernelCache cache(cache_dir_);
+  BuildRequest neither;
+  EXPECT_THROW(cache.build(neither), ValidationError);
+  BuildRequest both = request_for("k.cpp", kEmptyKernel);
+  both.source_text = kEmptyKernel;
+  EXPECT_THROW(cache.build(both), ValidationError);
+  BuildRequest bad_opt = request_for("k.cpp", kEmptyKernel);
+  bad_opt.opt_level = 4;
+  EXPECT_THROW(cache.build(bad_opt), ValidationError);
+  BuildRequest bad_define = request_for("k.cpp", kEmptyKernel);
+  bad_define.defines = {{"A=B", "1"}};
+  EXPECT_THROW(cache.build(bad_define), ValidationError);
+  EXPECT_EQ(cache.stats().compiles, 0u);
+}
+
+TEST_F(KernelCacheTest, BuildAllBuildsDistinctRequestsOnceEach) {
+  const std::string source = write_source("value.cpp", "#include <stdint.h>\nuint32_t value;\n"
+                                                       "void kernel_main() { value = get_compile_time_arg_val(0); }\n");
+  std::vector<BuildRequest> requests;
+  for (uint32_t i = 0; i < 6; ++i) {
+    BuildRequest request;
+    request.source_path = source;
+    request.compile_args = {100 + i};
+    requests.push_back(request);
+  }
+  requests.push_back(requests[2]); // duplicates
+  requests.push_back(requests[0]);
+
+  KernelCache cache(cache_dir_);
+  auto binaries = cache.build_all(requests);
+  ASSERT_EQ(binaries.size(), requests.size());
+  EXPECT_EQ(cache.stats().compiles, 6u);
+  EXPECT_EQ(binaries[6], binaries[2]);
+  EXPECT_EQ(binaries[7], binaries[0]);
+  for (uint32_t i = 0; i < 6; ++i) {
+    auto entry = binaries[i]->instance(0);
+    EXPECT_EQ(entry(), 0);
+    ASSERT_NE(global_of<uint32_t>(entry, "value"), nullptr);
+    EXPECT_EQ(*global_of<uint32_t>(entry, "value"), 100 + i);
+  }
+
+  // Again: everything comes from the memo.
+  auto again = cache.build_all(requests);
+  EXPECT_EQ(cache.stats().compiles, 6u);
+  EXPECT_EQ(again[3], binaries[3]);
+}
+
+TEST_F(KernelCacheTest, BuildAllThrowsTheFirstErrorInRequestOrder) {
+  std::vector<BuildRequest> requests = {
+      request_for("good_a.cpp", kEmptyKernel),
+      request_for("bad_first.cpp", "void kernel_main() { first_error(); }\n"),
+      request_for("good_b.cpp", kCounterKernel),
+      request_for("bad_second.cpp", "void kernel_main() { second_error(); }\n"),
+  };
+  KernelCache cache(cache_dir_);
+  try {
+    cache.build_all(requests);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    std::string message = error.what();
+    EXPECT_EQ(message.rfind("kernel " + requests[1].source_path + " failed to compile:", 0), 0u) << message;
+    EXPECT_NE(message.find("first_error"), std::string::npos) << message;
+  }
+}
+
+TEST_F(KernelCacheTest, ConcurrentBuildsOfOneKeyCompileOnce) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache cache(cache_dir_);
+  std::vector<std::shared_ptr<KernelBinary>> results(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] { results[i] = cache.build(request); });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().memo_hits, results.size() - 1);
+  for (const auto& result : results) EXPECT_EQ(result, results[0]);
+}
+
+TEST_F(KernelCacheTest, TwoCachesOnOneDirectoryBuildConcurrently) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache a(cache_dir_);
+  KernelCache b(cache_dir_);
+  std::thread thread([&] { a.build(request); });
+  b.build(request);
+  thread.join();
+  // The entry lock makes one of them wait and then find the other's entry.
+  EXPECT_EQ(a.stats().compiles + b.stats().compiles, 1u);
+  EXPECT_EQ(a.stats().disk_hits + b.stats().disk_hits, 1u);
+}
+
+TEST_F(KernelCacheTest, MutableGlobalsAreCopiedPerCore) {
+  BuildRequest request = request_for("counter.cpp", "int counter;\n"
+                                                    "int bump() { static int calls; return ++calls; }\n"
+                                                    "void kernel_main() { counter += 1; bump(); }\n");
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  EXPECT_EQ(binary->mutable_symbols(), (std::vector<std::string>{"bump()::calls", "counter"}));
+
+  auto core0 = binary->instance(0);
+  auto core1 = binary->instance(1);
+  EXPECT_NE(core0, core1);
+  EXPECT_EQ(binary->instance(0), core0);
+  EXPECT_EQ(core0(), 0);
+  EXPECT_EQ(core0(), 0);
+  EXPECT_EQ(core1(), 0);
+  ASSERT_NE(global_of<int>(core0, "counter"), nullptr);
+  ASSERT_NE(global_of<int>(core1, "counter"), nullptr);
+  EXPECT_EQ(*global_of<int>(core0, "counter"), 2);
+  EXPECT_EQ(*global_of<int>(core1, "counter"), 1);
+
+  // A second binary of the same kernel (another device, say) has its own copies.
+  KernelCache other(cache_dir_);
+  auto other_core0 = other.build(request)->instance(0);
+  EXPECT_NE(other_core0, core0);
+  EXPECT_EQ(other_core0(), 0);
+  EXPECT_EQ(*global_of<int>(other_core0, "counter"), 1);
+  EXPECT_EQ(*global_of<int>(core0, "counter"), 2);
+}
+
+TEST_F(KernelCacheTest, CoreCopiesLoadConcurrently) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  constexpr uint32_t kCores = 16;
+  std::vector<KernelBinary::EntryFn> entries(kCores * 2);
+  std::vector<std::thread> threads;
+  for (uint32_t i = 0; i < entries.size(); ++i)
+    threads.emplace_back([&, i] { entries[i] = binary->instance(i % kCores); });
+  for (auto& thread : threads) thread.join();
+  for (uint32_t core = 0; core < kCores; ++core) {
+    EXPECT_EQ(entries[core], entries[core + kCores]);
+    for (uint32_t other = core + 1; other < kCores; ++other) EXPECT_NE(entries[core], entries[other]);
+  }
+}
+
+TEST_F(KernelCacheTest, KernelWithoutGlobalsSharesOneEntry) {
+  BuildRequest request = request_for("pure.cpp", "const int kTable[] = {1, 2, 3};\n"
+                                                 "int sum() { int s = 0; for (int v : kTable) s += v; return s; }\n"
+                                                 "void kernel_main() { (void)sum(); }\n");
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  EXPECT_TRUE(binary->mutable_symbols().empty());
+  EXPECT_EQ(binary->instance(0), binary->instance(7));
+  EXPECT_EQ(binary->instance(0)(), 0);
+}
+
+TEST_F(KernelCacheTest, SourceTextKernelsUseTheirDisplayName) {
+  BuildRequest request;
+  request.source_text = "const char* file_name = __FILE__;\nvoid kernel_main() {}\n";
+  request.display_name = "inline_reader.cpp";
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  EXPECT_EQ(binary->source_name(), "inline_reader.cpp");
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<const char*>(entry, "file_name"), nullptr);
+  EXPECT_STREQ(*global_of<const char*>(entry, "file_name"), "inline_reader.cpp");
+
+  KernelCache second(cache_dir_);
+  second.build(request);
+  EXPECT_EQ(second.stats().disk_hits, 1u);
+
+  BuildRequest broken;
+  broken.source_text = "void kernel_main() {\n  undeclared_in_text();\n}\n";
+  broken.display_name = "inline_writer.cpp";
+  try {
+    cache.build(broken);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    std::string message = error.what();
+    EXPECT_EQ(message.rfind("kernel inline_writer.cpp failed to compile:", 0), 0u) << message;
+    EXPECT_NE(message.find("inline_writer.cpp:2:"), std::string::npos) << message;
+    EXPECT_NE(message.find("undeclared_in_text"), std::string::npos) << message;
+  }
+
+  BuildRequest unnamed;
+  unnamed.source_text = kCounterKernel;
+  EXPECT_EQ(cache.build(unnamed)->source_name(), "kernel.cpp");
+}
+
+TEST_F(KernelCacheTest, CompileTimeArgumentsAndDefinesReachTheKernel) {
+  BuildRequest request = request_for("args.cpp", "#include <stdint.h>\n"
+                                                 "uint32_t result;\n"
+                                                 "uint32_t kind_seen;\n"
+                                                 "void kernel_main() {\n"
+                                                 "  result = get_compile_time_arg_val(1) +\n"
+                                                 "           get_named_compile_time_arg_val(\"k\") + SCALE;\n"
+                                                 "#if defined(TESSEL_KERNEL_COMPUTE) && defined(FLAG)\n"
+                                                 "  kind_seen = 1;\n"
+                                                 "#endif\n"
+                                                 "}\n");
+  request.compile_args = {5, 7};
+  request.named_compile_args = {{"j", 1000}, {"k", 100}};
+  request.defines = {{"SCALE", "20000"}, {"FLAG", ""}};
+  request.kind = KernelKind::Compute;
+  KernelCache cache(cache_dir_);
+  auto entry = cache.build(request)->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<uint32_t>(entry, "result"), nullptr);
+  EXPECT_EQ(*global_of<uint32_t>(entry, "result"), 20107u);
+  EXPECT_EQ(*global_of<uint32_t>(entry, "kind_seen"), 1u);
+}
+
+TEST_F(KernelCacheTest, UnknownNamedArgumentIsACompileError) {
+  BuildRequest request =
+      request_for("named.cpp", "unsigned v;\nvoid kernel_main() { v = get_named_compile_time_arg_val(\"nope\"); }\n");
+  request.named_compile_args = {{"k", 1}};
+  KernelCache cache(cache_dir_);
+  try {
+    cache.build(request);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    EXPECT_NE(std::string(error.what()).find("error_no_compile_time_arg_with_this_name"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(KernelCacheTest, BinaryWithoutEntryOrWithAnotherAbiIsRejected) {
+  BuildRequest request = request_for("k.cpp", kEmptyKernel);
+  {
+    write_text(root_ / "no_entry" / "tessel" / "kernel_prelude.h", "void kernel_main();\n");
+    ScopedEnv include_dir("TESSEL_KERNEL_INCLUDE_DIR", (root_ / "no_entry").string());
+    KernelCache cache(cache_dir_);
+    try {
+      cache.build(request);
+      FAIL() << "expected ProgramError";
+    } catch (const ProgramError& error) {
+      EXPECT_NE(std::string(error.what()).find("does not define tessel_kernel_entry"), std::string::npos)
+          << error.what();
+    }
+  }
+  {
+    write_text(root_ / "other_abi" / "tessel" / "kernel_prelude.h",
+               "extern \"C\" const unsigned tessel_kernel_abi_version = 999;\n"
+               "extern \"C\" int tessel_kernel_entry() { return 0; }\n");
+    ScopedEnv include_dir("TESSEL_KERNEL_INCLUDE_DIR", (root_ / "other_abi").string());
+    KernelCache cache(cache_dir_);
+    try {
+      cache.build(request);
+      FAIL() << "expected ProgramError";
+    } catch (const ProgramError& error) {
+      EXPECT_NE(std::string(error.what()).find("kernel ABI version 999"), std::string::npos) << error.what();
+    }
+  }
+}
+
+TEST_F(KernelCacheTest, UnresolvedSymbolIsAProgramError) {
+  BuildRequest request = request_for("unresolved.cpp", "extern \"C\" int tessel_test_symbol_nobody_defines();\n"
+                                                       "int result;\n"
+                                                       "void kernel_main() { result = "
+                                                       "tessel_test_symbol_nobody_defines(); }\n");
+  KernelCache cache(cache_dir_);
+  try {
+    cache.build(request);
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    EXPECT_NE(std::string(error.what()).find("tessel_test_symbol_nobody_defines"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(cache.stats().compiles, 2u); // the minimal link, then the full one
+}
+
+TEST_F(KernelCacheTest, MissingCompilerIsAProgramError) {
+  ScopedEnv cxx("TESSEL_KERNEL_CXX", (root_ / "no-such-compiler").string());
+  KernelCache cache(cache_dir_);
+  EXPECT_THROW(cache.build(request_for("k.cpp", kEmptyKernel)), ProgramError);
+}
+
+TEST_F(KernelCacheTest, DefaultDirectoryComesFromTheEnvironment) {
+  {
+    ScopedEnv dir("TESSEL_CACHE_DIR", cache_dir_);
+    EXPECT_EQ(KernelCache().directory(), cache_dir_);
+  }
+  {
+    ScopedEnv unset_cache("TESSEL_CACHE_DIR", "");
+    ScopedEnv xdg("XDG_CACHE_HOME", (root_ / "xdg").string());
+    EXPECT_EQ(KernelCache().directory(), (root_ / "xdg" / "tessel" / "kernels").string());
+  }
+}
+
+TEST_F(KernelCacheTest, InstanceCopiesAreRemovedWithTheCache) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  {
+    KernelCache cache(cache_dir_);
+    cache.build(request)->instance(3);
+    size_t copies = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(cache_dir_) / "instances"))
+      if (entry.is_regular_file()) ++copies;
+    EXPECT_EQ(copies, 1u);
+  }
+  EXPECT_TRUE(fs::is_empty(fs::path(cache_dir_) / "instances"));
+}
+
+} // namespace
+} // namespace tessel::jit
