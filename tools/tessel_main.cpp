@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "bench.hpp"
 #include "example.hpp"
 #include "tessel/tessel.hpp"
 
@@ -36,6 +37,23 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
   return r.passed ? 0 : 1;
 }
 
+int cmd_bench(const std::string& name) {
+  namespace b = tessel::bench;
+  if (name == "all") {
+    for (const auto& x : b::all_benchmarks()) x.run();
+    return 0;
+  }
+  const auto* x = b::find_benchmark(name);
+  if (!x) {
+    std::fprintf(stderr, "tessel bench: no benchmark named '%s'; benchmarks: all", name.c_str());
+    for (const auto& y : b::all_benchmarks()) std::fprintf(stderr, " %s", y.name);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+  x->run();
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -54,9 +72,14 @@ int main(int argc, char** argv) {
   run->add_option("--policy", run_opts.policy, "deterministic or random:<seed>");
   run->add_option("--size", run_opts.size, "example-specific problem size");
 
+  std::string bench_name;
+  auto* bench = app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>'");
+  bench->add_option("name", bench_name, "pipeline, dispatch, jit or all")->required();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return cmd_info(info_arch);
+    if (*bench) return cmd_bench(bench_name);
     if (*run) {
       if (!grid.empty()) {
         unsigned gx = 0, gy = 0;

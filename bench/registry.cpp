@@ -1,0 +1,33 @@
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench.hpp"
+
+namespace tessel::bench {
+
+void run_pipeline();
+void run_dispatch();
+void run_jit();
+
+namespace {
+const Benchmark kBenchmarks[] = {
+    {"pipeline", "2 KiB tiles reader -> CB -> writer on all 120 cores vs a plain copy loop", run_pipeline},
+    {"dispatch", "re-dispatch of a cached null-kernel program with new runtime args", run_dispatch},
+    {"jit", "kernel compile: cold, warm disk cache, in-process memo", run_jit},
+};
+} // namespace
+
+std::span<const Benchmark> all_benchmarks() { return kBenchmarks; }
+
+const Benchmark* find_benchmark(const std::string& name) {
+  for (const Benchmark& b : kBenchmarks)
+    if (name == b.name) return &b;
+  return nullptr;
+}
+
+void figure(const std::string& name, double value, const char* unit) {
+  std::printf("%s %.4g %s\n", name.c_str(), value, unit);
+  std::fflush(stdout);
+}
+
+} // namespace tessel::bench
