@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <semaphore>
@@ -34,8 +35,16 @@ constexpr size_t kMaxOutputBytes = 16 * 1024;
 //    unwinds and symbolises through kernel frames when it reports a fault.
 //  -pipe: saves the temporary assembler file (measured ~5 ms per kernel).
 const std::vector<std::string> kFixedFlags = {
-    "-std=c++20",     "-fPIC",           "-shared",          "-g1", "-fno-exceptions", "-fno-rtti",
-    "-fno-gnu-unique", "-fno-semantic-interposition", "-fdiagnostics-color=never", "-pipe",
+    "-std=c++20",
+    "-fPIC",
+    "-shared",
+    "-g1",
+    "-fno-exceptions",
+    "-fno-rtti",
+    "-fno-gnu-unique",
+    "-fno-semantic-interposition",
+    "-fdiagnostics-color=never",
+    "-pipe",
 };
 
 // Linking. Measured with g++ 12 on a one-line kernel (compile + link, mean of
@@ -148,8 +157,13 @@ std::string environment_or(const char* name, const char* fallback) {
 } // namespace
 
 CompilerConfig compiler_config_from_environment() {
-  return {environment_or("TESSEL_KERNEL_CXX", TESSEL_CXX_COMPILER),
-          environment_or("TESSEL_KERNEL_INCLUDE_DIR", TESSEL_KERNEL_INCLUDE_DIR)};
+  // Relative paths are made absolute now: the compiler of a text kernel runs
+  // in another directory. A bare compiler name is looked up in PATH.
+  std::string cxx = environment_or("TESSEL_KERNEL_CXX", TESSEL_CXX_COMPILER);
+  if (cxx.find('/') != std::string::npos) cxx = std::filesystem::absolute(cxx).lexically_normal().string();
+  std::string include_dir = environment_or("TESSEL_KERNEL_INCLUDE_DIR", TESSEL_KERNEL_INCLUDE_DIR);
+  include_dir = std::filesystem::absolute(include_dir).lexically_normal().string();
+  return {std::move(cxx), std::move(include_dir)};
 }
 
 const std::string& compiler_identity(const std::string& cxx) {
@@ -201,8 +215,7 @@ std::vector<std::string> parse_depfile(std::string_view text, const std::string&
   while (true) {
     colon = text.find(':', colon);
     if (colon == std::string_view::npos) return {};
-    if (colon + 1 >= text.size() || text[colon + 1] == ' ' || text[colon + 1] == '\n' || text[colon + 1] == '\t')
-      break;
+    if (colon + 1 >= text.size() || text[colon + 1] == ' ' || text[colon + 1] == '\n' || text[colon + 1] == '\t') break;
     ++colon;
   }
   std::vector<std::string> paths;

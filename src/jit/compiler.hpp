@@ -34,11 +34,11 @@ const std::vector<std::string>& fixed_compile_flags();
 struct CompileJob {
   std::string cxx;
   std::string include_dir;
-  std::string working_dir;            // empty: the process's current directory
-  std::string source_arg;             // as passed to the compiler (becomes __FILE__)
-  std::string display_name;           // for messages
-  std::string output_path;            // absolute
-  std::string depfile_path;           // absolute
+  std::string working_dir;  // empty: the process's current directory
+  std::string source_arg;   // as passed to the compiler (becomes __FILE__)
+  std::string display_name; // for messages
+  std::string output_path;  // absolute
+  std::string depfile_path; // absolute
   std::vector<std::string> request_flags;
   LinkMode link_mode = LinkMode::Minimal;
 };

@@ -19,8 +19,9 @@ template <typename T> std::optional<T> read_struct(std::string_view image, uint6
 }
 
 bool is_toolchain_symbol(std::string_view name) {
-  constexpr std::string_view kPrefixes[] = {"__", "completed.", "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "tessel_",
-                                            "_ZGV"}; // _ZGV: guard variable of a static that is listed itself
+  constexpr std::string_view kPrefixes[] = {
+      "__",       "completed.", "_GLOBAL_OFFSET_TABLE_",
+      "_DYNAMIC", "tessel_",    "_ZGV"}; // _ZGV: guard variable of a static that is listed itself
   return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                      [&](std::string_view prefix) { return name.starts_with(prefix); });
 }

@@ -33,10 +33,14 @@ private:
 bool read_all(int fd, std::string& out) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return false;
-  out.resize(static_cast<size_t>(st.st_size));
+  // Reads st_size bytes without probing for EOF (a syscall per file on the
+  // disk-hit path); a file that changes meanwhile fails its key check anyway.
+  size_t expected = static_cast<size_t>(st.st_size);
+  out.resize(expected);
   size_t done = 0;
   while (true) {
-    if (done == out.size()) out.resize(out.size() + 4096); // the file may have grown; read to EOF
+    if (expected != 0 && done == expected) break;
+    if (done == out.size()) out.resize(out.size() + 4096); // size unknown (e.g. procfs): read to EOF
     ssize_t n = ::read(fd, out.data() + done, out.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -60,6 +64,13 @@ std::optional<FileContent> read_file_with_id(const std::string& path) {
   content.id = {st.st_dev, st.st_ino};
   if (!read_all(fd.get(), content.bytes)) return std::nullopt;
   return content;
+}
+
+std::optional<FileStamp> stat_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  auto ns = [](const timespec& time) { return int64_t{time.tv_sec} * 1'000'000'000 + time.tv_nsec; };
+  return FileStamp{{st.st_dev, st.st_ino}, st.st_size, ns(st.st_mtim), ns(st.st_ctim)};
 }
 
 std::optional<std::string> read_file(const std::string& path) {

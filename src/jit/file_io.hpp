@@ -6,6 +6,7 @@
 // that cannot be written cannot produce a kernel.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,17 @@ struct FileId {
   ino_t inode = 0;
   friend bool operator==(const FileId&, const FileId&) = default;
 };
+
+// What stat(2) says about a file's content: equal stamps (outside the racy
+// window, see DependencyHashes) mean equal content.
+struct FileStamp {
+  FileId id;
+  int64_t size_bytes = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+std::optional<FileStamp> stat_file(const std::string& path);
 
 struct FileContent {
   std::string bytes;

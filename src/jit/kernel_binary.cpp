@@ -93,7 +93,7 @@ SharedObject open_published(const std::string& path, FileId id, const std::strin
     auto it = paths.ids.find(path);
     bool same_file = it != paths.ids.end() && it->second == id;
     ::dlclose(existing);
-    if (!same_file && false) return {};
+    if (!same_file) return {};
   }
   ::dlerror();
   SharedObject object = open_object(path, source_name);
@@ -224,8 +224,7 @@ std::string InstanceDirectory::write_copy(const std::string& file_name, std::str
 }
 
 std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, const std::string& source_name,
-                                                 const std::string& tag,
-                                                 std::shared_ptr<InstanceDirectory> instances) {
+                                                 const std::string& tag, std::shared_ptr<InstanceDirectory> instances) {
   std::optional<FileContent> content = read_file_with_id(so_path);
   if (!content) throw KernelLoadError("kernel " + source_name + ": cannot read " + so_path, false);
   std::optional<std::vector<std::string>> symbols = writable_data_symbols(content->bytes);

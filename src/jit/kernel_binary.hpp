@@ -61,7 +61,6 @@ private:
 // entry's lock), checks that it is a kernel of this runtime's ABI and finds
 // its writable data. `tag` names private copies. Throws KernelLoadError.
 std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, const std::string& source_name,
-                                                 const std::string& tag,
-                                                 std::shared_ptr<InstanceDirectory> instances);
+                                                 const std::string& tag, std::shared_ptr<InstanceDirectory> instances);
 
 } // namespace tessel::jit

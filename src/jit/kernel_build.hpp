@@ -52,7 +52,8 @@ public:
   using EntryFn = int (*)();
   virtual ~KernelBinary() = default;
   // Entry point for the kernel instance of core `core_index` (0-based over the
-  // device's cores). Loads a per-core copy on first use when needed.
+  // device's cores). Loads a per-core copy on first use when needed. Entries
+  // stay valid while this KernelBinary lives. Thread-safe.
   virtual EntryFn instance(uint32_t core_index) = 0;
   // Names of the writable data symbols the kernel defines (empty if none).
   virtual const std::vector<std::string>& mutable_symbols() const = 0;
@@ -78,7 +79,9 @@ public:
   KernelCache& operator=(const KernelCache&) = delete;
 
   // Build (or fetch) one kernel. Throws tessel::ProgramError carrying the
-  // compiler output and the kernel path on a compile error.
+  // compiler output and the kernel path on a compile error (and on a missing
+  // source or a binary that does not load), tessel::ValidationError for a
+  // malformed request (both or neither source set, opt_level out of range).
   std::shared_ptr<KernelBinary> build(const BuildRequest& request);
   // Build several kernels in parallel (one compiler process per core of the
   // machine at most). All-or-nothing: throws the first error in request order.

@@ -25,13 +25,22 @@
 // Memo. Maps memo_key(request) (source *path*, not content; text kernels by
 // text hash) to the loaded binary.
 //  M1 A memo hit touches no file: it assumes kernel sources and the headers
-//     they include do not change while the process runs. The per-cache record
-//     of header hashes (used by disk lookups) assumes the same. clear_memo()
-//     forgets both, so the next build re-reads everything.
+//     they include do not change while the process runs. clear_memo() forgets
+//     the memo (and the header hash record, below), so the next build of each
+//     request re-reads its source and headers.
 //  M2 The first builder of a key inserts a shared_future; concurrent builders
-//     of the same key wait on it, so one key compiles once per process.
+//     of the same key wait on it, so one key compiles once per cache (the
+//     entry lock covers other caches and processes).
 //  M3 Failures are not remembered: the future delivers the error to the
 //     current waiters and the key is erased, so a later build retries.
+//
+// Header hashes. Disk lookups re-hash every header an entry lists. A
+// process-wide record keeps each header's hash with its stat stamp (device,
+// inode, size, mtime, ctime) and reuses it while a stat(2) returns the same
+// stamp: one system call per header instead of reading it. Timestamps are
+// coarse (the kernel's clock tick), so a file changed less than
+// kRacyWindowNs before it was hashed is not recorded (git's "racily clean"
+// rule): an edit in the same tick could leave the stamp unchanged.
 #include "jit/kernel_build.hpp"
 
 #include "jit/cache_key.hpp"
@@ -50,6 +59,7 @@
 #include <future>
 #include <mutex>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
@@ -113,6 +123,54 @@ private:
   std::vector<std::string> paths_;
 };
 
+// See "Header hashes" above.
+class DependencyHashes {
+public:
+  // content_hash of the file, or nullopt if it cannot be read. `reread`
+  // ignores the record (after a compile, which just read the files).
+  std::optional<std::string> hash(const std::string& path, bool reread) {
+    std::optional<FileStamp> stamp = stat_file(path);
+    if (!stamp) return std::nullopt;
+    if (!reread) {
+      std::lock_guard lock(mutex_);
+      if (auto it = records_.find(path); it != records_.end() && it->second.stamp == *stamp) return it->second.hash;
+    }
+    std::optional<FileContent> content = read_file_with_id(path);
+    if (!content) return std::nullopt;
+    std::string hash = content_hash(content->bytes);
+    timespec now{};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    int64_t now_ns = int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+    std::optional<FileStamp> after = stat_file(path);
+    std::lock_guard lock(mutex_);
+    if (after && after == stamp && after->id == content->id &&
+        std::max(after->mtime_ns, after->ctime_ns) < now_ns - kRacyWindowNs)
+      records_[path] = {*after, hash};
+    else
+      records_.erase(path);
+    return hash;
+  }
+
+  void clear() {
+    std::lock_guard lock(mutex_);
+    records_.clear();
+  }
+
+private:
+  static constexpr int64_t kRacyWindowNs = 2'000'000'000;
+  struct Record {
+    FileStamp stamp;
+    std::string hash;
+  };
+  std::mutex mutex_;
+  std::unordered_map<std::string, Record> records_;
+};
+
+DependencyHashes& dependency_hashes() {
+  static DependencyHashes hashes;
+  return hashes;
+}
+
 } // namespace
 
 struct KernelCache::Impl {
@@ -126,7 +184,6 @@ struct KernelCache::Impl {
   std::shared_ptr<KernelBinary> probe(const EntryPaths& entry, const std::string& front, const PreparedSource& source);
   std::shared_ptr<KernelBinary> compile_and_publish(const BuildRequest& request, const PreparedSource& source,
                                                     const std::string& front, const EntryPaths& entry);
-  std::optional<std::string> dependency_hash(const std::string& path, bool reread);
   void clear_memo();
 
   std::string root;
@@ -147,9 +204,6 @@ struct KernelCache::Impl {
   std::mutex memo_mutex;
   std::unordered_map<std::string, MemoEntry> memo;
   uint64_t next_build_id = 0; // guarded by memo_mutex
-
-  std::mutex hash_mutex;
-  std::unordered_map<std::string, std::string> dependency_hashes; // path -> content_hash (M1)
 };
 
 std::shared_ptr<KernelBinary> KernelCache::Impl::build(const BuildRequest& request, const std::string& key) {
@@ -207,19 +261,6 @@ PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
   return {source_name(request), path, file_name, dir, content_hash(request.source_text)};
 }
 
-std::optional<std::string> KernelCache::Impl::dependency_hash(const std::string& path, bool reread) {
-  if (!reread) {
-    std::lock_guard lock(hash_mutex);
-    if (auto it = dependency_hashes.find(path); it != dependency_hashes.end()) return it->second;
-  }
-  std::optional<std::string> content = read_file(path);
-  if (!content) return std::nullopt;
-  std::string hash = content_hash(*content);
-  std::lock_guard lock(hash_mutex);
-  dependency_hashes[path] = hash;
-  return hash;
-}
-
 std::shared_ptr<KernelBinary> KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
                                                        const PreparedSource& source) {
   std::optional<std::string> key = read_file(entry.key);
@@ -230,7 +271,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::probe(const EntryPaths& entry, 
   if (!paths) return nullptr;
   std::vector<Dependency> current;
   for (auto& path : *paths) {
-    std::optional<std::string> hash = dependency_hash(path, false);
+    std::optional<std::string> hash = dependency_hashes().hash(path, false);
     if (!hash) return nullptr;
     current.push_back({std::move(path), std::move(*hash)});
   }
@@ -247,7 +288,12 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
                                                                      const std::string& front,
                                                                      const EntryPaths& entry) {
   make_directories(entry.dir);
-  std::string base_dir = source.working_dir.empty() ? std::filesystem::current_path().string() : source.working_dir;
+  // Relative depfile paths are relative to the compiler's working directory.
+  std::string base_dir = source.working_dir;
+  if (base_dir.empty()) {
+    std::error_code error;
+    base_dir = std::filesystem::current_path(error).string();
+  }
   for (LinkMode link_mode : {LinkMode::Minimal, LinkMode::Full}) {
     CompileJob job{compiler.cxx,
                    compiler.include_dir,
@@ -267,7 +313,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
     std::unordered_set<std::string> seen = {source.compiled_path};
     for (auto& path : parse_depfile(*depfile, base_dir)) {
       if (!seen.insert(path).second) continue;
-      std::optional<std::string> hash = dependency_hash(path, true);
+      std::optional<std::string> hash = dependency_hashes().hash(path, true);
       if (!hash) throw ProgramError("kernel " + source.name + ": cannot read " + path + ", which it includes");
       dependencies.push_back({std::move(path), std::move(*hash)});
     }
@@ -291,8 +337,9 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
 
 std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildRequest& request) {
   PreparedSource source = prepare_source(request);
-  FrontKeyInputs inputs{compiler.cxx,          compiler_identity(compiler.cxx), compiler.include_dir,
-                        fixed_compile_flags(), source.compiled_path,            source.hash};
+  FrontKeyInputs inputs{compiler.cxx,         compiler_identity(compiler.cxx),
+                        compiler.include_dir, fixed_compile_flags(),
+                        source.compiled_path, source.hash};
   std::string front = front_key_text(request, inputs);
   EntryPaths entry = entry_paths(entries_dir, short_hash(front));
   std::call_once(entries_dir_made, [&] { make_directories(entries_dir); });
@@ -317,8 +364,7 @@ void KernelCache::Impl::clear_memo() {
     std::lock_guard lock(memo_mutex);
     memo.clear();
   }
-  std::lock_guard lock(hash_mutex);
-  dependency_hashes.clear();
+  dependency_hashes().clear();
 }
 
 KernelCache::KernelCache(std::string dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
@@ -335,7 +381,7 @@ std::vector<std::shared_ptr<KernelBinary>> KernelCache::build_all(std::span<cons
 
   // Identical requests share one build (and count as memo hits).
   std::vector<std::string> keys;
-  std::vector<size_t> distinct;              // request index of each distinct key
+  std::vector<size_t> distinct;                 // request index of each distinct key
   std::vector<size_t> slot_of(requests.size()); // request -> index into distinct
   std::unordered_map<std::string_view, size_t> slot_by_key;
   keys.reserve(requests.size()); // string_views into keys stay valid

@@ -29,7 +29,7 @@ template <typename T> T* global_of(KernelBinary::EntryFn entry, const char* name
   if (handle == nullptr) return nullptr;
   void* symbol = ::dlsym(handle, name);
   ::dlclose(handle); // the binary still holds its own reference
-  return static_cast<T*>(symbol);
+  return reinterpret_cast<T*>(symbol);
 }
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -185,14 +185,17 @@ TEST_F(KernelCacheTest, EveryCompileTimeInputChangesTheKey) {
 TEST_F(KernelCacheTest, EditedHeaderIsAMiss) {
   fs::path header = root_ / "include" / "value.h";
   write_text(header, "#define HEADER_VALUE 1\n");
+  // No globals, so every core runs the one load of the published file.
   BuildRequest request =
       request_for("with_header.cpp", "#include \"" + header.string() +
-                                         "\"\nint value;\nvoid kernel_main() { value = HEADER_VALUE; }\n");
+                                         "\"\nextern \"C\" int header_value() { return HEADER_VALUE; }\n"
+                                         "void kernel_main() {}\n");
   auto value_after_run = [](KernelBinary& binary) {
+    EXPECT_TRUE(binary.mutable_symbols().empty());
     auto entry = binary.instance(0);
     EXPECT_EQ(entry(), 0);
-    int* value = global_of<int>(entry, "value");
-    return value != nullptr ? *value : -1;
+    auto* header_value = global_of<int()>(entry, "header_value");
+    return header_value != nullptr ? header_value() : -1;
   };
 
   KernelCache first(cache_dir_);
@@ -374,8 +377,7 @@ TEST_F(KernelCacheTest, ConcurrentBuildsOfOneKeyCompileOnce) {
   KernelCache cache(cache_dir_);
   std::vector<std::shared_ptr<KernelBinary>> results(8);
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < results.size(); ++i)
-    threads.emplace_back([&, i] { results[i] = cache.build(request); });
+  for (size_t i = 0; i < results.size(); ++i) threads.emplace_back([&, i] { results[i] = cache.build(request); });
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(cache.stats().compiles, 1u);
   EXPECT_EQ(cache.stats().memo_hits, results.size() - 1);
@@ -507,6 +509,16 @@ TEST_F(KernelCacheTest, CompileTimeArgumentsAndDefinesReachTheKernel) {
   EXPECT_EQ(*global_of<uint32_t>(entry, "kind_seen"), 1u);
 }
 
+TEST_F(KernelCacheTest, OlderComputeEntryStyleRuns) {
+  BuildRequest request = request_for("old_style.cpp", "int ran;\nnamespace NAMESPACE {\nvoid MAIN { ran = 7; }\n}\n");
+  request.kind = KernelKind::Compute;
+  KernelCache cache(cache_dir_);
+  auto entry = cache.build(request)->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<int>(entry, "ran"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "ran"), 7);
+}
+
 TEST_F(KernelCacheTest, UnknownNamedArgumentIsACompileError) {
   BuildRequest request =
       request_for("named.cpp", "unsigned v;\nvoid kernel_main() { v = get_named_compile_time_arg_val(\"nope\"); }\n");
@@ -560,16 +572,21 @@ TEST_F(KernelCacheTest, UnresolvedSymbolIsAProgramError) {
     cache.build(request);
     FAIL() << "expected ProgramError";
   } catch (const ProgramError& error) {
-    EXPECT_NE(std::string(error.what()).find("tessel_test_symbol_nobody_defines"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("tessel_test_symbol_nobody_defines"), std::string::npos) << error.what();
   }
   EXPECT_EQ(cache.stats().compiles, 2u); // the minimal link, then the full one
 }
 
 TEST_F(KernelCacheTest, MissingCompilerIsAProgramError) {
-  ScopedEnv cxx("TESSEL_KERNEL_CXX", (root_ / "no-such-compiler").string());
+  std::string compiler = (root_ / "no-such-compiler").string();
+  ScopedEnv cxx("TESSEL_KERNEL_CXX", compiler);
   KernelCache cache(cache_dir_);
-  EXPECT_THROW(cache.build(request_for("k.cpp", kEmptyKernel)), ProgramError);
+  try {
+    cache.build(request_for("k.cpp", kEmptyKernel));
+    FAIL() << "expected ProgramError";
+  } catch (const ProgramError& error) {
+    EXPECT_NE(std::string(error.what()).find(compiler), std::string::npos) << error.what();
+  }
 }
 
 TEST_F(KernelCacheTest, DefaultDirectoryComesFromTheEnvironment) {
@@ -586,9 +603,12 @@ TEST_F(KernelCacheTest, DefaultDirectoryComesFromTheEnvironment) {
 
 TEST_F(KernelCacheTest, InstanceCopiesAreRemovedWithTheCache) {
   BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  fs::path left_by_dead_process = fs::path(cache_dir_) / "instances" / "999999999-abcdef"; // above any pid_max
+  write_text(left_by_dead_process / "core0.so", "stale");
   {
     KernelCache cache(cache_dir_);
     cache.build(request)->instance(3);
+    EXPECT_FALSE(fs::exists(left_by_dead_process));
     size_t copies = 0;
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(cache_dir_) / "instances"))
       if (entry.is_regular_file()) ++copies;
