@@ -12,15 +12,17 @@ inline uint32_t bank_alignment(bool dram) {
   tessel_kernel_ctx* k = tessel_ctx();
   return dram ? k->dram_read_alignment : k->l1_alignment;
 }
+[[noreturn]] TESSEL_COLD inline void bank_error(bool dram, uint32_t bank, uint32_t nbanks, const char* file,
+                                                 uint32_t line) {
+  Msg m;
+  m << "get_noc_addr_from_bank_id: bank " << bank << " does not exist: there are " << nbanks
+    << (dram ? " DRAM banks" : " L1 banks");
+  fail(m, file, line);
+}
 inline uint64_t bank_noc_addr(bool dram, uint32_t bank, uint64_t addr, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   const uint32_t nbanks = dram ? k->num_dram_banks : k->num_l1_banks;
-  if (__builtin_expect(bank >= nbanks, 0)) {
-    Msg m;
-    m << "get_noc_addr_from_bank_id: bank " << bank << " does not exist: there are " << nbanks
-      << (dram ? " DRAM banks" : " L1 banks");
-    fail(m, file, line);
-  }
+  if (__builtin_expect(bank >= nbanks, 0)) bank_error(dram, bank, nbanks, file, line);
   uint32_t xy = dram ? k->dram_bank_noc_xy[bank] : k->l1_bank_noc_xy[bank];
   return tessel_noc_xy_addr(xy & 0xff, xy >> 8, addr);
 }
@@ -231,12 +233,8 @@ TESSEL_BARRIER(noc_async_full_barrier, 4)
 
 inline uint32_t get_semaphore(uint32_t semaphore_id, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(semaphore_id >= k->num_semaphores, 0)) {
-    tessel_detail::Msg m;
-    m << "get_semaphore(" << semaphore_id << "): the program created " << k->num_semaphores
-      << " semaphores on this core";
-    tessel_detail::fail(m, TESSEL_SITE);
-  }
+  if (__builtin_expect(semaphore_id >= k->num_semaphores, 0))
+    tessel_detail::index_error("get_semaphore", int(semaphore_id), "semaphore", k->num_semaphores, TESSEL_SITE);
   return k->semaphore_l1 + semaphore_id * 16u;
 }
 inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {

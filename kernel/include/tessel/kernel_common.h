@@ -37,15 +37,16 @@ enum class DataFormat : uint8_t {
 namespace tessel_detail {
 
 // A fixed-size message builder for failures raised in kernel code.
+#define TESSEL_COLD __attribute__((noinline, cold))
 struct Msg {
   char buf[320];
   uint32_t n = 0;
-  Msg& operator<<(const char* s) {
+  TESSEL_COLD Msg& operator<<(const char* s) {
     while (*s && n + 1 < sizeof(buf)) buf[n++] = *s++;
     buf[n] = 0;
     return *this;
   }
-  Msg& operator<<(uint64_t v) {
+  TESSEL_COLD Msg& operator<<(uint64_t v) {
     char tmp[24];
     int i = 0;
     do {
@@ -56,8 +57,8 @@ struct Msg {
     buf[n] = 0;
     return *this;
   }
-  Msg& operator<<(uint32_t v) { return *this << uint64_t(v); }
-  Msg& operator<<(int v) {
+  TESSEL_COLD Msg& operator<<(uint32_t v) { return *this << uint64_t(v); }
+  TESSEL_COLD Msg& operator<<(int v) {
     if (v < 0) {
       *this << "-";
       return *this << uint64_t(-(int64_t)v);
@@ -66,10 +67,29 @@ struct Msg {
   }
 };
 
-[[noreturn]] inline void fail(const Msg& m, const char* file, uint32_t line) {
+[[noreturn]] TESSEL_COLD inline void fail(const Msg& m, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->fail(k, m.buf, file, line);
   __builtin_unreachable();
+}
+
+[[noreturn]] TESSEL_COLD inline void index_error(const char* call, int index, const char* what, uint32_t count,
+                                                  const char* file, uint32_t line) {
+  Msg m;
+  m << call << "(" << index << "): " << what << " index out of range: this core was given " << count << " " << what
+    << "s";
+  fail(m, file, line);
+}
+
+[[noreturn]] TESSEL_COLD inline void cb_error(uint32_t id, const char* call, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  Msg m;
+  m << call << "(cb=" << id << "): ";
+  if (id >= k->num_cb_indices)
+    m << "CB index out of range (this architecture has " << k->num_cb_indices << ")";
+  else
+    m << "CB " << id << " is not configured on this core by the program";
+  fail(m, file, line);
 }
 
 template <typename T> inline T bit_cast_u32(uint32_t v) {
@@ -81,15 +101,7 @@ template <typename T> inline T bit_cast_u32(uint32_t v) {
 
 inline tessel_cb_iface& cb(uint32_t id, const char* call, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (id >= k->num_cb_indices || !k->cbs[id].configured) {
-    Msg m;
-    m << call << "(cb=" << id << "): ";
-    if (id >= k->num_cb_indices)
-      m << "CB index out of range (this architecture has " << k->num_cb_indices << ")";
-    else
-      m << "CB " << id << " is not configured on this core by the program";
-    fail(m, file, line);
-  }
+  if (__builtin_expect(id >= k->num_cb_indices || !k->cbs[id].configured, 0)) cb_error(id, call, file, line);
   return k->cbs[id];
 }
 
@@ -107,46 +119,30 @@ struct CoordArray {
 template <typename T>
 inline T get_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0)) {
-    tessel_detail::Msg m;
-    m << "get_arg_val(" << arg_idx << "): runtime argument index out of range: this core was given "
-      << k->rt_arg_count << " runtime arguments";
-    tessel_detail::fail(m, TESSEL_SITE);
-  }
+  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0))
+    tessel_detail::index_error("get_arg_val", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
   return tessel_detail::bit_cast_u32<T>(k->rt_args[arg_idx]);
 }
 
 inline uint32_t get_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0)) {
-    tessel_detail::Msg m;
-    m << "get_arg_addr(" << arg_idx << "): runtime argument index out of range: this core was given "
-      << k->rt_arg_count << " runtime arguments";
-    tessel_detail::fail(m, TESSEL_SITE);
-  }
+  if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0))
+    tessel_detail::index_error("get_arg_addr", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
   return uint32_t(uintptr_t(&k->rt_args[arg_idx]));
 }
 
 template <typename T>
 inline T get_common_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0)) {
-    tessel_detail::Msg m;
-    m << "get_common_arg_val(" << arg_idx << "): common runtime argument index out of range: the kernel was given "
-      << k->common_arg_count << " common runtime arguments";
-    tessel_detail::fail(m, TESSEL_SITE);
-  }
+  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
+    tessel_detail::index_error("get_common_arg_val", arg_idx, "common runtime argument", k->common_arg_count, TESSEL_SITE);
   return tessel_detail::bit_cast_u32<T>(k->common_args[arg_idx]);
 }
 
 inline uint32_t get_common_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0)) {
-    tessel_detail::Msg m;
-    m << "get_common_arg_addr(" << arg_idx << "): common runtime argument index out of range: the kernel was given "
-      << k->common_arg_count << " common runtime arguments";
-    tessel_detail::fail(m, TESSEL_SITE);
-  }
+  if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
+    tessel_detail::index_error("get_common_arg_addr", arg_idx, "common runtime argument", k->common_arg_count, TESSEL_SITE);
   return uint32_t(uintptr_t(&k->common_args[arg_idx]));
 }
 
