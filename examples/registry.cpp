@@ -6,11 +6,17 @@ namespace tessel::examples {
 
 RunResult run_loopback(const RunOptions&);
 RunResult run_copy_multi_core(const RunOptions&);
+RunResult run_semaphore_pingpong(const RunOptions&);
+RunResult run_multicast(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
     {"loopback", "DRAM -> L1 -> DRAM copy on one core", run_loopback},
     {"copy_multi_core", "reader -> CB -> writer on every core, interleaved DRAM in and out", run_copy_multi_core},
+    {"semaphore_pingpong", "two cores pass a token back and forth with semaphores and NoC writes",
+     run_semaphore_pingpong},
+    {"multicast", "one core multicasts DRAM blocks to every other core with the matmul semaphore handshake",
+     run_multicast},
 };
 } // namespace
 

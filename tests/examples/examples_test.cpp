@@ -1,0 +1,204 @@
+// Conformance suite for the example programs: every registered example runs
+// on the blackhole and wormhole_b0 full grids and on a small custom grid,
+// under the deterministic policy and three random seeds. Each example checks
+// its own output against a host reference (RunResult::passed); this suite
+// also checks that the summary reports the problem size it was given.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "example.hpp"
+#include "tessel/error.hpp"
+
+namespace tessel::examples {
+namespace {
+
+// A grid to run on: an arch preset, full (0x0) or a custom size.
+struct GridCase {
+  const char* label;
+  const char* arch;
+  uint32_t grid_x, grid_y;
+  uint32_t full_x, full_y; // the grid the run gets (the preset's when grid_x == 0)
+};
+
+const GridCase kGrids[] = {
+    {"blackhole", "blackhole", 0, 0, 12, 10},
+    {"wormhole_b0", "wormhole_b0", 0, 0, 8, 8},
+    {"blackhole_3x2", "blackhole", 3, 2, 3, 2},
+};
+
+const char* const kPolicies[] = {"deterministic", "random:1", "random:2", "random:3"};
+
+// What one example is run with, and the text its summary must contain.
+struct Expectation {
+  const char* example;
+  uint32_t size; // small enough that a run takes milliseconds on the full grids
+  std::vector<std::string> (*summary_mentions)(uint32_t size, const GridCase& grid);
+};
+
+std::string grid_text(const GridCase& g) {
+  return std::to_string(g.full_x) + "x" + std::to_string(g.full_y) + " " + g.arch;
+}
+
+const Expectation kExpectations[] = {
+    {"loopback", 16,
+     [](uint32_t size, const GridCase&) {
+       return std::vector<std::string>{"copied " + std::to_string(size) + " pages"};
+     }},
+    {"copy_multi_core", 4,
+     [](uint32_t size, const GridCase& g) {
+       const uint32_t cores = g.full_x * g.full_y;
+       return std::vector<std::string>{"copied " + std::to_string(cores * size) + " pages",
+                                       std::to_string(cores) + " cores (" + grid_text(g) + ")"};
+     }},
+    {"semaphore_pingpong", 101,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{
+           std::to_string(size) + " hops between cores (0,0) and (1,0) (" + std::string(g.arch) + ")",
+           std::to_string(size / 2) + " + " + std::to_string((size + 1) / 2) + " tokens received"};
+     }},
+    {"multicast", 3,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"multicast " + std::to_string(size) + " blocks of 8192 B",
+                                       std::to_string(g.full_x * g.full_y - 1) + " receivers (" + grid_text(g) + ")"};
+     }},
+};
+
+const Expectation* find_expectation(const std::string& example) {
+  for (const Expectation& e : kExpectations)
+    if (example == e.example) return &e;
+  return nullptr;
+}
+
+std::string cache_dir() {
+  const char* dir = std::getenv("TESSEL_CACHE_DIR");
+  return dir ? dir : "";
+}
+
+// One conformance case: example x grid x policy.
+struct Case {
+  std::string example;
+  const GridCase* grid;
+  std::string policy;
+};
+
+// How gtest shows a case in test listings (instead of its bytes).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.example << " on " << c.grid->label << " with " << c.policy; }
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (const Example& e : all_examples())
+    for (const GridCase& g : kGrids)
+      for (const char* p : kPolicies) cases.push_back({e.name, &g, p});
+  return cases;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  std::string policy = info.param.policy;
+  for (char& c : policy)
+    if (c == ':') c = '_';
+  return info.param.example + "_" + info.param.grid->label + "_" + policy;
+}
+
+class ExampleConformance : public testing::TestWithParam<Case> {};
+
+TEST_P(ExampleConformance, PassesAndReportsItsSize) {
+  const Case& c = GetParam();
+  const Expectation* want = find_expectation(c.example);
+  ASSERT_NE(want, nullptr) << "example '" << c.example
+                           << "' has no entry in kExpectations: add its size and expected summary text";
+  const Example* example = find_example(c.example);
+  ASSERT_NE(example, nullptr);
+  RunOptions o;
+  o.arch = c.grid->arch;
+  o.grid_x = c.grid->grid_x;
+  o.grid_y = c.grid->grid_y;
+  o.policy = c.policy;
+  o.size = want->size;
+  o.kernel_cache_dir = cache_dir();
+  const RunResult r = example->run(o);
+  EXPECT_TRUE(r.passed) << r.summary;
+  for (const std::string& text : want->summary_mentions(want->size, *c.grid))
+    EXPECT_NE(r.summary.find(text), std::string::npos) << "summary \"" << r.summary << "\" lacks \"" << text << "\"";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllExamples, ExampleConformance, testing::ValuesIn(all_cases()), case_name);
+
+// Every expectation names a registered example (no stale entries).
+TEST(ExampleRegistry, ExpectationsNameRegisteredExamples) {
+  for (const Expectation& e : kExpectations) EXPECT_NE(find_example(e.example), nullptr) << e.example;
+  EXPECT_EQ(all_examples().size(), std::size(kExpectations));
+}
+
+RunOptions small_grid(uint32_t grid_x, uint32_t grid_y, uint32_t size = 0) {
+  RunOptions o;
+  o.grid_x = grid_x;
+  o.grid_y = grid_y;
+  o.size = size;
+  o.kernel_cache_dir = cache_dir();
+  return o;
+}
+
+// The examples' own default sizes (what `tessel run` uses).
+TEST(SemaphorePingpong, DefaultIsAThousandHops) {
+  const RunResult r = find_example("semaphore_pingpong")->run(small_grid(2, 1));
+  EXPECT_TRUE(r.passed) << r.summary;
+  EXPECT_NE(r.summary.find("1000 hops"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("500 + 500 tokens received"), std::string::npos) << r.summary;
+}
+
+TEST(Multicast, DefaultIsEightBlocks) {
+  const RunResult r = find_example("multicast")->run(small_grid(2, 2));
+  EXPECT_TRUE(r.passed) << r.summary;
+  EXPECT_NE(r.summary.find("multicast 8 blocks of 8192 B from core (0,0) to 3 receivers"), std::string::npos)
+      << r.summary;
+}
+
+// On a one-column grid the players are (0,0) and (0,1); one hop and an even count work too.
+TEST(SemaphorePingpong, PlaysDownAColumn) {
+  for (uint32_t hops : {1u, 2u, 7u}) {
+    const RunResult r = find_example("semaphore_pingpong")->run(small_grid(1, 3, hops));
+    EXPECT_TRUE(r.passed) << r.summary;
+    EXPECT_NE(r.summary.find(std::to_string(hops) + " hops between cores (0,0) and (0,1)"), std::string::npos)
+        << r.summary;
+  }
+}
+
+// A multicast along one row and one column: the rectangle is a line.
+TEST(Multicast, RunsOnARowAndAColumn) {
+  for (auto [x, y] : {std::pair{5u, 1u}, std::pair{1u, 4u}}) {
+    const RunResult r = find_example("multicast")->run(small_grid(x, y, 2));
+    EXPECT_TRUE(r.passed) << r.summary;
+    EXPECT_NE(r.summary.find("to " + std::to_string(x * y - 1) + " receivers"), std::string::npos) << r.summary;
+  }
+}
+
+// Both examples need at least two cores and say so, naming the grid.
+TEST(SemaphorePingpong, OneCoreGridFailsClearly) {
+  try {
+    find_example("semaphore_pingpong")->run(small_grid(1, 1));
+    FAIL() << "semaphore_pingpong ran on a 1x1 grid";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "semaphore_pingpong needs two cores, but the blackhole grid is 1x1; run it on "
+                                     "a grid of at least 2x1 (e.g. --grid 2x1)");
+  }
+}
+
+TEST(Multicast, OneCoreGridFailsClearly) {
+  try {
+    find_example("multicast")->run(small_grid(1, 1));
+    FAIL() << "multicast ran on a 1x1 grid";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "multicast needs a sender and at least one receiver, but the blackhole grid "
+                                     "is 1x1; run it on a grid of at least 2 cores (e.g. --grid 2x1)");
+  }
+}
+
+} // namespace
+} // namespace tessel::examples
