@@ -7,6 +7,11 @@
 #include <span>
 #include <string>
 
+namespace tessel {
+class CommandQueue;
+class Program;
+} // namespace tessel
+
 namespace tessel::examples {
 
 struct RunOptions {
@@ -19,9 +24,17 @@ struct RunOptions {
 
 struct RunResult {
   bool passed = false;
-  std::string summary;  // what it did, one line
-  double seconds = 0;   // wall time of the device work (after compile)
+  std::string summary;        // what it did, one line
+  double seconds = 0;         // wall time of the device work (after compile)
+  double compile_seconds = 0; // planning and kernel builds (cache hits when warm)
 };
+
+struct Timing {
+  double compile_seconds = 0;
+  double run_seconds = 0;
+};
+// Compile the program for the queue's device, then run it once; times both.
+Timing compile_and_run(CommandQueue& cq, Program& program);
 
 struct Example {
   const char* name;

@@ -1,6 +1,8 @@
+#include <chrono>
 #include <cstdlib>
 
 #include "example.hpp"
+#include "tessel/command_queue.hpp"
 
 namespace tessel::examples {
 
@@ -26,6 +28,20 @@ const Example* find_example(const std::string& name) {
   for (const Example& e : kExamples)
     if (name == e.name) return &e;
   return nullptr;
+}
+
+Timing compile_and_run(CommandQueue& cq, Program& program) {
+  using Clock = std::chrono::steady_clock;
+  Timing t;
+  auto t0 = Clock::now();
+  cq.compile_program(program);
+  auto t1 = Clock::now();
+  cq.enqueue_program(program, false);
+  cq.finish();
+  auto t2 = Clock::now();
+  t.compile_seconds = std::chrono::duration<double>(t1 - t0).count();
+  t.run_seconds = std::chrono::duration<double>(t2 - t1).count();
+  return t;
 }
 
 std::string kernel_path(const std::string& example, const std::string& file) {

@@ -32,8 +32,8 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
   }
   auto r = e->run(o);
   std::printf("%s: %s\n", e->name, r.summary.c_str());
-  std::printf("%s: %s in %.3f ms (policy %s)\n", e->name, r.passed ? "PASSED" : "FAILED", r.seconds * 1e3,
-              o.policy.c_str());
+  std::printf("%s: %s: ran in %.3f ms after %.3f ms of compile and planning (policy %s)\n", e->name,
+              r.passed ? "PASSED" : "FAILED", r.seconds * 1e3, r.compile_seconds * 1e3, o.policy.c_str());
   return r.passed ? 0 : 1;
 }
 

@@ -1,7 +1,6 @@
 // copy_multi_core: every core of the grid runs a reader (BRISC) and a writer
 // (NCRISC) joined by a circular buffer; together they copy an interleaved
 // DRAM buffer to another, each core taking a contiguous run of pages.
-#include <chrono>
 #include <numeric>
 
 #include "example.hpp"
@@ -45,16 +44,14 @@ RunResult run_copy_multi_core(const RunOptions& o) {
       program.set_runtime_args(writer, CoreCoord{x, y}, {dst->address(), start, pages_per_core});
     }
 
-  auto t0 = std::chrono::steady_clock::now();
-  cq.enqueue_program(program, false);
-  cq.finish();
-  auto t1 = std::chrono::steady_clock::now();
+  const Timing timing = compile_and_run(cq, program);
 
   std::vector<uint32_t> output;
   cq.enqueue_read_buffer(*dst, output, true);
   RunResult r;
   r.passed = output == input;
-  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.seconds = timing.run_seconds;
+  r.compile_seconds = timing.compile_seconds;
   r.summary = "copied " + std::to_string(num_pages) + " pages of " + std::to_string(page_bytes) + " B on " +
               std::to_string(num_cores) + " cores (" + std::to_string(grid.x) + "x" + std::to_string(grid.y) +
               " " + device->arch_name() + "), reader -> " + std::to_string(cb_pages) + "-page CB -> writer: " +

@@ -1,6 +1,5 @@
 // loopback: one BRISC kernel on core (0,0) copies a DRAM buffer to another
 // through a one-page L1 scratch buffer, page by page.
-#include <chrono>
 #include <cstring>
 #include <numeric>
 
@@ -32,16 +31,14 @@ RunResult run_loopback(const RunOptions& o) {
                                                          compile_args});
   program.set_runtime_args(k, CoreCoord{0, 0}, {scratch->address(), src->address(), dst->address(), num_pages});
 
-  auto t0 = std::chrono::steady_clock::now();
-  cq.enqueue_program(program, false);
-  cq.finish();
-  auto t1 = std::chrono::steady_clock::now();
+  const Timing timing = compile_and_run(cq, program);
 
   std::vector<uint32_t> output;
   cq.enqueue_read_buffer(*dst, output, true);
   RunResult r;
   r.passed = output == input;
-  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.seconds = timing.run_seconds;
+  r.compile_seconds = timing.compile_seconds;
   r.summary = "copied " + std::to_string(num_pages) + " pages of " + std::to_string(page_bytes) +
               " B DRAM -> L1 -> DRAM on core (0,0): " + (r.passed ? "output matches input" : "OUTPUT DIFFERS");
   return r;

@@ -8,7 +8,6 @@
 // (last value received, tokens received, mismatches, semaphore value) to a
 // DRAM buffer that the host checks exactly.
 #include <array>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -82,10 +81,7 @@ RunResult run_semaphore_pingpong(const RunOptions& o) {
     program.set_runtime_args(k, players[i], {peer.x, peer.y, num_hops, i == 0 ? 1u : 0u, results->address(), i});
   }
 
-  auto t0 = std::chrono::steady_clock::now();
-  cq.enqueue_program(program, false);
-  cq.finish();
-  auto t1 = std::chrono::steady_clock::now();
+  const Timing timing = compile_and_run(cq, program);
 
   std::vector<PlayerRecord> records;
   cq.enqueue_read_buffer(*results, records, true);
@@ -98,7 +94,8 @@ RunResult run_semaphore_pingpong(const RunOptions& o) {
     r.passed = false;
     detail += "; core " + players[i].str() + " reported " + record_text(records[i]) + ", expected " + record_text(want);
   }
-  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.seconds = timing.run_seconds;
+  r.compile_seconds = timing.compile_seconds;
   r.summary = std::to_string(num_hops) + " hops between cores " + players[0].str() + " and " + players[1].str() + " (" +
               device->arch_name() + "), " + std::to_string(expected_record(num_hops, true).tokens_received) + " + " +
               std::to_string(expected_record(num_hops, false).tokens_received) +

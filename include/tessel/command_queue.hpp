@@ -33,6 +33,9 @@ public:
     enqueue_read_buffer(buffer, dst.data(), dst.size() * sizeof(T), blocking);
   }
   void enqueue_program(Program& program, bool blocking = true);
+  // Validate the program against this device and build its kernels without
+  // running it (enqueue_program does this on first use). Throws as enqueue would.
+  void compile_program(Program& program);
   void finish();
 
   uint64_t programs_run() const { return programs_run_; }

@@ -28,15 +28,25 @@ using runtime::KernelSpec;
 using runtime::ProgramPlan;
 using runtime::ProgramState;
 
+namespace {
+// The checks Buffer::write/read make, reported under the queue call's name.
+void check_transfer(Device& device, const Buffer& buffer, uint64_t size_bytes, const char* call) {
+  device.state().require_open(call);
+  if (&buffer.device() != &device) throw ValidationError(std::string(call) + ": the buffer belongs to another device");
+  if (!buffer.is_allocated()) throw ValidationError(std::string(call) + ": the buffer has been deallocated");
+  if (size_bytes != buffer.size())
+    throw ValidationError(std::string(call) + ": " + std::to_string(size_bytes) + " bytes given for a buffer of " +
+                          std::to_string(buffer.size()) + " bytes; expected exactly the buffer's size");
+}
+} // namespace
+
 void CommandQueue::enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool) {
-  if (&buffer.device() != &device_)
-    throw ValidationError("enqueue_write_buffer: the buffer belongs to another device");
+  check_transfer(device_, buffer, size_bytes, "enqueue_write_buffer");
   buffer.write(src, size_bytes);
 }
 
 void CommandQueue::enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool) {
-  if (&buffer.device() != &device_)
-    throw ValidationError("enqueue_read_buffer: the buffer belongs to another device");
+  check_transfer(device_, buffer, size_bytes, "enqueue_read_buffer");
   buffer.read(dst, size_bytes);
 }
 
@@ -211,15 +221,27 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
 
 } // namespace
 
-void CommandQueue::enqueue_program(Program& program, bool) {
-  runtime::DeviceState& ds = device_.state();
-  ds.require_open("enqueue_program");
-  ProgramState& st = program.state();
+namespace {
+void ensure_plan(ProgramState& st, runtime::DeviceState& ds) {
   if (st.plan.device_generation != ds.generation || st.plan.kernels_version != st.kernels_version ||
       st.plan.layout_version != st.layout_version) {
     ProgramPlan plan = make_plan(st, ds);
     st.plan = std::move(plan);
   }
+}
+} // namespace
+
+void CommandQueue::compile_program(Program& program) {
+  runtime::DeviceState& ds = device_.state();
+  ds.require_open("compile_program");
+  ensure_plan(program.state(), ds);
+}
+
+void CommandQueue::enqueue_program(Program& program, bool) {
+  runtime::DeviceState& ds = device_.state();
+  ds.require_open("enqueue_program");
+  ProgramState& st = program.state();
+  ensure_plan(st, ds);
   // L1 buffers may have been allocated since planning: check the CBs still fit under them.
   const uint64_t lowest_l1_buffer = ds.l1->lowest_allocated();
   if (st.plan.cb_end > lowest_l1_buffer)
