@@ -98,8 +98,8 @@ void check_transfer(const Buffer& b, uint64_t size_bytes, const char* call) {
 
 void Buffer::write(const void* src, uint64_t size_bytes) {
   auto& s = device_->state();
-  s.require_open("write buffer");
-  check_transfer(*this, size_bytes, "write buffer");
+  s.require_open("Buffer::write");
+  check_transfer(*this, size_bytes, "Buffer::write");
   const auto* in = static_cast<const uint8_t*>(src);
   for_each_page(s, type_, address_, size_, page_size_,
                 [&](uint8_t* dev, uint64_t off) { std::memcpy(dev, in + off, page_size_); });
@@ -107,8 +107,8 @@ void Buffer::write(const void* src, uint64_t size_bytes) {
 
 void Buffer::read(void* dst, uint64_t size_bytes) const {
   auto& s = device_->state();
-  s.require_open("read buffer");
-  check_transfer(*this, size_bytes, "read buffer");
+  s.require_open("Buffer::read");
+  check_transfer(*this, size_bytes, "Buffer::read");
   auto* out = static_cast<uint8_t*>(dst);
   for_each_page(s, type_, address_, size_, page_size_,
                 [&](uint8_t* dev, uint64_t off) { std::memcpy(out + off, dev, page_size_); });

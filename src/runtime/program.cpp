@@ -186,6 +186,11 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
     if (ps->second % 16 != 0)
       throw ValidationError(std::string(call) + ": " + cb + ": page size " + std::to_string(ps->second) +
                             " is not a multiple of the 16-byte L1 alignment");
+    // visible = received - acked is computed mod 2^16: 65536 pages would read as 0.
+    if (config.total_size() / ps->second > 0xFFFF)
+      throw ValidationError(std::string(call) + ": " + cb + ": " + std::to_string(config.total_size() / ps->second) +
+                            " pages of " + std::to_string(ps->second) +
+                            " bytes; a CB holds at most 65535 pages (its page counters are 16-bit)");
     for (const auto& other : st.cbs)
       if (other.config.formats().count(index) && other.cores.intersects(cores))
         throw ValidationError(std::string(call) + ": " + cb + " is already configured on core " +
@@ -238,8 +243,8 @@ void Program::set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, s
   std::vector<CoreCoord> list = cores.cores();
   for (CoreCoord c : list)
     if (!k.cores.contains(c))
-      throw ValidationError(std::string(call) + ": core " + c.str() + " is not one of kernel '" + k.name +
-                            "''s cores " + k.cores.str());
+      throw ValidationError(std::string(call) + ": core " + c.str() + " is not one of the cores of kernel '" +
+                            k.name + "', " + k.cores.str());
   check_arg_count(k, args.size(), k.common_args.size(), call);
   bool layout_changed = false;
   for (CoreCoord c : list) {

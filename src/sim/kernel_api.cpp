@@ -8,8 +8,9 @@
 //    when they land exactly on fifo_limit, so within one lap the pushes (and
 //    the pops) must add up to exactly the CB's page count. A reserve or wait
 //    that would run past the end is an error, as the watcher's overrun is.
-//  - A push may not exceed the pages held by the last reserve; a pop may not
-//    exceed the pages the consumer has waited for (waits are cumulative).
+//  - A push may not exceed the pages the producer has reserved; a pop may not
+//    exceed the pages the consumer has waited for. Reserves and waits are
+//    cumulative: reserving (waiting for) n pages holds max(n, pages held).
 //  - One producer RISC and one consumer RISC per CB per core per launch.
 //
 // NoC (eager completion): a transfer takes effect when issued, so barriers
@@ -101,7 +102,7 @@ void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, cons
     c.cb_back_waiter[cb] = f;
     c.chip->block(f);
   }
-  q.reserved_pages = pages;
+  q.reserved_pages = std::max(q.reserved_pages, pages);
 }
 
 void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
