@@ -38,7 +38,11 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-[[noreturn]] void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
+// Error paths are cold and out of line, so the checks on hot paths stay a
+// few instructions each and their callers stay small enough to inline.
+#define TESSEL_COLD __attribute__((cold, noinline))
+
+[[noreturn]] TESSEL_COLD void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
   core_of(k).chip->fail(fiber_of(k), std::move(msg), file, line);
 }
 
@@ -47,8 +51,8 @@ std::string hex(uint64_t v) {
 
 inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.received - q.acked); }
 
-tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages, const char* file,
-                            uint32_t line) {
+[[noreturn]] TESSEL_COLD void cb_misuse(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
+                                       const char* file, uint32_t line) {
   Core& c = core_of(k);
   if (cb >= k->num_cb_indices)
     fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB index out of range: this architecture has " +
@@ -64,31 +68,65 @@ tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb,
                 std::to_string(cb) + " has " + std::to_string(q.num_pages) + " pages; expected 1.." +
                 std::to_string(q.num_pages),
          file, line);
-  return q;
+  fail(k, std::string(call) + ": internal error: CB check failed without a reason", file, line);
 }
 
-void claim_role(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call, uint32_t cb,
-                const char* file, uint32_t line) {
-  uint8_t me = uint8_t(k->risc + 1);
-  if (roles[cb] == 0) {
-    roles[cb] = me;
-  } else if (roles[cb] != me) {
-    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " +
-                role + " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
-         file, line);
+inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
+                                   const char* file, uint32_t line) {
+  if (__builtin_expect(cb < k->num_cb_indices, 1)) {
+    tessel_cb_iface& q = core_of(k).cbs[cb];
+    if (__builtin_expect(q.configured && pages - 1u < q.num_pages, 1)) return q;
   }
+  cb_misuse(k, call, cb, pages, file, line);
 }
 
-void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr, const char* call, uint32_t cb,
-                      uint32_t pages, const char* file, uint32_t line) {
+[[noreturn]] TESSEL_COLD void role_conflict(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call,
+                                           uint32_t cb, const char* file, uint32_t line) {
+  fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " +
+                role + " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
+       file, line);
+}
+
+inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call, uint32_t cb,
+                       const char* file, uint32_t line) {
+  const uint8_t me = uint8_t(k->risc + 1);
+  if (__builtin_expect(roles[cb] == me, 1)) return;
+  if (roles[cb] != 0) role_conflict(k, roles, role, call, cb, file, line);
+  roles[cb] = me;
+}
+
+[[noreturn]] TESSEL_COLD void lap_error(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr,
+                                       const char* call, uint32_t cb, uint32_t pages, const char* file,
+                                       uint32_t line) {
   uint32_t at = (ptr - q.fifo_addr) / q.page_size;
-  if (at + pages > q.num_pages)
-    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + ") at page " +
+  fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + ") at page " +
                 std::to_string(at) + " of a " + std::to_string(q.num_pages) +
                 "-page CB would run past its end: the CB pointer wraps only at its limit, so within one lap "
                 "the pages must add up to exactly " +
                 std::to_string(q.num_pages),
-         file, line);
+       file, line);
+}
+
+inline void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr, const char* call,
+                             uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  if (__builtin_expect(ptr - q.fifo_addr + pages * q.page_size > q.fifo_size, 0))
+    lap_error(k, q, ptr, call, cb, pages, file, line);
+}
+
+[[noreturn]] TESSEL_COLD void push_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t reserved,
+                                        const char* file, uint32_t line) {
+  fail(k, "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+              "): pushes more pages than are reserved (" + std::to_string(reserved) +
+              "); call cb_reserve_back for them first",
+       file, line);
+}
+
+[[noreturn]] TESSEL_COLD void pop_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t waited,
+                                       const char* file, uint32_t line) {
+  fail(k, "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+              "): pops more pages than the consumer has waited for (" + std::to_string(waited) +
+              "); cb_wait_front counts are cumulative: wait for the total before popping it",
+       file, line);
 }
 
 void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
@@ -109,11 +147,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   tessel_cb_iface& q = checked_cb(k, "cb_push_back", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
-  if (pages > q.reserved_pages)
-    fail(k, "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
-                "): pushes more pages than are reserved (" + std::to_string(q.reserved_pages) +
-                "); call cb_reserve_back for them first",
-         file, line);
+  if (__builtin_expect(pages > q.reserved_pages, 0)) push_error(k, cb, pages, q.reserved_pages, file, line);
   q.reserved_pages -= pages;
   q.received = uint16_t(q.received + pages);
   q.wr_ptr += pages * q.page_size;
@@ -142,11 +176,7 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, "consumer", "cb_pop_front", cb, file, line);
-  if (pages > q.waited_pages)
-    fail(k, "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
-                "): pops more pages than the consumer has waited for (" + std::to_string(q.waited_pages) +
-                "); cb_wait_front counts are cumulative: wait for the total before popping it",
-         file, line);
+  if (__builtin_expect(pages > q.waited_pages, 0)) pop_error(k, cb, pages, q.waited_pages, file, line);
   q.waited_pages -= pages;
   q.acked = uint16_t(q.acked + pages);
   q.rd_ptr += pages * q.page_size;
@@ -182,36 +212,26 @@ std::string coord_text(const NocCoord& n) {
   return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")";
 }
 
-// Resolve a NoC address for a transfer of size bytes; fails with a message.
-Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
-                 const char* file, uint32_t line) {
+[[noreturn]] TESSEL_COLD void l1_bounds_error(tessel_kernel_ctx* k, const char* call, const Core& dst, uint64_t offset,
+                                             uint32_t size, const char* file, uint32_t line) {
+  fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of core (" +
+              std::to_string(dst.logical_x) + "," + std::to_string(dst.logical_y) + ") run past the end of L1 (" +
+              std::to_string(k->l1_size_bytes) + " bytes)",
+       file, line);
+}
+
+[[noreturn]] TESSEL_COLD void dram_bounds_error(tessel_kernel_ctx* k, const char* call, int bank, uint64_t local,
+                                               uint32_t size, const char* file, uint32_t line) {
+  const uint64_t bank_size = core_of(k).chip->memory().dram_bank_size_bytes();
+  fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
+              " address " + hex(local) + " run past the end of the bank (" + std::to_string(bank_size) + " bytes)",
+       file, line);
+}
+
+[[noreturn]] TESSEL_COLD void no_target_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
+                                             const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
-  Endpoint e;
-  if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
-    e.core = &chip.core(uint32_t(ci));
-    e.offset = n.local & TESSEL_L1_SLOT_MASK;
-    if (e.offset + size > k->l1_size_bytes)
-      fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(e.offset) + " of core (" +
-                  std::to_string(e.core->logical_x) + "," + std::to_string(e.core->logical_y) +
-                  ") run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
-           file, line);
-    e.host = e.core->l1 + e.offset;
-    e.alignment = k->l1_alignment;
-    return e;
-  }
-  if (int bank = chip.dram_bank_at_noc(n.x, n.y); bank >= 0) {
-    const uint64_t bank_size = chip.memory().dram_bank_size_bytes();
-    if (n.local + size > bank_size)
-      fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
-                  " address " + hex(n.local) + " run past the end of the bank (" + std::to_string(bank_size) +
-                  " bytes)",
-           file, line);
-    e.host = chip.memory().dram(uint32_t(bank)) + n.local;
-    e.offset = n.local;
-    e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
-    return e;
-  }
   fail(k, std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
               "); worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
               std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) +
@@ -220,29 +240,72 @@ Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint
        file, line);
 }
 
-uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
+// Resolve a NoC address for a transfer of size bytes; fails with a message.
+inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
+                 const char* file, uint32_t line) {
+  Chip& chip = *core_of(k).chip;
+  NocCoord n = decode(noc_addr);
+  Endpoint e;
+  if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
+    e.core = &chip.core(uint32_t(ci));
+    e.offset = n.local & TESSEL_L1_SLOT_MASK;
+    if (__builtin_expect(e.offset + size > k->l1_size_bytes, 0))
+      l1_bounds_error(k, call, *e.core, e.offset, size, file, line);
+    e.host = e.core->l1 + e.offset;
+    e.alignment = k->l1_alignment;
+    return e;
+  }
+  if (int bank = chip.dram_bank_at_noc(n.x, n.y); bank >= 0) {
+    if (__builtin_expect(n.local + size > chip.memory().dram_bank_size_bytes(), 0))
+      dram_bounds_error(k, call, bank, n.local, size, file, line);
+    e.host = chip.memory().dram(uint32_t(bank)) + n.local;
+    e.offset = n.local;
+    e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
+    return e;
+  }
+  no_target_error(k, call, noc_addr, file, line);
+}
+
+[[noreturn]] TESSEL_COLD void local_bounds_error(tessel_kernel_ctx* k, const char* call, const char* what,
+                                                uint32_t off, uint32_t size, const char* file, uint32_t line) {
+  fail(k, std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
+              " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+       file, line);
+}
+
+inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
                   const char* file, uint32_t line) {
   uint32_t off = l1_addr & TESSEL_L1_SLOT_MASK;
-  if (uint64_t(off) + size > k->l1_size_bytes)
-    fail(k, std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
-                " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
-         file, line);
+  if (__builtin_expect(uint64_t(off) + size > k->l1_size_bytes, 0))
+    local_bounds_error(k, call, what, off, size, file, line);
   return off;
 }
 
-void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, const char* file, uint32_t line) {
-  if (size == 0) fail(k, std::string(call) + ": zero-length transfer", file, line);
+[[noreturn]] TESSEL_COLD void zero_length_error(tessel_kernel_ctx* k, const char* call, const char* file,
+                                               uint32_t line) {
+  fail(k, std::string(call) + ": zero-length transfer", file, line);
 }
 
-void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local, uint32_t alignment,
-                     bool remote_is_dram, const char* file, uint32_t line) {
-  if ((remote % alignment) != (local % alignment))
-    fail(k, std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
+inline void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, const char* file, uint32_t line) {
+  if (__builtin_expect(size == 0, 0)) zero_length_error(k, call, file, line);
+}
+
+[[noreturn]] TESSEL_COLD void alignment_error(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
+                                             uint32_t alignment, bool remote_is_dram, const char* file,
+                                             uint32_t line) {
+  fail(k, std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
                 hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
                 " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " +
                 std::to_string(alignment) + "-byte units; align both addresses to " + std::to_string(alignment) +
                 ")",
-         file, line);
+       file, line);
+}
+
+inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
+                            uint32_t alignment, bool remote_is_dram, const char* file, uint32_t line) {
+  // Alignments are powers of two.
+  if (__builtin_expect(((remote ^ local) & (alignment - 1)) != 0, 0))
+    alignment_error(k, call, remote, local, alignment, remote_is_dram, file, line);
 }
 
 void after_write(Core* c) {
