@@ -124,6 +124,8 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
       memory_(arch.core_count(), arch.l1_size_bytes, arch.dram_banks, arch.dram_bank_size_bytes),
       core_by_noc_(64 * 64, -1), stacks_(std::make_unique<StackPool>()) {
   install_fault_handler();
+  watchdog_timeout_ms_ = watchdog_timeout_ms_from_env();
+  progress_ = &watch_slot().progress;
   dprint_cores_ = parse_dprint_cores(arch_);
   cores_.reserve(arch.core_count());
   for (uint32_t y = 0; y < arch.grid_y; ++y) {
@@ -357,6 +359,9 @@ bool Chip::poll_memory_waiters() {
 
 void Chip::run(std::span<const Launch> launches) {
   ensure_fault_stack();
+  WatchSlot& watch = watch_slot();
+  progress_ = &watch.progress;
+  WatchScope watching(watch, watchdog_timeout_ms_);
   switches_ = 0;
   active_.clear();
   for (const Launch& l : launches) {
@@ -381,6 +386,7 @@ void Chip::run(std::span<const Launch> launches) {
     }
     f->state = FiberState::Running;
     ++switches_;
+    sim::note_progress(watch.progress);
     switch_to(f);
     switch (f->state) {
     case FiberState::Done: --remaining; break;
@@ -503,12 +509,18 @@ std::string Chip::fault_report(const Fiber* f) const {
     std::snprintf(buf, sizeof buf, "0x%zx", size_t(addr));
     if (addr >= slot + kPage && addr < slot + 2 * kPage)
       what = "stack overflow (the kernel's stack is " + std::to_string((kSlot - 2 * kPage) / 1024) + " KiB)";
+    else if (addr < 4096)
+      what = std::string("null pointer dereference (address ") + buf + ")";
     else if (addr < DeviceMemory::kSlotBytes)
       what = std::string("invalid memory access at ") + buf +
              ": this looks like a raw L1 offset used as a pointer; use the address from get_write_ptr/get_read_ptr/"
              "get_semaphore, or pass offsets to NoC calls only";
     else
       what = std::string("invalid memory access at ") + buf;
+  } else if (f->fault_signal == kWatchdogSignal) {
+    what = "ran for more than " + std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4) +
+           " s without calling the kernel API (a raw spin loop on L1? kernels share their core's host thread: "
+           "wait with noc_semaphore_wait or cb_wait_front, which yield; TESSEL_WATCHDOG_S sets the limit)";
   } else if (f->fault_signal == SIGFPE) {
     what = "arithmetic fault (integer division by zero?)";
   } else if (f->fault_signal == SIGILL) {

@@ -32,6 +32,7 @@
 
 #include "sim/arch.hpp"
 #include "sim/memory.hpp"
+#include "sim/watchdog.hpp"
 #include "tessel/kernel_abi.h"
 
 namespace tessel::sim {
@@ -146,6 +147,7 @@ public:
   uint64_t last_run_switches() const { return switches_; }
 
   // Used by the kernel API implementation (sim internals).
+  void note_progress() { sim::note_progress(*progress_); }
   void make_ready(Fiber* f);
   [[noreturn]] void fail(Fiber* f, std::string message, const char* file, uint32_t line);
   void block(Fiber* f); // park the running fiber until make_ready()
@@ -174,6 +176,8 @@ private:
   size_t ready_head_ = 0, ready_count_ = 0;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
+  std::atomic<uint64_t>* progress_ = nullptr; // this run's watchdog counter
+  uint32_t watchdog_timeout_ms_ = 0;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };

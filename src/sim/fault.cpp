@@ -13,20 +13,23 @@
 #include <mutex>
 
 #include "sim/chip.hpp"
+#include "sim/watchdog.hpp"
 
 extern "C" [[noreturn]] void tessel_fault_landing(tessel::sim::Fiber* f);
 
 namespace tessel::sim {
 
 namespace {
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-struct sigaction g_previous[4];
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, kWatchdogSignal};
+constexpr size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
+struct sigaction g_previous[kSignalCount];
 
 void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   Fiber* f = running_fiber();
+  if (sig == kWatchdogSignal && (f == nullptr || f->fault_signal != 0)) return; // the kernel moved on meanwhile
   if (f == nullptr || f->fault_signal != 0) {
     // Not kernel code (or a fault while recovering): restore and re-raise.
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < kSignalCount; ++i)
       if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
     return; // the instruction faults again under the previous action
   }
@@ -73,7 +76,7 @@ void install_fault_handler() {
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
+    for (size_t i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
   });
 }
 

@@ -130,6 +130,7 @@ inline void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uin
 }
 
 void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_reserve_back", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_reserve_back", cb, file, line);
@@ -144,6 +145,7 @@ void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, cons
 }
 
 void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_push_back", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
@@ -159,6 +161,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
 }
 
 void api_cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_wait_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, "consumer", "cb_wait_front", cb, file, line);
@@ -173,6 +176,7 @@ void api_cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const 
 }
 
 void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, "consumer", "cb_pop_front", cb, file, line);
@@ -314,6 +318,7 @@ void after_write(Core* c) {
 
 void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t, const char* file,
                   uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = "noc_async_read";
   check_size(k, call, size, file, line);
   Endpoint s = resolve(k, call, src, size, true, file, line);
@@ -326,6 +331,7 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
 
 void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t, const char* file,
                    uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = "noc_async_write";
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
@@ -387,6 +393,7 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
 
 void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size,
                              uint32_t num_dests, uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
@@ -401,6 +408,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
 
 void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t,
                           const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = "noc_inline_dw_write";
   Endpoint d = resolve(k, call, dst, 4, false, file, line);
   if (!d.core) fail(k, std::string(call) + ": inline writes can target L1 only, not DRAM", file, line);
@@ -410,7 +418,8 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
   after_write(d.core);
 }
 
-void api_noc_barrier(tessel_kernel_ctx*, uint32_t, uint32_t, const char*, uint32_t) {
+void api_noc_barrier(tessel_kernel_ctx* k, uint32_t, uint32_t, const char*, uint32_t) {
+  core_of(k).chip->note_progress();
   // Eager completion: every transfer has already landed.
 }
 
@@ -429,6 +438,7 @@ void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t*
 
 void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
                   uint32_t line) {
+  core_of(k).chip->note_progress();
   check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
   Core& c = core_of(k);
   for (;;) {
@@ -442,12 +452,14 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
 }
 
 void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   check_local_word(k, "noc_semaphore_set", sem, file, line);
   *sem = value;
   after_write(&core_of(k));
 }
 
 void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = "noc_semaphore_inc";
   Endpoint d = resolve(k, call, dst, 4, false, file, line);
   if (!d.core) fail(k, std::string(call) + ": atomic increments can target L1 only, not DRAM", file, line);
@@ -458,6 +470,7 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
 
 void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests,
                            uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
   const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
   uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
   uint32_t value;

@@ -1,0 +1,103 @@
+#include "sim/watchdog.hpp"
+
+#include <pthread.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessel::sim {
+
+namespace {
+
+struct Entry {
+  WatchSlot* slot;
+  pthread_t thread;
+  uint64_t last_progress = 0;
+  std::chrono::steady_clock::time_point last_change;
+};
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<Entry>& registry() {
+  static std::vector<Entry> r;
+  return r;
+}
+
+void watchdog_loop() {
+  using Clock = std::chrono::steady_clock;
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::lock_guard lock(registry_mutex());
+    const auto now = Clock::now();
+    for (Entry& e : registry()) {
+      const uint64_t p = e.slot->progress.load(std::memory_order_relaxed);
+      const uint32_t timeout = e.slot->timeout_ms.load(std::memory_order_relaxed);
+      if (p != e.last_progress || !e.slot->running.load(std::memory_order_relaxed) || timeout == 0) {
+        e.last_progress = p;
+        e.last_change = now;
+        continue;
+      }
+      if (now - e.last_change >= std::chrono::milliseconds(timeout)) {
+        pthread_kill(e.thread, kWatchdogSignal);
+        e.last_change = now; // if it is still stuck, signal again after another timeout
+      }
+    }
+  }
+}
+
+void start_watchdog_thread() {
+  static std::once_flag once;
+  std::call_once(once, [] { std::thread(watchdog_loop).detach(); });
+}
+
+// Owns this thread's slot; unregisters it when the thread exits.
+struct ThreadSlot {
+  std::unique_ptr<WatchSlot> slot = std::make_unique<WatchSlot>();
+  ThreadSlot() {
+    std::lock_guard lock(registry_mutex());
+    registry().push_back({slot.get(), pthread_self(), 0, std::chrono::steady_clock::now()});
+  }
+  ~ThreadSlot() {
+    std::lock_guard lock(registry_mutex());
+    auto& r = registry();
+    for (size_t i = 0; i < r.size(); ++i)
+      if (r[i].slot == slot.get()) {
+        r[i] = r.back();
+        r.pop_back();
+        break;
+      }
+  }
+};
+
+} // namespace
+
+WatchSlot& watch_slot() {
+  thread_local ThreadSlot t;
+  return *t.slot;
+}
+
+WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms) : slot_(slot) {
+  if (timeout_ms) start_watchdog_thread();
+  slot_.timeout_ms.store(timeout_ms, std::memory_order_relaxed);
+  note_progress(slot_.progress);
+  slot_.running.store(1, std::memory_order_release);
+}
+
+WatchScope::~WatchScope() { slot_.running.store(0, std::memory_order_release); }
+
+uint32_t watchdog_timeout_ms_from_env() {
+  const char* env = std::getenv("TESSEL_WATCHDOG_S");
+  if (!env || !*env) return 10000;
+  char* end = nullptr;
+  double s = std::strtod(env, &end);
+  if (end == env || s < 0) return 10000;
+  return uint32_t(s * 1000.0);
+}
+
+} // namespace tessel::sim
