@@ -509,7 +509,7 @@ std::string Chip::fault_report(const Fiber* f) const {
     std::snprintf(buf, sizeof buf, "0x%zx", size_t(addr));
     if (addr >= slot + kPage && addr < slot + 2 * kPage)
       what = "stack overflow (the kernel's stack is " + std::to_string((kSlot - 2 * kPage) / 1024) + " KiB)";
-    else if (addr < 4096)
+    else if (addr < 16)
       what = std::string("null pointer dereference (address ") + buf + ")";
     else if (addr < DeviceMemory::kSlotBytes)
       what = std::string("invalid memory access at ") + buf +
