@@ -12,6 +12,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
+#include <link.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <utility>
@@ -63,6 +64,11 @@ KernelBinary::EntryFn checked_entry(const SharedObject& object, const std::strin
     throw KernelLoadError("kernel " + source_name + ": " + so_path + " does not define " +
                               (entry == nullptr ? "tessel_kernel_entry" : "tessel_kernel_abi_version") +
                               " (kernels are compiled with -include tessel/kernel_prelude.h, which defines it)",
+                          false);
+  auto has_main = reinterpret_cast<int (*)()>(::dlsym(object.get(), "tessel_kernel_has_main"));
+  if (has_main != nullptr && has_main() == 0)
+    throw KernelLoadError("kernel " + source_name +
+                              " defines no kernel_main() (nor NAMESPACE { void MAIN { ... } }); nothing was launched",
                           false);
   if (*version != TESSEL_KERNEL_ABI_VERSION)
     throw KernelLoadError("kernel " + source_name + ": " + so_path + " was built for kernel ABI version " +
@@ -122,6 +128,13 @@ public:
     return load_core_copy(core_index);
   }
 
+  void reset_globals(uint32_t core_index) override {
+    if (mutable_symbols_.empty() || core_index >= kMaxCores) return;
+    Chunk* chunk = chunks_[core_index >> kChunkBits].load(std::memory_order_acquire);
+    if (chunk == nullptr || chunk->entries[core_index & kChunkMask].load(std::memory_order_acquire) == nullptr) return;
+    for (auto& [at, bytes] : chunk->snapshots[core_index & kChunkMask]->ranges) std::memcpy(at, bytes.data(), bytes.size());
+  }
+
   const std::vector<std::string>& mutable_symbols() const override { return mutable_symbols_; }
   const std::string& so_path() const override { return so_path_; }
   const std::string& source_name() const override { return source_name_; }
@@ -132,9 +145,47 @@ private:
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
   static constexpr uint32_t kMaxChunks = 256;
   static constexpr uint32_t kMaxCores = kMaxChunks << kChunkBits;
+  // A copy's writable data as loaded (.data, .bss, ...; not RELRO), restored
+  // before every launch the way silicon reloads a kernel's data each time.
+  struct Snapshot {
+    std::vector<std::pair<uint8_t*, std::string>> ranges;
+  };
   struct Chunk {
     std::array<std::atomic<EntryFn>, 1u << kChunkBits> entries{};
+    std::array<Snapshot*, 1u << kChunkBits> snapshots{};
   };
+
+  static Snapshot take_snapshot(void* handle) {
+    Snapshot snap;
+    link_map* map = nullptr;
+    if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return snap;
+    struct Search {
+      uintptr_t base;
+      Snapshot* snap;
+    } search{uintptr_t(map->l_addr), &snap};
+    ::dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) -> int {
+          auto* q = static_cast<Search*>(data);
+          if (info->dlpi_addr != q->base) return 0;
+          const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+          uintptr_t relro_lo = 0, relro_hi = 0;
+          for (int i = 0; i < info->dlpi_phnum; ++i)
+            if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
+              relro_lo = (q->base + info->dlpi_phdr[i].p_vaddr) & ~(page - 1);
+              relro_hi = (q->base + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz) & ~(page - 1);
+            }
+          for (int i = 0; i < info->dlpi_phnum; ++i) {
+            const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+            if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+            uintptr_t lo = q->base + ph.p_vaddr, hi = lo + ph.p_memsz;
+            if (lo >= relro_lo && lo < relro_hi) lo = relro_hi; // the read-only part of the segment
+            if (lo < hi) q->snap->ranges.emplace_back(reinterpret_cast<uint8_t*>(lo), std::string(reinterpret_cast<const char*>(lo), hi - lo));
+          }
+          return 1;
+        },
+        &search);
+    return snap;
+  }
 
   EntryFn load_core_copy(uint32_t core_index) {
     if (core_index >= kMaxCores)
@@ -154,6 +205,8 @@ private:
     std::string path = instances_->write_copy(copy_prefix_ + "-core" + std::to_string(core_index) + ".so", image_);
     SharedObject copy = open_object(path, source_name_);
     EntryFn entry = checked_entry(copy, path, source_name_);
+    snapshots_.push_back(std::make_unique<Snapshot>(take_snapshot(copy.get())));
+    chunk->snapshots[core_index & kChunkMask] = snapshots_.back().get();
     copies_.push_back(std::move(copy));
     entry_slot.store(entry, std::memory_order_release);
     return entry;
@@ -170,6 +223,7 @@ private:
   EntryFn shared_entry_;
   std::mutex mutex_; // guards copies_, owned_chunks_ and stores into chunks_
   std::vector<SharedObject> copies_;
+  std::vector<std::unique_ptr<Snapshot>> snapshots_;
   std::vector<std::unique_ptr<Chunk>> owned_chunks_;
   std::array<std::atomic<Chunk*>, kMaxChunks> chunks_{};
 };

@@ -55,6 +55,10 @@ public:
   // device's cores). Loads a per-core copy on first use when needed. Entries
   // stay valid while this KernelBinary lives. Thread-safe.
   virtual EntryFn instance(uint32_t core_index) = 0;
+  // Restore the core's copy of the kernel's writable data (.data, .bss) to its
+  // load-time state, as silicon reloads a kernel's data at every launch. A
+  // no-op for kernels without mutable symbols. Call before each launch.
+  virtual void reset_globals(uint32_t core_index) = 0;
   // Names of the writable data symbols the kernel defines (empty if none).
   virtual const std::vector<std::string>& mutable_symbols() const = 0;
   // Path of the published shared object in the cache.

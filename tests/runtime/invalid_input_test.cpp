@@ -121,8 +121,9 @@ TEST_F(InvalidInputTest, KernelWithoutKernelMain) {
   Program p;
   p.add_kernel_from_source("#include \"dataflow_api.h\"\nvoid kernel_mian() {}\n", "typo.cpp", kCore,
                            DataMovementConfig{});
-  EXPECT_EQ(error_of<KernelError>(device->command_queue(), p),
-            "core (0,0) BRISC: kernel 'typo.cpp' defines no kernel_main() (nor NAMESPACE::MAIN)");
+  // Found when the kernel is loaded, before anything is launched.
+  EXPECT_EQ(error_of<ProgramError>(device->command_queue(), p),
+            "kernel typo.cpp defines no kernel_main() (nor NAMESPACE { void MAIN { ... } }); nothing was launched");
   expect_device_works(device);
 }
 

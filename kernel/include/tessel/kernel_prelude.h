@@ -81,6 +81,11 @@ extern "C" {
 __attribute__((visibility("default"))) extern const uint32_t tessel_kernel_abi_version;
 const uint32_t tessel_kernel_abi_version = TESSEL_KERNEL_ABI_VERSION;
 
+// 1 if the source defines a kernel_main in either spelling (checked at load).
+__attribute__((visibility("default"))) int tessel_kernel_has_main(void) {
+  return &::kernel_main != nullptr || &NAMESPACE::kernel_main != nullptr;
+}
+
 // Returns 0 when it ran the kernel, 1 when the source defines no kernel_main.
 __attribute__((visibility("default"))) int tessel_kernel_entry(void) {
   if (&::kernel_main != nullptr) {
