@@ -163,6 +163,7 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
       CorePlan& cp = core_plan(c);
       cp.semaphores.emplace_back(id, st.semaphores[id].initial_value);
       cp.num_semaphores = std::max(cp.num_semaphores, id + 1);
+      cp.semaphore_mask |= 1u << id;
     }
 
   // Launch order: core by core, BRISC, NCRISC, compute (the deterministic order).
@@ -217,6 +218,7 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
       k.noc_index = spec.noc;
       k.semaphore_l1 = sem_base;
       k.num_semaphores = cp.num_semaphores;
+      k.semaphore_mask = cp.semaphore_mask;
       k.dprint_length = 0;
     }
   }

@@ -57,6 +57,7 @@ struct CorePlan {
   std::vector<uint8_t> cb_indices;
   std::vector<std::pair<uint32_t, uint32_t>> semaphores; // (id, initial value)
   uint32_t num_semaphores = 0;
+  uint32_t semaphore_mask = 0; // bit i: semaphore i exists on this core
   struct Risc {
     int kernel = -1;
     const std::vector<uint32_t>* args = nullptr;   // null: no args on this core

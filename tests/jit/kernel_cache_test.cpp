@@ -2,6 +2,7 @@
 // need no simulator: calling tessel_kernel_entry directly is safe, and their
 // globals are read back with dlsym on the loaded copy.
 #include "jit/kernel_build.hpp"
+#include "tessel/kernel_abi.h"
 #include "tessel/error.hpp"
 
 #include <gtest/gtest.h>
@@ -88,7 +89,7 @@ protected:
 
   size_t entry_count() const {
     size_t count = 0;
-    for (const auto& entry : fs::directory_iterator(fs::path(cache_dir_) / "1"))
+    for (const auto& entry : fs::directory_iterator(fs::path(cache_dir_) / std::to_string(TESSEL_KERNEL_ABI_VERSION)))
       if (entry.is_directory()) ++count;
     return count;
   }

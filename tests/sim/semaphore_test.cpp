@@ -129,5 +129,19 @@ TEST_F(SemaphoreTest, SemaphoreIdOutOfRangeFails) {
   expect_device_works(device);
 }
 
+TEST_F(SemaphoreTest, SemaphoreCreatedOnlyOnOtherCoresFails) {
+  // Semaphore 0 exists on core (1,1) only, semaphore 1 on (0,0): id 0 is in
+  // range on (0,0) but was never created there.
+  Program p;
+  p.add_semaphore(CoreCoord{1, 1}, 0);
+  p.add_semaphore(CoreCoord{0, 0}, 0);
+  set_script(p, add_ops(p, CoreCoord{0, 0}), CoreCoord{0, 0}, Script().op(kGetSemaphore, 0, 0), *rec);
+  const std::string message = error_of<KernelError>(device->command_queue(), p);
+  EXPECT_NE(message.find("core (0,0) BRISC: get_semaphore(0): semaphore 0 was not created on this core"),
+            std::string::npos)
+      << message;
+  expect_device_works(device);
+}
+
 } // namespace
 } // namespace tessel::test

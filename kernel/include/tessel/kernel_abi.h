@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 1u
+#define TESSEL_KERNEL_ABI_VERSION 2u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -144,6 +144,7 @@ struct tessel_kernel_ctx {
   uint32_t l1_size_bytes;
   uint32_t semaphore_l1;    // L1 address (kernel-visible) of semaphore 0
   uint32_t num_semaphores;
+  uint32_t semaphore_mask;  // bit i set: semaphore i exists on this core
 
   uint32_t l1_alignment;
   uint32_t dram_read_alignment;
