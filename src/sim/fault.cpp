@@ -114,6 +114,12 @@ std::string source_location_of(uintptr_t pc) {
   // "file:line (discriminator n)" -> "file:line"
   if (auto sp = out.find(' '); sp != std::string::npos) out.resize(sp);
   if (out.empty() || out.rfind("??", 0) == 0) return {};
+  // Kernels given as source text are compiled from <cache>/sources/<hash>/<name>:
+  // report them by name, as their other messages do.
+  if (auto at = out.find("/sources/"); at != std::string::npos) {
+    auto name = out.find('/', at + 9);
+    if (name != std::string::npos) out = out.substr(name + 1);
+  }
   return out;
 }
 
