@@ -179,14 +179,6 @@ void Chip::set_policy(SchedulerPolicy policy) {
   rng_state_ = policy.seed;
 }
 
-int Chip::core_at_noc(uint32_t x, uint32_t y) const {
-  if (x >= 64 || y >= 64) return -1;
-  return core_by_noc_[y * 64 + x];
-}
-
-int Chip::dram_bank_at_noc(uint32_t x, uint32_t y) const {
-  return (x == 0 && y < arch_.dram_banks) ? int(y) : -1;
-}
 
 bool Chip::dprint_enabled(uint32_t core_index) const { return dprint_cores_[core_index] != 0; }
 

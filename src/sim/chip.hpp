@@ -129,8 +129,8 @@ public:
   void set_policy(SchedulerPolicy policy);
 
   // NoC coordinate lookups: the core index / DRAM bank at (x, y), or -1.
-  int core_at_noc(uint32_t x, uint32_t y) const;
-  int dram_bank_at_noc(uint32_t x, uint32_t y) const;
+  int core_at_noc(uint32_t x, uint32_t y) const { return (x | y) < 64 ? core_by_noc_[y * 64 + x] : -1; }
+  int dram_bank_at_noc(uint32_t x, uint32_t y) const { return (x == 0 && y < arch_.dram_banks) ? int(y) : -1; }
   uint32_t dram_bank_noc_x(uint32_t) const { return 0; }
   uint32_t dram_bank_noc_y(uint32_t bank) const { return bank; }
 

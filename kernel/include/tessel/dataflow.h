@@ -7,7 +7,8 @@
 #include "tessel/kernel_common.h"
 
 namespace tessel_detail {
-inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+// Alignments are powers of two.
+inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
 inline uint32_t bank_alignment(bool dram) {
   tessel_kernel_ctx* k = tessel_ctx();
   return dram ? k->dram_read_alignment : k->l1_alignment;
