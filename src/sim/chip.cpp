@@ -35,6 +35,12 @@ uint64_t splitmix64(uint64_t& s) {
 }
 
 thread_local Fiber* t_running = nullptr;
+#if defined(TESSEL_SANITIZE)
+// The scheduler's stack, as ASan knew it when it last switched to a fiber; a
+// fiber hands it back to ASan when it switches back.
+thread_local const void* t_sched_stack_bottom = nullptr;
+thread_local size_t t_sched_stack_size = 0;
+#endif
 
 void fiber_main(bctx::transfer_t t);
 
@@ -220,12 +226,12 @@ inline void switch_to(Fiber* f) {
 inline void yield_to_scheduler(Fiber* f) {
 #if defined(TESSEL_SANITIZE)
   void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, nullptr, 0);
+  __sanitizer_start_switch_fiber(&fake, t_sched_stack_bottom, t_sched_stack_size);
 #endif
   bctx::transfer_t t = bctx::jump_fcontext(f->return_ctx, nullptr);
   f->return_ctx = t.fctx;
 #if defined(TESSEL_SANITIZE)
-  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+  __sanitizer_finish_switch_fiber(fake, &t_sched_stack_bottom, &t_sched_stack_size);
 #endif
 }
 
@@ -233,7 +239,7 @@ void fiber_main(bctx::transfer_t t) {
   Fiber* f = static_cast<Fiber*>(t.data);
   f->return_ctx = t.fctx;
 #if defined(TESSEL_SANITIZE)
-  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+  __sanitizer_finish_switch_fiber(nullptr, &t_sched_stack_bottom, &t_sched_stack_size);
 #endif
   for (;;) {
     if (f->entry() != 0) {
@@ -250,6 +256,10 @@ void fiber_main(bctx::transfer_t t) {
 // Called on the emergency stack after a fault (see fault.cpp).
 extern "C" [[noreturn]] void tessel_fault_landing(Fiber* f) {
   f->state = FiberState::Faulted;
+#if defined(TESSEL_SANITIZE)
+  // The fiber's stack is abandoned: no fake stack to keep.
+  __sanitizer_start_switch_fiber(nullptr, t_sched_stack_bottom, t_sched_stack_size);
+#endif
   bctx::jump_fcontext(f->return_ctx, nullptr);
   __builtin_unreachable();
 }
@@ -272,6 +282,10 @@ Fiber* Chip::fiber_for(Core& core, uint32_t risc) {
 }
 
 void Chip::reset_fiber(Fiber* f) {
+#if defined(TESSEL_SANITIZE)
+  // An abandoned stack keeps the redzones of frames that never returned.
+  ASAN_UNPOISON_MEMORY_REGION(f->slot + 2 * kPage, kSlot - 2 * kPage);
+#endif
   f->ctx = bctx::make_fcontext(f->slot + kSlot, kSlot - 2 * kPage, fiber_main);
   f->state = FiberState::Idle;
   f->wait = {};
