@@ -296,7 +296,14 @@ void Chip::make_ready(Fiber* f) {
   f->state = FiberState::Ready;
   f->wait.kind = WaitKind::None;
   size_t cap = ready_.size();
-  ready_[(ready_head_ + ready_count_) % cap] = f;
+  if (Fiber* cur = t_running; cur != nullptr && cur->core == f->core) {
+    // Woken by a RISC of its own core: run it next, while the core's CB data
+    // and stacks are still in the host's caches (measured: tessel bench pipeline).
+    ready_head_ = (ready_head_ + cap - 1) % cap;
+    ready_[ready_head_] = f;
+  } else {
+    ready_[(ready_head_ + ready_count_) % cap] = f;
+  }
   ++ready_count_;
 }
 
