@@ -492,6 +492,34 @@ void api_fail(tessel_kernel_ctx* k, const char* message, const char* file, uint3
 
 std::mutex g_print_mutex;
 
+void api_fail_index(tessel_kernel_ctx* k, const char* call, int32_t index, const char* what, uint32_t count,
+                    const char* file, uint32_t line) {
+  fail(k, std::string(call) + "(" + std::to_string(index) + "): " + what + " index out of range: this core was given " +
+              std::to_string(count) + " " + what + "s",
+       file, line);
+}
+
+void api_fail_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
+  std::string m = std::string(call) + "(cb=" + std::to_string(cb) + "): ";
+  if (cb >= k->num_cb_indices)
+    m += "CB index out of range (this architecture has " + std::to_string(k->num_cb_indices) + ")";
+  else
+    m += "CB " + std::to_string(cb) + " is not configured on this core by the program";
+  fail(k, std::move(m), file, line);
+}
+
+void api_fail_bank(tessel_kernel_ctx* k, uint32_t is_dram, uint32_t bank, const char* file, uint32_t line) {
+  fail(k, "get_noc_addr_from_bank_id: bank " + std::to_string(bank) + " does not exist: there are " +
+              std::to_string(is_dram ? k->num_dram_banks : k->num_l1_banks) + (is_dram ? " DRAM banks" : " L1 banks"),
+       file, line);
+}
+
+void api_fail_semaphore(tessel_kernel_ctx* k, uint32_t id, const char* file, uint32_t line) {
+  fail(k, "get_semaphore(" + std::to_string(id) + "): semaphore " + std::to_string(id) +
+              " was not created on this core (the program's add_semaphore for it covers other cores)",
+       file, line);
+}
+
 void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
   static const char* const kShort[] = {"BR", "NC", "TR"};
   Core& c = core_of(k);
@@ -507,7 +535,8 @@ const tessel_sim_api kTable = {
     TESSEL_KERNEL_ABI_VERSION, api_cb_reserve_back, api_cb_push_back,     api_cb_wait_front,  api_cb_pop_front,
     api_noc_read,              api_noc_write,       api_noc_write_multicast, api_noc_inline_write, api_noc_barrier,
     api_sem_wait,              api_sem_set,         api_sem_inc,          api_sem_set_multicast, api_fail,
-    api_dprint,                api_extension,
+    api_fail_index,            api_fail_cb,         api_fail_bank,        api_fail_semaphore,    api_dprint,
+    api_extension,
 };
 
 } // namespace

@@ -13,23 +13,13 @@ inline uint32_t bank_alignment(bool dram) {
   tessel_kernel_ctx* k = tessel_ctx();
   return dram ? k->dram_read_alignment : k->l1_alignment;
 }
-[[noreturn]] TESSEL_COLD inline void bank_error(bool dram, uint32_t bank, uint32_t nbanks, const char* file,
-                                                 uint32_t line) {
-  Msg m;
-  m << "get_noc_addr_from_bank_id: bank " << bank << " does not exist: there are " << nbanks
-    << (dram ? " DRAM banks" : " L1 banks");
-  fail(m, file, line);
-}
-[[noreturn]] TESSEL_COLD inline void semaphore_missing(uint32_t id, const char* file, uint32_t line) {
-  Msg m;
-  m << "get_semaphore(" << id << "): semaphore " << id
-    << " was not created on this core (the program's add_semaphore for it covers other cores)";
-  fail(m, file, line);
-}
 inline uint64_t bank_noc_addr(bool dram, uint32_t bank, uint64_t addr, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   const uint32_t nbanks = dram ? k->num_dram_banks : k->num_l1_banks;
-  if (__builtin_expect(bank >= nbanks, 0)) bank_error(dram, bank, nbanks, file, line);
+  if (__builtin_expect(bank >= nbanks, 0)) {
+    k->api->fail_bank(k, dram, bank, file, line);
+    __builtin_unreachable();
+  }
   uint32_t xy = dram ? k->dram_bank_noc_xy[bank] : k->l1_bank_noc_xy[bank];
   return tessel_noc_xy_addr(xy & 0xff, xy >> 8, addr);
 }
@@ -242,8 +232,10 @@ inline uint32_t get_semaphore(uint32_t semaphore_id, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(semaphore_id >= k->num_semaphores, 0))
     tessel_detail::index_error("get_semaphore", int(semaphore_id), "semaphore", k->num_semaphores, TESSEL_SITE);
-  if (__builtin_expect(!((k->semaphore_mask >> semaphore_id) & 1u), 0))
-    tessel_detail::semaphore_missing(semaphore_id, TESSEL_SITE);
+  if (__builtin_expect(!((k->semaphore_mask >> semaphore_id) & 1u), 0)) {
+    k->api->fail_semaphore(k, semaphore_id, TESSEL_SITE);
+    __builtin_unreachable();
+  }
   return k->semaphore_l1 + semaphore_id * 16u;
 }
 inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 2u
+#define TESSEL_KERNEL_ABI_VERSION 3u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -119,6 +119,17 @@ struct tessel_sim_api {
 
   // A check in kernel code failed: message is the complete description.
   void (*fail)(struct tessel_kernel_ctx*, const char* message, const char* file, uint32_t line);
+  // Failed checks whose message the simulator formats (kernels carry no
+  // formatting code, which keeps them fast to compile).
+  // `call(index)`: `what` index out of range; this core was given `count`.
+  void (*fail_index)(struct tessel_kernel_ctx*, const char* call, int32_t index, const char* what, uint32_t count,
+                     const char* file, uint32_t line);
+  // `call(cb=...)` on a CB index out of range or not configured on this core.
+  void (*fail_cb)(struct tessel_kernel_ctx*, const char* call, uint32_t cb, const char* file, uint32_t line);
+  // A DRAM (is_dram = 1) or L1 bank id that does not exist.
+  void (*fail_bank)(struct tessel_kernel_ctx*, uint32_t is_dram, uint32_t bank, const char* file, uint32_t line);
+  // get_semaphore(id) for a semaphore the program did not create on this core.
+  void (*fail_semaphore)(struct tessel_kernel_ctx*, uint32_t id, const char* file, uint32_t line);
   // One DPRINT line (without prefix or newline).
   void (*dprint)(struct tessel_kernel_ctx*, const char* text, uint32_t length);
   // Generic extension hook for later layers (compute engine, ...); 0 if absent.

@@ -36,60 +36,11 @@ enum class DataFormat : uint8_t {
 
 namespace tessel_detail {
 
-// A fixed-size message builder for failures raised in kernel code.
-#define TESSEL_COLD __attribute__((noinline, cold))
-struct Msg {
-  char buf[320];
-  uint32_t n = 0;
-  TESSEL_COLD Msg& operator<<(const char* s) {
-    while (*s && n + 1 < sizeof(buf)) buf[n++] = *s++;
-    buf[n] = 0;
-    return *this;
-  }
-  TESSEL_COLD Msg& operator<<(uint64_t v) {
-    char tmp[24];
-    int i = 0;
-    do {
-      tmp[i++] = char('0' + v % 10);
-      v /= 10;
-    } while (v);
-    while (i && n + 1 < sizeof(buf)) buf[n++] = tmp[--i];
-    buf[n] = 0;
-    return *this;
-  }
-  TESSEL_COLD Msg& operator<<(uint32_t v) { return *this << uint64_t(v); }
-  TESSEL_COLD Msg& operator<<(int v) {
-    if (v < 0) {
-      *this << "-";
-      return *this << uint64_t(-(int64_t)v);
-    }
-    return *this << uint64_t(v);
-  }
-};
-
-[[noreturn]] TESSEL_COLD inline void fail(const Msg& m, const char* file, uint32_t line) {
+[[noreturn]] inline void index_error(const char* call, int index, const char* what, uint32_t count, const char* file,
+                                    uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->fail(k, m.buf, file, line);
+  k->api->fail_index(k, call, index, what, count, file, line);
   __builtin_unreachable();
-}
-
-[[noreturn]] TESSEL_COLD inline void index_error(const char* call, int index, const char* what, uint32_t count,
-                                                  const char* file, uint32_t line) {
-  Msg m;
-  m << call << "(" << index << "): " << what << " index out of range: this core was given " << count << " " << what
-    << "s";
-  fail(m, file, line);
-}
-
-[[noreturn]] TESSEL_COLD inline void cb_error(uint32_t id, const char* call, const char* file, uint32_t line) {
-  tessel_kernel_ctx* k = tessel_ctx();
-  Msg m;
-  m << call << "(cb=" << id << "): ";
-  if (id >= k->num_cb_indices)
-    m << "CB index out of range (this architecture has " << k->num_cb_indices << ")";
-  else
-    m << "CB " << id << " is not configured on this core by the program";
-  fail(m, file, line);
 }
 
 template <typename T> inline T bit_cast_u32(uint32_t v) {
@@ -101,7 +52,10 @@ template <typename T> inline T bit_cast_u32(uint32_t v) {
 
 inline tessel_cb_iface& cb(uint32_t id, const char* call, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (__builtin_expect(id >= k->num_cb_indices || !k->cbs[id].configured, 0)) cb_error(id, call, file, line);
+  if (__builtin_expect(id >= k->num_cb_indices || !k->cbs[id].configured, 0)) {
+    k->api->fail_cb(k, call, id, file, line);
+    __builtin_unreachable();
+  }
   return k->cbs[id];
 }
 
@@ -211,9 +165,8 @@ inline uint32_t get_relative_logical_y() { return tessel_ctx()->logical_y; }
 #define ASSERT(cond, ...)                                                                                            \
   do {                                                                                                               \
     if (!(cond)) {                                                                                                   \
-      tessel_detail::Msg tessel_m;                                                                                   \
-      tessel_m << "ASSERT(" #cond ") failed";                                                                        \
-      tessel_detail::fail(tessel_m, __FILE__, __LINE__);                                                             \
+      tessel_kernel_ctx* tessel_k = tessel_ctx();                                                                    \
+      tessel_k->api->fail(tessel_k, "ASSERT(" #cond ") failed", __FILE__, __LINE__);                                 \
     }                                                                                                                \
   } while (0)
 #define WAYPOINT(x) ((void)0)
