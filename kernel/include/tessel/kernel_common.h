@@ -172,6 +172,5 @@ inline uint32_t get_relative_logical_y() { return tessel_ctx()->logical_y; }
 #define WAYPOINT(x) ((void)0)
 #define DeviceZoneScopedN(name) ((void)0)
 
-#include "tessel/dprint.h"
 
 #endif // TESSEL_KERNEL_COMMON_H
