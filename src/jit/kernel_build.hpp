@@ -45,20 +45,21 @@ struct BuildRequest {
 // A loaded kernel shared object.
 //
 // Kernel mutable globals and statics must be per core. When the object has
-// writable data symbols, each core gets its own loaded copy (instance()); when
+// writable data symbols, each instance gets its own loaded copy (instance()); when
 // it has none, every core shares one load.
 class KernelBinary {
 public:
   using EntryFn = int (*)();
   virtual ~KernelBinary() = default;
-  // Entry point for the kernel instance of core `core_index` (0-based over the
-  // device's cores). Loads a per-core copy on first use when needed. Entries
-  // stay valid while this KernelBinary lives. Thread-safe.
-  virtual EntryFn instance(uint32_t core_index) = 0;
-  // Restore the core's copy of the kernel's writable data (.data, .bss) to its
-  // load-time state, as silicon reloads a kernel's data at every launch. A
-  // no-op for kernels without mutable symbols. Call before each launch.
-  virtual void reset_globals(uint32_t core_index) = 0;
+  // Entry point for kernel instance `index` (below 65536; the runtime numbers
+  // its (device, core, RISC) triples). Loads a private copy on first use when
+  // the kernel has mutable symbols, so every instance has its own data.
+  // Entries stay valid while this KernelBinary lives. Thread-safe.
+  virtual EntryFn instance(uint32_t index) = 0;
+  // Restore instance `index`'s writable data (.data, .bss) to its load-time
+  // state, as silicon reloads a kernel's data at every launch. A no-op for
+  // kernels without mutable symbols. Call before each launch.
+  virtual void reset_globals(uint32_t index) = 0;
   // Names of the writable data symbols the kernel defines (empty if none).
   virtual const std::vector<std::string>& mutable_symbols() const = 0;
   // Path of the published shared object in the cache.

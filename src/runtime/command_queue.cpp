@@ -177,8 +177,9 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
         l.core_index = cp.core_index;
         l.risc = r;
         jit::KernelBinary& binary = *plan.binaries[size_t(cp.risc[r].kernel)];
-        l.entry = binary.instance(cp.core_index);
-        if (!binary.mutable_symbols().empty()) plan.global_resets.emplace_back(&binary, cp.core_index);
+        const uint32_t instance = runtime::kernel_instance_index(ds.lane, cp.core_index, r);
+        l.entry = binary.instance(instance);
+        if (!binary.mutable_symbols().empty()) plan.global_resets.emplace_back(&binary, instance);
         l.kernel_name = k.name.c_str();
         plan.launches.push_back(l);
       }
@@ -187,7 +188,7 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
 
 // Per-dispatch setup of every core the program uses (no allocation).
 void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip& chip) {
-  for (auto [binary, core_index] : plan.global_resets) binary->reset_globals(core_index);
+  for (auto [binary, instance] : plan.global_resets) binary->reset_globals(instance);
   for (const CorePlan& cp : plan.cores) {
     sim::Core& core = chip.core(cp.core_index);
     uint64_t stale = core.cb_configured_mask & ~cp.cb_mask;

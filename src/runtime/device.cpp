@@ -1,6 +1,7 @@
 #include "tessel/device.hpp"
 
 #include <atomic>
+#include <mutex>
 
 #include "runtime/device_state.hpp"
 #include "sim/l1_layout.hpp"
@@ -17,11 +18,35 @@ void DeviceState::require_open(const char* call) const {
 
 namespace {
 std::atomic<uint64_t> g_generation{1};
+
+std::mutex g_lanes_mutex;
+uint64_t g_lanes_in_use = 0; // bit per lane
+
+uint32_t acquire_lane() {
+  std::lock_guard lock(g_lanes_mutex);
+  for (uint32_t i = 0; i < runtime::kMaxOpenDevices; ++i)
+    if (!(g_lanes_in_use >> i & 1)) {
+      g_lanes_in_use |= uint64_t(1) << i;
+      return i;
+    }
+  throw ValidationError("Device::open: " + std::to_string(runtime::kMaxOpenDevices) +
+                        " devices are open already; close one first");
 }
+
+void release_lane(uint32_t lane) {
+  std::lock_guard lock(g_lanes_mutex);
+  g_lanes_in_use &= ~(uint64_t(1) << lane);
+}
+} // namespace
+
+namespace runtime {
+DeviceState::~DeviceState() { release_lane(lane); }
+} // namespace runtime
 
 Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::DeviceState>()) {
   auto& s = *state_;
   s.config = config;
+  s.lane = acquire_lane();
   sim::ArchSpec arch = sim::arch_preset(config.arch);
   if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);

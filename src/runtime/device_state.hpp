@@ -15,6 +15,13 @@ namespace tessel::runtime {
 // DRAM addresses start above zero so a forgotten address argument (0) is
 // never a valid buffer.
 inline constexpr uint64_t kDramAllocationBase = 0x10000;
+inline constexpr uint32_t kMaxOpenDevices = 64;
+
+// The kernel instance of (device lane, core, RISC): each gets its own copy of
+// a kernel's mutable globals.
+inline uint32_t kernel_instance_index(uint32_t lane, uint32_t core_index, uint32_t risc) {
+  return (lane * sim::kMaxCores + core_index) * TESSEL_RISC_COUNT + risc;
+}
 
 struct DeviceState {
   DeviceConfig config;
@@ -25,6 +32,10 @@ struct DeviceState {
   std::unique_ptr<jit::KernelCache> own_cache; // when config names a directory
   jit::KernelCache* cache = nullptr;
   uint64_t generation = 0; // distinguishes devices for program plans
+  // Among the devices open at once, this one's number (0..kMaxOpenDevices-1):
+  // kernels with mutable globals get a loaded copy per (lane, core, RISC).
+  uint32_t lane = 0;
+  ~DeviceState();
 
   bool open() const { return chip != nullptr; }
   void require_open(const char* call) const;

@@ -72,7 +72,7 @@ struct ProgramPlan {
   std::vector<std::shared_ptr<jit::KernelBinary>> binaries; // per kernel
   std::vector<CorePlan> cores;
   std::vector<sim::Launch> launches;
-  // Kernel copies whose globals are restored before every launch (kernel, core index).
+  // Kernel copies whose globals are restored before every launch (kernel, instance index).
   std::vector<std::pair<jit::KernelBinary*, uint32_t>> global_resets;
   uint32_t cb_end = 0; // first L1 offset above the program's CBs
 };

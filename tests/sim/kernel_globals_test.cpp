@@ -44,5 +44,42 @@ TEST(KernelGlobalsTest, GlobalsArePerCoreAndResetAtEveryLaunch) {
   }
 }
 
+TEST(KernelGlobalsTest, BothDataMovementRiscsOfACoreHaveTheirOwnCopy) {
+  // The same source (one binary) on BRISC and NCRISC of every core.
+  auto device = open_device();
+  Recorder rec(device);
+  const CoreRange all({0, 0}, {1, 1});
+  Program p;
+  p.add_semaphore(all, 0);
+  KernelHandle br = p.add_kernel_from_source(kCounting, "counting.cpp", all, DataMovementConfig{});
+  KernelHandle nc = p.add_kernel_from_source(kCounting, "counting.cpp", all,
+                                             DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+  for (CoreCoord c : all.cores()) {
+    p.set_runtime_args(br, c, {rec.buffer->address(), rec.noc.x, rec.noc.y, c.y * 2 + c.x});
+    p.set_runtime_args(nc, c, {rec.buffer->address(), rec.noc.x, rec.noc.y, 4 + c.y * 2 + c.x});
+  }
+  device->command_queue().enqueue_program(p);
+  const auto words = rec.read();
+  for (uint32_t slot = 0; slot < 8; ++slot) {
+    EXPECT_EQ(words[slot * 4 + 0], 1u) << "slot " << slot << ": BRISC and NCRISC share the kernel's globals";
+    EXPECT_EQ(words[slot * 4 + 1], 6u) << "slot " << slot;
+  }
+}
+
+TEST(KernelGlobalsTest, TwoOpenDevicesHaveTheirOwnCopies) {
+  auto a = open_device();
+  auto b = open_device();
+  Recorder rec_a(a), rec_b(b);
+  for (auto* d : {&a, &b}) {
+    Recorder& rec = d == &a ? rec_a : rec_b;
+    Program p;
+    p.add_semaphore(CoreCoord{0, 0}, 0);
+    KernelHandle k = p.add_kernel_from_source(kCounting, "counting.cpp", CoreCoord{0, 0}, DataMovementConfig{});
+    p.set_runtime_args(k, CoreCoord{0, 0}, {rec.buffer->address(), rec.noc.x, rec.noc.y, 0});
+    (*d)->command_queue().enqueue_program(p);
+    EXPECT_EQ(rec.at(0), 1u);
+  }
+}
+
 } // namespace
 } // namespace tessel::test
