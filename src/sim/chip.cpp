@@ -320,6 +320,15 @@ Fiber* Chip::pick_next() {
   return f;
 }
 
+bool Chip::yield(Fiber* f) {
+  if (ready_count_ == 0 && !poll_memory_waiters()) return false;
+  f->state = FiberState::Ready;
+  ready_[(ready_head_ + ready_count_) % ready_.size()] = f;
+  ++ready_count_;
+  yield_to_scheduler(f);
+  return true;
+}
+
 void Chip::block(Fiber* f) {
   f->state = FiberState::Blocked;
   yield_to_scheduler(f);

@@ -151,6 +151,9 @@ public:
   void make_ready(Fiber* f);
   [[noreturn]] void fail(Fiber* f, std::string message, const char* file, uint32_t line);
   void block(Fiber* f); // park the running fiber until make_ready()
+  // Let every other ready fiber run first; false (without switching) when
+  // no other fiber is ready.
+  bool yield(Fiber* f);
   void wake_memory_waiters(Core& core);
   std::string where(const Fiber* f, const char* file, uint32_t line) const;
   static const char* risc_name(uint32_t risc);

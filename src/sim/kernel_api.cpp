@@ -191,6 +191,22 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   }
 }
 
+void api_cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file,
+                 uint32_t line) {
+  core_of(k).chip->note_progress();
+  Core& c = core_of(k);
+  Fiber* f = fiber_of(k);
+  if (c.chip->yield(f)) return;
+  // Nothing else can run: the answer cannot change unless this RISC waits.
+  const char* call = front ? "cb_pages_available_at_front" : "cb_pages_reservable_at_back";
+  tessel_cb_iface& q = checked_cb(k, call, cb, pages, file, line);
+  const uint32_t visible = visible_pages(q);
+  if (front ? visible >= pages : q.num_pages - visible >= pages) return;
+  f->wait = {front ? WaitKind::CbFront : WaitKind::CbBack, cb, pages, nullptr, 0, file, line};
+  (front ? c.cb_front_waiter : c.cb_back_waiter)[cb] = f;
+  c.chip->block(f);
+}
+
 // ---------------------------------------------------------------------------
 // NoC
 
@@ -532,11 +548,28 @@ void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
 void* api_extension(tessel_kernel_ctx*, uint32_t) { return nullptr; }
 
 const tessel_sim_api kTable = {
-    TESSEL_KERNEL_ABI_VERSION, api_cb_reserve_back, api_cb_push_back,     api_cb_wait_front,  api_cb_pop_front,
-    api_noc_read,              api_noc_write,       api_noc_write_multicast, api_noc_inline_write, api_noc_barrier,
-    api_sem_wait,              api_sem_set,         api_sem_inc,          api_sem_set_multicast, api_fail,
-    api_fail_index,            api_fail_cb,         api_fail_bank,        api_fail_semaphore,    api_dprint,
-    api_extension,
+    .abi_version = TESSEL_KERNEL_ABI_VERSION,
+    .cb_reserve_back = api_cb_reserve_back,
+    .cb_push_back = api_cb_push_back,
+    .cb_wait_front = api_cb_wait_front,
+    .cb_pop_front = api_cb_pop_front,
+    .noc_read = api_noc_read,
+    .noc_write = api_noc_write,
+    .noc_write_multicast = api_noc_write_multicast,
+    .noc_inline_write = api_noc_inline_write,
+    .noc_barrier = api_noc_barrier,
+    .sem_wait = api_sem_wait,
+    .sem_set = api_sem_set,
+    .sem_inc = api_sem_inc,
+    .sem_set_multicast = api_sem_set_multicast,
+    .cb_poll = api_cb_poll,
+    .fail = api_fail,
+    .fail_index = api_fail_index,
+    .fail_cb = api_fail_cb,
+    .fail_bank = api_fail_bank,
+    .fail_semaphore = api_fail_semaphore,
+    .dprint = api_dprint,
+    .extension = api_extension,
 };
 
 } // namespace

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 3u
+#define TESSEL_KERNEL_ABI_VERSION 4u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -117,6 +117,11 @@ struct tessel_sim_api {
                             uint32_t num_dests, uint32_t loopback_src, uint32_t noc, const char* file,
                             uint32_t line);
 
+  // A kernel polls a CB (cb_pages_*) and the answer was no: let the other
+  // RISCs run; with nothing else runnable this waits like cb_wait_front /
+  // cb_reserve_back (front = 1 for the consumer's side).
+  void (*cb_poll)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, uint32_t front, const char* file,
+                  uint32_t line);
   // A check in kernel code failed: message is the complete description.
   void (*fail)(struct tessel_kernel_ctx*, const char* message, const char* file, uint32_t line);
   // Failed checks whose message the simulator formats (kernels carry no

@@ -119,12 +119,20 @@ inline void cb_pop_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS)
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->cb_pop_front(k, cb_id, num_pages, TESSEL_SITE);
 }
+// Non-blocking polls. A "no" lets the other RISCs run before returning, so a
+// polling loop makes progress on the simulator's cooperative scheduler.
 inline bool cb_pages_reservable_at_back(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
   tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_reservable_at_back", TESSEL_SITE);
+  if (q.num_pages - uint16_t(q.received - q.acked) >= num_pages) return true;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_poll(k, cb_id, num_pages, 0, TESSEL_SITE);
   return q.num_pages - uint16_t(q.received - q.acked) >= num_pages;
 }
 inline bool cb_pages_available_at_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
   tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_available_at_front", TESSEL_SITE);
+  if (uint16_t(q.received - q.acked) >= num_pages) return true;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->cb_poll(k, cb_id, num_pages, 1, TESSEL_SITE);
   return uint16_t(q.received - q.acked) >= num_pages;
 }
 inline uint32_t get_write_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
