@@ -28,9 +28,11 @@ public:
     enqueue_write_buffer(buffer, src.data(), src.size() * sizeof(T), blocking);
   }
   void enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool blocking = true);
+  // Resizes dst to the buffer's size; dst is unchanged if the read fails.
   template <typename T> void enqueue_read_buffer(Buffer& buffer, std::vector<T>& dst, bool blocking = true) {
-    dst.resize(buffer.size() / sizeof(T));
-    enqueue_read_buffer(buffer, dst.data(), dst.size() * sizeof(T), blocking);
+    std::vector<T> out(buffer.size() / sizeof(T));
+    enqueue_read_buffer(buffer, out.data(), out.size() * sizeof(T), blocking);
+    dst = std::move(out);
   }
   void enqueue_program(Program& program, bool blocking = true);
   // Validate the program against this device and build its kernels without

@@ -43,6 +43,8 @@ const std::vector<std::string> kFixedFlags = {
     "-fno-rtti",
     "-fno-gnu-unique",
     "-fno-semantic-interposition",
+    // Frames larger than the fiber stack's guard page must still hit it.
+    "-fstack-clash-protection",
     "-fdiagnostics-color=never",
     "-pipe",
 };

@@ -260,6 +260,24 @@ std::string coord_text(const NocCoord& n) {
        file, line);
 }
 
+[[noreturn]] TESSEL_COLD void not_l1_error(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file,
+                                          uint32_t line) {
+  fail(k, std::string(call) + ": L1 address " + hex(addr) + " is neither an L1 offset (below " +
+              std::to_string(k->l1_size_bytes) + ") nor a pointer into a core's L1 (as get_write_ptr returns)",
+       file, line);
+}
+
+// An L1 address as kernels use it, an offset or a pointer into some core's
+// L1 slot, as the offset it names (the same on every core).
+inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file, uint32_t line) {
+  if (addr < TESSEL_L1_SLOT_BYTES) return uint32_t(addr);
+  const Chip& chip = *core_of(k).chip;
+  const uint64_t lo = reinterpret_cast<uintptr_t>(const_cast<Chip&>(chip).memory().l1(0));
+  if (__builtin_expect(addr >= lo && addr < lo + uint64_t(chip.core_count()) * TESSEL_L1_SLOT_BYTES, 1))
+    return uint32_t(addr & TESSEL_L1_SLOT_MASK);
+  not_l1_error(k, call, addr, file, line);
+}
+
 // Resolve a NoC address for a transfer of size bytes; fails with a message.
 inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
                  const char* file, uint32_t line) {
@@ -268,7 +286,7 @@ inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_add
   Endpoint e;
   if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
     e.core = &chip.core(uint32_t(ci));
-    e.offset = n.local & TESSEL_L1_SLOT_MASK;
+    e.offset = l1_offset(k, call, n.local, file, line);
     if (__builtin_expect(e.offset + size > k->l1_size_bytes, 0))
       l1_bounds_error(k, call, *e.core, e.offset, size, file, line);
     e.host = e.core->l1 + e.offset;
@@ -295,7 +313,7 @@ inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_add
 
 inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
                   const char* file, uint32_t line) {
-  uint32_t off = l1_addr & TESSEL_L1_SLOT_MASK;
+  uint32_t off = l1_offset(k, call, l1_addr, file, line);
   if (__builtin_expect(uint64_t(off) + size > k->l1_size_bytes, 0))
     local_bounds_error(k, call, what, off, size, file, line);
   return off;
@@ -385,6 +403,11 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
       }
       ++count;
     }
+  if (count == 0)
+    fail(k, std::string(call) + ": the rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+                std::to_string(x1) + "," + std::to_string(y1) +
+                ") holds only the sender: a multicast needs at least one destination",
+         file, line);
   if (count != num_dests)
     fail(k, std::string(call) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle NoC (" +
                 std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," +
@@ -393,8 +416,7 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
                           : (includes_self ? " (the sender excluded; use the _loopback_src form to include it)"
                                            : "")),
          file, line);
-  uint64_t local = mcast & TESSEL_NOC_LOCAL_MASK;
-  uint32_t off = uint32_t(local & TESSEL_L1_SLOT_MASK);
+  uint32_t off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
   if (uint64_t(off) + size > k->l1_size_bytes)
     fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(off) +
                 " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
@@ -414,7 +436,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
   const uint8_t* src = core_of(k).l1 + s;
-  uint32_t dst_off = uint32_t(mcast & TESSEL_L1_SLOT_MASK);
+  uint32_t dst_off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
   check_alignment(k, call, dst_off, s, k->l1_alignment, false, file, line);
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
     std::memmove(dst.l1 + off, src, size);
