@@ -247,14 +247,15 @@ void CommandQueue::enqueue_program(Program& program, bool) {
   runtime::DeviceState& ds = device_.state();
   ds.require_open("enqueue_program");
   ProgramState& st = program.state();
-  ensure_plan(st, ds);
-  // L1 buffers may have been allocated since planning: check the CBs still fit under them.
+  // L1 buffers may have been allocated since planning: check the CBs still fit
+  // under them, before planning (which may compile) changes anything.
   const uint64_t lowest_l1_buffer = ds.l1->lowest_allocated();
-  if (st.plan.cb_end > lowest_l1_buffer)
+  if (st.cb_end > lowest_l1_buffer)
     throw ValidationError("enqueue_program: the program's circular buffers occupy L1 up to offset " +
-                          std::to_string(st.plan.cb_end) + ", but an L1 buffer starts at offset " +
+                          std::to_string(st.cb_end) + ", but an L1 buffer starts at offset " +
                           std::to_string(lowest_l1_buffer) + " (L1 is " + std::to_string(ds.arch.l1_size_bytes) +
                           " bytes per core: reduce the CBs or free L1 buffers)");
+  ensure_plan(st, ds);
   configure_cores(st, st.plan, *ds.chip);
   ds.chip->run(st.plan.launches);
   ++programs_run_;

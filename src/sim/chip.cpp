@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -89,11 +90,16 @@ struct Chip::StackPool {
     size_t bytes = (count + 1) * kSlot;
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw OutOfMemoryError("cannot reserve fiber stacks: " + std::string(std::strerror(errno)));
+    const uintptr_t first = (reinterpret_cast<uintptr_t>(p) + kSlot - 1) & ~uintptr_t(kSlot - 1);
+    for (size_t i = 0; i < count; ++i)
+      if (mprotect(reinterpret_cast<uint8_t*>(first + i * kSlot) + kPage, kPage, PROT_NONE) != 0) {
+        munmap(p, bytes);
+        throw OutOfMemoryError("cannot protect a fiber stack's guard page: " + std::string(std::strerror(errno)));
+      }
     regions.emplace_back(static_cast<uint8_t*>(p), bytes);
     uintptr_t base = (reinterpret_cast<uintptr_t>(p) + kSlot - 1) & ~uintptr_t(kSlot - 1);
     for (size_t i = 0; i < count; ++i) {
       uint8_t* slot = reinterpret_cast<uint8_t*>(base + i * kSlot);
-      mprotect(slot + kPage, kPage, PROT_NONE); // guard page under the stack
       free_slots.push_back(slot);
     }
   }
@@ -112,7 +118,7 @@ SchedulerPolicy SchedulerPolicy::parse(const std::string& text) {
     char* end = nullptr;
     errno = 0;
     unsigned long long seed = std::strtoull(num.c_str(), &end, 0);
-    if (!num.empty() && end && *end == '\0' && errno == 0) {
+    if (!num.empty() && std::isdigit(static_cast<unsigned char>(num[0])) && end && *end == '\0' && errno == 0) {
       p.kind = Kind::Random;
       p.seed = seed;
       return p;
@@ -381,6 +387,8 @@ bool Chip::poll_memory_waiters() {
 
 void Chip::run(std::span<const Launch> launches) {
   ensure_fault_stack();
+  // Every run replays from the seed, so a failing dispatch can be replayed alone.
+  rng_state_ = policy_.seed;
   WatchSlot& watch = watch_slot();
   progress_ = &watch.progress;
   WatchScope watching(watch, watchdog_timeout_ms_);

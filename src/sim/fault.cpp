@@ -26,7 +26,15 @@ struct sigaction g_previous[kSignalCount];
 
 void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   Fiber* f = running_fiber();
-  if (sig == kWatchdogSignal && (f == nullptr || f->fault_signal != 0)) return; // the kernel moved on meanwhile
+  if (sig == kWatchdogSignal && (f == nullptr || f->fault_signal != 0)) {
+    // Not for a running kernel: the kernel moved on meanwhile, or the signal
+    // is the host program's own. Hand it to the handler that was there before.
+    const struct sigaction& prev = g_previous[kSignalCount - 1];
+    if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction) prev.sa_sigaction(sig, info, uc_raw);
+    else if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN)
+      prev.sa_handler(sig);
+    return;
+  }
   if (f == nullptr || f->fault_signal != 0) {
     // Not kernel code (or a fault while recovering): restore and re-raise.
     for (size_t i = 0; i < kSignalCount; ++i)

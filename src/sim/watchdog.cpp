@@ -96,8 +96,8 @@ uint32_t watchdog_timeout_ms_from_env() {
   if (!env || !*env) return 10000;
   char* end = nullptr;
   double s = std::strtod(env, &end);
-  if (end == env || s < 0) return 10000;
-  return uint32_t(s * 1000.0);
+  if (end == env || !(s >= 0)) return 10000;
+  return s >= 4.0e6 ? 4000000000u : uint32_t(s * 1000.0);
 }
 
 } // namespace tessel::sim
