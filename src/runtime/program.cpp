@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -196,14 +197,25 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
         throw ValidationError(std::string(call) + ": " + cb + " is already configured on core " +
                               first_common_core(cores, other.cores));
   }
-  uint32_t base = st.cb_end ? st.cb_end : sim::kL1UnreservedBase;
-  uint64_t end = uint64_t(base) + ((uint64_t(config.total_size()) + 15) / 16) * 16;
-  if (end > uint64_t(1464) * 1024)
+  // A config sits at the same offset on all its cores: above every CB already
+  // on any of them. CBs on disjoint cores may share offsets.
+  const std::vector<CoreCoord> core_list = cores.cores();
+  uint32_t base = sim::kL1UnreservedBase;
+  CoreCoord fullest = core_list.front();
+  for (CoreCoord c : core_list)
+    if (auto it = st.cb_end_per_core.find(runtime::core_key(c)); it != st.cb_end_per_core.end() && it->second > base) {
+      base = it->second;
+      fullest = c;
+    }
+  const uint64_t end = uint64_t(base) + ((uint64_t(config.total_size()) + 15) / 16) * 16;
+  if (end > runtime::kMaxL1Bytes)
     throw ValidationError(std::string(call) + ": the program's circular buffers would need " +
-                          std::to_string(end - sim::kL1UnreservedBase) + " bytes of L1 per core, more than the " +
-                          std::to_string(1464 * 1024 - sim::kL1UnreservedBase) + " bytes available");
+                          std::to_string(end - sim::kL1UnreservedBase) + " bytes of L1 on core " + fullest.str() +
+                          ", more than the " + std::to_string(runtime::kMaxL1Bytes - sim::kL1UnreservedBase) +
+                          " bytes available");
   st.cbs.push_back({cores, config, base});
-  st.cb_end = uint32_t(end);
+  for (CoreCoord c : core_list) st.cb_end_per_core[runtime::core_key(c)] = uint32_t(end);
+  st.cb_end = std::max(st.cb_end, uint32_t(end));
   ++st.layout_version;
   return CircularBufferHandle(st.cbs.size() - 1);
 }

@@ -20,6 +20,10 @@ namespace tessel::runtime {
 
 inline uint32_t core_key(CoreCoord c) { return (c.y << 16) | c.x; }
 
+// The largest L1 of any architecture; the device's own size is checked when
+// the program is enqueued.
+inline constexpr uint32_t kMaxL1Bytes = 1464 * 1024;
+
 struct KernelSpec {
   std::string name;         // display name (path as given, or the source name)
   std::string source_path;  // resolved absolute path; empty for source text
@@ -81,7 +85,8 @@ struct ProgramState {
   std::vector<KernelSpec> kernels;
   std::vector<CbSpec> cbs;
   std::vector<SemaphoreSpec> semaphores;
-  uint32_t cb_end = 0; // L1 offset above the last CB (0 = none yet)
+  uint32_t cb_end = 0; // highest L1 offset above a CB on any core (0 = none yet)
+  std::unordered_map<uint32_t, uint32_t> cb_end_per_core; // core_key -> L1 offset above its CBs
   uint64_t kernels_version = 0;
   uint64_t layout_version = 0;
   ProgramPlan plan;

@@ -240,7 +240,7 @@ TEST_F(InvalidInputTest, L1OverflowFromCbsAlone) {
   const uint32_t available = device->l1_size() - 0x4000;
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(1 << 19, 1024, 1)); }),
             "add_circular_buffer: the program's circular buffers would need " + std::to_string((1 << 20) + (1 << 19)) +
-                " bytes of L1 per core, more than the " + std::to_string(available) + " bytes available");
+                " bytes of L1 on core (0,0), more than the " + std::to_string(available) + " bytes available");
   // Nothing of the failed config was kept: a smaller one still fits after the first.
   p.add_circular_buffer(kCore, cb_config(1 << 18, 1024, 1));
   expect_runs(p);

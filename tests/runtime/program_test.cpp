@@ -95,3 +95,24 @@ TEST(ProgramTest, OneProgramRunsOnTwoDevices) {
 
 } // namespace
 } // namespace tessel::test
+
+namespace tessel::test {
+namespace {
+
+TEST(ProgramCbLayoutTest, CbsOnDisjointCoresShareOffsetsAndStackWhereTheyOverlap) {
+  // Two 1 MiB CBs on different cores fit (each core needs 1 MiB); a third on
+  // both cores sits above both and would not fit.
+  Program p;
+  auto config = [](uint8_t index, uint32_t bytes) {
+    CircularBufferConfig c(bytes, {{index, DataFormat::Float16_b}});
+    c.set_page_size(index, 1024);
+    return c;
+  };
+  EXPECT_NO_THROW(p.add_circular_buffer(CoreCoord{0, 0}, config(0, 1 << 20)));
+  EXPECT_NO_THROW(p.add_circular_buffer(CoreCoord{1, 0}, config(1, 1 << 20)));
+  EXPECT_THROW(p.add_circular_buffer(CoreRange({0, 0}, {1, 0}), config(2, 1 << 19)), ValidationError);
+  EXPECT_NO_THROW(p.add_circular_buffer(CoreCoord{0, 1}, config(2, 1 << 19)));
+}
+
+} // namespace
+} // namespace tessel::test
