@@ -6,7 +6,12 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <array>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -106,22 +111,63 @@ void ensure_fault_stack() {
   done = true; // the stack lives as long as the thread (deliberately not freed)
 }
 
+namespace {
+// Runs `addr2line -i -e so 0xOFFSET` (no shell) and returns its output lines:
+// the innermost inlined frame first, the function compiled at the PC last.
+std::vector<std::string> addr2line_frames(const char* so_path, uintptr_t offset) {
+  std::vector<std::string> frames;
+  int fds[2];
+  if (pipe(fds) != 0) return frames;
+  char hex_offset[32];
+  std::snprintf(hex_offset, sizeof hex_offset, "0x%zx", size_t(offset));
+  char* const argv[] = {const_cast<char*>("addr2line"), const_cast<char*>("-i"), const_cast<char*>("-e"),
+                        const_cast<char*>(so_path), hex_offset, nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, "addr2line", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc == 0) {
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
+    waitpid(pid, nullptr, 0);
+    size_t at = 0;
+    while (at < text.size()) {
+      size_t nl = text.find('\n', at);
+      std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+      // "file:line (discriminator n)" -> "file:line"
+      if (auto sp = line.find(' '); sp != std::string::npos) line.resize(sp);
+      if (!line.empty() && line.rfind("??", 0) != 0) frames.push_back(line);
+      if (nl == std::string::npos) break;
+      at = nl + 1;
+    }
+  }
+  close(fds[0]);
+  return frames;
+}
+} // namespace
+
 std::string source_location_of(uintptr_t pc) {
   Dl_info info = {};
   if (pc == 0 || dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr) return {};
-  uintptr_t offset = pc - reinterpret_cast<uintptr_t>(info.dli_fbase);
-  char cmd[4096];
-  std::snprintf(cmd, sizeof cmd, "addr2line -e '%s' 0x%zx 2>/dev/null", info.dli_fname, size_t(offset));
-  FILE* p = popen(cmd, "r");
-  if (!p) return {};
-  std::array<char, 4096> line{};
-  std::string out;
-  if (std::fgets(line.data(), int(line.size()), p)) out = line.data();
-  pclose(p);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  // "file:line (discriminator n)" -> "file:line"
-  if (auto sp = out.find(' '); sp != std::string::npos) out.resize(sp);
-  if (out.empty() || out.rfind("??", 0) == 0) return {};
+  const std::vector<std::string> frames =
+      addr2line_frames(info.dli_fname, pc - reinterpret_cast<uintptr_t>(info.dli_fbase));
+  if (frames.empty()) return {};
+  // The innermost frame in the kernel's own source, not in a kernel API header.
+  std::string out = frames.front();
+  for (const std::string& f : frames) {
+    const auto colon = f.rfind(':');
+    const std::string file = f.substr(0, colon);
+    if (file.size() < 2 || file.compare(file.size() - 2, 2, ".h") != 0) {
+      out = f;
+      break;
+    }
+  }
   // Kernels given as source text are compiled from <cache>/sources/<hash>/<name>:
   // report them by name, as their other messages do.
   if (auto at = out.find("/sources/"); at != std::string::npos) {
