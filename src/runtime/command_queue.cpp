@@ -79,19 +79,6 @@ void validate_for_device(const ProgramState& st, const runtime::DeviceState& ds)
                           "-byte L1 of " + a.name);
 }
 
-jit::BuildRequest build_request(const KernelSpec& k) {
-  jit::BuildRequest r;
-  r.source_path = k.source_path;
-  r.source_text = k.source_text;
-  r.display_name = k.name;
-  r.kind = k.compute ? jit::KernelKind::Compute : jit::KernelKind::DataMovement;
-  r.defines.assign(k.defines.begin(), k.defines.end());
-  r.compile_args = k.compile_args;
-  r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
-  r.opt_level = k.opt_level;
-  return r;
-}
-
 // Builds a complete new plan; the program's current plan is untouched on failure.
 ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
   validate_for_device(st, ds);
@@ -108,7 +95,7 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
   } else {
     std::vector<jit::BuildRequest> requests;
     requests.reserve(st.kernels.size());
-    for (const KernelSpec& k : st.kernels) requests.push_back(build_request(k));
+    for (const KernelSpec& k : st.kernels) requests.push_back(runtime::build_request(k));
     plan.binaries = ds.cache->build_all(requests);
   }
 

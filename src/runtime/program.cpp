@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "jit/cache_key.hpp"
 #include "runtime/program_state.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/error.hpp"
@@ -97,9 +98,13 @@ KernelHandle add(runtime::ProgramState& st, KernelSpec spec) {
   if (spec.compile_args.size() > 4096)
     throw ValidationError("add_kernel: kernel '" + spec.name + "' has " + std::to_string(spec.compile_args.size()) +
                           " compile-time args; at most 4096 are supported");
-  if (spec.opt_level < -1 || spec.opt_level > 3)
-    throw ValidationError("add_kernel: kernel '" + spec.name + "': opt_level " + std::to_string(spec.opt_level) +
-                          " is not valid; expected 0..3 (or -1 for the default)");
+  if (spec.source_path.empty() && spec.source_text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw ValidationError("add_kernel_from_source: kernel '" + spec.name + "' has empty source text");
+  try {
+    jit::validate_request(runtime::build_request(spec)); // defines, named args, opt level
+  } catch (const ValidationError& e) {
+    throw ValidationError(std::string("add_kernel: ") + e.what());
+  }
   st.kernels.push_back(std::move(spec));
   ++st.kernels_version;
   ++st.layout_version;

@@ -42,6 +42,19 @@ struct KernelSpec {
   bool common_args_set = false;
 };
 
+inline jit::BuildRequest build_request(const KernelSpec& k) {
+  jit::BuildRequest r;
+  r.source_path = k.source_path;
+  r.source_text = k.source_text;
+  r.display_name = k.name;
+  r.kind = k.compute ? jit::KernelKind::Compute : jit::KernelKind::DataMovement;
+  r.defines.assign(k.defines.begin(), k.defines.end());
+  r.compile_args = k.compile_args;
+  r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
+  r.opt_level = k.opt_level;
+  return r;
+}
+
 struct CbSpec {
   CoreRangeSet cores;
   CircularBufferConfig config;

@@ -79,7 +79,7 @@ TEST_F(InvalidInputTest, KernelCoresGivenBadly) {
                   ops_source(), kOpsName, kCore,
                   DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, {}, {}, {}, 7});
             }),
-            "add_kernel: kernel 'ops.cpp': opt_level 7 is not valid; expected 0..3 (or -1 for the default)");
+            "add_kernel: kernel ops.cpp: opt_level 7 is out of range (expected -1 for the default, or 0..3)");
   EXPECT_EQ(p.num_kernels(), 0u);
   add_recording_kernel(p);
   expect_runs(p);
@@ -411,6 +411,26 @@ TEST_F(InvalidInputTest, ClosedDevice) {
   EXPECT_EQ(error_of<ValidationError>(device->command_queue(), p), "enqueue_program: the device is closed");
   EXPECT_EQ(error_from<ValidationError>([&] { device->set_policy("deterministic"); }),
             "Device::set_policy: the device is closed");
+}
+
+} // namespace
+} // namespace tessel::test
+
+namespace tessel::test {
+namespace {
+
+TEST(InvalidKernelInputTest, BadDefinesAndEmptySourceFailAtAddKernel) {
+  Program p;
+  DataMovementConfig bad_define;
+  bad_define.defines = {{"A=B", "1"}};
+  try {
+    p.add_kernel_from_source("void kernel_main() {}\n", "k.cpp", CoreCoord{0, 0}, bad_define);
+    ADD_FAILURE() << "a define named 'A=B' was accepted";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("add_kernel: kernel k.cpp: define 'A=B'", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(p.add_kernel_from_source("  \n", "empty.cpp", CoreCoord{0, 0}, DataMovementConfig{}), ValidationError);
+  EXPECT_EQ(p.num_kernels(), 0u);
 }
 
 } // namespace
