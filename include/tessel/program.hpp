@@ -107,7 +107,9 @@ public:
   void set_common_runtime_args(KernelHandle kernel, std::initializer_list<uint32_t> args) {
     set_common_runtime_args(kernel, std::span<const uint32_t>(args.begin(), args.size()));
   }
-  // Mutable access to values already set (the length is fixed; change words in place).
+  // Mutable access to values already set (the length is fixed; change words in
+  // place). A span stays valid until set_runtime_args / set_common_runtime_args
+  // changes that kernel's length on that core, or the program is destroyed.
   std::span<uint32_t> runtime_args(KernelHandle kernel, CoreCoord core);
   std::span<uint32_t> common_runtime_args(KernelHandle kernel);
 

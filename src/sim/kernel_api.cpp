@@ -51,18 +51,23 @@ std::string hex(uint64_t v) {
 
 inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.received - q.acked); }
 
+// A CB index that is out of range or not configured on this core (also
+// reported for kernel-side checks, through api_fail_cb).
+[[noreturn]] TESSEL_COLD void cb_unusable(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file,
+                                         uint32_t line) {
+  std::string m = std::string(call) + "(cb=" + std::to_string(cb) + "): ";
+  if (cb >= k->num_cb_indices)
+    m += "CB index out of range: this architecture has " + std::to_string(k->num_cb_indices) + " CB indices (0.." +
+         std::to_string(k->num_cb_indices - 1) + ")";
+  else
+    m += "CB " + std::to_string(cb) + " is not configured on this core by the program";
+  fail(k, std::move(m), file, line);
+}
+
 [[noreturn]] TESSEL_COLD void cb_misuse(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
                                        const char* file, uint32_t line) {
-  Core& c = core_of(k);
-  if (cb >= k->num_cb_indices)
-    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB index out of range: this architecture has " +
-                std::to_string(k->num_cb_indices) + " CB indices (0.." + std::to_string(k->num_cb_indices - 1) + ")",
-         file, line);
-  tessel_cb_iface& q = c.cbs[cb];
-  if (!q.configured)
-    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) +
-                " is not configured on this core by the program",
-         file, line);
+  if (cb >= k->num_cb_indices || !core_of(k).cbs[cb].configured) cb_unusable(k, call, cb, file, line);
+  const tessel_cb_iface& q = core_of(k).cbs[cb];
   if (pages == 0 || pages > q.num_pages)
     fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + "): CB " +
                 std::to_string(cb) + " has " + std::to_string(q.num_pages) + " pages; expected 1.." +
@@ -538,12 +543,7 @@ void api_fail_index(tessel_kernel_ctx* k, const char* call, int32_t index, const
 }
 
 void api_fail_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
-  std::string m = std::string(call) + "(cb=" + std::to_string(cb) + "): ";
-  if (cb >= k->num_cb_indices)
-    m += "CB index out of range (this architecture has " + std::to_string(k->num_cb_indices) + ")";
-  else
-    m += "CB " + std::to_string(cb) + " is not configured on this core by the program";
-  fail(k, std::move(m), file, line);
+  cb_unusable(k, call, cb, file, line);
 }
 
 void api_fail_bank(tessel_kernel_ctx* k, uint32_t is_dram, uint32_t bank, const char* file, uint32_t line) {

@@ -29,7 +29,7 @@ inline constexpr uint32_t kL1ArgsStride = 0x600;
 inline constexpr uint32_t kL1UniqueArgsBase = 0x100;
 inline constexpr uint32_t kL1CommonArgsBase = kL1UniqueArgsBase + 3 * kL1ArgsStride;
 inline constexpr uint32_t kL1SemaphoreBase = kL1CommonArgsBase + 3 * kL1ArgsStride;
-inline constexpr uint32_t kL1SemaphoreStride = 16;
+inline constexpr uint32_t kL1SemaphoreStride = TESSEL_SEMAPHORE_STRIDE_BYTES;
 inline constexpr uint32_t kL1UnreservedBase = 0x4000;
 
 static_assert(TESSEL_MAX_RUNTIME_ARGS * 4 <= kL1ArgsStride);

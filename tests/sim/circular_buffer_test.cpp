@@ -246,8 +246,8 @@ TEST_F(CircularBufferTest, CbIndexOutOfRangeFails) {
   ptr.op(kRecordWrPtr, 70, 0);
   Program q = program(kCore, cb_config(4, 32), &ptr, nullptr);
   EXPECT_EQ(kernel_error(q), ops_site("get_write_ptr") +
-                                 ": core (0,0) BRISC: get_write_ptr(cb=70): CB index out of range (this architecture "
-                                 "has 64)");
+                                 ": core (0,0) BRISC: get_write_ptr(cb=70): CB index out of range: this architecture "
+                                 "has 64 CB indices (0..63)");
 }
 
 TEST_F(CircularBufferTest, PageCountOutOfRangeFails) {

@@ -236,7 +236,7 @@ inline uint32_t get_semaphore(uint32_t semaphore_id, TESSEL_SITE_PARAMS) {
     k->api->fail_semaphore(k, semaphore_id, TESSEL_SITE);
     __builtin_unreachable();
   }
-  return k->semaphore_l1 + semaphore_id * 16u;
+  return k->semaphore_l1 + semaphore_id * TESSEL_SEMAPHORE_STRIDE_BYTES;
 }
 inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();

@@ -37,6 +37,7 @@
 #define TESSEL_MAX_CBS 64u
 #define TESSEL_MAX_RUNTIME_ARGS 341u
 #define TESSEL_MAX_SEMAPHORES 16u
+#define TESSEL_SEMAPHORE_STRIDE_BYTES 16u // one L1-alignment unit per semaphore
 #define TESSEL_MAX_DRAM_BANKS 16u
 #define TESSEL_MAX_L1_BANKS 256u
 
