@@ -33,6 +33,12 @@ inline uint64_t interleaved_noc_addr(bool dram, uint32_t base, uint32_t page_str
   const uint64_t addr = uint64_t(base) + uint64_t(page_id / nbanks) * page_stride + offset;
   return bank_noc_addr(dram, bank, addr, file, line);
 }
+// The same for a page of page_bytes: pages are laid out at the bank's
+// alignment (the host allocator's rule).
+inline uint64_t page_noc_addr(bool dram, uint32_t base, uint32_t page_bytes, uint32_t page_id, uint32_t offset,
+                              const char* file, uint32_t line) {
+  return interleaved_noc_addr(dram, base, align_up(page_bytes, bank_alignment(dram)), page_id, offset, file, line);
+}
 } // namespace tessel_detail
 
 // ---------------------------------------------------------------------------
@@ -67,10 +73,9 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
 template <bool DRAM> struct InterleavedAddrGen {
   uint32_t bank_base_address;
   uint32_t page_size;
-  uint32_t aligned_page_size() const { return tessel_detail::align_up(page_size, tessel_detail::bank_alignment(DRAM)); }
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, aligned_page_size(), id, offset, TESSEL_SITE);
+    return tessel_detail::page_noc_addr(DRAM, bank_base_address, page_size, id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
 };
@@ -80,8 +85,8 @@ template <bool DRAM> struct InterleavedPow2AddrGen {
   uint32_t log_base_2_of_page_size;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    uint32_t stride = tessel_detail::align_up(1u << log_base_2_of_page_size, tessel_detail::bank_alignment(DRAM));
-    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+    return tessel_detail::page_noc_addr(DRAM, bank_base_address, 1u << log_base_2_of_page_size, id, offset,
+                                        TESSEL_SITE);
   }
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
@@ -92,8 +97,7 @@ template <bool DRAM> struct InterleavedAddrGenFast {
   DataFormat data_format;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    uint32_t stride = tessel_detail::align_up(page_size, tessel_detail::bank_alignment(DRAM));
-    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+    return tessel_detail::page_noc_addr(DRAM, bank_base_address, page_size, id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
 };
@@ -103,8 +107,8 @@ template <bool DRAM> struct InterleavedPow2AddrGenFast {
   uint32_t log_base_2_of_page_size;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    uint32_t stride = tessel_detail::align_up(1u << log_base_2_of_page_size, tessel_detail::bank_alignment(DRAM));
-    return tessel_detail::interleaved_noc_addr(DRAM, bank_base_address, stride, id, offset, TESSEL_SITE);
+    return tessel_detail::page_noc_addr(DRAM, bank_base_address, 1u << log_base_2_of_page_size, id, offset,
+                                        TESSEL_SITE);
   }
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
@@ -136,9 +140,7 @@ template <typename Args> struct TensorAccessor {
       : bank_base_address(base), page_size(page) {}
   uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    uint32_t stride = tessel_detail::align_up(page_size, tessel_detail::bank_alignment(Args::is_dram));
-    return tessel_detail::interleaved_noc_addr(Args::is_dram, bank_base_address, stride, page_id, offset,
-                                               TESSEL_SITE);
+    return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
 };
