@@ -88,18 +88,21 @@ void for_each_page(runtime::DeviceState& s, BufferType type, uint32_t address, u
   }
 }
 
+} // namespace
+
+namespace runtime {
 void check_transfer(const Buffer& b, uint64_t size_bytes, const char* call) {
+  b.device().state().require_open(call);
   if (!b.is_allocated()) throw ValidationError(std::string(call) + ": the buffer has been deallocated");
   if (size_bytes != b.size())
     throw ValidationError(std::string(call) + ": " + std::to_string(size_bytes) + " bytes given for a buffer of " +
                           std::to_string(b.size()) + " bytes; expected exactly the buffer's size");
 }
-} // namespace
+} // namespace runtime
 
 void Buffer::write(const void* src, uint64_t size_bytes) {
   auto& s = device_->state();
-  s.require_open("Buffer::write");
-  check_transfer(*this, size_bytes, "Buffer::write");
+  runtime::check_transfer(*this, size_bytes, "Buffer::write");
   const auto* in = static_cast<const uint8_t*>(src);
   for_each_page(s, type_, address_, size_, page_size_,
                 [&](uint8_t* dev, uint64_t off) { std::memcpy(dev, in + off, page_size_); });
@@ -107,8 +110,7 @@ void Buffer::write(const void* src, uint64_t size_bytes) {
 
 void Buffer::read(void* dst, uint64_t size_bytes) const {
   auto& s = device_->state();
-  s.require_open("Buffer::read");
-  check_transfer(*this, size_bytes, "Buffer::read");
+  runtime::check_transfer(*this, size_bytes, "Buffer::read");
   auto* out = static_cast<uint8_t*>(dst);
   for_each_page(s, type_, address_, size_, page_size_,
                 [&](uint8_t* dev, uint64_t off) { std::memcpy(out + off, dev, page_size_); });

@@ -29,14 +29,10 @@ using runtime::ProgramPlan;
 using runtime::ProgramState;
 
 namespace {
-// The checks Buffer::write/read make, reported under the queue call's name.
 void check_transfer(Device& device, const Buffer& buffer, uint64_t size_bytes, const char* call) {
   device.state().require_open(call);
   if (&buffer.device() != &device) throw ValidationError(std::string(call) + ": the buffer belongs to another device");
-  if (!buffer.is_allocated()) throw ValidationError(std::string(call) + ": the buffer has been deallocated");
-  if (size_bytes != buffer.size())
-    throw ValidationError(std::string(call) + ": " + std::to_string(size_bytes) + " bytes given for a buffer of " +
-                          std::to_string(buffer.size()) + " bytes; expected exactly the buffer's size");
+  runtime::check_transfer(buffer, size_bytes, call);
 }
 } // namespace
 

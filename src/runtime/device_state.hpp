@@ -8,6 +8,7 @@
 #include "jit/kernel_build.hpp"
 #include "runtime/allocator.hpp"
 #include "sim/chip.hpp"
+#include "tessel/buffer.hpp"
 #include "tessel/device.hpp"
 
 namespace tessel::runtime {
@@ -22,6 +23,10 @@ inline constexpr uint32_t kMaxOpenDevices = 64;
 inline uint32_t kernel_instance_index(uint32_t lane, uint32_t core_index, uint32_t risc) {
   return (lane * sim::kMaxCores + core_index) * TESSEL_RISC_COUNT + risc;
 }
+
+// The checks of a host transfer to or from a buffer, reported under `call`:
+// device open, buffer allocated, size exactly the buffer's.
+void check_transfer(const Buffer& buffer, uint64_t size_bytes, const char* call);
 
 struct DeviceState {
   DeviceConfig config;
