@@ -33,6 +33,9 @@
 //     entry lock covers other caches and processes).
 //  M3 Failures are not remembered: the future delivers the error to the
 //     current waiters and the key is erased, so a later build retries.
+//  M4 The memo holds binaries weakly: a kernel no program uses any more is
+//     unloaded (with its per-instance copies), and building it again is a
+//     disk-cache hit.
 //
 // Header hashes. Disk lookups re-hash every header an entry lists. A
 // process-wide record keeps each header's hash with its stat stamp (device,
@@ -196,9 +199,11 @@ struct KernelCache::Impl {
   std::atomic<uint64_t> disk_hits{0};
   std::atomic<uint64_t> memo_hits{0};
 
+  // The memo does not keep binaries alive: once no program holds a kernel, it
+  // is unloaded and the next build of it is a disk hit (M4).
   struct MemoEntry {
-    std::shared_future<std::shared_ptr<KernelBinary>> result;
-    std::shared_ptr<KernelBinary> ready; // set once the build succeeded: a hit then needs no future
+    std::shared_future<std::shared_ptr<KernelBinary>> result; // valid while the build runs
+    std::weak_ptr<KernelBinary> ready;                          // set once the build succeeded
     uint64_t build_id = 0;
   };
   std::mutex memo_mutex;
@@ -213,21 +218,31 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::build(const BuildRequest& reque
     std::unique_lock lock(memo_mutex);
     auto [it, inserted] = memo.try_emplace(key);
     if (!inserted) {
-      memo_hits.fetch_add(1, std::memory_order_relaxed);
-      if (it->second.ready) return it->second.ready;
-      auto result = it->second.result;
-      lock.unlock();
-      return result.get(); // another thread is building this key (M2)
+      if (std::shared_ptr<KernelBinary> binary = it->second.ready.lock()) {
+        memo_hits.fetch_add(1, std::memory_order_relaxed);
+        return binary;
+      }
+      if (it->second.result.valid()) {
+        memo_hits.fetch_add(1, std::memory_order_relaxed);
+        auto result = it->second.result;
+        lock.unlock();
+        return result.get(); // another thread is building this key (M2)
+      }
+      // Built before but unloaded since: build again (from the disk cache).
     }
     build_id = ++next_build_id;
     it->second.result = promise.get_future().share();
+    it->second.ready.reset();
     it->second.build_id = build_id;
   }
   try {
     std::shared_ptr<KernelBinary> binary = build_uncached(request);
     {
       std::lock_guard lock(memo_mutex);
-      if (auto it = memo.find(key); it != memo.end() && it->second.build_id == build_id) it->second.ready = binary;
+      if (auto it = memo.find(key); it != memo.end() && it->second.build_id == build_id) {
+        it->second.ready = binary;
+        it->second.result = {};
+      }
     }
     promise.set_value(binary);
     return binary;

@@ -419,7 +419,8 @@ TEST_F(KernelCacheTest, MutableGlobalsAreCopiedPerCore) {
 
   // A second binary of the same kernel (another device, say) has its own copies.
   KernelCache other(cache_dir_);
-  auto other_core0 = other.build(request)->instance(0);
+  auto other_binary = other.build(request); // entries live as long as their binary
+  auto other_core0 = other_binary->instance(0);
   EXPECT_NE(other_core0, core0);
   EXPECT_EQ(other_core0(), 0);
   EXPECT_EQ(*global_of<int>(other_core0, "counter"), 1);
@@ -503,7 +504,8 @@ TEST_F(KernelCacheTest, CompileTimeArgumentsAndDefinesReachTheKernel) {
   request.defines = {{"SCALE", "20000"}, {"FLAG", ""}};
   request.kind = KernelKind::Compute;
   KernelCache cache(cache_dir_);
-  auto entry = cache.build(request)->instance(0);
+  auto binary = cache.build(request); // entries live as long as their binary
+  auto entry = binary->instance(0);
   EXPECT_EQ(entry(), 0);
   ASSERT_NE(global_of<uint32_t>(entry, "result"), nullptr);
   EXPECT_EQ(*global_of<uint32_t>(entry, "result"), 20107u);
@@ -514,7 +516,8 @@ TEST_F(KernelCacheTest, OlderComputeEntryStyleRuns) {
   BuildRequest request = request_for("old_style.cpp", "int ran;\nnamespace NAMESPACE {\nvoid MAIN { ran = 7; }\n}\n");
   request.kind = KernelKind::Compute;
   KernelCache cache(cache_dir_);
-  auto entry = cache.build(request)->instance(0);
+  auto binary = cache.build(request); // entries live as long as their binary
+  auto entry = binary->instance(0);
   EXPECT_EQ(entry(), 0);
   ASSERT_NE(global_of<int>(entry, "ran"), nullptr);
   EXPECT_EQ(*global_of<int>(entry, "ran"), 7);
@@ -608,7 +611,8 @@ TEST_F(KernelCacheTest, InstanceCopiesAreRemovedWithTheCache) {
   write_text(left_by_dead_process / "core0.so", "stale");
   {
     KernelCache cache(cache_dir_);
-    cache.build(request)->instance(3);
+    auto binary = cache.build(request);
+    binary->instance(3);
     EXPECT_FALSE(fs::exists(left_by_dead_process));
     size_t copies = 0;
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(cache_dir_) / "instances"))
@@ -616,6 +620,19 @@ TEST_F(KernelCacheTest, InstanceCopiesAreRemovedWithTheCache) {
     EXPECT_EQ(copies, 1u);
   }
   EXPECT_TRUE(fs::is_empty(fs::path(cache_dir_) / "instances"));
+}
+
+TEST_F(KernelCacheTest, MemoDoesNotKeepUnusedKernelsLoaded) {
+  KernelCache cache(cache_dir_);
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  std::weak_ptr<KernelBinary> weak = cache.build(request);
+  EXPECT_TRUE(weak.expired()) << "the memo kept a kernel nobody uses loaded";
+  auto again = cache.build(request); // unloaded: served from the disk cache
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().disk_hits, 1u);
+  auto held = cache.build(request); // in use: a memo hit, the same binary
+  EXPECT_EQ(held, again);
+  EXPECT_EQ(cache.stats().memo_hits, 1u);
 }
 
 } // namespace
