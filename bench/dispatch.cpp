@@ -16,14 +16,17 @@ void kernel_main() {}
 double us_per_dispatch(const std::shared_ptr<Device>& device, CoreRange cores, int iterations) {
   Program program;
   KernelHandle k = program.add_kernel_from_source(kNullKernel, "null_kernel.cpp", cores, DataMovementConfig{});
-  for (CoreCoord c : cores.cores()) program.set_runtime_args(k, c, {0u, c.x, c.y});
+  for (CoreCoord c : cores.cores())
+    program.set_runtime_args(k, c, {0u, c.x, c.y});
   CommandQueue& cq = device->command_queue();
   cq.enqueue_program(program); // compile and plan
   std::vector<std::span<uint32_t>> args;
-  for (CoreCoord c : cores.cores()) args.push_back(program.runtime_args(k, c));
+  for (CoreCoord c : cores.cores())
+    args.push_back(program.runtime_args(k, c));
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < iterations; ++i) {
-    for (auto& a : args) a[0] = uint32_t(i);
+    for (auto& a : args)
+      a[0] = uint32_t(i);
     cq.enqueue_program(program);
   }
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / iterations;

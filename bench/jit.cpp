@@ -73,7 +73,8 @@ void run_jit() {
     }
     const int memo_iterations = 200000;
     auto t0 = Clock::now();
-    for (int i = 0; i < memo_iterations; ++i) cache.build(requests[size_t(i % kernels)]);
+    for (int i = 0; i < memo_iterations; ++i)
+      cache.build(requests[size_t(i % kernels)]);
     double memo_us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / memo_iterations;
     figure("jit_cold_compile_ms", median(cold), "ms");
     figure("jit_disk_hit_ms", median(warm), "ms");

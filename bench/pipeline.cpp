@@ -3,8 +3,8 @@
 // reference is a plain loop doing the same copies (same interleaved
 // addresses, through a per-core L1 staging slot) in the same process.
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -60,19 +60,23 @@ void measure(const std::string& label, uint32_t tiles_per_core) {
   auto src = Buffer::create(device, {uint64_t(tiles) * page, page, BufferType::DRAM});
   auto dst = Buffer::create(device, {uint64_t(tiles) * page, page, BufferType::DRAM});
   std::vector<uint8_t> input(src->size());
-  for (size_t i = 0; i < input.size(); ++i) input[i] = uint8_t(i * 131 + 7);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint8_t(i * 131 + 7);
   cq.enqueue_write_buffer(*src, input);
 
   const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
   Program program;
-  program.add_circular_buffer(all, CircularBufferConfig(cb_pages * page, {{0, DataFormat::Float16_b}}).set_page_size(0, page));
+  program.add_circular_buffer(
+      all, CircularBufferConfig(cb_pages * page, {{0, DataFormat::Float16_b}}).set_page_size(0, page));
   std::vector<uint32_t> rargs, wargs;
   TensorAccessorArgs(*src).append_to(rargs);
   TensorAccessorArgs(*dst).append_to(wargs);
-  KernelHandle reader = program.add_kernel(examples::kernel_path("copy_multi_core", "reader.cpp"), all,
-                                           DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, rargs});
-  KernelHandle writer = program.add_kernel(examples::kernel_path("copy_multi_core", "writer.cpp"), all,
-                                           DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, wargs});
+  KernelHandle reader =
+      program.add_kernel(examples::kernel_path("copy_multi_core", "reader.cpp"), all,
+                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, rargs});
+  KernelHandle writer =
+      program.add_kernel(examples::kernel_path("copy_multi_core", "writer.cpp"), all,
+                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, wargs});
   for (uint32_t y = 0; y < grid.y; ++y)
     for (uint32_t x = 0; x < grid.x; ++x) {
       const uint32_t start = (y * grid.x + x) * tiles_per_core;

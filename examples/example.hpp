@@ -18,8 +18,8 @@ struct RunOptions {
   std::string arch = "blackhole";
   uint32_t grid_x = 0, grid_y = 0; // 0: the arch's full grid
   std::string policy = "deterministic";
-  uint32_t size = 0;               // example-specific problem size; 0: its default
-  std::string kernel_cache_dir;    // empty: the default cache
+  uint32_t size = 0;            // example-specific problem size; 0: its default
+  std::string kernel_cache_dir; // empty: the default cache
 };
 
 struct RunResult {

@@ -13,11 +13,12 @@ int cmd_info(const std::string& arch) {
   for (const char* name : {"blackhole", "wormhole_b0"}) {
     if (!arch.empty() && arch != name) continue;
     auto d = tessel::Device::open({name});
-    std::printf("%s: grid %ux%u (%u cores), L1 %u KiB per core, DRAM %u banks x %llu GiB, alignment L1 %u B / DRAM %u B,"
-                " %u CB indices, %u MHz\n",
-                name, d->grid().x, d->grid().y, d->grid().x * d->grid().y, d->l1_size() / 1024, d->dram_banks(),
-                static_cast<unsigned long long>(d->dram_bank_size() >> 30), d->l1_alignment(), d->dram_alignment(),
-                d->num_cb_indices(), d->clock_mhz());
+    std::printf(
+        "%s: grid %ux%u (%u cores), L1 %u KiB per core, DRAM %u banks x %llu GiB, alignment L1 %u B / DRAM %u B,"
+        " %u CB indices, %u MHz\n",
+        name, d->grid().x, d->grid().y, d->grid().x * d->grid().y, d->l1_size() / 1024, d->dram_banks(),
+        static_cast<unsigned long long>(d->dram_bank_size() >> 30), d->l1_alignment(), d->dram_alignment(),
+        d->num_cb_indices(), d->clock_mhz());
   }
   return 0;
 }
@@ -26,7 +27,8 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
   const auto* e = tessel::examples::find_example(name);
   if (!e) {
     std::fprintf(stderr, "tessel run: no example named '%s'; examples:", name.c_str());
-    for (auto& x : tessel::examples::all_examples()) std::fprintf(stderr, " %s", x.name);
+    for (auto& x : tessel::examples::all_examples())
+      std::fprintf(stderr, " %s", x.name);
     std::fprintf(stderr, "\n");
     return 2;
   }
@@ -40,13 +42,15 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
 int cmd_bench(const std::string& name) {
   namespace b = tessel::bench;
   if (name == "all") {
-    for (const auto& x : b::all_benchmarks()) x.run();
+    for (const auto& x : b::all_benchmarks())
+      x.run();
     return 0;
   }
   const auto* x = b::find_benchmark(name);
   if (!x) {
     std::fprintf(stderr, "tessel bench: no benchmark named '%s'; benchmarks: all", name.c_str());
-    for (const auto& y : b::all_benchmarks()) std::fprintf(stderr, " %s", y.name);
+    for (const auto& y : b::all_benchmarks())
+      std::fprintf(stderr, " %s", y.name);
     std::fprintf(stderr, "\n");
     return 2;
   }

@@ -21,22 +21,23 @@ RunResult run_copy_multi_core(const RunOptions& o) {
   auto src = Buffer::create(device, {uint64_t(num_pages) * page_bytes, page_bytes, BufferType::DRAM});
   auto dst = Buffer::create(device, {uint64_t(num_pages) * page_bytes, page_bytes, BufferType::DRAM});
   std::vector<uint32_t> input(src->size() / 4);
-  for (size_t i = 0; i < input.size(); ++i) input[i] = uint32_t(i * 2654435761u);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint32_t(i * 2654435761u);
   cq.enqueue_write_buffer(*src, input, false);
 
   const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
   Program program;
-  program.add_circular_buffer(all, CircularBufferConfig(cb_pages * page_bytes, {{0, DataFormat::Float16_b}})
-                                       .set_page_size(0, page_bytes));
+  program.add_circular_buffer(
+      all, CircularBufferConfig(cb_pages * page_bytes, {{0, DataFormat::Float16_b}}).set_page_size(0, page_bytes));
   std::vector<uint32_t> reader_args, writer_args;
   TensorAccessorArgs(*src).append_to(reader_args);
   TensorAccessorArgs(*dst).append_to(writer_args);
-  KernelHandle reader = program.add_kernel(kernel_path("copy_multi_core", "reader.cpp"), all,
-                                           DataMovementConfig{DataMovementProcessor::RISCV_0,
-                                                              NOC::RISCV_0_default, reader_args});
-  KernelHandle writer = program.add_kernel(kernel_path("copy_multi_core", "writer.cpp"), all,
-                                           DataMovementConfig{DataMovementProcessor::RISCV_1,
-                                                              NOC::RISCV_1_default, writer_args});
+  KernelHandle reader =
+      program.add_kernel(kernel_path("copy_multi_core", "reader.cpp"), all,
+                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_args});
+  KernelHandle writer =
+      program.add_kernel(kernel_path("copy_multi_core", "writer.cpp"), all,
+                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_args});
   for (uint32_t y = 0; y < grid.y; ++y)
     for (uint32_t x = 0; x < grid.x; ++x) {
       const uint32_t start = (y * grid.x + x) * pages_per_core;
@@ -53,9 +54,9 @@ RunResult run_copy_multi_core(const RunOptions& o) {
   r.seconds = timing.run_seconds;
   r.compile_seconds = timing.compile_seconds;
   r.summary = "copied " + std::to_string(num_pages) + " pages of " + std::to_string(page_bytes) + " B on " +
-              std::to_string(num_cores) + " cores (" + std::to_string(grid.x) + "x" + std::to_string(grid.y) +
-              " " + device->arch_name() + "), reader -> " + std::to_string(cb_pages) + "-page CB -> writer: " +
-              (r.passed ? "output matches input" : "OUTPUT DIFFERS");
+              std::to_string(num_cores) + " cores (" + std::to_string(grid.x) + "x" + std::to_string(grid.y) + " " +
+              device->arch_name() + "), reader -> " + std::to_string(cb_pages) +
+              "-page CB -> writer: " + (r.passed ? "output matches input" : "OUTPUT DIFFERS");
   return r;
 }
 

@@ -26,9 +26,9 @@ RunResult run_loopback(const RunOptions& o) {
   std::vector<uint32_t> compile_args;
   TensorAccessorArgs(*src).append_to(compile_args);
   TensorAccessorArgs(*dst).append_to(compile_args);
-  KernelHandle k = program.add_kernel(kernel_path("loopback", "loopback_dram_copy.cpp"), CoreCoord{0, 0},
-                                      DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default,
-                                                         compile_args});
+  KernelHandle k =
+      program.add_kernel(kernel_path("loopback", "loopback_dram_copy.cpp"), CoreCoord{0, 0},
+                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, compile_args});
   program.set_runtime_args(k, CoreCoord{0, 0}, {scratch->address(), src->address(), dst->address(), num_pages});
 
   const Timing timing = compile_and_run(cq, program);

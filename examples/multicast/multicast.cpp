@@ -42,7 +42,8 @@ RunResult run_multicast(const RunOptions& o) {
   auto src = Buffer::create(device, {uint64_t(src_pages) * page_bytes, page_bytes, BufferType::DRAM});
   auto dst = Buffer::create(device, {uint64_t(num_cores) * src_pages * page_bytes, page_bytes, BufferType::DRAM});
   std::vector<uint32_t> input(src->size() / 4);
-  for (size_t i = 0; i < input.size(); ++i) input[i] = uint32_t(i * 2654435761u) ^ 0x5a5a0000u;
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint32_t(i * 2654435761u) ^ 0x5a5a0000u;
   cq.enqueue_write_buffer(*src, input, false);
   // Poisoned so a core whose writer skips a block is caught.
   cq.enqueue_write_buffer(*dst, std::vector<uint32_t>(dst->size() / 4, 0xdeadbeefu), false);

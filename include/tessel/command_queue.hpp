@@ -24,12 +24,14 @@ public:
   explicit CommandQueue(Device& device) : device_(device) {}
 
   void enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool blocking = true);
-  template <typename T> void enqueue_write_buffer(Buffer& buffer, const std::vector<T>& src, bool blocking = true) {
+  template <typename T>
+  void enqueue_write_buffer(Buffer& buffer, const std::vector<T>& src, bool blocking = true) {
     enqueue_write_buffer(buffer, src.data(), src.size() * sizeof(T), blocking);
   }
   void enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool blocking = true);
   // Resizes dst to the buffer's size; dst is unchanged if the read fails.
-  template <typename T> void enqueue_read_buffer(Buffer& buffer, std::vector<T>& dst, bool blocking = true) {
+  template <typename T>
+  void enqueue_read_buffer(Buffer& buffer, std::vector<T>& dst, bool blocking = true) {
     std::vector<T> out(buffer.size() / sizeof(T));
     enqueue_read_buffer(buffer, out.data(), out.size() * sizeof(T), blocking);
     dst = std::move(out);

@@ -27,10 +27,10 @@ struct DeviceState;
 }
 
 struct DeviceConfig {
-  std::string arch = "blackhole";          // "blackhole" or "wormhole_b0"
-  uint32_t grid_x = 0, grid_y = 0;         // 0: the arch's full worker grid
-  std::string policy = "deterministic";    // or "random:<seed>"
-  std::string kernel_cache_dir;            // empty: the default cache
+  std::string arch = "blackhole";       // "blackhole" or "wormhole_b0"
+  uint32_t grid_x = 0, grid_y = 0;      // 0: the arch's full worker grid
+  std::string policy = "deterministic"; // or "random:<seed>"
+  std::string kernel_cache_dir;         // empty: the default cache
 };
 
 class Device : public std::enable_shared_from_this<Device> {
@@ -44,11 +44,11 @@ public:
   bool is_open() const;
 
   const std::string& arch_name() const;
-  CoreCoord grid() const;                  // worker grid size (x columns, y rows)
+  CoreCoord grid() const; // worker grid size (x columns, y rows)
   CoreCoord worker_core_from_logical_core(CoreCoord logical) const;
   uint32_t l1_size() const;
   uint32_t l1_alignment() const;
-  uint32_t dram_alignment() const;         // DRAM read alignment (page stride in a bank)
+  uint32_t dram_alignment() const; // DRAM read alignment (page stride in a bank)
   uint32_t dram_banks() const;
   uint64_t dram_bank_size() const;
   uint32_t num_cb_indices() const;

@@ -17,7 +17,8 @@ constexpr size_t kContentHashDigits = 32;
 // was a third of a memo hit.
 void append_hex64(std::string& out, uint64_t value) {
   constexpr char kDigits[] = "0123456789abcdef";
-  for (int shift = 60; shift >= 0; shift -= 4) out += kDigits[(value >> shift) & 0xf];
+  for (int shift = 60; shift >= 0; shift -= 4)
+    out += kDigits[(value >> shift) & 0xf];
 }
 
 bool has_control_char(std::string_view text) {
@@ -196,7 +197,8 @@ std::string front_key_text(const BuildRequest& request, const FrontKeyInputs& in
   append_line(text, "opt-level", std::to_string(effective_opt_level(request)));
   // Defines and arguments exactly as passed to the compiler, one per line
   // (validate_request rejected control characters, so lines cannot be forged).
-  for (const auto& flag : request_flags(request)) append_line(text, "arg", flag);
+  for (const auto& flag : request_flags(request))
+    append_line(text, "arg", flag);
   append_line(text, "source", source_name(request));
   append_line(text, "source-file", inputs.compiled_source_path);
   append_line(text, "source-hash", inputs.source_hash);

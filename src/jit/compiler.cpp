@@ -102,7 +102,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   if (!working_dir.empty()) posix_spawn_file_actions_addchdir_np(actions.get(), working_dir.c_str());
 
   std::vector<char*> args;
-  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  for (const auto& arg : argv)
+    args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
 
   pid_t pid = 0;

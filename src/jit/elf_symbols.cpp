@@ -11,7 +11,8 @@ namespace {
 
 // Bounds-checked reads of ELF structures from an image that may be truncated
 // or garbage (a corrupt cache entry).
-template <typename T> std::optional<T> read_struct(std::string_view image, uint64_t offset) {
+template <typename T>
+std::optional<T> read_struct(std::string_view image, uint64_t offset) {
   if (offset > image.size() || image.size() - offset < sizeof(T)) return std::nullopt;
   T value;
   std::memcpy(&value, image.data() + offset, sizeof(T));

@@ -132,7 +132,8 @@ public:
     if (mutable_symbols_.empty() || core_index >= kMaxCores) return;
     Chunk* chunk = chunks_[core_index >> kChunkBits].load(std::memory_order_acquire);
     if (chunk == nullptr || chunk->entries[core_index & kChunkMask].load(std::memory_order_acquire) == nullptr) return;
-    for (auto& [at, bytes] : chunk->snapshots[core_index & kChunkMask]->ranges) std::memcpy(at, bytes.data(), bytes.size());
+    for (auto& [at, bytes] : chunk->snapshots[core_index & kChunkMask]->ranges)
+      std::memcpy(at, bytes.data(), bytes.size());
   }
 
   const std::vector<std::string>& mutable_symbols() const override { return mutable_symbols_; }
@@ -179,7 +180,9 @@ private:
             if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
             uintptr_t lo = q->base + ph.p_vaddr, hi = lo + ph.p_memsz;
             if (lo >= relro_lo && lo < relro_hi) lo = relro_hi; // the read-only part of the segment
-            if (lo < hi) q->snap->ranges.emplace_back(reinterpret_cast<uint8_t*>(lo), std::string(reinterpret_cast<const char*>(lo), hi - lo));
+            if (lo < hi)
+              q->snap->ranges.emplace_back(reinterpret_cast<uint8_t*>(lo),
+                                           std::string(reinterpret_cast<const char*>(lo), hi - lo));
           }
           return 1;
         },
@@ -291,7 +294,8 @@ std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, con
   KernelBinary::EntryFn entry = checked_entry(shared, so_path, source_name);
 
   std::vector<std::string> names;
-  for (const auto& symbol : *symbols) names.push_back(demangle(symbol));
+  for (const auto& symbol : *symbols)
+    names.push_back(demangle(symbol));
   std::string image = names.empty() ? std::string() : std::move(content->bytes);
   return std::make_shared<LoadedKernel>(so_path, source_name, std::move(copy_prefix), std::move(instances),
                                         std::move(shared), entry, std::move(names), std::move(image));

@@ -69,9 +69,9 @@ public:
 };
 
 struct CacheStats {
-  uint64_t compiles = 0;   // compiler invocations that produced a binary
-  uint64_t disk_hits = 0;  // served from the on-disk cache
-  uint64_t memo_hits = 0;  // served from the in-process memo
+  uint64_t compiles = 0;  // compiler invocations that produced a binary
+  uint64_t disk_hits = 0; // served from the on-disk cache
+  uint64_t memo_hits = 0; // served from the in-process memo
 };
 
 class KernelCache {

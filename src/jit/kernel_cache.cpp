@@ -85,7 +85,8 @@ std::string default_cache_root() {
 // Absolute, without a trailing '/': compiler paths and messages are built from it.
 std::string resolve_cache_root(const std::string& dir) {
   std::string root = std::filesystem::absolute(dir.empty() ? default_cache_root() : dir).lexically_normal().string();
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  while (root.size() > 1 && root.back() == '/')
+    root.pop_back();
   return root;
 }
 
@@ -117,7 +118,8 @@ class TempFiles {
 public:
   explicit TempFiles(std::vector<std::string> paths) : paths_(std::move(paths)) {}
   ~TempFiles() {
-    for (const auto& path : paths_) remove_file(path);
+    for (const auto& path : paths_)
+      remove_file(path);
   }
   TempFiles(const TempFiles&) = delete;
   TempFiles& operator=(const TempFiles&) = delete;
@@ -203,7 +205,7 @@ struct KernelCache::Impl {
   // is unloaded and the next build of it is a disk hit (M4).
   struct MemoEntry {
     std::shared_future<std::shared_ptr<KernelBinary>> result; // valid while the build runs
-    std::weak_ptr<KernelBinary> ready;                          // set once the build succeeded
+    std::weak_ptr<KernelBinary> ready;                        // set once the build succeeded
     uint64_t build_id = 0;
   };
   std::mutex memo_mutex;
@@ -392,7 +394,8 @@ std::shared_ptr<KernelBinary> KernelCache::build(const BuildRequest& request) {
 }
 
 std::vector<std::shared_ptr<KernelBinary>> KernelCache::build_all(std::span<const BuildRequest> requests) {
-  for (const auto& request : requests) validate_request(request);
+  for (const auto& request : requests)
+    validate_request(request);
 
   // Identical requests share one build (and count as memo hits).
   std::vector<std::string> keys;
@@ -434,7 +437,8 @@ std::vector<std::shared_ptr<KernelBinary>> KernelCache::build_all(std::span<cons
     }
   }
   work();
-  for (auto& helper : helpers) helper.join();
+  for (auto& helper : helpers)
+    helper.join();
 
   std::vector<std::shared_ptr<KernelBinary>> results;
   results.reserve(requests.size());

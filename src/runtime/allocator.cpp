@@ -62,7 +62,8 @@ uint64_t RangeAllocator::lowest_allocated() const { return used_.empty() ? end_ 
 
 uint64_t RangeAllocator::largest_free() const {
   uint64_t best = 0;
-  for (auto& [s, n] : free_) best = n > best ? n : best;
+  for (auto& [s, n] : free_)
+    best = n > best ? n : best;
   return best;
 }
 

@@ -27,8 +27,8 @@ public:
 
 private:
   uint64_t begin_, end_;
-  std::map<uint64_t, uint64_t> free_;  // start -> size
-  std::map<uint64_t, uint64_t> used_;  // start -> size
+  std::map<uint64_t, uint64_t> free_; // start -> size
+  std::map<uint64_t, uint64_t> used_; // start -> size
   uint64_t allocated_bytes_ = 0;
 };
 

@@ -14,7 +14,7 @@ uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 struct Geometry {
   uint32_t banks;
   uint32_t alignment;
-  uint32_t stride;          // aligned page size
+  uint32_t stride; // aligned page size
   uint64_t bytes_per_bank;
 };
 
@@ -45,10 +45,10 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
   runtime::RangeAllocator& alloc = config.type == BufferType::DRAM ? *s.dram : *s.l1;
   auto address = alloc.allocate(g.bytes_per_bank, g.alignment, config.type == BufferType::L1);
   if (!address)
-    throw OutOfMemoryError("Buffer::create: out of " + std::string(type_name(config.type)) + " memory: " +
-                           std::to_string(config.size_bytes) + " bytes need " + std::to_string(g.bytes_per_bank) +
-                           " bytes in each of " + std::to_string(g.banks) + " banks, but the largest free range is " +
-                           std::to_string(alloc.largest_free()) + " bytes");
+    throw OutOfMemoryError("Buffer::create: out of " + std::string(type_name(config.type)) +
+                           " memory: " + std::to_string(config.size_bytes) + " bytes need " +
+                           std::to_string(g.bytes_per_bank) + " bytes in each of " + std::to_string(g.banks) +
+                           " banks, but the largest free range is " + std::to_string(alloc.largest_free()) + " bytes");
   return std::shared_ptr<Buffer>(new Buffer(device, config, uint32_t(*address)));
 }
 
@@ -70,9 +70,7 @@ uint32_t Buffer::num_banks() const {
   return type_ == BufferType::DRAM ? a.dram_banks : a.core_count();
 }
 
-uint32_t Buffer::aligned_page_size() const {
-  return geometry(device_->state(), type_, size_, page_size_).stride;
-}
+uint32_t Buffer::aligned_page_size() const { return geometry(device_->state(), type_, size_, page_size_).stride; }
 
 namespace {
 template <class Copy>

@@ -56,19 +56,20 @@ void validate_for_device(const ProgramState& st, const runtime::DeviceState& ds)
     for (const CoreRange& r : cores.ranges())
       if (r.end.x >= a.grid_x || r.end.y >= a.grid_y)
         throw ValidationError("enqueue_program: " + what + " is placed on cores " + r.str() + ", outside the " +
-                              std::to_string(a.grid_x) + "x" + std::to_string(a.grid_y) + " worker grid of " +
-                              a.name);
+                              std::to_string(a.grid_x) + "x" + std::to_string(a.grid_y) + " worker grid of " + a.name);
   };
   if (st.kernels.empty()) throw ValidationError("enqueue_program: the program has no kernels");
-  for (const KernelSpec& k : st.kernels) check_cores(k.cores, "kernel '" + k.name + "'");
+  for (const KernelSpec& k : st.kernels)
+    check_cores(k.cores, "kernel '" + k.name + "'");
   for (size_t i = 0; i < st.cbs.size(); ++i) {
     check_cores(st.cbs[i].cores, "circular buffer config " + std::to_string(i));
     for (auto& [index, fmt] : st.cbs[i].config.formats())
       if (index >= a.num_cb_indices)
-        throw ValidationError("enqueue_program: CB index " + std::to_string(index) + " is out of range for " +
-                              a.name + ", which has " + std::to_string(a.num_cb_indices) + " CB indices");
+        throw ValidationError("enqueue_program: CB index " + std::to_string(index) + " is out of range for " + a.name +
+                              ", which has " + std::to_string(a.num_cb_indices) + " CB indices");
   }
-  for (size_t i = 0; i < st.semaphores.size(); ++i) check_cores(st.semaphores[i].cores, "semaphore " + std::to_string(i));
+  for (size_t i = 0; i < st.semaphores.size(); ++i)
+    check_cores(st.semaphores[i].cores, "semaphore " + std::to_string(i));
   if (st.cb_end > a.l1_size_bytes)
     throw ValidationError("enqueue_program: the program's circular buffers end at L1 offset " +
                           std::to_string(st.cb_end) + ", beyond the " + std::to_string(a.l1_size_bytes) +
@@ -91,7 +92,8 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
   } else {
     std::vector<jit::BuildRequest> requests;
     requests.reserve(st.kernels.size());
-    for (const KernelSpec& k : st.kernels) requests.push_back(runtime::build_request(k));
+    for (const KernelSpec& k : st.kernels)
+      requests.push_back(runtime::build_request(k));
     plan.binaries = ds.cache->build_all(requests);
   }
 
@@ -171,7 +173,8 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
 
 // Per-dispatch setup of every core the program uses (no allocation).
 void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip& chip) {
-  for (auto [binary, instance] : plan.global_resets) binary->reset_globals(instance);
+  for (auto [binary, instance] : plan.global_resets)
+    binary->reset_globals(instance);
   for (const CorePlan& cp : plan.cores) {
     sim::Core& core = chip.core(cp.core_index);
     uint64_t stale = core.cb_configured_mask & ~cp.cb_mask;
@@ -180,9 +183,11 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
       core.cbs[i].configured = 0;
       stale &= stale - 1;
     }
-    for (size_t i = 0; i < cp.cbs.size(); ++i) core.cbs[cp.cb_indices[i]] = cp.cbs[i];
+    for (size_t i = 0; i < cp.cbs.size(); ++i)
+      core.cbs[cp.cb_indices[i]] = cp.cbs[i];
     core.cb_configured_mask = cp.cb_mask;
-    for (auto [id, value] : cp.semaphores) std::memcpy(core.l1 + sim::semaphore_offset(id), &value, 4);
+    for (auto [id, value] : cp.semaphores)
+      std::memcpy(core.l1 + sim::semaphore_offset(id), &value, 4);
     const uint32_t sem_base = uint32_t(reinterpret_cast<uintptr_t>(core.l1 + sim::kL1SemaphoreBase));
     for (uint32_t r = 0; r < TESSEL_RISC_COUNT; ++r) {
       const auto& rp = cp.risc[r];

@@ -6,13 +6,15 @@ std::vector<CoreCoord> CoreRange::cores() const {
   std::vector<CoreCoord> v;
   v.reserve(size());
   for (uint32_t y = start.y; y <= end.y; ++y)
-    for (uint32_t x = start.x; x <= end.x; ++x) v.push_back({x, y});
+    for (uint32_t x = start.x; x <= end.x; ++x)
+      v.push_back({x, y});
   return v;
 }
 
 uint32_t CoreRangeSet::num_cores() const {
   uint32_t n = 0;
-  for (auto& r : ranges_) n += r.size();
+  for (auto& r : ranges_)
+    n += r.size();
   return n;
 }
 
@@ -40,7 +42,8 @@ std::vector<CoreCoord> CoreRangeSet::cores() const {
 
 std::string CoreRangeSet::str() const {
   std::string s = "{";
-  for (size_t i = 0; i < ranges_.size(); ++i) s += (i ? ", " : "") + ranges_[i].str();
+  for (size_t i = 0; i < ranges_.size(); ++i)
+    s += (i ? ", " : "") + ranges_[i].str();
   return s + "}";
 }
 

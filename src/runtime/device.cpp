@@ -64,15 +64,11 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   queue_ = std::make_unique<CommandQueue>(*this);
 }
 
-std::shared_ptr<Device> Device::open(const DeviceConfig& config) {
-  return std::shared_ptr<Device>(new Device(config));
-}
+std::shared_ptr<Device> Device::open(const DeviceConfig& config) { return std::shared_ptr<Device>(new Device(config)); }
 
 Device::~Device() = default;
 
-void Device::close() {
-  state_->chip.reset();
-}
+void Device::close() { state_->chip.reset(); }
 
 bool Device::is_open() const { return state_->open(); }
 const std::string& Device::arch_name() const { return state_->arch.name; }

@@ -42,7 +42,8 @@ std::string resolve_kernel_path(const std::string& path) {
     }
   }
   std::string msg = "add_kernel: kernel file '" + path + "' not found; tried:";
-  for (auto& t : tried) msg += " " + t;
+  for (auto& t : tried)
+    msg += " " + t;
   if (!p.is_absolute()) msg += " (relative paths are looked up in the working directory, then $TESSEL_KERNEL_PATH)";
   throw ValidationError(msg);
 }
@@ -180,8 +181,7 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
     if (index >= kMaxCbIndices)
       throw ValidationError(std::string(call) + ": " + cb + " is out of range; CB indices are 0.." +
                             std::to_string(kMaxCbIndices - 1) + " (0..31 on wormhole_b0)");
-    if (tile_size(format) == 0)
-      throw ValidationError(std::string(call) + ": " + cb + " has no valid data format");
+    if (tile_size(format) == 0) throw ValidationError(std::string(call) + ": " + cb + " has no valid data format");
     auto ps = config.page_sizes().find(index);
     if (ps == config.page_sizes().end() || ps->second == 0)
       throw ValidationError(std::string(call) + ": " + cb + " has no page size; call set_page_size(" +
@@ -219,7 +219,8 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
                           ", more than the " + std::to_string(runtime::kMaxL1Bytes - sim::kL1UnreservedBase) +
                           " bytes available");
   st.cbs.push_back({cores, config, base});
-  for (CoreCoord c : core_list) st.cb_end_per_core[runtime::core_key(c)] = uint32_t(end);
+  for (CoreCoord c : core_list)
+    st.cb_end_per_core[runtime::core_key(c)] = uint32_t(end);
   st.cb_end = std::max(st.cb_end, uint32_t(end));
   ++st.layout_version;
   return CircularBufferHandle(st.cbs.size() - 1);
@@ -239,8 +240,8 @@ uint32_t Program::add_semaphore(const CoreRangeSet& cores, uint32_t initial_valu
 namespace {
 KernelSpec& kernel_at(runtime::ProgramState& st, KernelHandle k, const char* call) {
   if (k >= st.kernels.size())
-    throw ValidationError(std::string(call) + ": kernel handle " + std::to_string(k) + " does not exist (the program has " +
-                          std::to_string(st.kernels.size()) + " kernels)");
+    throw ValidationError(std::string(call) + ": kernel handle " + std::to_string(k) +
+                          " does not exist (the program has " + std::to_string(st.kernels.size()) + " kernels)");
   return st.kernels[k];
 }
 
@@ -260,8 +261,8 @@ void Program::set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, s
   std::vector<CoreCoord> list = cores.cores();
   for (CoreCoord c : list)
     if (!k.cores.contains(c))
-      throw ValidationError(std::string(call) + ": core " + c.str() + " is not one of the cores of kernel '" +
-                            k.name + "', " + k.cores.str());
+      throw ValidationError(std::string(call) + ": core " + c.str() + " is not one of the cores of kernel '" + k.name +
+                            "', " + k.cores.str());
   check_arg_count(k, args.size(), k.common_args.size(), call);
   bool layout_changed = false;
   for (CoreCoord c : list) {
@@ -277,7 +278,8 @@ void Program::set_common_runtime_args(KernelHandle kernel, std::span<const uint3
   const char* call = "set_common_runtime_args";
   KernelSpec& k = kernel_at(st, kernel, call);
   size_t max_unique = 0;
-  for (auto& [key, v] : k.runtime_args) max_unique = std::max(max_unique, v.size());
+  for (auto& [key, v] : k.runtime_args)
+    max_unique = std::max(max_unique, v.size());
   check_arg_count(k, max_unique, args.size(), call);
   if (!k.common_args_set || k.common_args.size() != args.size()) ++st.layout_version;
   k.common_args.assign(args.begin(), args.end());

@@ -25,12 +25,12 @@ inline uint32_t core_key(CoreCoord c) { return (c.y << 16) | c.x; }
 inline constexpr uint32_t kMaxL1Bytes = 1464 * 1024;
 
 struct KernelSpec {
-  std::string name;         // display name (path as given, or the source name)
-  std::string source_path;  // resolved absolute path; empty for source text
+  std::string name;        // display name (path as given, or the source name)
+  std::string source_path; // resolved absolute path; empty for source text
   std::string source_text;
   CoreRangeSet cores;
   bool compute = false;
-  uint32_t risc = 0;        // TESSEL_RISC_*
+  uint32_t risc = 0; // TESSEL_RISC_*
   uint32_t noc = 0;
   std::vector<uint32_t> compile_args;
   Defines defines;
@@ -69,15 +69,15 @@ struct SemaphoreSpec {
 // Per core: what to set up before each launch.
 struct CorePlan {
   uint32_t core_index = 0;
-  uint64_t cb_mask = 0;                 // CB indices configured on this core
-  std::vector<tessel_cb_iface> cbs;     // templates, in the order of their indices
+  uint64_t cb_mask = 0;             // CB indices configured on this core
+  std::vector<tessel_cb_iface> cbs; // templates, in the order of their indices
   std::vector<uint8_t> cb_indices;
   std::vector<std::pair<uint32_t, uint32_t>> semaphores; // (id, initial value)
   uint32_t num_semaphores = 0;
   uint32_t semaphore_mask = 0; // bit i: semaphore i exists on this core
   struct Risc {
     int kernel = -1;
-    const std::vector<uint32_t>* args = nullptr;   // null: no args on this core
+    const std::vector<uint32_t>* args = nullptr; // null: no args on this core
     const std::vector<uint32_t>* common = nullptr;
   } risc[TESSEL_RISC_COUNT];
 };
@@ -98,7 +98,7 @@ struct ProgramState {
   std::vector<KernelSpec> kernels;
   std::vector<CbSpec> cbs;
   std::vector<SemaphoreSpec> semaphores;
-  uint32_t cb_end = 0; // highest L1 offset above a CB on any core (0 = none yet)
+  uint32_t cb_end = 0;                                    // highest L1 offset above a CB on any core (0 = none yet)
   std::unordered_map<uint32_t, uint32_t> cb_end_per_core; // core_key -> L1 offset above its CBs
   uint64_t kernels_version = 0;
   uint64_t layout_version = 0;

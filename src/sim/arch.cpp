@@ -41,8 +41,7 @@ ArchSpec arch_preset(std::string_view name) {
     a.worker_noc_y0 = 1;
     return a;
   }
-  throw ValidationError("unknown architecture '" + std::string(name) +
-                        "': expected 'blackhole' or 'wormhole_b0'");
+  throw ValidationError("unknown architecture '" + std::string(name) + "': expected 'blackhole' or 'wormhole_b0'");
 }
 
 ArchSpec with_grid(ArchSpec arch, uint32_t grid_x, uint32_t grid_y) {

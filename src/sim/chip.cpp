@@ -104,7 +104,8 @@ struct Chip::StackPool {
     }
   }
   ~StackPool() {
-    for (auto& [p, n] : regions) munmap(p, n);
+    for (auto& [p, n] : regions)
+      munmap(p, n);
   }
 };
 
@@ -191,7 +192,6 @@ void Chip::set_policy(SchedulerPolicy policy) {
   rng_state_ = policy.seed;
 }
 
-
 bool Chip::dprint_enabled(uint32_t core_index) const { return dprint_cores_[core_index] != 0; }
 
 const char* Chip::risc_name(uint32_t risc) {
@@ -249,8 +249,9 @@ void fiber_main(bctx::transfer_t t) {
 #endif
   for (;;) {
     if (f->entry() != 0) {
-      f->core->chip->fail(f, "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
-                                 "' defines no kernel_main() (nor NAMESPACE::MAIN)",
+      f->core->chip->fail(f,
+                          "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
+                              "' defines no kernel_main() (nor NAMESPACE::MAIN)",
                           nullptr, 0);
     }
     f->state = FiberState::Done;
@@ -374,8 +375,8 @@ void Chip::wake_memory_waiters(Core& core) {
 bool Chip::poll_memory_waiters() {
   bool any = false;
   for (Fiber* f : active_) {
-    if (f->state == FiberState::Blocked && (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) &&
-        wait_satisfied(f->wait)) {
+    if (f->state == FiberState::Blocked &&
+        (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) && wait_satisfied(f->wait)) {
       auto& ws = f->core->mem_waiters;
       ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
       make_ready(f);
@@ -402,7 +403,8 @@ void Chip::run(std::span<const Launch> launches) {
     active_.push_back(f);
   }
   ready_head_ = ready_count_ = 0;
-  for (Fiber* f : active_) make_ready(f);
+  for (Fiber* f : active_)
+    make_ready(f);
 
   size_t remaining = active_.size();
   for (;;) {
@@ -435,7 +437,8 @@ void Chip::run(std::span<const Launch> launches) {
     default: break;
     }
   }
-  for (Fiber* f : active_) f->state = FiberState::Idle;
+  for (Fiber* f : active_)
+    f->state = FiberState::Idle;
   for (const Launch& l : launches) {
     Core& c = core(l.core_index);
     std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
@@ -445,8 +448,10 @@ void Chip::run(std::span<const Launch> launches) {
 
 void Chip::abort_run(std::span<const Launch> launches) {
   for (Fiber* f : active_)
-    if (f->state != FiberState::Done) reset_fiber(f);
-    else f->state = FiberState::Idle;
+    if (f->state != FiberState::Done)
+      reset_fiber(f);
+    else
+      f->state = FiberState::Idle;
   for (const Launch& l : launches) {
     Core& c = core(l.core_index);
     c.mem_waiters.clear();
@@ -472,17 +477,17 @@ std::string describe_wait(const Fiber* f) {
   case WaitKind::CbBack: {
     const tessel_cb_iface& cb = c.cbs[w.cb];
     uint32_t visible = uint16_t(cb.received - cb.acked);
-    os << (w.kind == WaitKind::CbFront ? "cb_wait_front" : "cb_reserve_back") << "(cb=" << w.cb
-       << ", pages=" << w.pages << "): CB " << w.cb << " has " << visible << " visible, " << cb.reserved_pages
-       << " reserved, " << (cb.num_pages - visible) << " free of " << cb.num_pages << " pages";
+    os << (w.kind == WaitKind::CbFront ? "cb_wait_front" : "cb_reserve_back") << "(cb=" << w.cb << ", pages=" << w.pages
+       << "): CB " << w.cb << " has " << visible << " visible, " << cb.reserved_pages << " reserved, "
+       << (cb.num_pages - visible) << " free of " << cb.num_pages << " pages";
     break;
   }
   case WaitKind::SemEqual:
   case WaitKind::SemAtLeast: {
     uint32_t offset = uint32_t(reinterpret_cast<uintptr_t>(w.sem)) & TESSEL_L1_SLOT_MASK;
     os << (w.kind == WaitKind::SemEqual ? "noc_semaphore_wait" : "noc_semaphore_wait_min") << "(L1 0x" << std::hex
-       << offset << std::dec << "): value " << *w.sem << ", waiting for " << (w.kind == WaitKind::SemEqual ? "== " : ">= ")
-       << w.value;
+       << offset << std::dec << "): value " << *w.sem << ", waiting for "
+       << (w.kind == WaitKind::SemEqual ? "== " : ">= ") << w.value;
     break;
   }
   default: os << "(not waiting)"; break;
@@ -491,7 +496,8 @@ std::string describe_wait(const Fiber* f) {
 }
 
 std::string format_core_set(std::vector<std::pair<uint32_t, uint32_t>> cores) {
-  std::sort(cores.begin(), cores.end(), [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
+  std::sort(cores.begin(), cores.end(),
+            [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
   if (cores.size() == 1) return "core (" + std::to_string(cores[0].first) + "," + std::to_string(cores[0].second) + ")";
   uint32_t x0 = ~0u, y0 = ~0u, x1 = 0, y1 = 0;
   for (auto [x, y] : cores) {
@@ -526,7 +532,8 @@ std::string Chip::deadlock_report() const {
     it->second.emplace_back(f->core->logical_x, f->core->logical_y);
   }
   std::string s = "deadlock: no RISC can make progress (" + std::to_string(blocked) + " blocked):";
-  for (const std::string& key : order) s += "\n  " + format_core_set(rows.at(key)) + " " + key;
+  for (const std::string& key : order)
+    s += "\n  " + format_core_set(rows.at(key)) + " " + key;
   return s;
 }
 

@@ -171,11 +171,11 @@ private:
   SchedulerPolicy policy_;
   DeviceMemory memory_;
   std::vector<std::unique_ptr<Core>> cores_;
-  std::vector<int16_t> core_by_noc_;   // (y * 64 + x) -> core index or -1
-  std::vector<uint8_t> dprint_cores_;  // per core: 1 = enabled
+  std::vector<int16_t> core_by_noc_;  // (y * 64 + x) -> core index or -1
+  std::vector<uint8_t> dprint_cores_; // per core: 1 = enabled
   std::vector<std::unique_ptr<Fiber>> fibers_;
-  std::vector<Fiber*> active_;         // fibers of the current run
-  std::vector<Fiber*> ready_;          // ring buffer
+  std::vector<Fiber*> active_; // fibers of the current run
+  std::vector<Fiber*> ready_;  // ring buffer
   size_t ready_head_ = 0, ready_count_ = 0;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;

@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 
 #include <array>
-#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "sim/chip.hpp"
 #include "sim/watchdog.hpp"
@@ -35,7 +35,8 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     // Not for a running kernel: the kernel moved on meanwhile, or the signal
     // is the host program's own. Hand it to the handler that was there before.
     const struct sigaction& prev = g_previous[kSignalCount - 1];
-    if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction) prev.sa_sigaction(sig, info, uc_raw);
+    if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction)
+      prev.sa_sigaction(sig, info, uc_raw);
     else if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN)
       prev.sa_handler(sig);
     return;
@@ -89,7 +90,8 @@ void install_fault_handler() {
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < kSignalCount; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
+    for (size_t i = 0; i < kSignalCount; ++i)
+      sigaction(kSignals[i], &sa, &g_previous[i]);
   });
 }
 
@@ -120,8 +122,12 @@ std::vector<std::string> addr2line_frames(const char* so_path, uintptr_t offset)
   if (pipe(fds) != 0) return frames;
   char hex_offset[32];
   std::snprintf(hex_offset, sizeof hex_offset, "0x%zx", size_t(offset));
-  char* const argv[] = {const_cast<char*>("addr2line"), const_cast<char*>("-i"), const_cast<char*>("-e"),
-                        const_cast<char*>(so_path), hex_offset, nullptr};
+  char* const argv[] = {const_cast<char*>("addr2line"),
+                        const_cast<char*>("-i"),
+                        const_cast<char*>("-e"),
+                        const_cast<char*>(so_path),
+                        hex_offset,
+                        nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
@@ -134,7 +140,8 @@ std::vector<std::string> addr2line_frames(const char* so_path, uintptr_t offset)
   if (rc == 0) {
     std::string text;
     char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+      text.append(buf, size_t(n));
     waitpid(pid, nullptr, 0);
     size_t at = 0;
     while (at < text.size()) {

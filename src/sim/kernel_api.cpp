@@ -54,7 +54,7 @@ inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.rece
 // A CB index that is out of range or not configured on this core (also
 // reported for kernel-side checks, through api_fail_cb).
 [[noreturn]] TESSEL_COLD void cb_unusable(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file,
-                                         uint32_t line) {
+                                          uint32_t line) {
   std::string m = std::string(call) + "(cb=" + std::to_string(cb) + "): ";
   if (cb >= k->num_cb_indices)
     m += "CB index out of range: this architecture has " + std::to_string(k->num_cb_indices) + " CB indices (0.." +
@@ -65,13 +65,14 @@ inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.rece
 }
 
 [[noreturn]] TESSEL_COLD void cb_misuse(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
-                                       const char* file, uint32_t line) {
+                                        const char* file, uint32_t line) {
   if (cb >= k->num_cb_indices || !core_of(k).cbs[cb].configured) cb_unusable(k, call, cb, file, line);
   const tessel_cb_iface& q = core_of(k).cbs[cb];
   if (pages == 0 || pages > q.num_pages)
-    fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + "): CB " +
-                std::to_string(cb) + " has " + std::to_string(q.num_pages) + " pages; expected 1.." +
-                std::to_string(q.num_pages),
+    fail(k,
+         std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + "): CB " +
+             std::to_string(cb) + " has " + std::to_string(q.num_pages) + " pages; expected 1.." +
+             std::to_string(q.num_pages),
          file, line);
   fail(k, std::string(call) + ": internal error: CB check failed without a reason", file, line);
 }
@@ -86,9 +87,10 @@ inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint3
 }
 
 [[noreturn]] TESSEL_COLD void role_conflict(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call,
-                                           uint32_t cb, const char* file, uint32_t line) {
-  fail(k, std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " +
-                role + " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
+                                            uint32_t cb, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " + role +
+           " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
        file, line);
 }
 
@@ -100,15 +102,15 @@ inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, const char* role, c
   roles[cb] = me;
 }
 
-[[noreturn]] TESSEL_COLD void lap_error(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr,
-                                       const char* call, uint32_t cb, uint32_t pages, const char* file,
-                                       uint32_t line) {
+[[noreturn]] TESSEL_COLD void lap_error(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr, const char* call,
+                                        uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   uint32_t at = (ptr - q.fifo_addr) / q.page_size;
-  fail(k, std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + ") at page " +
-                std::to_string(at) + " of a " + std::to_string(q.num_pages) +
-                "-page CB would run past its end: the CB pointer wraps only at its limit, so within one lap "
-                "the pages must add up to exactly " +
-                std::to_string(q.num_pages),
+  fail(k,
+       std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + ") at page " +
+           std::to_string(at) + " of a " + std::to_string(q.num_pages) +
+           "-page CB would run past its end: the CB pointer wraps only at its limit, so within one lap "
+           "the pages must add up to exactly " +
+           std::to_string(q.num_pages),
        file, line);
 }
 
@@ -119,18 +121,20 @@ inline void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uin
 }
 
 [[noreturn]] TESSEL_COLD void push_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t reserved,
-                                        const char* file, uint32_t line) {
-  fail(k, "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
-              "): pushes more pages than are reserved (" + std::to_string(reserved) +
-              "); call cb_reserve_back for them first",
+                                         const char* file, uint32_t line) {
+  fail(k,
+       "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+           "): pushes more pages than are reserved (" + std::to_string(reserved) +
+           "); call cb_reserve_back for them first",
        file, line);
 }
 
 [[noreturn]] TESSEL_COLD void pop_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t waited,
-                                       const char* file, uint32_t line) {
-  fail(k, "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
-              "): pops more pages than the consumer has waited for (" + std::to_string(waited) +
-              "); cb_wait_front counts are cumulative: wait for the total before popping it",
+                                        const char* file, uint32_t line) {
+  fail(k,
+       "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+           "): pops more pages than the consumer has waited for (" + std::to_string(waited) +
+           "); cb_wait_front counts are cumulative: wait for the total before popping it",
        file, line);
 }
 
@@ -196,8 +200,7 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   }
 }
 
-void api_cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file,
-                 uint32_t line) {
+void api_cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   Core& c = core_of(k);
   Fiber* f = fiber_of(k);
@@ -233,42 +236,43 @@ struct Endpoint {
   uint32_t alignment = 16;
 };
 
-std::string coord_text(const NocCoord& n) {
-  return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")";
-}
+std::string coord_text(const NocCoord& n) { return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")"; }
 
 [[noreturn]] TESSEL_COLD void l1_bounds_error(tessel_kernel_ctx* k, const char* call, const Core& dst, uint64_t offset,
-                                             uint32_t size, const char* file, uint32_t line) {
-  fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of core (" +
-              std::to_string(dst.logical_x) + "," + std::to_string(dst.logical_y) + ") run past the end of L1 (" +
-              std::to_string(k->l1_size_bytes) + " bytes)",
+                                              uint32_t size, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of core (" +
+           std::to_string(dst.logical_x) + "," + std::to_string(dst.logical_y) + ") run past the end of L1 (" +
+           std::to_string(k->l1_size_bytes) + " bytes)",
        file, line);
 }
 
 [[noreturn]] TESSEL_COLD void dram_bounds_error(tessel_kernel_ctx* k, const char* call, int bank, uint64_t local,
-                                               uint32_t size, const char* file, uint32_t line) {
+                                                uint32_t size, const char* file, uint32_t line) {
   const uint64_t bank_size = core_of(k).chip->memory().dram_bank_size_bytes();
-  fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
-              " address " + hex(local) + " run past the end of the bank (" + std::to_string(bank_size) + " bytes)",
+  fail(k,
+       std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) + " address " +
+           hex(local) + " run past the end of the bank (" + std::to_string(bank_size) + " bytes)",
        file, line);
 }
 
 [[noreturn]] TESSEL_COLD void no_target_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
-                                             const char* file, uint32_t line) {
+                                              const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
-  fail(k, std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
-              "); worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
-              std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) +
-              ".." + std::to_string(chip.core(chip.core_count() - 1).noc_y) +
-              "; use worker_core_from_logical_core on the host",
+  fail(k,
+       std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
+           "); worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
+           std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) + ".." +
+           std::to_string(chip.core(chip.core_count() - 1).noc_y) + "; use worker_core_from_logical_core on the host",
        file, line);
 }
 
 [[noreturn]] TESSEL_COLD void not_l1_error(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file,
-                                          uint32_t line) {
-  fail(k, std::string(call) + ": L1 address " + hex(addr) + " is neither an L1 offset (below " +
-              std::to_string(k->l1_size_bytes) + ") nor a pointer into a core's L1 (as get_write_ptr returns)",
+                                           uint32_t line) {
+  fail(k,
+       std::string(call) + ": L1 address " + hex(addr) + " is neither an L1 offset (below " +
+           std::to_string(k->l1_size_bytes) + ") nor a pointer into a core's L1 (as get_write_ptr returns)",
        file, line);
 }
 
@@ -285,7 +289,7 @@ inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr,
 
 // Resolve a NoC address for a transfer of size bytes; fails with a message.
 inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
-                 const char* file, uint32_t line) {
+                        const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
   Endpoint e;
@@ -309,15 +313,16 @@ inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_add
   no_target_error(k, call, noc_addr, file, line);
 }
 
-[[noreturn]] TESSEL_COLD void local_bounds_error(tessel_kernel_ctx* k, const char* call, const char* what,
-                                                uint32_t off, uint32_t size, const char* file, uint32_t line) {
-  fail(k, std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
-              " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+[[noreturn]] TESSEL_COLD void local_bounds_error(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t off,
+                                                 uint32_t size, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
+           " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
        file, line);
 }
 
 inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
-                  const char* file, uint32_t line) {
+                         const char* file, uint32_t line) {
   uint32_t off = l1_offset(k, call, l1_addr, file, line);
   if (__builtin_expect(uint64_t(off) + size > k->l1_size_bytes, 0))
     local_bounds_error(k, call, what, off, size, file, line);
@@ -325,7 +330,7 @@ inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* wha
 }
 
 [[noreturn]] TESSEL_COLD void zero_length_error(tessel_kernel_ctx* k, const char* call, const char* file,
-                                               uint32_t line) {
+                                                uint32_t line) {
   fail(k, std::string(call) + ": zero-length transfer", file, line);
 }
 
@@ -334,18 +339,18 @@ inline void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, co
 }
 
 [[noreturn]] TESSEL_COLD void alignment_error(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
-                                             uint32_t alignment, bool remote_is_dram, const char* file,
-                                             uint32_t line) {
-  fail(k, std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
-                hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
-                " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " +
-                std::to_string(alignment) + "-byte units; align both addresses to " + std::to_string(alignment) +
-                ")",
+                                              uint32_t alignment, bool remote_is_dram, const char* file,
+                                              uint32_t line) {
+  fail(k,
+       std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
+           hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
+           " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " + std::to_string(alignment) +
+           "-byte units; align both addresses to " + std::to_string(alignment) + ")",
        file, line);
 }
 
-inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
-                            uint32_t alignment, bool remote_is_dram, const char* file, uint32_t line) {
+inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local, uint32_t alignment,
+                            bool remote_is_dram, const char* file, uint32_t line) {
   // Alignments are powers of two.
   if (__builtin_expect(((remote ^ local) & (alignment - 1)) != 0, 0))
     alignment_error(k, call, remote, local, alignment, remote_is_dram, file, line);
@@ -382,8 +387,8 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
 
 // Visit every core of a multicast rectangle, checking the destination count.
 template <class F>
-void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast, uint32_t num_dests,
-                         uint32_t loopback, uint32_t size, const char* file, uint32_t line, F&& visit) {
+void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
+                         uint32_t size, const char* file, uint32_t line, F&& visit) {
   Core& me = core_of(k);
   Chip& chip = *me.chip;
   uint32_t x0 = uint32_t((mcast >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
@@ -398,9 +403,10 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
     for (uint32_t x = x0; x <= x1; ++x) {
       int ci = chip.core_at_noc(x, y);
       if (ci < 0)
-        fail(k, std::string(call) + ": multicast rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) +
-                    ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") includes NoC (" + std::to_string(x) +
-                    "," + std::to_string(y) + "), which is not a worker core",
+        fail(k,
+             std::string(call) + ": multicast rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+                 std::to_string(x1) + "," + std::to_string(y1) + ") includes NoC (" + std::to_string(x) + "," +
+                 std::to_string(y) + "), which is not a worker core",
              file, line);
       if (uint32_t(ci) == me.index) {
         includes_self = true;
@@ -409,22 +415,24 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
       ++count;
     }
   if (count == 0)
-    fail(k, std::string(call) + ": the rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
-                std::to_string(x1) + "," + std::to_string(y1) +
-                ") holds only the sender: a multicast needs at least one destination",
+    fail(k,
+         std::string(call) + ": the rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+             std::to_string(x1) + "," + std::to_string(y1) +
+             ") holds only the sender: a multicast needs at least one destination",
          file, line);
   if (count != num_dests)
-    fail(k, std::string(call) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle NoC (" +
-                std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," +
-                std::to_string(y1) + ") has " + std::to_string(count) + " destination cores" +
-                (loopback ? " (including the sender)"
-                          : (includes_self ? " (the sender excluded; use the _loopback_src form to include it)"
-                                           : "")),
+    fail(k,
+         std::string(call) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle NoC (" +
+             std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) +
+             ") has " + std::to_string(count) + " destination cores" +
+             (loopback ? " (including the sender)"
+                       : (includes_self ? " (the sender excluded; use the _loopback_src form to include it)" : "")),
          file, line);
   uint32_t off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
   if (uint64_t(off) + size > k->l1_size_bytes)
-    fail(k, std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(off) +
-                " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+    fail(k,
+         std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(off) + " run past the end of L1 (" +
+             std::to_string(k->l1_size_bytes) + " bytes)",
          file, line);
   for (uint32_t y = y0; y <= y1; ++y)
     for (uint32_t x = x0; x <= x1; ++x) {
@@ -434,8 +442,8 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
     }
 }
 
-void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size,
-                             uint32_t num_dests, uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
+                             uint32_t loopback, uint32_t, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   const char* call = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
   check_size(k, call, size, file, line);
@@ -449,8 +457,8 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
   });
 }
 
-void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t,
-                          const char* file, uint32_t line) {
+void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t, const char* file,
+                          uint32_t line) {
   core_of(k).chip->note_progress();
   const char* call = "noc_inline_dw_write";
   Endpoint d = resolve(k, call, dst, 4, false, file, line);
@@ -469,13 +477,13 @@ void api_noc_barrier(tessel_kernel_ctx* k, uint32_t, uint32_t, const char*, uint
 // ---------------------------------------------------------------------------
 // Semaphores
 
-void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file,
-                      uint32_t line) {
+void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file, uint32_t line) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   uintptr_t base = reinterpret_cast<uintptr_t>(k->l1_base);
   if (a < base || a + 4 > base + k->l1_size_bytes || (a & 3))
-    fail(k, std::string(call) + ": pointer " + hex(a) +
-                " is not an aligned word in this core's L1; use get_semaphore(id) or an L1 address cast to a pointer",
+    fail(k,
+         std::string(call) + ": pointer " + hex(a) +
+             " is not an aligned word in this core's L1; use get_semaphore(id) or an L1 address cast to a pointer",
          file, line);
 }
 
@@ -511,16 +519,15 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
   after_write(d.core);
 }
 
-void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests,
-                           uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
+                           uint32_t, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
   uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
   uint32_t value;
   std::memcpy(&value, core_of(k).l1 + s, 4);
   if (uint32_t(mcast & 3))
-    fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file,
-         line);
+    fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file, line);
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
     std::memcpy(dst.l1 + off, &value, 4);
     after_write(&dst);
@@ -537,8 +544,9 @@ std::mutex g_print_mutex;
 
 void api_fail_index(tessel_kernel_ctx* k, const char* call, int32_t index, const char* what, uint32_t count,
                     const char* file, uint32_t line) {
-  fail(k, std::string(call) + "(" + std::to_string(index) + "): " + what + " index out of range: this core was given " +
-              std::to_string(count) + " " + what + "s",
+  fail(k,
+       std::string(call) + "(" + std::to_string(index) + "): " + what + " index out of range: this core was given " +
+           std::to_string(count) + " " + what + "s",
        file, line);
 }
 
@@ -547,14 +555,16 @@ void api_fail_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char
 }
 
 void api_fail_bank(tessel_kernel_ctx* k, uint32_t is_dram, uint32_t bank, const char* file, uint32_t line) {
-  fail(k, "get_noc_addr_from_bank_id: bank " + std::to_string(bank) + " does not exist: there are " +
-              std::to_string(is_dram ? k->num_dram_banks : k->num_l1_banks) + (is_dram ? " DRAM banks" : " L1 banks"),
+  fail(k,
+       "get_noc_addr_from_bank_id: bank " + std::to_string(bank) + " does not exist: there are " +
+           std::to_string(is_dram ? k->num_dram_banks : k->num_l1_banks) + (is_dram ? " DRAM banks" : " L1 banks"),
        file, line);
 }
 
 void api_fail_semaphore(tessel_kernel_ctx* k, uint32_t id, const char* file, uint32_t line) {
-  fail(k, "get_semaphore(" + std::to_string(id) + "): semaphore " + std::to_string(id) +
-              " was not created on this core (the program's add_semaphore for it covers other cores)",
+  fail(k,
+       "get_semaphore(" + std::to_string(id) + "): semaphore " + std::to_string(id) +
+           " was not created on this core (the program's add_semaphore for it covers other cores)",
        file, line);
 }
 
@@ -562,8 +572,8 @@ void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
   static const char* const kShort[] = {"BR", "NC", "TR"};
   Core& c = core_of(k);
   std::lock_guard lock(g_print_mutex);
-  std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y,
-               kShort[k->risc % 3], int(length), text);
+  std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y, kShort[k->risc % 3],
+               int(length), text);
   std::fflush(stdout);
 }
 

@@ -22,8 +22,8 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
     : core_count_(core_count), l1_size_bytes_(l1_size_bytes), dram_bank_size_bytes_(dram_bank_size_bytes) {
   // One spare slot so the base can be rounded up to a slot boundary.
   reservation_bytes_ = (size_t(core_count) + 1) * kSlotBytes;
-  void* p = mmap(nullptr, reservation_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, reservation_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
   if (p == MAP_FAILED) throw_map_error("L1 below 4 GiB", reservation_bytes_);
   reservation_ = static_cast<uint8_t*>(p);
   uintptr_t base = (reinterpret_cast<uintptr_t>(p) + kSlotBytes - 1) & ~uintptr_t(kSlotBytes - 1);
@@ -42,10 +42,11 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
   }
   dram_.reserve(dram_banks);
   for (uint32_t b = 0; b < dram_banks; ++b) {
-    void* d = mmap(nullptr, dram_bank_size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* d =
+        mmap(nullptr, dram_bank_size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (d == MAP_FAILED) {
-      for (uint8_t* m : dram_) munmap(m, dram_bank_size_bytes_);
+      for (uint8_t* m : dram_)
+        munmap(m, dram_bank_size_bytes_);
       munmap(reservation_, reservation_bytes_);
       throw_map_error("a DRAM bank", dram_bank_size_bytes);
     }
@@ -54,7 +55,8 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
 }
 
 DeviceMemory::~DeviceMemory() {
-  for (uint8_t* m : dram_) munmap(m, dram_bank_size_bytes_);
+  for (uint8_t* m : dram_)
+    munmap(m, dram_bank_size_bytes_);
   if (reservation_) munmap(reservation_, reservation_bytes_);
 }
 

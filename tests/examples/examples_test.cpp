@@ -95,7 +95,8 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const Example& e : all_examples())
     for (const GridCase& g : kGrids)
-      for (const char* p : kPolicies) cases.push_back({e.name, &g, p});
+      for (const char* p : kPolicies)
+        cases.push_back({e.name, &g, p});
   return cases;
 }
 
@@ -132,7 +133,8 @@ INSTANTIATE_TEST_SUITE_P(AllExamples, ExampleConformance, testing::ValuesIn(all_
 
 // Every expectation names a registered example (no stale entries).
 TEST(ExampleRegistry, ExpectationsNameRegisteredExamples) {
-  for (const Expectation& e : kExpectations) EXPECT_NE(find_example(e.example), nullptr) << e.example;
+  for (const Expectation& e : kExpectations)
+    EXPECT_NE(find_example(e.example), nullptr) << e.example;
   EXPECT_EQ(all_examples().size(), std::size(kExpectations));
 }
 

@@ -2,8 +2,8 @@
 // need no simulator: calling tessel_kernel_entry directly is safe, and their
 // globals are read back with dlsym on the loaded copy.
 #include "jit/kernel_build.hpp"
-#include "tessel/kernel_abi.h"
 #include "tessel/error.hpp"
+#include "tessel/kernel_abi.h"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Address of global `name` in the shared object that defines `entry`.
-template <typename T> T* global_of(KernelBinary::EntryFn entry, const char* name) {
+template <typename T>
+T* global_of(KernelBinary::EntryFn entry, const char* name) {
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void*>(entry), &info) == 0) return nullptr;
   void* handle = ::dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
@@ -178,7 +179,8 @@ TEST_F(KernelCacheTest, EveryCompileTimeInputChangesTheKey) {
   EXPECT_EQ(cache.stats().disk_hits, 0u);
 
   KernelCache fresh(cache_dir_); // every variant is now on disk
-  for (const auto& variant : variants) fresh.build(variant);
+  for (const auto& variant : variants)
+    fresh.build(variant);
   EXPECT_EQ(fresh.stats().compiles, 0u);
   EXPECT_EQ(fresh.stats().disk_hits, variants.size());
 }
@@ -378,11 +380,14 @@ TEST_F(KernelCacheTest, ConcurrentBuildsOfOneKeyCompileOnce) {
   KernelCache cache(cache_dir_);
   std::vector<std::shared_ptr<KernelBinary>> results(8);
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < results.size(); ++i) threads.emplace_back([&, i] { results[i] = cache.build(request); });
-  for (auto& thread : threads) thread.join();
+  for (size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] { results[i] = cache.build(request); });
+  for (auto& thread : threads)
+    thread.join();
   EXPECT_EQ(cache.stats().compiles, 1u);
   EXPECT_EQ(cache.stats().memo_hits, results.size() - 1);
-  for (const auto& result : results) EXPECT_EQ(result, results[0]);
+  for (const auto& result : results)
+    EXPECT_EQ(result, results[0]);
 }
 
 TEST_F(KernelCacheTest, TwoCachesOnOneDirectoryBuildConcurrently) {
@@ -436,10 +441,12 @@ TEST_F(KernelCacheTest, CoreCopiesLoadConcurrently) {
   std::vector<std::thread> threads;
   for (uint32_t i = 0; i < entries.size(); ++i)
     threads.emplace_back([&, i] { entries[i] = binary->instance(i % kCores); });
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads)
+    thread.join();
   for (uint32_t core = 0; core < kCores; ++core) {
     EXPECT_EQ(entries[core], entries[core + kCores]);
-    for (uint32_t other = core + 1; other < kCores; ++other) EXPECT_NE(entries[core], entries[other]);
+    for (uint32_t other = core + 1; other < kCores; ++other)
+      EXPECT_NE(entries[core], entries[other]);
   }
 }
 

@@ -68,8 +68,10 @@ TEST(RangeAllocator, FreeCoalescesWithBothNeighbours) {
 TEST(RangeAllocator, FragmentationBlocksLargeAllocations) {
   RangeAllocator a(0, 1000);
   uint64_t blocks[10];
-  for (auto& b : blocks) b = *a.allocate(100, 4, false);
-  for (int i = 0; i < 10; i += 2) a.free(blocks[i]);
+  for (auto& b : blocks)
+    b = *a.allocate(100, 4, false);
+  for (int i = 0; i < 10; i += 2)
+    a.free(blocks[i]);
   // 500 bytes free, but in 100-byte pieces.
   EXPECT_EQ(a.bytes_allocated(), 500u);
   EXPECT_EQ(a.largest_free(), 100u);

@@ -38,7 +38,8 @@ protected:
     EXPECT_EQ(rec->at(0), value);
   }
   // Enqueueing fails with exactly `message` and nothing runs.
-  template <class E = ValidationError> void expect_enqueue_fails(Program& p, const std::string& message) {
+  template <class E = ValidationError>
+  void expect_enqueue_fails(Program& p, const std::string& message) {
     rec->clear();
     EXPECT_EQ(error_of<E>(device->command_queue(), p), message);
     EXPECT_EQ(rec->at(0), 0u) << "a kernel ran although the enqueue failed";
@@ -308,7 +309,8 @@ TEST_F(InvalidInputTest, RuntimeArgsOnACoreOutsideTheKernel) {
 TEST_F(InvalidInputTest, TooManySemaphores) {
   Program p;
   add_recording_kernel(p);
-  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(p.add_semaphore(kCore, i), i);
+  for (uint32_t i = 0; i < 16; ++i)
+    EXPECT_EQ(p.add_semaphore(kCore, i), i);
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_semaphore(kCore, 0); }),
             "add_semaphore: a program has at most 16 semaphores");
   EXPECT_EQ(error_from<ValidationError>([&] { Program().add_semaphore(CoreRangeSet(), 0); }),

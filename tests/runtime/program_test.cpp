@@ -38,15 +38,18 @@ TEST(ProgramTest, CommonArgsReachEveryCore) {
   Program p;
   const CoreRange all({0, 0}, {1, 1});
   KernelHandle k = add_ops(p, all);
-  for (CoreCoord c : all.cores()) set_script(p, k, c, Script().op(kCommonArg, 1, c.y * 2 + c.x), rec);
+  for (CoreCoord c : all.cores())
+    set_script(p, k, c, Script().op(kCommonArg, 1, c.y * 2 + c.x), rec);
   p.set_common_runtime_args(k, {5, 6});
   device->command_queue().enqueue_program(p);
   const auto words = rec.read();
-  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(words[i], 6u);
+  for (uint32_t i = 0; i < 4; ++i)
+    EXPECT_EQ(words[i], 6u);
   p.common_runtime_args(k)[1] = 9;
   device->command_queue().enqueue_program(p);
   const auto again = rec.read();
-  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(again[i], 9u);
+  for (uint32_t i = 0; i < 4; ++i)
+    EXPECT_EQ(again[i], 9u);
 }
 
 TEST(ProgramTest, RuntimeArgsOfAnUnsetCoreAreNotAvailable) {

@@ -55,10 +55,12 @@ TEST(AddressGeneratorTest, EveryGeneratorMatchesTheHostLayout) {
   p.add_circular_buffer(CoreCoord{1, 1}, cb);
   std::vector<uint32_t> cta;
   TensorAccessorArgs(*tiles).append_to(cta);
-  KernelHandle k = p.add_kernel_from_source(kGenerators, "generators.cpp", CoreCoord{1, 1},
-                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, cta});
-  p.set_runtime_args(k, CoreCoord{1, 1},
-                     {odd->address(), tiles->address(), l1->address(), count, rec.buffer->address(), rec.noc.x, rec.noc.y});
+  KernelHandle k =
+      p.add_kernel_from_source(kGenerators, "generators.cpp", CoreCoord{1, 1},
+                               DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, cta});
+  p.set_runtime_args(
+      k, CoreCoord{1, 1},
+      {odd->address(), tiles->address(), l1->address(), count, rec.buffer->address(), rec.noc.x, rec.noc.y});
   device->command_queue().enqueue_program(p);
   const auto words = rec.read();
   auto at = [&](uint32_t table, uint32_t i) {

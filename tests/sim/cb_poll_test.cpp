@@ -51,8 +51,8 @@ TEST_P(CbPollTest, PollingLoopsMakeProgress) {
   p.add_circular_buffer(core, config);
   p.add_semaphore(core, 0);
   KernelHandle prod = p.add_kernel_from_source(kProducer, "producer.cpp", core, DataMovementConfig{});
-  KernelHandle cons = p.add_kernel_from_source(kConsumer, "consumer.cpp", core,
-                                               DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+  KernelHandle cons = p.add_kernel_from_source(
+      kConsumer, "consumer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
   const uint32_t n = 100;
   p.set_runtime_args(prod, core, {n});
   p.set_runtime_args(cons, core, {n, rec.buffer->address(), rec.noc.x, rec.noc.y});
@@ -61,8 +61,10 @@ TEST_P(CbPollTest, PollingLoopsMakeProgress) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, CbPollTest, ::testing::Values("deterministic", "random:1", "random:42"),
-                         [](const auto& info) { return info.param == "deterministic" ? std::string("deterministic")
-                                                                                     : "random_" + info.param.substr(7); });
+                         [](const auto& info) {
+                           return info.param == "deterministic" ? std::string("deterministic")
+                                                                : "random_" + info.param.substr(7);
+                         });
 
 TEST(CbPollDeadlockTest, PollingACbNobodyFillsIsADeadlockAtThePoll) {
   auto device = open_device();
@@ -72,8 +74,8 @@ TEST(CbPollDeadlockTest, PollingACbNobodyFillsIsADeadlockAtThePoll) {
   config.set_page_size(0, 16);
   p.add_circular_buffer(core, config);
   p.add_semaphore(core, 0);
-  KernelHandle cons = p.add_kernel_from_source(kConsumer, "consumer.cpp", core,
-                                               DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+  KernelHandle cons = p.add_kernel_from_source(
+      kConsumer, "consumer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
   p.set_runtime_args(cons, core, {1, 0, 0, 0});
   const std::string msg = error_of<DeadlockError>(device->command_queue(), p);
   EXPECT_NE(msg.find("core (0,0) NCRISC at consumer.cpp:6 in cb_wait_front(cb=0, pages=1)"), std::string::npos) << msg;

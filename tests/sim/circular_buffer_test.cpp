@@ -19,9 +19,11 @@ constexpr auto kNcrisc = DataMovementProcessor::RISCV_1;
 
 CircularBufferConfig cb_config(uint32_t pages, uint32_t page_bytes, std::vector<uint8_t> indices = {0}) {
   std::map<uint8_t, DataFormat> formats;
-  for (uint8_t i : indices) formats[i] = DataFormat::Float16_b;
+  for (uint8_t i : indices)
+    formats[i] = DataFormat::Float16_b;
   CircularBufferConfig config(pages * page_bytes, formats);
-  for (uint8_t i : indices) config.set_page_size(i, page_bytes);
+  for (uint8_t i : indices)
+    config.set_page_size(i, page_bytes);
   return config;
 }
 
@@ -287,7 +289,8 @@ TEST_P(CircularBufferPolicyTest, DataArrivesInOrderOnEveryCore) {
   }
   device->command_queue().enqueue_program(p);
   std::vector<uint32_t> expected(kPages * kPageBytes / 4);
-  for (uint32_t i = 0; i < expected.size(); ++i) expected[i] = i;
+  for (uint32_t i = 0; i < expected.size(); ++i)
+    expected[i] = i;
   for (auto& out : outputs) {
     std::vector<uint32_t> got;
     device->command_queue().enqueue_read_buffer(*out, got);

@@ -20,14 +20,17 @@ void kernel_main() {
 )";
 
 std::string run_with(const char* cores_env) {
-  if (cores_env) setenv("TESSEL_DPRINT_CORES", cores_env, 1);
-  else unsetenv("TESSEL_DPRINT_CORES");
+  if (cores_env)
+    setenv("TESSEL_DPRINT_CORES", cores_env, 1);
+  else
+    unsetenv("TESSEL_DPRINT_CORES");
   auto device = open_device();
   unsetenv("TESSEL_DPRINT_CORES");
   const CoreRange all({0, 0}, {1, 1});
   Program p;
   KernelHandle k = p.add_kernel_from_source(kPrinter, "printer.cpp", all, DataMovementConfig{});
-  for (CoreCoord c : all.cores()) p.set_runtime_args(k, c, {c.y * 2 + c.x + 26});
+  for (CoreCoord c : all.cores())
+    p.set_runtime_args(k, c, {c.y * 2 + c.x + 26});
   testing::internal::CaptureStdout();
   device->command_queue().enqueue_program(p);
   return testing::internal::GetCapturedStdout();
@@ -39,8 +42,8 @@ TEST(DprintTest, PrintsOnlyTheSelectedCoresWithAPrefix) {
 
 TEST(DprintTest, RangesAndAll) {
   const std::string all = run_with("all");
-  for (const char* line : {"0:(x=0,y=0):BR: v=26 ", "0:(x=1,y=0):BR: v=27 ", "0:(x=0,y=1):BR: v=28 ",
-                           "0:(x=1,y=1):BR: v=29 "})
+  for (const char* line :
+       {"0:(x=0,y=0):BR: v=26 ", "0:(x=1,y=0):BR: v=27 ", "0:(x=0,y=1):BR: v=28 ", "0:(x=1,y=1):BR: v=29 "})
     EXPECT_NE(all.find(line), std::string::npos) << line << " missing from:\n" << all;
   EXPECT_EQ(all.find("only on NCRISC"), std::string::npos) << all;
   const std::string range = run_with("(0,1)-(1,1)");

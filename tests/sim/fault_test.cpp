@@ -48,7 +48,8 @@ TEST_F(FaultTest, RawL1OffsetUsedAsPointerFaults) {
 
 TEST_F(FaultTest, NullPointerFaults) {
   const std::string message = error<KernelFault>(Script().op(kFaultStore, 0, 1));
-  EXPECT_NE(message.find("core (0,0) BRISC: kernel 'ops.cpp' crashed: null pointer dereference (address 0x0)"), std::string::npos)
+  EXPECT_NE(message.find("core (0,0) BRISC: kernel 'ops.cpp' crashed: null pointer dereference (address 0x0)"),
+            std::string::npos)
       << message;
   if (have_addr2line()) {
     EXPECT_NE(message.find(ops_site("fault_store") + ": core (0,0) BRISC"), std::string::npos) << message;

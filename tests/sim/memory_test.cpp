@@ -74,7 +74,8 @@ TEST(DeviceMemory, KernelVisibleL1AddressIsTheHostPointer) {
     // What the kernel stored through get_write_ptr is in the host's view of that core's L1.
     uint32_t stored[16];
     std::memcpy(stored, l1 + sim::kL1UnreservedBase, sizeof stored);
-    for (uint32_t w = 0; w < 16; ++w) EXPECT_EQ(stored[w], w) << "core " << i;
+    for (uint32_t w = 0; w < 16; ++w)
+      EXPECT_EQ(stored[w], w) << "core " << i;
   }
 }
 

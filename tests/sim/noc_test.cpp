@@ -83,7 +83,8 @@ TEST_F(NocTest, DramToL1AndBack) {
   auto in = Buffer::create(device, {banks * 64ull, 64, BufferType::DRAM});
   auto out = Buffer::create(device, {banks * 64ull, 64, BufferType::DRAM});
   std::vector<uint32_t> words(banks * 16), zeros(banks * 16, 0);
-  for (uint32_t i = 0; i < words.size(); ++i) words[i] = 0xD0000000u + i;
+  for (uint32_t i = 0; i < words.size(); ++i)
+    words[i] = 0xD0000000u + i;
   device->command_queue().enqueue_write_buffer(*in, words);
   device->command_queue().enqueue_write_buffer(*out, zeros);
   ASSERT_EQ(dst->address() % 64, 0u);
@@ -92,12 +93,14 @@ TEST_F(NocTest, DramToL1AndBack) {
           .op(kReadDram, 3, 0, in->address(), dst->address(), 64)
           .op(kWriteDram, 5, 0, out->address(), dst->address(), 64));
   const auto got = page_of(*dst, 0);
-  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], words[3 * 16 + i]);
+  for (uint32_t i = 0; i < 16; ++i)
+    EXPECT_EQ(got[i], words[3 * 16 + i]);
   EXPECT_EQ(got[16], 0u);
   std::vector<uint32_t> result;
   device->command_queue().enqueue_read_buffer(*out, result);
   for (uint32_t p = 0; p < banks; ++p)
-    for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(result[p * 16 + i], p == 5 ? words[3 * 16 + i] : 0u);
+    for (uint32_t i = 0; i < 16; ++i)
+      EXPECT_EQ(result[p * 16 + i], p == 5 ? words[3 * 16 + i] : 0u);
 }
 
 TEST_F(NocTest, ZeroLengthTransferFails) {
@@ -123,12 +126,14 @@ TEST_F(NocTest, DramRead32ByteAlignedPassesOnWormhole) {
   EXPECT_EQ(device->dram_banks(), 12u);
   auto in = Buffer::create(device, {device->dram_banks() * 64ull, 64, BufferType::DRAM});
   std::vector<uint32_t> words(in->size() / 4);
-  for (uint32_t i = 0; i < words.size(); ++i) words[i] = 0xE0000000u + i;
+  for (uint32_t i = 0; i < words.size(); ++i)
+    words[i] = 0xE0000000u + i;
   device->command_queue().enqueue_write_buffer(*in, words);
   ASSERT_EQ(dst->address() % 32, 0u);
   run(Script().op(kReadDram, 0, 0, in->address() + 32, dst->address(), 32));
   const auto got = page_of(*dst, 0);
-  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(got[i], words[8 + i]);
+  for (uint32_t i = 0; i < 8; ++i)
+    EXPECT_EQ(got[i], words[8 + i]);
   EXPECT_EQ(got[8], 0u);
   // 16 bytes off the 32-byte unit still fails on wormhole_b0.
   EXPECT_NE(kernel_error(Script().op(kReadDram, 0, 0, in->address() + 16, dst->address(), 16))
@@ -171,13 +176,15 @@ TEST_F(NocTest, MulticastWithReversedCornersExcludesTheSender) {
   const CoreCoord lo = noc({0, 0}), hi = noc({1, 1});
   run(Script().op(kMcast, pack_rect(hi, lo), dst->address(), src->address(), kPage, 3, 0));
   EXPECT_EQ(page_of(*dst, 0), std::vector<uint32_t>(kPage / 4, 0));
-  for (uint32_t c = 1; c < 4; ++c) EXPECT_EQ(page_of(*dst, c), page_of(*src, 0)) << "core " << c;
+  for (uint32_t c = 1; c < 4; ++c)
+    EXPECT_EQ(page_of(*dst, c), page_of(*src, 0)) << "core " << c;
 }
 
 TEST_F(NocTest, MulticastLoopbackIncludesTheSender) {
   const CoreCoord lo = noc({0, 0}), hi = noc({1, 1});
   run(Script().op(kMcast, pack_rect(lo, hi), dst->address(), src->address(), kPage, 4, 1));
-  for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(page_of(*dst, c), page_of(*src, 0)) << "core " << c;
+  for (uint32_t c = 0; c < 4; ++c)
+    EXPECT_EQ(page_of(*dst, c), page_of(*src, 0)) << "core " << c;
 }
 
 TEST_F(NocTest, MulticastToARowWithoutTheSender) {
@@ -202,7 +209,8 @@ TEST_F(NocTest, MulticastWithWrongDestinationCountFails) {
                 ": core (0,0) BRISC: noc_async_write_multicast_loopback_src: num_dests is 3 but the rectangle NoC "
                 "(1,2)-(2,3) has 4 destination cores (including the sender)");
   // Nothing was written by the failed multicasts.
-  for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(page_of(*dst, c), std::vector<uint32_t>(kPage / 4, 0));
+  for (uint32_t c = 0; c < 4; ++c)
+    EXPECT_EQ(page_of(*dst, c), std::vector<uint32_t>(kPage / 4, 0));
 }
 
 TEST_F(NocTest, MulticastOutsideTheWorkersFails) {

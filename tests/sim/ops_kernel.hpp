@@ -337,7 +337,8 @@ inline std::shared_ptr<Device> open_device(const std::string& arch = "blackhole"
 }
 
 // Runs `program` expecting an exception of type E; returns its message.
-template <class E> std::string error_of(CommandQueue& queue, Program& program) {
+template <class E>
+std::string error_of(CommandQueue& queue, Program& program) {
   try {
     queue.enqueue_program(program);
   } catch (const E& e) {
@@ -351,7 +352,8 @@ template <class E> std::string error_of(CommandQueue& queue, Program& program) {
 }
 
 // Runs `fn` expecting an exception of type E; returns its message.
-template <class E, class F> std::string error_from(F&& fn) {
+template <class E, class F>
+std::string error_from(F&& fn) {
   try {
     fn();
   } catch (const E& e) {

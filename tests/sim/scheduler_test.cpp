@@ -34,7 +34,8 @@ TEST_F(SchedulerTest, DeadlockOnACbNobodyFillsIsReportedOncePerRange) {
   p.add_circular_buffer(kAll, cb_config(2, 32));
   KernelHandle reader = add_ops(p, kAll, DataMovementProcessor::RISCV_0);
   KernelHandle writer = add_ops(p, kAll, DataMovementProcessor::RISCV_1);
-  for (CoreCoord c : kAll.cores()) set_script(p, reader, c, Script().op(kRecordValue, c.y * 2 + c.x, 1), *rec);
+  for (CoreCoord c : kAll.cores())
+    set_script(p, reader, c, Script().op(kRecordValue, c.y * 2 + c.x, 1), *rec);
   set_script(p, writer, kAll, Script().op(kWait, 0, 1, 1), *rec);
   const std::string expected = "deadlock: no RISC can make progress (4 blocked):\n  cores (0,0)-(1,1) NCRISC at " +
                                ops_site("wait") +
@@ -47,7 +48,8 @@ TEST_F(SchedulerTest, DeadlockOnACbNobodyFillsIsReportedOncePerRange) {
     EXPECT_EQ(deadlock(p), expected);
     // The readers ran to completion before the deadlock was found.
     const auto words = rec->read();
-    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(words[i], 1u) << "core " << i;
+    for (uint32_t i = 0; i < 4; ++i)
+      EXPECT_EQ(words[i], 1u) << "core " << i;
     expect_device_works(device);
   }
 }
@@ -116,9 +118,11 @@ std::vector<uint32_t> interleaving(const std::shared_ptr<Device>& device) {
   EXPECT_EQ(words[0], 8 * kRounds);
   std::vector<uint32_t> log(words.begin() + 1, words.begin() + 1 + words[0]);
   std::map<uint32_t, uint32_t> per_tag;
-  for (uint32_t t : log) ++per_tag[t];
+  for (uint32_t t : log)
+    ++per_tag[t];
   EXPECT_EQ(per_tag.size(), 8u);
-  for (auto [tag, n] : per_tag) EXPECT_EQ(n, kRounds) << "tag " << tag;
+  for (auto [tag, n] : per_tag)
+    EXPECT_EQ(n, kRounds) << "tag " << tag;
   return log;
 }
 

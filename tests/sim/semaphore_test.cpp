@@ -89,7 +89,8 @@ TEST_F(SemaphoreTest, SemaphoresSitAtTheSameL1OffsetOnEveryCore) {
   p.add_semaphore(kAll, 0);
   p.add_semaphore(kAll, 0);
   KernelHandle k = add_ops(p, kAll);
-  for (CoreCoord c : kAll.cores()) set_script(p, k, c, Script().op(kGetSemaphore, 1, c.y * 2 + c.x), *rec);
+  for (CoreCoord c : kAll.cores())
+    set_script(p, k, c, Script().op(kGetSemaphore, 1, c.y * 2 + c.x), *rec);
   device->command_queue().enqueue_program(p);
   const auto words = rec->read();
   for (uint32_t i = 0; i < 4; ++i) {

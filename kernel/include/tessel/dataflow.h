@@ -25,8 +25,8 @@ inline uint64_t bank_noc_addr(bool dram, uint32_t bank, uint64_t addr, const cha
 }
 // Interleaved page -> NoC address (design §1.2): page p lives in bank
 // p % banks at base + (p / banks) * page_stride.
-inline uint64_t interleaved_noc_addr(bool dram, uint32_t base, uint32_t page_stride, uint32_t page_id,
-                                     uint32_t offset, const char* file, uint32_t line) {
+inline uint64_t interleaved_noc_addr(bool dram, uint32_t base, uint32_t page_stride, uint32_t page_id, uint32_t offset,
+                                     const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   const uint32_t nbanks = dram ? k->num_dram_banks : k->num_l1_banks;
   const uint32_t bank = page_id % nbanks;
@@ -70,7 +70,8 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
 // ---------------------------------------------------------------------------
 // Address generators
 
-template <bool DRAM> struct InterleavedAddrGen {
+template <bool DRAM>
+struct InterleavedAddrGen {
   uint32_t bank_base_address;
   uint32_t page_size;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
@@ -80,7 +81,8 @@ template <bool DRAM> struct InterleavedAddrGen {
   uint32_t get_page_size() const { return page_size; }
 };
 
-template <bool DRAM> struct InterleavedPow2AddrGen {
+template <bool DRAM>
+struct InterleavedPow2AddrGen {
   uint32_t bank_base_address;
   uint32_t log_base_2_of_page_size;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
@@ -91,7 +93,8 @@ template <bool DRAM> struct InterleavedPow2AddrGen {
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
 
-template <bool DRAM> struct InterleavedAddrGenFast {
+template <bool DRAM>
+struct InterleavedAddrGenFast {
   uint32_t bank_base_address;
   uint32_t page_size;
   DataFormat data_format;
@@ -102,7 +105,8 @@ template <bool DRAM> struct InterleavedAddrGenFast {
   uint32_t get_page_size() const { return page_size; }
 };
 
-template <bool DRAM> struct InterleavedPow2AddrGenFast {
+template <bool DRAM>
+struct InterleavedPow2AddrGenFast {
   uint32_t bank_base_address;
   uint32_t log_base_2_of_page_size;
   uint64_t get_noc_addr(uint32_t id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
@@ -121,7 +125,8 @@ inline constexpr uint32_t kSharded = 1u << 0;
 inline constexpr uint32_t kIsDram = 1u << 1;
 } // namespace tensor_accessor
 
-template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0> struct TensorAccessorArgs {
+template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0>
+struct TensorAccessorArgs {
   static constexpr uint32_t flags = get_compile_time_arg_val(CTA_OFFSET);
   static constexpr uint32_t aligned_page_size = get_compile_time_arg_val(CTA_OFFSET + 1);
   static constexpr bool is_dram = (flags & tensor_accessor::kIsDram) != 0;
@@ -133,7 +138,8 @@ template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0> struct TensorAccessorAr
   static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
 };
 
-template <typename Args> struct TensorAccessor {
+template <typename Args>
+struct TensorAccessor {
   uint32_t bank_base_address;
   uint32_t page_size;
   constexpr TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
@@ -144,8 +150,10 @@ template <typename Args> struct TensorAccessor {
   }
   uint32_t get_page_size() const { return page_size; }
 };
-template <typename Args> TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;
-template <typename Args> TensorAccessor(const Args&, uint32_t, uint32_t) -> TensorAccessor<Args>;
+template <typename Args>
+TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;
+template <typename Args>
+TensorAccessor(const Args&, uint32_t, uint32_t) -> TensorAccessor<Args>;
 
 // ---------------------------------------------------------------------------
 // Transfers
@@ -215,10 +223,10 @@ inline void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, u
 // ---------------------------------------------------------------------------
 // Barriers
 
-#define TESSEL_BARRIER(name, kind)                                                                                   \
-  inline void name(uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {                                                    \
-    tessel_kernel_ctx* k = tessel_ctx();                                                                             \
-    k->api->noc_barrier(k, kind, noc, TESSEL_SITE);                                                                  \
+#define TESSEL_BARRIER(name, kind)                                                                                     \
+  inline void name(uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {                                                      \
+    tessel_kernel_ctx* k = tessel_ctx();                                                                               \
+    k->api->noc_barrier(k, kind, noc, TESSEL_SITE);                                                                    \
   }
 TESSEL_BARRIER(noc_async_read_barrier, 0)
 TESSEL_BARRIER(noc_async_write_barrier, 1)
@@ -262,16 +270,15 @@ inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_no
                                      TESSEL_SITE_PARAMS) {
   noc_async_write(src_local_l1_addr, dst_noc_addr, 4, noc, TESSEL_SITE);
 }
-inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
-                                        uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
-                                        TESSEL_SITE_PARAMS) {
+inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests,
+                                        bool linked = false, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
   (void)linked;
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 0, noc, TESSEL_SITE);
 }
 inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
-                                                     uint32_t num_dests, bool linked = false,
-                                                     uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
+                                                     uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                                     TESSEL_SITE_PARAMS) {
   (void)linked;
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 1, noc, TESSEL_SITE);

@@ -41,7 +41,8 @@ struct Dprint {
     for (int i = 0; i < n && k->dprint_length < sizeof(k->dprint_buffer); ++i)
       k->dprint_buffer[k->dprint_length++] = s[i];
   }
-  template <typename... A> void fmt(const char* f, A... a) {
+  template <typename... A>
+  void fmt(const char* f, A... a) {
     char tmp[64];
     int n = snprintf(tmp, sizeof tmp, f, a...);
     put(tmp, n < 0 ? 0 : (n > int(sizeof tmp) - 1 ? int(sizeof tmp) - 1 : n));
@@ -130,32 +131,50 @@ inline Dprint& operator<<(Dprint& d, DprintEndl) {
   return d;
 }
 // Rvalue start of a statement: `DPRINT << x` binds the temporary.
-template <typename T> inline Dprint& operator<<(Dprint&& d, T v) { return d << v; }
+template <typename T>
+inline Dprint& operator<<(Dprint&& d, T v) {
+  return d << v;
+}
 
 } // namespace tessel_detail
 
 #define DPRINT tessel_detail::dprint_begin()
-#define ENDL() tessel_detail::DprintEndl{}
-#define SETPRECISION(n) tessel_detail::DprintSetPrecision{int(n)}
-#define SETW(n, ...) tessel_detail::DprintSetW{int(n)}
-#define FIXED() tessel_detail::DprintFixed{}
-#define DEFAULTFLOAT() tessel_detail::DprintDefaultFloat{}
-#define HEX() tessel_detail::DprintHex{}
-#define DEC() tessel_detail::DprintDec{}
-#define OCT() tessel_detail::DprintOct{}
-#define BF16(v) tessel_detail::DprintBf16{uint16_t(v)}
+#define ENDL()                                                                                                         \
+  tessel_detail::DprintEndl {}
+#define SETPRECISION(n)                                                                                                \
+  tessel_detail::DprintSetPrecision { int(n) }
+#define SETW(n, ...)                                                                                                   \
+  tessel_detail::DprintSetW { int(n) }
+#define FIXED()                                                                                                        \
+  tessel_detail::DprintFixed {}
+#define DEFAULTFLOAT()                                                                                                 \
+  tessel_detail::DprintDefaultFloat {}
+#define HEX()                                                                                                          \
+  tessel_detail::DprintHex {}
+#define DEC()                                                                                                          \
+  tessel_detail::DprintDec {}
+#define OCT()                                                                                                          \
+  tessel_detail::DprintOct {}
+#define BF16(v)                                                                                                        \
+  tessel_detail::DprintBf16 { uint16_t(v) }
 
-#define DPRINT_DATA0(x)                                                                                              \
-  do {                                                                                                               \
-    if (tessel_ctx()->risc == TESSEL_RISC_BRISC) { x; }                                                              \
+#define DPRINT_DATA0(x)                                                                                                \
+  do {                                                                                                                 \
+    if (tessel_ctx()->risc == TESSEL_RISC_BRISC) {                                                                     \
+      x;                                                                                                               \
+    }                                                                                                                  \
   } while (0)
-#define DPRINT_DATA1(x)                                                                                              \
-  do {                                                                                                               \
-    if (tessel_ctx()->risc == TESSEL_RISC_NCRISC) { x; }                                                             \
+#define DPRINT_DATA1(x)                                                                                                \
+  do {                                                                                                                 \
+    if (tessel_ctx()->risc == TESSEL_RISC_NCRISC) {                                                                    \
+      x;                                                                                                               \
+    }                                                                                                                  \
   } while (0)
-#define DPRINT_UNPACK(x)                                                                                             \
-  do {                                                                                                               \
-    if (tessel_ctx()->risc == TESSEL_RISC_COMPUTE) { x; }                                                            \
+#define DPRINT_UNPACK(x)                                                                                               \
+  do {                                                                                                                 \
+    if (tessel_ctx()->risc == TESSEL_RISC_COMPUTE) {                                                                   \
+      x;                                                                                                               \
+    }                                                                                                                  \
   } while (0)
 #define DPRINT_MATH(x) DPRINT_UNPACK(x)
 #define DPRINT_PACK(x) DPRINT_UNPACK(x)

@@ -66,15 +66,15 @@ enum tessel_risc {
 // TT-Metalium: 16-bit received/acked, free = num_pages - (received - acked).
 // Pointers are L1 addresses as the kernel sees them (host pointers < 4 GiB).
 struct tessel_cb_iface {
-  uint32_t fifo_addr;    // first byte of the FIFO
-  uint32_t fifo_limit;   // one past the last byte
-  uint32_t fifo_size;    // bytes
-  uint32_t page_size;    // bytes
+  uint32_t fifo_addr;  // first byte of the FIFO
+  uint32_t fifo_limit; // one past the last byte
+  uint32_t fifo_size;  // bytes
+  uint32_t page_size;  // bytes
   uint32_t num_pages;
-  uint32_t wr_ptr;       // producer's pointer
-  uint32_t rd_ptr;       // consumer's pointer
-  uint16_t received;     // pages pushed, mod 2^16
-  uint16_t acked;        // pages popped, mod 2^16
+  uint32_t wr_ptr;         // producer's pointer
+  uint32_t rd_ptr;         // consumer's pointer
+  uint16_t received;       // pages pushed, mod 2^16
+  uint16_t acked;          // pages popped, mod 2^16
   uint32_t reserved_pages; // pages the producer holds from its last reserve
   uint32_t waited_pages;   // pages the consumer holds from its last wait
   uint32_t data_format;    // tessel data-format code (Metalium numbering)
@@ -95,28 +95,25 @@ struct tessel_sim_api {
   void (*cb_pop_front)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t pages, const char* file, uint32_t line);
 
   // NoC transfers. l1 arguments are kernel-visible L1 addresses of the caller.
-  void (*noc_read)(struct tessel_kernel_ctx*, uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size_bytes,
-                   uint32_t noc, const char* file, uint32_t line);
+  void (*noc_read)(struct tessel_kernel_ctx*, uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size_bytes, uint32_t noc,
+                   const char* file, uint32_t line);
   void (*noc_write)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size_bytes,
                     uint32_t noc, const char* file, uint32_t line);
-  void (*noc_write_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr,
-                              uint32_t size_bytes, uint32_t num_dests, uint32_t loopback_src, uint32_t noc,
-                              const char* file, uint32_t line);
+  void (*noc_write_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr, uint32_t size_bytes,
+                              uint32_t num_dests, uint32_t loopback_src, uint32_t noc, const char* file, uint32_t line);
   void (*noc_inline_write)(struct tessel_kernel_ctx*, uint64_t dst_noc_addr, uint32_t value, uint32_t byte_enable,
                            uint32_t noc, const char* file, uint32_t line);
   // kind: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full
   void (*noc_barrier)(struct tessel_kernel_ctx*, uint32_t kind, uint32_t noc, const char* file, uint32_t line);
 
   // Semaphores. wait mode: 0 equal, 1 at least.
-  void (*sem_wait)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, uint32_t mode,
-                   const char* file, uint32_t line);
-  void (*sem_set)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, const char* file,
+  void (*sem_wait)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
+                   uint32_t line);
+  void (*sem_set)(struct tessel_kernel_ctx*, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line);
+  void (*sem_inc)(struct tessel_kernel_ctx*, uint64_t dst_noc_addr, uint32_t incr, uint32_t noc, const char* file,
                   uint32_t line);
-  void (*sem_inc)(struct tessel_kernel_ctx*, uint64_t dst_noc_addr, uint32_t incr, uint32_t noc,
-                  const char* file, uint32_t line);
-  void (*sem_set_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr,
-                            uint32_t num_dests, uint32_t loopback_src, uint32_t noc, const char* file,
-                            uint32_t line);
+  void (*sem_set_multicast)(struct tessel_kernel_ctx*, uint32_t src_l1, uint64_t dst_mcast_addr, uint32_t num_dests,
+                            uint32_t loopback_src, uint32_t noc, const char* file, uint32_t line);
 
   // A kernel polls a CB (cb_pages_*) and the answer was no: let the other
   // RISCs run; with nothing else runnable this waits like cb_wait_front /
@@ -144,24 +141,24 @@ struct tessel_sim_api {
 
 struct tessel_kernel_ctx {
   uint32_t abi_version;
-  uint32_t risc;            // enum tessel_risc
-  uint32_t noc_index;       // default NoC of this kernel
+  uint32_t risc;      // enum tessel_risc
+  uint32_t noc_index; // default NoC of this kernel
   uint32_t logical_x, logical_y;
-  uint32_t noc_x, noc_y;    // this core's NoC coordinates
+  uint32_t noc_x, noc_y; // this core's NoC coordinates
 
-  uint32_t* rt_args;        // in this core's L1
+  uint32_t* rt_args; // in this core's L1
   uint32_t rt_arg_count;
-  uint32_t* common_args;    // in this core's L1
+  uint32_t* common_args; // in this core's L1
   uint32_t common_arg_count;
 
   struct tessel_cb_iface* cbs; // TESSEL_MAX_CBS entries, shared by the core's RISCs
   uint32_t num_cb_indices;     // arch limit (32 or 64)
 
-  uint8_t* l1_base;         // host pointer of L1 offset 0 (< 4 GiB)
+  uint8_t* l1_base; // host pointer of L1 offset 0 (< 4 GiB)
   uint32_t l1_size_bytes;
-  uint32_t semaphore_l1;    // L1 address (kernel-visible) of semaphore 0
+  uint32_t semaphore_l1; // L1 address (kernel-visible) of semaphore 0
   uint32_t num_semaphores;
-  uint32_t semaphore_mask;  // bit i set: semaphore i exists on this core
+  uint32_t semaphore_mask; // bit i set: semaphore i exists on this core
 
   uint32_t l1_alignment;
   uint32_t dram_read_alignment;
@@ -170,15 +167,15 @@ struct tessel_kernel_ctx {
   uint32_t num_dram_banks;
   uint32_t dram_bank_noc_xy[TESSEL_MAX_DRAM_BANKS]; // (y << 8) | x
   uint32_t num_l1_banks;
-  uint32_t l1_bank_noc_xy[TESSEL_MAX_L1_BANKS];     // (y << 8) | x
+  uint32_t l1_bank_noc_xy[TESSEL_MAX_L1_BANKS]; // (y << 8) | x
 
   uint32_t dprint_enabled;
   uint32_t dprint_length;
   char dprint_buffer[256];
 
   const struct tessel_sim_api* api;
-  void* sim_core;           // opaque to kernels
-  void* sim_fiber;          // opaque to kernels
+  void* sim_core;  // opaque to kernels
+  void* sim_fiber; // opaque to kernels
 };
 
 // Locate the running fiber's context (see the slot diagram above).

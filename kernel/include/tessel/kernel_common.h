@@ -37,13 +37,14 @@ enum class DataFormat : uint8_t {
 namespace tessel_detail {
 
 [[noreturn]] inline void index_error(const char* call, int index, const char* what, uint32_t count, const char* file,
-                                    uint32_t line) {
+                                     uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->fail_index(k, call, index, what, count, file, line);
   __builtin_unreachable();
 }
 
-template <typename T> inline T bit_cast_u32(uint32_t v) {
+template <typename T>
+inline T bit_cast_u32(uint32_t v) {
   static_assert(sizeof(T) == 4, "runtime arguments are 4-byte values: get_arg_val<T> needs a 4-byte T");
   T t;
   __builtin_memcpy(&t, &v, 4);
@@ -89,14 +90,16 @@ template <typename T>
 inline T get_common_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
-    tessel_detail::index_error("get_common_arg_val", arg_idx, "common runtime argument", k->common_arg_count, TESSEL_SITE);
+    tessel_detail::index_error("get_common_arg_val", arg_idx, "common runtime argument", k->common_arg_count,
+                               TESSEL_SITE);
   return tessel_detail::bit_cast_u32<T>(k->common_args[arg_idx]);
 }
 
 inline uint32_t get_common_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
-    tessel_detail::index_error("get_common_arg_addr", arg_idx, "common runtime argument", k->common_arg_count, TESSEL_SITE);
+    tessel_detail::index_error("get_common_arg_addr", arg_idx, "common runtime argument", k->common_arg_count,
+                               TESSEL_SITE);
   return uint32_t(uintptr_t(&k->common_args[arg_idx]));
 }
 
@@ -170,15 +173,14 @@ inline uint32_t get_relative_logical_y() { return tessel_ctx()->logical_y; }
 // ---------------------------------------------------------------------------
 // Debug: ASSERT, WAYPOINT, profiler zones
 
-#define ASSERT(cond, ...)                                                                                            \
-  do {                                                                                                               \
-    if (!(cond)) {                                                                                                   \
-      tessel_kernel_ctx* tessel_k = tessel_ctx();                                                                    \
-      tessel_k->api->fail(tessel_k, "ASSERT(" #cond ") failed", __FILE__, __LINE__);                                 \
-    }                                                                                                                \
+#define ASSERT(cond, ...)                                                                                              \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      tessel_kernel_ctx* tessel_k = tessel_ctx();                                                                      \
+      tessel_k->api->fail(tessel_k, "ASSERT(" #cond ") failed", __FILE__, __LINE__);                                   \
+    }                                                                                                                  \
   } while (0)
 #define WAYPOINT(x) ((void)0)
 #define DeviceZoneScopedN(name) ((void)0)
-
 
 #endif // TESSEL_KERNEL_COMMON_H

@@ -50,8 +50,7 @@ constexpr bool str_eq(const char* a, const char* b) {
 // Not constexpr on purpose: reaching one of these during constant evaluation
 // makes the compiler reject the kernel with the function's name in the error.
 inline uint32_t error_no_compile_time_arg_with_this_name() { return 0; }
-inline uint32_t error_compile_time_arg_index_out_of_range(uint32_t index,
-                                                          const char* file = __builtin_FILE(),
+inline uint32_t error_compile_time_arg_index_out_of_range(uint32_t index, const char* file = __builtin_FILE(),
                                                           uint32_t line = __builtin_LINE()) {
   (void)index;
   tessel_kernel_ctx* ctx = tessel_ctx();
