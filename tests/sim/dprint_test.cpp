@@ -16,6 +16,7 @@ void kernel_main() {
   DPRINT << "v=" << v << " hex=" << HEX() << v << DEC() << " f=" << SETPRECISION(3) << FIXED() << 1.5f
          << " bf16=" << BF16(0x3fc0) << ENDL();
   DPRINT_DATA1(DPRINT << "only on NCRISC" << ENDL());
+  if (v == 27) DPRINT << int(-1) << " " << HEX() << int(-1) << " " << short(-2) << ENDL();
 }
 )";
 
@@ -37,7 +38,7 @@ std::string run_with(const char* cores_env) {
 }
 
 TEST(DprintTest, PrintsOnlyTheSelectedCoresWithAPrefix) {
-  EXPECT_EQ(run_with("1,0"), "0:(x=1,y=0):BR: v=27 hex=1b f=1.500 bf16=1.500\n");
+  EXPECT_EQ(run_with("1,0"), "0:(x=1,y=0):BR: v=27 hex=1b f=1.500 bf16=1.500\n0:(x=1,y=0):BR: -1 ffffffff fffe\n");
 }
 
 TEST(DprintTest, RangesAndAll) {

@@ -67,16 +67,23 @@ inline Dprint& operator<<(Dprint& d, unsigned long long v) {
   if (d.enabled) d.integer(v, false);
   return d;
 }
-inline Dprint& operator<<(Dprint& d, long long v) {
-  if (d.enabled) d.integer(v < 0 ? (unsigned long long)(-(v + 1)) + 1 : (unsigned long long)v, v < 0 && d.base == 10);
+// Signed values print with a minus sign in decimal and as their two's
+// complement bits (of the value's own width) in hex and octal.
+inline Dprint& signed_integer(Dprint& d, long long v, unsigned long long width_mask) {
+  if (!d.enabled) return d;
+  if (d.base != 10)
+    d.integer((unsigned long long)v & width_mask, false);
+  else
+    d.integer(v < 0 ? (unsigned long long)(-(v + 1)) + 1 : (unsigned long long)v, v < 0);
   return d;
 }
+inline Dprint& operator<<(Dprint& d, long long v) { return signed_integer(d, v, ~0ull); }
 inline Dprint& operator<<(Dprint& d, unsigned long v) { return d << (unsigned long long)v; }
 inline Dprint& operator<<(Dprint& d, long v) { return d << (long long)v; }
 inline Dprint& operator<<(Dprint& d, unsigned int v) { return d << (unsigned long long)v; }
-inline Dprint& operator<<(Dprint& d, int v) { return d << (long long)v; }
+inline Dprint& operator<<(Dprint& d, int v) { return signed_integer(d, v, 0xffffffffull); }
 inline Dprint& operator<<(Dprint& d, unsigned short v) { return d << (unsigned long long)v; }
-inline Dprint& operator<<(Dprint& d, short v) { return d << (long long)v; }
+inline Dprint& operator<<(Dprint& d, short v) { return signed_integer(d, v, 0xffffull); }
 inline Dprint& operator<<(Dprint& d, unsigned char v) { return d << (unsigned long long)v; }
 inline Dprint& operator<<(Dprint& d, bool v) { return d << (v ? "true" : "false"); }
 inline Dprint& operator<<(Dprint& d, double v) {
