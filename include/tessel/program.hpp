@@ -116,9 +116,10 @@ public:
   uint32_t num_kernels() const;
 
   // Internals for the runtime layer.
-  runtime::ProgramState& state() { return *state_; }
+  runtime::ProgramState& state();
 
 private:
+  runtime::ProgramState& live() const; // throws ValidationError on a moved-from program
   std::unique_ptr<runtime::ProgramState> state_;
 };
 

@@ -86,7 +86,14 @@ Program::~Program() = default;
 Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 
-uint32_t Program::num_kernels() const { return uint32_t(state_->kernels.size()); }
+runtime::ProgramState& Program::live() const {
+  if (!state_) throw ValidationError("Program: this program was moved from; use the program it was moved to");
+  return *state_;
+}
+
+runtime::ProgramState& Program::state() { return live(); }
+
+uint32_t Program::num_kernels() const { return uint32_t(live().kernels.size()); }
 
 namespace {
 KernelHandle add(runtime::ProgramState& st, KernelSpec spec) {
@@ -141,7 +148,7 @@ KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& co
   s.source_path = resolve_kernel_path(path);
   s.name = path;
   s.cores = cores;
-  return add(*state_, std::move(s));
+  return add(live(), std::move(s));
 }
 
 KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& cores, const ComputeConfig& c) {
@@ -149,7 +156,7 @@ KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& co
   s.source_path = resolve_kernel_path(path);
   s.name = path;
   s.cores = cores;
-  return add(*state_, std::move(s));
+  return add(live(), std::move(s));
 }
 
 KernelHandle Program::add_kernel_from_source(const std::string& source, const std::string& name,
@@ -158,7 +165,7 @@ KernelHandle Program::add_kernel_from_source(const std::string& source, const st
   s.source_text = source;
   s.name = name.empty() ? "kernel.cpp" : name;
   s.cores = cores;
-  return add(*state_, std::move(s));
+  return add(live(), std::move(s));
 }
 
 KernelHandle Program::add_kernel_from_source(const std::string& source, const std::string& name,
@@ -167,11 +174,11 @@ KernelHandle Program::add_kernel_from_source(const std::string& source, const st
   s.source_text = source;
   s.name = name.empty() ? "kernel.cpp" : name;
   s.cores = cores;
-  return add(*state_, std::move(s));
+  return add(live(), std::move(s));
 }
 
 CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, const CircularBufferConfig& config) {
-  auto& st = *state_;
+  auto& st = live();
   const char* call = "add_circular_buffer";
   check_cores_given(cores, call);
   if (config.formats().empty()) throw ValidationError(std::string(call) + ": the config names no CB index");
@@ -227,7 +234,7 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
 }
 
 uint32_t Program::add_semaphore(const CoreRangeSet& cores, uint32_t initial_value) {
-  auto& st = *state_;
+  auto& st = live();
   check_cores_given(cores, "add_semaphore");
   if (st.semaphores.size() >= TESSEL_MAX_SEMAPHORES)
     throw ValidationError("add_semaphore: a program has at most " + std::to_string(TESSEL_MAX_SEMAPHORES) +
@@ -254,7 +261,7 @@ void check_arg_count(const KernelSpec& k, size_t unique, size_t common, const ch
 } // namespace
 
 void Program::set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, std::span<const uint32_t> args) {
-  auto& st = *state_;
+  auto& st = live();
   const char* call = "set_runtime_args";
   KernelSpec& k = kernel_at(st, kernel, call);
   check_cores_given(cores, call);
@@ -274,7 +281,7 @@ void Program::set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, s
 }
 
 void Program::set_common_runtime_args(KernelHandle kernel, std::span<const uint32_t> args) {
-  auto& st = *state_;
+  auto& st = live();
   const char* call = "set_common_runtime_args";
   KernelSpec& k = kernel_at(st, kernel, call);
   size_t max_unique = 0;
@@ -287,7 +294,7 @@ void Program::set_common_runtime_args(KernelHandle kernel, std::span<const uint3
 }
 
 std::span<uint32_t> Program::runtime_args(KernelHandle kernel, CoreCoord core) {
-  KernelSpec& k = kernel_at(*state_, kernel, "runtime_args");
+  KernelSpec& k = kernel_at(live(), kernel, "runtime_args");
   auto it = k.runtime_args.find(runtime::core_key(core));
   if (it == k.runtime_args.end())
     throw ValidationError("runtime_args: kernel '" + k.name + "' has no runtime args on core " + core.str() +
@@ -296,7 +303,7 @@ std::span<uint32_t> Program::runtime_args(KernelHandle kernel, CoreCoord core) {
 }
 
 std::span<uint32_t> Program::common_runtime_args(KernelHandle kernel) {
-  KernelSpec& k = kernel_at(*state_, kernel, "common_runtime_args");
+  KernelSpec& k = kernel_at(live(), kernel, "common_runtime_args");
   return k.common_args;
 }
 

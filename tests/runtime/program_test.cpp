@@ -119,3 +119,22 @@ TEST(ProgramCbLayoutTest, CbsOnDisjointCoresShareOffsetsAndStackWhereTheyOverlap
 
 } // namespace
 } // namespace tessel::test
+
+namespace tessel::test {
+namespace {
+
+TEST(ProgramMoveTest, MovedFromProgramFailsClearly) {
+  Program a;
+  a.add_semaphore(CoreCoord{0, 0}, 0);
+  Program b = std::move(a);
+  try {
+    a.add_semaphore(CoreCoord{0, 0}, 0); // NOLINT(bugprone-use-after-move): the point of the test
+    ADD_FAILURE() << "a moved-from program accepted a call";
+  } catch (const ValidationError& e) {
+    EXPECT_STREQ(e.what(), "Program: this program was moved from; use the program it was moved to");
+  }
+  EXPECT_EQ(b.add_semaphore(CoreCoord{0, 0}, 0), 1u);
+}
+
+} // namespace
+} // namespace tessel::test
