@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
   run->add_option("--policy", run_opts.policy, "deterministic or random:<seed>");
   run->add_option("--size", run_opts.size, "example-specific problem size");
 
+  auto* list = app.add_subcommand("list", "list the examples and benchmarks");
+
   std::string bench_name;
   auto* bench = app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>'");
   bench->add_option("name", bench_name, "pipeline, dispatch, jit or all")->required();
@@ -83,6 +85,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return cmd_info(info_arch);
+    if (*list) {
+      std::printf("examples (tessel run <name>):\n");
+      for (const auto& e : tessel::examples::all_examples()) std::printf("  %-20s %s\n", e.name, e.description);
+      std::printf("benchmarks (tessel bench <name>|all):\n");
+      for (const auto& b : tessel::bench::all_benchmarks()) std::printf("  %-20s %s\n", b.name, b.description);
+      return 0;
+    }
     if (*bench) return cmd_bench(bench_name);
     if (*run) {
       if (!grid.empty()) {
