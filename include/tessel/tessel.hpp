@@ -9,3 +9,4 @@
 #include "tessel/error.hpp"
 #include "tessel/program.hpp"
 #include "tessel/tensor_accessor_args.hpp"
+#include "tessel/tile.hpp"
