@@ -248,12 +248,23 @@ void fiber_main(bctx::transfer_t t) {
   __sanitizer_finish_switch_fiber(nullptr, &t_sched_stack_bottom, &t_sched_stack_size);
 #endif
   for (;;) {
+    f->reads.clear();
+    f->writes.clear();
     if (f->entry() != 0) {
       f->core->chip->fail(f,
                           "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
                               "' defines no kernel_main() (nor NAMESPACE::MAIN)",
                           nullptr, 0);
     }
+    for (const InFlight* q : {&f->reads, &f->writes})
+      if (q->total) {
+        const bool reads = q == &f->reads;
+        f->core->chip->fail(f,
+                            "kernel ended with " + std::to_string(q->total) + " NoC " + (reads ? "read" : "write") +
+                                (q->total == 1 ? "" : "s") + " in flight (the first issued here): wait for them with " +
+                                (reads ? "noc_async_read_barrier" : "noc_async_write_barrier") + " before returning",
+                            q->ranges[0].file, q->ranges[0].line);
+      }
     f->state = FiberState::Done;
     yield_to_scheduler(f);
   }

@@ -60,6 +60,41 @@ struct WaitInfo {
 
 enum class FailKind : uint8_t { Kernel, Deadlock };
 
+// NoC transfers a RISC has issued and not yet waited for with a barrier.
+// Transfers complete when issued (eager mode), but the kernel may not rely on
+// that: pushing CB pages a read is still landing in, popping pages a write is
+// still reading from, and ending with transfers outstanding are reported.
+// Up to kSlots ranges are kept exactly; beyond that the last slot grows to
+// cover the newcomers.
+struct InFlight {
+  static constexpr uint32_t kSlots = 16;
+  struct Range {
+    uint32_t lo, hi; // L1 offsets of this core, [lo, hi)
+    const char* file;
+    uint32_t line;
+  };
+  Range ranges[kSlots];
+  uint32_t count = 0; // used slots
+  uint64_t total = 0; // transfers since the last barrier
+
+  void add(uint32_t lo, uint32_t hi, const char* file, uint32_t line) {
+    ++total;
+    if (count < kSlots) {
+      ranges[count++] = {lo, hi, file, line};
+    } else {
+      Range& r = ranges[kSlots - 1];
+      r.lo = lo < r.lo ? lo : r.lo;
+      r.hi = hi > r.hi ? hi : r.hi;
+    }
+  }
+  const Range* overlapping(uint32_t lo, uint32_t hi) const {
+    for (uint32_t i = 0; i < count; ++i)
+      if (ranges[i].lo < hi && lo < ranges[i].hi) return &ranges[i];
+    return nullptr;
+  }
+  void clear() { count = 0, total = 0; }
+};
+
 struct Fiber {
   bctx::fcontext_t ctx = nullptr;        // this fiber, suspended
   bctx::fcontext_t return_ctx = nullptr; // the scheduler that resumed it
@@ -70,6 +105,8 @@ struct Fiber {
   WaitInfo wait;
   KernelEntry entry = nullptr;
   const char* kernel_name = nullptr;
+  InFlight reads;  // destinations of reads without a read barrier yet
+  InFlight writes; // sources of writes without a write barrier (or flush) yet
   // Set when the fiber failed.
   std::string error_message;
   // Set when the fiber faulted (by the signal handler; plain values only).

@@ -138,6 +138,29 @@ inline void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uin
        file, line);
 }
 
+[[noreturn]] TESSEL_COLD void in_flight_error(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
+                                              const InFlight::Range& r, bool read, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + "(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) + "): " +
+           (read ? "these pages are still being filled by a noc_async_read issued at "
+                 : "these pages are still being read by a noc_async_write issued at ") +
+           (r.file ? r.file : "?") + ":" + std::to_string(r.line) + "; call " +
+           (read ? "noc_async_read_barrier() before cb_push_back"
+                 : "noc_async_write_barrier() (or noc_async_writes_flushed()) before cb_pop_front"),
+       file, line);
+}
+
+// Pages [ptr, ptr + pages) of a CB must not be the target (reads) or source
+// (writes) of a transfer this RISC has not waited for.
+inline void check_not_in_flight(tessel_kernel_ctx* k, const InFlight& q, const tessel_cb_iface& cb_iface, uint32_t ptr,
+                                const char* call, uint32_t cb, uint32_t pages, bool read, const char* file,
+                                uint32_t line) {
+  if (__builtin_expect(q.count == 0, 1)) return;
+  const uint32_t lo = ptr & TESSEL_L1_SLOT_MASK;
+  if (const InFlight::Range* r = q.overlapping(lo, lo + pages * cb_iface.page_size))
+    in_flight_error(k, call, cb, pages, *r, read, file, line);
+}
+
 void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_reserve_back", cb, pages, file, line);
@@ -159,6 +182,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
   if (__builtin_expect(pages > q.reserved_pages, 0)) push_error(k, cb, pages, q.reserved_pages, file, line);
+  check_not_in_flight(k, fiber_of(k)->reads, q, q.wr_ptr, "cb_push_back", cb, pages, true, file, line);
   q.reserved_pages -= pages;
   q.received = uint16_t(q.received + pages);
   q.wr_ptr += pages * q.page_size;
@@ -190,6 +214,7 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, "consumer", "cb_pop_front", cb, file, line);
   if (__builtin_expect(pages > q.waited_pages, 0)) pop_error(k, cb, pages, q.waited_pages, file, line);
+  check_not_in_flight(k, fiber_of(k)->writes, q, q.rd_ptr, "cb_pop_front", cb, pages, false, file, line);
   q.waited_pages -= pages;
   q.acked = uint16_t(q.acked + pages);
   q.rd_ptr += pages * q.page_size;
@@ -370,6 +395,7 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
   check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr, file, line);
   Core& me = core_of(k);
   std::memmove(me.l1 + d, s.host, size);
+  fiber_of(k)->reads.add(d, d + size, file, line);
   after_write(&me);
 }
 
@@ -382,6 +408,7 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
   Endpoint d = resolve(k, call, dst, size, false, file, line);
   check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr, file, line);
   std::memmove(d.host, core_of(k).l1 + s, size);
+  fiber_of(k)->writes.add(s, s + size, file, line);
   after_write(d.core);
 }
 
@@ -455,6 +482,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
     std::memmove(dst.l1 + off, src, size);
     after_write(&dst);
   });
+  fiber_of(k)->writes.add(s, s + size, file, line);
 }
 
 void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t, const char* file,
@@ -469,9 +497,13 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
   after_write(d.core);
 }
 
-void api_noc_barrier(tessel_kernel_ctx* k, uint32_t, uint32_t, const char*, uint32_t) {
+void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char*, uint32_t) {
   core_of(k).chip->note_progress();
-  // Eager completion: every transfer has already landed.
+  // Eager completion: the data has landed; the barrier ends the kernel's
+  // obligation to wait for it. kind: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full.
+  Fiber* f = fiber_of(k);
+  if (kind == 0 || kind == 4) f->reads.clear();
+  if (kind == 1 || kind == 2 || kind == 4) f->writes.clear();
 }
 
 // ---------------------------------------------------------------------------
