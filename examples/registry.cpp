@@ -10,6 +10,7 @@ RunResult run_loopback(const RunOptions&);
 RunResult run_copy_multi_core(const RunOptions&);
 RunResult run_semaphore_pingpong(const RunOptions&);
 RunResult run_multicast(const RunOptions&);
+RunResult run_eltwise_binary(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
@@ -19,6 +20,8 @@ const Example kExamples[] = {
      run_semaphore_pingpong},
     {"multicast", "one core multicasts DRAM blocks to every other core with the matmul semaphore handshake",
      run_multicast},
+    {"eltwise_binary", "C = A + B, A - B, A * B on bf16 tiles: reader -> compute -> writer on every core",
+     run_eltwise_binary},
 };
 } // namespace
 

@@ -256,6 +256,12 @@ void fiber_main(bctx::transfer_t t) {
                               "' defines no kernel_main() (nor NAMESPACE::MAIN)",
                           nullptr, 0);
     }
+    if (f->risc == TESSEL_RISC_COMPUTE) {
+      const char* file = nullptr;
+      uint32_t line = 0;
+      std::string held = dst_left_held(*f->core->compute, &file, &line);
+      if (!held.empty()) f->core->chip->fail(f, std::move(held), file, line);
+    }
     for (const InFlight* q : {&f->reads, &f->writes})
       if (q->total) {
         const bool reads = q == &f->reads;
@@ -411,6 +417,7 @@ void Chip::run(std::span<const Launch> launches) {
     Fiber* f = fiber_for(c, l.risc);
     f->entry = l.entry;
     f->kernel_name = l.kernel_name;
+    if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
     active_.push_back(f);
   }
   ready_head_ = ready_count_ = 0;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "sim/arch.hpp"
+#include "sim/compute.hpp"
 #include "sim/memory.hpp"
 #include "sim/watchdog.hpp"
 #include "tessel/kernel_abi.h"
@@ -132,6 +133,8 @@ struct Core {
   Fiber* cb_back_waiter[TESSEL_MAX_CBS] = {};
   // Fibers parked on an L1 word of this core.
   std::vector<Fiber*> mem_waiters;
+  // The compute engine, created on the first compute launch on this core.
+  std::unique_ptr<ComputeState> compute;
 };
 
 struct SchedulerPolicy {

@@ -1,5 +1,6 @@
 // The simulator side of the kernel ABI: circular buffers, NoC transfers,
-// semaphores, DPRINT and kernel-raised failures.
+// semaphores, DPRINT and kernel-raised failures (the compute engine is in
+// compute.cpp).
 //
 // CB protocol (TT-Metalium semantics, design §2.1):
 //  - received/acked are 16-bit counters; visible = received - acked (mod 2^16),
@@ -184,6 +185,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   if (__builtin_expect(pages > q.reserved_pages, 0)) push_error(k, cb, pages, q.reserved_pages, file, line);
   check_not_in_flight(k, fiber_of(k)->reads, q, q.wr_ptr, "cb_push_back", cb, pages, true, file, line);
   q.reserved_pages -= pages;
+  if (k->risc == TESSEL_RISC_COMPUTE) c.compute->pack_cursor[cb] = 0; // pack_tile restarts at the new wr_ptr
   q.received = uint16_t(q.received + pages);
   q.wr_ptr += pages * q.page_size;
   if (q.wr_ptr == q.fifo_limit) q.wr_ptr = q.fifo_addr;
@@ -633,6 +635,11 @@ const tessel_sim_api kTable = {
     .fail_bank = api_fail_bank,
     .fail_semaphore = api_fail_semaphore,
     .dprint = api_dprint,
+    .compute_init = api_compute_init,
+    .dst_step = api_dst_step,
+    .copy_tile = api_copy_tile,
+    .binary_tiles = api_binary_tiles,
+    .pack_tile = api_pack_tile,
     .extension = api_extension,
 };
 

@@ -68,6 +68,12 @@ const Expectation kExpectations[] = {
        return std::vector<std::string>{"multicast " + std::to_string(size) + " blocks of 8192 B",
                                        std::to_string(g.full_x * g.full_y - 1) + " receivers (" + grid_text(g) + ")"};
      }},
+    {"eltwise_binary", 250,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"on " + std::to_string(size) + " bf16 tiles over " +
+                                           std::to_string(g.full_x * g.full_y) + " cores (" + grid_text(g) + ")",
+                                       "add max rel err", "sub max rel err", "mul max rel err"};
+     }},
 };
 
 const Expectation* find_expectation(const std::string& example) {

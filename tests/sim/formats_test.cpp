@@ -1,4 +1,4 @@
-// Tile layout and tile data formats (src/runtime/tile.cpp): exact bit layouts,
+// Tile layout and tile data formats (src/sim/formats.cpp): exact bit layouts,
 // rounding rules, round trips with stated bounds, and every validation error.
 #include <gtest/gtest.h>
 

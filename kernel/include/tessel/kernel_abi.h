@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 4u
+#define TESSEL_KERNEL_ABI_VERSION 5u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -84,6 +84,29 @@ struct tessel_cb_iface {
 
 struct tessel_kernel_ctx;
 
+// Compute engine calls (compute kernels only; see src/sim/compute.cpp).
+// Hardware and op inits, recorded as state: an op checks that its init ran.
+enum tessel_compute_init {
+  TESSEL_INIT_HW_STARTUP = 0,    // compute_kernel_hw_startup(a, b, c) / (a, c)
+  TESSEL_INIT_BINARY_COMMON = 1, // binary_op_init_common(a, b, c)
+  TESSEL_INIT_UNARY_COMMON = 2,  // unary_op_init_common(a, c) / init_sfpu(a, c)
+  TESSEL_INIT_COPY = 3,          // copy_tile_init(a) and its spellings
+  TESSEL_INIT_ADD = 4,           // add_tiles_init(a, b, c = acc_to_dest)
+  TESSEL_INIT_SUB = 5,
+  TESSEL_INIT_MUL = 6,
+};
+// DST register protocol steps.
+enum tessel_dst_step {
+  TESSEL_DST_ACQUIRE = 0,        // tile_regs_acquire: MATH takes a DST section, zeroed
+  TESSEL_DST_COMMIT = 1,         // tile_regs_commit: MATH hands it to PACK
+  TESSEL_DST_WAIT = 2,           // tile_regs_wait: PACK takes the committed section
+  TESSEL_DST_RELEASE = 3,        // tile_regs_release: PACK frees it
+  TESSEL_DST_ACQUIRE_LEGACY = 4, // acquire_dst: MATH and PACK share one section
+  TESSEL_DST_RELEASE_LEGACY = 5, // release_dst
+};
+// FPU binary ops.
+enum tessel_binary_op { TESSEL_BINARY_ADD = 0, TESSEL_BINARY_SUB = 1, TESSEL_BINARY_MUL = 2 };
+
 // Function table into the simulator. Every call that can fail takes the call
 // site; a failing call does not return (the kernel's fiber is stopped and the
 // error is raised on the host thread).
@@ -135,7 +158,22 @@ struct tessel_sim_api {
   void (*fail_semaphore)(struct tessel_kernel_ctx*, uint32_t id, const char* file, uint32_t line);
   // One DPRINT line (without prefix or newline).
   void (*dprint)(struct tessel_kernel_ctx*, const char* text, uint32_t length);
-  // Generic extension hook for later layers (compute engine, ...); 0 if absent.
+
+  // Compute engine. `call` is the API name for messages; a..c as in
+  // tessel_compute_init (unused ones 0).
+  void (*compute_init)(struct tessel_kernel_ctx*, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
+                       const char* file, uint32_t line);
+  void (*dst_step)(struct tessel_kernel_ctx*, uint32_t step, const char* file, uint32_t line);
+  // DST[idst] = CB tile (front of cb + itile), converted to float.
+  void (*copy_tile)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
+                    uint32_t line);
+  // DST[idst] (+)= A[i0] op B[i1] (enum tessel_binary_op).
+  void (*binary_tiles)(struct tessel_kernel_ctx*, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
+                       uint32_t idst, const char* file, uint32_t line);
+  // DST[idst] -> the next reserved page of cb, in cb's format.
+  void (*pack_tile)(struct tessel_kernel_ctx*, uint32_t idst, uint32_t cb, const char* file, uint32_t line);
+
+  // Generic extension hook for later layers; 0 if absent.
   void* (*extension)(struct tessel_kernel_ctx*, uint32_t id);
 };
 
@@ -172,6 +210,12 @@ struct tessel_kernel_ctx {
   uint32_t dprint_enabled;
   uint32_t dprint_length;
   char dprint_buffer[256];
+
+  // Compute kernels: their ComputeConfig (0 on data-movement RISCs).
+  uint32_t fp32_dest_acc_en;
+  uint32_t dst_full_sync_en;
+  uint32_t math_fidelity; // MathFidelity: 0 LoFi, 2 HiFi2, 3 HiFi3, 4 HiFi4
+  uint32_t math_approx_mode;
 
   const struct tessel_sim_api* api;
   void* sim_core;  // opaque to kernels

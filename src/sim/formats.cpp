@@ -1,5 +1,8 @@
-// Tile layout and tile data formats (include/tessel/tile.hpp). The rounding
-// rules are stated in the header and in docs/numerics.md.
+// Tile data formats (include/tessel/data_format.hpp, include/tessel/tile.hpp)
+// and the simulator's per-tile conversions (sim/formats.hpp). The rounding
+// rules are stated in tile.hpp and in docs/numerics.md. This lives in the sim
+// layer because the compute engine unpacks and packs CB tiles with it; the
+// runtime and host code reach it through the public headers.
 //
 // Speed: every conversion works a tile (or a 16-value exponent group) at a
 // time through fixed-size local arrays, with branch-free per-value code the
@@ -7,6 +10,8 @@
 // packer rounds in float arithmetic: |x| * 2^k is exact (k is chosen so the
 // product is at most 2^W), and (y + 2^23) - 2^23 rounds y in [0, 2^23) to
 // an integer with ties to even under the default rounding mode.
+#include "sim/formats.hpp"
+
 #include "tessel/tile.hpp"
 
 #include <algorithm>
@@ -319,17 +324,7 @@ void pack_tiles(std::span<const float> tilized, DataFormat format, std::span<uin
   for (uint64_t t = 0; t < tiles; ++t) {
     const float* in = tilized.data() + t * kTileHW;
     uint8_t* out = packed.data() + t * tile_bytes;
-    switch (format) {
-    case DataFormat::Float32: std::memcpy(out, in, tile_bytes); break;
-    case DataFormat::Float16_b: pack_bf16_tile(in, out); break;
-    case DataFormat::Bfp8_b: pack_bfp_tile<7>(in, out); break;
-    case DataFormat::Bfp4_b: pack_bfp_tile<3>(in, out); break;
-    case DataFormat::Int32: pack_int_tile<int32_t>(in, out); break;
-    case DataFormat::UInt32: pack_int_tile<uint32_t>(in, out); break;
-    case DataFormat::UInt16: pack_int_tile<uint16_t>(in, out); break;
-    case DataFormat::UInt8: pack_int_tile<uint8_t>(in, out); break;
-    default: break; // rejected by check_packable
-    }
+    sim::pack_tile(format, in, out);
   }
 }
 
@@ -353,17 +348,7 @@ void unpack_tiles(std::span<const uint8_t> packed, DataFormat format, std::span<
   for (uint64_t t = 0; t < tiles; ++t) {
     const uint8_t* in = packed.data() + t * tile_bytes;
     float* out = tilized.data() + t * kTileHW;
-    switch (format) {
-    case DataFormat::Float32: std::memcpy(out, in, tile_bytes); break;
-    case DataFormat::Float16_b: unpack_bf16_tile(in, out); break;
-    case DataFormat::Bfp8_b: unpack_bfp_tile<7>(in, out); break;
-    case DataFormat::Bfp4_b: unpack_bfp_tile<3>(in, out); break;
-    case DataFormat::Int32: unpack_int_tile<int32_t>(in, out); break;
-    case DataFormat::UInt32: unpack_int_tile<uint32_t>(in, out); break;
-    case DataFormat::UInt16: unpack_int_tile<uint16_t>(in, out); break;
-    case DataFormat::UInt8: unpack_int_tile<uint8_t>(in, out); break;
-    default: break; // rejected by check_packable
-    }
+    sim::unpack_tile(format, in, out);
   }
 }
 
@@ -373,5 +358,75 @@ std::vector<float> unpack_tiles(std::span<const uint8_t> packed, DataFormat form
   unpack_tiles(packed, format, tilized);
   return tilized;
 }
+
+uint32_t tile_size(DataFormat f) {
+  switch (f) {
+  case DataFormat::Float32:
+  case DataFormat::Int32:
+  case DataFormat::UInt32: return 4096;
+  case DataFormat::Float16:
+  case DataFormat::Float16_b:
+  case DataFormat::UInt16: return 2048;
+  case DataFormat::Int8:
+  case DataFormat::UInt8: return 1024;
+  case DataFormat::Bfp8:
+  case DataFormat::Bfp8_b: return 1024 + 64;
+  case DataFormat::Bfp4:
+  case DataFormat::Bfp4_b: return 512 + 64;
+  case DataFormat::Invalid: return 0;
+  }
+  return 0;
+}
+
+std::string to_string(DataFormat f) {
+  switch (f) {
+  case DataFormat::Float32: return "Float32";
+  case DataFormat::Float16: return "Float16";
+  case DataFormat::Bfp8: return "Bfp8";
+  case DataFormat::Bfp4: return "Bfp4";
+  case DataFormat::Float16_b: return "Float16_b";
+  case DataFormat::Bfp8_b: return "Bfp8_b";
+  case DataFormat::Bfp4_b: return "Bfp4_b";
+  case DataFormat::Int32: return "Int32";
+  case DataFormat::UInt16: return "UInt16";
+  case DataFormat::Int8: return "Int8";
+  case DataFormat::UInt32: return "UInt32";
+  case DataFormat::UInt8: return "UInt8";
+  case DataFormat::Invalid: return "Invalid";
+  }
+  return "DataFormat(" + std::to_string(int(f)) + ")";
+}
+
+namespace sim {
+
+void unpack_tile(DataFormat format, const uint8_t* in, float* out) {
+  switch (format) {
+  case DataFormat::Float32: std::memcpy(out, in, kTileHW * sizeof(float)); break;
+  case DataFormat::Float16_b: unpack_bf16_tile(in, out); break;
+  case DataFormat::Bfp8_b: unpack_bfp_tile<7>(in, out); break;
+  case DataFormat::Bfp4_b: unpack_bfp_tile<3>(in, out); break;
+  case DataFormat::Int32: unpack_int_tile<int32_t>(in, out); break;
+  case DataFormat::UInt32: unpack_int_tile<uint32_t>(in, out); break;
+  case DataFormat::UInt16: unpack_int_tile<uint16_t>(in, out); break;
+  case DataFormat::UInt8: unpack_int_tile<uint8_t>(in, out); break;
+  default: break; // callers check is_packable
+  }
+}
+
+void pack_tile(DataFormat format, const float* in, uint8_t* out) {
+  switch (format) {
+  case DataFormat::Float32: std::memcpy(out, in, kTileHW * sizeof(float)); break;
+  case DataFormat::Float16_b: pack_bf16_tile(in, out); break;
+  case DataFormat::Bfp8_b: pack_bfp_tile<7>(in, out); break;
+  case DataFormat::Bfp4_b: pack_bfp_tile<3>(in, out); break;
+  case DataFormat::Int32: pack_int_tile<int32_t>(in, out); break;
+  case DataFormat::UInt32: pack_int_tile<uint32_t>(in, out); break;
+  case DataFormat::UInt16: pack_int_tile<uint16_t>(in, out); break;
+  case DataFormat::UInt8: pack_int_tile<uint8_t>(in, out); break;
+  default: break; // callers check is_packable
+  }
+}
+
+} // namespace sim
 
 } // namespace tessel

@@ -1,0 +1,83 @@
+// The compute engine of one core: the DST register file and the state the
+// unpack/math/pack inits leave behind (design §1.5, tt-metal.md §2.6).
+//
+// DST layout. 16 tiles of kTileHW floats. One acquire owns a section:
+//   half-sync (dst_full_sync_en = 0): two sections, tiles 0..7 and 8..15,
+//     used alternately by successive acquires (MATH may fill one while PACK
+//     drains the other), 8 tiles each;
+//   full-sync: one section of 16 tiles.
+// fp32_dest_acc_en halves the tiles one acquire may use (4 / 8); the values
+// are floats either way, rounded to bfloat16 precision on every write when
+// fp32_dest_acc_en is off.
+//
+// Protocol invariants (one compute context plays MATH and PACK in program
+// order, so both sides are tracked here):
+//  - MATH holds at most one section (acquired, not yet committed);
+//  - committed sections not yet released <= the number of sections;
+//  - PACK holds at most one (waited, not yet released), the oldest committed;
+//  - acquire_dst/release_dst take and free one section for both sides.
+// Ops write only the section MATH holds; pack_tile reads only the one PACK
+// holds. Everything is reset when a compute kernel is launched.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tessel/data_format.hpp"
+#include "tessel/kernel_abi.h"
+
+namespace tessel::sim {
+
+inline constexpr uint32_t kDstTiles = 16;
+
+enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul };
+
+struct ComputeState {
+  alignas(64) float dst[kDstTiles][kTileHW];
+  alignas(64) float src_a[kTileHW]; // unpacked operands (SrcA / SrcB)
+  alignas(64) float src_b[kTileHW];
+  uint32_t written_mask = 0; // DST tiles written since they were last zeroed
+
+  // Inits, with where they were called (for messages).
+  bool hw_started = false;
+  ComputeOp op = ComputeOp::None; // what the last op init configured
+  bool acc_to_dest = false;
+  const char* op_init_call = nullptr;
+  const char* op_init_file = nullptr;
+  uint32_t op_init_line = 0;
+
+  // DST protocol.
+  bool math_holds = false;
+  bool pack_holds = false;
+  bool legacy = false;    // the held section came from acquire_dst
+  uint32_t committed = 0; // sections committed and not released
+  uint32_t acquires = 0;  // sections acquired so far: MATH's is (acquires - 1) % sections
+  uint32_t releases = 0;  // sections released so far: PACK's is releases % sections
+  const char* acquire_file = nullptr;
+  uint32_t acquire_line = 0;
+
+  // Pages packed into each CB since its last cb_push_back.
+  uint32_t pack_cursor[TESSEL_MAX_CBS] = {};
+
+  void reset();
+};
+
+struct Core;
+// Called when a compute kernel is launched on `core`: fresh state.
+void reset_compute(Core& core);
+
+// When a compute kernel returns with DST still held (acquired and not
+// released), the message to report and where the section was acquired;
+// otherwise an empty string.
+std::string dst_left_held(const ComputeState& s, const char** file, uint32_t* line);
+
+// The compute entries of the kernel function table (compute.cpp).
+void api_compute_init(tessel_kernel_ctx*, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
+                      const char* file, uint32_t line);
+void api_dst_step(tessel_kernel_ctx*, uint32_t step, const char* file, uint32_t line);
+void api_copy_tile(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line);
+void api_binary_tiles(tessel_kernel_ctx*, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
+                      uint32_t idst, const char* file, uint32_t line);
+void api_pack_tile(tessel_kernel_ctx*, uint32_t idst, uint32_t cb, const char* file, uint32_t line);
+
+} // namespace tessel::sim
