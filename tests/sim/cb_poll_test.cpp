@@ -14,7 +14,7 @@ void kernel_main() {
   for (uint32_t i = 0; i < n; ++i) {
     while (!cb_pages_reservable_at_back(0, 1)) {
     }
-    cb_reserve_back(0, 1);
+    cb_reserve_back(tt::CBIndex::c_0, 1); // the Metalium spelling of CB 0
     *reinterpret_cast<volatile uint32_t*>(get_write_ptr(0)) = i + 1;
     cb_push_back(0, 1);
   }
