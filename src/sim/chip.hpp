@@ -189,6 +189,9 @@ public:
   // Used by the kernel API implementation (sim internals).
   void note_progress() { sim::note_progress(*progress_); }
   void make_ready(Fiber* f);
+  // Never returns: the calling fiber's frames are abandoned, not unwound. So
+  // build the message in a statement of its own (`std::string m = ...;`) and
+  // pass it with std::move: a string still alive in the caller would leak.
   [[noreturn]] void fail(Fiber* f, std::string message, const char* file, uint32_t line);
   void block(Fiber* f); // park the running fiber until make_ready()
   // Let every other ready fiber run first; false (without switching) when

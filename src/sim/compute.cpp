@@ -86,10 +86,11 @@ TESSEL_COLD std::string text(const CallText& c) {
 
 // The compute calls exist only on the compute RISC (its ComputeState).
 TESSEL_COLD void not_compute(tessel_kernel_ctx* k, const char* call, const char* file, uint32_t line) {
-  fail(k,
-       std::string(call) + " is a compute kernel call, but this kernel runs on " + Chip::risc_name(k->risc) +
-           " (create it with a ComputeConfig)",
-       file, line);
+  {
+    std::string msg = std::string(call) + " is a compute kernel call, but this kernel runs on " +
+                      Chip::risc_name(k->risc) + " (create it with a ComputeConfig)";
+    fail(k, std::move(msg), file, line);
+  }
 }
 inline void check_compute(tessel_kernel_ctx* k, const char* call, const char* file, uint32_t line) {
   if (__builtin_expect(k->risc != TESSEL_RISC_COMPUTE, 0)) not_compute(k, call, file, line);
@@ -111,20 +112,23 @@ std::string dst_mode(const tessel_kernel_ctx* k) {
 [[noreturn]] TESSEL_COLD void dst_index_error(tessel_kernel_ctx* k, const CallText& what, uint32_t idst,
                                               const char* file, uint32_t line) {
   const uint32_t cap = dst_capacity(k);
-  fail(k,
-       text(what) + ": DST index " + num(idst) + " is out of range: one acquire holds " + num(cap) + " tiles in " +
-           dst_mode(k) + " mode (indices 0.." + num(cap - 1) +
-           "; half-sync 8, full-sync 16, halved by fp32_dest_acc_en)",
-       file, line);
+  {
+    std::string msg = text(what) + ": DST index " + num(idst) + " is out of range: one acquire holds " + num(cap) +
+                      " tiles in " + dst_mode(k) + " mode (indices 0.." + num(cap - 1) +
+                      "; half-sync 8, full-sync 16, halved by fp32_dest_acc_en)";
+    fail(k, std::move(msg), file, line);
+  }
 }
 
 [[noreturn]] TESSEL_COLD void math_not_holding(tessel_kernel_ctx* k, const CallText& what, const char* file,
                                                uint32_t line) {
   const ComputeState& s = state_of(k);
-  fail(k,
-       text(what) + ": MATH does not hold DST: call tile_regs_acquire (or acquire_dst) before writing DST" +
-           (s.committed ? " (the last section was already handed to PACK with tile_regs_commit)" : ""),
-       file, line);
+  {
+    std::string msg = text(what) +
+                      ": MATH does not hold DST: call tile_regs_acquire (or acquire_dst) before writing DST" +
+                      (s.committed ? " (the last section was already handed to PACK with tile_regs_commit)" : "");
+    fail(k, std::move(msg), file, line);
+  }
 }
 
 std::string last_init_note(const ComputeState& s) {
@@ -134,7 +138,20 @@ std::string last_init_note(const ComputeState& s) {
 
 [[noreturn]] TESSEL_COLD void missing_init(tessel_kernel_ctx* k, const CallText& what, const char* need,
                                            const char* file, uint32_t line) {
-  fail(k, text(what) + ": " + need + last_init_note(state_of(k)), file, line);
+  {
+    std::string msg = text(what) + ": " + need + last_init_note(state_of(k));
+    fail(k, std::move(msg), file, line);
+  }
+}
+
+// A binary op whose own *_tiles_init is not the most recent op init. The
+// message is built here, not by the caller: a failing kernel's frame is
+// abandoned, never unwound, so the caller must hold no strings.
+[[noreturn]] TESSEL_COLD void missing_op_init(tessel_kernel_ctx* k, const CallText& what, const char* name,
+                                              const char* file, uint32_t line) {
+  std::string msg = text(what) + ": the FPU is not configured for " + name + ": call " + name +
+                    "_init(cb0, cb1) first" + last_init_note(state_of(k));
+  fail(k, std::move(msg), file, line); // msg is left empty: nothing leaks from this abandoned frame
 }
 
 // A CB as an operand: configured, in a format the engine converts, pages
@@ -147,17 +164,18 @@ inline tessel_cb_iface& operand_cb(tessel_kernel_ctx* k, const char* call, const
   }
   tessel_cb_iface& q = k->cbs[cb];
   const DataFormat format = DataFormat(q.data_format);
-  if (__builtin_expect(!is_packable(format), 0))
-    fail(k,
-         text(what) + ": CB " + num(cb) + " holds " + to_string(format) +
-             ", which the compute engine does not convert; expected Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, "
-             "UInt32, UInt16 or UInt8",
-         file, line);
-  if (__builtin_expect(q.page_size < q.tile_size, 0))
-    fail(k,
-         text(what) + ": CB " + num(cb) + " has " + num(q.page_size) + "-byte pages, smaller than one " +
-             to_string(format) + " tile (" + num(q.tile_size) + " bytes)",
-         file, line);
+  if (__builtin_expect(!is_packable(format), 0)) {
+    std::string msg =
+        text(what) + ": CB " + num(cb) + " holds " + to_string(format) +
+        ", which the compute engine does not convert; expected Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, "
+        "UInt32, UInt16 or UInt8";
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(q.page_size < q.tile_size, 0)) {
+    std::string msg = text(what) + ": CB " + num(cb) + " has " + num(q.page_size) + "-byte pages, smaller than one " +
+                      to_string(format) + " tile (" + num(q.tile_size) + " bytes)";
+    fail(k, std::move(msg), file, line);
+  }
   return q;
 }
 
@@ -167,20 +185,22 @@ inline const uint8_t* front_tile(tessel_kernel_ctx* k, const char* call, const C
   tessel_cb_iface& q = operand_cb(k, call, what, cb, file, line);
   const uint8_t consumer = core_of(k).cb_consumer[cb];
   if (__builtin_expect(consumer != TESSEL_RISC_COMPUTE + 1 || itile >= q.waited_pages, 0)) {
-    if (consumer != 0 && consumer != TESSEL_RISC_COMPUTE + 1)
-      fail(k,
-           text(what) + ": CB " + num(cb) + " is consumed on this core by " + Chip::risc_name(consumer - 1u) +
-               "; a CB has one consumer RISC",
-           file, line);
-    if (consumer == 0 || q.waited_pages == 0)
-      fail(k,
-           text(what) + ": no pages of CB " + num(cb) + " are waited for: call cb_wait_front(" + num(cb) + ", n) first",
-           file, line);
-    fail(k,
-         text(what) + ": tile " + num(itile) + " of CB " + num(cb) + " is beyond the " + num(q.waited_pages) +
-             (q.waited_pages == 1 ? " page" : " pages") + " waited for with cb_wait_front (tile indices 0.." +
-             num(q.waited_pages - 1) + ")",
-         file, line);
+    if (consumer != 0 && consumer != TESSEL_RISC_COMPUTE + 1) {
+      std::string msg = text(what) + ": CB " + num(cb) + " is consumed on this core by " +
+                        Chip::risc_name(consumer - 1u) + "; a CB has one consumer RISC";
+      fail(k, std::move(msg), file, line);
+    }
+    if (consumer == 0 || q.waited_pages == 0) {
+      std::string msg =
+          text(what) + ": no pages of CB " + num(cb) + " are waited for: call cb_wait_front(" + num(cb) + ", n) first";
+      fail(k, std::move(msg), file, line);
+    }
+    {
+      std::string msg = text(what) + ": tile " + num(itile) + " of CB " + num(cb) + " is beyond the " +
+                        num(q.waited_pages) + (q.waited_pages == 1 ? " page" : " pages") +
+                        " waited for with cb_wait_front (tile indices 0.." + num(q.waited_pages - 1) + ")";
+      fail(k, std::move(msg), file, line);
+    }
   }
   return reinterpret_cast<const uint8_t*>(uintptr_t(q.rd_ptr) + uintptr_t(itile) * q.page_size);
 }
@@ -253,7 +273,10 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
   case TESSEL_INIT_ADD: set_op(ComputeOp::Add, c != 0); break;
   case TESSEL_INIT_SUB: set_op(ComputeOp::Sub, c != 0); break;
   case TESSEL_INIT_MUL: set_op(ComputeOp::Mul, c != 0); break;
-  default: fail(k, std::string(call) + ": unknown init " + num(init), file, line);
+  default: {
+    std::string msg = std::string(call) + ": unknown init " + num(init);
+    fail(k, std::move(msg), file, line);
+  }
   }
 }
 
@@ -265,22 +288,24 @@ void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_
   switch (step) {
   case TESSEL_DST_ACQUIRE:
   case TESSEL_DST_ACQUIRE_LEGACY: {
-    if (s.math_holds)
-      fail(k,
-           std::string(call) + ": MATH already holds DST (acquired at " + site(s.acquire_file, s.acquire_line) +
-               "); call " + (s.legacy ? "release_dst" : "tile_regs_commit") + " first",
-           file, line);
-    if (step == TESSEL_DST_ACQUIRE_LEGACY && (s.committed || s.pack_holds))
-      fail(k,
-           std::string(call) +
-               ": a DST section is still committed to PACK: call tile_regs_wait and tile_regs_release first",
-           file, line);
-    if (s.committed >= dst_sections(k))
-      fail(k,
-           std::string(call) + ": every DST section (" + num(dst_sections(k)) + " in " + dst_mode(k) +
-               " mode) is committed and not yet released by PACK: call tile_regs_wait and tile_regs_release first "
-               "(on the device this acquire would wait forever)",
-           file, line);
+    if (s.math_holds) {
+      std::string msg = std::string(call) + ": MATH already holds DST (acquired at " +
+                        site(s.acquire_file, s.acquire_line) + "); call " +
+                        (s.legacy ? "release_dst" : "tile_regs_commit") + " first";
+      fail(k, std::move(msg), file, line);
+    }
+    if (step == TESSEL_DST_ACQUIRE_LEGACY && (s.committed || s.pack_holds)) {
+      std::string msg = std::string(call) +
+                        ": a DST section is still committed to PACK: call tile_regs_wait and tile_regs_release first";
+      fail(k, std::move(msg), file, line);
+    }
+    if (s.committed >= dst_sections(k)) {
+      std::string msg =
+          std::string(call) + ": every DST section (" + num(dst_sections(k)) + " in " + dst_mode(k) +
+          " mode) is committed and not yet released by PACK: call tile_regs_wait and tile_regs_release first "
+          "(on the device this acquire would wait forever)";
+      fail(k, std::move(msg), file, line);
+    }
     const uint32_t base = section_base(k, s.acquires);
     const uint32_t span = kDstTiles / dst_sections(k);
     for (uint32_t t = base; t < base + span; ++t)
@@ -294,51 +319,54 @@ void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_
     return;
   }
   case TESSEL_DST_COMMIT:
-    if (!s.math_holds || s.legacy)
-      fail(k,
-           std::string(call) + ": MATH does not hold DST" +
-               (s.legacy ? " through tile_regs_acquire (it used acquire_dst: end with release_dst)"
-                         : ": call tile_regs_acquire first"),
-           file, line);
+    if (!s.math_holds || s.legacy) {
+      std::string msg = std::string(call) + ": MATH does not hold DST" +
+                        (s.legacy ? " through tile_regs_acquire (it used acquire_dst: end with release_dst)"
+                                  : ": call tile_regs_acquire first");
+      fail(k, std::move(msg), file, line);
+    }
     s.math_holds = false;
     ++s.committed;
     return;
   case TESSEL_DST_WAIT:
-    if (s.pack_holds)
-      fail(k,
-           std::string(call) + ": PACK already holds DST: call " + (s.legacy ? "release_dst" : "tile_regs_release") +
-               " first",
-           file, line);
-    if (s.committed == 0)
-      fail(k,
-           std::string(call) +
-               ": no DST section has been committed: call tile_regs_commit first (waiting would never return)",
-           file, line);
+    if (s.pack_holds) {
+      std::string msg = std::string(call) + ": PACK already holds DST: call " +
+                        (s.legacy ? "release_dst" : "tile_regs_release") + " first";
+      fail(k, std::move(msg), file, line);
+    }
+    if (s.committed == 0) {
+      std::string msg = std::string(call) +
+                        ": no DST section has been committed: call tile_regs_commit first (waiting would never return)";
+      fail(k, std::move(msg), file, line);
+    }
     s.pack_holds = true;
     return;
   case TESSEL_DST_RELEASE:
-    if (!s.pack_holds || s.legacy)
-      fail(k,
-           std::string(call) + ": PACK does not hold DST" +
-               (s.legacy ? " through tile_regs_wait (it used acquire_dst: end with release_dst)"
-                         : ": call tile_regs_wait first"),
-           file, line);
+    if (!s.pack_holds || s.legacy) {
+      std::string msg = std::string(call) + ": PACK does not hold DST" +
+                        (s.legacy ? " through tile_regs_wait (it used acquire_dst: end with release_dst)"
+                                  : ": call tile_regs_wait first");
+      fail(k, std::move(msg), file, line);
+    }
     s.pack_holds = false;
     --s.committed;
     ++s.releases;
     return;
   case TESSEL_DST_RELEASE_LEGACY:
-    if (!s.legacy)
-      fail(k,
-           std::string(call) + ": DST was not acquired with acquire_dst" +
-               std::string(s.math_holds || s.pack_holds || s.committed
-                               ? " (it is held through tile_regs_*: use tile_regs_commit/wait/release)"
-                               : ""),
-           file, line);
+    if (!s.legacy) {
+      std::string msg = std::string(call) + ": DST was not acquired with acquire_dst" +
+                        std::string(s.math_holds || s.pack_holds || s.committed
+                                        ? " (it is held through tile_regs_*: use tile_regs_commit/wait/release)"
+                                        : "");
+      fail(k, std::move(msg), file, line);
+    }
     s.math_holds = s.pack_holds = s.legacy = false;
     ++s.releases;
     return;
-  default: fail(k, "unknown DST step " + num(step), file, line);
+  default: {
+    std::string msg = "unknown DST step " + num(step);
+    fail(k, std::move(msg), file, line);
+  }
   }
 }
 
@@ -367,11 +395,7 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
   const CallText what{CallText::Binary, op, {cb0, cb1, i0, i1, idst}};
   if (__builtin_expect(!s.hw_started, 0))
     missing_init(k, what, "binary ops need binary_op_init_common (or compute_kernel_hw_startup) first", file, line);
-  if (__builtin_expect(s.op != binary_compute_op(op), 0))
-    missing_init(
-        k, what,
-        (std::string("the FPU is not configured for ") + name + ": call " + name + "_init(cb0, cb1) first").c_str(),
-        file, line);
+  if (__builtin_expect(s.op != binary_compute_op(op), 0)) missing_op_init(k, what, name, file, line);
   float* d = math_dst(k, what, idst, file, line);
   const uint8_t* a = front_tile(k, name, what, cb0, i0, file, line);
   const uint8_t* b = front_tile(k, name, what, cb1, i1, file, line);
@@ -390,38 +414,41 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, const char*
   check_compute(k, "pack_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Pack, 0, {idst, cb, 0, 0, 0}};
-  if (__builtin_expect(!s.hw_started, 0))
-    fail(k,
-         text(what) + ": the packer is not configured: call compute_kernel_hw_startup, binary_op_init_common, "
-                      "unary_op_init_common or init_sfpu first",
-         file, line);
-  if (__builtin_expect(!s.pack_holds, 0))
-    fail(k,
-         text(what) + ": PACK does not hold DST: call tile_regs_wait (after tile_regs_commit) first" +
-             (s.math_holds ? " (MATH still holds it: tile_regs_commit hands it over)" : ""),
-         file, line);
+  if (__builtin_expect(!s.hw_started, 0)) {
+    std::string msg = text(what) +
+                      ": the packer is not configured: call compute_kernel_hw_startup, binary_op_init_common, "
+                      "unary_op_init_common or init_sfpu first";
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(!s.pack_holds, 0)) {
+    std::string msg = text(what) + ": PACK does not hold DST: call tile_regs_wait (after tile_regs_commit) first" +
+                      (s.math_holds ? " (MATH still holds it: tile_regs_commit hands it over)" : "");
+    fail(k, std::move(msg), file, line);
+  }
   if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
   tessel_cb_iface& q = operand_cb(k, "pack_tile", what, cb, file, line);
   Core& c = core_of(k);
   const uint8_t producer = c.cb_producer[cb];
   if (__builtin_expect(producer != TESSEL_RISC_COMPUTE + 1, 0)) {
-    if (producer != 0)
-      fail(k,
-           text(what) + ": CB " + num(cb) + " is produced on this core by " + Chip::risc_name(producer - 1u) +
-               "; a CB has one producer RISC",
-           file, line);
-    fail(k,
-         text(what) + ": no pages of CB " + num(cb) + " are reserved: call cb_reserve_back(" + num(cb) + ", n) first",
-         file, line);
+    if (producer != 0) {
+      std::string msg = text(what) + ": CB " + num(cb) + " is produced on this core by " +
+                        Chip::risc_name(producer - 1u) + "; a CB has one producer RISC";
+      fail(k, std::move(msg), file, line);
+    }
+    {
+      std::string msg =
+          text(what) + ": no pages of CB " + num(cb) + " are reserved: call cb_reserve_back(" + num(cb) + ", n) first";
+      fail(k, std::move(msg), file, line);
+    }
   }
   uint32_t& cursor = s.pack_cursor[cb];
-  if (__builtin_expect(cursor >= q.reserved_pages, 0))
-    fail(k,
-         text(what) + ": this would pack page " + num(cursor) +
-             " (counting from 0) since the last cb_push_back, but only " + num(q.reserved_pages) +
-             (q.reserved_pages == 1 ? " page is" : " pages are") +
-             " reserved: reserve more with cb_reserve_back, or push first",
-         file, line);
+  if (__builtin_expect(cursor >= q.reserved_pages, 0)) {
+    std::string msg = text(what) + ": this would pack page " + num(cursor) +
+                      " (counting from 0) since the last cb_push_back, but only " + num(q.reserved_pages) +
+                      (q.reserved_pages == 1 ? " page is" : " pages are") +
+                      " reserved: reserve more with cb_reserve_back, or push first";
+    fail(k, std::move(msg), file, line);
+  }
   uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t(q.wr_ptr) + uintptr_t(cursor) * q.page_size);
   pack_tile(DataFormat(q.data_format), s.dst[section_base(k, s.releases) + idst], out);
   ++cursor;
