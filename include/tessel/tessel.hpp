@@ -10,3 +10,4 @@
 #include "tessel/program.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
+#include "tessel/work_split.hpp"
