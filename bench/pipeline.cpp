@@ -64,25 +64,8 @@ void measure(const std::string& label, uint32_t tiles_per_core) {
     input[i] = uint8_t(i * 131 + 7);
   cq.enqueue_write_buffer(*src, input);
 
-  const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
-  Program program;
-  program.add_circular_buffer(
-      all, CircularBufferConfig(cb_pages * page, {{0, DataFormat::Float16_b}}).set_page_size(0, page));
-  std::vector<uint32_t> rargs, wargs;
-  TensorAccessorArgs(*src).append_to(rargs);
-  TensorAccessorArgs(*dst).append_to(wargs);
-  KernelHandle reader =
-      program.add_kernel(examples::kernel_path("copy_multi_core", "reader.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, rargs});
-  KernelHandle writer =
-      program.add_kernel(examples::kernel_path("copy_multi_core", "writer.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, wargs});
-  for (uint32_t y = 0; y < grid.y; ++y)
-    for (uint32_t x = 0; x < grid.x; ++x) {
-      const uint32_t start = (y * grid.x + x) * tiles_per_core;
-      program.set_runtime_args(reader, CoreCoord{x, y}, {src->address(), start, tiles_per_core});
-      program.set_runtime_args(writer, CoreCoord{x, y}, {dst->address(), start, tiles_per_core});
-    }
+  // The copy_multi_core example's program.
+  Program program = examples::make_copy_program(grid, *src, *dst, tiles_per_core, cb_pages);
   cq.enqueue_program(program); // warm-up: compile, touch pages
   std::vector<uint8_t> output;
   cq.enqueue_read_buffer(*dst, output);

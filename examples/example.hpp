@@ -7,9 +7,12 @@
 #include <span>
 #include <string>
 
+#include "tessel/buffer.hpp"
+#include "tessel/core_coord.hpp"
+#include "tessel/program.hpp"
+
 namespace tessel {
 class CommandQueue;
-class Program;
 } // namespace tessel
 
 namespace tessel::examples {
@@ -33,6 +36,12 @@ struct Timing {
   double compile_seconds = 0;
   double run_seconds = 0;
 };
+// copy_multi_core's program: every core of `grid` copies its run of
+// pages_per_core pages of src to dst (interleaved buffers of equal page size)
+// through a cb_pages-page CB, reader on BRISC, writer on NCRISC.
+Program make_copy_program(CoreCoord grid, const Buffer& src, const Buffer& dst, uint32_t pages_per_core,
+                          uint32_t cb_pages);
+
 // Compile the program for the queue's device, then run it once; times both.
 Timing compile_and_run(CommandQueue& cq, Program& program);
 
