@@ -22,6 +22,8 @@ struct RunOptions {
   uint32_t grid_x = 0, grid_y = 0; // 0: the arch's full grid
   std::string policy = "deterministic";
   uint32_t size = 0;            // example-specific problem size; 0: its default
+  std::string format;           // data format name ("Float16_b", "Float32", "Bfp8_b"); empty: the example's default
+  std::string op;               // example-specific op selection (eltwise_sfpu: "exp", reduce: "sum_row"); empty: all
   std::string kernel_cache_dir; // empty: the default cache
 };
 
@@ -41,6 +43,42 @@ struct Timing {
 // through a cb_pages-page CB, reader on BRISC, writer on NCRISC.
 Program make_copy_program(CoreCoord grid, const Buffer& src, const Buffer& dst, uint32_t pages_per_core,
                           uint32_t cb_pages);
+
+// How the reuse matmuls (matmul_multicore_reuse, matmul_multicore_reuse_mcast)
+// block C = A B (Mt x Kt by Kt x Nt tiles): each core of the
+// (Nt / per_core_N) x (Mt / per_core_M) rectangle at logical (0,0) computes a
+// per_core_M x per_core_N block of output tiles, walking K in_0_block_w
+// tiles at a time, in out_subblock_h x out_subblock_w sub-blocks (each at
+// most the tiles one DST acquire holds: 8, or 4 with Float32's
+// fp32_dest_acc_en). All zero: choose_matmul_blocking picks them.
+struct MatmulBlocking {
+  uint32_t per_core_M = 0, per_core_N = 0; // output tiles per core
+  uint32_t in0_block_w = 0;                // K tiles per block
+  uint32_t out_subblock_h = 0, out_subblock_w = 0;
+};
+
+// per_core_M (per_core_N): the smallest divisor of Mt (Nt) that needs at most
+// grid.y rows (grid.x columns) of cores; in0_block_w: the largest divisor of
+// Kt up to 4; the sub-block: the most tiles that fit DST and divide the block
+// (squarer first).
+MatmulBlocking choose_matmul_blocking(CoreCoord grid, uint32_t Mt, uint32_t Nt, uint32_t Kt, DataFormat format);
+
+// matmul_multicore_reuse's program: every core reads its own in0 and in1
+// blocks from DRAM. a (Mt x Kt tiles), b (Kt x Nt) and c (Mt x Nt) are
+// interleaved buffers of tile_size(format) pages holding tiles row-major.
+// Float32 runs with fp32_dest_acc_en. Throws ValidationError for a blocking
+// that does not divide the problem or fit the grid or DST.
+Program make_matmul_reuse_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c, uint32_t Mt,
+                                  uint32_t Nt, uint32_t Kt, DataFormat format, MathFidelity fidelity,
+                                  const MatmulBlocking& blocking = {});
+
+// matmul_multicore_reuse_mcast's program: as make_matmul_reuse_program, but
+// only the left column reads in0 (multicasting it along its row) and only
+// the top row reads in1 (multicasting it down its column), with four
+// semaphores (in0/in1 x sender/receiver).
+Program make_matmul_mcast_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c, uint32_t Mt,
+                                  uint32_t Nt, uint32_t Kt, DataFormat format, MathFidelity fidelity,
+                                  const MatmulBlocking& blocking = {});
 
 // Compile the program for the queue's device, then run it once; times both.
 Timing compile_and_run(CommandQueue& cq, Program& program);

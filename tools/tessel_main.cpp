@@ -75,6 +75,8 @@ int main(int argc, char** argv) {
   run->add_option("--grid", grid, "worker grid XxY (default: the preset's)");
   run->add_option("--policy", run_opts.policy, "deterministic or random:<seed>");
   run->add_option("--size", run_opts.size, "example-specific problem size");
+  run->add_option("--format", run_opts.format, "data format: Float16_b, Float32 or Bfp8_b (where the example has it)");
+  run->add_option("--op", run_opts.op, "example-specific op selection (e.g. eltwise_sfpu --op exp)");
 
   auto* list = app.add_subcommand("list", "list the examples and benchmarks");
 

@@ -30,5 +30,9 @@ inline constexpr uint32_t kTileHW = kTileHeight * kTileWidth;
 // exponent section); 0 for Invalid.
 uint32_t tile_size(DataFormat format);
 std::string to_string(DataFormat format);
+// The format named `name` (as to_string spells it, case-sensitive, or the
+// aliases "bf16", "fp32", "bfp8_b", "bfp4_b"); throws ValidationError naming
+// the accepted names otherwise.
+DataFormat parse_data_format(const std::string& name);
 
 } // namespace tessel

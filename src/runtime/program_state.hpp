@@ -49,6 +49,14 @@ inline jit::BuildRequest build_request(const KernelSpec& k) {
   r.display_name = k.name;
   r.kind = k.compute ? jit::KernelKind::Compute : jit::KernelKind::DataMovement;
   r.defines.assign(k.defines.begin(), k.defines.end());
+  if (k.compute) {
+    // The ComputeConfig as compile-time constants (compute.h: APPROX, DST_ACCUM_MODE, ...).
+    const ComputeConfig& c = k.compute_config;
+    r.defines.emplace_back("TESSEL_MATH_APPROX", c.math_approx_mode ? "1" : "0");
+    r.defines.emplace_back("TESSEL_FP32_DEST_ACC", c.fp32_dest_acc_en ? "1" : "0");
+    r.defines.emplace_back("TESSEL_DST_FULL_SYNC", c.dst_full_sync_en ? "1" : "0");
+    r.defines.emplace_back("TESSEL_MATH_FIDELITY", std::to_string(uint32_t(c.math_fidelity)));
+  }
   r.compile_args = k.compile_args;
   r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
   r.opt_level = k.opt_level;

@@ -8,11 +8,15 @@
 // compiler vectorises.
 #include "sim/compute.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "sim/chip.hpp"
 #include "sim/formats.hpp"
+#include "sim/sfpu.hpp"
+#include "sim/tile_math.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::sim {
@@ -22,8 +26,12 @@ void ComputeState::reset() {
   hw_started = false;
   op = ComputeOp::None;
   acc_to_dest = false;
+  op_arg = 0;
   op_init_call = op_init_file = nullptr;
   op_init_line = 0;
+  fmt_a = fmt_b = fmt_pack = DataFormat::Invalid;
+  fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = {};
+  sfpu_mask = sfpu_binary_mask = 0;
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
   acquire_file = nullptr;
@@ -69,18 +77,61 @@ ComputeOp binary_compute_op(uint32_t op) {
 // A call as messages show it, formatted only when something fails (the hot
 // path builds no strings).
 struct CallText {
-  enum Kind : uint8_t { Copy, Binary, Pack } kind;
-  uint32_t op; // tessel_binary_op for Binary
-  uint32_t v[5];
+  enum Kind : uint8_t { Copy, Binary, Pack, Matmul, Reduce, Transpose, Bcast, Sfpu, SfpuBinary, CopyBlock } kind;
+  uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op
+  uint32_t v[9];
 };
 
+const char* pool_name(uint32_t pool) {
+  return pool == TESSEL_POOL_SUM ? "SUM" : pool == TESSEL_POOL_AVG ? "AVG" : "MAX";
+}
+const char* dim_name(uint32_t dim) {
+  return dim == TESSEL_REDUCE_ROW ? "REDUCE_ROW" : dim == TESSEL_REDUCE_COL ? "REDUCE_COL" : "REDUCE_SCALAR";
+}
+std::string reduce_text(uint32_t pool_dim) {
+  return std::string("<") + pool_name(pool_dim >> 4) + ", " + dim_name(pool_dim & 15u) + ">";
+}
+const char* bcast_name(uint32_t b) {
+  return b == TESSEL_BCAST_ROW ? "rows" : b == TESSEL_BCAST_COL ? "cols" : "scalar";
+}
+std::string bcast_call(uint32_t op_bcast) {
+  const uint32_t op = op_bcast >> 4;
+  return std::string(op == TESSEL_BINARY_ADD   ? "add"
+                     : op == TESSEL_BINARY_SUB ? "sub"
+                                               : "mul") +
+         "_tiles_bcast_" + bcast_name(op_bcast & 15u);
+}
+
 TESSEL_COLD std::string text(const CallText& c) {
+  const uint32_t* v = c.v;
   switch (c.kind) {
-  case CallText::Copy: return "copy_tile(cb=" + num(c.v[0]) + ", itile=" + num(c.v[1]) + ", idst=" + num(c.v[2]) + ")";
+  case CallText::Copy: return "copy_tile(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";
   case CallText::Binary:
-    return std::string(binary_name(c.op)) + "(cb0=" + num(c.v[0]) + ", cb1=" + num(c.v[1]) + ", itile0=" + num(c.v[2]) +
-           ", itile1=" + num(c.v[3]) + ", idst=" + num(c.v[4]) + ")";
-  default: return "pack_tile(idst=" + num(c.v[0]) + ", cb=" + num(c.v[1]) + ")";
+    return std::string(binary_name(c.op)) + "(cb0=" + num(v[0]) + ", cb1=" + num(v[1]) + ", itile0=" + num(v[2]) +
+           ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
+  case CallText::Matmul:
+    if (v[6] == 1 && v[7] == 1 && v[8] == 1)
+      return "matmul_tiles(in0=" + num(v[0]) + ", in1=" + num(v[1]) + ", itile0=" + num(v[2]) +
+             ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + (v[5] ? ", transpose=1)" : ")");
+    return "matmul_block(in0=" + num(v[0]) + ", in1=" + num(v[1]) + ", itile0=" + num(v[2]) + ", itile1=" + num(v[3]) +
+           ", idst=" + num(v[4]) + ", transpose=" + num(v[5]) + ", ct_dim=" + num(v[6]) + ", rt_dim=" + num(v[7]) +
+           ", kt_dim=" + num(v[8]) + ")";
+  case CallText::Reduce:
+    return "reduce_tile" + reduce_text(c.op) + "(cb=" + num(v[0]) + ", cb_scaler=" + num(v[1]) +
+           ", itile=" + num(v[2]) + ", itile_scaler=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
+  case CallText::Transpose:
+    return "transpose_wh_tile(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";
+  case CallText::Bcast:
+    return bcast_call(c.op) + "(cb0=" + num(v[0]) + ", cb1=" + num(v[1]) + ", itile0=" + num(v[2]) +
+           ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
+  case CallText::Sfpu: return std::string(sfpu_name(c.op)) + "(idst=" + num(v[0]) + ")";
+  case CallText::SfpuBinary:
+    return std::string(sfpu_binary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
+           ", odst=" + num(v[2]) + ")";
+  case CallText::CopyBlock:
+    return "copy_block_matmul_partials(cb=" + num(v[0]) + ", start_itile=" + num(v[1]) + ", start_idst=" + num(v[2]) +
+           ", ntiles=" + num(v[3]) + ")";
+  default: return "pack_tile(idst=" + num(v[0]) + ", cb=" + num(v[1]) + ")";
   }
 }
 
@@ -206,13 +257,92 @@ inline const uint8_t* front_tile(tessel_kernel_ctx* k, const char* call, const C
 }
 
 // DST tile idst of the section MATH holds.
-inline float* math_dst(tessel_kernel_ctx* k, const CallText& what, uint32_t idst, const char* file, uint32_t line) {
+// fresh (if given): whether the tile was untouched since the acquire zeroed it.
+inline float* math_dst(tessel_kernel_ctx* k, const CallText& what, uint32_t idst, const char* file, uint32_t line,
+                       bool* fresh = nullptr) {
   ComputeState& s = state_of(k);
   if (__builtin_expect(!s.math_holds, 0)) math_not_holding(k, what, file, line);
   if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
   const uint32_t t = section_base(k, s.acquires - 1) + idst;
+  if (fresh) *fresh = !(s.written_mask & (1u << t));
   s.written_mask |= 1u << t;
   return s.dst[t];
+}
+
+// ---- Data-format configuration ----
+
+std::string site_note(const InitSite& at) {
+  return at.call ? std::string(" (by ") + at.call + " at " + site(at.file, at.line) + ")" : std::string();
+}
+
+// An operand CB whose format is not the one the unpacker's SrcA (which = 0)
+// or SrcB (1) is configured for. Unset configuration (no full init yet) is
+// reported by the init checks, not here.
+[[noreturn]] TESSEL_COLD void unpack_format_error(tessel_kernel_ctx* k, const CallText& what, uint32_t cb,
+                                                  uint32_t which, const char* file, uint32_t line) {
+  const ComputeState& s = state_of(k);
+  const DataFormat want = which ? s.fmt_b : s.fmt_a;
+  const char* reg = which ? "SrcB" : "SrcA";
+  std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(DataFormat(k->cbs[cb].data_format)) +
+                    ", but the unpacker's " + reg + " is configured for " + to_string(want) +
+                    site_note(which ? s.fmt_b_site : s.fmt_a_site) + ": call reconfig_data_format_" +
+                    (which ? "srcb(" : "srca(") + num(cb) + ") (or reconfig_data_format) first";
+  fail(k, std::move(msg), file, line);
+}
+inline void check_unpack_format(tessel_kernel_ctx* k, const CallText& what, uint32_t cb, uint32_t which,
+                                const char* file, uint32_t line) {
+  const ComputeState& s = state_of(k);
+  const DataFormat want = which ? s.fmt_b : s.fmt_a;
+  if (__builtin_expect(want != DataFormat::Invalid && DataFormat(k->cbs[cb].data_format) != want, 0))
+    unpack_format_error(k, what, cb, which, file, line);
+}
+
+// FPU multiplies (matmul, reduce) work on floating-point formats only.
+inline void check_float_operand(tessel_kernel_ctx* k, const CallText& what, uint32_t cb, const char* file,
+                                uint32_t line) {
+  const DataFormat f = DataFormat(k->cbs[cb].data_format);
+  if (__builtin_expect(f != DataFormat::Float16_b && f != DataFormat::Float32 && f != DataFormat::Bfp8_b &&
+                           f != DataFormat::Bfp4_b,
+                       0)) {
+    std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(f) +
+                      "; this FPU op takes floating-point tiles (Float32, Float16_b, Bfp8_b or Bfp4_b)";
+    fail(k, std::move(msg), file, line);
+  }
+}
+
+inline bool is_fp32(tessel_kernel_ctx* k, uint32_t cb) {
+  return DataFormat(k->cbs[cb].data_format) == DataFormat::Float32;
+}
+
+// Per-thread scratch for ops that unpack several tiles (a matmul block holds
+// up to 16 in0 and 16 in1 tiles). Ops never yield mid-call, so one per host
+// thread is enough.
+struct Scratch {
+  alignas(64) float a[kDstTiles][kTileHW];
+  alignas(64) float b[kDstTiles][kTileHW];
+  alignas(64) float a2[kDstTiles][kTileHW];
+  alignas(64) float b2[kDstTiles][kTileHW];
+  alignas(64) float c[kTileHW];
+  alignas(64) float t[kTileHW];
+};
+Scratch& scratch() {
+  thread_local std::unique_ptr<Scratch> s = std::make_unique<Scratch>();
+  return *s;
+}
+
+// Unpacks tile `itile` of cb (checked) into `rows`, row-major.
+inline void unpack_rows(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
+                        float* rows, float* tmp, const char* file, uint32_t line) {
+  const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
+  unpack_tile(DataFormat(k->cbs[cb].data_format), tile, tmp);
+  to_rows(tmp, rows);
+}
+
+// d (tile order) = round(d + c) for c in tile order.
+template <bool kRound>
+void acc_store(float* __restrict d, const float* __restrict c) {
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    d[i] = kRound ? round_to_bf16(d[i] + c[i]) : d[i] + c[i];
 }
 
 // ---- Tile loops (vectorised) ----
@@ -221,6 +351,11 @@ template <bool kRound>
 void store(float* __restrict d, const float* __restrict v) {
   for (uint32_t i = 0; i < kTileHW; ++i)
     d[i] = kRound ? round_to_bf16(v[i]) : v[i];
+}
+
+void round_in_place(float* d) {
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    d[i] = round_to_bf16(d[i]);
 }
 
 template <uint32_t kOp, bool kAcc, bool kRound>
@@ -250,29 +385,104 @@ const char* step_name(uint32_t step) {
 
 // ---------------------------------------------------------------------------
 
-void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t, uint32_t, uint32_t c,
+namespace {
+
+// A CB named by an init: it must exist on this core.
+inline DataFormat init_cb_format(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
+  if (__builtin_expect(cb >= k->num_cb_indices || !k->cbs[cb].configured, 0)) {
+    k->api->fail_cb(k, call, cb, file, line);
+    __builtin_unreachable();
+  }
+  return DataFormat(k->cbs[cb].data_format);
+}
+
+// reconfig_data_format*(old, new): the hardware reconfigures only when the
+// two CBs' formats differ, so a wrong `old` leaves the previous format in
+// place (and a later op on `new` reports it). old1 = 1 + old, or 0 if absent.
+void reconfig(tessel_kernel_ctx* k, DataFormat& fmt, InitSite& at, const char* call, uint32_t cb, uint32_t old1,
+              const char* file, uint32_t line) {
+  const DataFormat f = init_cb_format(k, call, cb, file, line);
+  if (old1 != 0 && init_cb_format(k, call, old1 - 1, file, line) == f) return;
+  fmt = f;
+  at = {call, file, line};
+}
+
+} // namespace
+
+void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
                       const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   check_compute(k, call, file, line);
   ComputeState& s = state_of(k);
-  auto set_op = [&](ComputeOp op, bool acc) {
+  auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
     s.op = op;
     s.acc_to_dest = acc;
+    s.op_arg = arg;
     s.op_init_call = call;
     s.op_init_file = file;
     s.op_init_line = line;
   };
+  // The full inits configure the unpacker's two sources and the packer.
+  auto configure = [&](uint32_t srca_cb, uint32_t srcb_cb, uint32_t pack_cb) {
+    const DataFormat fa = init_cb_format(k, call, srca_cb, file, line);
+    const DataFormat fb = init_cb_format(k, call, srcb_cb, file, line);
+    const DataFormat fp = init_cb_format(k, call, pack_cb, file, line);
+    s.hw_started = true;
+    s.fmt_a = fa;
+    s.fmt_b = fb;
+    s.fmt_pack = fp;
+    s.fmt_a_site = s.fmt_b_site = s.fmt_pack_site = {call, file, line};
+  };
   switch (init) {
   case TESSEL_INIT_HW_STARTUP:
-  case TESSEL_INIT_BINARY_COMMON: s.hw_started = true; break;
+  case TESSEL_INIT_BINARY_COMMON: configure(a, b, c); break;
   case TESSEL_INIT_UNARY_COMMON:
-    s.hw_started = true;
+    configure(a, a, c);
     set_op(ComputeOp::Copy, false);
     break;
   case TESSEL_INIT_COPY: set_op(ComputeOp::Copy, false); break;
   case TESSEL_INIT_ADD: set_op(ComputeOp::Add, c != 0); break;
   case TESSEL_INIT_SUB: set_op(ComputeOp::Sub, c != 0); break;
   case TESSEL_INIT_MUL: set_op(ComputeOp::Mul, c != 0); break;
+  case TESSEL_INIT_MATMUL_FULL:
+    configure(b, a, c >> 8); // in1 -> SrcA, in0 -> SrcB
+    set_op(ComputeOp::Matmul, false, c & 1u);
+    break;
+  case TESSEL_INIT_MATMUL:
+    init_cb_format(k, call, a, file, line);
+    init_cb_format(k, call, b, file, line);
+    set_op(ComputeOp::Matmul, false, c & 1u);
+    break;
+  case TESSEL_INIT_REDUCE:
+    init_cb_format(k, call, a, file, line);
+    init_cb_format(k, call, b, file, line);
+    set_op(ComputeOp::Reduce, false, c);
+    break;
+  case TESSEL_INIT_REDUCE_UNINIT:
+    if (s.op != ComputeOp::Reduce) {
+      std::string msg = std::string(call) + ": no reduce_init is in effect" + last_init_note(s);
+      fail(k, std::move(msg), file, line);
+    }
+    set_op(ComputeOp::None, false);
+    break;
+  case TESSEL_INIT_TRANSPOSE:
+    init_cb_format(k, call, a, file, line);
+    set_op(ComputeOp::Transpose, false);
+    break;
+  case TESSEL_INIT_BCAST:
+    init_cb_format(k, call, a, file, line);
+    init_cb_format(k, call, b, file, line);
+    set_op(ComputeOp::Bcast, false, c);
+    break;
+  case TESSEL_INIT_SFPU:
+  case TESSEL_INIT_SFPU_BINARY:
+    s.sfpu_mask = init == TESSEL_INIT_SFPU ? a : 0;
+    s.sfpu_binary_mask = init == TESSEL_INIT_SFPU ? 0 : a;
+    s.sfpu_site = {call, file, line};
+    break;
+  case TESSEL_INIT_RECONFIG_SRCA: reconfig(k, s.fmt_a, s.fmt_a_site, call, a, b, file, line); break;
+  case TESSEL_INIT_RECONFIG_SRCB: reconfig(k, s.fmt_b, s.fmt_b_site, call, a, b, file, line); break;
+  case TESSEL_INIT_RECONFIG_PACK: reconfig(k, s.fmt_pack, s.fmt_pack_site, call, a, b, file, line); break;
   default: {
     std::string msg = std::string(call) + ": unknown init " + num(init);
     fail(k, std::move(msg), file, line);
@@ -370,20 +580,65 @@ void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_
   }
 }
 
+namespace {
+
+// DST[idst] = cb[itile] (checks done by the caller except the operand's).
+inline void copy_one(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
+                     uint32_t idst, const char* file, uint32_t line) {
+  ComputeState& s = state_of(k);
+  float* d = math_dst(k, what, idst, file, line);
+  const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
+  check_unpack_format(k, what, cb, 0, file, line);
+  unpack_tile(DataFormat(k->cbs[cb].data_format), tile, s.src_a);
+  k->fp32_dest_acc_en ? store<false>(d, s.src_a) : store<true>(d, s.src_a);
+}
+
+constexpr const char* kCopyInitNeeded =
+    "the unpacker is not configured for copy_tile: call copy_tile_init(cb) (or unary_op_init_common / init_sfpu) "
+    "first";
+
+// Requires the FPU to be started (a full init ran).
+inline void need_hw(tessel_kernel_ctx* k, const CallText& what, const char* file, uint32_t line) {
+  if (__builtin_expect(!state_of(k).hw_started, 0))
+    missing_init(k, what,
+                 "the unpacker, FPU and packer are not configured: call compute_kernel_hw_startup (or the op's full "
+                 "init, e.g. binary_op_init_common, mm_init) first",
+                 file, line);
+}
+
+// d (+)= a x b elementwise at the kernel's fidelity: a on SrcA, b on SrcB.
+void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, bool a_fp32, float* b, bool b_fp32, bool acc, bool round) {
+  const uint32_t fid = k->math_fidelity;
+  Scratch& w = scratch();
+  prepare_srca(fid, a, a_fp32, w.a2[0]);
+  prepare_srcb(fid, b, b_fp32, w.b2[0]);
+  const bool two = fidelity_passes(fid) == 2;
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    float r = a[i] * b[i];
+    if (two) r += w.a2[0][i] * w.b2[0][i];
+    if (acc) r += d[i];
+    d[i] = round ? round_to_bf16(r) : r;
+  }
+}
+
+} // namespace
+
 void api_copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   check_compute(k, "copy_tile", file, line);
-  ComputeState& s = state_of(k);
-  const CallText what{CallText::Copy, 0, {cb, itile, idst, 0, 0}};
-  if (__builtin_expect(s.op != ComputeOp::Copy, 0))
-    missing_init(k, what,
-                 "the unpacker is not configured for copy_tile: call copy_tile_init(cb) (or unary_op_init_common / "
-                 "init_sfpu) first",
-                 file, line);
-  float* d = math_dst(k, what, idst, file, line);
-  const uint8_t* tile = front_tile(k, "copy_tile", what, cb, itile, file, line);
-  unpack_tile(DataFormat(k->cbs[cb].data_format), tile, s.src_a);
-  k->fp32_dest_acc_en ? store<false>(d, s.src_a) : store<true>(d, s.src_a);
+  const CallText what{CallText::Copy, 0, {cb, itile, idst}};
+  if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
+  copy_one(k, "copy_tile", what, cb, itile, idst, file, line);
+}
+
+void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
+                    uint32_t line) {
+  core_of(k).chip->note_progress();
+  check_compute(k, "copy_block_matmul_partials", file, line);
+  const CallText what{CallText::CopyBlock, 0, {cb, itile, idst, n}};
+  if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
+  for (uint32_t i = 0; i < n; ++i)
+    copy_one(k, "copy_block_matmul_partials", what, cb, itile + i, idst + i, file, line);
 }
 
 void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
@@ -399,21 +654,261 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
   float* d = math_dst(k, what, idst, file, line);
   const uint8_t* a = front_tile(k, name, what, cb0, i0, file, line);
   const uint8_t* b = front_tile(k, name, what, cb1, i1, file, line);
+  check_unpack_format(k, what, cb0, 0, file, line);
+  check_unpack_format(k, what, cb1, 1, file, line);
   unpack_tile(DataFormat(k->cbs[cb0].data_format), a, s.src_a);
   unpack_tile(DataFormat(k->cbs[cb1].data_format), b, s.src_b);
   const bool round = !k->fp32_dest_acc_en;
   switch (op) {
   case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, s.src_a, s.src_b, s.acc_to_dest, round); break;
   case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, s.src_a, s.src_b, s.acc_to_dest, round); break;
-  default: binary_dispatch<TESSEL_BINARY_MUL>(d, s.src_a, s.src_b, s.acc_to_dest, round); break;
+  default: {
+    const bool a32 = is_fp32(k, cb0), b32 = is_fp32(k, cb1);
+    if (fidelity_needs_prep(k->math_fidelity, a32, b32))
+      fidelity_mul(k, d, s.src_a, a32, s.src_b, b32, s.acc_to_dest, round);
+    else
+      binary_dispatch<TESSEL_BINARY_MUL>(d, s.src_a, s.src_b, s.acc_to_dest, round);
+  }
   }
 }
 
-void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, const char* file, uint32_t line) {
+void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
+                uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
+  const bool block = !(ct == 1 && rt == 1 && kt == 1);
+  const char* name = block ? "matmul_block" : "matmul_tiles";
+  check_compute(k, name, file, line);
+  ComputeState& s = state_of(k);
+  const CallText what{CallText::Matmul, 0, {cb0, cb1, i0, i1, idst, transpose, ct, rt, kt}};
+  need_hw(k, what, file, line);
+  if (__builtin_expect(s.op != ComputeOp::Matmul, 0))
+    missing_init(k, what,
+                 "the FPU is not configured for matmul: call mm_init(in0, in1, out) (or matmul_init, mm_init_short, "
+                 "mm_block_init) first",
+                 file, line);
+  if (__builtin_expect(transpose != s.op_arg, 0)) {
+    std::string msg = text(what) + ": transpose=" + num(transpose) + " but " + s.op_init_call + " at " +
+                      site(s.op_init_file, s.op_init_line) + " configured transpose=" + num(s.op_arg) +
+                      " (the unpacker transposes in1 only as its init says)";
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(ct == 0 || rt == 0 || ct * rt > dst_capacity(k), 0)) {
+    std::string msg = text(what) + ": a " + num(rt) + " x " + num(ct) +
+                      " output block must have at least 1 and at most " + num(dst_capacity(k)) +
+                      " tiles (one DST acquire in " + dst_mode(k) + " mode)";
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(idst + ct * rt > dst_capacity(k), 0)) dst_index_error(k, what, idst + ct * rt - 1, file, line);
+  math_dst(k, what, idst, file, line); // MATH holds DST
+  check_float_operand(k, what, cb0, file, line);
+  check_float_operand(k, what, cb1, file, line);
+  // in1 goes to SrcA and in0 to SrcB; kernels configure them in either order.
+  if (s.fmt_a != DataFormat::Invalid) {
+    const DataFormat f0 = DataFormat(k->cbs[cb0].data_format), f1 = DataFormat(k->cbs[cb1].data_format);
+    if (!(f1 == s.fmt_a && f0 == s.fmt_b) && !(f0 == s.fmt_a && f1 == s.fmt_b))
+      unpack_format_error(k, what, f1 != s.fmt_a && f1 != s.fmt_b ? cb1 : cb0, f1 != s.fmt_a ? 0 : 1, file, line);
+  }
+
+  Scratch& w = scratch();
+  const uint32_t fid = k->math_fidelity;
+  const bool a32 = is_fp32(k, cb1), b32 = is_fp32(k, cb0);
+  const bool prep = fidelity_needs_prep(fid, a32, b32);
+  for (uint32_t r = 0; r < rt; ++r) {
+    unpack_rows(k, name, what, cb0, i0 + r * kt, w.a[r], w.t, file, line);
+    if (prep) prepare_srcb(fid, w.a[r], b32, w.a2[r]);
+  }
+  for (uint32_t c = 0; c < ct; ++c) {
+    if (transpose) {
+      unpack_rows(k, name, what, cb1, i1 + c, w.c, w.t, file, line);
+      transpose_rows(w.c, w.b[c]);
+    } else {
+      unpack_rows(k, name, what, cb1, i1 + c, w.b[c], w.t, file, line);
+    }
+    if (prep) prepare_srca(fid, w.b[c], a32, w.b2[c]);
+  }
+  const bool two = prep && fidelity_passes(fid) == 2;
+  const bool round = !k->fp32_dest_acc_en;
+  for (uint32_t r = 0; r < rt; ++r)
+    for (uint32_t c = 0; c < ct; ++c) {
+      std::memset(w.c, 0, sizeof w.c);
+      matmul_rows_acc(w.a[r], w.b[c], w.c);
+      if (two) matmul_rows_acc(w.a2[r], w.b2[c], w.c);
+      from_rows(w.c, w.t);
+      float* d = math_dst(k, what, idst + r * ct + c, file, line);
+      round ? acc_store<true>(d, w.t) : acc_store<false>(d, w.t);
+    }
+}
+
+void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
+                     uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
+  check_compute(k, "reduce_tile", file, line);
+  ComputeState& s = state_of(k);
+  const CallText what{CallText::Reduce, pool_dim, {cb, cb_scaler, itile, itile_scaler, idst}};
+  need_hw(k, what, file, line);
+  if (__builtin_expect(s.op != ComputeOp::Reduce, 0))
+    missing_init(k, what, "the FPU is not configured for reduce: call reduce_init(cb, cb_scaler, ocb) first", file,
+                 line);
+  if (__builtin_expect(s.op_arg != pool_dim, 0)) {
+    std::string msg = text(what) + ": reduce_init at " + site(s.op_init_file, s.op_init_line) + " configured " +
+                      reduce_text(s.op_arg) + "; call reduce_init" + reduce_text(pool_dim) + " first";
+    fail(k, std::move(msg), file, line);
+  }
+  bool fresh = false;
+  float* d = math_dst(k, what, idst, file, line, &fresh);
+  check_float_operand(k, what, cb, file, line);
+  check_float_operand(k, what, cb_scaler, file, line);
+  check_unpack_format(k, what, cb, 0, file, line);
+  check_unpack_format(k, what, cb_scaler, 1, file, line);
+  Scratch& w = scratch();
+  unpack_rows(k, "reduce_tile", what, cb, itile, w.a[0], w.t, file, line);
+  unpack_rows(k, "reduce_tile", what, cb_scaler, itile_scaler, w.b[0], w.t, file, line);
+  // The scaler is element [0][0]; every product goes through the multiplier.
+  const float scaler = w.b[0][0];
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    w.b[0][i] = scaler;
+  fidelity_mul(k, w.c, w.a[0], is_fp32(k, cb), w.b[0], is_fp32(k, cb_scaler), false, false);
+  const bool max = (pool_dim >> 4) == TESSEL_POOL_MAX;
+  const uint32_t dim = pool_dim & 15u;
+  const bool round = !k->fp32_dest_acc_en;
+  // Row-major (r, c) -> tile order.
+  auto at = [](uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; };
+  auto combine = [&](uint32_t r, uint32_t c, float v) {
+    float& out = d[at(r, c)];
+    // MAX into a tile this acquire has not written starts from v (not from
+    // the zero the acquire left), so all-negative inputs reduce correctly.
+    const float x = max ? (fresh ? v : std::max(out, v)) : out + v;
+    out = round ? round_to_bf16(x) : x;
+  };
+  const float* p = w.c;
+  if (dim == TESSEL_REDUCE_ROW) {
+    for (uint32_t r = 0; r < 32; ++r) {
+      float v = p[r * 32];
+      for (uint32_t c = 1; c < 32; ++c)
+        v = max ? std::max(v, p[r * 32 + c]) : v + p[r * 32 + c];
+      combine(r, 0, v);
+    }
+  } else if (dim == TESSEL_REDUCE_COL) {
+    for (uint32_t c = 0; c < 32; ++c) {
+      float v = p[c];
+      for (uint32_t r = 1; r < 32; ++r)
+        v = max ? std::max(v, p[r * 32 + c]) : v + p[r * 32 + c];
+      combine(0, c, v);
+    }
+  } else {
+    float v = p[0];
+    for (uint32_t i = 1; i < kTileHW; ++i)
+      v = max ? std::max(v, p[i]) : v + p[i];
+    combine(0, 0, v);
+  }
+}
+
+void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
+                           uint32_t line) {
+  core_of(k).chip->note_progress();
+  check_compute(k, "transpose_wh_tile", file, line);
+  ComputeState& s = state_of(k);
+  const CallText what{CallText::Transpose, 0, {cb, itile, idst}};
+  need_hw(k, what, file, line);
+  if (__builtin_expect(s.op != ComputeOp::Transpose, 0))
+    missing_init(k, what, "the unpacker is not configured for transposes: call transpose_wh_init(cb, ocb) first", file,
+                 line);
+  float* d = math_dst(k, what, idst, file, line);
+  check_unpack_format(k, what, cb, 0, file, line);
+  Scratch& w = scratch();
+  unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a[0], w.t, file, line);
+  transpose_rows(w.a[0], w.c);
+  from_rows(w.c, w.t);
+  k->fp32_dest_acc_en ? store<false>(d, w.t) : store<true>(d, w.t);
+}
+
+void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
+                     uint32_t i1, uint32_t idst, const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
+  const uint32_t op_bcast = (op << 4) | bcast;
+  const CallText what{CallText::Bcast, op_bcast, {cb0, cb1, i0, i1, idst}};
+  check_compute(k, "*_tiles_bcast", file, line);
+  ComputeState& s = state_of(k);
+  need_hw(k, what, file, line);
+  if (__builtin_expect(s.op != ComputeOp::Bcast || s.op_arg != op_bcast, 0)) {
+    const std::string call = bcast_call(op_bcast);
+    std::string msg = text(what) + ": the FPU is not configured for " + call + ": call " + call.substr(0, 3) +
+                      "_bcast_" + bcast_name(bcast) + "_init_short(cb0, cb1) (or init_bcast) first" + last_init_note(s);
+    fail(k, std::move(msg), file, line);
+  }
+  float* d = math_dst(k, what, idst, file, line);
+  check_unpack_format(k, what, cb0, 0, file, line);
+  check_unpack_format(k, what, cb1, 1, file, line);
+  const uint8_t* a = front_tile(k, "*_tiles_bcast", what, cb0, i0, file, line);
+  unpack_tile(DataFormat(k->cbs[cb0].data_format), a, s.src_a);
+  Scratch& w = scratch();
+  unpack_rows(k, "*_tiles_bcast", what, cb1, i1, w.b[0], w.t, file, line);
+  float* rows = w.b[0];
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c)
+      w.c[r * 32 + c] = bcast == TESSEL_BCAST_ROW ? rows[c] : bcast == TESSEL_BCAST_COL ? rows[r * 32] : rows[0];
+  from_rows(w.c, s.src_b);
+  const bool round = !k->fp32_dest_acc_en;
+  switch (op) {
+  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, s.src_a, s.src_b, false, round); break;
+  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, s.src_a, s.src_b, false, round); break;
+  default: fidelity_mul(k, d, s.src_a, is_fp32(k, cb0), s.src_b, is_fp32(k, cb1), false, round);
+  }
+}
+
+void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
+                    const char* file, uint32_t line) {
+  core_of(k).chip->note_progress();
+  const CallText what{CallText::Sfpu, op, {idst}};
+  check_compute(k, op < TESSEL_SFPU_OP_COUNT ? sfpu_name(op) : "SFPU op", file, line);
+  ComputeState& s = state_of(k);
+  if (__builtin_expect(op >= TESSEL_SFPU_OP_COUNT, 0)) {
+    std::string msg = "unknown SFPU op " + num(op);
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(!(s.sfpu_mask & (1u << op)), 0)) {
+    std::string msg = text(what) + ": the SFPU is not configured for " + sfpu_name(op) + ": call " + sfpu_name(op) +
+                      "_init() first" +
+                      (s.sfpu_site.call ? std::string(" (the last SFPU init was ") + s.sfpu_site.call + " at " +
+                                              site(s.sfpu_site.file, s.sfpu_site.line) + ")"
+                                        : std::string(" (no SFPU init was called in this kernel)"));
+    fail(k, std::move(msg), file, line);
+  }
+  float* d = math_dst(k, what, idst, file, line);
+  sfpu_unary(op, d, SfpuParams{p0, p1, approx != 0});
+  if (!k->fp32_dest_acc_en) round_in_place(d);
+}
+
+void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
+                     uint32_t line) {
+  core_of(k).chip->note_progress();
+  const CallText what{CallText::SfpuBinary, op, {idst0, idst1, odst}};
+  check_compute(k, op < TESSEL_SFPU_BINARY_OP_COUNT ? sfpu_binary_name(op) : "SFPU op", file, line);
+  ComputeState& s = state_of(k);
+  if (__builtin_expect(op >= TESSEL_SFPU_BINARY_OP_COUNT, 0)) {
+    std::string msg = "unknown SFPU binary op " + num(op);
+    fail(k, std::move(msg), file, line);
+  }
+  if (__builtin_expect(!(s.sfpu_binary_mask & (1u << op)), 0)) {
+    std::string msg = text(what) + ": the SFPU is not configured for " + sfpu_binary_name(op) + ": call " +
+                      sfpu_binary_name(op) + "_init() first" +
+                      (s.sfpu_site.call ? std::string(" (the last SFPU init was ") + s.sfpu_site.call + " at " +
+                                              site(s.sfpu_site.file, s.sfpu_site.line) + ")"
+                                        : std::string(" (no SFPU init was called in this kernel)"));
+    fail(k, std::move(msg), file, line);
+  }
+  const float* a = math_dst(k, what, idst0, file, line);
+  const float* b = math_dst(k, what, idst1, file, line);
+  float* out = math_dst(k, what, odst, file, line);
+  sfpu_binary(op, a, b, out);
+  if (!k->fp32_dest_acc_en) round_in_place(out);
+}
+
+void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line) {
   core_of(k).chip->note_progress();
   check_compute(k, "pack_tile", file, line);
   ComputeState& s = state_of(k);
-  const CallText what{CallText::Pack, 0, {idst, cb, 0, 0, 0}};
+  const CallText what{CallText::Pack, 0, {idst, cb}};
   if (__builtin_expect(!s.hw_started, 0)) {
     std::string msg = text(what) +
                       ": the packer is not configured: call compute_kernel_hw_startup, binary_op_init_common, "
@@ -441,17 +936,27 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, const char*
       fail(k, std::move(msg), file, line);
     }
   }
-  uint32_t& cursor = s.pack_cursor[cb];
-  if (__builtin_expect(cursor >= q.reserved_pages, 0)) {
-    std::string msg = text(what) + ": this would pack page " + num(cursor) +
-                      " (counting from 0) since the last cb_push_back, but only " + num(q.reserved_pages) +
-                      (q.reserved_pages == 1 ? " page is" : " pages are") +
-                      " reserved: reserve more with cb_reserve_back, or push first";
+  if (__builtin_expect(s.fmt_pack != DataFormat(q.data_format), 0)) {
+    std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(DataFormat(q.data_format)) +
+                      ", but the packer is configured for " + to_string(s.fmt_pack) + site_note(s.fmt_pack_site) +
+                      ": call pack_reconfig_data_format(" + num(cb) + ") first";
     fail(k, std::move(msg), file, line);
   }
-  uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t(q.wr_ptr) + uintptr_t(cursor) * q.page_size);
+  uint32_t& cursor = s.pack_cursor[cb];
+  const uint32_t page = index < 0 ? cursor : uint32_t(index);
+  if (__builtin_expect(page >= q.reserved_pages, 0)) {
+    std::string msg = index < 0 ? text(what) + ": this would pack page " + num(cursor) +
+                                      " (counting from 0) since the last cb_push_back, but only " +
+                                      num(q.reserved_pages) + (q.reserved_pages == 1 ? " page is" : " pages are") +
+                                      " reserved: reserve more with cb_reserve_back, or push first"
+                                : text(what) + ": out-of-order pack to page " + num(page) + ", but only " +
+                                      num(q.reserved_pages) + (q.reserved_pages == 1 ? " page is" : " pages are") +
+                                      " reserved with cb_reserve_back";
+    fail(k, std::move(msg), file, line);
+  }
+  uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t(q.wr_ptr) + uintptr_t(page) * q.page_size);
   pack_tile(DataFormat(q.data_format), s.dst[section_base(k, s.releases) + idst], out);
-  ++cursor;
+  if (index < 0) ++cursor;
 }
 
 } // namespace tessel::sim

@@ -30,7 +30,14 @@ namespace tessel::sim {
 
 inline constexpr uint32_t kDstTiles = 16;
 
-enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul };
+enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul, Matmul, Reduce, Transpose, Bcast };
+
+// Where a piece of configuration was set, for messages.
+struct InitSite {
+  const char* call = nullptr;
+  const char* file = nullptr;
+  uint32_t line = 0;
+};
 
 struct ComputeState {
   alignas(64) float dst[kDstTiles][kTileHW];
@@ -42,9 +49,20 @@ struct ComputeState {
   bool hw_started = false;
   ComputeOp op = ComputeOp::None; // what the last op init configured
   bool acc_to_dest = false;
+  uint32_t op_arg = 0; // Matmul: transpose; Reduce: (pool << 4) | dim; Bcast: (binary op << 4) | bcast
   const char* op_init_call = nullptr;
   const char* op_init_file = nullptr;
   uint32_t op_init_line = 0;
+
+  // The data formats the unpacker (SrcA, SrcB) and the packer are configured
+  // for, by the full inits and the reconfig calls (Invalid: never set).
+  DataFormat fmt_a = DataFormat::Invalid, fmt_b = DataFormat::Invalid, fmt_pack = DataFormat::Invalid;
+  InitSite fmt_a_site, fmt_b_site, fmt_pack_site;
+
+  // SFPU: the ops the most recent SFPU init configured (bit per op).
+  uint32_t sfpu_mask = 0;
+  uint32_t sfpu_binary_mask = 0;
+  InitSite sfpu_site;
 
   // DST protocol.
   bool math_holds = false;
@@ -78,6 +96,20 @@ void api_dst_step(tessel_kernel_ctx*, uint32_t step, const char* file, uint32_t 
 void api_copy_tile(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line);
 void api_binary_tiles(tessel_kernel_ctx*, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
                       uint32_t idst, const char* file, uint32_t line);
-void api_pack_tile(tessel_kernel_ctx*, uint32_t idst, uint32_t cb, const char* file, uint32_t line);
+void api_pack_tile(tessel_kernel_ctx*, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line);
+void api_matmul(tessel_kernel_ctx*, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
+                uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line);
+void api_reduce_tile(tessel_kernel_ctx*, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
+                     uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line);
+void api_transpose_wh_tile(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
+                           uint32_t line);
+void api_bcast_tiles(tessel_kernel_ctx*, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
+                     uint32_t i1, uint32_t idst, const char* file, uint32_t line);
+void api_sfpu_unary(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
+                    const char* file, uint32_t line);
+void api_sfpu_binary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
+                     uint32_t line);
+void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
+                    uint32_t line);
 
 } // namespace tessel::sim

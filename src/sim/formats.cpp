@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "tessel/error.hpp"
 
@@ -395,6 +396,23 @@ std::string to_string(DataFormat f) {
   case DataFormat::Invalid: return "Invalid";
   }
   return "DataFormat(" + std::to_string(int(f)) + ")";
+}
+
+DataFormat parse_data_format(const std::string& name) {
+  static const std::pair<const char*, DataFormat> kAliases[] = {{"bf16", DataFormat::Float16_b},
+                                                                {"fp32", DataFormat::Float32},
+                                                                {"bfp8_b", DataFormat::Bfp8_b},
+                                                                {"bfp4_b", DataFormat::Bfp4_b}};
+  for (const auto& [alias, format] : kAliases)
+    if (name == alias) return format;
+  std::string names;
+  for (DataFormat f : {DataFormat::Float32, DataFormat::Float16_b, DataFormat::Bfp8_b, DataFormat::Bfp4_b,
+                       DataFormat::Int32, DataFormat::UInt32, DataFormat::UInt16, DataFormat::UInt8}) {
+    if (name == to_string(f)) return f;
+    names += (names.empty() ? "" : ", ") + to_string(f);
+  }
+  throw ValidationError("unknown data format '" + name + "': expected one of " + names +
+                        " (or bf16, fp32, bfp8_b, bfp4_b)");
 }
 
 namespace sim {

@@ -640,6 +640,13 @@ const tessel_sim_api kTable = {
     .copy_tile = api_copy_tile,
     .binary_tiles = api_binary_tiles,
     .pack_tile = api_pack_tile,
+    .matmul = api_matmul,
+    .reduce_tile = api_reduce_tile,
+    .transpose_wh_tile = api_transpose_wh_tile,
+    .bcast_tiles = api_bcast_tiles,
+    .sfpu_unary = api_sfpu_unary,
+    .sfpu_binary = api_sfpu_binary,
+    .copy_block = api_copy_block,
     .extension = api_extension,
 };
 

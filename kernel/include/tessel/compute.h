@@ -19,6 +19,25 @@
 #define ALWI inline __attribute__((always_inline))
 #endif
 
+// The kernel's ComputeConfig as compile-time constants, as Metalium's
+// generated headers give them (the JIT defines TESSEL_* for compute kernels).
+#ifndef TESSEL_MATH_APPROX
+#define TESSEL_MATH_APPROX 0
+#endif
+#ifndef TESSEL_FP32_DEST_ACC
+#define TESSEL_FP32_DEST_ACC 0
+#endif
+#ifndef TESSEL_DST_FULL_SYNC
+#define TESSEL_DST_FULL_SYNC 0
+#endif
+#ifndef TESSEL_MATH_FIDELITY
+#define TESSEL_MATH_FIDELITY 4
+#endif
+constexpr bool APPROX = TESSEL_MATH_APPROX;
+constexpr bool DST_ACCUM_MODE = TESSEL_FP32_DEST_ACC;
+constexpr bool DST_SYNC_FULL = TESSEL_DST_FULL_SYNC;
+constexpr uint32_t MATH_FIDELITY = TESSEL_MATH_FIDELITY;
+
 namespace ckernel {
 
 namespace tessel_compute {
@@ -72,7 +91,7 @@ ALWI void copy_init(uint32_t icb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_COPY, "copy_init", icb, 0, 0, TESSEL_SITE);
 }
 ALWI void copy_tile_to_dst_init_short(uint32_t icb, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
-  (void)transpose;
+  (void)transpose; // transposing copies: use transpose_wh_tile
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short", icb, 0, 0, TESSEL_SITE);
 }
 
@@ -102,9 +121,252 @@ ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itil
 ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_compute::binary(TESSEL_BINARY_MUL, icb0, icb1, itile0, itile1, idst, TESSEL_SITE);
 }
-ALWI void pack_tile(uint32_t idst, uint32_t ocb, TESSEL_SITE_PARAMS) {
+// pack_tile<true>(idst, ocb, i) writes page i of the reservation and leaves
+// the in-order cursor alone.
+template <bool out_of_order_output = false>
+ALWI void pack_tile(uint32_t idst, uint32_t ocb, uint32_t output_tile_index = 0, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->pack_tile(k, idst, ocb, TESSEL_SITE);
+  k->api->pack_tile(k, idst, ocb, out_of_order_output ? int32_t(output_tile_index) : -1, TESSEL_SITE);
+}
+ALWI void pack_tile_block(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  for (uint32_t i = 0; i < ntiles; ++i)
+    k->api->pack_tile(k, idst + i, ocb, -1, TESSEL_SITE);
+}
+ALWI void matmul_pack_tile(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
+  pack_tile_block(idst, ocb, ntiles, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Matmul (matmul.h). in0 is the left operand (M x K tiles), in1 the right
+// (K x N); the FPU takes in1 on SrcA and in0 on SrcB.
+
+ALWI void mm_init(uint32_t in0, uint32_t in1, uint32_t out, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_MATMUL_FULL, "mm_init", in0, in1, (out << 8) | (transpose & 1u), TESSEL_SITE);
+}
+ALWI void mm_init_short(uint32_t in0, uint32_t in1, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_MATMUL, "mm_init_short", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+ALWI void mm_init_short_with_dt(uint32_t in0, uint32_t in1, uint32_t old_in1, uint32_t transpose = 0,
+                                TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "mm_init_short_with_dt", in1, old_in1 + 1, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_MATMUL, "mm_init_short_with_dt", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+ALWI void matmul_init(uint32_t in0, uint32_t in1, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_MATMUL, "matmul_init", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+ALWI void mm_block_init(uint32_t in0, uint32_t in1, uint32_t out, uint32_t transpose = 0, uint32_t ct_dim = 1,
+                        uint32_t rt_dim = 1, uint32_t kt_dim = 1, TESSEL_SITE_PARAMS) {
+  (void)ct_dim, (void)rt_dim, (void)kt_dim;
+  tessel_compute::init(TESSEL_INIT_MATMUL_FULL, "mm_block_init", in0, in1, (out << 8) | (transpose & 1u), TESSEL_SITE);
+}
+ALWI void mm_block_init_short(uint32_t in0, uint32_t in1, uint32_t transpose = 0, uint32_t ct_dim = 1,
+                              uint32_t rt_dim = 1, uint32_t kt_dim = 1, TESSEL_SITE_PARAMS) {
+  (void)ct_dim, (void)rt_dim, (void)kt_dim;
+  tessel_compute::init(TESSEL_INIT_MATMUL, "mm_block_init_short", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+ALWI void matmul_block_init(uint32_t in0, uint32_t in1, uint32_t transpose = 0, uint32_t ct_dim = 1,
+                            uint32_t rt_dim = 1, uint32_t kt_dim = 1, TESSEL_SITE_PARAMS) {
+  (void)ct_dim, (void)rt_dim, (void)kt_dim;
+  tessel_compute::init(TESSEL_INIT_MATMUL, "matmul_block_init", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+ALWI void mm_block_init_short_with_dt(uint32_t in0, uint32_t in1, uint32_t old_in1, uint32_t transpose = 0,
+                                      uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1,
+                                      TESSEL_SITE_PARAMS) {
+  (void)ct_dim, (void)rt_dim, (void)kt_dim;
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "mm_block_init_short_with_dt", in1, old_in1 + 1, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_MATMUL, "mm_block_init_short_with_dt", in0, in1, transpose & 1u, TESSEL_SITE);
+}
+
+// DST[idst] += in0[i0] x in1[i1] (in1 transposed within the tile if transpose).
+ALWI void matmul_tiles(uint32_t in0, uint32_t in1, uint32_t i0, uint32_t i1, uint32_t idst, uint32_t transpose = 0,
+                       TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->matmul(k, in0, in1, i0, i1, idst, transpose & 1u, 1, 1, 1, TESSEL_SITE);
+}
+ALWI void matmul_tile(uint32_t in0, uint32_t in1, uint32_t i0, uint32_t i1, uint32_t idst, uint32_t transpose = 0,
+                      TESSEL_SITE_PARAMS) {
+  matmul_tiles(in0, in1, i0, i1, idst, transpose, TESSEL_SITE);
+}
+// For r < rt_dim, c < ct_dim: DST[idst + r * ct_dim + c] += in0[i0 + r * kt_dim] x in1[i1 + c].
+ALWI void matmul_block(uint32_t in0, uint32_t in1, uint32_t i0, uint32_t i1, uint32_t idst, uint32_t transpose,
+                       uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->matmul(k, in0, in1, i0, i1, idst, transpose & 1u, ct_dim, rt_dim, kt_dim, TESSEL_SITE);
+}
+
+// Reloads matmul partials: DST[start_idst + i] = icb[start_itile + i] for i < ntiles.
+ALWI void copy_block_matmul_partials(uint32_t icb, uint32_t start_itile, uint32_t start_idst, uint32_t ntiles,
+                                     TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->copy_block(k, icb, start_itile, start_idst, ntiles, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Reduce (reduce.h). The scaler is element [0][0] of the scaler tile.
+
+enum class PoolType { SUM = TESSEL_POOL_SUM, AVG = TESSEL_POOL_AVG, MAX = TESSEL_POOL_MAX };
+enum ReduceDim { REDUCE_ROW = TESSEL_REDUCE_ROW, REDUCE_COL = TESSEL_REDUCE_COL, REDUCE_SCALAR = TESSEL_REDUCE_SCALAR };
+#ifndef REDUCE_OP
+#define REDUCE_OP PoolType::SUM
+#endif
+#ifndef REDUCE_DIM
+#define REDUCE_DIM ReduceDim::REDUCE_ROW
+#endif
+
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  (void)ocb;
+  tessel_compute::init(TESSEL_INIT_REDUCE, "reduce_init", icb, icb_scaler,
+                       (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), TESSEL_SITE);
+}
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 0, TESSEL_SITE_PARAMS) {
+  reduce_init<reduce_type, reduce_dim>(icb, icb_scaler, ocb, TESSEL_SITE);
+}
+ALWI void reduce_uninit(TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_REDUCE_UNINIT, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
+}
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst,
+                      TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->reduce_tile(k, (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), icb, icb_scaler, itile, itile_scaler,
+                      idst, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Transpose (transpose_wh.h): DST[idst] = the tile with rows and columns swapped.
+
+ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  (void)ocb;
+  tessel_compute::init(TESSEL_INIT_TRANSPOSE, "transpose_wh_init", icb, 0, 0, TESSEL_SITE);
+}
+ALWI void transpose_wh_init_short(uint32_t icb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_TRANSPOSE, "transpose_wh_init_short", icb, 0, 0, TESSEL_SITE);
+}
+ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->transpose_wh_tile(k, icb, itile, idst, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Broadcast binary ops (bcast.h): in1 broadcast as a row (row 0 of the tile to
+// every row), a column (column 0 to every column) or a scalar ([0][0]).
+
+enum class EltwiseBinaryType { ELWMUL = TESSEL_BINARY_MUL, ELWADD = TESSEL_BINARY_ADD, ELWSUB = TESSEL_BINARY_SUB };
+enum class BroadcastType {
+  NONE = TESSEL_BCAST_NONE,
+  COL = TESSEL_BCAST_COL,
+  ROW = TESSEL_BCAST_ROW,
+  SCALAR = TESSEL_BCAST_SCALAR
+};
+
+namespace tessel_compute {
+inline void bcast_init(const char* call, EltwiseBinaryType op, BroadcastType dim, uint32_t icb0, uint32_t icb1,
+                       const char* file, uint32_t line) {
+  init(TESSEL_INIT_BCAST, call, icb0, icb1, (uint32_t(op) << 4) | uint32_t(dim), file, line);
+}
+inline void bcast(EltwiseBinaryType op, BroadcastType dim, uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1,
+                  uint32_t idst, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->bcast_tiles(k, uint32_t(op), uint32_t(dim), icb0, icb1, i0, i1, idst, file, line);
+}
+} // namespace tessel_compute
+
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_BINARY_COMMON, "init_bcast", icb0, icb1, ocb, TESSEL_SITE);
+  tessel_compute::bcast_init("init_bcast", tBcastOp, tBcastDim, icb0, icb1, TESSEL_SITE);
+}
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_compute::bcast(tBcastOp, tBcastDim, icb0, icb1, i0, i1, idst, TESSEL_SITE);
+}
+template <BroadcastType tBcastDim>
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_compute::bcast(EltwiseBinaryType::ELWADD, tBcastDim, icb0, icb1, i0, i1, idst, TESSEL_SITE);
+}
+template <BroadcastType tBcastDim>
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_compute::bcast(EltwiseBinaryType::ELWSUB, tBcastDim, icb0, icb1, i0, i1, idst, TESSEL_SITE);
+}
+template <BroadcastType tBcastDim>
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_compute::bcast(EltwiseBinaryType::ELWMUL, tBcastDim, icb0, icb1, i0, i1, idst, TESSEL_SITE);
+}
+
+#define TESSEL_BCAST_FORMS(op, OP)                                                                                     \
+  ALWI void op##_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst,               \
+                                  TESSEL_SITE_PARAMS) {                                                                \
+    tessel_compute::bcast(EltwiseBinaryType::OP, BroadcastType::ROW, icb0, icb1, i0, i1, idst, TESSEL_SITE);           \
+  }                                                                                                                    \
+  ALWI void op##_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst,               \
+                                  TESSEL_SITE_PARAMS) {                                                                \
+    tessel_compute::bcast(EltwiseBinaryType::OP, BroadcastType::COL, icb0, icb1, i0, i1, idst, TESSEL_SITE);           \
+  }                                                                                                                    \
+  ALWI void op##_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1, uint32_t idst,             \
+                                    TESSEL_SITE_PARAMS) {                                                              \
+    tessel_compute::bcast(EltwiseBinaryType::OP, BroadcastType::SCALAR, icb0, icb1, i0, i1, idst, TESSEL_SITE);        \
+  }                                                                                                                    \
+  ALWI void op##_bcast_rows_init_short(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                             \
+    tessel_compute::bcast_init(#op "_bcast_rows_init_short", EltwiseBinaryType::OP, BroadcastType::ROW, icb0, icb1,    \
+                               TESSEL_SITE);                                                                           \
+  }                                                                                                                    \
+  ALWI void op##_bcast_cols_init_short(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                             \
+    tessel_compute::bcast_init(#op "_bcast_cols_init_short", EltwiseBinaryType::OP, BroadcastType::COL, icb0, icb1,    \
+                               TESSEL_SITE);                                                                           \
+  }                                                                                                                    \
+  ALWI void op##_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                           \
+    tessel_compute::bcast_init(#op "_bcast_scalar_init_short", EltwiseBinaryType::OP, BroadcastType::SCALAR, icb0,     \
+                               icb1, TESSEL_SITE);                                                                     \
+  }                                                                                                                    \
+  ALWI void op##_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                     \
+    tessel_compute::bcast_init(#op "_tiles_bcast_scalar_init_short", EltwiseBinaryType::OP, BroadcastType::SCALAR,     \
+                               icb0, icb1, TESSEL_SITE);                                                               \
+  }
+TESSEL_BCAST_FORMS(add, ELWADD)
+TESSEL_BCAST_FORMS(sub, ELWSUB)
+TESSEL_BCAST_FORMS(mul, ELWMUL)
+#undef TESSEL_BCAST_FORMS
+
+// ---------------------------------------------------------------------------
+// Data-format reconfiguration (reconfig_data_format.h, pack.h): point the
+// unpacker's SrcA/SrcB or the packer at another CB's format.
+
+ALWI void reconfig_data_format_srca(uint32_t srca_new, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format_srca", srca_new, 0, 0, TESSEL_SITE);
+}
+ALWI void reconfig_data_format_srca(uint32_t srca_old, uint32_t srca_new, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format_srca", srca_new, srca_old + 1, 0, TESSEL_SITE);
+}
+ALWI void reconfig_data_format_srcb(uint32_t srcb_new, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format_srcb", srcb_new, 0, 0, TESSEL_SITE);
+}
+ALWI void reconfig_data_format_srcb(uint32_t srcb_old, uint32_t srcb_new, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format_srcb", srcb_new, srcb_old + 1, 0, TESSEL_SITE);
+}
+ALWI void reconfig_data_format(uint32_t srca_new, uint32_t srcb_new, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format", srca_new, 0, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format", srcb_new, 0, 0, TESSEL_SITE);
+}
+ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t srcb_old, uint32_t srcb_new,
+                               TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format", srca_new, srca_old + 1, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format", srcb_new, srcb_old + 1, 0, TESSEL_SITE);
+}
+ALWI void pack_reconfig_data_format(uint32_t new_ocb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_PACK, "pack_reconfig_data_format", new_ocb, 0, 0, TESSEL_SITE);
+}
+ALWI void pack_reconfig_data_format(uint32_t old_ocb, uint32_t new_ocb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_RECONFIG_PACK, "pack_reconfig_data_format", new_ocb, old_ocb + 1, 0, TESSEL_SITE);
+}
+ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cb, uint32_t new_cb, uint32_t transpose = 0,
+                                              TESSEL_SITE_PARAMS) {
+  (void)transpose;
+  tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "copy_tile_to_dst_init_short_with_dt", new_cb, old_cb + 1, 0,
+                       TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short_with_dt", new_cb, 0, 0, TESSEL_SITE);
 }
 
 } // namespace ckernel

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 5u
+#define TESSEL_KERNEL_ABI_VERSION 6u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -94,6 +94,61 @@ enum tessel_compute_init {
   TESSEL_INIT_ADD = 4,           // add_tiles_init(a, b, c = acc_to_dest)
   TESSEL_INIT_SUB = 5,
   TESSEL_INIT_MUL = 6,
+  TESSEL_INIT_MATMUL = 7,         // mm_init / matmul_init / mm_block_init...(a = in0, b = in1, c = transpose)
+  TESSEL_INIT_REDUCE = 8,         // reduce_init(a = in, b = scaler, c = (pool << 4) | dim)
+  TESSEL_INIT_REDUCE_UNINIT = 9,  // reduce_uninit()
+  TESSEL_INIT_TRANSPOSE = 10,     // transpose_wh_init(a = in)
+  TESSEL_INIT_BCAST = 11,         // *_bcast_*_init(a = in0, b = in1, c = (binary op << 4) | enum tessel_bcast)
+  TESSEL_INIT_SFPU = 12,          // an SFPU unary init: a = mask of enum tessel_sfpu_op ops it configures
+  TESSEL_INIT_SFPU_BINARY = 13,   // an SFPU binary init: a = mask of enum tessel_sfpu_binary_op ops
+  TESSEL_INIT_RECONFIG_SRCA = 14, // reconfig_data_format_srca(a = new cb); b = 1 + old cb when given
+  TESSEL_INIT_RECONFIG_SRCB = 15, // reconfig_data_format_srcb(a = new cb); b as above
+  TESSEL_INIT_RECONFIG_PACK = 16, // pack_reconfig_data_format(a = new cb); b as above
+  TESSEL_INIT_MATMUL_FULL = 17,   // mm_init / mm_block_init: also configures formats and the packer:
+                                  // a = in0, b = in1, c = (out cb << 8) | transpose
+};
+// Reduce pools and dims (PoolType / ReduceDim).
+enum tessel_pool { TESSEL_POOL_SUM = 0, TESSEL_POOL_AVG = 1, TESSEL_POOL_MAX = 2 };
+enum tessel_reduce_dim { TESSEL_REDUCE_ROW = 0, TESSEL_REDUCE_COL = 1, TESSEL_REDUCE_SCALAR = 2 };
+// Broadcast of the second operand (BroadcastType).
+enum tessel_bcast { TESSEL_BCAST_NONE = 0, TESSEL_BCAST_COL = 1, TESSEL_BCAST_ROW = 2, TESSEL_BCAST_SCALAR = 3 };
+// SFPU unary ops, in place on one DST tile. p0/p1 per op: see sim/sfpu.hpp.
+enum tessel_sfpu_op {
+  TESSEL_SFPU_EXP = 0,
+  TESSEL_SFPU_EXP2 = 1,
+  TESSEL_SFPU_LOG = 2,
+  TESSEL_SFPU_SQRT = 3,
+  TESSEL_SFPU_RSQRT = 4,
+  TESSEL_SFPU_RECIP = 5,
+  TESSEL_SFPU_RELU = 6,
+  TESSEL_SFPU_RELU_MAX = 7,   // p0 = upper limit (float bits)
+  TESSEL_SFPU_RELU_MIN = 8,   // p0 = lower limit (float bits)
+  TESSEL_SFPU_LEAKY_RELU = 9, // p0 = slope (float bits)
+  TESSEL_SFPU_GELU = 10,
+  TESSEL_SFPU_SIGMOID = 11,
+  TESSEL_SFPU_TANH = 12,
+  TESSEL_SFPU_SILU = 13,
+  TESSEL_SFPU_ABS = 14,
+  TESSEL_SFPU_NEG = 15,
+  TESSEL_SFPU_SQUARE = 16,
+  TESSEL_SFPU_POWER = 17, // p0 = integer exponent
+  TESSEL_SFPU_SIN = 18,
+  TESSEL_SFPU_COS = 19,
+  TESSEL_SFPU_SIGN = 20,
+  TESSEL_SFPU_FLOOR = 21,
+  TESSEL_SFPU_CEIL = 22,
+  TESSEL_SFPU_FILL = 23,     // p0 = value (float bits)
+  TESSEL_SFPU_TYPECAST = 24, // p0 = input format, p1 = output format (data-format codes)
+  TESSEL_SFPU_OP_COUNT = 25
+};
+enum tessel_sfpu_binary_op {
+  TESSEL_SFPU_BINARY_ADD = 0,
+  TESSEL_SFPU_BINARY_SUB = 1,
+  TESSEL_SFPU_BINARY_MUL = 2,
+  TESSEL_SFPU_BINARY_DIV = 3,
+  TESSEL_SFPU_BINARY_MAX = 4,
+  TESSEL_SFPU_BINARY_MIN = 5,
+  TESSEL_SFPU_BINARY_OP_COUNT = 6
 };
 // DST register protocol steps.
 enum tessel_dst_step {
@@ -170,8 +225,33 @@ struct tessel_sim_api {
   // DST[idst] (+)= A[i0] op B[i1] (enum tessel_binary_op).
   void (*binary_tiles)(struct tessel_kernel_ctx*, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
                        uint32_t idst, const char* file, uint32_t line);
-  // DST[idst] -> the next reserved page of cb, in cb's format.
-  void (*pack_tile)(struct tessel_kernel_ctx*, uint32_t idst, uint32_t cb, const char* file, uint32_t line);
+  // DST[idst] -> the next reserved page of cb (index < 0) or page `index` of the
+  // reservation (out-of-order pack), in cb's format.
+  void (*pack_tile)(struct tessel_kernel_ctx*, uint32_t idst, uint32_t cb, int32_t index, const char* file,
+                    uint32_t line);
+  // DST[idst + r * ct + c] += in0[i0 + r * kt] x in1[i1 + c] (in1 tiles transposed if
+  // transpose) for r < rt, c < ct: matmul_tiles is rt = ct = kt = 1.
+  void (*matmul)(struct tessel_kernel_ctx*, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
+                 uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line);
+  // DST[idst] (op)= reduce of in[itile] scaled by scaler[itile_scaler]; pool and dim as in the init
+  // (checked against `pool_dim` = (pool << 4) | dim, the call's template arguments).
+  void (*reduce_tile)(struct tessel_kernel_ctx*, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
+                      uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line);
+  // DST[idst] = transpose of cb[itile].
+  void (*transpose_wh_tile)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
+                            uint32_t line);
+  // DST[idst] = in0[i0] op broadcast(in1[i1]) (op: tessel_binary_op, bcast: tessel_bcast).
+  void (*bcast_tiles)(struct tessel_kernel_ctx*, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
+                      uint32_t i1, uint32_t idst, const char* file, uint32_t line);
+  // DST[idst] = op(DST[idst]) (enum tessel_sfpu_op); approx: the call's approximation mode.
+  void (*sfpu_unary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
+                     const char* file, uint32_t line);
+  // DST[odst] = DST[idst0] op DST[idst1] (enum tessel_sfpu_binary_op).
+  void (*sfpu_binary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst,
+                      const char* file, uint32_t line);
+  // copy_block_matmul_partials: DST[idst + i] = cb[itile + i] for i < n.
+  void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
+                     const char* file, uint32_t line);
 
   // Generic extension hook for later layers; 0 if absent.
   void* (*extension)(struct tessel_kernel_ctx*, uint32_t id);
