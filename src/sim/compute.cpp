@@ -695,7 +695,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
   if (__builtin_expect(ct == 0 || rt == 0 || ct * rt > dst_capacity(k), 0)) {
     std::string msg = text(what) + ": a " + num(rt) + " x " + num(ct) +
                       " output block must have at least 1 and at most " + num(dst_capacity(k)) +
-                      " tiles (one DST acquire in " + dst_mode(k) + " mode)";
+                      " tiles (the capacity of one DST acquire, " + dst_mode(k) + ")";
     fail(k, std::move(msg), file, line);
   }
   if (__builtin_expect(idst + ct * rt > dst_capacity(k), 0)) dst_index_error(k, what, idst + ct * rt - 1, file, line);
