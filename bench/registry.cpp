@@ -8,12 +8,14 @@ namespace tessel::bench {
 void run_pipeline();
 void run_dispatch();
 void run_jit();
+void run_eltwise();
 
 namespace {
 const Benchmark kBenchmarks[] = {
     {"pipeline", "2 KiB tiles reader -> CB -> writer on all 120 cores vs a plain copy loop", run_pipeline},
     {"dispatch", "re-dispatch of a cached null-kernel program with new runtime args", run_dispatch},
     {"jit", "kernel compile: cold, warm disk cache, in-process memo", run_jit},
+    {"eltwise", "bf16 add through reader -> compute -> writer on all 120 cores vs the pipeline copy", run_eltwise},
 };
 } // namespace
 

@@ -47,7 +47,7 @@ Program make_copy_program(CoreCoord grid, const Buffer& src, const Buffer& dst, 
 // How the reuse matmuls (matmul_multicore_reuse, matmul_multicore_reuse_mcast)
 // block C = A B (Mt x Kt by Kt x Nt tiles): each core of the
 // (Nt / per_core_N) x (Mt / per_core_M) rectangle at logical (0,0) computes a
-// per_core_M x per_core_N block of output tiles, walking K in_0_block_w
+// per_core_M x per_core_N block of output tiles, walking K in0_block_w
 // tiles at a time, in out_subblock_h x out_subblock_w sub-blocks (each at
 // most the tiles one DST acquire holds: 8, or 4 with Float32's
 // fp32_dest_acc_en). All zero: choose_matmul_blocking picks them.
@@ -79,6 +79,12 @@ Program make_matmul_reuse_program(CoreCoord grid, const Buffer& a, const Buffer&
 Program make_matmul_mcast_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c, uint32_t Mt,
                                   uint32_t Nt, uint32_t Kt, DataFormat format, MathFidelity fidelity,
                                   const MatmulBlocking& blocking = {});
+
+// eltwise_binary's program: C = A op B over num_tiles bf16 tiles of the
+// interleaved buffers, split over every core of `grid`; op_call is add_tiles,
+// sub_tiles or mul_tiles.
+Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c,
+                                    uint32_t num_tiles, const std::string& op_call);
 
 // Compile the program for the queue's device, then run it once; times both.
 Timing compile_and_run(CommandQueue& cq, Program& program);

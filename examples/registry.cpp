@@ -11,9 +11,19 @@ RunResult run_copy_multi_core(const RunOptions&);
 RunResult run_semaphore_pingpong(const RunOptions&);
 RunResult run_multicast(const RunOptions&);
 RunResult run_eltwise_binary(const RunOptions&);
+RunResult run_matmul_single_core(const RunOptions&);
+RunResult run_matmul_multi_core(const RunOptions&);
+RunResult run_matmul_multicore_reuse(const RunOptions&);
+RunResult run_matmul_multicore_reuse_mcast(const RunOptions&);
+RunResult run_reduce(const RunOptions&);
+RunResult run_eltwise_sfpu(const RunOptions&);
+RunResult run_sfpu_chain(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
+    {"eltwise_sfpu", "y = op(x) for each SFPU unary op (--op exp, ...) on every core, against float64", run_eltwise_sfpu},
+    {"sfpu_chain", "z = relu(sigmoid(exp(x)) * tanh(y)): an SFPU chain with a binary SFPU op in one DST acquire",
+     run_sfpu_chain},
     {"loopback", "DRAM -> L1 -> DRAM copy on one core", run_loopback},
     {"copy_multi_core", "reader -> CB -> writer on every core, interleaved DRAM in and out", run_copy_multi_core},
     {"semaphore_pingpong", "two cores pass a token back and forth with semaphores and NoC writes",
@@ -22,6 +32,14 @@ const Example kExamples[] = {
      run_multicast},
     {"eltwise_binary", "C = A + B, A - B, A * B on bf16 tiles: reader -> compute -> writer on every core",
      run_eltwise_binary},
+    {"matmul_single_core", "C = A B on one core: matmul_tiles accumulating over K in DST", run_matmul_single_core},
+    {"matmul_multi_core", "C = A B with the output tiles split over the grid (split_work_to_cores)",
+     run_matmul_multi_core},
+    {"matmul_multicore_reuse", "C = A B in per-core output blocks, matmul_block sub-blocks, partials in CB 24",
+     run_matmul_multicore_reuse},
+    {"matmul_multicore_reuse_mcast", "C = A B in blocks, in0 multicast along rows and in1 down columns",
+     run_matmul_multicore_reuse_mcast},
+    {"reduce", "sum / avg / max over rows, columns or everything with reduce_tile (--op sum_row, ...)", run_reduce},
 };
 } // namespace
 

@@ -22,7 +22,7 @@
 namespace tessel::sim {
 
 void ComputeState::reset() {
-  written_mask = ~0u; // zeroed lazily by the first acquire of each section
+  zero_mask = ~0u;
   hw_started = false;
   op = ComputeOp::None;
   acc_to_dest = false;
@@ -257,15 +257,21 @@ inline const uint8_t* front_tile(tessel_kernel_ctx* k, const char* call, const C
 }
 
 // DST tile idst of the section MATH holds.
-// fresh (if given): whether the tile was untouched since the acquire zeroed it.
+// How an op uses a DST tile: Overwrite writes every element without reading
+// it; Update reads it (so a logically zero tile is zeroed first).
+enum class Access : uint8_t { Overwrite, Update };
+
+// fresh (if given): whether the tile was untouched since the acquire.
 inline float* math_dst(tessel_kernel_ctx* k, const CallText& what, uint32_t idst, const char* file, uint32_t line,
-                       bool* fresh = nullptr) {
+                       Access access, bool* fresh = nullptr) {
   ComputeState& s = state_of(k);
   if (__builtin_expect(!s.math_holds, 0)) math_not_holding(k, what, file, line);
   if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
   const uint32_t t = section_base(k, s.acquires - 1) + idst;
-  if (fresh) *fresh = !(s.written_mask & (1u << t));
-  s.written_mask |= 1u << t;
+  const uint32_t bit = 1u << t;
+  if (fresh) *fresh = (s.zero_mask & bit) != 0;
+  if ((s.zero_mask & bit) && access == Access::Update) std::memset(s.dst[t], 0, sizeof s.dst[t]);
+  s.zero_mask &= ~bit;
   return s.dst[t];
 }
 
@@ -318,6 +324,8 @@ inline bool is_fp32(tessel_kernel_ctx* k, uint32_t cb) {
 // up to 16 in0 and 16 in1 tiles). Ops never yield mid-call, so one per host
 // thread is enough.
 struct Scratch {
+  alignas(64) float sa[kTileHW]; // unpacked operands (SrcA / SrcB)
+  alignas(64) float sb[kTileHW];
   alignas(64) float a[kDstTiles][kTileHW];
   alignas(64) float b[kDstTiles][kTileHW];
   alignas(64) float a2[kDstTiles][kTileHW];
@@ -518,9 +526,7 @@ void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_
     }
     const uint32_t base = section_base(k, s.acquires);
     const uint32_t span = kDstTiles / dst_sections(k);
-    for (uint32_t t = base; t < base + span; ++t)
-      if (s.written_mask & (1u << t)) std::memset(s.dst[t], 0, sizeof s.dst[t]);
-    s.written_mask &= ~(((1u << span) - 1u) << base);
+    s.zero_mask |= ((1u << span) - 1u) << base; // zeroed lazily (math_dst)
     ++s.acquires;
     s.math_holds = true;
     s.acquire_file = file;
@@ -585,12 +591,44 @@ namespace {
 // DST[idst] = cb[itile] (checks done by the caller except the operand's).
 inline void copy_one(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
                      uint32_t idst, const char* file, uint32_t line) {
-  ComputeState& s = state_of(k);
-  float* d = math_dst(k, what, idst, file, line);
+  float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
   check_unpack_format(k, what, cb, 0, file, line);
-  unpack_tile(DataFormat(k->cbs[cb].data_format), tile, s.src_a);
-  k->fp32_dest_acc_en ? store<false>(d, s.src_a) : store<true>(d, s.src_a);
+  const DataFormat f = DataFormat(k->cbs[cb].data_format);
+  unpack_tile(f, tile, d);
+  // Float16_b and Bfp values already fit bfloat16 precision.
+  if (!k->fp32_dest_acc_en && f != DataFormat::Float16_b && f != DataFormat::Bfp8_b && f != DataFormat::Bfp4_b)
+    round_in_place(d);
+}
+
+// Two Float16_b operands straight from their CB pages (the common case: no
+// unpacked copies).
+using bf16_alias = uint16_t __attribute__((may_alias));
+// Packs a tile whose values are all bfloat16-exact (every write to 16-bit DST
+// rounds) to Float16_b: the high half of each float, no rounding needed.
+void pack_bf16_exact(const float* __restrict in, uint8_t* out) {
+  auto o = reinterpret_cast<bf16_alias*>(out);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    o[i] = uint16_t(std::bit_cast<uint32_t>(in[i]) >> 16);
+}
+
+template <uint32_t kOp, bool kAcc, bool kRound>
+void binary_bf16_loop(float* __restrict d, const bf16_alias* __restrict a, const bf16_alias* __restrict b) {
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const float x = std::bit_cast<float>(uint32_t(a[i]) << 16), y = std::bit_cast<float>(uint32_t(b[i]) << 16);
+    float r = kOp == TESSEL_BINARY_ADD ? x + y : kOp == TESSEL_BINARY_SUB ? x - y : x * y;
+    if constexpr (kAcc) r = d[i] + r;
+    d[i] = kRound ? round_to_bf16(r) : r;
+  }
+}
+template <uint32_t kOp>
+void binary_bf16(float* d, const uint8_t* a, const uint8_t* b, bool acc, bool round) {
+  auto pa = reinterpret_cast<const bf16_alias*>(a);
+  auto pb = reinterpret_cast<const bf16_alias*>(b);
+  if (acc)
+    round ? binary_bf16_loop<kOp, true, true>(d, pa, pb) : binary_bf16_loop<kOp, true, false>(d, pa, pb);
+  else
+    round ? binary_bf16_loop<kOp, false, true>(d, pa, pb) : binary_bf16_loop<kOp, false, false>(d, pa, pb);
 }
 
 constexpr const char* kCopyInitNeeded =
@@ -651,24 +689,34 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
   if (__builtin_expect(!s.hw_started, 0))
     missing_init(k, what, "binary ops need binary_op_init_common (or compute_kernel_hw_startup) first", file, line);
   if (__builtin_expect(s.op != binary_compute_op(op), 0)) missing_op_init(k, what, name, file, line);
-  float* d = math_dst(k, what, idst, file, line);
+  float* d = math_dst(k, what, idst, file, line, s.acc_to_dest ? Access::Update : Access::Overwrite);
   const uint8_t* a = front_tile(k, name, what, cb0, i0, file, line);
   const uint8_t* b = front_tile(k, name, what, cb1, i1, file, line);
   check_unpack_format(k, what, cb0, 0, file, line);
   check_unpack_format(k, what, cb1, 1, file, line);
-  unpack_tile(DataFormat(k->cbs[cb0].data_format), a, s.src_a);
-  unpack_tile(DataFormat(k->cbs[cb1].data_format), b, s.src_b);
   const bool round = !k->fp32_dest_acc_en;
-  switch (op) {
-  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, s.src_a, s.src_b, s.acc_to_dest, round); break;
-  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, s.src_a, s.src_b, s.acc_to_dest, round); break;
-  default: {
-    const bool a32 = is_fp32(k, cb0), b32 = is_fp32(k, cb1);
-    if (fidelity_needs_prep(k->math_fidelity, a32, b32))
-      fidelity_mul(k, d, s.src_a, a32, s.src_b, b32, s.acc_to_dest, round);
-    else
-      binary_dispatch<TESSEL_BINARY_MUL>(d, s.src_a, s.src_b, s.acc_to_dest, round);
+  const DataFormat fa = DataFormat(k->cbs[cb0].data_format), fb = DataFormat(k->cbs[cb1].data_format);
+  const bool a32 = fa == DataFormat::Float32, b32 = fb == DataFormat::Float32;
+  const bool plain_mul = op != TESSEL_BINARY_MUL || !fidelity_needs_prep(k->math_fidelity, a32, b32);
+  if (fa == DataFormat::Float16_b && fb == DataFormat::Float16_b && plain_mul) {
+    switch (op) {
+    case TESSEL_BINARY_ADD: binary_bf16<TESSEL_BINARY_ADD>(d, a, b, s.acc_to_dest, round); break;
+    case TESSEL_BINARY_SUB: binary_bf16<TESSEL_BINARY_SUB>(d, a, b, s.acc_to_dest, round); break;
+    default: binary_bf16<TESSEL_BINARY_MUL>(d, a, b, s.acc_to_dest, round); break;
+    }
+    return;
   }
+  Scratch& w = scratch();
+  unpack_tile(fa, a, w.sa);
+  unpack_tile(fb, b, w.sb);
+  switch (op) {
+  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, w.sa, w.sb, s.acc_to_dest, round); break;
+  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, w.sa, w.sb, s.acc_to_dest, round); break;
+  default:
+    if (plain_mul)
+      binary_dispatch<TESSEL_BINARY_MUL>(d, w.sa, w.sb, s.acc_to_dest, round);
+    else
+      fidelity_mul(k, d, w.sa, a32, w.sb, b32, s.acc_to_dest, round);
   }
 }
 
@@ -699,7 +747,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
     fail(k, std::move(msg), file, line);
   }
   if (__builtin_expect(idst + ct * rt > dst_capacity(k), 0)) dst_index_error(k, what, idst + ct * rt - 1, file, line);
-  math_dst(k, what, idst, file, line); // MATH holds DST
+  math_dst(k, what, idst, file, line, Access::Update); // MATH holds DST
   check_float_operand(k, what, cb0, file, line);
   check_float_operand(k, what, cb1, file, line);
   // in1 goes to SrcA and in0 to SrcB; kernels configure them in either order.
@@ -734,7 +782,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
       matmul_rows_acc(w.a[r], w.b[c], w.c);
       if (two) matmul_rows_acc(w.a2[r], w.b2[c], w.c);
       from_rows(w.c, w.t);
-      float* d = math_dst(k, what, idst + r * ct + c, file, line);
+      float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
       round ? acc_store<true>(d, w.t) : acc_store<false>(d, w.t);
     }
 }
@@ -755,7 +803,7 @@ void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint3
     fail(k, std::move(msg), file, line);
   }
   bool fresh = false;
-  float* d = math_dst(k, what, idst, file, line, &fresh);
+  float* d = math_dst(k, what, idst, file, line, Access::Update, &fresh);
   check_float_operand(k, what, cb, file, line);
   check_float_operand(k, what, cb_scaler, file, line);
   check_unpack_format(k, what, cb, 0, file, line);
@@ -813,7 +861,7 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
   if (__builtin_expect(s.op != ComputeOp::Transpose, 0))
     missing_init(k, what, "the unpacker is not configured for transposes: call transpose_wh_init(cb, ocb) first", file,
                  line);
-  float* d = math_dst(k, what, idst, file, line);
+  float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   check_unpack_format(k, what, cb, 0, file, line);
   Scratch& w = scratch();
   unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a[0], w.t, file, line);
@@ -831,28 +879,28 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   ComputeState& s = state_of(k);
   need_hw(k, what, file, line);
   if (__builtin_expect(s.op != ComputeOp::Bcast || s.op_arg != op_bcast, 0)) {
-    const std::string call = bcast_call(op_bcast);
-    std::string msg = text(what) + ": the FPU is not configured for " + call + ": call " + call.substr(0, 3) +
-                      "_bcast_" + bcast_name(bcast) + "_init_short(cb0, cb1) (or init_bcast) first" + last_init_note(s);
+    std::string msg = text(what) + ": the FPU is not configured for " + bcast_call(op_bcast) + ": call " +
+                      bcast_call(op_bcast).substr(0, 3) + "_bcast_" + bcast_name(bcast) +
+                      "_init_short(cb0, cb1) (or init_bcast) first" + last_init_note(s);
     fail(k, std::move(msg), file, line);
   }
-  float* d = math_dst(k, what, idst, file, line);
+  float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   check_unpack_format(k, what, cb0, 0, file, line);
   check_unpack_format(k, what, cb1, 1, file, line);
   const uint8_t* a = front_tile(k, "*_tiles_bcast", what, cb0, i0, file, line);
-  unpack_tile(DataFormat(k->cbs[cb0].data_format), a, s.src_a);
   Scratch& w = scratch();
+  unpack_tile(DataFormat(k->cbs[cb0].data_format), a, w.sa);
   unpack_rows(k, "*_tiles_bcast", what, cb1, i1, w.b[0], w.t, file, line);
   float* rows = w.b[0];
   for (uint32_t r = 0; r < 32; ++r)
     for (uint32_t c = 0; c < 32; ++c)
       w.c[r * 32 + c] = bcast == TESSEL_BCAST_ROW ? rows[c] : bcast == TESSEL_BCAST_COL ? rows[r * 32] : rows[0];
-  from_rows(w.c, s.src_b);
+  from_rows(w.c, w.sb);
   const bool round = !k->fp32_dest_acc_en;
   switch (op) {
-  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, s.src_a, s.src_b, false, round); break;
-  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, s.src_a, s.src_b, false, round); break;
-  default: fidelity_mul(k, d, s.src_a, is_fp32(k, cb0), s.src_b, is_fp32(k, cb1), false, round);
+  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, w.sa, w.sb, false, round); break;
+  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, w.sa, w.sb, false, round); break;
+  default: fidelity_mul(k, d, w.sa, is_fp32(k, cb0), w.sb, is_fp32(k, cb1), false, round);
   }
 }
 
@@ -874,7 +922,7 @@ void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p
                                         : std::string(" (no SFPU init was called in this kernel)"));
     fail(k, std::move(msg), file, line);
   }
-  float* d = math_dst(k, what, idst, file, line);
+  float* d = math_dst(k, what, idst, file, line, Access::Update);
   sfpu_unary(op, d, SfpuParams{p0, p1, approx != 0});
   if (!k->fp32_dest_acc_en) round_in_place(d);
 }
@@ -897,9 +945,9 @@ void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t
                                         : std::string(" (no SFPU init was called in this kernel)"));
     fail(k, std::move(msg), file, line);
   }
-  const float* a = math_dst(k, what, idst0, file, line);
-  const float* b = math_dst(k, what, idst1, file, line);
-  float* out = math_dst(k, what, odst, file, line);
+  const float* a = math_dst(k, what, idst0, file, line, Access::Update);
+  const float* b = math_dst(k, what, idst1, file, line, Access::Update);
+  float* out = math_dst(k, what, odst, file, line, Access::Update);
   sfpu_binary(op, a, b, out);
   if (!k->fp32_dest_acc_en) round_in_place(out);
 }
@@ -955,7 +1003,13 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
     fail(k, std::move(msg), file, line);
   }
   uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t(q.wr_ptr) + uintptr_t(page) * q.page_size);
-  pack_tile(DataFormat(q.data_format), s.dst[section_base(k, s.releases) + idst], out);
+  static const float kZeroTile[kTileHW] = {};
+  const uint32_t t = section_base(k, s.releases) + idst;
+  const float* src = (s.zero_mask >> t) & 1u ? kZeroTile : s.dst[t];
+  if (q.data_format == uint32_t(DataFormat::Float16_b) && !k->fp32_dest_acc_en)
+    pack_bf16_exact(src, out); // 16-bit DST holds bfloat16 values already
+  else
+    pack_tile(DataFormat(q.data_format), src, out);
   if (index < 0) ++cursor;
 }
 

@@ -41,9 +41,11 @@ struct InitSite {
 
 struct ComputeState {
   alignas(64) float dst[kDstTiles][kTileHW];
-  alignas(64) float src_a[kTileHW]; // unpacked operands (SrcA / SrcB)
-  alignas(64) float src_b[kTileHW];
-  uint32_t written_mask = 0; // DST tiles written since they were last zeroed
+  // DST tiles that are logically zero: an acquire marks its section's tiles
+  // (no memset); an op that overwrites a whole tile just clears the bit, one
+  // that reads or accumulates zeroes the tile first. A set bit also means
+  // "not written since the acquire" (reduce MAX starts from the first value).
+  uint32_t zero_mask = 0;
 
   // Inits, with where they were called (for messages).
   bool hw_started = false;

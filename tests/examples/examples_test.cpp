@@ -5,6 +5,7 @@
 // also checks that the summary reports the problem size it was given.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -73,6 +74,40 @@ const Expectation kExpectations[] = {
        return std::vector<std::string>{"on " + std::to_string(size) + " bf16 tiles over " +
                                            std::to_string(g.full_x * g.full_y) + " cores (" + grid_text(g) + ")",
                                        "add max rel err", "sub max rel err", "mul max rel err"};
+     }},
+    {"matmul_single_core", 128,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"M = N = K = " + std::to_string(size) + " Float16_b on core (0,0) (" +
+                                           grid_text(g) + ")",
+                                       "every value within its rounding bound"};
+     }},
+    {"matmul_multi_core", 256,
+     [](uint32_t size, const GridCase& g) {
+       const uint32_t tiles = (size / 32) * (size / 32);
+       const uint32_t cores = std::min(tiles, g.full_x * g.full_y);
+       return std::vector<std::string>{"M = N = K = " + std::to_string(size) + " Float16_b, " + std::to_string(tiles) +
+                                           " output tiles over " + std::to_string(cores) + " cores (" + grid_text(g) +
+                                           ")",
+                                       "every value within its rounding bound"};
+     }},
+    {"matmul_multicore_reuse", 256,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"M = N = K = " + std::to_string(size) + " Float16_b, every core reading",
+                                       "of the " + grid_text(g) + " grid", "every value within its rounding bound"};
+     }},
+    {"matmul_multicore_reuse_mcast", 256,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"M = N = K = " + std::to_string(size) + " Float16_b, in0 multicast",
+                                       "of the " + grid_text(g) + " grid", "every value within its rounding bound"};
+     }},
+    {"reduce", 64,
+     [](uint32_t size, const GridCase& g) {
+       std::vector<std::string> want{"reduce a " + std::to_string(size) + " x " + std::to_string(2 * size) +
+                                     " Float16_b tensor (" + grid_text(g) + ")"};
+       for (const char* op : {"sum_row", "sum_col", "sum_scalar", "avg_row", "avg_col", "avg_scalar", "max_row",
+                              "max_col", "max_scalar"})
+         want.push_back(std::string(op) + " max abs err");
+       return want;
      }},
 };
 
