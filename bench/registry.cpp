@@ -9,12 +9,15 @@ void run_pipeline();
 void run_dispatch();
 void run_jit();
 void run_eltwise();
+void run_matmul();
 
 namespace {
 const Benchmark kBenchmarks[] = {
     {"pipeline", "2 KiB tiles reader -> CB -> writer on all 120 cores vs a plain copy loop", run_pipeline},
     {"dispatch", "re-dispatch of a cached null-kernel program with new runtime args", run_dispatch},
     {"jit", "kernel compile: cold, warm disk cache, in-process memo", run_jit},
+    {"matmul", "bf16 C = A B (1024^3, 2048^3) through matmul_multicore_reuse_mcast on 120 cores vs host BLAS sgemm",
+     run_matmul},
     {"eltwise", "bf16 add through reader -> compute -> writer on all 120 cores vs the pipeline copy", run_eltwise},
 };
 } // namespace

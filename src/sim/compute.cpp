@@ -16,6 +16,7 @@
 #include "sim/chip.hpp"
 #include "sim/formats.hpp"
 #include "sim/sfpu.hpp"
+#include "sim/simd.hpp"
 #include "sim/tile_math.hpp"
 #include "tessel/tile.hpp"
 
@@ -346,28 +347,21 @@ inline void unpack_rows(tessel_kernel_ctx* k, const char* call, const CallText& 
   to_rows(tmp, rows);
 }
 
-// d (tile order) = round(d + c) for c in tile order.
-template <bool kRound>
-void acc_store(float* __restrict d, const float* __restrict c) {
-  for (uint32_t i = 0; i < kTileHW; ++i)
-    d[i] = kRound ? round_to_bf16(d[i] + c[i]) : d[i] + c[i];
-}
-
 // ---- Tile loops (vectorised) ----
 
 template <bool kRound>
-void store(float* __restrict d, const float* __restrict v) {
+TESSEL_TILE_LOOP void store(float* __restrict d, const float* __restrict v) {
   for (uint32_t i = 0; i < kTileHW; ++i)
     d[i] = kRound ? round_to_bf16(v[i]) : v[i];
 }
 
-void round_in_place(float* d) {
+TESSEL_TILE_LOOP void round_in_place(float* d) {
   for (uint32_t i = 0; i < kTileHW; ++i)
     d[i] = round_to_bf16(d[i]);
 }
 
 template <uint32_t kOp, bool kAcc, bool kRound>
-void binary_loop(float* __restrict d, const float* __restrict a, const float* __restrict b) {
+TESSEL_TILE_LOOP void binary_loop(float* __restrict d, const float* __restrict a, const float* __restrict b) {
   for (uint32_t i = 0; i < kTileHW; ++i) {
     float r = kOp == TESSEL_BINARY_ADD ? a[i] + b[i] : kOp == TESSEL_BINARY_SUB ? a[i] - b[i] : a[i] * b[i];
     if constexpr (kAcc) r = d[i] + r;
@@ -606,14 +600,15 @@ inline void copy_one(tessel_kernel_ctx* k, const char* call, const CallText& wha
 using bf16_alias = uint16_t __attribute__((may_alias));
 // Packs a tile whose values are all bfloat16-exact (every write to 16-bit DST
 // rounds) to Float16_b: the high half of each float, no rounding needed.
-void pack_bf16_exact(const float* __restrict in, uint8_t* out) {
+TESSEL_TILE_LOOP void pack_bf16_exact(const float* __restrict in, uint8_t* out) {
   auto o = reinterpret_cast<bf16_alias*>(out);
   for (uint32_t i = 0; i < kTileHW; ++i)
     o[i] = uint16_t(std::bit_cast<uint32_t>(in[i]) >> 16);
 }
 
 template <uint32_t kOp, bool kAcc, bool kRound>
-void binary_bf16_loop(float* __restrict d, const bf16_alias* __restrict a, const bf16_alias* __restrict b) {
+TESSEL_TILE_LOOP void binary_bf16_loop(float* __restrict d, const bf16_alias* __restrict a,
+                                       const bf16_alias* __restrict b) {
   for (uint32_t i = 0; i < kTileHW; ++i) {
     const float x = std::bit_cast<float>(uint32_t(a[i]) << 16), y = std::bit_cast<float>(uint32_t(b[i]) << 16);
     float r = kOp == TESSEL_BINARY_ADD ? x + y : kOp == TESSEL_BINARY_SUB ? x - y : x * y;
@@ -776,14 +771,14 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
   }
   const bool two = prep && fidelity_passes(fid) == 2;
   const bool round = !k->fp32_dest_acc_en;
+  // Each DST tile accumulates in row-major order, then goes back rounded.
   for (uint32_t r = 0; r < rt; ++r)
     for (uint32_t c = 0; c < ct; ++c) {
-      std::memset(w.c, 0, sizeof w.c);
+      float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
+      to_rows(d, w.c);
       matmul_rows_acc(w.a[r], w.b[c], w.c);
       if (two) matmul_rows_acc(w.a2[r], w.b2[c], w.c);
-      from_rows(w.c, w.t);
-      float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
-      round ? acc_store<true>(d, w.t) : acc_store<false>(d, w.t);
+      from_rows_round(w.c, d, round);
     }
 }
 

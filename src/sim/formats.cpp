@@ -11,6 +11,7 @@
 // product is at most 2^W), and (y + 2^23) - 2^23 rounds y in [0, 2^23) to
 // an integer with ties to even under the default rounding mode.
 #include "sim/formats.hpp"
+#include "sim/simd.hpp"
 
 #include "tessel/tile.hpp"
 
@@ -56,7 +57,7 @@ inline float pow2(int e) {
 
 // Packs one tile. kBits = W, the magnitude width (7 for Bfp8_b, 3 for Bfp4_b).
 template <int kBits>
-void pack_bfp_tile(const float* in, uint8_t* out) {
+TESSEL_TILE_LOOP void pack_bfp_tile(const float* in, uint8_t* out) {
   constexpr uint32_t kMaxMag = (1u << kBits) - 1;
   constexpr uint32_t kInfMag = 1u << (kBits - 1);
   constexpr uint32_t kNanMag = kInfMag | (1u << (kBits - 2));
@@ -107,7 +108,7 @@ void pack_bfp_tile(const float* in, uint8_t* out) {
 }
 
 template <int kBits>
-void unpack_bfp_tile(const uint8_t* in, float* out) {
+TESSEL_TILE_LOOP void unpack_bfp_tile(const uint8_t* in, float* out) {
   constexpr uint32_t kMagMask = (1u << kBits) - 1;
   constexpr uint32_t kSignOnly = 1u << kBits;
   constexpr uint32_t kInfMag = 1u << (kBits - 1);
@@ -183,14 +184,14 @@ void unpack_int_tile(const uint8_t* in, float* out) {
     out[i] = float(values[i]);
 }
 
-void pack_bf16_tile(const float* in, uint8_t* out) {
+TESSEL_TILE_LOOP void pack_bf16_tile(const float* in, uint8_t* out) {
   uint16_t values[kTileHW];
   for (uint32_t i = 0; i < kTileHW; ++i)
     values[i] = to_bf16(in[i]);
   std::memcpy(out, values, sizeof values);
 }
 
-void unpack_bf16_tile(const uint8_t* in, float* out) {
+TESSEL_TILE_LOOP void unpack_bf16_tile(const uint8_t* in, float* out) {
   uint16_t values[kTileHW];
   std::memcpy(values, in, sizeof values);
   for (uint32_t i = 0; i < kTileHW; ++i)

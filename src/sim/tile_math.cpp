@@ -3,6 +3,9 @@
 // loads of b, two broadcasts of a and eight fused multiply-adds.
 #include "sim/tile_math.hpp"
 
+#include "sim/formats.hpp"
+#include "sim/simd.hpp"
+
 #include <bit>
 #include <cstring>
 
@@ -29,6 +32,23 @@ void from_rows(const float* rows, float* tile) {
     for (uint32_t r = 0; r < kFace; ++r)
       std::memcpy(tile + (f * kFace + r) * kFace, rows + ((f / 2) * kFace + r) * kDim + (f % 2) * kFace,
                   kFace * sizeof(float));
+}
+
+namespace {
+template <bool kRound>
+TESSEL_TILE_LOOP void from_rows_loop(const float* __restrict rows, float* __restrict tile) {
+  for (uint32_t f = 0; f < 4; ++f)
+    for (uint32_t r = 0; r < kFace; ++r) {
+      const float* in = rows + ((f / 2) * kFace + r) * kDim + (f % 2) * kFace;
+      float* out = tile + (f * kFace + r) * kFace;
+      for (uint32_t c = 0; c < kFace; ++c)
+        out[c] = kRound ? round_to_bf16(in[c]) : in[c];
+    }
+}
+} // namespace
+
+void from_rows_round(const float* rows, float* tile, bool round) {
+  round ? from_rows_loop<true>(rows, tile) : from_rows_loop<false>(rows, tile);
 }
 
 void transpose_rows(const float* __restrict in, float* __restrict out) {

@@ -18,6 +18,8 @@ namespace tessel::sim {
 
 void to_rows(const float* tile, float* rows);
 void from_rows(const float* rows, float* tile);
+// from_rows, rounding each value to bfloat16 precision when `round`.
+void from_rows_round(const float* rows, float* tile, bool round);
 // Row-major transpose (out != in).
 void transpose_rows(const float* in, float* out);
 
