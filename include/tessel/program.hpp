@@ -35,6 +35,10 @@ struct ProgramState;
 enum class DataMovementProcessor : uint8_t { RISCV_0 = 0, RISCV_1 = 1 };
 enum class NOC : uint8_t { RISCV_0_default = 0, RISCV_1_default = 1, NOC_0 = 0, NOC_1 = 1 };
 enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+// Per CB index: how copy_tile brings that CB's tiles into DST. UnpackToDestFp32
+// (Float32 CBs, with fp32_dest_acc_en) skips the 19-bit source registers, so
+// the values arrive with all their bits (docs/numerics.md).
+enum class UnpackToDestMode : uint8_t { Default = 0, UnpackToDestFp32 = 1 };
 
 using Defines = std::map<std::string, std::string>;
 using NamedCompileArgs = std::map<std::string, uint32_t>;
@@ -53,6 +57,7 @@ struct ComputeConfig {
   bool fp32_dest_acc_en = false;
   bool dst_full_sync_en = false;
   bool math_approx_mode = false;
+  std::vector<UnpackToDestMode> unpack_to_dest_mode; // indexed by CB; missing entries are Default
   std::vector<uint32_t> compile_args;
   Defines defines;
   NamedCompileArgs named_compile_args;

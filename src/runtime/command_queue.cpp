@@ -214,6 +214,7 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
       k.dst_full_sync_en = spec.compute && cc.dst_full_sync_en;
       k.math_fidelity = spec.compute ? uint32_t(cc.math_fidelity) : 0;
       k.math_approx_mode = spec.compute && cc.math_approx_mode;
+      k.unpack_to_dest_fp32 = spec.unpack_to_dest_fp32;
     }
   }
 }

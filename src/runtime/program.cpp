@@ -108,6 +108,19 @@ KernelHandle add(runtime::ProgramState& st, KernelSpec spec) {
                           " compile-time args; at most 4096 are supported");
   if (spec.source_path.empty() && spec.source_text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw ValidationError("add_kernel_from_source: kernel '" + spec.name + "' has empty source text");
+  if (spec.compute) {
+    const ComputeConfig& cc = spec.compute_config;
+    if (cc.unpack_to_dest_mode.size() > TESSEL_MAX_CBS)
+      throw ValidationError("add_kernel: kernel '" + spec.name + "' has unpack_to_dest_mode for " +
+                            std::to_string(cc.unpack_to_dest_mode.size()) + " CB indices; there are at most " +
+                            std::to_string(TESSEL_MAX_CBS));
+    for (size_t i = 0; i < cc.unpack_to_dest_mode.size(); ++i)
+      if (cc.unpack_to_dest_mode[i] == UnpackToDestMode::UnpackToDestFp32 && !cc.fp32_dest_acc_en)
+        throw ValidationError("add_kernel: kernel '" + spec.name + "' sets UnpackToDestFp32 for CB " +
+                              std::to_string(i) +
+                              " without fp32_dest_acc_en; unpacking to DST in 32 bits needs "
+                              "the 32-bit DST");
+  }
   try {
     jit::validate_request(runtime::build_request(spec)); // defines, named args, opt level
   } catch (const ValidationError& e) {
@@ -139,6 +152,8 @@ KernelSpec compute_spec(const ComputeConfig& c) {
   s.named_compile_args = c.named_compile_args;
   s.opt_level = c.opt_level;
   s.compute_config = c;
+  for (size_t i = 0; i < c.unpack_to_dest_mode.size() && i < 64; ++i)
+    if (c.unpack_to_dest_mode[i] == UnpackToDestMode::UnpackToDestFp32) s.unpack_to_dest_fp32 |= uint64_t(1) << i;
   return s;
 }
 } // namespace

@@ -37,6 +37,7 @@ struct KernelSpec {
   NamedCompileArgs named_compile_args;
   int opt_level = -1;
   ComputeConfig compute_config;
+  uint64_t unpack_to_dest_fp32 = 0; // bit per CB index with UnpackToDestFp32 (compute kernels)
   std::unordered_map<uint32_t, std::vector<uint32_t>> runtime_args; // core_key -> words
   std::vector<uint32_t> common_args;
   bool common_args_set = false;

@@ -68,6 +68,22 @@ TEST_F(InvalidInputTest, OverlappingKernelsOnOneRisc) {
   EXPECT_EQ(rec->at(1), 5u);
 }
 
+TEST_F(InvalidInputTest, UnpackToDestFp32NeedsFp32Dst) {
+  Program p;
+  ComputeConfig config;
+  config.unpack_to_dest_mode = {UnpackToDestMode::Default, UnpackToDestMode::UnpackToDestFp32};
+  EXPECT_EQ(
+      error_from<ValidationError>([&] { p.add_kernel_from_source("void kernel_main() {}\n", "c.cpp", kAll, config); }),
+      "add_kernel: kernel 'c.cpp' sets UnpackToDestFp32 for CB 1 without fp32_dest_acc_en; unpacking to DST "
+      "in 32 bits needs the 32-bit DST");
+  config.unpack_to_dest_mode.assign(65, UnpackToDestMode::Default);
+  config.fp32_dest_acc_en = true;
+  EXPECT_EQ(
+      error_from<ValidationError>([&] { p.add_kernel_from_source("void kernel_main() {}\n", "c.cpp", kAll, config); }),
+      "add_kernel: kernel 'c.cpp' has unpack_to_dest_mode for 65 CB indices; there are at most 64");
+  EXPECT_EQ(p.num_kernels(), 0u);
+}
+
 TEST_F(InvalidInputTest, KernelCoresGivenBadly) {
   Program p;
   EXPECT_EQ(error_from<ValidationError>([&] { add_ops(p, CoreRangeSet()); }), "add_kernel: no cores given");

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 6u
+#define TESSEL_KERNEL_ABI_VERSION 7u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -296,6 +296,7 @@ struct tessel_kernel_ctx {
   uint32_t dst_full_sync_en;
   uint32_t math_fidelity; // MathFidelity: 0 LoFi, 2 HiFi2, 3 HiFi3, 4 HiFi4
   uint32_t math_approx_mode;
+  uint64_t unpack_to_dest_fp32; // bit per CB index: ComputeConfig's UnpackToDestFp32
 
   const struct tessel_sim_api* api;
   void* sim_core;  // opaque to kernels
