@@ -21,7 +21,7 @@ RunResult run_sfpu_chain(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
-    {"eltwise_sfpu", "y = op(x) for each SFPU unary op (--op exp, ...) on every core, against float64", run_eltwise_sfpu},
+    {"eltwise_sfpu", "y = op(x) for each SFPU unary op (--op exp, ...) on every core", run_eltwise_sfpu},
     {"sfpu_chain", "z = relu(sigmoid(exp(x)) * tanh(y)): an SFPU chain with a binary SFPU op in one DST acquire",
      run_sfpu_chain},
     {"loopback", "DRAM -> L1 -> DRAM copy on one core", run_loopback},

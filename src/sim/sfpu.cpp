@@ -1,12 +1,12 @@
 // SFPU math on DST tiles (sfpu.hpp). docs/numerics.md ("SFPU ops") states
 // every rule below with its bound; tests/sim/sfpu_test.cpp pins them.
 //
-// Exact mode. Transcendental ops are computed in double from the float input
-// and rounded once to float, so a result is the correctly rounded float
-// except when the exact value lies within about 2^-29 float ULP of a
-// rounding tie. sqrt, recip and the binary ops are single IEEE float
-// operations (correctly rounded). Everything else (relu family, abs, neg,
-// sign, floor, ceil, fill, typecast) is exact.
+// Exact mode. Transcendental ops and power are computed in double from the
+// float input and rounded once to float, so a result is the correctly
+// rounded float except when the exact value lies within about 2^-29 float
+// ULP of a rounding tie. sqrt, recip, square, leaky_relu and the binary ops
+// are single IEEE float operations (correctly rounded). The rest (relu
+// family, abs, neg, sign, floor, ceil, fill, typecast) is exact.
 //
 // Approximate mode (`approx`) replaces exp, exp2, log, sqrt, rsqrt, recip,
 // sigmoid, tanh, gelu and silu with branch-free float code the compiler
@@ -196,9 +196,10 @@ inline float tanh_approx(float x) {
 
 // The tanh form of GELU, 0.5 x (1 + tanh(z)) with z = sqrt(2/pi)(x + 0.044715 x^3),
 // written as x * sigmoid(2z) so that no cancellation occurs for x < 0.
-// Bound against the tanh form: 2^-13 relative, or 2^-119 absolute (where
-// sigmoid(2z) < 2^-126, x > -10.2). The tanh form itself differs from the
-// erf form by up to 4.8e-4 absolute.
+// Bound against the tanh form: 2^-12 relative (exp's error plus the
+// rounding of z, up to 1.7e-5 relative in sigmoid where |2z| nears 87), or
+// 2^-119 absolute (where sigmoid(2z) < 2^-126, x < -10.2). The tanh form
+// itself differs from the erf form by up to 4.8e-4 absolute.
 inline float gelu_approx(float x) {
   const float z2 = 1.59576912f * (x + 0.044715f * x * x * x); // 2 sqrt(2/pi) (x + 0.044715 x^3)
   return sel(x == -kInf, -0.0f, x * sigmoid_approx(z2));

@@ -48,6 +48,19 @@ std::string grid_text(const GridCase& g) {
 }
 
 const Expectation kExpectations[] = {
+    {"eltwise_sfpu", 4,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"y = op(x) on " + std::to_string(size) + " Float16_b tiles over " +
+                                           std::to_string(g.full_x * g.full_y) + " cores (" + grid_text(g) + ")",
+                                       "29 ops: all within their bounds"};
+     }},
+    {"sfpu_chain", 8,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"in one DST acquire per tile on " + std::to_string(size) +
+                                           " Float16_b tiles over " + std::to_string(g.full_x * g.full_y) + " cores (" +
+                                           grid_text(g) + ")",
+                                       "max rel err"};
+     }},
     {"loopback", 16,
      [](uint32_t size, const GridCase&) {
        return std::vector<std::string>{"copied " + std::to_string(size) + " pages"};
@@ -241,6 +254,20 @@ TEST(Multicast, OneCoreGridFailsClearly) {
     EXPECT_EQ(std::string(e.what()), "multicast needs a sender and at least one receiver, but the blackhole grid "
                                      "is 1x1; run it on a grid of at least 2 cores (e.g. --grid 2x1)");
   }
+}
+
+// The compute examples in their other data formats, on a grid small enough
+// that the reuse matmuls get multi-tile blocks (3x2: 2x2-tile blocks at 128).
+TEST(ComputeExamples, FormatsFloat32AndBfp8) {
+  for (const char* name :
+       {"matmul_single_core", "matmul_multi_core", "matmul_multicore_reuse", "matmul_multicore_reuse_mcast", "reduce"})
+    for (const char* format : {"Float32", "Bfp8_b"}) {
+      RunOptions o = small_grid(3, 2, name == std::string("reduce") ? 64 : 128);
+      o.format = format;
+      const RunResult r = find_example(name)->run(o);
+      EXPECT_TRUE(r.passed) << name << " " << format << ": " << r.summary;
+      EXPECT_NE(r.summary.find(format), std::string::npos) << name << ": " << r.summary;
+    }
 }
 
 } // namespace

@@ -275,7 +275,7 @@ TEST(SfpuApprox, WithinStatedBounds) {
   for (const ApproxRow& row : rows) {
     const Worst w = worst_rel(row.op, row.inputs, row.ref, {0, 0, true}, row.abs_floor);
     EXPECT_LE(w.error, row.bound) << row.name << ": " << describe(w);
-    RecordProperty(std::string(row.name) + "_max_rel_err", std::to_string(w.error));
+    RecordProperty(std::string(row.name) + "_max_rel_err", describe(w));
   }
 }
 
