@@ -317,10 +317,6 @@ inline void check_float_operand(tessel_kernel_ctx* k, const CallText& what, uint
   }
 }
 
-inline bool is_fp32(tessel_kernel_ctx* k, uint32_t cb) {
-  return DataFormat(k->cbs[cb].data_format) == DataFormat::Float32;
-}
-
 // Per-thread scratch for ops that unpack several tiles (a matmul block holds
 // up to 16 in0 and 16 in1 tiles). Ops never yield mid-call, so one per host
 // thread is enough.
@@ -339,11 +335,18 @@ Scratch& scratch() {
   return *s;
 }
 
-// Unpacks tile `itile` of cb (checked) into `rows`, row-major.
+// Unpacks a CB tile into a source register (SrcA/SrcB): 19 bits, so Float32
+// values keep 10 explicit mantissa bits (the other formats fit).
+inline void unpack_src(DataFormat format, const uint8_t* tile, float* out) {
+  unpack_tile(format, tile, out);
+  if (format == DataFormat::Float32) keep_mantissa_bits(out, kSrcBits);
+}
+
+// Unpacks tile `itile` of cb (checked) into `rows`, row-major, as a source register holds it.
 inline void unpack_rows(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
                         float* rows, float* tmp, const char* file, uint32_t line) {
   const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
-  unpack_tile(DataFormat(k->cbs[cb].data_format), tile, tmp);
+  unpack_src(DataFormat(k->cbs[cb].data_format), tile, tmp);
   to_rows(tmp, rows);
 }
 
@@ -589,7 +592,11 @@ inline void copy_one(tessel_kernel_ctx* k, const char* call, const CallText& wha
   const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
   check_unpack_format(k, what, cb, 0, file, line);
   const DataFormat f = DataFormat(k->cbs[cb].data_format);
-  unpack_tile(f, tile, d);
+  // Through SrcA, except Float32 CBs unpacked straight to a 32-bit DST.
+  if (f == DataFormat::Float32 && k->fp32_dest_acc_en && ((k->unpack_to_dest_fp32 >> cb) & 1u))
+    unpack_tile(f, tile, d);
+  else
+    unpack_src(f, tile, d);
   // Float16_b and Bfp values already fit bfloat16 precision.
   if (!k->fp32_dest_acc_en && f != DataFormat::Float16_b && f != DataFormat::Bfp8_b && f != DataFormat::Bfp4_b)
     round_in_place(d);
@@ -640,11 +647,11 @@ inline void need_hw(tessel_kernel_ctx* k, const CallText& what, const char* file
 }
 
 // d (+)= a x b elementwise at the kernel's fidelity: a on SrcA, b on SrcB.
-void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, bool a_fp32, float* b, bool b_fp32, bool acc, bool round) {
+void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, float* b, bool acc, bool round) {
   const uint32_t fid = k->math_fidelity;
   Scratch& w = scratch();
-  prepare_srca(fid, a, a_fp32, w.a2[0]);
-  prepare_srcb(fid, b, b_fp32, w.b2[0]);
+  prepare_srca(fid, a, w.a2[0]);
+  prepare_srcb(fid, b, w.b2[0]);
   const bool two = fidelity_passes(fid) == 2;
   for (uint32_t i = 0; i < kTileHW; ++i) {
     float r = a[i] * b[i];
@@ -691,8 +698,7 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
   check_unpack_format(k, what, cb1, 1, file, line);
   const bool round = !k->fp32_dest_acc_en;
   const DataFormat fa = DataFormat(k->cbs[cb0].data_format), fb = DataFormat(k->cbs[cb1].data_format);
-  const bool a32 = fa == DataFormat::Float32, b32 = fb == DataFormat::Float32;
-  const bool plain_mul = op != TESSEL_BINARY_MUL || !fidelity_needs_prep(k->math_fidelity, a32, b32);
+  const bool plain_mul = op != TESSEL_BINARY_MUL || !fidelity_needs_prep(k->math_fidelity);
   if (fa == DataFormat::Float16_b && fb == DataFormat::Float16_b && plain_mul) {
     switch (op) {
     case TESSEL_BINARY_ADD: binary_bf16<TESSEL_BINARY_ADD>(d, a, b, s.acc_to_dest, round); break;
@@ -702,8 +708,8 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
     return;
   }
   Scratch& w = scratch();
-  unpack_tile(fa, a, w.sa);
-  unpack_tile(fb, b, w.sb);
+  unpack_src(fa, a, w.sa);
+  unpack_src(fb, b, w.sb);
   switch (op) {
   case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, w.sa, w.sb, s.acc_to_dest, round); break;
   case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, w.sa, w.sb, s.acc_to_dest, round); break;
@@ -711,7 +717,7 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
     if (plain_mul)
       binary_dispatch<TESSEL_BINARY_MUL>(d, w.sa, w.sb, s.acc_to_dest, round);
     else
-      fidelity_mul(k, d, w.sa, a32, w.sb, b32, s.acc_to_dest, round);
+      fidelity_mul(k, d, w.sa, w.sb, s.acc_to_dest, round);
   }
 }
 
@@ -754,11 +760,10 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
 
   Scratch& w = scratch();
   const uint32_t fid = k->math_fidelity;
-  const bool a32 = is_fp32(k, cb1), b32 = is_fp32(k, cb0);
-  const bool prep = fidelity_needs_prep(fid, a32, b32);
+  const bool prep = fidelity_needs_prep(fid);
   for (uint32_t r = 0; r < rt; ++r) {
     unpack_rows(k, name, what, cb0, i0 + r * kt, w.a[r], w.t, file, line);
-    if (prep) prepare_srcb(fid, w.a[r], b32, w.a2[r]);
+    if (prep) prepare_srcb(fid, w.a[r], w.a2[r]);
   }
   for (uint32_t c = 0; c < ct; ++c) {
     if (transpose) {
@@ -767,7 +772,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
     } else {
       unpack_rows(k, name, what, cb1, i1 + c, w.b[c], w.t, file, line);
     }
-    if (prep) prepare_srca(fid, w.b[c], a32, w.b2[c]);
+    if (prep) prepare_srca(fid, w.b[c], w.b2[c]);
   }
   const bool two = prep && fidelity_passes(fid) == 2;
   const bool round = !k->fp32_dest_acc_en;
@@ -810,7 +815,7 @@ void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint3
   const float scaler = w.b[0][0];
   for (uint32_t i = 0; i < kTileHW; ++i)
     w.b[0][i] = scaler;
-  fidelity_mul(k, w.c, w.a[0], is_fp32(k, cb), w.b[0], is_fp32(k, cb_scaler), false, false);
+  fidelity_mul(k, w.c, w.a[0], w.b[0], false, false);
   const bool max = (pool_dim >> 4) == TESSEL_POOL_MAX;
   const uint32_t dim = pool_dim & 15u;
   const bool round = !k->fp32_dest_acc_en;
@@ -884,7 +889,7 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   check_unpack_format(k, what, cb1, 1, file, line);
   const uint8_t* a = front_tile(k, "*_tiles_bcast", what, cb0, i0, file, line);
   Scratch& w = scratch();
-  unpack_tile(DataFormat(k->cbs[cb0].data_format), a, w.sa);
+  unpack_src(DataFormat(k->cbs[cb0].data_format), a, w.sa);
   unpack_rows(k, "*_tiles_bcast", what, cb1, i1, w.b[0], w.t, file, line);
   float* rows = w.b[0];
   for (uint32_t r = 0; r < 32; ++r)
@@ -895,7 +900,7 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   switch (op) {
   case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, w.sa, w.sb, false, round); break;
   case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, w.sa, w.sb, false, round); break;
-  default: fidelity_mul(k, d, w.sa, is_fp32(k, cb0), w.sb, is_fp32(k, cb1), false, round);
+  default: fidelity_mul(k, d, w.sa, w.sb, false, round);
   }
 }
 

@@ -134,8 +134,7 @@ void keep_mantissa_bits(float* tile, uint32_t bits) {
     tile[i] = std::bit_cast<float>(std::bit_cast<uint32_t>(tile[i]) & mask);
 }
 
-void prepare_srca(uint32_t fidelity, float* a, bool from_fp32, float* a2) {
-  if (from_fp32) keep_mantissa_bits(a, kSrcBits);
+void prepare_srca(uint32_t fidelity, float* a, float* a2) {
   if (fidelity == 0) keep_mantissa_bits(a, kSrcAHiBits); // LoFi: hi(A)
   if (fidelity == 3) {                                   // HiFi3: A x hi(B) + hi(A) x lo(B)
     std::memcpy(a2, a, kTileHW * sizeof(float));
@@ -144,8 +143,7 @@ void prepare_srca(uint32_t fidelity, float* a, bool from_fp32, float* a2) {
   // HiFi2 and HiFi4 use all of A.
 }
 
-void prepare_srcb(uint32_t fidelity, float* b, bool from_fp32, float* b2) {
-  if (from_fp32) keep_mantissa_bits(b, kSrcBits);
+void prepare_srcb(uint32_t fidelity, float* b, float* b2) {
   if (fidelity == 3)
     for (uint32_t i = 0; i < kTileHW; ++i) {
       const float hi = keep_mantissa_bits(b[i], kSrcBHiBits);

@@ -45,16 +45,14 @@ inline float keep_mantissa_bits(float x, uint32_t bits) {
 void keep_mantissa_bits(float* tile, uint32_t bits);
 
 // Operands as the multiplier sees them at `fidelity` (MathFidelity code 0,
-// 2, 3, 4): the product is A x B, plus A2 x B2 when passes() == 2 (HiFi3).
-// Each operand is prepared on its own, in place (tile-sized arrays; second
-// arrays written only for HiFi3). from_fp32: the operand came from a Float32
-// CB, so its values are first cut to the source-register width.
+// 2, 3, 4): the product is A x B, plus A2 x B2 when fidelity_passes() == 2
+// (HiFi3). Each operand is prepared on its own, in place (tile-sized arrays;
+// the second arrays are written only for HiFi3). The operands are source
+// register values already (Float32 cut to kSrcBits).
 inline uint32_t fidelity_passes(uint32_t fidelity) { return fidelity == 3 ? 2u : 1u; }
-void prepare_srca(uint32_t fidelity, float* a, bool from_fp32, float* a2);
-void prepare_srcb(uint32_t fidelity, float* b, bool from_fp32, float* b2);
-// Whether prepare_* would change anything (HiFi4 on non-Float32 operands: no).
-inline bool fidelity_needs_prep(uint32_t fidelity, bool a_fp32, bool b_fp32) {
-  return fidelity < 4 || a_fp32 || b_fp32;
-}
+void prepare_srca(uint32_t fidelity, float* a, float* a2);
+void prepare_srcb(uint32_t fidelity, float* b, float* b2);
+// Whether prepare_* would change anything (HiFi4: no).
+inline bool fidelity_needs_prep(uint32_t fidelity) { return fidelity < 4; }
 
 } // namespace tessel::sim

@@ -4,10 +4,11 @@
 // error bound the result must meet. Every row runs over the CB formats it
 // applies to (Float16_b, Float32, Bfp8_b) and every DST mode (half and full
 // sync, fp32_dest_acc_en off and on), against the reference computed on the
-// exact values DST holds. The rows are the SFPU ops today; FPU ops (add,
-// matmul, reduce, ...) become rows with Kind::Fpu* and their own kernel
-// steps. The misuse cases at the end check the engine's messages for SFPU
-// calls and their call sites.
+// exact values DST holds. The rows are the SFPU ops and the FPU element-wise
+// ops (add_tiles, sub_tiles, mul_tiles, whose operands pass through the
+// 19-bit source registers); matmul, reduce, transpose and the broadcasts
+// have their own tests (compute_fpu_test.cpp). The misuse cases at the end
+// check the engine's messages for SFPU calls and their call sites.
 //
 // Bounds. A row states its error in the unit it is specified in: `ulps` of
 // the result's precision (bfloat16 when DST is 16-bit or the output CB is
@@ -50,8 +51,10 @@ enum Step : uint32_t {
   kExpScaled = 31,     // exp_tile<false, true>(0, RC, scale a)
   kRow = 40,           // one tile through op a (p0 b, approx c): see the kernel
 };
-// Ops in steps: tessel_sfpu_op, or kBinary + tessel_sfpu_binary_op.
+// Ops in steps: tessel_sfpu_op, kBinary + tessel_sfpu_binary_op, or kFpu +
+// tessel_binary_op (add_tiles, sub_tiles, mul_tiles).
 constexpr uint32_t kBinary = 100;
+constexpr uint32_t kFpu = 200;
 
 const std::string& kernel_source() {
   static const std::string source = R"KERNEL(// sfpu_ops.cpp: step interpreter for the op table tests.
@@ -176,14 +179,21 @@ void kernel_main() {
     case 30: exp_tile(0, (int)a); break; // @exp_vector_mode
     case 31: exp_tile<false, true>(0, VectorMode::RC, uint16_t(a)); break; // @exp_scaled
     case 40: { // one tile: CB 0 (and CB 1 for a binary op) -> DST 0 (, 1) -> op -> CB 16
-      const bool binary = a >= 100;
+      const bool binary = a >= 100 && a < 200;
       cb_wait_front(0, 1);
       cb_wait_front(1, 1);
       tile_regs_acquire();
-      copy_tile(0, 0, 0);
-      if (binary) copy_tile(1, 0, 1);
-      op_init(a, c != 0);
-      op_run(a, 0, b, c != 0);
+      if (a >= 200) { // FPU: DST 0 = CB 0 op CB 1
+        if (a == 200) { add_tiles_init(0, 1); add_tiles(0, 1, 0, 0, 0); }
+        if (a == 201) { sub_tiles_init(0, 1); sub_tiles(0, 1, 0, 0, 0); }
+        if (a == 202) { mul_tiles_init(0, 1); mul_tiles(0, 1, 0, 0, 0); }
+        copy_tile_init(0);
+      } else {
+        copy_tile(0, 0, 0);
+        if (binary) copy_tile(1, 0, 1);
+        op_init(a, c != 0);
+        op_run(a, 0, b, c != 0);
+      }
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(16, 1);
@@ -250,7 +260,7 @@ uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 // ---------------------------------------------------------------------------
 // The op table
 
-enum class Kind { SfpuUnary, SfpuBinary };
+enum class Kind { SfpuUnary, SfpuBinary, FpuBinary };
 
 // Input values: uniform in [lo, hi], or with `signed_magnitude` |x| uniform
 // in [lo, hi] with a random sign (keeps divisors away from zero). Domains
@@ -298,6 +308,11 @@ Row unary(const char* name, uint32_t op, Domain a, double (*ref)(double), Bound 
 }
 Row binary(const char* name, uint32_t op, Domain a, Domain b, double (*ref)(double, double)) {
   return Row{name, Kind::SfpuBinary, op, 0, false, a, b, ref, kExact};
+}
+// FPU element-wise op on CB 0 and CB 1 (HiFi4: the product of two source
+// registers is exact in float).
+Row fpu(const char* name, uint32_t op, double (*ref)(double, double)) {
+  return Row{name, Kind::FpuBinary, op, 0, false, {-4, 4}, {-4, 4}, ref, kExact};
 }
 Row with_p0(Row row, uint32_t p0) {
   row.p0 = p0;
@@ -414,6 +429,9 @@ const std::vector<Row>& op_table() {
       binary("div_binary", TESSEL_SFPU_BINARY_DIV, {-4, 4}, {0.25, 4, true}, [](double x, double y) { return x / y; }),
       binary("binary_max", TESSEL_SFPU_BINARY_MAX, {-4, 4}, {-4, 4}, [](double x, double y) { return std::max(x, y); }),
       binary("binary_min", TESSEL_SFPU_BINARY_MIN, {-4, 4}, {-4, 4}, [](double x, double y) { return std::min(x, y); }),
+      fpu("add_tiles", TESSEL_BINARY_ADD, [](double x, double y) { return x + y; }),
+      fpu("sub_tiles", TESSEL_BINARY_SUB, [](double x, double y) { return x - y; }),
+      fpu("mul_tiles", TESSEL_BINARY_MUL, [](double x, double y) { return x * y; }),
   };
   return rows;
 }
@@ -454,9 +472,23 @@ std::vector<float> inputs(const Domain& d, uint64_t seed) {
   return v;
 }
 
-// What a CB of `format` holds for v, then what copy_tile leaves in DST.
-std::vector<float> through_cb_and_dst(const std::vector<float>& v, DataFormat format, bool fp32) {
+// A Float32 value in a 19-bit source register: 10 explicit mantissa bits.
+float src_register(float x) { return std::bit_cast<float>(std::bit_cast<uint32_t>(x) & ~0x1fffu); }
+
+// What a CB of `format` holds for v, as the FPU's source registers see it.
+std::vector<float> through_src(const std::vector<float>& v, DataFormat format) {
   std::vector<float> q = unpack_tiles(pack_tiles(v, format), format);
+  if (format == DataFormat::Float32)
+    for (float& x : q)
+      x = src_register(x);
+  return q;
+}
+
+// What a CB of `format` holds for v, then what copy_tile leaves in DST: a
+// 32-bit DST gets Float32 CBs unpacked straight to it (UnpackToDestFp32, set
+// by build()); a 16-bit DST gets them through SrcA, then rounded.
+std::vector<float> through_cb_and_dst(const std::vector<float>& v, DataFormat format, bool fp32) {
+  std::vector<float> q = fp32 ? unpack_tiles(pack_tiles(v, format), format) : through_src(v, format);
   if (!fp32)
     for (float& x : q)
       x = bf16_to_float(float_to_bf16(x));
@@ -517,7 +549,11 @@ protected:
     };
     step(kInitSfpu, 0, 0, 16);
     for (const Row* row : r.rows)
-      step(kRow, row->kind == Kind::SfpuBinary ? kBinary + row->op : row->op, row->p0, row->approx);
+      step(kRow,
+           row->kind == Kind::SfpuBinary  ? kBinary + row->op
+           : row->kind == Kind::FpuBinary ? kFpu + row->op
+                                          : row->op,
+           row->p0, row->approx);
     Program program = build(r.in, r.out, r.mode, r.approx_mode, tiles, tiles, args);
     write_inputs(r.in, r.a, r.b, tiles);
     device_->command_queue().enqueue_program(program);
@@ -558,6 +594,8 @@ protected:
     config.fp32_dest_acc_en = mode.fp32;
     config.dst_full_sync_en = mode.full_sync;
     config.math_approx_mode = approx_mode;
+    if (in == DataFormat::Float32 && mode.fp32)
+      config.unpack_to_dest_mode = {UnpackToDestMode::UnpackToDestFp32, UnpackToDestMode::UnpackToDestFp32};
     KernelHandle compute = program.add_kernel_from_source(kernel_source(), kKernelName, core, config);
     program.set_runtime_args(reader, core, {0, in0_->address(), in_tiles, 1, in1_->address(), in_tiles});
     program.set_runtime_args(writer, core, {16, out_->address(), out_tiles});
@@ -600,20 +638,23 @@ TEST_F(OpTableTest, EveryOpWithinItsBound) {
         }
         target->rows.push_back(&row);
         const std::vector<float> a = inputs(row.a, 2 * ri + 1);
-        const std::vector<float> b = row.kind == Kind::SfpuBinary ? inputs(row.b, 2 * ri + 2) : a;
+        const std::vector<float> b = row.kind != Kind::SfpuUnary ? inputs(row.b, 2 * ri + 2) : a;
         target->a.insert(target->a.end(), a.begin(), a.end());
         target->b.insert(target->b.end(), b.begin(), b.end());
       }
       for (const Run& r : runs) {
         const std::vector<float> got = run(r);
         ASSERT_EQ(got.size(), r.rows.size() * kTileHW);
+        // SFPU rows see what copy_tile leaves in DST; FPU rows their source-register operands.
         const std::vector<float> da = through_cb_and_dst(r.a, r.in, mode.fp32);
         const std::vector<float> db = through_cb_and_dst(r.b, r.in, mode.fp32);
+        const std::vector<float> sa = through_src(r.a, r.in), sb = through_src(r.b, r.in);
         for (size_t t = 0; t < r.rows.size(); ++t) {
           const Row& row = *r.rows[t];
           std::vector<double> refs(kTileHW);
           for (uint32_t i = 0; i < kTileHW; ++i)
-            refs[i] = row.ref(da[t * kTileHW + i], db[t * kTileHW + i]);
+            refs[i] = row.kind == Kind::FpuBinary ? row.ref(sa[t * kTileHW + i], sb[t * kTileHW + i])
+                                                  : row.ref(da[t * kTileHW + i], db[t * kTileHW + i]);
           const bool bf16_result = !mode.fp32 || r.out == DataFormat::Float16_b;
           const Allowance allow{row, bf16_result, r.out, refs};
           uint32_t bad = 0;
