@@ -50,6 +50,9 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
       munmap(reservation_, reservation_bytes_);
       throw_map_error("a DRAM bank", dram_bank_size_bytes);
     }
+    // Tiles interleave over the banks page by page: with 4 KiB pages nearly
+    // every NoC transfer is a TLB miss. Huge pages where the host allows.
+    madvise(d, dram_bank_size_bytes, MADV_HUGEPAGE);
     dram_.push_back(static_cast<uint8_t*>(d));
   }
 }
