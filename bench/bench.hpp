@@ -6,6 +6,11 @@
 #include <span>
 #include <string>
 
+namespace tessel {
+class CommandQueue;
+class Program;
+} // namespace tessel
+
 namespace tessel::bench {
 
 struct Benchmark {
@@ -19,5 +24,8 @@ const Benchmark* find_benchmark(const std::string& name);
 
 // Print one figure line.
 void figure(const std::string& name, double value, const char* unit);
+
+// The best wall time, in seconds, of `repeats` runs of an already compiled program.
+double best_run_seconds(CommandQueue& cq, Program& program, int repeats);
 
 } // namespace tessel::bench

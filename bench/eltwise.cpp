@@ -5,7 +5,6 @@
 // in the same process: the ratio says what the compute stage and the second
 // input add to moving the tiles.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -16,21 +15,6 @@
 #include "tessel/tile.hpp"
 
 namespace tessel::bench {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-
-// Best wall time of `repeats` runs of an already compiled program.
-double best_of(CommandQueue& cq, Program& program, int repeats) {
-  double best = 1e30;
-  for (int r = 0; r < repeats; ++r) {
-    auto t0 = Clock::now();
-    cq.enqueue_program(program);
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  return best;
-}
-} // namespace
 
 namespace {
 void measure(const std::string& label, uint32_t tiles_per_core) {
@@ -66,8 +50,8 @@ void measure(const std::string& label, uint32_t tiles_per_core) {
   const int repeats = std::max(7, int(40000 / tiles));
   double t_add = 1e30, t_copy = 1e30;
   for (int round = 0; round < 3; ++round) { // interleaved, so drift hits both alike
-    t_add = std::min(t_add, best_of(cq, add, repeats));
-    t_copy = std::min(t_copy, best_of(cq, copy, repeats));
+    t_add = std::min(t_add, best_run_seconds(cq, add, repeats));
+    t_copy = std::min(t_copy, best_run_seconds(cq, copy, repeats));
   }
   figure(label + "_tiles", tiles, "tiles");
   figure(label + "_add_tiles_per_s", tiles / t_add, "tiles/s");

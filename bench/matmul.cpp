@@ -64,12 +64,7 @@ void measure(uint32_t n, int repeats) {
                                                         fmt, MathFidelity::HiFi4);
   cq.enqueue_program(program); // warm-up: compile, touch pages
 
-  double sim = 1e30;
-  for (int r = 0; r < repeats; ++r) {
-    auto t0 = Clock::now();
-    cq.enqueue_program(program);
-    sim = std::min(sim, seconds_since(t0));
-  }
+  const double sim = best_run_seconds(cq, program, repeats);
   const double blas1 = blas_seconds(n, a, b, c_blas, 1, repeats + 2);
   const double blas_all = blas_seconds(n, a, b, c_blas, 0, repeats + 2); // 0: OpenBLAS's default
 

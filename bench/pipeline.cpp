@@ -74,12 +74,7 @@ void measure(const std::string& label, uint32_t tiles_per_core) {
     return;
   }
   const int repeats = std::max(5, int(40000 / tiles)); // short runs repeat more: the best of them is the figure
-  double sim = 1e30;
-  for (int r = 0; r < repeats; ++r) {
-    auto t0 = Clock::now();
-    cq.enqueue_program(program);
-    sim = std::min(sim, seconds_since(t0));
-  }
+  const double sim = best_run_seconds(cq, program, repeats);
   double native = native_copy(*device, *src, *dst, tiles_per_core, cb_pages, repeats);
   figure(label + "_tiles", tiles, "tiles");
   figure(label + "_tiles_per_s", tiles / sim, "tiles/s");

@@ -3,6 +3,12 @@
 
 #include "bench.hpp"
 
+#include <algorithm>
+#include <chrono>
+
+#include "tessel/command_queue.hpp"
+#include "tessel/program.hpp"
+
 namespace tessel::bench {
 
 void run_pipeline();
@@ -33,6 +39,17 @@ const Benchmark* find_benchmark(const std::string& name) {
 void figure(const std::string& name, double value, const char* unit) {
   std::printf("%s %.4g %s\n", name.c_str(), value, unit);
   std::fflush(stdout);
+}
+
+double best_run_seconds(CommandQueue& cq, Program& program, int repeats) {
+  using Clock = std::chrono::steady_clock;
+  double best = 1e30;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = Clock::now();
+    cq.enqueue_program(program);
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
 }
 
 } // namespace tessel::bench

@@ -141,38 +141,16 @@ MatmulBlockKernels add_matmul_block_kernels(Program& program, const CoreRangeSet
 
 RunResult run_blocked_matmul(const RunOptions& o, const char* example, uint32_t default_size, MatmulProgramMaker make,
                              const char* how) {
-  const DataFormat fmt = example_float_format(o, example);
-  const uint32_t size = matmul_size(o, default_size, example);
-  const uint32_t Mt = size / kTileHeight, Nt = size / kTileWidth, Kt = size / kTileWidth;
-
-  auto device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
-  CommandQueue& cq = device->command_queue();
-  const MatmulInputs in = make_matmul_inputs(size, size, size, fmt);
-  const uint32_t tile_bytes = tile_size(fmt);
-  auto a_buf = Buffer::create(device, {in.a_tiles.size(), tile_bytes, BufferType::DRAM});
-  auto b_buf = Buffer::create(device, {in.b_tiles.size(), tile_bytes, BufferType::DRAM});
-  auto c_buf = Buffer::create(device, {uint64_t(Mt) * Nt * tile_bytes, tile_bytes, BufferType::DRAM});
-  cq.enqueue_write_buffer(*a_buf, in.a_tiles, false);
-  cq.enqueue_write_buffer(*b_buf, in.b_tiles, false);
-
-  const MatmulBlocking bl = choose_matmul_blocking(device->grid(), Mt, Nt, Kt, fmt);
-  Program program = make(device->grid(), *a_buf, *b_buf, *c_buf, Mt, Nt, Kt, fmt, MathFidelity::HiFi4, bl);
-  const Timing timing = compile_and_run(cq, program);
-  std::vector<uint8_t> c_tiles;
-  cq.enqueue_read_buffer(*c_buf, c_tiles, true);
-  const MatmulCheck check = check_matmul(in, c_tiles, fmt == DataFormat::Float32, bl.in0_block_w);
-
-  const CoreCoord used = matmul_cores(bl, Mt, Nt);
-  RunResult r;
-  r.passed = check.passed;
-  r.seconds = timing.run_seconds;
-  r.compile_seconds = timing.compile_seconds;
-  r.summary = "C = A B, M = N = K = " + std::to_string(size) + " " + to_string(fmt) + ", " + how + " on " +
-              num(used.x) + "x" + num(used.y) + " cores of the " + grid_text(device->grid(), device->arch_name()) +
-              " grid, " + num(bl.per_core_M) + "x" + num(bl.per_core_N) + " output tiles per core in " +
-              num(bl.out_subblock_h) + "x" + num(bl.out_subblock_w) + " sub-blocks, K blocks of " +
-              num(bl.in0_block_w) + " tiles: " + check.text;
-  return r;
+  MatmulRun m = start_matmul(o, example, default_size);
+  const CoreCoord grid = m.device->grid();
+  const MatmulBlocking bl = choose_matmul_blocking(grid, m.Mt, m.Nt, m.Kt, m.format);
+  Program program = make(grid, *m.a, *m.b, *m.c, m.Mt, m.Nt, m.Kt, m.format, MathFidelity::HiFi4, bl);
+  const CoreCoord used = matmul_cores(bl, m.Mt, m.Nt);
+  return finish_matmul(m, program, bl.in0_block_w,
+                       ", " + std::string(how) + " on " + num(used.x) + "x" + num(used.y) + " cores of the " +
+                           grid_text(grid, m.device->arch_name()) + " grid, " + num(bl.per_core_M) + "x" +
+                           num(bl.per_core_N) + " output tiles per core in " + num(bl.out_subblock_h) + "x" +
+                           num(bl.out_subblock_w) + " sub-blocks, K blocks of " + num(bl.in0_block_w) + " tiles");
 }
 
 } // namespace tessel::examples

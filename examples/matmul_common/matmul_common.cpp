@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tessel/command_queue.hpp"
 #include "tessel/error.hpp"
+#include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::examples {
@@ -162,6 +164,60 @@ MatmulCheck check_matmul(const MatmulInputs& in, std::span<const uint8_t> c_tile
                 r.worst_ratio);
   r.text = text;
   return r;
+}
+
+MatmulRun start_matmul(const RunOptions& o, const char* example, uint32_t default_size) {
+  MatmulRun m;
+  m.format = example_float_format(o, example);
+  m.size = matmul_size(o, default_size, example);
+  m.Mt = m.size / kTileHeight;
+  m.Nt = m.size / kTileWidth;
+  m.Kt = m.size / kTileWidth;
+  m.tile_bytes = tile_size(m.format);
+  m.device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
+  m.in = make_matmul_inputs(m.size, m.size, m.size, m.format);
+  m.a = Buffer::create(m.device, {m.in.a_tiles.size(), m.tile_bytes, BufferType::DRAM});
+  m.b = Buffer::create(m.device, {m.in.b_tiles.size(), m.tile_bytes, BufferType::DRAM});
+  m.c = Buffer::create(m.device, {uint64_t(m.Mt) * m.Nt * m.tile_bytes, m.tile_bytes, BufferType::DRAM});
+  CommandQueue& cq = m.device->command_queue();
+  cq.enqueue_write_buffer(*m.a, m.in.a_tiles, false);
+  cq.enqueue_write_buffer(*m.b, m.in.b_tiles, false);
+  return m;
+}
+
+RunResult finish_matmul(MatmulRun& m, Program& program, uint32_t spill_k_tiles, const std::string& where) {
+  CommandQueue& cq = m.device->command_queue();
+  const Timing timing = compile_and_run(cq, program);
+  std::vector<uint8_t> c_tiles;
+  cq.enqueue_read_buffer(*m.c, c_tiles, true);
+  const MatmulCheck check = check_matmul(m.in, c_tiles, m.format == DataFormat::Float32, spill_k_tiles);
+  RunResult r;
+  r.passed = check.passed;
+  r.seconds = timing.run_seconds;
+  r.compile_seconds = timing.compile_seconds;
+  r.summary = "C = A B, M = N = K = " + std::to_string(m.size) + " " + to_string(m.format) + where + ": " + check.text;
+  return r;
+}
+
+MmKernels add_mm_kernels(Program& program, const CoreRangeSet& cores, const MatmulRun& m,
+                         const std::string& reader_example, const std::string& reader_file) {
+  for (uint8_t cb : {0, 1, 16})
+    program.add_circular_buffer(
+        cores, CircularBufferConfig(2 * m.tile_bytes, {{cb, m.format}}).set_page_size(cb, m.tile_bytes));
+  std::vector<uint32_t> reader_cta, writer_cta;
+  TensorAccessorArgs(*m.a).append_to(reader_cta);
+  TensorAccessorArgs(*m.b).append_to(reader_cta);
+  TensorAccessorArgs(*m.c).append_to(writer_cta);
+  MmKernels k;
+  k.reader = program.add_kernel(kernel_path(reader_example, reader_file), cores,
+                                DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
+  k.writer = program.add_kernel(kernel_path("matmul_single_core", "writer_unary_interleaved_start_id.cpp"), cores,
+                                DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
+  ComputeConfig compute_config;
+  compute_config.math_fidelity = MathFidelity::HiFi4;
+  compute_config.fp32_dest_acc_en = m.format == DataFormat::Float32;
+  k.compute = program.add_kernel(kernel_path("matmul_single_core", "mm.cpp"), cores, compute_config);
+  return k;
 }
 
 } // namespace tessel::examples

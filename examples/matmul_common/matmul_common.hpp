@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "example.hpp"
 #include "tessel/buffer.hpp"
 #include "tessel/data_format.hpp"
+#include "tessel/device.hpp"
 #include "tessel/program.hpp"
 
 namespace tessel::examples {
@@ -78,6 +80,33 @@ double pearson(std::span<const double> x, std::span<const float> y);
 
 // "1x1 blackhole"-style grid text used in summaries.
 std::string grid_text(CoreCoord grid, const std::string& arch);
+
+// What every matmul example starts from: the problem from RunOptions, a
+// fresh device, the inputs written to interleaved DRAM buffers a and b (one
+// tile per page, row-major tiles) and the output buffer c.
+struct MatmulRun {
+  DataFormat format = DataFormat::Float16_b;
+  uint32_t size = 0, Mt = 0, Nt = 0, Kt = 0, tile_bytes = 0;
+  std::shared_ptr<Device> device;
+  MatmulInputs in;
+  std::shared_ptr<Buffer> a, b, c;
+};
+MatmulRun start_matmul(const RunOptions& o, const char* example, uint32_t default_size);
+
+// Compiles and runs `program`, reads c and checks it (check_matmul with
+// spill_k_tiles): the RunResult with timings, `passed` and a summary of
+// "C = A B, M = N = K = <size> <format><where>: <check>".
+RunResult finish_matmul(MatmulRun& m, Program& program, uint32_t spill_k_tiles, const std::string& where);
+
+// The mm.cpp kernels of matmul_single_core and matmul_multi_core on `cores`:
+// CBs 0, 1 and 16 (two tiles each), `reader` (an examples-relative kernel
+// path, on BRISC with a's and b's TensorAccessorArgs), mm.cpp and the
+// interleaved writer (NCRISC, c's TensorAccessorArgs).
+struct MmKernels {
+  KernelHandle reader, compute, writer;
+};
+MmKernels add_mm_kernels(Program& program, const CoreRangeSet& cores, const MatmulRun& m,
+                         const std::string& reader_example, const std::string& reader_file);
 
 // ---- The reuse matmuls' shared program parts -------------------------------
 

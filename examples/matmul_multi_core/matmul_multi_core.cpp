@@ -22,65 +22,27 @@
 namespace tessel::examples {
 
 RunResult run_matmul_multi_core(const RunOptions& o) {
-  const DataFormat fmt = example_float_format(o, "matmul_multi_core");
-  const uint32_t size = matmul_size(o, 640, "matmul_multi_core");
-  const uint32_t Mt = size / kTileHeight, Nt = size / kTileWidth, Kt = size / kTileWidth;
-  const bool fp32_dest = fmt == DataFormat::Float32;
-
-  auto device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
-  CommandQueue& cq = device->command_queue();
-  const MatmulInputs in = make_matmul_inputs(size, size, size, fmt);
-  const uint32_t tile_bytes = tile_size(fmt);
-  auto a_buf = Buffer::create(device, {in.a_tiles.size(), tile_bytes, BufferType::DRAM});
-  auto b_buf = Buffer::create(device, {in.b_tiles.size(), tile_bytes, BufferType::DRAM});
-  auto c_buf = Buffer::create(device, {uint64_t(Mt) * Nt * tile_bytes, tile_bytes, BufferType::DRAM});
-  cq.enqueue_write_buffer(*a_buf, in.a_tiles, false);
-  cq.enqueue_write_buffer(*b_buf, in.b_tiles, false);
-
-  const WorkSplit split = split_work_to_cores(device->grid(), Mt * Nt);
+  MatmulRun m = start_matmul(o, "matmul_multi_core", 640);
+  const CoreCoord grid = m.device->grid();
+  const WorkSplit split = split_work_to_cores(grid, m.Mt * m.Nt);
   Program program;
-  for (uint8_t cb : {0, 1, 16})
-    program.add_circular_buffer(split.all_cores,
-                                CircularBufferConfig(2 * tile_bytes, {{cb, fmt}}).set_page_size(cb, tile_bytes));
-  std::vector<uint32_t> reader_cta, writer_cta;
-  TensorAccessorArgs(*a_buf).append_to(reader_cta);
-  TensorAccessorArgs(*b_buf).append_to(reader_cta);
-  TensorAccessorArgs(*c_buf).append_to(writer_cta);
-  KernelHandle reader =
-      program.add_kernel(kernel_path("matmul_multi_core", "reader_mm_output_tiles_partitioned.cpp"), split.all_cores,
-                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
-  KernelHandle writer =
-      program.add_kernel(kernel_path("matmul_single_core", "writer_unary_interleaved_start_id.cpp"), split.all_cores,
-                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
-  ComputeConfig compute_config;
-  compute_config.math_fidelity = MathFidelity::HiFi4;
-  compute_config.fp32_dest_acc_en = fp32_dest;
-  KernelHandle compute =
-      program.add_kernel(kernel_path("matmul_single_core", "mm.cpp"), split.all_cores, compute_config);
-
+  const MmKernels k =
+      add_mm_kernels(program, split.all_cores, m, "matmul_multi_core", "reader_mm_output_tiles_partitioned.cpp");
   // split_work_to_cores walks the grid column-major; give each core the next run.
   uint32_t start = 0;
   for (uint32_t i = 0; i < split.num_cores; ++i) {
-    const CoreCoord core{i / device->grid().y, i % device->grid().y};
+    const CoreCoord core{i / grid.y, i % grid.y};
     const uint32_t count = split.group_1.contains(core) ? split.units_per_core_group_1 : split.units_per_core_group_2;
-    program.set_runtime_args(reader, core, {a_buf->address(), b_buf->address(), Mt, Kt, Nt, start, count});
-    program.set_runtime_args(compute, core, {count, Kt});
-    program.set_runtime_args(writer, core, {c_buf->address(), count, start});
+    program.set_runtime_args(k.reader, core, {m.a->address(), m.b->address(), m.Mt, m.Kt, m.Nt, start, count});
+    program.set_runtime_args(k.compute, core, {count, m.Kt});
+    program.set_runtime_args(k.writer, core, {m.c->address(), count, start});
     start += count;
   }
-
-  const Timing timing = compile_and_run(cq, program);
-  std::vector<uint8_t> c_tiles(c_buf->size());
-  cq.enqueue_read_buffer(*c_buf, c_tiles, true);
-  const MatmulCheck check = check_matmul(in, c_tiles, fp32_dest, 0);
-
-  RunResult r;
-  r.passed = check.passed && start == Mt * Nt;
-  r.seconds = timing.run_seconds;
-  r.compile_seconds = timing.compile_seconds;
-  r.summary = "C = A B, M = N = K = " + std::to_string(size) + " " + to_string(fmt) + ", " + std::to_string(Mt * Nt) +
-              " output tiles over " + std::to_string(split.num_cores) + " cores (" +
-              grid_text(device->grid(), device->arch_name()) + "): " + check.text;
+  RunResult r =
+      finish_matmul(m, program, 0,
+                    ", " + std::to_string(m.Mt * m.Nt) + " output tiles over " + std::to_string(split.num_cores) +
+                        " cores (" + grid_text(grid, m.device->arch_name()) + ")");
+  r.passed = r.passed && start == m.Mt * m.Nt;
   return r;
 }
 
