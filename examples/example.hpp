@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -85,6 +87,22 @@ Program make_matmul_mcast_program(CoreCoord grid, const Buffer& a, const Buffer&
 // sub_tiles or mul_tiles.
 Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c,
                                     uint32_t num_tiles, const std::string& op_call);
+
+// The element-wise examples' program layout on every core of `grid`: the
+// CBs `cbs` (two pages of `format` each), examples/<example>/kernels/
+// reader.cpp on BRISC with the accessor args of `inputs`, writer.cpp on
+// NCRISC with those of `output`, and compute.cpp with `compute`.
+struct PipelineKernels {
+  KernelHandle reader, compute, writer;
+};
+PipelineKernels add_pipeline_kernels(Program& program, CoreCoord grid, const std::string& example,
+                                     std::initializer_list<uint8_t> cbs, DataFormat format,
+                                     std::initializer_list<const Buffer*> inputs, const Buffer& output,
+                                     const ComputeConfig& compute);
+
+// Splits num_tiles over the cores of `grid`, row-major, the first
+// (num_tiles % cores) taking one more: fn(core, first tile, tile count).
+void split_tiles(CoreCoord grid, uint32_t num_tiles, const std::function<void(CoreCoord, uint32_t, uint32_t)>& fn);
 
 // Compile the program for the queue's device, then run it once; times both.
 Timing compile_and_run(CommandQueue& cq, Program& program);

@@ -3,6 +3,7 @@
 
 #include "example.hpp"
 #include "tessel/command_queue.hpp"
+#include "tessel/tensor_accessor_args.hpp"
 
 namespace tessel::examples {
 
@@ -49,6 +50,38 @@ const Example* find_example(const std::string& name) {
   for (const Example& e : kExamples)
     if (name == e.name) return &e;
   return nullptr;
+}
+
+PipelineKernels add_pipeline_kernels(Program& program, CoreCoord grid, const std::string& example,
+                                     std::initializer_list<uint8_t> cbs, DataFormat format,
+                                     std::initializer_list<const Buffer*> inputs, const Buffer& output,
+                                     const ComputeConfig& compute) {
+  const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
+  const uint32_t tile_bytes = tile_size(format);
+  for (uint8_t cb : cbs)
+    program.add_circular_buffer(all,
+                                CircularBufferConfig(2 * tile_bytes, {{cb, format}}).set_page_size(cb, tile_bytes));
+  std::vector<uint32_t> reader_cta, writer_cta;
+  for (const Buffer* in : inputs)
+    TensorAccessorArgs(*in).append_to(reader_cta);
+  TensorAccessorArgs(output).append_to(writer_cta);
+  PipelineKernels k;
+  k.reader = program.add_kernel(kernel_path(example, "reader.cpp"), all,
+                                DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
+  k.writer = program.add_kernel(kernel_path(example, "writer.cpp"), all,
+                                DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
+  k.compute = program.add_kernel(kernel_path(example, "compute.cpp"), all, compute);
+  return k;
+}
+
+void split_tiles(CoreCoord grid, uint32_t num_tiles, const std::function<void(CoreCoord, uint32_t, uint32_t)>& fn) {
+  const uint32_t num_cores = grid.x * grid.y;
+  uint32_t start = 0;
+  for (uint32_t i = 0; i < num_cores; ++i) {
+    const uint32_t count = num_tiles / num_cores + (i < num_tiles % num_cores ? 1 : 0);
+    fn(CoreCoord{i % grid.x, i / grid.x}, start, count);
+    start += count;
+  }
 }
 
 Timing compile_and_run(CommandQueue& cq, Program& program) {

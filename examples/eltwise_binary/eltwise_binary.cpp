@@ -33,36 +33,17 @@ double reference(char symbol, double a, double b) { return symbol == '+' ? a + b
 
 Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c,
                                     uint32_t num_tiles, const std::string& op_call) {
-  const uint32_t num_cores = grid.x * grid.y;
-  const uint32_t tile_bytes = tile_size(DataFormat::Float16_b);
-  const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
-  std::vector<uint32_t> reader_cta, writer_cta;
-  TensorAccessorArgs(a).append_to(reader_cta);
-  TensorAccessorArgs(b).append_to(reader_cta);
-  TensorAccessorArgs(c).append_to(writer_cta);
-  Program program;
-  for (uint8_t cb : {0, 1, 16})
-    program.add_circular_buffer(
-        all, CircularBufferConfig(2 * tile_bytes, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
-  KernelHandle reader =
-      program.add_kernel(kernel_path("eltwise_binary", "reader.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
-  KernelHandle writer =
-      program.add_kernel(kernel_path("eltwise_binary", "writer.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
   ComputeConfig compute_config;
   compute_config.math_fidelity = MathFidelity::HiFi4;
   compute_config.defines = {{"ELTWISE_OP", op_call}, {"ELTWISE_OP_INIT", op_call + "_init"}};
-  KernelHandle compute = program.add_kernel(kernel_path("eltwise_binary", "compute.cpp"), all, compute_config);
-  uint32_t start = 0;
-  for (uint32_t i = 0; i < num_cores; ++i) {
-    const CoreCoord core{i % grid.x, i / grid.x};
-    const uint32_t count = num_tiles / num_cores + (i < num_tiles % num_cores ? 1 : 0);
-    program.set_runtime_args(reader, core, {a.address(), b.address(), start, count});
-    program.set_runtime_args(compute, core, {count});
-    program.set_runtime_args(writer, core, {c.address(), start, count});
-    start += count;
-  }
+  Program program;
+  const PipelineKernels k = add_pipeline_kernels(program, grid, "eltwise_binary", {0, 1, 16}, DataFormat::Float16_b,
+                                                 {&a, &b}, c, compute_config);
+  split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
+    program.set_runtime_args(k.reader, core, {a.address(), b.address(), start, count});
+    program.set_runtime_args(k.compute, core, {count});
+    program.set_runtime_args(k.writer, core, {c.address(), start, count});
+  });
   return program;
 }
 

@@ -154,10 +154,6 @@ RunResult run_eltwise_sfpu(const RunOptions& o) {
 
   auto x_buf = Buffer::create(device, {bytes, tile_bytes, BufferType::DRAM});
   auto y_buf = Buffer::create(device, {bytes, tile_bytes, BufferType::DRAM});
-  const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
-  std::vector<uint32_t> reader_cta, writer_cta;
-  TensorAccessorArgs(*x_buf).append_to(reader_cta);
-  TensorAccessorArgs(*y_buf).append_to(writer_cta);
 
   RunResult r;
   r.passed = true;
@@ -181,28 +177,17 @@ RunResult run_eltwise_sfpu(const RunOptions& o) {
         v = bf16_to_float(float_to_bf16(v));
     cq.enqueue_write_buffer(*x_buf, x_bytes, false);
 
-    Program program;
-    for (uint8_t cb : {0, 16})
-      program.add_circular_buffer(all, CircularBufferConfig(2 * tile_bytes, {{cb, fmt}}).set_page_size(cb, tile_bytes));
-    KernelHandle reader =
-        program.add_kernel(kernel_path("eltwise_sfpu", "reader.cpp"), all,
-                           DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
-    KernelHandle writer =
-        program.add_kernel(kernel_path("eltwise_sfpu", "writer.cpp"), all,
-                           DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
     ComputeConfig compute_config;
     compute_config.fp32_dest_acc_en = fp32_dest;
     compute_config.defines = {{"SFPU_OP_INIT", op->init}, {"SFPU_OP", replace_all(op->call, "{IN}", to_string(fmt))}};
-    KernelHandle compute = program.add_kernel(kernel_path("eltwise_sfpu", "compute.cpp"), all, compute_config);
-    uint32_t start = 0;
-    for (uint32_t i = 0; i < num_cores; ++i) {
-      const CoreCoord core{i % grid.x, i / grid.x};
-      const uint32_t count = num_tiles / num_cores + (i < num_tiles % num_cores ? 1 : 0);
-      program.set_runtime_args(reader, core, {x_buf->address(), start, count});
-      program.set_runtime_args(compute, core, {count});
-      program.set_runtime_args(writer, core, {y_buf->address(), start, count});
-      start += count;
-    }
+    Program program;
+    const PipelineKernels k =
+        add_pipeline_kernels(program, grid, "eltwise_sfpu", {0, 16}, fmt, {x_buf.get()}, *y_buf, compute_config);
+    split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
+      program.set_runtime_args(k.reader, core, {x_buf->address(), start, count});
+      program.set_runtime_args(k.compute, core, {count});
+      program.set_runtime_args(k.writer, core, {y_buf->address(), start, count});
+    });
 
     const Timing timing = compile_and_run(cq, program);
     r.seconds += timing.run_seconds;

@@ -81,32 +81,16 @@ RunResult run_sfpu_chain(const RunOptions& o) {
   cq.enqueue_write_buffer(*x_buf, x_bytes, false);
   cq.enqueue_write_buffer(*y_buf, y_bytes, false);
 
-  const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
-  std::vector<uint32_t> reader_cta, writer_cta;
-  TensorAccessorArgs(*x_buf).append_to(reader_cta);
-  TensorAccessorArgs(*y_buf).append_to(reader_cta);
-  TensorAccessorArgs(*z_buf).append_to(writer_cta);
-  Program program;
-  for (uint8_t cb : {0, 1, 16})
-    program.add_circular_buffer(all, CircularBufferConfig(2 * tile_bytes, {{cb, fmt}}).set_page_size(cb, tile_bytes));
-  KernelHandle reader =
-      program.add_kernel(kernel_path("sfpu_chain", "reader.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
-  KernelHandle writer =
-      program.add_kernel(kernel_path("sfpu_chain", "writer.cpp"), all,
-                         DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
   ComputeConfig compute_config;
   compute_config.fp32_dest_acc_en = fp32_dest;
-  KernelHandle compute = program.add_kernel(kernel_path("sfpu_chain", "compute.cpp"), all, compute_config);
-  uint32_t start = 0;
-  for (uint32_t i = 0; i < num_cores; ++i) {
-    const CoreCoord core{i % grid.x, i / grid.x};
-    const uint32_t count = num_tiles / num_cores + (i < num_tiles % num_cores ? 1 : 0);
-    program.set_runtime_args(reader, core, {x_buf->address(), y_buf->address(), start, count});
-    program.set_runtime_args(compute, core, {count});
-    program.set_runtime_args(writer, core, {z_buf->address(), start, count});
-    start += count;
-  }
+  Program program;
+  const PipelineKernels k = add_pipeline_kernels(program, grid, "sfpu_chain", {0, 1, 16}, fmt,
+                                                 {x_buf.get(), y_buf.get()}, *z_buf, compute_config);
+  split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
+    program.set_runtime_args(k.reader, core, {x_buf->address(), y_buf->address(), start, count});
+    program.set_runtime_args(k.compute, core, {count});
+    program.set_runtime_args(k.writer, core, {z_buf->address(), start, count});
+  });
 
   RunResult r;
   const Timing timing = compile_and_run(cq, program);
