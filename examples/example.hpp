@@ -89,13 +89,16 @@ Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffe
                                     uint32_t num_tiles, const std::string& op_call);
 
 // The element-wise examples' program layout on every core of `grid`: the
-// CBs `cbs` (two pages of `format` each), examples/<example>/kernels/
-// reader.cpp on BRISC with the accessor args of `inputs`, writer.cpp on
-// NCRISC with those of `output`, and compute.cpp with `compute`.
+// CBs `cbs` (two pages of `format` each), kernels/reader.cpp of
+// `reader_example` on BRISC with the accessor args of `inputs`,
+// kernels/writer.cpp of `writer_example` on NCRISC with those of `output`
+// (the examples share the ones that do the same job), and kernels/compute.cpp
+// of `example` with `compute`.
 struct PipelineKernels {
   KernelHandle reader, compute, writer;
 };
 PipelineKernels add_pipeline_kernels(Program& program, CoreCoord grid, const std::string& example,
+                                     const std::string& reader_example, const std::string& writer_example,
                                      std::initializer_list<uint8_t> cbs, DataFormat format,
                                      std::initializer_list<const Buffer*> inputs, const Buffer& output,
                                      const ComputeConfig& compute);

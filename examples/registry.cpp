@@ -53,6 +53,7 @@ const Example* find_example(const std::string& name) {
 }
 
 PipelineKernels add_pipeline_kernels(Program& program, CoreCoord grid, const std::string& example,
+                                     const std::string& reader_example, const std::string& writer_example,
                                      std::initializer_list<uint8_t> cbs, DataFormat format,
                                      std::initializer_list<const Buffer*> inputs, const Buffer& output,
                                      const ComputeConfig& compute) {
@@ -66,9 +67,9 @@ PipelineKernels add_pipeline_kernels(Program& program, CoreCoord grid, const std
     TensorAccessorArgs(*in).append_to(reader_cta);
   TensorAccessorArgs(output).append_to(writer_cta);
   PipelineKernels k;
-  k.reader = program.add_kernel(kernel_path(example, "reader.cpp"), all,
+  k.reader = program.add_kernel(kernel_path(reader_example, "reader.cpp"), all,
                                 DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, reader_cta});
-  k.writer = program.add_kernel(kernel_path(example, "writer.cpp"), all,
+  k.writer = program.add_kernel(kernel_path(writer_example, "writer.cpp"), all,
                                 DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_cta});
   k.compute = program.add_kernel(kernel_path(example, "compute.cpp"), all, compute);
   return k;

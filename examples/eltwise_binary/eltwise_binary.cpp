@@ -37,8 +37,8 @@ Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffe
   compute_config.math_fidelity = MathFidelity::HiFi4;
   compute_config.defines = {{"ELTWISE_OP", op_call}, {"ELTWISE_OP_INIT", op_call + "_init"}};
   Program program;
-  const PipelineKernels k = add_pipeline_kernels(program, grid, "eltwise_binary", {0, 1, 16}, DataFormat::Float16_b,
-                                                 {&a, &b}, c, compute_config);
+  const PipelineKernels k = add_pipeline_kernels(program, grid, "eltwise_binary", "eltwise_binary", "eltwise_binary",
+                                                 {0, 1, 16}, DataFormat::Float16_b, {&a, &b}, c, compute_config);
   split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
     program.set_runtime_args(k.reader, core, {a.address(), b.address(), start, count});
     program.set_runtime_args(k.compute, core, {count});

@@ -2,7 +2,8 @@
 // every core of the grid. Each core runs a reader (BRISC: X from DRAM into
 // CB 0), a compute kernel (copy_tile to DST, the op in place, pack_tile into
 // CB 16; the op comes from the defines SFPU_OP_INIT / SFPU_OP, as in
-// TT-Metalium's eltwise_sfpu example) and a writer (NCRISC: CB 16 to DRAM).
+// TT-Metalium's eltwise_sfpu example) and eltwise_binary's writer (NCRISC:
+// CB 16 to DRAM).
 // --size is the tile count per op (default 64), split as evenly as possible
 // over the cores; --op runs one op (e.g. exp, gelu_approx), none runs all;
 // --format picks the CB format (Float16_b default, Float32, Bfp8_b).
@@ -181,8 +182,8 @@ RunResult run_eltwise_sfpu(const RunOptions& o) {
     compute_config.fp32_dest_acc_en = fp32_dest;
     compute_config.defines = {{"SFPU_OP_INIT", op->init}, {"SFPU_OP", replace_all(op->call, "{IN}", to_string(fmt))}};
     Program program;
-    const PipelineKernels k =
-        add_pipeline_kernels(program, grid, "eltwise_sfpu", {0, 16}, fmt, {x_buf.get()}, *y_buf, compute_config);
+    const PipelineKernels k = add_pipeline_kernels(program, grid, "eltwise_sfpu", "eltwise_sfpu", "eltwise_binary",
+                                                   {0, 16}, fmt, {x_buf.get()}, *y_buf, compute_config);
     split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
       program.set_runtime_args(k.reader, core, {x_buf->address(), start, count});
       program.set_runtime_args(k.compute, core, {count});

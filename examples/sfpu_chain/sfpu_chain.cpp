@@ -3,7 +3,8 @@
 // 1, exp and sigmoid run on tile 0, tanh on tile 1, the SFPU binary multiply
 // writes tile 0, relu runs on it, and one pack_tile stores it. Each core of
 // the grid runs a reader (BRISC: X and Y into CBs 0 and 1), the compute
-// kernel and a writer (NCRISC: CB 16 to Z). --size is the tile count
+// kernel and a writer (NCRISC: CB 16 to Z); the reader and writer are
+// eltwise_binary's. --size is the tile count
 // (default 64); --format picks the CB format (Float16_b default, Float32
 // with fp32_dest_acc_en, Bfp8_b).
 //
@@ -84,8 +85,8 @@ RunResult run_sfpu_chain(const RunOptions& o) {
   ComputeConfig compute_config;
   compute_config.fp32_dest_acc_en = fp32_dest;
   Program program;
-  const PipelineKernels k = add_pipeline_kernels(program, grid, "sfpu_chain", {0, 1, 16}, fmt,
-                                                 {x_buf.get(), y_buf.get()}, *z_buf, compute_config);
+  const PipelineKernels k = add_pipeline_kernels(program, grid, "sfpu_chain", "eltwise_binary", "eltwise_binary",
+                                                 {0, 1, 16}, fmt, {x_buf.get(), y_buf.get()}, *z_buf, compute_config);
   split_tiles(grid, num_tiles, [&](CoreCoord core, uint32_t start, uint32_t count) {
     program.set_runtime_args(k.reader, core, {x_buf->address(), y_buf->address(), start, count});
     program.set_runtime_args(k.compute, core, {count});
