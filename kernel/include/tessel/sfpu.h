@@ -87,6 +87,14 @@ constexpr bool is_typecast_format(uint32_t f) {
 
 } // namespace tessel_sfpu
 
+// An op with no parameters whose init configures only itself: name_tile_init()
+// and name_tile(idst), approximation from APPROX.
+#define TESSEL_SFPU_SIMPLE_OP(name, OP)                                                                                \
+  ALWI void name##_tile_init(TESSEL_SITE_PARAMS) {                                                                     \
+    tessel_sfpu::init(tessel_sfpu::bit(OP), #name "_tile_init", TESSEL_SITE);                                          \
+  }                                                                                                                    \
+  ALWI void name##_tile(uint32_t idst, TESSEL_SITE_PARAMS) { tessel_sfpu::unary(OP, idst, 0, 0, APPROX, TESSEL_SITE); }
+
 // ---------------------------------------------------------------------------
 // Exponential and logarithm (eltwise_unary/exp.h, compute_kernel_api.h)
 
@@ -109,12 +117,7 @@ ALWI void exp_tile(uint32_t idst, int vector_mode = VectorMode::RC, uint16_t sca
   tessel_sfpu::unary(TESSEL_SFPU_EXP, idst, 0, 0, approx, TESSEL_SITE, vector_mode);
 }
 
-ALWI void exp2_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_EXP2), "exp2_tile_init", TESSEL_SITE);
-}
-ALWI void exp2_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_EXP2, idst, 0, 0, APPROX, TESSEL_SITE);
-}
+TESSEL_SFPU_SIMPLE_OP(exp2, TESSEL_SFPU_EXP2)
 
 template <bool fast_and_approx = false>
 ALWI void log_tile_init(TESSEL_SITE_PARAMS) {
@@ -221,40 +224,15 @@ ALWI void tanh_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_TANH, idst, 0, 0, fast_and_approx, TESSEL_SITE);
 }
 
-ALWI void silu_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SILU), "silu_tile_init", TESSEL_SITE);
-}
-ALWI void silu_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_SILU, idst, 0, 0, APPROX, TESSEL_SITE);
-}
+TESSEL_SFPU_SIMPLE_OP(silu, TESSEL_SFPU_SILU)
 
 // ---------------------------------------------------------------------------
 // Sign and magnitude (compute_kernel_api.h, eltwise_unary/negative.h)
 
-ALWI void abs_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_ABS), "abs_tile_init", TESSEL_SITE);
-}
-ALWI void abs_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_ABS, idst, 0, 0, APPROX, TESSEL_SITE);
-}
-ALWI void negative_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_NEG), "negative_tile_init", TESSEL_SITE);
-}
-ALWI void negative_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_NEG, idst, 0, 0, APPROX, TESSEL_SITE);
-}
-ALWI void sign_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SIGN), "sign_tile_init", TESSEL_SITE);
-}
-ALWI void sign_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_SIGN, idst, 0, 0, APPROX, TESSEL_SITE);
-}
-ALWI void square_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SQUARE), "square_tile_init", TESSEL_SITE);
-}
-ALWI void square_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_SQUARE, idst, 0, 0, APPROX, TESSEL_SITE);
-}
+TESSEL_SFPU_SIMPLE_OP(abs, TESSEL_SFPU_ABS)
+TESSEL_SFPU_SIMPLE_OP(negative, TESSEL_SFPU_NEG)
+TESSEL_SFPU_SIMPLE_OP(sign, TESSEL_SFPU_SIGN)
+TESSEL_SFPU_SIMPLE_OP(square, TESSEL_SFPU_SQUARE)
 
 // x^exponent for a non-negative integer exponent (newer Metalium passes the
 // exponent of power_tile as float bits; tessel takes the integer, as
@@ -275,18 +253,8 @@ ALWI void power_iterative_tile(uint32_t idst, uint32_t exponent, TESSEL_SITE_PAR
 // ---------------------------------------------------------------------------
 // Trigonometry (eltwise_unary/trigonometry.h)
 
-ALWI void sin_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SIN), "sin_tile_init", TESSEL_SITE);
-}
-ALWI void sin_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_SIN, idst, 0, 0, APPROX, TESSEL_SITE);
-}
-ALWI void cos_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_COS), "cos_tile_init", TESSEL_SITE);
-}
-ALWI void cos_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
-  tessel_sfpu::unary(TESSEL_SFPU_COS, idst, 0, 0, APPROX, TESSEL_SITE);
-}
+TESSEL_SFPU_SIMPLE_OP(sin, TESSEL_SFPU_SIN)
+TESSEL_SFPU_SIMPLE_OP(cos, TESSEL_SFPU_COS)
 
 // ---------------------------------------------------------------------------
 // Rounding (eltwise_unary/rounding.h; floor.h and ceil.h in older Metalium)
