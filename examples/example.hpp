@@ -82,11 +82,12 @@ Program make_matmul_mcast_program(CoreCoord grid, const Buffer& a, const Buffer&
                                   uint32_t Nt, uint32_t Kt, DataFormat format, MathFidelity fidelity,
                                   const MatmulBlocking& blocking = {});
 
-// eltwise_binary's program: C = A op B over num_tiles bf16 tiles of the
-// interleaved buffers, split over every core of `grid`; op_call is add_tiles,
-// sub_tiles or mul_tiles.
+// eltwise_binary's program: C = A op B over num_tiles tiles of `format` in
+// the interleaved buffers, split over every core of `grid`; op_call is
+// add_tiles, sub_tiles or mul_tiles. Float32 runs with fp32_dest_acc_en.
 Program make_eltwise_binary_program(CoreCoord grid, const Buffer& a, const Buffer& b, const Buffer& c,
-                                    uint32_t num_tiles, const std::string& op_call);
+                                    uint32_t num_tiles, const std::string& op_call,
+                                    DataFormat format = DataFormat::Float16_b);
 
 // The element-wise examples' program layout on every core of `grid`: the
 // CBs `cbs` (two pages of `format` each), kernels/reader.cpp of

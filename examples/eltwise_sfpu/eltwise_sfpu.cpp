@@ -180,6 +180,8 @@ RunResult run_eltwise_sfpu(const RunOptions& o) {
 
     ComputeConfig compute_config;
     compute_config.fp32_dest_acc_en = fp32_dest;
+    // Float32 inputs reach the 32-bit DST with all their bits (not through SrcA).
+    if (fmt == DataFormat::Float32) compute_config.unpack_to_dest_mode = {UnpackToDestMode::UnpackToDestFp32};
     compute_config.defines = {{"SFPU_OP_INIT", op->init}, {"SFPU_OP", replace_all(op->call, "{IN}", to_string(fmt))}};
     Program program;
     const PipelineKernels k = add_pipeline_kernels(program, grid, "eltwise_sfpu", "eltwise_sfpu", "eltwise_binary",

@@ -84,6 +84,9 @@ RunResult run_sfpu_chain(const RunOptions& o) {
 
   ComputeConfig compute_config;
   compute_config.fp32_dest_acc_en = fp32_dest;
+  // Float32 inputs reach the 32-bit DST with all their bits (not through SrcA).
+  if (fmt == DataFormat::Float32)
+    compute_config.unpack_to_dest_mode = {UnpackToDestMode::UnpackToDestFp32, UnpackToDestMode::UnpackToDestFp32};
   Program program;
   const PipelineKernels k = add_pipeline_kernels(program, grid, "sfpu_chain", "eltwise_binary", "eltwise_binary",
                                                  {0, 1, 16}, fmt, {x_buf.get(), y_buf.get()}, *z_buf, compute_config);

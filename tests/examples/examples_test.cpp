@@ -84,9 +84,9 @@ const Expectation kExpectations[] = {
      }},
     {"eltwise_binary", 250,
      [](uint32_t size, const GridCase& g) {
-       return std::vector<std::string>{"on " + std::to_string(size) + " bf16 tiles over " +
+       return std::vector<std::string>{"on " + std::to_string(size) + " Float16_b tiles over " +
                                            std::to_string(g.full_x * g.full_y) + " cores (" + grid_text(g) + ")",
-                                       "add max rel err", "sub max rel err", "mul max rel err"};
+                                       "add worst error", "sub worst error", "mul worst error"};
      }},
     {"matmul_single_core", 128,
      [](uint32_t size, const GridCase& g) {
@@ -257,12 +257,14 @@ TEST(Multicast, OneCoreGridFailsClearly) {
 }
 
 // The compute examples in their other data formats, on a grid small enough
-// that the reuse matmuls get multi-tile blocks (3x2: 2x2-tile blocks at 128).
+// that the reuse matmuls get multi-tile blocks (3x2: 2x2-tile blocks at 128);
+// the element-wise ones on 12 tiles (two per core).
 TEST(ComputeExamples, FormatsFloat32AndBfp8) {
-  for (const char* name :
-       {"matmul_single_core", "matmul_multi_core", "matmul_multicore_reuse", "matmul_multicore_reuse_mcast", "reduce"})
+  for (const char* name : {"matmul_single_core", "matmul_multi_core", "matmul_multicore_reuse",
+                           "matmul_multicore_reuse_mcast", "reduce", "eltwise_binary", "eltwise_sfpu", "sfpu_chain"})
     for (const char* format : {"Float32", "Bfp8_b"}) {
-      RunOptions o = small_grid(3, 2, name == std::string("reduce") ? 64 : 128);
+      const std::string n = name;
+      RunOptions o = small_grid(3, 2, n == "reduce" ? 64 : n.rfind("matmul", 0) == 0 ? 128 : 12);
       o.format = format;
       const RunResult r = find_example(name)->run(o);
       EXPECT_TRUE(r.passed) << name << " " << format << ": " << r.summary;
