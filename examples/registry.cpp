@@ -22,17 +22,17 @@ RunResult run_sfpu_chain(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
-    {"eltwise_sfpu", "y = op(x) for each SFPU unary op (--op exp, ...) on every core", run_eltwise_sfpu},
-    {"sfpu_chain", "z = relu(sigmoid(exp(x)) * tanh(y)): an SFPU chain with a binary SFPU op in one DST acquire",
-     run_sfpu_chain},
     {"loopback", "DRAM -> L1 -> DRAM copy on one core", run_loopback},
     {"copy_multi_core", "reader -> CB -> writer on every core, interleaved DRAM in and out", run_copy_multi_core},
     {"semaphore_pingpong", "two cores pass a token back and forth with semaphores and NoC writes",
      run_semaphore_pingpong},
     {"multicast", "one core multicasts DRAM blocks to every other core with the matmul semaphore handshake",
      run_multicast},
-    {"eltwise_binary", "C = A + B, A - B, A * B on bf16 tiles: reader -> compute -> writer on every core",
+    {"eltwise_binary", "C = A + B, A - B, A * B (--format): reader -> compute -> writer on every core",
      run_eltwise_binary},
+    {"eltwise_sfpu", "y = op(x) for each SFPU unary op (--op exp, ...) on every core", run_eltwise_sfpu},
+    {"sfpu_chain", "z = relu(sigmoid(exp(x)) * tanh(y)): an SFPU chain with a binary SFPU op in one DST acquire",
+     run_sfpu_chain},
     {"matmul_single_core", "C = A B on one core: matmul_tiles accumulating over K in DST", run_matmul_single_core},
     {"matmul_multi_core", "C = A B with the output tiles split over the grid (split_work_to_cores)",
      run_matmul_multi_core},

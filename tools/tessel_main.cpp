@@ -89,9 +89,11 @@ int main(int argc, char** argv) {
     if (*info) return cmd_info(info_arch);
     if (*list) {
       std::printf("examples (tessel run <name>):\n");
-      for (const auto& e : tessel::examples::all_examples()) std::printf("  %-20s %s\n", e.name, e.description);
+      for (const auto& e : tessel::examples::all_examples())
+        std::printf("  %-29s %s\n", e.name, e.description);
       std::printf("benchmarks (tessel bench <name>|all):\n");
-      for (const auto& b : tessel::bench::all_benchmarks()) std::printf("  %-20s %s\n", b.name, b.description);
+      for (const auto& b : tessel::bench::all_benchmarks())
+        std::printf("  %-29s %s\n", b.name, b.description);
       return 0;
     }
     if (*bench) return cmd_bench(bench_name);
