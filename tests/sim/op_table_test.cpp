@@ -4,11 +4,13 @@
 // error bound the result must meet. Every row runs over the CB formats it
 // applies to (Float16_b, Float32, Bfp8_b) and every DST mode (half and full
 // sync, fp32_dest_acc_en off and on), against the reference computed on the
-// exact values DST holds. The rows are the SFPU ops and the FPU element-wise
-// ops (add_tiles, sub_tiles, mul_tiles, whose operands pass through the
-// 19-bit source registers); matmul, reduce, transpose and the broadcasts
-// have their own tests (compute_fpu_test.cpp). The misuse cases at the end
-// check the engine's messages for SFPU calls and their call sites.
+// exact values DST holds. The rows are the SFPU ops and the FPU tile ops
+// whose result element depends on one element of each operand (add_tiles,
+// sub_tiles, mul_tiles, their row/column/scalar broadcasts and
+// transpose_wh_tile; their operands pass through the 19-bit source
+// registers). matmul and reduce, which sum, have their own tests
+// (compute_fpu_test.cpp) and run in every format in the examples. The
+// misuse cases at the end check the engine's messages for SFPU calls.
 //
 // Bounds. A row states its error in the unit it is specified in: `ulps` of
 // the result's precision (bfloat16 when DST is 16-bit or the output CB is
@@ -77,6 +79,8 @@ const std::string& kernel_source() {
 #include "api/compute/eltwise_unary/typecast.h"
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/binary_max_min.h"
+#include "api/compute/bcast.h"
+#include "api/compute/transpose_wh.h"
 
 namespace {
 
@@ -118,6 +122,24 @@ void op_init(uint32_t op, bool approx) {
   case 105: binary_min_tile_init(); break;
   default: ASSERT(false);
   }
+}
+
+// DST 0 = CB 0 op broadcast(CB 1): op 0 add, 1 sub, 2 mul; dim a BroadcastType.
+template <EltwiseBinaryType OP, BroadcastType DIM>
+void bcast_op() {
+  init_bcast<OP, DIM>(0, 1, 16);
+  any_tiles_bcast<OP, DIM>(0, 1, 0, 0, 0);
+}
+template <EltwiseBinaryType OP>
+void bcast_dim(uint32_t dim) {
+  if (dim == 1) bcast_op<OP, BroadcastType::COL>();
+  if (dim == 2) bcast_op<OP, BroadcastType::ROW>();
+  if (dim == 3) bcast_op<OP, BroadcastType::SCALAR>();
+}
+void fpu_bcast(uint32_t op, uint32_t dim) {
+  if (op == 0) bcast_dim<EltwiseBinaryType::ELWADD>(dim);
+  if (op == 1) bcast_dim<EltwiseBinaryType::ELWSUB>(dim);
+  if (op == 2) bcast_dim<EltwiseBinaryType::ELWMUL>(dim);
 }
 
 // Binary ops: DST[i] = DST[i] op DST[i + 1].
@@ -188,6 +210,8 @@ void kernel_main() {
         if (a == 200) { add_tiles_init(0, 1); add_tiles(0, 1, 0, 0, 0); }
         if (a == 201) { sub_tiles_init(0, 1); sub_tiles(0, 1, 0, 0, 0); }
         if (a == 202) { mul_tiles_init(0, 1); mul_tiles(0, 1, 0, 0, 0); }
+        if (a >= 210 && a < 222) fpu_bcast((a - 210) / 4, (a - 210) % 4);
+        if (a == 230) { transpose_wh_init(0, 16); transpose_wh_tile(0, 0, 0); }
         copy_tile_init(0);
       } else {
         copy_tile(0, 0, 0);
@@ -265,6 +289,8 @@ struct Row {
   Bound bound;
   uint32_t formats = kAllFormats;
   DataFormat out = DataFormat::Invalid; // output CB format; Invalid: the input's
+  // FPU rows: where element i's operands come from (positions in the 32x32 tile).
+  enum class Layout : uint8_t { Same, TransposeA, BcastRowB, BcastColB, BcastScalarB } layout = Layout::Same;
 };
 
 // Exact ops: correctly rounded float (0.5 ULP; the reference is float64).
@@ -284,8 +310,30 @@ Row binary(const char* name, uint32_t op, Domain a, Domain b, double (*ref)(doub
 }
 // FPU element-wise op on CB 0 and CB 1 (HiFi4: the product of two source
 // registers is exact in float).
-Row fpu(const char* name, uint32_t op, double (*ref)(double, double)) {
-  return Row{name, Kind::FpuBinary, op, 0, false, {-4, 4}, {-4, 4}, ref, kExact};
+Row fpu(const char* name, uint32_t op, double (*ref)(double, double), Row::Layout layout = Row::Layout::Same) {
+  Row row{name, Kind::FpuBinary, op, 0, false, {-4, 4}, {-4, 4}, ref, kExact};
+  row.layout = layout;
+  return row;
+}
+// The broadcast form of FPU op `binop` (0 add, 1 sub, 2 mul) with BroadcastType `dim` (1 col, 2 row, 3 scalar).
+Row fpu_bcast(const char* name, uint32_t binop, uint32_t dim, double (*ref)(double, double)) {
+  return fpu(name, 10 + binop * 4 + dim, ref,
+             dim == 1   ? Row::Layout::BcastColB
+             : dim == 2 ? Row::Layout::BcastRowB
+                        : Row::Layout::BcastScalarB);
+}
+
+// Tile-order index of (r, c), and the operand index a row's layout reads for output element i.
+size_t tile_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
+size_t source_index(Row::Layout layout, bool operand_b, size_t i) {
+  const uint32_t f = uint32_t(i / 256), r = (f / 2) * 16 + uint32_t(i % 256) / 16, c = (f % 2) * 16 + uint32_t(i % 16);
+  switch (layout) {
+  case Row::Layout::TransposeA: return operand_b ? i : tile_index(c, r);
+  case Row::Layout::BcastRowB: return operand_b ? tile_index(0, c) : i;
+  case Row::Layout::BcastColB: return operand_b ? tile_index(r, 0) : i;
+  case Row::Layout::BcastScalarB: return operand_b ? 0 : i;
+  default: return i;
+  }
 }
 Row with_p0(Row row, uint32_t p0) {
   row.p0 = p0;
@@ -405,6 +453,17 @@ const std::vector<Row>& op_table() {
       fpu("add_tiles", TESSEL_BINARY_ADD, [](double x, double y) { return x + y; }),
       fpu("sub_tiles", TESSEL_BINARY_SUB, [](double x, double y) { return x - y; }),
       fpu("mul_tiles", TESSEL_BINARY_MUL, [](double x, double y) { return x * y; }),
+      fpu_bcast("add_tiles_bcast_cols", 0, 1, [](double x, double y) { return x + y; }),
+      fpu_bcast("add_tiles_bcast_rows", 0, 2, [](double x, double y) { return x + y; }),
+      fpu_bcast("add_tiles_bcast_scalar", 0, 3, [](double x, double y) { return x + y; }),
+      fpu_bcast("sub_tiles_bcast_cols", 1, 1, [](double x, double y) { return x - y; }),
+      fpu_bcast("sub_tiles_bcast_rows", 1, 2, [](double x, double y) { return x - y; }),
+      fpu_bcast("sub_tiles_bcast_scalar", 1, 3, [](double x, double y) { return x - y; }),
+      fpu_bcast("mul_tiles_bcast_cols", 2, 1, [](double x, double y) { return x * y; }),
+      fpu_bcast("mul_tiles_bcast_rows", 2, 2, [](double x, double y) { return x * y; }),
+      fpu_bcast("mul_tiles_bcast_scalar", 2, 3, [](double x, double y) { return x * y; }),
+      fpu(
+          "transpose_wh_tile", 30, [](double x, double) { return x; }, Row::Layout::TransposeA),
   };
   return rows;
 }
@@ -626,7 +685,8 @@ TEST_F(OpTableTest, EveryOpWithinItsBound) {
           const Row& row = *r.rows[t];
           std::vector<double> refs(kTileHW);
           for (uint32_t i = 0; i < kTileHW; ++i)
-            refs[i] = row.kind == Kind::FpuBinary ? row.ref(sa[t * kTileHW + i], sb[t * kTileHW + i])
+            refs[i] = row.kind == Kind::FpuBinary ? row.ref(sa[t * kTileHW + source_index(row.layout, false, i)],
+                                                            sb[t * kTileHW + source_index(row.layout, true, i)])
                                                   : row.ref(da[t * kTileHW + i], db[t * kTileHW + i]);
           const bool bf16_result = !mode.fp32 || r.out == DataFormat::Float16_b;
           const Allowance allow{row, bf16_result, r.out, refs};
