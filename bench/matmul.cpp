@@ -67,6 +67,7 @@ void measure(uint32_t n, int repeats) {
   const double sim = best_run_seconds(cq, program, repeats);
   const double blas1 = blas_seconds(n, a, b, c_blas, 1, repeats + 2);
   const double blas_all = blas_seconds(n, a, b, c_blas, 0, repeats + 2); // 0: OpenBLAS's default
+  openblas_set_num_threads(1); // park BLAS's worker threads before the next simulated run
 
   // The simulated result must match BLAS's (PCC over the whole matrix).
   std::vector<uint8_t> out;

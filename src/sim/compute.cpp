@@ -342,6 +342,13 @@ inline void unpack_src(DataFormat format, const uint8_t* tile, float* out) {
   if (format == DataFormat::Float32) keep_mantissa_bits(out, kSrcBits);
 }
 
+// Unpacks tile `itile` of cb (checked) into `out`, as a source register holds it.
+inline void unpack_src_tile(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
+                            float* out, const char* file, uint32_t line) {
+  const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
+  unpack_src(DataFormat(k->cbs[cb].data_format), tile, out);
+}
+
 // Unpacks tile `itile` of cb (checked) into `rows`, row-major, as a source register holds it.
 inline void unpack_rows(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
                         float* rows, float* tmp, const char* file, uint32_t line) {
@@ -762,28 +769,27 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
   const uint32_t fid = k->math_fidelity;
   const bool prep = fidelity_needs_prep(fid);
   for (uint32_t r = 0; r < rt; ++r) {
-    unpack_rows(k, name, what, cb0, i0 + r * kt, w.a[r], w.t, file, line);
+    unpack_src_tile(k, name, what, cb0, i0 + r * kt, w.a[r], file, line);
     if (prep) prepare_srcb(fid, w.a[r], w.a2[r]);
   }
   for (uint32_t c = 0; c < ct; ++c) {
     if (transpose) {
       unpack_rows(k, name, what, cb1, i1 + c, w.c, w.t, file, line);
-      transpose_rows(w.c, w.b[c]);
+      transpose_rows(w.c, w.t);
+      from_rows(w.t, w.b[c]);
     } else {
-      unpack_rows(k, name, what, cb1, i1 + c, w.b[c], w.t, file, line);
+      unpack_src_tile(k, name, what, cb1, i1 + c, w.b[c], file, line);
     }
     if (prep) prepare_srca(fid, w.b[c], w.b2[c]);
   }
   const bool two = prep && fidelity_passes(fid) == 2;
   const bool round = !k->fp32_dest_acc_en;
-  // Each DST tile accumulates in row-major order, then goes back rounded.
+  // Each DST tile accumulates in place (face order), rounded once at the end.
   for (uint32_t r = 0; r < rt; ++r)
     for (uint32_t c = 0; c < ct; ++c) {
       float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
-      to_rows(d, w.c);
-      matmul_rows_acc(w.a[r], w.b[c], w.c);
-      if (two) matmul_rows_acc(w.a2[r], w.b2[c], w.c);
-      from_rows_round(w.c, d, round);
+      matmul_tile_acc(w.a[r], w.b[c], d, round && !two);
+      if (two) matmul_tile_acc(w.a2[r], w.b2[c], d, round);
     }
 }
 

@@ -4,9 +4,8 @@
 //
 // Layouts. DST tiles and unpacked CB tiles are in tile order (four 16x16
 // faces, each row-major: face f holds rows 16*(f/2).., columns 16*(f%2)..).
-// The functions here work on row-major 32x32 copies ("rows"); to_rows /
-// from_rows convert, at a cost of 1024 float moves against the 32768
-// multiply-adds of a tile matmul.
+// The matmul kernel works on that order directly; the other functions here
+// work on row-major 32x32 copies ("rows"), and to_rows / from_rows convert.
 #pragma once
 
 #include <bit>
@@ -18,14 +17,15 @@ namespace tessel::sim {
 
 void to_rows(const float* tile, float* rows);
 void from_rows(const float* rows, float* tile);
-// from_rows, rounding each value to bfloat16 precision when `round`.
-void from_rows_round(const float* rows, float* tile, bool round);
 // Row-major transpose (out != in).
 void transpose_rows(const float* in, float* out);
 
-// c += a x b on row-major 32x32 tiles (c, a, b distinct). Uses AVX2/FMA when
-// the host has them (checked once), a portable loop otherwise.
-void matmul_rows_acc(const float* a, const float* b, float* c);
+// c += a x b on 32x32 tiles in tile (face) order, c then rounded to bfloat16
+// precision when `round` (c, a, b distinct). Rows are addressed through the
+// faces (each row is two runs of 16 floats, 256 apart), so no tile is
+// reordered. Uses AVX2/FMA when the host has them (checked once), a portable
+// loop otherwise.
+void matmul_tile_acc(const float* a, const float* b, float* c, bool round);
 
 // The Tensix multiplier takes 5 significant bits of its SrcA operand and 7 of
 // its SrcB operand per pass (19-bit source registers: 11 significant bits in
