@@ -92,8 +92,8 @@ void measure(uint32_t n, int repeats) {
 } // namespace
 
 void run_matmul() {
-  measure(1024, 3);
-  measure(2048, 1);
+  measure(1024, 5);
+  measure(2048, 2);
 }
 
 } // namespace tessel::bench
