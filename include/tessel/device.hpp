@@ -16,6 +16,7 @@
 namespace tessel {
 
 class CommandQueue;
+class ProgramCache;
 namespace sim {
 class Chip;
 }
@@ -57,6 +58,8 @@ public:
   void set_policy(const std::string& policy);
 
   CommandQueue& command_queue();
+  // Compiled programs reused by structure (program_cache.hpp): statistics and clear().
+  ProgramCache& program_cache();
 
   // Internals for the runtime layer.
   runtime::DeviceState& state();
@@ -65,6 +68,7 @@ private:
   explicit Device(const DeviceConfig& config);
   std::unique_ptr<runtime::DeviceState> state_;
   std::unique_ptr<CommandQueue> queue_;
+  std::unique_ptr<ProgramCache> program_cache_; // destroyed first: its programs came from this device
 };
 
 } // namespace tessel

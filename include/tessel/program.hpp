@@ -103,6 +103,9 @@ public:
   CircularBufferHandle add_circular_buffer(const CoreRangeSet& cores, const CircularBufferConfig& config);
   // Returns the semaphore id (0, 1, ...) kernels pass to get_semaphore().
   uint32_t add_semaphore(const CoreRangeSet& cores, uint32_t initial_value);
+  // A semaphore with a chosen id (< 16, not used yet in this program); ids
+  // may leave gaps. Returns id.
+  uint32_t add_semaphore(const CoreRangeSet& cores, uint32_t initial_value, uint32_t id);
 
   void set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, std::span<const uint32_t> args);
   void set_runtime_args(KernelHandle kernel, const CoreRangeSet& cores, std::initializer_list<uint32_t> args) {

@@ -8,6 +8,8 @@
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
 #include "tessel/program.hpp"
+#include "tessel/program_cache.hpp"
+#include "tessel/program_descriptor.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
 #include "tessel/work_split.hpp"

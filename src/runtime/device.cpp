@@ -7,6 +7,7 @@
 #include "sim/l1_layout.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/error.hpp"
+#include "tessel/program_cache.hpp"
 
 namespace tessel {
 
@@ -62,13 +63,17 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
   s.generation = g_generation.fetch_add(1);
   queue_ = std::make_unique<CommandQueue>(*this);
+  program_cache_ = std::make_unique<ProgramCache>(*this);
 }
 
 std::shared_ptr<Device> Device::open(const DeviceConfig& config) { return std::shared_ptr<Device>(new Device(config)); }
 
 Device::~Device() = default;
 
-void Device::close() { state_->chip.reset(); }
+void Device::close() {
+  program_cache_->clear();
+  state_->chip.reset();
+}
 
 bool Device::is_open() const { return state_->open(); }
 const std::string& Device::arch_name() const { return state_->arch.name; }
@@ -101,6 +106,7 @@ void Device::set_policy(const std::string& policy) {
 }
 
 CommandQueue& Device::command_queue() { return *queue_; }
+ProgramCache& Device::program_cache() { return *program_cache_; }
 runtime::DeviceState& Device::state() { return *state_; }
 
 } // namespace tessel

@@ -249,14 +249,24 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
 }
 
 uint32_t Program::add_semaphore(const CoreRangeSet& cores, uint32_t initial_value) {
+  return add_semaphore(cores, initial_value, uint32_t(live().semaphores.size()));
+}
+
+uint32_t Program::add_semaphore(const CoreRangeSet& cores, uint32_t initial_value, uint32_t id) {
   auto& st = live();
   check_cores_given(cores, "add_semaphore");
-  if (st.semaphores.size() >= TESSEL_MAX_SEMAPHORES)
-    throw ValidationError("add_semaphore: a program has at most " + std::to_string(TESSEL_MAX_SEMAPHORES) +
-                          " semaphores");
-  st.semaphores.push_back({cores, initial_value});
+  if (id >= TESSEL_MAX_SEMAPHORES)
+    throw ValidationError("add_semaphore: semaphore id " + std::to_string(id) +
+                          " is out of range: a program has at most " + std::to_string(TESSEL_MAX_SEMAPHORES) +
+                          " semaphores (ids 0.." + std::to_string(TESSEL_MAX_SEMAPHORES - 1) + ")");
+  if (id < st.semaphores.size() && st.semaphores[id].cores.num_cores() != 0)
+    throw ValidationError("add_semaphore: semaphore id " + std::to_string(id) +
+                          " is already used in this program (on cores " + st.semaphores[id].cores.str() + ")");
+  // Unused ids below `id` stay as gaps (no cores).
+  if (id >= st.semaphores.size()) st.semaphores.resize(id + 1);
+  st.semaphores[id] = {cores, initial_value};
   ++st.layout_version;
-  return uint32_t(st.semaphores.size() - 1);
+  return id;
 }
 
 namespace {
