@@ -249,6 +249,9 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
 }
 
 uint32_t Program::add_semaphore(const CoreRangeSet& cores, uint32_t initial_value) {
+  if (live().semaphores.size() >= TESSEL_MAX_SEMAPHORES)
+    throw ValidationError("add_semaphore: a program has at most " + std::to_string(TESSEL_MAX_SEMAPHORES) +
+                          " semaphores");
   return add_semaphore(cores, initial_value, uint32_t(live().semaphores.size()));
 }
 
