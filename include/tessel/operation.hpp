@@ -1,0 +1,194 @@
+// Operations and per-dispatch runtime resources
+// (spec/operation-runtime-resources, design §4).
+//
+// An Operation declares logical kernels (selected by KernelKind, or by a
+// captured Kernel handle when it has more than one of a kind), circular
+// buffers and its own semaphores, and runs on a launch range of cores with a
+// list of tensors (buffers). An optional runtime resource factory, called
+// once per execution with the current tensors, the launch range and the first
+// semaphore id after the operation's own, returns ProgramRuntimeResources:
+// caller semaphores, per-logical-kernel runtime args and defines, and
+// lifetimes (owners kept alive through execution).
+//
+// Every run: the factory's result is validated whole before anything is
+// built (each rule has its own message); the operation's ProgramDescriptor is
+// planned (core specialisation, tensor accessors, runtime-owned words) and
+// looked up in the device's ProgramCache by structure; the dispatch words are
+// applied and the program runs. An invalid result, a failed build or a failed
+// run changes nothing: no cache entry, the previous lifetimes kept. A
+// successful run replaces the retained lifetimes.
+//
+// Records are immutable after construction and hold their collections by
+// value. The spec's type rules (records and tuples, integer non-boolean words,
+// string define names and values) are the C++ types themselves.
+//
+// Ownership: an Operation is a value owned by its caller; Kernel handles are
+// shared. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tessel/buffer.hpp"
+#include "tessel/core_coord.hpp"
+#include "tessel/program_descriptor.hpp"
+
+namespace tessel {
+
+class Device;
+
+enum class KernelKind : uint8_t { Compute, DataMovement };
+std::string to_string(KernelKind kind);
+
+// An operation-owned logical kernel. The operation and its factory capture the
+// same handle; copies share the identity. Bound to one operation when that
+// operation declares it.
+class Kernel {
+public:
+  explicit Kernel(KernelKind kind, std::string name = "");
+  KernelKind kind() const;
+  const std::string& name() const;
+  bool operator==(const Kernel& other) const { return state_ == other.state_; }
+
+  struct State;
+  const std::shared_ptr<State>& state() const { return state_; }
+
+private:
+  std::shared_ptr<State> state_;
+};
+
+// KernelKind selects the operation's one kernel of that kind; a Kernel selects itself.
+using KernelSelector = std::variant<KernelKind, Kernel>;
+std::string describe(const KernelSelector& kernel);
+
+class CoreRuntimeArgs {
+public:
+  CoreRuntimeArgs(CoreCoord core, std::vector<uint32_t> values) : core_(core), values_(std::move(values)) {}
+  CoreCoord core() const { return core_; }
+  const std::vector<uint32_t>& values() const { return values_; }
+
+private:
+  CoreCoord core_;
+  std::vector<uint32_t> values_;
+};
+
+class KernelDefine {
+public:
+  KernelDefine(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
+  const std::string& name() const { return name_; }
+  const std::string& value() const { return value_; }
+
+private:
+  std::string name_, value_;
+};
+
+class KernelRuntimeResources {
+public:
+  explicit KernelRuntimeResources(KernelSelector kernel, std::vector<CoreRuntimeArgs> runtime_args = {},
+                                  std::vector<KernelDefine> defines = {})
+      : kernel_(std::move(kernel)), runtime_args_(std::move(runtime_args)), defines_(std::move(defines)) {}
+  const KernelSelector& kernel() const { return kernel_; }
+  const std::vector<CoreRuntimeArgs>& runtime_args() const { return runtime_args_; }
+  const std::vector<KernelDefine>& defines() const { return defines_; }
+
+private:
+  KernelSelector kernel_;
+  std::vector<CoreRuntimeArgs> runtime_args_;
+  std::vector<KernelDefine> defines_;
+};
+
+// Owners kept alive while an execution runs (any shared object).
+using Lifetime = std::shared_ptr<const void>;
+
+class ProgramRuntimeResources {
+public:
+  explicit ProgramRuntimeResources(std::vector<SemaphoreDescriptor> semaphore_descriptors = {},
+                                   std::vector<KernelRuntimeResources> kernel_resources = {},
+                                   std::vector<Lifetime> lifetimes = {})
+      : semaphore_descriptors_(std::move(semaphore_descriptors)), kernel_resources_(std::move(kernel_resources)),
+        lifetimes_(std::move(lifetimes)) {}
+  const std::vector<SemaphoreDescriptor>& semaphore_descriptors() const { return semaphore_descriptors_; }
+  const std::vector<KernelRuntimeResources>& kernel_resources() const { return kernel_resources_; }
+  const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
+
+private:
+  std::vector<SemaphoreDescriptor> semaphore_descriptors_;
+  std::vector<KernelRuntimeResources> kernel_resources_;
+  std::vector<Lifetime> lifetimes_;
+};
+
+using RuntimeResourceFactory =
+    std::function<ProgramRuntimeResources(const std::vector<std::shared_ptr<Buffer>>& tensors,
+                                          const CoreRangeSet& core_ranges, uint32_t first_free_semaphore_id)>;
+
+// One logical kernel of an operation.
+struct OperationKernel {
+  KernelSelector kernel = KernelKind::DataMovement; // its identity
+  std::string source;                               // a path (source_is_path) or source text
+  bool source_is_path = true;
+  KernelDescriptor::Config config = ReaderConfigDescriptor{};
+  std::vector<uint32_t> compile_args; // the operation's own; tensor accessor args follow them
+  Defines defines;                    // the operation's own; the factory's join them
+  // Core specialisation: cores of the launch range that get other compile
+  // args (the operation's own, replacing compile_args). Groups must not
+  // overlap; the rest of the launch range keeps compile_args.
+  std::vector<std::pair<CoreRangeSet, std::vector<uint32_t>>> specializations;
+  // Runtime-owned words: when set, the runtime appends per core, after the
+  // caller's runtime args, the words this returns for that core; the
+  // caller's argument count reaches the kernel as the compile-time arg just
+  // before the tensor accessor args, and cores with different caller counts
+  // get separate descriptors.
+  std::function<std::vector<uint32_t>(CoreCoord core)> runtime_words;
+};
+
+class Operation {
+public:
+  explicit Operation(std::string name);
+
+  // Declares a logical kernel. Throws ValidationError for a second kernel of
+  // a kind selected by KernelKind, a Kernel already declared (here or by
+  // another operation), or a KernelKind that does not match the config.
+  void add_kernel(OperationKernel kernel);
+  // A CB config placed on every core of the launch range.
+  void add_circular_buffer(uint32_t total_size, std::vector<CBFormatDescriptor> formats);
+  // An operation-owned (compiler-managed) semaphore on every launch core; ids
+  // 0, 1, ...; the factory's first_free_semaphore_id is their count.
+  uint32_t add_semaphore(uint32_t initial_value);
+
+  // One execution: see the file comment. Throws ValidationError (invalid
+  // resources or descriptors), ProgramError / KernelError (build or run).
+  void run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+           const RuntimeResourceFactory& factory = {});
+
+  // Validates a factory result against this operation and a launch range
+  // (what run() does before building anything). Throws ValidationError.
+  void validate(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
+
+  // The ProgramDescriptor run() would build (after validation).
+  ProgramDescriptor plan(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                         const ProgramRuntimeResources& resources) const;
+
+  const std::string& name() const { return name_; }
+  const std::vector<OperationKernel>& kernels() const { return kernels_; }
+  // What the last successful run retained (its resources' lifetimes and tensors).
+  const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
+  uint32_t first_free_semaphore_id() const { return uint32_t(own_semaphores_.size()); }
+
+private:
+  // Index of the logical kernel `selector` names, or throws naming `where`.
+  size_t find_kernel(const KernelSelector& selector, const std::string& where) const;
+
+  std::string name_;
+  std::shared_ptr<int> identity_; // what Kernel handles bind to
+  std::vector<OperationKernel> kernels_;
+  std::vector<CBDescriptor> cbs_; // core_ranges filled per run
+  std::vector<uint32_t> own_semaphores_;
+  std::vector<Lifetime> lifetimes_;
+};
+
+} // namespace tessel
