@@ -16,11 +16,14 @@ void run_dispatch();
 void run_jit();
 void run_eltwise();
 void run_matmul();
+void run_dispatch_cached();
 
 namespace {
 const Benchmark kBenchmarks[] = {
     {"pipeline", "2 KiB tiles reader -> CB -> writer on all 120 cores vs a plain copy loop", run_pipeline},
     {"dispatch", "re-dispatch of a cached null-kernel program with new runtime args", run_dispatch},
+    {"dispatch_cached", "an Operation with a factory re-dispatched on 120 cores, cache hits, new words each call",
+     run_dispatch_cached},
     {"jit", "kernel compile: cold, warm disk cache, in-process memo", run_jit},
     {"matmul", "bf16 C = A B (1024^3, 2048^3) through matmul_multicore_reuse_mcast on 120 cores vs host BLAS sgemm",
      run_matmul},

@@ -30,7 +30,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -146,6 +149,15 @@ struct OperationKernel {
   std::function<std::vector<uint32_t>(CoreCoord core)> runtime_words;
 };
 
+// Where the host time of one Operation::run went, in seconds.
+struct OperationTimings {
+  double factory = 0;  // the runtime resource factory
+  double validate = 0; // the validation rules
+  double plan = 0;     // building the ProgramDescriptor
+  double lookup = 0;   // structural key, cache lookup, writing the dispatch words (a miss: building too)
+  double execute = 0;  // enqueue_program: dispatch and the simulated run
+};
+
 class Operation {
 public:
   explicit Operation(std::string name);
@@ -178,10 +190,15 @@ public:
   // What the last successful run retained (its resources' lifetimes and tensors).
   const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
   uint32_t first_free_semaphore_id() const { return uint32_t(own_semaphores_.size()); }
+  // The phases of the last run() that got that far.
+  const OperationTimings& last_timings() const { return timings_; }
 
 private:
   // Index of the logical kernel `selector` names, or throws naming `where`.
   size_t find_kernel(const KernelSelector& selector, const std::string& where) const;
+  static constexpr size_t kNoKernel = ~size_t(0);
+  size_t lookup_kernel(const KernelSelector& selector) const; // kNoKernel if none
+  std::string kernel_not_found(const KernelSelector& selector) const;
 
   std::string name_;
   std::shared_ptr<int> identity_; // what Kernel handles bind to
@@ -189,6 +206,33 @@ private:
   std::vector<CBDescriptor> cbs_; // core_ranges filled per run
   std::vector<uint32_t> own_semaphores_;
   std::vector<Lifetime> lifetimes_;
+  OperationTimings timings_;
+  // The fast path of a cache hit: for a resource structure seen before on the
+  // same device and cache generation, where each dispatch word goes in the
+  // cached program (spans into it), so a hit builds no descriptor.
+  struct FastPlan {
+    Program* program = nullptr;
+    const Device* device = nullptr;
+    uint64_t cache_generation = 0;
+    // Per kernel_resources entry, per runtime_args element: the slot of its words
+    // (the caller's, then any runtime-owned words).
+    std::vector<std::vector<std::span<uint32_t>>> slots;
+    // Cores that get only runtime-owned words: (logical kernel, core, slot).
+    std::vector<std::tuple<size_t, CoreCoord, std::span<uint32_t>>> owned_only;
+    std::vector<std::span<uint32_t>> addresses; // the common args holding tensor addresses
+  };
+  void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                    const ProgramRuntimeResources& r) const;
+  FastPlan make_fast_plan(Program& program, const Device& device, const ProgramDescriptor& d,
+                          const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r) const;
+  ProgramDescriptor plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                              const ProgramRuntimeResources& resources, std::vector<size_t>* kernel_of) const;
+  mutable std::string key_;
+  std::unordered_map<std::string, FastPlan> fast_;
+
+  // Validation scratch, reused so a valid result allocates nothing.
+  mutable std::vector<uint64_t> seen_;
+  mutable std::vector<int> entry_of_;
 };
 
 } // namespace tessel

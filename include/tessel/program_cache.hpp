@@ -51,10 +51,18 @@ public:
   // Drops every entry and zeroes the statistics.
   void clear();
 
+  // Changes whenever clear() drops entries: a caller holding a Program& from
+  // get() may keep using it while the generation is the same.
+  uint64_t generation() const { return generation_; }
+  // Counts a hit for a caller that found its entry without get() (an
+  // Operation's own fast path) and wrote the dispatch values itself.
+  void count_hit() { ++hits_; }
+
 private:
   Device& device_;
   std::unordered_map<std::string, std::unique_ptr<Program>> entries_;
   uint64_t hits_ = 0, misses_ = 0;
+  uint64_t generation_ = 0;
 };
 
 } // namespace tessel

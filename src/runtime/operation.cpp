@@ -3,6 +3,7 @@
 #include "tessel/operation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -115,73 +116,110 @@ uint32_t Operation::add_semaphore(uint32_t initial_value) {
 }
 
 size_t Operation::find_kernel(const KernelSelector& selector, const std::string& where) const {
+  const size_t k = lookup_kernel(selector);
+  if (k != kNoKernel) return k;
+  throw ValidationError(where + ": " + kernel_not_found(selector));
+}
+
+size_t Operation::lookup_kernel(const KernelSelector& selector) const {
+  if (const auto* h = std::get_if<Kernel>(&selector))
+    if (h->state()->operation.lock() != identity_) return kNoKernel;
+  for (size_t i = 0; i < kernels_.size(); ++i)
+    if (same(kernels_[i].kernel, selector)) return i;
+  return kNoKernel;
+}
+
+std::string Operation::kernel_not_found(const KernelSelector& selector) const {
   if (const auto* h = std::get_if<Kernel>(&selector)) {
     const auto& st = h->state();
     if (st->operation.lock() != identity_)
-      throw ValidationError(where + ": " + describe(selector) + " is not bound to operation '" + name_ + "'" +
-                            (st->operation.expired() ? std::string(" (no operation declared it)")
-                                                     : " (it belongs to operation '" + st->operation_name + "')"));
+      return describe(selector) + " is not bound to operation '" + name_ + "'" +
+             (st->operation.expired() ? std::string(" (no operation declared it)")
+                                      : " (it belongs to operation '" + st->operation_name + "')");
   }
-  for (size_t i = 0; i < kernels_.size(); ++i)
-    if (same(kernels_[i].kernel, selector)) return i;
   std::string declared;
   for (const OperationKernel& k : kernels_)
     declared += (declared.empty() ? "" : ", ") + describe(k.kernel);
-  throw ValidationError(where + ": operation '" + name_ + "' has no logical kernel " + describe(selector) +
-                        " (it declares: " + (declared.empty() ? "none" : declared) + ")");
+  return "operation '" + name_ + "' has no logical kernel " + describe(selector) +
+         " (it declares: " + (declared.empty() ? "none" : declared) + ")";
 }
 
 // ---------------------------------------------------------------------------
-// Validation: every rule of the spec, each with its own message.
+// Validation: every rule of the spec, each with its own message. The checks
+// build no strings and allocate nothing unless one fails.
+
+namespace {
+// "Operation 'op': runtime resources: " + what, thrown.
+[[noreturn]] void invalid(const std::string& op, const std::string& what) {
+  throw ValidationError("Operation '" + op + "': runtime resources: " + what);
+}
+std::string semaphore_at(size_t i, uint32_t id) {
+  return "semaphore_descriptors[" + std::to_string(i) + "] (id " + std::to_string(id) + ")";
+}
+std::string kernel_entry(size_t i, const KernelSelector& k) { return entry(i) + " (" + describe(k) + ")"; }
+} // namespace
 
 void Operation::validate(const ProgramRuntimeResources& r, const CoreRangeSet& launch) const {
-  const std::string op = "Operation '" + name_ + "': runtime resources: ";
   const uint32_t first_free = first_free_semaphore_id();
-  // Caller semaphores: ids unique, >= first_free_semaphore_id, in range; cores inside the worker range.
-  for (size_t i = 0; i < r.semaphore_descriptors().size(); ++i) {
-    const SemaphoreDescriptor& s = r.semaphore_descriptors()[i];
-    const std::string where = op + "semaphore_descriptors[" + std::to_string(i) + "] (id " + std::to_string(s.id) + ")";
+  const auto& sems = r.semaphore_descriptors();
+  for (size_t i = 0; i < sems.size(); ++i) {
+    const SemaphoreDescriptor& s = sems[i];
     if (s.id < first_free)
-      throw ValidationError(where + ": id is below first_free_semaphore_id " + std::to_string(first_free) +
-                            "; ids below it belong to the operation");
+      invalid(name_, semaphore_at(i, s.id) + ": id is below first_free_semaphore_id " + std::to_string(first_free) +
+                         "; ids below it belong to the operation");
     if (s.id >= 16)
-      throw ValidationError(where + ": id is out of range; a program has at most 16 semaphores (ids 0..15)");
+      invalid(name_, semaphore_at(i, s.id) + ": id is out of range; a program has at most 16 semaphores (ids 0..15)");
     for (size_t j = 0; j < i; ++j)
-      if (r.semaphore_descriptors()[j].id == s.id)
-        throw ValidationError(where + ": id " + std::to_string(s.id) + " is also semaphore_descriptors[" +
-                              std::to_string(j) + "]'s; caller semaphore ids must be unique");
-    if (s.core_ranges.num_cores() == 0) throw ValidationError(where + ": core_ranges is empty");
+      if (sems[j].id == s.id)
+        invalid(name_, semaphore_at(i, s.id) + ": id " + std::to_string(s.id) + " is also semaphore_descriptors[" +
+                           std::to_string(j) + "]'s; caller semaphore ids must be unique");
+    if (s.core_ranges.num_cores() == 0) invalid(name_, semaphore_at(i, s.id) + ": core_ranges is empty");
     if (!inside(s.core_ranges, launch))
-      throw ValidationError(where + ": core_ranges " + s.core_ranges.str() +
-                            " are not inside the operation's worker range " + launch.str());
+      invalid(name_, semaphore_at(i, s.id) + ": core_ranges " + s.core_ranges.str() +
+                         " are not inside the operation's worker range " + launch.str());
   }
-  std::vector<int> entry_of(kernels_.size(), -1);
-  for (size_t i = 0; i < r.kernel_resources().size(); ++i) {
-    const KernelRuntimeResources& kr = r.kernel_resources()[i];
-    const size_t k = find_kernel(kr.kernel(), op + entry(i));
-    const std::string where = op + entry(i) + " (" + describe(kr.kernel()) + ")";
-    if (entry_of[k] >= 0)
-      throw ValidationError(where + ": the kernel already has resources in " + entry(size_t(entry_of[k])) +
-                            "; give each logical kernel at most one entry");
-    entry_of[k] = int(i);
-    std::map<std::pair<uint32_t, uint32_t>, size_t> seen;
-    for (size_t j = 0; j < kr.runtime_args().size(); ++j) {
-      const CoreCoord c = kr.runtime_args()[j].core();
-      const std::string at = where + ": runtime_args[" + std::to_string(j) + "] at core " + c.str();
-      if (!launch.contains(c)) throw ValidationError(at + " is outside the operation's worker range " + launch.str());
-      auto [it, fresh] = seen.emplace(std::make_pair(c.x, c.y), j);
-      if (!fresh)
-        throw ValidationError(at + ": the core already has runtime_args[" + std::to_string(it->second) +
-                              "]; give each core one vector per logical kernel");
+  // Per-core scratch over the launch range's bounding box: which entry (+1) last set each core.
+  uint32_t x0 = ~0u, y0 = ~0u, x1 = 0, y1 = 0;
+  for (const CoreRange& cr : launch.ranges()) {
+    x0 = std::min(x0, cr.start.x), y0 = std::min(y0, cr.start.y);
+    x1 = std::max(x1, cr.end.x), y1 = std::max(y1, cr.end.y);
+  }
+  const uint32_t width = x1 - x0 + 1;
+  seen_.assign(size_t(width) * (y1 - y0 + 1), 0);
+  entry_of_.assign(kernels_.size(), -1);
+  const auto& entries = r.kernel_resources();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const KernelRuntimeResources& kr = entries[i];
+    const size_t k = lookup_kernel(kr.kernel());
+    if (k == kNoKernel) invalid(name_, entry(i) + ": " + kernel_not_found(kr.kernel()));
+    if (entry_of_[k] >= 0)
+      invalid(name_, kernel_entry(i, kr.kernel()) + ": the kernel already has resources in " +
+                         entry(size_t(entry_of_[k])) + "; give each logical kernel at most one entry");
+    entry_of_[k] = int(i);
+    const auto& args = kr.runtime_args();
+    for (size_t j = 0; j < args.size(); ++j) {
+      const CoreCoord c = args[j].core();
+      if (!launch.contains(c))
+        invalid(name_, kernel_entry(i, kr.kernel()) + ": runtime_args[" + std::to_string(j) + "] at core " + c.str() +
+                           " is outside the operation's worker range " + launch.str());
+      // A mark holds (entry + 1) << 32 | (element + 1) of the runtime_args that set the core.
+      uint64_t& mark = seen_[size_t(c.y - y0) * width + (c.x - x0)];
+      if ((mark >> 32) == i + 1)
+        invalid(name_, kernel_entry(i, kr.kernel()) + ": runtime_args[" + std::to_string(j) + "] at core " + c.str() +
+                           ": the core already has runtime_args[" + std::to_string((mark & 0xffffffffu) - 1) +
+                           "]; give each core one vector per logical kernel");
+      mark = (uint64_t(i + 1) << 32) | (j + 1);
     }
-    std::set<std::string> names;
-    for (const KernelDefine& d : kr.defines()) {
-      if (!names.insert(d.name()).second)
-        throw ValidationError(where + ": define '" + d.name() + "' appears twice; give each name once");
-      auto own = kernels_[k].defines.find(d.name());
+    const auto& defs = kr.defines();
+    for (size_t a = 0; a < defs.size(); ++a) {
+      for (size_t b = 0; b < a; ++b)
+        if (defs[b].name() == defs[a].name())
+          invalid(name_, kernel_entry(i, kr.kernel()) + ": define '" + defs[a].name() +
+                             "' appears twice; give each name once");
+      auto own = kernels_[k].defines.find(defs[a].name());
       if (own != kernels_[k].defines.end())
-        throw ValidationError(where + ": define '" + d.name() + "' is already defined by the operation (as '" +
-                              own->second + "')");
+        invalid(name_, kernel_entry(i, kr.kernel()) + ": define '" + defs[a].name() +
+                           "' is already defined by the operation (as '" + own->second + "')");
     }
   }
 }
@@ -193,6 +231,11 @@ void Operation::validate(const ProgramRuntimeResources& r, const CoreRangeSet& l
 
 ProgramDescriptor Operation::plan(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                                   const ProgramRuntimeResources& r) const {
+  return plan_impl(tensors, launch, r, nullptr);
+}
+
+ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                                       const ProgramRuntimeResources& r, std::vector<size_t>* kernel_of) const {
   const std::string op = "Operation '" + name_ + "': ";
   ProgramDescriptor d;
   for (const CBDescriptor& cb : cbs_) {
@@ -266,21 +309,148 @@ ProgramDescriptor Operation::plan(const std::vector<std::shared_ptr<Buffer>>& te
         if (!values.empty() || w != words.end()) kd.runtime_args.emplace_back(c, std::move(values));
       }
       d.kernels.push_back(std::move(kd));
+      if (kernel_of) kernel_of->push_back(k);
     }
   }
   return d;
 }
 
+// The structure of one execution's resources, in the form the fast path
+// keys on: everything plan() turns into descriptor structure (the launch
+// range, the tensors' accessor properties, each entry's kernel, defines,
+// coordinates and vector lengths, the caller semaphores), nothing that only
+// ends up in dispatch words. Written into key_ (its capacity is reused).
+void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                             const ProgramRuntimeResources& r) const {
+  key_.clear();
+  auto u32 = [&](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto str = [&](const std::string& v) {
+    u32(uint32_t(v.size()));
+    key_ += v;
+  };
+  auto cores = [&](const CoreRangeSet& set) {
+    u32(uint32_t(set.ranges().size()));
+    for (const CoreRange& cr : set.ranges())
+      u32(cr.start.x), u32(cr.start.y), u32(cr.end.x), u32(cr.end.y);
+  };
+  cores(launch);
+  u32(uint32_t(tensors.size()));
+  for (const auto& t : tensors) {
+    if (!t) throw ValidationError("Operation '" + name_ + "': a tensor is null");
+    u32(uint32_t(t->type())), u32(t->page_size()), u32(t->aligned_page_size());
+  }
+  u32(uint32_t(r.kernel_resources().size()));
+  for (const KernelRuntimeResources& kr : r.kernel_resources()) {
+    u32(uint32_t(lookup_kernel(kr.kernel())));
+    u32(uint32_t(kr.defines().size()));
+    for (const KernelDefine& d : kr.defines())
+      str(d.name()), str(d.value());
+    u32(uint32_t(kr.runtime_args().size()));
+    for (const CoreRuntimeArgs& a : kr.runtime_args())
+      u32(a.core().x), u32(a.core().y), u32(uint32_t(a.values().size()));
+  }
+  u32(uint32_t(r.semaphore_descriptors().size()));
+  for (const SemaphoreDescriptor& sd : r.semaphore_descriptors()) {
+    u32(sd.id), u32(sd.initial_value);
+    cores(sd.core_ranges);
+  }
+}
+
+Operation::FastPlan Operation::make_fast_plan(Program& program, const Device& device, const ProgramDescriptor& d,
+                                              const std::vector<size_t>& kernel_of,
+                                              const ProgramRuntimeResources& r) const {
+  FastPlan f;
+  f.program = &program;
+  f.device = &device;
+  f.cache_generation = const_cast<Device&>(device).program_cache().generation();
+  // Descriptor of (logical kernel, core).
+  std::map<std::tuple<size_t, uint32_t, uint32_t>, KernelHandle> where;
+  for (size_t h = 0; h < d.kernels.size(); ++h) {
+    for (const auto& [core, values] : d.kernels[h].runtime_args)
+      where[{kernel_of[h], core.x, core.y}] = KernelHandle(h);
+    if (!d.kernels[h].common_runtime_args.empty()) f.addresses.push_back(program.common_runtime_args(KernelHandle(h)));
+  }
+  std::set<std::tuple<size_t, uint32_t, uint32_t>> with_caller_words;
+  for (const KernelRuntimeResources& kr : r.kernel_resources()) {
+    const size_t k = lookup_kernel(kr.kernel());
+    f.slots.emplace_back();
+    for (const CoreRuntimeArgs& a : kr.runtime_args()) {
+      f.slots.back().push_back(program.runtime_args(where.at({k, a.core().x, a.core().y}), a.core()));
+      with_caller_words.insert({k, a.core().x, a.core().y});
+    }
+  }
+  for (const auto& [key, h] : where)
+    if (!with_caller_words.count(key) && kernels_[std::get<0>(key)].runtime_words) {
+      const CoreCoord c{std::get<1>(key), std::get<2>(key)};
+      f.owned_only.emplace_back(std::get<0>(key), c, program.runtime_args(h, c));
+    }
+  return f;
+}
+
 void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                     const RuntimeResourceFactory& factory) {
+  using Clock = std::chrono::steady_clock;
   if (launch.num_cores() == 0) throw ValidationError("Operation '" + name_ + "': the launch range is empty");
   if (kernels_.empty()) throw ValidationError("Operation '" + name_ + "': no kernels declared");
+  timings_ = {};
+  auto t0 = Clock::now();
+  auto lap = [&](double& into) {
+    const auto t = Clock::now();
+    into = std::chrono::duration<double>(t - t0).count();
+    t0 = t;
+  };
   const ProgramRuntimeResources resources =
       factory ? factory(tensors, launch, first_free_semaphore_id()) : ProgramRuntimeResources{};
+  lap(timings_.factory);
   validate(resources, launch);
-  const ProgramDescriptor d = plan(tensors, launch, resources);
-  Program& program = device.program_cache().get(d);
-  device.command_queue().enqueue_program(program);
+  lap(timings_.validate);
+
+  ProgramCache& cache = device.program_cache();
+  resource_key(tensors, launch, resources);
+  auto it = fast_.find(key_);
+  Program* program = nullptr;
+  if (it != fast_.end() && it->second.device == &device && it->second.cache_generation == cache.generation()) {
+    // A structure seen before: write the dispatch words straight into the cached program.
+    lap(timings_.plan);
+    const FastPlan& f = it->second;
+    const auto& entries = resources.kernel_resources();
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const OperationKernel& ok = kernels_[lookup_kernel(entries[i].kernel())];
+      const auto& args = entries[i].runtime_args();
+      for (size_t j = 0; j < args.size(); ++j) {
+        const std::vector<uint32_t>& v = args[j].values();
+        std::span<uint32_t> slot = f.slots[i][j];
+        std::copy(v.begin(), v.end(), slot.begin());
+        if (ok.runtime_words) {
+          const std::vector<uint32_t> own = ok.runtime_words(args[j].core());
+          std::copy(own.begin(), own.end(), slot.begin() + v.size());
+        }
+      }
+    }
+    for (const auto& [k, core, slot] : f.owned_only) {
+      const std::vector<uint32_t> own = kernels_[k].runtime_words(core);
+      std::copy(own.begin(), own.end(), slot.begin());
+    }
+    for (std::span<uint32_t> slot : f.addresses)
+      for (size_t t = 0; t < tensors.size(); ++t)
+        slot[t] = uint32_t(tensors[t]->address());
+    cache.count_hit();
+    program = f.program;
+    lap(timings_.lookup);
+  } else {
+    std::vector<size_t> kernel_of;
+    const ProgramDescriptor d = plan_impl(tensors, launch, resources, &kernel_of);
+    lap(timings_.plan);
+    program = &cache.get(d);
+    FastPlan f = make_fast_plan(*program, device, d, kernel_of, resources);
+    if (it != fast_.end())
+      it->second = std::move(f);
+    else
+      fast_.emplace(key_, std::move(f));
+    lap(timings_.lookup);
+  }
+  device.command_queue().enqueue_program(*program);
+  lap(timings_.execute);
   // Success: the new owners replace the old ones (kept alive through execution above).
   std::vector<Lifetime> kept = resources.lifetimes();
   for (const std::shared_ptr<Buffer>& t : tensors)

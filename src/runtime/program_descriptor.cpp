@@ -231,6 +231,7 @@ Program& ProgramCache::get(const ProgramDescriptor& d, bool* hit) {
 void ProgramCache::clear() {
   entries_.clear();
   hits_ = misses_ = 0;
+  ++generation_;
 }
 
 } // namespace tessel

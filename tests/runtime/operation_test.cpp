@@ -7,6 +7,7 @@
 // words after the caller's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -275,13 +276,35 @@ void kernel_main() {
   };
   const CoreRangeSet launch = CoreRange({0, 0}, {1, 0});
   const ProgramDescriptor d = op.plan({}, launch, factory({}, launch, 0));
-  ASSERT_EQ(d.kernels.size(), 2u); // caller counts 4 and 5
-  op.run(*device, {}, launch, factory);
-  const auto w = rec.read();
-  EXPECT_EQ(w[0], 4u);          // core (0,0): four caller words
-  EXPECT_EQ(w[1], 0xC0DE0000u); // then the runtime's word
-  EXPECT_EQ(w[8], 5u);          // core (1,0): five
-  EXPECT_EQ(w[9], 0xC0DE0001u);
+  ASSERT_EQ(d.kernels.size(), 2u);       // caller counts 4 and 5
+  for (int pass = 0; pass < 2; ++pass) { // the second pass takes the cached fast path
+    rec.clear();
+    op.run(*device, {}, launch, factory);
+    const auto w = rec.read();
+    EXPECT_EQ(w[0], 4u);          // core (0,0): four caller words
+    EXPECT_EQ(w[1], 0xC0DE0000u); // then the runtime's word
+    EXPECT_EQ(w[8], 5u);          // core (1,0): five
+    EXPECT_EQ(w[9], 0xC0DE0001u);
+  }
+  EXPECT_EQ(device->program_cache().hits(), 1u);
+}
+
+// After the device's cache is cleared, the operation builds again (its fast
+// path does not outlive the cached program).
+TEST_F(OperationValidationTest, ClearedCacheRebuilds) {
+  const uint32_t page = tile_size(DataFormat::Float16_b);
+  auto in = Buffer::create(f.device, {4ull * page, page, BufferType::DRAM});
+  auto out = Buffer::create(f.device, {4ull * page, page, BufferType::DRAM});
+  const std::vector<uint8_t> tiles = input_tiles(DataFormat::Float16_b);
+  in->write(tiles.data(), tiles.size());
+  f.op.run(*f.device, {in, out}, launch, f.factory(0, 1, 2, 3));
+  f.device->program_cache().clear();
+  f.op.run(*f.device, {in, out}, launch, f.factory(3, 0, 2, 1));
+  EXPECT_EQ(f.device->program_cache().misses(), 1u);
+  EXPECT_EQ(f.device->program_cache().entries(), 1u);
+  std::vector<uint8_t> got(4 * page);
+  out->read(got.data(), got.size());
+  EXPECT_TRUE(std::equal(got.begin(), got.begin() + page, tiles.begin() + 3 * page));
 }
 
 TEST(OperationDeclaration, ErrorsAtAddKernel) {
