@@ -16,6 +16,7 @@ void run_dispatch();
 void run_jit();
 void run_eltwise();
 void run_matmul();
+void run_trace_replay();
 void run_dispatch_cached();
 
 namespace {
@@ -28,6 +29,10 @@ const Benchmark kBenchmarks[] = {
     {"matmul", "bf16 C = A B (1024^3, 2048^3) through matmul_multicore_reuse_mcast on 120 cores vs host BLAS sgemm",
      run_matmul},
     {"eltwise", "bf16 add through reader -> compute -> writer on all 120 cores vs the pipeline copy", run_eltwise},
+    {"trace_replay",
+     "null-kernel launches replayed from a trace vs direct enqueues of the same programs (1 core, 120 cores, "
+     "100 programs on 120 cores)",
+     run_trace_replay},
 };
 } // namespace
 

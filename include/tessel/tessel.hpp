@@ -7,6 +7,7 @@
 #include "tessel/data_format.hpp"
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
+#include "tessel/event.hpp"
 #include "tessel/operation.hpp"
 #include "tessel/program.hpp"
 #include "tessel/program_cache.hpp"

@@ -35,6 +35,11 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
   if (!device) throw ValidationError("Buffer::create: device is null");
   auto& s = device->state();
   s.require_open("Buffer::create");
+  if (s.capturing_trace_id) {
+    const std::string trace = std::to_string(s.capturing_trace_id);
+    throw ValidationError("Buffer::create: trace " + trace + " is being captured on this device; allocate buffers " +
+                          "before begin_trace_capture or after end_trace_capture(" + trace + ")");
+  }
   if (config.size_bytes == 0 || config.page_size_bytes == 0)
     throw ValidationError("Buffer::create: size (" + std::to_string(config.size_bytes) + ") and page size (" +
                           std::to_string(config.page_size_bytes) + ") must both be non-zero");

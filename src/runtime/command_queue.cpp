@@ -7,14 +7,18 @@
 //    changes until planning has succeeded.
 //  - launching (every enqueue): write each core's CB interfaces, semaphore
 //    initial values and runtime arguments, then run the chip. This path does
-//    no allocation.
+//    no allocation. During a trace capture the launch is recorded instead
+//    (trace.cpp) and run by replay_trace.
 #include "tessel/command_queue.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "runtime/device_state.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/event_state.hpp"
 #include "runtime/program_state.hpp"
+#include "runtime/trace.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/buffer.hpp"
 #include "tessel/device.hpp"
@@ -36,17 +40,26 @@ void check_transfer(Device& device, const Buffer& buffer, uint64_t size_bytes, c
 }
 } // namespace
 
+CommandQueue::CommandQueue(Device& device) : device_(device), progress_(std::make_shared<runtime::QueueProgress>()) {}
+
+CommandQueue::~CommandQueue() = default;
+
 void CommandQueue::enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool) {
   check_transfer(device_, buffer, size_bytes, "enqueue_write_buffer");
+  reject_during_capture("enqueue_write_buffer");
   buffer.write(src, size_bytes);
 }
 
 void CommandQueue::enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool) {
   check_transfer(device_, buffer, size_bytes, "enqueue_read_buffer");
+  reject_during_capture("enqueue_read_buffer");
   buffer.read(dst, size_bytes);
 }
 
-void CommandQueue::finish() { device_.state().require_open("finish"); }
+void CommandQueue::finish() {
+  device_.state().require_open("finish");
+  reject_during_capture("finish");
+}
 
 namespace {
 
@@ -171,7 +184,9 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
   return plan;
 }
 
-// Per-dispatch setup of every core the program uses (no allocation).
+} // namespace
+
+namespace runtime {
 void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip& chip) {
   for (auto [binary, instance] : plan.global_resets)
     binary->reset_globals(instance);
@@ -219,7 +234,7 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
   }
 }
 
-} // namespace
+} // namespace runtime
 
 namespace {
 void ensure_plan(ProgramState& st, runtime::DeviceState& ds) {
@@ -250,7 +265,12 @@ void CommandQueue::enqueue_program(Program& program, bool) {
                           std::to_string(lowest_l1_buffer) + " (L1 is " + std::to_string(ds.arch.l1_size_bytes) +
                           " bytes per core: reduce the CBs or free L1 buffers)");
   ensure_plan(st, ds);
-  configure_cores(st, st.plan, *ds.chip);
+  if (ds.capturing_trace_id) {
+    // Recorded with its dispatch values as they are now, run by replay_trace.
+    traces_[ds.capturing_trace_id - 1]->append(runtime::capture_launch(st, st.plan, ds.arch.grid_x));
+    return;
+  }
+  runtime::configure_cores(st, st.plan, *ds.chip);
   ds.chip->run(st.plan.launches);
   ++programs_run_;
 }

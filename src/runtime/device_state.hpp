@@ -40,6 +40,9 @@ struct DeviceState {
   // Among the devices open at once, this one's number (0..kMaxOpenDevices-1):
   // kernels with mutable globals get a loaded copy per (lane, core, RISC).
   uint32_t lane = 0;
+  // The trace the device's queue is capturing (0: none). While it is set,
+  // only program launches may be enqueued and no buffer may be allocated.
+  uint32_t capturing_trace_id = 0;
   ~DeviceState();
 
   bool open() const { return chip != nullptr; }
