@@ -1,0 +1,41 @@
+// TT-Metalium's MeshWorkload: programs mapped to ranges of mesh devices. On
+// a 1x1 mesh every range must be (0, 0)-(0, 0) (MeshCoordinateRange(shape));
+// EnqueueMeshWorkload checks this and runs the programs in the order they
+// were added.
+//
+// Ownership: owns its programs (added by move). Thread-compatible.
+#pragma once
+
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tt-metalium/mesh_coord.hpp"
+#include "tt-metalium/program.hpp"
+
+namespace tt::tt_metal::distributed {
+
+class MeshWorkload {
+public:
+  MeshWorkload() = default;
+  explicit MeshWorkload(Program&& program,
+                        const MeshCoordinateRange& device_range = MeshCoordinateRange(MeshCoordinate(0, 0),
+                                                                                      MeshCoordinate(0, 0))) {
+    add_program(device_range, std::move(program));
+  }
+  MeshWorkload(MeshWorkload&&) noexcept = default;
+  MeshWorkload& operator=(MeshWorkload&&) noexcept = default;
+
+  // Throws tessel::ValidationError if `device_range` already has a program.
+  void add_program(const MeshCoordinateRange& device_range, Program&& program);
+  std::unordered_map<MeshCoordinateRange, Program>& get_programs() { return programs_; }
+  const std::unordered_map<MeshCoordinateRange, Program>& get_programs() const { return programs_; }
+  // The ranges in the order their programs were added.
+  const std::vector<MeshCoordinateRange>& ranges_in_order() const { return order_; }
+
+private:
+  std::unordered_map<MeshCoordinateRange, Program> programs_;
+  std::vector<MeshCoordinateRange> order_;
+};
+
+} // namespace tt::tt_metal::distributed

@@ -1,0 +1,3 @@
+#pragma once
+
+#include "tt-metalium/assert.hpp"

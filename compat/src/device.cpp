@@ -1,0 +1,104 @@
+// IDevice over tessel::Device; CreateDevice / CloseDevice.
+#include "tt-metalium/device.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "tessel/error.hpp"
+
+namespace tt::tt_metal {
+
+namespace {
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+// "4x2" -> (4, 2); false unless both are positive decimal numbers.
+bool parse_grid(const std::string& text, uint32_t& x, uint32_t& y) {
+  const size_t sep = text.find('x');
+  if (sep == std::string::npos || sep == 0 || sep + 1 == text.size() || text.size() > 12) return false;
+  for (size_t i = 0; i < text.size(); ++i)
+    if (i != sep && (text[i] < '0' || text[i] > '9')) return false;
+  x = uint32_t(std::stoul(text.substr(0, sep)));
+  y = uint32_t(std::stoul(text.substr(sep + 1)));
+  return x > 0 && y > 0;
+}
+
+} // namespace
+
+IDevice::IDevice(ChipId id, std::shared_ptr<tessel::Device> device) : id_(id), device_(std::move(device)) {}
+
+IDevice::~IDevice() = default;
+
+tt::ARCH IDevice::arch() const {
+  const std::string& name = device_->arch_name();
+  if (name == "blackhole") return tt::ARCH::BLACKHOLE;
+  if (name == "wormhole_b0") return tt::ARCH::WORMHOLE_B0;
+  return tt::ARCH::Invalid;
+}
+
+CoreCoord IDevice::virtual_core_from_logical_core(const CoreCoord& logical, const CoreType& core_type) const {
+  if (core_type != CoreType::WORKER)
+    throw tessel::ValidationError("virtual_core_from_logical_core: only CoreType::WORKER cores exist in tessel's "
+                                  "simulated chip (no Ethernet or DRAM cores)");
+  return device_->worker_core_from_logical_core(logical);
+}
+
+CommandQueue& IDevice::command_queue(std::optional<uint8_t> cq_id) {
+  if (cq_id && *cq_id != 0)
+    throw tessel::ValidationError("command_queue(" + std::to_string(*cq_id) +
+                                  "): tessel devices have one command queue, id 0");
+  return device_->command_queue();
+}
+
+bool IDevice::close() {
+  device_->close();
+  return true;
+}
+
+tessel::DeviceConfig IDevice::config_from_environment() {
+  tessel::DeviceConfig config;
+  if (std::string arch = environment("TESSEL_ARCH"); !arch.empty()) config.arch = arch;
+  if (std::string grid = environment("TESSEL_GRID"); !grid.empty()) {
+    if (!parse_grid(grid, config.grid_x, config.grid_y))
+      throw tessel::ValidationError("TESSEL_GRID='" + grid +
+                                    "' is not a worker grid; give columns x rows, e.g. TESSEL_GRID=4x2");
+  }
+  if (std::string policy = environment("TESSEL_POLICY"); !policy.empty()) config.policy = policy;
+  return config;
+}
+
+void IDevice::check_device_request(const char* call, ChipId id, size_t num_command_queues) {
+  if (id != 0)
+    throw tessel::ValidationError(std::string(call) + ": device " + std::to_string(id) +
+                                  " does not exist; tessel simulates one device, id 0");
+  if (num_command_queues != 1)
+    throw tessel::ValidationError(std::string(call) + ": " + std::to_string(num_command_queues) +
+                                  " command queues requested; tessel devices have one");
+}
+
+IDevice* CreateDevice(ChipId device_id, uint8_t num_hw_cqs, size_t /*l1_small_size*/, size_t /*trace_region_size*/,
+                      const DispatchCoreConfig& /*dispatch_core_config*/,
+                      const std::vector<uint32_t>& /*l1_bank_remap*/, size_t /*worker_l1_size*/) {
+  IDevice::check_device_request("CreateDevice", device_id, num_hw_cqs);
+  auto* device = new IDevice(device_id, tessel::Device::open(IDevice::config_from_environment()));
+  device->from_create_device_ = true;
+  return device;
+}
+
+bool CloseDevice(IDevice* device) {
+  if (!device) throw tessel::ValidationError("CloseDevice: null device");
+  if (!device->from_create_device_)
+    throw tessel::ValidationError("CloseDevice: this device was not opened by CreateDevice (a MeshDevice closes with "
+                                  "mesh_device->close() and is freed with its last shared_ptr)");
+  const bool closed = device->close();
+  delete device;
+  return closed;
+}
+
+size_t GetNumAvailableDevices() { return 1; }
+size_t GetNumPCIeDevices() { return 1; }
+
+} // namespace tt::tt_metal
