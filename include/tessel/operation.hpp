@@ -187,6 +187,10 @@ public:
 
   const std::string& name() const { return name_; }
   const std::vector<OperationKernel>& kernels() const { return kernels_; }
+  // The CB configs (core_ranges empty: they go on the launch range) and the
+  // initial values of the operation's own semaphores (ids 0, 1, ...).
+  const std::vector<CBDescriptor>& circular_buffers() const { return cbs_; }
+  const std::vector<uint32_t>& own_semaphores() const { return own_semaphores_; }
   // What the last successful run retained (its resources' lifetimes and tensors).
   const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
   uint32_t first_free_semaphore_id() const { return uint32_t(own_semaphores_.size()); }
