@@ -108,21 +108,117 @@ private:
 // Owners kept alive while an execution runs (any shared object).
 using Lifetime = std::shared_ptr<const void>;
 
+// ---- External fabric managers ----
+//
+// A claim records that an external kernel owns routing-plane connections
+// (which the runtime's generated managers must not overlap), without exposing
+// that kernel's argument ABI. acquire(), use() and release() describe the
+// manager's lifetime across opaque calls; scoped() one call that acquires,
+// uses and releases it. Copies share the identity and the ownership state.
+class FabricManagerClaim {
+public:
+  FabricManagerClaim(std::string name, KernelSelector kernel);
+  const std::string& name() const;
+  const KernelSelector& kernel() const;
+  bool operator==(const FabricManagerClaim& other) const { return state_ == other.state_; }
+
+  // Ownership begins when acquire() starts and ends after release() returns.
+  // Each throws ValidationError when called out of order (acquire while held,
+  // use or release while not held).
+  void acquire();
+  void use();
+  void release();
+  bool held() const;
+  uint64_t uses() const;
+  // acquire(); use(); call(); release() — released even if call throws.
+  template <class F>
+  auto scoped(F&& call) {
+    acquire();
+    struct Release {
+      FabricManagerClaim* claim;
+      ~Release() { claim->release(); }
+    } release_at_exit{this};
+    use();
+    return call();
+  }
+
+  struct State;
+
+private:
+  std::shared_ptr<State> state_;
+};
+
+// One fixed forwarding link from `local_device` to `remote_device` reserved
+// for the listed worker nodes of the selected kernel.
+class FabricConnectionRequirement {
+public:
+  FabricConnectionRequirement(uint32_t local_device, uint32_t remote_device, CoreRangeSet worker_nodes,
+                              uint32_t fixed_link_index)
+      : local_device_(local_device), remote_device_(remote_device), worker_nodes_(std::move(worker_nodes)),
+        fixed_link_index_(fixed_link_index) {}
+  uint32_t local_device() const { return local_device_; }
+  uint32_t remote_device() const { return remote_device_; }
+  const CoreRangeSet& worker_nodes() const { return worker_nodes_; }
+  uint32_t fixed_link_index() const { return fixed_link_index_; }
+
+private:
+  uint32_t local_device_, remote_device_;
+  CoreRangeSet worker_nodes_;
+  uint32_t fixed_link_index_;
+};
+
+// A claim's connections, the ABI identity of the external manager, and owners
+// kept alive through execution.
+class FabricConnectionBinding {
+public:
+  FabricConnectionBinding(FabricManagerClaim claim, std::vector<FabricConnectionRequirement> connections,
+                          std::string abi_identity, std::vector<Lifetime> lifetimes = {})
+      : claim_(std::move(claim)), connections_(std::move(connections)), abi_identity_(std::move(abi_identity)),
+        lifetimes_(std::move(lifetimes)) {}
+  const FabricManagerClaim& claim() const { return claim_; }
+  const std::vector<FabricConnectionRequirement>& connections() const { return connections_; }
+  const std::string& abi_identity() const { return abi_identity_; }
+  const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
+
+private:
+  FabricManagerClaim claim_;
+  std::vector<FabricConnectionRequirement> connections_;
+  std::string abi_identity_;
+  std::vector<Lifetime> lifetimes_;
+};
+
+// What the control plane exposes: the logical devices, which forwarding links
+// go from each device to each destination, and the links the runtime's own
+// generated managers use. A single device with a described topology is enough
+// to validate bindings; running them across devices needs the multi-chip mesh.
+struct FabricLink {
+  uint32_t local_device = 0, remote_device = 0, link_index = 0;
+  friend bool operator==(const FabricLink&, const FabricLink&) = default;
+};
+struct FabricTopology {
+  uint32_t num_devices = 1;          // active logical devices 0 .. num_devices - 1
+  std::vector<FabricLink> links;     // links that exist
+  std::vector<FabricLink> generated; // links owned by generated managers
+};
+
 class ProgramRuntimeResources {
 public:
   explicit ProgramRuntimeResources(std::vector<SemaphoreDescriptor> semaphore_descriptors = {},
                                    std::vector<KernelRuntimeResources> kernel_resources = {},
-                                   std::vector<Lifetime> lifetimes = {})
+                                   std::vector<Lifetime> lifetimes = {},
+                                   std::vector<FabricConnectionBinding> fabric_connections = {})
       : semaphore_descriptors_(std::move(semaphore_descriptors)), kernel_resources_(std::move(kernel_resources)),
-        lifetimes_(std::move(lifetimes)) {}
+        lifetimes_(std::move(lifetimes)), fabric_connections_(std::move(fabric_connections)) {}
   const std::vector<SemaphoreDescriptor>& semaphore_descriptors() const { return semaphore_descriptors_; }
   const std::vector<KernelRuntimeResources>& kernel_resources() const { return kernel_resources_; }
   const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
+  const std::vector<FabricConnectionBinding>& fabric_connections() const { return fabric_connections_; }
 
 private:
   std::vector<SemaphoreDescriptor> semaphore_descriptors_;
   std::vector<KernelRuntimeResources> kernel_resources_;
   std::vector<Lifetime> lifetimes_;
+  std::vector<FabricConnectionBinding> fabric_connections_;
 };
 
 using RuntimeResourceFactory =
@@ -168,6 +264,14 @@ public:
   void add_kernel(OperationKernel kernel);
   // A CB config placed on every core of the launch range.
   void add_circular_buffer(uint32_t total_size, std::vector<CBFormatDescriptor> formats);
+  // Declares a captured fabric manager claim: every execution's resources
+  // must bind it (one FabricConnectionBinding). Throws ValidationError for a
+  // claim already declared.
+  void add_fabric_claim(FabricManagerClaim claim);
+  // The topology bindings are validated against (default: one device, no links).
+  void set_fabric_topology(FabricTopology topology) { topology_ = std::move(topology); }
+  const FabricTopology& fabric_topology() const { return topology_; }
+
   // An operation-owned (compiler-managed) semaphore on every launch core; ids
   // 0, 1, ...; the factory's first_free_semaphore_id is their count.
   uint32_t add_semaphore(uint32_t initial_value);
@@ -180,6 +284,11 @@ public:
   // Validates a factory result against this operation and a launch range
   // (what run() does before building anything). Throws ValidationError.
   void validate(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
+  // The fabric part of validate(): one binding per declared claim; each
+  // claim's kernel declared; links that the topology exposes; every active
+  // device and worker node of the launch range covered; no link shared with
+  // a generated manager or another requirement.
+  void validate_fabric(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
 
   // The ProgramDescriptor run() would build (after validation).
   ProgramDescriptor plan(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
@@ -209,6 +318,8 @@ private:
   std::vector<OperationKernel> kernels_;
   std::vector<CBDescriptor> cbs_; // core_ranges filled per run
   std::vector<uint32_t> own_semaphores_;
+  std::vector<FabricManagerClaim> claims_;
+  FabricTopology topology_;
   std::vector<Lifetime> lifetimes_;
   OperationTimings timings_;
   // The fast path of a cache hit: for a resource structure seen before on the

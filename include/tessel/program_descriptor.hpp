@@ -79,6 +79,9 @@ struct ProgramDescriptor {
   std::vector<KernelDescriptor> kernels; // KernelHandle i of the built program is kernels[i]
   std::vector<SemaphoreDescriptor> semaphores;
   std::vector<CBDescriptor> cbs;
+  // Further structure that belongs to the program's cache identity but not to
+  // its build (e.g. an operation's fabric bindings); part of the structural key.
+  std::string custom_identity;
 };
 
 // Builds the program the descriptor describes: CBs, semaphores (with their

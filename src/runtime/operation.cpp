@@ -38,6 +38,36 @@ std::string describe(const KernelSelector& k) {
   return "Kernel '" + (h.name().empty() ? std::string("(unnamed)") : h.name()) + "' (" + to_string(h.kind()) + ")";
 }
 
+struct FabricManagerClaim::State {
+  std::string name;
+  KernelSelector kernel;
+  bool held = false;
+  uint64_t uses = 0;
+};
+
+FabricManagerClaim::FabricManagerClaim(std::string name, KernelSelector kernel)
+    : state_(std::make_shared<State>(State{std::move(name), std::move(kernel)})) {}
+const std::string& FabricManagerClaim::name() const { return state_->name; }
+const KernelSelector& FabricManagerClaim::kernel() const { return state_->kernel; }
+bool FabricManagerClaim::held() const { return state_->held; }
+uint64_t FabricManagerClaim::uses() const { return state_->uses; }
+void FabricManagerClaim::acquire() {
+  if (state_->held)
+    throw ValidationError("FabricManagerClaim '" + state_->name +
+                          "': acquire() while already held; release() it first");
+  state_->held = true;
+}
+void FabricManagerClaim::use() {
+  if (!state_->held)
+    throw ValidationError("FabricManagerClaim '" + state_->name + "': use() while not held; acquire() it first");
+  ++state_->uses;
+}
+void FabricManagerClaim::release() {
+  if (!state_->held)
+    throw ValidationError("FabricManagerClaim '" + state_->name + "': release() while not held; acquire() it first");
+  state_->held = false;
+}
+
 namespace {
 
 bool same(const KernelSelector& a, const KernelSelector& b) {
@@ -108,6 +138,14 @@ void Operation::add_kernel(OperationKernel k) {
 
 void Operation::add_circular_buffer(uint32_t total_size, std::vector<CBFormatDescriptor> formats) {
   cbs_.push_back(CBDescriptor{total_size, {}, std::move(formats)});
+}
+
+void Operation::add_fabric_claim(FabricManagerClaim claim) {
+  const std::string what = "Operation '" + name_ + "': add_fabric_claim('" + claim.name() + "')";
+  for (const FabricManagerClaim& c : claims_)
+    if (c == claim) throw ValidationError(what + ": the claim is already declared");
+  if (lookup_kernel(claim.kernel()) == kNoKernel) throw ValidationError(what + ": " + kernel_not_found(claim.kernel()));
+  claims_.push_back(std::move(claim));
 }
 
 uint32_t Operation::add_semaphore(uint32_t initial_value) {
@@ -222,7 +260,113 @@ void Operation::validate(const ProgramRuntimeResources& r, const CoreRangeSet& l
                            "' is already defined by the operation (as '" + own->second + "')");
     }
   }
+  validate_fabric(r, launch);
 }
+
+namespace {
+std::string link_text(uint32_t local, uint32_t remote, uint32_t link) {
+  return "link " + std::to_string(link) + " from device " + std::to_string(local) + " to device " +
+         std::to_string(remote);
+}
+std::string binding_at(size_t i) { return "fabric_connections[" + std::to_string(i) + "]"; }
+std::string requirement_at(size_t i, size_t j) { return binding_at(i) + ".connections[" + std::to_string(j) + "]"; }
+} // namespace
+
+void Operation::validate_fabric(const ProgramRuntimeResources& r, const CoreRangeSet& launch) const {
+  const auto& bindings = r.fabric_connections();
+  if (bindings.empty() && claims_.empty()) return;
+  const FabricTopology& t = topology_;
+  std::vector<int> bound(claims_.size(), -1);
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const FabricConnectionBinding& b = bindings[i];
+    size_t c = 0;
+    while (c < claims_.size() && !(claims_[c] == b.claim()))
+      ++c;
+    if (c == claims_.size())
+      invalid(name_, binding_at(i) + ": claim '" + b.claim().name() + "' is not declared by operation '" + name_ +
+                         "' (declare it with add_fabric_claim)");
+    if (bound[c] >= 0)
+      invalid(name_, binding_at(i) + ": claim '" + b.claim().name() + "' is already bound by " +
+                         binding_at(size_t(bound[c])) + "; supply one binding per claim");
+    bound[c] = int(i);
+    for (size_t j = 0; j < b.connections().size(); ++j) {
+      const FabricConnectionRequirement& q = b.connections()[j];
+      for (uint32_t dev : {q.local_device(), q.remote_device()})
+        if (dev >= t.num_devices)
+          invalid(name_, requirement_at(i, j) + ": device " + std::to_string(dev) +
+                             " is not an active logical device (the topology has " + std::to_string(t.num_devices) +
+                             ": 0.." + std::to_string(t.num_devices - 1) + ")");
+      if (q.worker_nodes().num_cores() == 0 || !inside(q.worker_nodes(), launch))
+        invalid(name_, requirement_at(i, j) + ": worker_nodes " + q.worker_nodes().str() +
+                           " are not inside the operation's worker range " + launch.str());
+      const FabricLink link{q.local_device(), q.remote_device(), q.fixed_link_index()};
+      if (std::find(t.links.begin(), t.links.end(), link) == t.links.end()) {
+        std::string exposed;
+        for (const FabricLink& l : t.links)
+          if (l.local_device == link.local_device && l.remote_device == link.remote_device)
+            exposed += (exposed.empty() ? "" : ", ") + std::to_string(l.link_index);
+        invalid(name_, requirement_at(i, j) + ": " + link_text(link.local_device, link.remote_device, link.link_index) +
+                           " is not exposed by the topology (links from " + std::to_string(link.local_device) + " to " +
+                           std::to_string(link.remote_device) + ": " + (exposed.empty() ? "none" : exposed) + ")");
+      }
+      if (std::find(t.generated.begin(), t.generated.end(), link) != t.generated.end())
+        invalid(name_, requirement_at(i, j) + ": " + link_text(link.local_device, link.remote_device, link.link_index) +
+                           " is owned by a generated fabric manager; external managers must not overlap it");
+      for (size_t a = 0; a <= i; ++a)
+        for (size_t bj = 0; bj < bindings[a].connections().size() && (a < i || bj < j); ++bj) {
+          const FabricConnectionRequirement& o = bindings[a].connections()[bj];
+          if (o.local_device() == q.local_device() && o.remote_device() == q.remote_device() &&
+              o.fixed_link_index() == q.fixed_link_index())
+            invalid(name_, requirement_at(i, j) + ": " +
+                               link_text(link.local_device, link.remote_device, link.link_index) +
+                               " is also reserved by " + requirement_at(a, bj));
+        }
+    }
+    // Coverage: every active logical device and worker node of the launch range.
+    for (uint32_t dev = 0; dev < t.num_devices; ++dev)
+      for (const CoreRange& cr : launch.ranges())
+        for (uint32_t y = cr.start.y; y <= cr.end.y; ++y)
+          for (uint32_t x = cr.start.x; x <= cr.end.x; ++x) {
+            bool covered = false;
+            for (const FabricConnectionRequirement& q : b.connections())
+              covered = covered || (q.local_device() == dev && q.worker_nodes().contains({x, y}));
+            if (!covered)
+              invalid(name_, binding_at(i) + " (claim '" + b.claim().name() + "'): device " + std::to_string(dev) +
+                                 " worker node " + CoreCoord{x, y}.str() +
+                                 " has no connection; the requirements must cover every active logical device "
+                                 "and worker node of " +
+                                 describe(b.claim().kernel()));
+          }
+  }
+  for (size_t c = 0; c < claims_.size(); ++c)
+    if (bound[c] < 0)
+      invalid(name_, "claim '" + claims_[c].name() +
+                         "' has no binding in fabric_connections; supply one FabricConnectionBinding per claim");
+}
+
+namespace {
+// The fabric bindings' part of the cache identity: claim identity, ABI
+// identity, endpoints, worker nodes and fixed links.
+void fabric_identity(std::string& out, const ProgramRuntimeResources& r) {
+  auto u32 = [&](uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto str = [&](const std::string& v) {
+    u32(uint32_t(v.size()));
+    out += v;
+  };
+  u32(uint32_t(r.fabric_connections().size()));
+  for (const FabricConnectionBinding& b : r.fabric_connections()) {
+    str(b.claim().name());
+    str(b.abi_identity());
+    u32(uint32_t(b.connections().size()));
+    for (const FabricConnectionRequirement& q : b.connections()) {
+      u32(q.local_device()), u32(q.remote_device()), u32(q.fixed_link_index());
+      u32(uint32_t(q.worker_nodes().ranges().size()));
+      for (const CoreRange& cr : q.worker_nodes().ranges())
+        u32(cr.start.x), u32(cr.start.y), u32(cr.end.x), u32(cr.end.y);
+    }
+  }
+}
+} // namespace
 
 // ---------------------------------------------------------------------------
 // Planning: each logical kernel becomes one descriptor per group of cores
@@ -238,6 +382,7 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
                                        const ProgramRuntimeResources& r, std::vector<size_t>* kernel_of) const {
   const std::string op = "Operation '" + name_ + "': ";
   ProgramDescriptor d;
+  fabric_identity(d.custom_identity, r);
   for (const CBDescriptor& cb : cbs_) {
     d.cbs.push_back(cb);
     d.cbs.back().core_ranges = launch;
@@ -354,6 +499,7 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
     u32(sd.id), u32(sd.initial_value);
     cores(sd.core_ranges);
   }
+  fabric_identity(key_, r);
 }
 
 Operation::FastPlan Operation::make_fast_plan(Program& program, const Device& device, const ProgramDescriptor& d,
@@ -453,6 +599,8 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
   lap(timings_.execute);
   // Success: the new owners replace the old ones (kept alive through execution above).
   std::vector<Lifetime> kept = resources.lifetimes();
+  for (const FabricConnectionBinding& b : resources.fabric_connections())
+    kept.insert(kept.end(), b.lifetimes().begin(), b.lifetimes().end());
   for (const std::shared_ptr<Buffer>& t : tensors)
     kept.push_back(t);
   lifetimes_ = std::move(kept);

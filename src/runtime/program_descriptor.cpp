@@ -195,6 +195,7 @@ std::string ProgramCache::structural_key(const ProgramDescriptor& d) {
     w.cores(s.core_ranges);
     w.u32(s.initial_value);
   }
+  w.str(d.custom_identity);
   return std::move(w.out);
 }
 
