@@ -19,6 +19,7 @@ RunResult run_matmul_multicore_reuse_mcast(const RunOptions&);
 RunResult run_reduce(const RunOptions&);
 RunResult run_eltwise_sfpu(const RunOptions&);
 RunResult run_sfpu_chain(const RunOptions&);
+RunResult run_operation_collective(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
@@ -41,6 +42,9 @@ const Example kExamples[] = {
     {"matmul_multicore_reuse_mcast", "C = A B in blocks, in0 multicast along rows and in1 down columns",
      run_matmul_multicore_reuse_mcast},
     {"reduce", "sum / avg / max over rows, columns or everything with reduce_tile (--op sum_row, ...)", run_reduce},
+    {"operation_collective",
+     "an Operation with a runtime resource factory: two cores chain tile copies through a caller semaphore, run twice",
+     run_operation_collective},
 };
 } // namespace
 

@@ -1,10 +1,11 @@
-// The `tessel` command-line tool: info, run.
+// The `tessel` command-line tool: info, run, list, bench, runner.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 
 #include "bench.hpp"
 #include "example.hpp"
+#include "operations.hpp"
 #include "tessel/tessel.hpp"
 
 namespace {
@@ -58,6 +59,48 @@ int cmd_bench(const std::string& name) {
   return 0;
 }
 
+void print_compiled_in_operations(std::FILE* out) {
+  for (const auto& x : tessel::examples::all_example_operations())
+    std::fprintf(out, " %s (example %s)", x.operation, x.example);
+  std::fprintf(out, "\n");
+}
+
+int cmd_runner_emit(const std::string& example, const std::string& directory) {
+  namespace ex = tessel::examples;
+  const auto* e = ex::find_operation_of_example(example);
+  if (!e) {
+    std::fprintf(stderr, "tessel runner emit: example '%s' has no operation; examples with one:", example.c_str());
+    for (const auto& x : ex::all_example_operations())
+      std::fprintf(stderr, " %s", x.example);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+  const tessel::Operation op = e->make(ex::RunOptions{});
+  tessel::emit_runner(op, directory);
+  std::printf("emitted operation '%s' (%zu logical kernel%s) to %s\n", op.name().c_str(), op.kernels().size(),
+              op.kernels().size() == 1 ? "" : "s", directory.c_str());
+  return 0;
+}
+
+int cmd_runner_run(const std::string& directory, const tessel::examples::RunOptions& o) {
+  namespace ex = tessel::examples;
+  tessel::Runner runner = tessel::Runner::load(directory);
+  const std::string& name = runner.operation().name();
+  const auto* e = ex::find_operation_named(name);
+  if (!e) {
+    std::fprintf(stderr, "tessel runner run: no factory for operation '%s' (from %s) is compiled in; compiled in:",
+                 name.c_str(), directory.c_str());
+    print_compiled_in_operations(stderr);
+    return 2;
+  }
+  const ex::RunResult r = e->run_runner(runner, o);
+  std::printf("%s: %s\n", name.c_str(), r.summary.c_str());
+  std::printf("%s: %s: runner %s ran in %.3f ms after %.3f ms of compile and planning (policy %s)\n", name.c_str(),
+              r.passed ? "PASSED" : "FAILED", runner.directory().c_str(), r.seconds * 1e3, r.compile_seconds * 1e3,
+              o.policy.c_str());
+  return r.passed ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -84,6 +127,24 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>'");
   bench->add_option("name", bench_name, "pipeline, dispatch, jit or all")->required();
 
+  auto* runner = app.add_subcommand("runner", "emit an operation as a runner directory, or run one");
+  runner->require_subcommand(1);
+  std::string runner_example, runner_dir;
+  auto* runner_emit =
+      runner->add_subcommand("emit", "write an example's operation (kernels + manifest) to a directory");
+  runner_emit->add_option("example", runner_example, "an example with an operation (tessel runner list)")->required();
+  runner_emit->add_option("directory", runner_dir, "where to write the runner")->required();
+  tessel::examples::RunOptions runner_opts;
+  std::string runner_grid;
+  auto* runner_run = runner->add_subcommand(
+      "run", "load a runner directory and run it with its compiled-in factory; check the result");
+  runner_run->add_option("directory", runner_dir, "a directory written by tessel runner emit")->required();
+  runner_run->add_option("--arch", runner_opts.arch, "blackhole or wormhole_b0");
+  runner_run->add_option("--grid", runner_grid, "worker grid XxY (default: the preset's)");
+  runner_run->add_option("--policy", runner_opts.policy, "deterministic or random:<seed>");
+  runner_run->add_option("--size", runner_opts.size, "example-specific problem size");
+  auto* runner_list = runner->add_subcommand("list", "list the operations whose factory is compiled in");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return cmd_info(info_arch);
@@ -97,17 +158,28 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*bench) return cmd_bench(bench_name);
-    if (*run) {
-      if (!grid.empty()) {
+    if (*runner_list) {
+      std::printf(
+          "operations with a compiled-in factory (tessel runner emit <example> <dir>; tessel runner run <dir>):\n");
+      for (const auto& x : tessel::examples::all_example_operations())
+        std::printf("  %-29s example %s\n", x.operation, x.example);
+      return 0;
+    }
+    if (*runner_emit) return cmd_runner_emit(runner_example, runner_dir);
+    if (*run || *runner_run) {
+      const std::string& g = *run ? grid : runner_grid;
+      tessel::examples::RunOptions& o = *run ? run_opts : runner_opts;
+      if (!g.empty()) {
         unsigned gx = 0, gy = 0;
-        if (std::sscanf(grid.c_str(), "%ux%u", &gx, &gy) != 2) {
-          std::fprintf(stderr, "tessel run: --grid '%s' is not of the form XxY\n", grid.c_str());
+        if (std::sscanf(g.c_str(), "%ux%u", &gx, &gy) != 2) {
+          std::fprintf(stderr, "tessel %s: --grid '%s' is not of the form XxY\n", *run ? "run" : "runner run",
+                       g.c_str());
           return 2;
         }
-        run_opts.grid_x = gx;
-        run_opts.grid_y = gy;
+        o.grid_x = gx;
+        o.grid_y = gy;
       }
-      return cmd_run(example, run_opts);
+      return *run ? cmd_run(example, o) : cmd_runner_run(runner_dir, o);
     }
   } catch (const tessel::Error& e) {
     std::fprintf(stderr, "tessel: %s\n", e.what());

@@ -12,6 +12,7 @@
 #include "tessel/program.hpp"
 #include "tessel/program_cache.hpp"
 #include "tessel/program_descriptor.hpp"
+#include "tessel/runner.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
 #include "tessel/work_split.hpp"

@@ -122,6 +122,12 @@ const Expectation kExpectations[] = {
          want.push_back(std::string(op) + " max abs err");
        return want;
      }},
+    {"operation_collective", 4,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"2 runs of operation 'collective' on cores (0,0) and (1,0) (" +
+                                           std::string(g.arch) + "), " + std::to_string(size) + " Float16_b tiles",
+                                       "with a program-cache hit: every tile matches"};
+     }},
 };
 
 const Expectation* find_expectation(const std::string& example) {
@@ -253,6 +259,23 @@ TEST(Multicast, OneCoreGridFailsClearly) {
   } catch (const ValidationError& e) {
     EXPECT_EQ(std::string(e.what()), "multicast needs a sender and at least one receiver, but the blackhole grid "
                                      "is 1x1; run it on a grid of at least 2 cores (e.g. --grid 2x1)");
+  }
+}
+
+// operation_collective runs on cores (0,0) and (1,0): a one-column grid and too few tiles fail clearly.
+TEST(OperationCollective, NarrowGridAndTooFewTilesFailClearly) {
+  try {
+    find_example("operation_collective")->run(small_grid(1, 2));
+    FAIL() << "operation_collective ran on a 1x2 grid";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "operation_collective needs cores (0,0) and (1,0), but the blackhole grid is "
+                                     "1x2; run it on a grid of at least 2x1 (e.g. --grid 2x1)");
+  }
+  try {
+    find_example("operation_collective")->run(small_grid(2, 1, 2));
+    FAIL() << "operation_collective ran with 2 tiles";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "operation_collective needs at least 3 tiles per tensor, got --size 2");
   }
 }
 
