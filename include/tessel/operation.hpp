@@ -271,6 +271,7 @@ public:
   // The topology bindings are validated against (default: one device, no links).
   void set_fabric_topology(FabricTopology topology) { topology_ = std::move(topology); }
   const FabricTopology& fabric_topology() const { return topology_; }
+  const std::vector<FabricManagerClaim>& fabric_claims() const { return claims_; }
 
   // An operation-owned (compiler-managed) semaphore on every launch core; ids
   // 0, 1, ...; the factory's first_free_semaphore_id is their count.

@@ -41,6 +41,11 @@
 //     specialization <cores> <u32>...     cores, their compile args; any number
 //   cb <u32 total_size_bytes> <u32 index>:<DataFormat>:<u32 page_size_bytes>...   in order
 //   semaphore <u32 initial_value>         the operation's own, ids 0, 1, ... in order
+//   claim <string> kind <Compute|DataMovement> | claim <string> captured <string>
+//                                         a fabric manager claim and its kernel; any number
+//   topology <u32 num_devices>            the fabric topology; at most once (default 1)
+//   link <u32 local> <u32 remote> <u32 index>       a link it exposes; any number
+//   generated <u32 local> <u32 remote> <u32 index>  a link a generated manager owns; any number
 //   end                                   last
 //
 // The kernel fields follow their kernel line; every kernel line comes before
@@ -79,8 +84,7 @@ inline constexpr const char* kRunnerManifestName = "manifest.txt";
 // directory, or an empty one, is replaced). Throws ValidationError, naming
 // the kernel, for a captured Kernel without a name or with a name another
 // captured kernel of the operation has, a kernel with runtime_words (a host
-// function), a kernel file that cannot be read, an operation with a fabric
-// topology (fabric claims and topologies are not carried); and, naming the path, for a
+// function), a kernel file that cannot be read; and, naming the path, for a
 // directory that cannot be written or that exists holding something other
 // than a runner.
 void emit_runner(const Operation& op, const std::string& directory);
@@ -105,6 +109,10 @@ public:
   // the artifact holds no dispatch values or owners.
   void run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
            const RuntimeResourceFactory& factory);
+
+  // The rebuilt fabric manager claim named `name` (bound to the rebuilt
+  // kernel), for the factory's FabricConnectionBinding. Throws if none.
+  FabricManagerClaim claim(const std::string& name) const;
 
   const Operation& operation() const { return *operation_; }
   // The runner directory, absolute.

@@ -172,8 +172,9 @@ std::string Operation::kernel_not_found(const KernelSelector& selector) const {
     const auto& st = h->state();
     if (st->operation.lock() != identity_)
       return describe(selector) + " is not bound to operation '" + name_ + "'" +
-             (st->operation.expired() ? std::string(" (no operation declared it)")
-                                      : " (it belongs to operation '" + st->operation_name + "')");
+             (st->operation.expired()       ? std::string(" (no operation declared it)")
+              : st->operation_name == name_ ? std::string(" (it belongs to another operation of the same name)")
+                                            : " (it belongs to operation '" + st->operation_name + "')");
   }
   std::string declared;
   for (const OperationKernel& k : kernels_)

@@ -198,13 +198,6 @@ void emit_runner(const Operation& op, const std::string& directory) {
   const std::string where = "operation '" + op.name() + "'";
   if (directory.empty()) emit_error(where + ": the directory is empty; expected a path to write the runner to");
   if (op.kernels().empty()) emit_error(where + " declares no kernels; expected at least one");
-  const FabricTopology& topology = op.fabric_topology();
-  if (topology.num_devices != 1 || !topology.links.empty() || !topology.generated.empty())
-    emit_error(where + " has a fabric topology (num_devices " + std::to_string(topology.num_devices) + ", links " +
-               std::to_string(topology.links.size()) +
-               "); a runner does not carry fabric topologies or "
-               "claims, expected an operation without them");
-
   // Validate and read everything first.
   std::vector<std::string> sources;
   std::vector<std::string> files;
@@ -268,6 +261,21 @@ void emit_runner(const Operation& op, const std::string& directory) {
   }
   for (uint32_t initial : op.own_semaphores())
     m += "semaphore " + std::to_string(initial) + "\n";
+  for (const FabricManagerClaim& c : op.fabric_claims()) {
+    m += "claim " + quote_string(c.name()) + " ";
+    if (const auto* h = std::get_if<Kernel>(&c.kernel()))
+      m += "captured " + quote_string(h->name()) + "\n";
+    else
+      m += "kind " + to_string(std::get<KernelKind>(c.kernel())) + "\n";
+  }
+  const FabricTopology& topology = op.fabric_topology();
+  m += "topology " + std::to_string(topology.num_devices) + "\n";
+  for (const FabricLink& l : topology.links)
+    m += "link " + std::to_string(l.local_device) + " " + std::to_string(l.remote_device) + " " +
+         std::to_string(l.link_index) + "\n";
+  for (const FabricLink& l : topology.generated)
+    m += "generated " + std::to_string(l.local_device) + " " + std::to_string(l.remote_device) + " " +
+         std::to_string(l.link_index) + "\n";
   m += "end\n";
 
   // Where it goes: a new path, an empty directory or an earlier runner.
@@ -460,7 +468,8 @@ private:
 };
 
 const char* const kFields =
-    "operation, kernel, source, config, compile_args, define, specialization, cb, semaphore, end";
+    "operation, kernel, source, config, compile_args, define, specialization, cb, semaphore, claim, topology, link, "
+    "generated, end";
 const char* const kUsageKernel =
     "kernel kind <Compute|DataMovement>' or 'kernel captured \"<name>\" <Compute|DataMovement>";
 const char* const kUsageConfig =
@@ -498,6 +507,15 @@ Runner Runner::load(const std::string& directory) {
   std::vector<ManifestKernel> kernels;
   std::vector<std::pair<uint32_t, std::vector<CBFormatDescriptor>>> cbs;
   std::vector<uint32_t> semaphores;
+  struct ManifestClaim {
+    size_t line;
+    std::string name;
+    KernelSelector kernel;   // KernelKind, or a placeholder Kernel carrying the captured name
+    std::string kernel_name; // the captured Kernel's name ("" for KernelKind)
+  };
+  std::vector<ManifestClaim> claims;
+  FabricTopology topology;
+  std::optional<size_t> topology_line;
 
   std::istringstream lines(*text);
   std::string raw;
@@ -696,6 +714,46 @@ Runner Runner::load(const std::string& directory) {
       semaphores.push_back(p.u32(t[1], field, usage, "the initial value"));
       continue;
     }
+    if (field == "claim") {
+      in_resources = true;
+      const char* usage = "claim \"<name>\" kind <Compute|DataMovement>' or 'claim \"<name>\" captured \"<kernel>\"";
+      if (t.size() != 4) p.malformed(field, std::to_string(t.size() - 1) + " values", usage);
+      ManifestClaim c{number, p.str(t[1], field, usage, "the claim name"), KernelKind::DataMovement, ""};
+      if (c.name.empty()) p.malformed(field, "the claim name is empty", usage);
+      for (const ManifestClaim& o : claims)
+        if (o.name == c.name)
+          p.fail("a second claim named '" + c.name + "' (the first is on line " + std::to_string(o.line) +
+                 "); expected unique names");
+      if (t[2].text == "kind" && !t[2].is_string)
+        c.kernel = p.kind(t[3], field, usage);
+      else if (t[2].text == "captured" && !t[2].is_string)
+        c.kernel_name = p.str(t[3], field, usage, "the kernel name");
+      else
+        p.malformed(field, "the tokens do not name a kernel", usage);
+      claims.push_back(std::move(c));
+      continue;
+    }
+    if (field == "topology") {
+      in_resources = true;
+      const char* usage = "topology <num_devices>";
+      if (topology_line)
+        p.fail("a second 'topology' line (the first is on line " + std::to_string(*topology_line) + "); expected one");
+      if (t.size() != 2) p.malformed(field, std::to_string(t.size() - 1) + " values", usage);
+      topology.num_devices = p.u32(t[1], field, usage, "the device count");
+      if (topology.num_devices == 0) p.malformed(field, "0 devices", usage);
+      topology_line = number;
+      continue;
+    }
+    if (field == "link" || field == "generated") {
+      in_resources = true;
+      const std::string usage = field + " <local_device> <remote_device> <link_index>";
+      if (t.size() != 4) p.malformed(field, std::to_string(t.size() - 1) + " values", usage.c_str());
+      const FabricLink l{p.u32(t[1], field, usage.c_str(), "the local device"),
+                         p.u32(t[2], field, usage.c_str(), "the remote device"),
+                         p.u32(t[3], field, usage.c_str(), "the link index")};
+      (field == "link" ? topology.links : topology.generated).push_back(l);
+      continue;
+    }
     if (field == "end") {
       if (t.size() != 1) p.malformed(field, "values after 'end'", "end");
       have_end = true;
@@ -741,6 +799,17 @@ Runner Runner::load(const std::string& directory) {
     op->add_circular_buffer(total, std::move(formats));
   for (uint32_t initial : semaphores)
     op->add_semaphore(initial);
+  for (const ManifestClaim& c : claims) {
+    p.set_line(c.line);
+    try {
+      const KernelSelector kernel =
+          c.kernel_name.empty() ? c.kernel : KernelSelector(find_captured_kernel(*op, c.kernel_name));
+      op->add_fabric_claim(FabricManagerClaim(c.name, kernel));
+    } catch (const ValidationError& e) {
+      p.fail(std::string("claim: ") + e.what());
+    }
+  }
+  op->set_fabric_topology(topology);
   return Runner(dir.string(), std::move(op));
 }
 
@@ -750,6 +819,17 @@ Kernel Runner::kernel(const std::string& name) const {
   } catch (const ValidationError& e) {
     throw ValidationError("Runner '" + directory_ + "': " + e.what());
   }
+}
+
+FabricManagerClaim Runner::claim(const std::string& name) const {
+  for (const FabricManagerClaim& c : operation_->fabric_claims())
+    if (c.name() == name) return c;
+  std::string declared;
+  for (const FabricManagerClaim& c : operation_->fabric_claims())
+    declared += (declared.empty() ? "'" : ", '") + c.name() + "'";
+  throw ValidationError("Runner '" + directory_ + "': operation '" + operation_->name() +
+                        "' has no fabric claim named '" + name +
+                        "' (it declares: " + (declared.empty() ? "none" : declared) + ")");
 }
 
 void Runner::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,

@@ -218,6 +218,7 @@ TEST_F(RunnerTest, ManifestIsTheDocumentedText) {
             "cb 8192 16:Float32:4096 24:Bfp8_b:1088\n"
             "semaphore 0\n"
             "semaphore 5\n"
+            "topology 1\n"
             "end\n");
 }
 
@@ -308,7 +309,7 @@ TEST_F(RunnerTest, RunFromTheArtifactEqualsTheOriginalThenRerunsFromTheCache) {
                   examples::make_collective_factory(find_captured_kernel(original, "sender"), receiver_b, {0, 1, 2}));
             }),
             "Operation 'collective': runtime resources: kernel_resources[0]: Kernel 'sender' (DataMovement) is not "
-            "bound to operation 'collective' (it belongs to operation 'collective')");
+            "bound to operation 'collective' (it belongs to another operation of the same name)");
   EXPECT_EQ(cache.entries(), 1u);
 }
 
@@ -364,6 +365,40 @@ RuntimeResourceFactory record_factory(const Recorder& rec, uint32_t value, std::
                                 {KernelDefine("RECORD_BIAS", "0x100000u")})},
         owner ? std::vector<Lifetime>{owner} : std::vector<Lifetime>{});
   };
+}
+
+// Fabric claims and the topology travel in the manifest; the runner's claim
+// (bound to its rebuilt kernel) is what the factory binds.
+TEST_F(RunnerTest, FabricClaimsAndTopologyRoundTrip) {
+  Operation op = make_record_operation();
+  op.add_fabric_claim(FabricManagerClaim("ring", KernelKind::DataMovement));
+  op.set_fabric_topology(FabricTopology{2, {{0, 1, 0}, {1, 0, 0}, {0, 1, 1}}, {{0, 1, 1}}});
+  emit_runner(op, (scratch / "fabric").string());
+  const std::string manifest = read_text(scratch / "fabric" / "manifest.txt");
+  EXPECT_NE(manifest.find("claim \"ring\" kind DataMovement\ntopology 2\nlink 0 1 0\nlink 1 0 0\nlink 0 1 1\n"
+                          "generated 0 1 1\nend\n"),
+            std::string::npos)
+      << manifest;
+  Runner runner = Runner::load((scratch / "fabric").string());
+  ASSERT_EQ(runner.operation().fabric_claims().size(), 1u);
+  EXPECT_EQ(runner.operation().fabric_topology().num_devices, 2u);
+  EXPECT_EQ(runner.operation().fabric_topology().generated, (std::vector<FabricLink>{{0, 1, 1}}));
+  auto device = open_device("blackhole", 2, 1);
+  Recorder rec(device);
+  const CoreRangeSet launch = CoreRange({0, 0}, {1, 0});
+  RuntimeResourceFactory base = record_factory(rec, 5);
+  const FabricManagerClaim claim = runner.claim("ring");
+  runner.run(*device, {}, launch, [&](const auto& tensors, const CoreRangeSet& cores, uint32_t first) {
+    const ProgramRuntimeResources r = base(tensors, cores, first);
+    return ProgramRuntimeResources(r.semaphore_descriptors(), r.kernel_resources(), r.lifetimes(),
+                                   {FabricConnectionBinding(claim, {{0, 1, launch, 0}, {1, 0, launch, 0}}, "ring-v1")});
+  });
+  EXPECT_EQ(rec.at(0), 0x100005u);
+  EXPECT_EQ(error_from<ValidationError>([&] { runner.claim("line"); }),
+            "Runner '" + (scratch / "fabric").string() +
+                "': operation 'record' has no fabric claim named 'line' (it declares: 'ring')");
+  // A factory without the binding is rejected: the claim came back with the runner.
+  EXPECT_THROW(runner.run(*device, {}, launch, base), ValidationError);
 }
 
 TEST_F(RunnerTest, KernelKindSelectionAndNothingOfTheFactoryInTheArtifact) {
@@ -479,7 +514,7 @@ TEST_F(RunnerLoadTest, HeaderAndVersion) {
 TEST_F(RunnerLoadTest, UnknownField) {
   EXPECT_EQ(load_error(with_line(7, "  colour \"blue\"")),
             at(7) + "unknown field 'colour'; expected one of: operation, kernel, source, config, compile_args, define, "
-                    "specialization, cb, semaphore, end");
+                    "specialization, cb, semaphore, claim, topology, link, generated, end");
 }
 
 TEST_F(RunnerLoadTest, MissingKernelFile) {
@@ -605,13 +640,6 @@ TEST_F(RunnerTest, EmitErrorsNameTheKernelAndWriteNothing) {
     EXPECT_EQ(error_from<ValidationError>([&] { emit_runner(op, dir.string()); }),
               "emit_runner: operation 'lost': kernel 0 (KernelKind::DataMovement): kernel file '/no/such/kernel.cpp' "
               "not found; tried: /no/such/kernel.cpp");
-  }
-  {
-    Operation op = make_record_operation();
-    op.set_fabric_topology(FabricTopology{2, {FabricLink{0, 1, 0}}, {}});
-    EXPECT_EQ(error_from<ValidationError>([&] { emit_runner(op, dir.string()); }),
-              "emit_runner: operation 'record' has a fabric topology (num_devices 2, links 1); a runner does not carry "
-              "fabric topologies or claims, expected an operation without them");
   }
   {
     Operation op("empty");
