@@ -17,6 +17,8 @@
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
+#include "matmul_common/compat/matmul_check.hpp"
+
 using namespace tt::tt_metal;
 using namespace tt::constants;
 
@@ -101,27 +103,8 @@ int main() {
     CloseDevice(device);
     const std::vector<bfloat16> c = untilize_nfaces(c_tiles, M, N);
 
-    const double u = std::ldexp(1.0, -8) * (Kt + num_blocks + 1);
-    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-    uint32_t outside = 0;
-    for (uint32_t i = 0; i < M; ++i)
-      for (uint32_t j = 0; j < N; ++j) {
-        double ref = 0, abs_sum = 0;
-        for (uint32_t k = 0; k < K; ++k) {
-          const double p = double(float(a[i * K + k])) * double(float(b[k * N + j]));
-          ref += p;
-          abs_sum += std::fabs(p);
-        }
-        const double got = float(c[i * N + j]);
-        if (!(std::fabs(got - ref) <= u * abs_sum)) ++outside;
-        sx += ref, sy += got, sxx += ref * ref, syy += got * got, sxy += ref * got;
-      }
-    const double n = double(M) * N;
-    const double pcc = (sxy - sx * sy / n) / std::sqrt((sxx - sx * sx / n) * (syy - sy * sy / n));
-    std::printf("matmul_multicore_reuse: %u x %u x %u on %ux%u cores, %ux%u tiles per core: PCC %.6f, %u values "
-                "outside their bound\n",
-                M, N, K, used.x, used.y, per_core_M, per_core_N, pcc, outside);
-    return pcc >= 0.999 && outside == 0 ? 0 : 1;
+    std::printf("matmul_multicore_reuse: %ux%u cores, %ux%u tiles per core\n", used.x, used.y, per_core_M, per_core_N);
+    return check_bf16_matmul(a, b, c, M, N, K, Kt + num_blocks + 1, "matmul_multicore_reuse") ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "matmul_multicore_reuse: %s\n", e.what());
     return 1;

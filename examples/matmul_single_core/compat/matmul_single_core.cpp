@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <exception>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <tt-metalium/bfloat16.hpp>
@@ -18,34 +19,17 @@
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
+#include "matmul_common/compat/matmul_check.hpp"
+
 using namespace tt::tt_metal;
 using namespace tt::constants;
 
 namespace {
 
-// PCC and the count of values outside their bound; c is row-major M x N.
 bool check(const std::vector<bfloat16>& a, const std::vector<bfloat16>& b, const std::vector<bfloat16>& c, uint32_t M,
            uint32_t N, uint32_t K, const char* what) {
-  const double u = std::ldexp(1.0, -8) * (K / TILE_WIDTH + 1);
-  double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-  uint32_t outside = 0;
-  for (uint32_t i = 0; i < M; ++i)
-    for (uint32_t j = 0; j < N; ++j) {
-      double ref = 0, abs_sum = 0;
-      for (uint32_t k = 0; k < K; ++k) {
-        const double p = double(float(a[i * K + k])) * double(float(b[k * N + j]));
-        ref += p;
-        abs_sum += std::fabs(p);
-      }
-      const double got = float(c[i * N + j]);
-      if (!(std::fabs(got - ref) <= u * abs_sum)) ++outside;
-      sx += ref, sy += got, sxx += ref * ref, syy += got * got, sxy += ref * got;
-    }
-  const double n = double(M) * N;
-  const double pcc = (sxy - sx * sy / n) / std::sqrt((sxx - sx * sx / n) * (syy - sy * sy / n));
-  std::printf("matmul_single_core: %s: M = N = K = %u: PCC %.6f, %u values outside their bound\n", what, M, pcc,
-              outside);
-  return pcc >= 0.999 && outside == 0;
+  const std::string label = std::string("matmul_single_core: ") + what;
+  return check_bf16_matmul(a, b, c, M, N, K, K / TILE_WIDTH + 1, label.c_str());
 }
 
 } // namespace
