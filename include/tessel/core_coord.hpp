@@ -2,8 +2,10 @@
 // rectangles of cores, and sets of rectangles. Plain values; thread-compatible.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,43 @@ struct CoreRange {
   std::string str() const { return start == end ? start.str() : start.str() + "-" + end.str(); }
   friend bool operator==(const CoreRange&, const CoreRange&) = default;
 };
+
+// Walks a CoreRange row-major, for `for (CoreCoord c : range)` (through the
+// free begin()/end() below: CoreRange's `end` member is its last core, so it
+// cannot also have member functions begin()/end()). end() is the first core
+// of the row past the range.
+class CoreRangeIterator {
+public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = CoreCoord;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const CoreCoord*;
+  using reference = const CoreCoord&;
+
+  CoreRangeIterator() = default;
+  CoreRangeIterator(const CoreRange& range, CoreCoord at) : first_x_(range.start.x), last_x_(range.end.x), at_(at) {}
+  const CoreCoord& operator*() const { return at_; }
+  const CoreCoord* operator->() const { return &at_; }
+  CoreRangeIterator& operator++() {
+    if (++at_.x > last_x_) {
+      at_.x = first_x_;
+      ++at_.y;
+    }
+    return *this;
+  }
+  CoreRangeIterator operator++(int) {
+    CoreRangeIterator before = *this;
+    ++*this;
+    return before;
+  }
+  friend bool operator==(const CoreRangeIterator& a, const CoreRangeIterator& b) { return a.at_ == b.at_; }
+
+private:
+  uint32_t first_x_ = 0, last_x_ = 0;
+  CoreCoord at_;
+};
+inline CoreRangeIterator begin(const CoreRange& range) { return {range, range.start}; }
+inline CoreRangeIterator end(const CoreRange& range) { return {range, CoreCoord{range.start.x, range.end.y + 1}}; }
 
 // A set of core rectangles (they must not overlap).
 class CoreRangeSet {

@@ -45,3 +45,20 @@ TEST(WorkSplitTest, EvenSplitAndEdgeCases) {
 
 } // namespace
 } // namespace tessel::test
+
+namespace tessel {
+namespace {
+// Range-for over a CoreRange walks it row-major.
+TEST(CoreRangeIteration, RowMajorOverEveryCore) {
+  std::vector<CoreCoord> seen;
+  for (CoreCoord c : CoreRange({1, 2}, {3, 3}))
+    seen.push_back(c);
+  EXPECT_EQ(seen, (std::vector<CoreCoord>{{1, 2}, {2, 2}, {3, 2}, {1, 3}, {2, 3}, {3, 3}}));
+  EXPECT_EQ(seen, CoreRange({1, 2}, {3, 3}).cores());
+  int n = 0;
+  for (CoreCoord c : CoreRange({0, 0}, {0, 0}))
+    n += int(c.x + c.y) + 1;
+  EXPECT_EQ(n, 1);
+}
+} // namespace
+} // namespace tessel

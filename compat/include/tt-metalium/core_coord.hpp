@@ -33,44 +33,6 @@ using ::corerange_to_cores;
 using ::CoreRangeSet;
 
 namespace detail {
-// Walks a CoreRange row-major; end() is the first core of the row past it.
-class CoreRangeIterator {
-public:
-  using iterator_category = std::forward_iterator_tag;
-  using value_type = CoreCoord;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const CoreCoord*;
-  using reference = const CoreCoord&;
-
-  CoreRangeIterator() = default;
-  CoreRangeIterator(const CoreRange& range, CoreCoord at) : first_x_(range.start.x), last_x_(range.end.x), at_(at) {}
-  const CoreCoord& operator*() const { return at_; }
-  const CoreCoord* operator->() const { return &at_; }
-  CoreRangeIterator& operator++() {
-    if (++at_.x > last_x_) {
-      at_.x = first_x_;
-      ++at_.y;
-    }
-    return *this;
-  }
-  CoreRangeIterator operator++(int) {
-    CoreRangeIterator before = *this;
-    ++*this;
-    return before;
-  }
-  friend bool operator==(const CoreRangeIterator& a, const CoreRangeIterator& b) { return a.at_ == b.at_; }
-
-private:
-  uint32_t first_x_ = 0, last_x_ = 0;
-  CoreCoord at_;
-};
+using CoreRangeIterator = ::tessel::CoreRangeIterator; // range-for over CoreRange: tessel's begin()/end()
 } // namespace detail
 } // namespace tt::tt_metal
-
-// Range-for finds these by argument-dependent lookup on tessel::CoreRange.
-namespace tessel {
-inline tt::tt_metal::detail::CoreRangeIterator begin(const CoreRange& range) { return {range, range.start}; }
-inline tt::tt_metal::detail::CoreRangeIterator end(const CoreRange& range) {
-  return {range, CoreCoord{range.start.x, range.end.y + 1}};
-}
-} // namespace tessel
