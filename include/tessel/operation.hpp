@@ -339,7 +339,7 @@ private:
   };
   void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                     const ProgramRuntimeResources& r) const;
-  FastPlan make_fast_plan(Program& program, const Device& device, const ProgramDescriptor& d,
+  FastPlan make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
                           const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r) const;
   ProgramDescriptor plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                               const ProgramRuntimeResources& resources, std::vector<size_t>* kernel_of) const;

@@ -503,13 +503,13 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
   fabric_identity(key_, r);
 }
 
-Operation::FastPlan Operation::make_fast_plan(Program& program, const Device& device, const ProgramDescriptor& d,
+Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
                                               const std::vector<size_t>& kernel_of,
                                               const ProgramRuntimeResources& r) const {
   FastPlan f;
   f.program = &program;
   f.device = &device;
-  f.cache_generation = const_cast<Device&>(device).program_cache().generation();
+  f.cache_generation = device.program_cache().generation();
   // Descriptor of (logical kernel, core).
   std::map<std::tuple<size_t, uint32_t, uint32_t>, KernelHandle> where;
   for (size_t h = 0; h < d.kernels.size(); ++h) {
