@@ -47,11 +47,8 @@ void measure(uint32_t n, int repeats) {
   const uint32_t page = tile_size(fmt);
   // Row-major bf16 values in [-1, 1).
   std::vector<float> a(size_t(n) * n), b(a.size()), c_blas(a.size());
-  uint64_t state = 0x853c49e6748fea9bull;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return bf16_to_float(float_to_bf16(float(double(state >> 40) / double(1ull << 23) - 1.0)));
-  };
+  examples::Lcg rng(0x853c49e6748fea9bull);
+  auto next = [&] { return bf16_to_float(float_to_bf16(float(rng.uniform(-1.0, 1.0)))); };
   for (float& v : a)
     v = next();
   for (float& v : b)

@@ -29,6 +29,19 @@ struct RunOptions {
   std::string kernel_cache_dir; // empty: the default cache
 };
 
+// The examples' input values: a fixed 64-bit linear congruential generator,
+// the same sequence on every run and host.
+class Lcg {
+public:
+  explicit Lcg(uint64_t seed) : state_(seed) {}
+  uint64_t next() { return state_ = state_ * 6364136223846793005ull + 1442695040888963407ull; }
+  // Uniform in [lo, hi), from the top 53 bits of the next state.
+  double uniform(double lo, double hi) { return lo + (hi - lo) * (double(next() >> 11) / double(1ull << 53)); }
+
+private:
+  uint64_t state_;
+};
+
 struct RunResult {
   bool passed = false;
   std::string summary;        // what it did, one line

@@ -70,14 +70,10 @@ RunResult run_eltwise_binary(const RunOptions& o) {
   // Inputs: values in [-4, 4) from a fixed LCG, stored in `fmt`; a and b as
   // the FPU's source registers hold them.
   std::vector<float> a(size_t(num_tiles) * kTileHW), b(a.size());
-  uint64_t state = 0x2545F4914F6CDD1Dull;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return float(double(state >> 11) / double(1ull << 53) * 8.0 - 4.0);
-  };
+  Lcg rng(0x2545F4914F6CDD1Dull);
   for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = next();
-    b[i] = next();
+    a[i] = float(rng.uniform(-4.0, 4.0));
+    b[i] = float(rng.uniform(-4.0, 4.0));
   }
   const std::vector<uint8_t> a_bytes = pack_tiles(a, fmt), b_bytes = pack_tiles(b, fmt);
   auto as_source = [&](const std::vector<uint8_t>& packed) {

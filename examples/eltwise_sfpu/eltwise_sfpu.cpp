@@ -161,12 +161,12 @@ RunResult run_eltwise_sfpu(const RunOptions& o) {
   std::string failures;
   const char* worst_op = "";
   double worst_ratio = 0; // largest error / allowance over all ops
-  uint64_t state = 0x2545F4914F6CDD1Dull;
+  Lcg rng(0x2545F4914F6CDD1Dull);
   for (const SfpuOp* op : ops) {
     // Inputs in the op's domain, as stored in fmt; what DST holds of them.
     std::vector<float> x(size_t(num_tiles) * kTileHW);
     for (float& v : x) {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t state = rng.next();
       const double u = double(state >> 11) / double(1ull << 53);
       v = float(op->lo + (op->hi - op->lo) * u);
       if (op->signed_magnitude && (state >> 7 & 1)) v = -v;

@@ -32,11 +32,9 @@ namespace {
 std::vector<float> random_matrix(uint32_t rows, uint32_t cols, DataFormat format, uint64_t seed,
                                  std::vector<uint8_t>& packed) {
   std::vector<float> m(size_t(rows) * cols);
-  uint64_t state = seed;
-  for (float& v : m) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    v = float(double(state >> 40) / double(1ull << 24) * 2.0 - 1.0);
-  }
+  Lcg rng(seed);
+  for (float& v : m)
+    v = float(rng.uniform(-1.0, 1.0));
   packed = pack_tiles(tilize(m, rows, cols), format);
   return untilize(unpack_tiles(packed, format), rows, cols);
 }

@@ -134,10 +134,9 @@ RunResult run_reduce(const RunOptions& o) {
   // Input: values in [-4, 4), as stored in fmt, except that row 0 and
   // column 0 are all negative, so a max that starts from DST's zero is caught.
   Tensor in{H, W, std::vector<float>(size_t(H) * W)};
-  uint64_t state = 0x2545F4914F6CDD1Dull;
+  Lcg rng(0x2545F4914F6CDD1Dull);
   for (size_t i = 0; i < in.x.size(); ++i) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    const double v = double(state >> 40) / double(1ull << 24) * 8.0 - 4.0;
+    const double v = rng.uniform(-4.0, 4.0);
     in.x[i] = float(i < W || i % W == 0 ? -0.25 - std::fabs(v) : v);
   }
   const std::vector<uint8_t> in_tiles = pack_tiles(tilize(in.x, H, W), fmt);

@@ -57,14 +57,10 @@ RunResult run_sfpu_chain(const RunOptions& o) {
 
   // Inputs uniform in [-2, 2], as stored in fmt; what DST holds of them.
   std::vector<float> x(size_t(num_tiles) * kTileHW), y(x.size());
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return float(double(state >> 11) / double(1ull << 53) * 4.0 - 2.0);
-  };
+  Lcg rng(0x9E3779B97F4A7C15ull);
   for (size_t i = 0; i < x.size(); ++i) {
-    x[i] = next();
-    y[i] = next();
+    x[i] = float(rng.uniform(-2.0, 2.0));
+    y[i] = float(rng.uniform(-2.0, 2.0));
   }
   const std::vector<uint8_t> x_bytes = pack_tiles(x, fmt), y_bytes = pack_tiles(y, fmt);
   auto in_dst = [&](const std::vector<uint8_t>& b) {
