@@ -34,6 +34,10 @@ constexpr size_t kMaxOutputBytes = 16 * 1024;
 //  Unwind tables stay on (no -fno-asynchronous-unwind-tables): the simulator
 //    unwinds and symbolises through kernel frames when it reports a fault.
 //  -pipe: saves the temporary assembler file (measured ~5 ms per kernel).
+//  -fno-optimize-sibling-calls: a call in tail position keeps the kernel's
+//    frame, so a crash inside a library call is blamed on its line.
+//  --wrap: the kernel's calls that would end the process go to the prelude's
+//    replacements (kernel_prelude.h), which stop the kernel with a report.
 const std::vector<std::string> kFixedFlags = {
     "-std=c++20",
     "-fPIC",
@@ -45,8 +49,11 @@ const std::vector<std::string> kFixedFlags = {
     "-fno-semantic-interposition",
     // Frames larger than the fiber stack's guard page must still hit it.
     "-fstack-clash-protection",
+    "-fno-optimize-sibling-calls",
     "-fdiagnostics-color=never",
     "-pipe",
+    "-Wl,--wrap=abort,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=__assert_fail,"
+    "--wrap=_ZSt9terminatev,--wrap=__stack_chk_fail,--wrap=pthread_exit",
 };
 
 // Linking. Measured with g++ 12 on a one-line kernel (compile + link, mean of

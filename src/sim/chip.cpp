@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/env.hpp"
 #include "sim/fault.hpp"
 #include "tessel/error.hpp"
 
@@ -45,29 +46,50 @@ thread_local size_t t_sched_stack_size = 0;
 
 void fiber_main(bctx::transfer_t t);
 
-// TESSEL_DPRINT_CORES: "all", "x,y", "(x1,y1)-(x2,y2)", several separated by ';'.
+// TESSEL_DPRINT_CORES: "all", "x,y", "(x1,y1)-(x2,y2)", several separated by
+// ';'. Cores outside this chip's grid are left out (one setting serves chips
+// of every size); anything else malformed is a ValidationError.
 std::vector<uint8_t> parse_dprint_cores(const ArchSpec& arch) {
   std::vector<uint8_t> on(arch.core_count(), 0);
-  const char* env = std::getenv("TESSEL_DPRINT_CORES");
-  if (!env || !*env) return on;
-  std::string spec(env);
-  if (spec == "all" || spec == "worker") {
+  const std::optional<std::string> env = base::env_text("TESSEL_DPRINT_CORES");
+  if (!env) return on;
+  if (*env == "all" || *env == "worker") {
     std::fill(on.begin(), on.end(), 1);
     return on;
   }
-  std::stringstream ss(spec);
+  std::stringstream ss(*env);
   std::string item;
   while (std::getline(ss, item, ';')) {
     unsigned x0, y0, x1, y1;
-    if (std::sscanf(item.c_str(), " (%u,%u)-(%u,%u)", &x0, &y0, &x1, &y1) == 4 ||
-        (std::sscanf(item.c_str(), " %u,%u", &x0, &y0) == 2 && ((x1 = x0), (y1 = y0), true))) {
-      for (unsigned y = std::min(y0, y1); y <= std::max(y0, y1) && y < arch.grid_y; ++y)
-        for (unsigned x = std::min(x0, x1); x <= std::max(x0, x1) && x < arch.grid_x; ++x)
-          on[y * arch.grid_x + x] = 1;
-    } else {
-      std::fprintf(stderr, "tessel: ignoring TESSEL_DPRINT_CORES item '%s' (expected all, x,y or (x1,y1)-(x2,y2))\n",
-                   item.c_str());
+    const char* p = item.c_str();
+    const auto space = [&] {
+      while (*p == ' ')
+        ++p;
+    };
+    const auto eat = [&](char c) { return space(), *p == c ? (++p, true) : false; };
+    const auto number = [&](unsigned& v) {
+      space();
+      if (*p < '0' || *p > '9') return false;
+      for (v = 0; *p >= '0' && *p <= '9' && v < 100000; ++p)
+        v = v * 10 + unsigned(*p - '0');
+      return true;
+    };
+    const bool range = eat('(') && number(x0) && eat(',') && number(y0) && eat(')') && eat('-') && eat('(') &&
+                       number(x1) && eat(',') && number(y1) && eat(')');
+    if (!range) {
+      p = item.c_str();
+      if (number(x0) && eat(',') && number(y0))
+        x1 = x0, y1 = y0;
+      else
+        p = nullptr;
     }
+    if (p) space();
+    if (!p || *p != '\0')
+      throw ValidationError("TESSEL_DPRINT_CORES='" + *env + "' is not valid: '" + item +
+                            "' is not a core; expected all, x,y or (x1,y1)-(x2,y2), several separated by ';'");
+    for (unsigned y = std::min(y0, y1); y <= std::max(y0, y1) && y < arch.grid_y; ++y)
+      for (unsigned x = std::min(x0, x1); x <= std::max(x0, x1) && x < arch.grid_x; ++x)
+        on[y * arch.grid_x + x] = 1;
   }
   return on;
 }
@@ -136,9 +158,10 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
     : arch_(arch), policy_(policy),
       memory_(arch.core_count(), arch.l1_size_bytes, arch.dram_banks, arch.dram_bank_size_bytes),
       core_by_noc_(64 * 64, -1), stacks_(std::make_unique<StackPool>()) {
+  base::check_variable_names();
   install_fault_handler();
   watchdog_timeout_ms_ = watchdog_timeout_ms_from_env();
-  progress_ = &watch_slot().progress;
+  watch_ = &watch_slot();
   dprint_cores_ = parse_dprint_cores(arch_);
   cores_.reserve(arch.core_count());
   for (uint32_t y = 0; y < arch.grid_y; ++y) {
@@ -211,6 +234,11 @@ std::string Chip::where(const Fiber* f, const char* file, uint32_t line) const {
   return s;
 }
 
+std::string Chip::where_at(const Fiber* f, uintptr_t return_pc) const {
+  std::string location = return_pc ? source_location_of(return_pc - 1) : std::string();
+  return (location.empty() ? "" : location + ": ") + where(f, nullptr, 0);
+}
+
 // ---------------------------------------------------------------------------
 // Fibers
 
@@ -250,6 +278,7 @@ void fiber_main(bctx::transfer_t t) {
   for (;;) {
     f->reads.clear();
     f->writes.clear();
+    f->bad_coord_count = 0;
     if (f->entry() != 0) {
       f->core->chip->fail(f,
                           "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
@@ -313,6 +342,7 @@ void Chip::reset_fiber(Fiber* f) {
   f->ctx = bctx::make_fcontext(f->slot + kSlot, kSlot - 2 * kPage, fiber_main);
   f->state = FiberState::Idle;
   f->wait = {};
+  f->error_message.clear();
   f->fault_signal = 0;
 }
 
@@ -359,11 +389,27 @@ void Chip::block(Fiber* f) {
 }
 
 void Chip::fail(Fiber* f, std::string message, const char* file, uint32_t line) {
-  f->error_message = where(f, file, line) + message;
-  std::string().swap(message); // free it: this frame is abandoned, never unwound
-  f->state = FiberState::Failed;
+  fail_report(f, where(f, file, line) + message, false);
+}
+
+void Chip::fail_report(Fiber* f, std::string report, bool crash) {
+  f->error_message = std::move(report);
+  std::string().swap(report); // free it: this frame is abandoned, never unwound
+  if (crash) f->fault_signal = kCrashSignal;
+  f->state = crash ? FiberState::Faulted : FiberState::Failed;
   yield_to_scheduler(f);
   __builtin_unreachable();
+}
+
+void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line) {
+  std::string report = where(f, file, line) + "kernel '" + (f->kernel_name ? f->kernel_name : "?") +
+                       "' crashed: ran for more than " + std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4) +
+                       " s without progress: its calls to " + call +
+                       " change nothing another RISC or the host can observe (no CB page pushed or popped, no "
+                       "semaphore changed, no NoC transfer completed by a barrier): a loop that forgot a "
+                       "cb_pop_front, a cb_push_back or a barrier, or that waits for something that cannot happen? "
+                       "TESSEL_WATCHDOG_S sets the limit";
+  fail_report(f, std::move(report), true);
 }
 
 namespace {
@@ -380,6 +426,7 @@ void Chip::wake_memory_waiters(Core& core) {
   auto& ws = core.mem_waiters;
   for (size_t i = 0; i < ws.size();) {
     if (wait_satisfied(ws[i]->wait)) {
+      note_progress();
       make_ready(ws[i]);
       ws[i] = ws.back();
       ws.pop_back();
@@ -396,6 +443,7 @@ bool Chip::poll_memory_waiters() {
         (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) && wait_satisfied(f->wait)) {
       auto& ws = f->core->mem_waiters;
       ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
+      note_progress();
       make_ready(f);
       any = true;
     }
@@ -408,13 +456,14 @@ void Chip::run(std::span<const Launch> launches) {
   // Every run replays from the seed, so a failing dispatch can be replayed alone.
   rng_state_ = policy_.seed;
   WatchSlot& watch = watch_slot();
-  progress_ = &watch.progress;
+  watch_ = &watch;
   WatchScope watching(watch, watchdog_timeout_ms_);
   switches_ = 0;
   active_.clear();
   for (const Launch& l : launches) {
     Core& c = core(l.core_index);
     Fiber* f = fiber_for(c, l.risc);
+    c.ctx[l.risc].watch = &watch.words;
     f->entry = l.entry;
     f->kernel_name = l.kernel_name;
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
@@ -436,10 +485,12 @@ void Chip::run(std::span<const Launch> launches) {
     }
     f->state = FiberState::Running;
     ++switches_;
-    sim::note_progress(watch.progress);
     switch_to(f);
     switch (f->state) {
-    case FiberState::Done: --remaining; break;
+    case FiberState::Done:
+      --remaining;
+      sim::note_progress(watch);
+      break;
     case FiberState::Blocked:
     case FiberState::Ready: break;
     case FiberState::Failed: {
@@ -448,7 +499,7 @@ void Chip::run(std::span<const Launch> launches) {
       throw KernelError(msg);
     }
     case FiberState::Faulted: {
-      std::string msg = fault_report(f);
+      std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
       abort_run(launches);
       throw KernelFault(msg);
     }
@@ -556,6 +607,11 @@ std::string Chip::deadlock_report() const {
 }
 
 std::string Chip::fault_report(const Fiber* f) const {
+  const KernelFrame frame = kernel_frame(reinterpret_cast<const void*>(f->entry), f->fault_pc, f->fault_sp,
+                                         reinterpret_cast<uintptr_t>(f->slot) + kSlot);
+  // Where the crash happened when it was not in the kernel's own code.
+  const std::string inside = frame.outside.empty() ? "" : " (in " + frame.outside + ", called from here)";
+  const std::string timeout_s = std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4);
   std::string what;
   const uintptr_t addr = f->fault_address;
   const uintptr_t slot = reinterpret_cast<uintptr_t>(f->slot);
@@ -563,31 +619,41 @@ std::string Chip::fault_report(const Fiber* f) const {
     char buf[64];
     std::snprintf(buf, sizeof buf, "0x%zx", size_t(addr));
     if (addr >= slot + kPage && addr < slot + 2 * kPage)
-      what = "stack overflow (the kernel's stack is " + std::to_string((kSlot - 2 * kPage) / 1024) + " KiB)";
+      what = "stack overflow (the kernel's stack is " + std::to_string((kSlot - 2 * kPage) / 1024) + " KiB)" + inside;
     else if (addr < 16)
-      what = std::string("null pointer dereference (address ") + buf + ")";
+      what = std::string("null pointer dereference (address ") + buf + ")" + inside;
     else if (addr < DeviceMemory::kSlotBytes)
-      what = std::string("invalid memory access at ") + buf +
+      what = std::string("invalid memory access at ") + buf + inside +
              ": this looks like a raw L1 offset used as a pointer; use the address from get_write_ptr/get_read_ptr/"
              "get_semaphore, or pass offsets to NoC calls only";
     else
-      what = std::string("invalid memory access at ") + buf;
-  } else if (f->fault_signal == kWatchdogSignal) {
-    what = "ran for more than " + std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4) +
+      what = std::string("invalid memory access at ") + buf + inside;
+  } else if (f->fault_signal == kWatchdogSignal && inside.empty()) {
+    what = "ran for more than " + timeout_s +
            " s without calling the kernel API (a raw spin loop on L1? kernels share their core's host thread: "
            "wait with noc_semaphore_wait or cb_wait_front, which yield; TESSEL_WATCHDOG_S sets the limit)";
+  } else if (f->fault_signal == kWatchdogSignal) {
+    what = "ran for more than " + timeout_s + " s without progress" + inside +
+           ": kernels share their core's host thread, so a call that sleeps or blocks stops the simulation; wait "
+           "with noc_semaphore_wait or cb_wait_front, which yield; TESSEL_WATCHDOG_S sets the limit";
+  } else if (f->fault_signal == SIGABRT) {
+    what = "abort() was called" + inside +
+           ": the C library or C++ runtime found an error it cannot continue from (its message, if any, is above)";
   } else if (f->fault_signal == SIGFPE) {
-    what = "arithmetic fault (integer division by zero?)";
+    what = "arithmetic fault (integer division by zero?)" + inside;
   } else if (f->fault_signal == SIGILL) {
-    what = "illegal instruction (reached __builtin_unreachable or a trap?)";
+    what = "illegal instruction (reached __builtin_unreachable or a trap?)" + inside;
   } else {
-    what = "signal " + std::to_string(f->fault_signal);
+    what = "signal " + std::to_string(f->fault_signal) + inside;
   }
-  std::string location = source_location_of(f->fault_pc);
-  std::string s = location.empty() ? "" : location + ": ";
-  s += "core (" + std::to_string(f->core->logical_x) + "," + std::to_string(f->core->logical_y) + ") " +
-       risc_name(f->risc) + ": kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
-  return s;
+  std::string s;
+  if (frame.return_address) {
+    s = where_at(f, frame.pc);
+  } else {
+    const std::string location = source_location_of(frame.pc);
+    s = (location.empty() ? "" : location + ": ") + where(f, nullptr, 0);
+  }
+  return s + "kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
 }
 
 } // namespace tessel::sim

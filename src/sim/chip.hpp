@@ -96,6 +96,15 @@ struct InFlight {
   void clear() { count = 0, total = 0; }
 };
 
+// A NoC address made from coordinates that do not fit (kernel_abi.h,
+// TESSEL_NOC_POISON_BIT): what a poisoned address's token names.
+struct BadNocCoord {
+  uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool multicast = false;
+  const char* file = nullptr;
+  uint32_t line = 0;
+};
+
 struct Fiber {
   bctx::fcontext_t ctx = nullptr;        // this fiber, suspended
   bctx::fcontext_t return_ctx = nullptr; // the scheduler that resumed it
@@ -108,13 +117,20 @@ struct Fiber {
   const char* kernel_name = nullptr;
   InFlight reads;  // destinations of reads without a read barrier yet
   InFlight writes; // sources of writes without a write barrier (or flush) yet
-  // Set when the fiber failed.
+  // Poisoned NoC addresses made in this launch; token t names bad_coords[t - 1].
+  BadNocCoord bad_coords[TESSEL_NOC_POISON_TOKENS];
+  uint32_t bad_coord_count = 0; // records made (the table is reused round-robin)
+  // Set when the fiber failed, or crashed without a signal: the whole report.
   std::string error_message;
   // Set when the fiber faulted (by the signal handler; plain values only).
+  // kCrashSignal marks a crash reported by the simulator itself (fail_report).
   int fault_signal = 0;
   uintptr_t fault_address = 0;
   uintptr_t fault_pc = 0;
+  uintptr_t fault_sp = 0;
 };
+
+inline constexpr int kCrashSignal = -1;
 
 struct Core {
   Chip* chip = nullptr;
@@ -187,12 +203,22 @@ public:
   uint64_t last_run_switches() const { return switches_; }
 
   // Used by the kernel API implementation (sim internals).
-  void note_progress() { sim::note_progress(*progress_); }
+  // Progress and looking calls: see watchdog.hpp.
+  void note_progress() { sim::note_progress(*watch_); }
+  void check_progress(Fiber* f, const char* call, const char* file, uint32_t line) {
+    if (__builtin_expect(is_stalled(*watch_), 0)) stop_stalled(f, call, file, line);
+  }
   void make_ready(Fiber* f);
   // Never returns: the calling fiber's frames are abandoned, not unwound. So
   // build the message in a statement of its own (`std::string m = ...;`) and
   // pass it with std::move: a string still alive in the caller would leak.
   [[noreturn]] void fail(Fiber* f, std::string message, const char* file, uint32_t line);
+  // As fail(), with the whole report already built (a location from a code
+  // address, see where_at): a KernelFault when `crash`, else a KernelError.
+  [[noreturn]] void fail_report(Fiber* f, std::string report, bool crash);
+  // "file:line: core (x,y) RISC: " for the source location of a return
+  // address in kernel code (the call before it), or without the location.
+  std::string where_at(const Fiber* f, uintptr_t return_pc) const;
   void block(Fiber* f); // park the running fiber until make_ready()
   // Let every other ready fiber run first; false (without switching) when
   // no other fiber is ready.
@@ -207,6 +233,7 @@ private:
   void abort_run(std::span<const Launch> launches);
   std::string deadlock_report() const;
   std::string fault_report(const Fiber* f) const;
+  [[noreturn]] void stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line);
   Fiber* pick_next();
   bool poll_memory_waiters();
 
@@ -222,7 +249,7 @@ private:
   size_t ready_head_ = 0, ready_count_ = 0;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
-  std::atomic<uint64_t>* progress_ = nullptr; // this run's watchdog counter
+  WatchSlot* watch_ = nullptr; // the running thread's watchdog slot
   uint32_t watchdog_timeout_ms_ = 0;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;

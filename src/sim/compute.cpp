@@ -423,7 +423,7 @@ void reconfig(tessel_kernel_ctx* k, DataFormat& fmt, InitSite& at, const char* c
 
 void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
                       const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), call, file, line);
   check_compute(k, call, file, line);
   ComputeState& s = state_of(k);
   auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
@@ -503,7 +503,8 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
 }
 
 void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "tile_regs_acquire/commit/wait/release", file,
+                                  line);
   const char* call = step_name(step);
   check_compute(k, call, file, line);
   ComputeState& s = state_of(k);
@@ -671,7 +672,7 @@ void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, float* b, bool acc, 
 } // namespace
 
 void api_copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "copy_tile", file, line);
   check_compute(k, "copy_tile", file, line);
   const CallText what{CallText::Copy, 0, {cb, itile, idst}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
@@ -680,7 +681,7 @@ void api_copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t i
 
 void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "copy_block_matmul_partials", file, line);
   check_compute(k, "copy_block_matmul_partials", file, line);
   const CallText what{CallText::CopyBlock, 0, {cb, itile, idst, n}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
@@ -690,7 +691,7 @@ void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t 
 
 void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
                       uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "add/sub/mul_tiles", file, line);
   const char* name = binary_name(op);
   check_compute(k, name, file, line);
   ComputeState& s = state_of(k);
@@ -730,7 +731,7 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
 
 void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
                 uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "matmul_tiles", file, line);
   const bool block = !(ct == 1 && rt == 1 && kt == 1);
   const char* name = block ? "matmul_block" : "matmul_tiles";
   check_compute(k, name, file, line);
@@ -795,7 +796,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
 
 void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
                      uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "reduce_tile", file, line);
   check_compute(k, "reduce_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Reduce, pool_dim, {cb, cb_scaler, itile, itile_scaler, idst}};
@@ -859,7 +860,7 @@ void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint3
 
 void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
                            uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "transpose_wh_tile", file, line);
   check_compute(k, "transpose_wh_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Transpose, 0, {cb, itile, idst}};
@@ -878,7 +879,7 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
 
 void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
                      uint32_t i1, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "*_tiles_bcast", file, line);
   const uint32_t op_bcast = (op << 4) | bcast;
   const CallText what{CallText::Bcast, op_bcast, {cb0, cb1, i0, i1, idst}};
   check_compute(k, "*_tiles_bcast", file, line);
@@ -912,7 +913,7 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
 
 void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
                     const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "an SFPU op", file, line);
   const CallText what{CallText::Sfpu, op, {idst}};
   check_compute(k, op < TESSEL_SFPU_OP_COUNT ? sfpu_name(op) : "SFPU op", file, line);
   ComputeState& s = state_of(k);
@@ -935,7 +936,7 @@ void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p
 
 void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                      uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "an SFPU binary op", file, line);
   const CallText what{CallText::SfpuBinary, op, {idst0, idst1, odst}};
   check_compute(k, op < TESSEL_SFPU_BINARY_OP_COUNT ? sfpu_binary_name(op) : "SFPU op", file, line);
   ComputeState& s = state_of(k);
@@ -959,7 +960,7 @@ void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t
 }
 
 void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "pack_tile", file, line);
   check_compute(k, "pack_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Pack, 0, {idst, cb}};

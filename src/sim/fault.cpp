@@ -10,10 +10,15 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cxxabi.h>
+#include <link.h>
+#include <unwind.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -25,26 +30,49 @@ extern "C" [[noreturn]] void tessel_fault_landing(tessel::sim::Fiber* f);
 namespace tessel::sim {
 
 namespace {
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, kWatchdogSignal};
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, kWatchdogSignal};
 constexpr size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 struct sigaction g_previous[kSignalCount];
+std::terminate_handler g_previous_terminate = nullptr;
+
+const struct sigaction& previous_action(int sig) {
+  size_t i = 0;
+  while (kSignals[i] != sig)
+    ++i;
+  return g_previous[i];
+}
+
+// Hands a signal that is not for a running kernel to the handler that was
+// there before; false when that is the default action.
+bool chain_to_previous(int sig, siginfo_t* info, void* uc_raw) {
+  const struct sigaction& prev = previous_action(sig);
+  if (prev.sa_flags & SA_SIGINFO) {
+    if (prev.sa_sigaction == nullptr) return false;
+    prev.sa_sigaction(sig, info, uc_raw);
+    return true;
+  }
+  if (prev.sa_handler == SIG_DFL) return false;
+  if (prev.sa_handler != SIG_IGN) prev.sa_handler(sig);
+  return true;
+}
 
 void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   Fiber* f = running_fiber();
-  if (sig == kWatchdogSignal && (f == nullptr || f->fault_signal != 0)) {
-    // Not for a running kernel: the kernel moved on meanwhile, or the signal
-    // is the host program's own. Hand it to the handler that was there before.
-    const struct sigaction& prev = g_previous[kSignalCount - 1];
-    if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction)
-      prev.sa_sigaction(sig, info, uc_raw);
-    else if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN)
-      prev.sa_handler(sig);
-    return;
-  }
   if (f == nullptr || f->fault_signal != 0) {
-    // Not kernel code (or a fault while recovering): restore and re-raise.
-    for (size_t i = 0; i < kSignalCount; ++i)
-      if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
+    // Not kernel code, or a fault while recovering from one.
+    if (sig == kWatchdogSignal) {
+      // The kernel moved on meanwhile, or the signal is the host program's own.
+      chain_to_previous(sig, info, uc_raw);
+      return;
+    }
+    if (sig == SIGABRT) {
+      // The host's own abort(): its handler, or the default action now.
+      if (chain_to_previous(sig, info, uc_raw)) return;
+      sigaction(sig, &previous_action(sig), nullptr);
+      raise(sig);
+      return;
+    }
+    sigaction(sig, &previous_action(sig), nullptr);
     return; // the instruction faults again under the previous action
   }
   auto* uc = static_cast<ucontext_t*>(uc_raw);
@@ -52,6 +80,7 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   f->fault_address = reinterpret_cast<uintptr_t>(info->si_addr);
 #if defined(__x86_64__)
   f->fault_pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+  f->fault_sp = uintptr_t(uc->uc_mcontext.gregs[REG_RSP]);
   // Emergency stack: top of the slot's header page, 16-byte aligned, as if
   // tessel_fault_landing had been called.
   uintptr_t top = (reinterpret_cast<uintptr_t>(f->slot) + 4096) & ~uintptr_t(15);
@@ -60,6 +89,7 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   uc->uc_mcontext.gregs[REG_RDI] = greg_t(reinterpret_cast<uintptr_t>(f));
 #elif defined(__aarch64__)
   f->fault_pc = uintptr_t(uc->uc_mcontext.pc);
+  f->fault_sp = uintptr_t(uc->uc_mcontext.sp);
   uintptr_t top = (reinterpret_cast<uintptr_t>(f->slot) + 4096) & ~uintptr_t(15);
   uc->uc_mcontext.sp = top;
   uc->uc_mcontext.pc = reinterpret_cast<uintptr_t>(&tessel_fault_landing);
@@ -67,6 +97,44 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
 #else
 #error "fault recovery is implemented for x86-64 and aarch64"
 #endif
+}
+
+// std::terminate in a kernel fiber: an exception escaped kernel_main (the
+// C++ runtime calls terminate with the throwing frames still on the stack),
+// or the kernel called terminate itself. The fiber is stopped with a report;
+// anywhere else the previous handler runs.
+[[noreturn]] void on_terminate() {
+  Fiber* f = running_fiber();
+  if (f == nullptr || f->fault_signal != 0) {
+    if (g_previous_terminate) g_previous_terminate();
+    std::abort();
+  }
+  std::string what = "std::terminate() was called";
+  if (std::exception_ptr ep = std::current_exception()) {
+    what = "an exception escaped kernel_main: ";
+    if (const std::type_info* type = abi::__cxa_current_exception_type()) {
+      int status = 0;
+      char* name = abi::__cxa_demangle(type->name(), nullptr, nullptr, &status);
+      what += status == 0 && name ? name : type->name();
+      std::free(name);
+    }
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what += std::string(": ") + e.what();
+    } catch (...) {
+    }
+    ep = nullptr;
+    // The C++ runtime began a catch of the exception before calling
+    // terminate; end it so that the exception is freed and this thread's
+    // exception state is as it was (the fiber's frames are abandoned).
+    abi::__cxa_end_catch();
+  }
+  const uintptr_t caller = kernel_caller_from_here(reinterpret_cast<const void*>(f->entry));
+  std::string report =
+      f->core->chip->where_at(f, caller) + "kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
+  std::string().swap(what);
+  f->core->chip->fail_report(f, std::move(report), true);
 }
 
 // Keep the low 2 MiB of the address space unmapped so L1 offsets used as
@@ -92,6 +160,7 @@ void install_fault_handler() {
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < kSignalCount; ++i)
       sigaction(kSignals[i], &sa, &g_previous[i]);
+    g_previous_terminate = std::set_terminate(on_terminate);
   });
 }
 
@@ -182,6 +251,109 @@ std::string source_location_of(uintptr_t pc) {
     if (name != std::string::npos) out = out.substr(name + 1);
   }
   return out;
+}
+
+namespace {
+
+struct CodeRange {
+  uintptr_t lo = 0, hi = 0;
+  bool contains(uintptr_t a) const { return a >= lo && a < hi; }
+};
+
+// The executable segment of the loaded object that holds `code`.
+CodeRange code_range_of(const void* code) {
+  struct Search {
+    uintptr_t address;
+    CodeRange found;
+  } search{reinterpret_cast<uintptr_t>(code), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+          const uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+          if (s->address >= lo && s->address < lo + ph.p_memsz) {
+            s->found = {lo, lo + ph.p_memsz};
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &search);
+  return search.found;
+}
+
+// Whether the instruction before `ret` in `code` is a call (so `ret` is a
+// return address and not a stray code pointer).
+bool follows_call(uintptr_t ret, const CodeRange& code) {
+#if defined(__x86_64__)
+  if (ret < code.lo + 7) return false;
+  const auto* b = reinterpret_cast<const uint8_t*>(ret);
+  if (b[-5] == 0xE8) return true; // call rel32
+  // call r/m64 (FF /2) with a register, [reg], disp8, disp32 or rip-relative operand, maybe after a REX prefix.
+  for (int len : {2, 3, 4, 6, 7}) {
+    const uint8_t* op = b - len;
+    if (op[0] == 0xFF && ((op[1] >> 3) & 7) == 2) return true;
+  }
+  return false;
+#elif defined(__aarch64__)
+  if (ret < code.lo + 4 || (ret & 3)) return false;
+  const uint32_t insn = *reinterpret_cast<const uint32_t*>(ret - 4);
+  return (insn & 0xFC000000u) == 0x94000000u || (insn & 0xFFFFFC1Fu) == 0xD63F0000u; // bl, blr
+#else
+  (void)ret;
+  (void)code;
+  return true;
+#endif
+}
+
+// The stack of a crashed fiber is read as plain words, redzones and all.
+__attribute__((no_sanitize("address"))) uintptr_t scan_for_return(uintptr_t sp, uintptr_t stack_end,
+                                                                  const CodeRange& code) {
+  for (uintptr_t a = sp & ~uintptr_t(7); a + 8 <= stack_end; a += 8) {
+    const uintptr_t word = *reinterpret_cast<const uintptr_t*>(a);
+    if (code.contains(word) && follows_call(word, code)) return word;
+  }
+  return 0;
+}
+
+std::string object_name_of(uintptr_t pc) {
+  Dl_info info = {};
+  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr || !*info.dli_fname)
+    return "the host program";
+  std::string name = info.dli_fname;
+  if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  return name;
+}
+
+} // namespace
+
+KernelFrame kernel_frame(const void* kernel_code, uintptr_t pc, uintptr_t sp, uintptr_t stack_end) {
+  const CodeRange code = code_range_of(kernel_code);
+  if (code.contains(pc) || code.lo == 0) return {pc, false, {}};
+  KernelFrame frame{scan_for_return(sp, stack_end, code), true, object_name_of(pc)};
+  if (frame.pc == 0) frame.return_address = false;
+  return frame;
+}
+
+uintptr_t kernel_caller_from_here(const void* kernel_code) {
+  struct Walk {
+    CodeRange code;
+    uintptr_t found = 0;
+  } walk{code_range_of(kernel_code)};
+  _Unwind_Backtrace(
+      [](_Unwind_Context* ctx, void* data) {
+        auto* w = static_cast<Walk*>(data);
+        const uintptr_t ip = _Unwind_GetIP(ctx);
+        if (w->code.contains(ip)) {
+          w->found = ip;
+          return _URC_END_OF_STACK;
+        }
+        return _URC_NO_REASON;
+      },
+      &walk);
+  return walk.found;
 }
 
 } // namespace tessel::sim

@@ -163,7 +163,7 @@ inline void check_not_in_flight(tessel_kernel_ctx* k, const InFlight& q, const t
 }
 
 void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), "cb_reserve_back", file, line);
   tessel_cb_iface& q = checked_cb(k, "cb_reserve_back", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_reserve_back", cb, file, line);
@@ -196,7 +196,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
 }
 
 void api_cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), "cb_wait_front", file, line);
   tessel_cb_iface& q = checked_cb(k, "cb_wait_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, "consumer", "cb_wait_front", cb, file, line);
@@ -228,7 +228,8 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
 }
 
 void api_cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), front ? "cb_pages_available_at_front" : "cb_pages_reservable_at_back",
+                                  file, line);
   Core& c = core_of(k);
   Fiber* f = fiber_of(k);
   if (c.chip->yield(f)) return;
@@ -283,15 +284,19 @@ std::string coord_text(const NocCoord& n) { return "NoC (" + std::to_string(n.x)
        file, line);
 }
 
+std::string worker_span(Chip& chip) {
+  return "worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
+         std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) + ".." +
+         std::to_string(chip.core(chip.core_count() - 1).noc_y);
+}
+
 [[noreturn]] TESSEL_COLD void no_target_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
                                               const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
   fail(k,
-       std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
-           "); worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
-           std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) + ".." +
-           std::to_string(chip.core(chip.core_count() - 1).noc_y) + "; use worker_core_from_logical_core on the host",
+       std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) + "); " +
+           worker_span(chip) + "; use worker_core_from_logical_core on the host",
        file, line);
 }
 
@@ -314,10 +319,32 @@ inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr,
   not_l1_error(k, call, addr, file, line);
 }
 
+// A transfer given an address made from coordinates that do not fit 6 bits.
+[[noreturn]] TESSEL_COLD void poisoned_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
+                                             const char* file, uint32_t line) {
+  Fiber* f = fiber_of(k);
+  const uint32_t token = uint32_t(noc_addr >> TESSEL_NOC_POISON_TOKEN_SHIFT) & 7u;
+  std::string made = "from a NoC coordinate outside 0..63";
+  if (token >= 1 && token <= f->bad_coord_count && f->bad_coord_count <= TESSEL_NOC_POISON_TOKENS) {
+    const BadNocCoord& b = f->bad_coords[token - 1];
+    const auto pair = [](uint32_t x, uint32_t y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; };
+    made = b.multicast
+               ? "from the rectangle NoC " + pair(b.x0, b.y0) + "-" + pair(b.x1, b.y1) + " by get_noc_multicast_addr"
+               : "from NoC " + pair(b.x0, b.y0) + " by get_noc_addr";
+    if (b.file) made += " at " + std::string(b.file) + ":" + std::to_string(b.line);
+  }
+  fail(k,
+       std::string(call) + ": the NoC address " + hex(noc_addr) + " was made " + made +
+           ": NoC coordinates are 6 bits (0..63), and no core or DRAM bank lies outside them; " +
+           worker_span(*core_of(k).chip) + "; use worker_core_from_logical_core on the host",
+       file, line);
+}
+
 // Resolve a NoC address for a transfer of size bytes; fails with a message.
 inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
                         const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
+  if (__builtin_expect(noc_addr & TESSEL_NOC_POISON_BIT, 0)) poisoned_error(k, call, noc_addr, file, line);
   NocCoord n = decode(noc_addr);
   Endpoint e;
   if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
@@ -383,13 +410,22 @@ inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t rem
     alignment_error(k, call, remote, local, alignment, remote_is_dram, file, line);
 }
 
+// A write that changed what another RISC can read is progress; one that
+// changed nothing only looks (see watchdog.hpp).
+inline void note_write(tessel_kernel_ctx* k, bool changed, const char* call, const char* file, uint32_t line) {
+  if (changed)
+    core_of(k).chip->note_progress();
+  else
+    core_of(k).chip->check_progress(fiber_of(k), call, file, line);
+}
+
 void after_write(Core* c) {
   if (c && !c->mem_waiters.empty()) c->chip->wake_memory_waiters(*c);
 }
 
 void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t, const char* file,
                   uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_read", file, line);
   const char* call = "noc_async_read";
   check_size(k, call, size, file, line);
   Endpoint s = resolve(k, call, src, size, true, file, line);
@@ -403,7 +439,7 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
 
 void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t, const char* file,
                    uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_write", file, line);
   const char* call = "noc_async_write";
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
@@ -420,6 +456,7 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
                          uint32_t size, const char* file, uint32_t line, F&& visit) {
   Core& me = core_of(k);
   Chip& chip = *me.chip;
+  if (__builtin_expect(mcast & TESSEL_NOC_POISON_BIT, 0)) poisoned_error(k, call, mcast, file, line);
   uint32_t x0 = uint32_t((mcast >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
   uint32_t y0 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
   uint32_t x1 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
@@ -473,7 +510,7 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
 
 void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
                              uint32_t loopback, uint32_t, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_write_multicast", file, line);
   const char* call = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
@@ -489,23 +526,31 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
 
 void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t, const char* file,
                           uint32_t line) {
-  core_of(k).chip->note_progress();
   const char* call = "noc_inline_dw_write";
   Endpoint d = resolve(k, call, dst, 4, false, file, line);
   if (!d.core) fail(k, std::string(call) + ": inline writes can target L1 only, not DRAM", file, line);
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  bool changed = false;
   for (uint32_t b = 0; b < 4; ++b)
-    if (be & (1u << b)) d.host[b] = uint8_t(value >> (8 * b));
+    if (be & (1u << b)) {
+      changed |= d.host[b] != uint8_t(value >> (8 * b));
+      d.host[b] = uint8_t(value >> (8 * b));
+    }
+  note_write(k, changed, call, file, line);
   after_write(d.core);
 }
 
-void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char*, uint32_t) {
-  core_of(k).chip->note_progress();
+void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char* file, uint32_t line) {
   // Eager completion: the data has landed; the barrier ends the kernel's
   // obligation to wait for it. kind: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full.
+  // Retiring transfers is progress; a barrier with nothing outstanding only looks.
+  static const char* const kNames[] = {"noc_async_read_barrier", "noc_async_write_barrier", "noc_async_writes_flushed",
+                                       "noc_async_atomic_barrier", "noc_async_full_barrier"};
   Fiber* f = fiber_of(k);
-  if (kind == 0 || kind == 4) f->reads.clear();
-  if (kind == 1 || kind == 2 || kind == 4) f->writes.clear();
+  const bool reads = kind == 0 || kind == 4, writes = kind == 1 || kind == 2 || kind == 4;
+  note_write(k, (reads && f->reads.total) || (writes && f->writes.total), kNames[kind < 5 ? kind : 4], file, line);
+  if (reads) f->reads.clear();
+  if (writes) f->writes.clear();
 }
 
 // ---------------------------------------------------------------------------
@@ -523,7 +568,7 @@ void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t*
 
 void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
                   uint32_t line) {
-  core_of(k).chip->note_progress();
+  core_of(k).chip->check_progress(fiber_of(k), mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", file, line);
   check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
   Core& c = core_of(k);
   for (;;) {
@@ -537,35 +582,37 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
 }
 
 void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
   check_local_word(k, "noc_semaphore_set", sem, file, line);
+  note_write(k, *sem != value, "noc_semaphore_set", file, line);
   *sem = value;
   after_write(&core_of(k));
 }
 
 void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
   const char* call = "noc_semaphore_inc";
   Endpoint d = resolve(k, call, dst, 4, false, file, line);
   if (!d.core) fail(k, std::string(call) + ": atomic increments can target L1 only, not DRAM", file, line);
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  note_write(k, incr != 0, call, file, line);
   __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);
   after_write(d.core);
 }
 
 void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
                            uint32_t, const char* file, uint32_t line) {
-  core_of(k).chip->note_progress();
   const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
   uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
   uint32_t value;
   std::memcpy(&value, core_of(k).l1 + s, 4);
   if (uint32_t(mcast & 3))
     fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file, line);
+  bool changed = false;
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
+    changed |= std::memcmp(dst.l1 + off, &value, 4) != 0;
     std::memcpy(dst.l1 + off, &value, 4);
     after_write(&dst);
   });
+  note_write(k, changed, call, file, line);
 }
 
 // ---------------------------------------------------------------------------
@@ -605,10 +652,68 @@ void api_fail_semaphore(tessel_kernel_ctx* k, uint32_t id, const char* file, uin
 void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
   static const char* const kShort[] = {"BR", "NC", "TR"};
   Core& c = core_of(k);
+  c.chip->check_progress(fiber_of(k), "DPRINT", nullptr, 0);
   std::lock_guard lock(g_print_mutex);
   std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y, kShort[k->risc % 3],
                int(length), text);
   std::fflush(stdout);
+}
+
+void api_kernel_exit(tessel_kernel_ctx* k, uint32_t how, int32_t status, const char* text, const char* function,
+                     const char* file, uint32_t line, uintptr_t caller_pc) {
+  Fiber* f = fiber_of(k);
+  Chip& chip = *core_of(k).chip;
+  const std::string kernel = std::string("kernel '") + (f->kernel_name ? f->kernel_name : "?") + "'";
+  switch (how) {
+  case TESSEL_EXIT_ASSERT: {
+    std::string m = std::string("assertion '") + (text ? text : "?") + "' failed" +
+                    (function ? std::string(" in ") + function : std::string());
+    fail(k, std::move(m), file, line);
+  }
+  case TESSEL_EXIT_EXIT: {
+    std::string report = chip.where_at(f, caller_pc) + (text ? text : "exit") + "(" + std::to_string(status) +
+                         ") called: a kernel cannot end the process; return from kernel_main to end the kernel";
+    chip.fail_report(f, std::move(report), false);
+  }
+  case TESSEL_EXIT_THREAD_EXIT: {
+    std::string report = chip.where_at(f, caller_pc) +
+                         "pthread_exit called: kernels run on the simulator's fibers, not on threads of their own; "
+                         "return from kernel_main to end the kernel";
+    chip.fail_report(f, std::move(report), false);
+  }
+  default: {
+    const char* what = how == TESSEL_EXIT_ABORT       ? "abort() was called"
+                       : how == TESSEL_EXIT_TERMINATE ? "std::terminate() was called"
+                       : how == TESSEL_EXIT_STACK_SMASH
+                           ? "stack smashing detected (a write past the end of a local array?)"
+                           : "the kernel tried to end the process";
+    std::string report = chip.where_at(f, caller_pc) + kernel + " crashed: " + what;
+    chip.fail_report(f, std::move(report), true);
+  }
+  }
+}
+
+uint32_t api_note_bad_noc_coord(tessel_kernel_ctx* k, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                                uint32_t multicast, const char* file, uint32_t line) {
+  Fiber* f = fiber_of(k);
+  const BadNocCoord made = {x0, y0, x1, y1, multicast != 0, file, line};
+  const auto same = [&](const BadNocCoord& b) {
+    return b.x0 == x0 && b.y0 == y0 && b.x1 == x1 && b.y1 == y1 && b.multicast == made.multicast && b.file == file &&
+           b.line == line;
+  };
+  const uint32_t used = std::min(f->bad_coord_count, TESSEL_NOC_POISON_TOKENS);
+  for (uint32_t i = 0; i < used; ++i)
+    if (same(f->bad_coords[i])) return i + 1;
+  // Once the table has wrapped, a token may name a newer address than its
+  // own: the count goes on, and poisoned_error trusts no record after a wrap.
+  const uint32_t slot = f->bad_coord_count++ % TESSEL_NOC_POISON_TOKENS;
+  f->bad_coords[slot] = made;
+  return slot + 1;
+}
+
+void api_stalled(tessel_kernel_ctx* k, const char* call, const char* file, uint32_t line) {
+  core_of(k).chip->check_progress(fiber_of(k), call, file, line);
+  // The stall ended between the kernel's check and this call: carry on.
 }
 
 void* api_extension(tessel_kernel_ctx*, uint32_t) { return nullptr; }
@@ -635,6 +740,9 @@ const tessel_sim_api kTable = {
     .fail_bank = api_fail_bank,
     .fail_semaphore = api_fail_semaphore,
     .dprint = api_dprint,
+    .kernel_exit = api_kernel_exit,
+    .note_bad_noc_coord = api_note_bad_noc_coord,
+    .stalled = api_stalled,
     .compute_init = api_compute_init,
     .dst_step = api_dst_step,
     .copy_tile = api_copy_tile,

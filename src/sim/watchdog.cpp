@@ -1,5 +1,7 @@
 #include "sim/watchdog.hpp"
 
+#include "base/env.hpp"
+
 #include <pthread.h>
 
 #include <chrono>
@@ -13,11 +15,16 @@ namespace tessel::sim {
 
 namespace {
 
+// W3: how long a stalled thread may go without a looking call before it is
+// signalled. Loops of kernel calls reach one within microseconds.
+constexpr auto kSignalGrace = std::chrono::milliseconds(100);
+
 struct Entry {
   WatchSlot* slot;
   pthread_t thread;
   uint64_t last_progress = 0;
   std::chrono::steady_clock::time_point last_change;
+  std::chrono::steady_clock::time_point signal_at; // while stalled
 };
 
 std::mutex& registry_mutex() {
@@ -36,16 +43,20 @@ void watchdog_loop() {
     std::lock_guard lock(registry_mutex());
     const auto now = Clock::now();
     for (Entry& e : registry()) {
-      const uint64_t p = e.slot->progress.load(std::memory_order_relaxed);
+      const uint64_t p = e.slot->progress();
       const uint32_t timeout = e.slot->timeout_ms.load(std::memory_order_relaxed);
       if (p != e.last_progress || !e.slot->running.load(std::memory_order_relaxed) || timeout == 0) {
         e.last_progress = p;
         e.last_change = now;
         continue;
       }
-      if (now - e.last_change >= std::chrono::milliseconds(timeout)) {
-        pthread_kill(e.thread, kWatchdogSignal);
-        e.last_change = now; // if it is still stuck, signal again after another timeout
+      if (now - e.last_change < std::chrono::milliseconds(timeout)) continue;
+      if (e.slot->stalled() != p + 1) {
+        e.slot->mark_stalled(p); // W1
+        e.signal_at = now + kSignalGrace;
+      } else if (now >= e.signal_at) {
+        pthread_kill(e.thread, kWatchdogSignal);                // W3
+        e.signal_at = now + std::chrono::milliseconds(timeout); // still stuck: again after another timeout
       }
     }
   }
@@ -85,18 +96,15 @@ WatchSlot& watch_slot() {
 WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms) : slot_(slot) {
   if (timeout_ms) start_watchdog_thread();
   slot_.timeout_ms.store(timeout_ms, std::memory_order_relaxed);
-  note_progress(slot_.progress);
+  note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);
 }
 
 WatchScope::~WatchScope() { slot_.running.store(0, std::memory_order_release); }
 
 uint32_t watchdog_timeout_ms_from_env() {
-  const char* env = std::getenv("TESSEL_WATCHDOG_S");
-  if (!env || !*env) return 10000;
-  char* end = nullptr;
-  double s = std::strtod(env, &end);
-  if (end == env || !(s >= 0)) return 10000;
+  const double s = base::env_seconds("TESSEL_WATCHDOG_S", 10.0);
+  if (s > 0 && s < 0.001) return 1; // a positive limit never turns the watchdog off
   return s >= 4.0e6 ? 4000000000u : uint32_t(s * 1000.0);
 }
 

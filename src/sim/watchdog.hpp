@@ -1,16 +1,28 @@
-// Watchdog: finds a kernel that runs for a long time without calling into the
-// simulator (a raw spin loop on L1, which on fibers never yields), and stops
-// it with a report instead of hanging the host.
+// Watchdog: stops a kernel that runs for a long time without making
+// progress, with a report, instead of hanging the host.
 //
-// Each host thread that runs fibers has a WatchSlot. The simulator bumps the
-// slot's progress counter on every kernel API call and every fiber switch
-// (a plain relaxed store: no lock, no fence). A background thread samples the
-// counters; when a thread inside Chip::run shows no progress for the timeout,
-// it sends that thread kWatchdogSignal. The fault handler turns the signal
-// into a fault of the running fiber, reported with its source line.
+// Progress is what another RISC or the host could observe: CB pages pushed or
+// popped, a semaphore or L1 word changed, NoC transfers completed (retired by
+// a barrier), a blocked RISC woken, a kernel finished. Kernel calls that only
+// look (a barrier with nothing outstanding, a cb_wait_front that is already
+// satisfied, a transfer not yet waited for, compute and DPRINT calls) are
+// not progress, and neither is a fiber switch: a loop of such calls, or of
+// RISCs polling each other, spins forever on silicon too.
 //
-// Invariant: a slot is signalled only while its thread is inside Chip::run,
-// and only under the registry lock, which the thread's exit also takes.
+// Each host thread that runs fibers has a WatchSlot. The simulator bumps its
+// progress counter on every progress event (a relaxed increment: no lock, no
+// fence). A background thread samples the counters. When a thread inside
+// Chip::run shows no progress for the timeout, it marks the slot stalled:
+//  W1 `stalled` holds progress + 1 as sampled, so it means "no progress since"
+//     only while the counter has not moved; a later progress event ends the
+//     stall without anyone clearing it.
+//  W2 A looking call checks stalled() (two relaxed loads) and, when set, stops
+//     its fiber with a report naming the call and its source line.
+//  W3 A fiber that calls nothing at all (a raw spin loop on L1) cannot check:
+//     after a short grace the thread is sent kWatchdogSignal, which the fault
+//     handler turns into a fault of the running fiber.
+// A slot is signalled only while its thread is inside Chip::run, and only
+// under the registry lock, which the thread's exit also takes.
 #pragma once
 
 #include <signal.h>
@@ -18,22 +30,33 @@
 #include <atomic>
 #include <cstdint>
 
+#include "tessel/kernel_abi.h"
+
 namespace tessel::sim {
 
 inline constexpr int kWatchdogSignal = SIGUSR2;
 
 struct WatchSlot {
-  std::atomic<uint64_t> progress{0};
+  // progress, and stalled (W1: progress + 1 when stalled); kernels' inline
+  // fast paths read them too (tessel_stalled). Accessed atomically only.
+  tessel_watch_words words = {0, 0};
   std::atomic<uint32_t> running{0};
   std::atomic<uint32_t> timeout_ms{0};
+
+  uint64_t progress() const { return __atomic_load_n(&words.progress, __ATOMIC_RELAXED); }
+  uint64_t stalled() const { return __atomic_load_n(&words.stalled, __ATOMIC_RELAXED); }
+  void mark_stalled(uint64_t progress) { __atomic_store_n(&words.stalled, progress + 1, __ATOMIC_RELAXED); }
 };
 
 // This thread's slot, registered on first use.
 WatchSlot& watch_slot();
 
-inline void note_progress(std::atomic<uint64_t>& counter) {
-  counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+// Only the slot's own thread counts progress: a load and a store, no read-modify-write.
+inline void note_progress(WatchSlot& slot) {
+  __atomic_store_n(&slot.words.progress, slot.progress() + 1, __ATOMIC_RELAXED);
 }
+
+inline bool is_stalled(const WatchSlot& slot) { return slot.stalled() == slot.progress() + 1; }
 
 // Marks this thread as running kernels for the guard's lifetime.
 class WatchScope {
@@ -49,6 +72,7 @@ private:
 };
 
 // TESSEL_WATCHDOG_S (seconds, may be fractional; 0 disables), default 10.
+// Throws ValidationError when it is set but not a number of seconds.
 uint32_t watchdog_timeout_ms_from_env();
 
 } // namespace tessel::sim

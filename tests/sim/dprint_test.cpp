@@ -54,5 +54,20 @@ TEST(DprintTest, RangesAndAll) {
 
 TEST(DprintTest, DisabledByDefault) { EXPECT_EQ(run_with(nullptr), ""); }
 
+TEST(DprintTest, AMalformedCoreListIsAnErrorNamingTheVariable) {
+  for (const char* bad : {"1,2junk", "(0,0)-(1)", "-1,0", "x", "0,0;;"}) {
+    setenv("TESSEL_DPRINT_CORES", bad, 1);
+    const std::string message = error_from<ValidationError>([] { open_device(); });
+    EXPECT_EQ(message.rfind(std::string("TESSEL_DPRINT_CORES='") + bad + "' is not valid: '", 0), 0u) << message;
+    EXPECT_NE(message.find("' is not a core; expected all, x,y or (x1,y1)-(x2,y2), several separated by ';'"),
+              std::string::npos)
+        << message;
+  }
+  // Spaces are fine, and cores beyond this grid are left out.
+  setenv("TESSEL_DPRINT_CORES", " ( 0 , 0 ) - ( 1 , 0 ) ; 9,9", 1);
+  EXPECT_NO_THROW(open_device());
+  unsetenv("TESSEL_DPRINT_CORES");
+}
+
 } // namespace
 } // namespace tessel::test

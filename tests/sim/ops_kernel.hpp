@@ -207,17 +207,20 @@ void kernel_main() {
 }
 
 // 1-based line of the ops source that carries "// @marker".
-inline uint32_t ops_line(const std::string& marker) {
-  std::istringstream in(ops_source());
+// The line of `source` that carries the comment "// @marker".
+inline uint32_t marker_line(const std::string& source, const std::string& marker) {
+  std::istringstream in(source);
   std::string line;
   const std::string tag = "// @" + marker;
   for (uint32_t n = 1; std::getline(in, line); ++n) {
     const auto at = line.find(tag);
     if (at != std::string::npos && (at + tag.size() == line.size() || line[at + tag.size()] == ' ')) return n;
   }
-  ADD_FAILURE() << "no marker " << tag << " in ops.cpp";
+  ADD_FAILURE() << "no marker " << tag << " in the kernel source";
   return 0;
 }
+
+inline uint32_t ops_line(const std::string& marker) { return marker_line(ops_source(), marker); }
 
 inline std::string ops_site(const std::string& marker) {
   return std::string(kOpsName) + ":" + std::to_string(ops_line(marker));

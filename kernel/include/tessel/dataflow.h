@@ -44,9 +44,10 @@ inline uint64_t page_noc_addr(bool dram, uint32_t base, uint32_t page_bytes, uin
 // ---------------------------------------------------------------------------
 // NoC addresses
 
-inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index) {
+inline uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index,
+                             TESSEL_SITE_PARAMS) {
   (void)noc;
-  return tessel_noc_xy_addr(noc_x, noc_y, addr);
+  return tessel_noc_checked_addr(noc_x, noc_y, 0, 0, 0, addr, TESSEL_SITE);
 }
 inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
   (void)noc;
@@ -54,11 +55,9 @@ inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
   return tessel_noc_xy_addr(k->noc_x, k->noc_y, addr);
 }
 inline uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end,
-                                       uint32_t noc_y_end, uint32_t addr, uint8_t noc = noc_index) {
+                                       uint32_t noc_y_end, uint32_t addr, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
   (void)noc;
-  return tessel_noc_xy_addr(noc_x_start, noc_y_start, addr) |
-         (uint64_t(noc_x_end) << (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) |
-         (uint64_t(noc_y_end) << (TESSEL_NOC_LOCAL_BITS + 3 * TESSEL_NOC_COORD_BITS));
+  return tessel_noc_checked_addr(noc_x_start, noc_y_start, noc_x_end, noc_y_end, 1, addr, TESSEL_SITE);
 }
 template <bool DRAM>
 inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset, uint8_t noc = noc_index,
@@ -253,13 +252,19 @@ inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_
   k->api->sem_set(k, sem_addr, val, TESSEL_SITE);
 }
 inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
-  if (*sem_addr == val) return;
   tessel_kernel_ctx* k = tessel_ctx();
+  if (*sem_addr == val) {
+    if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "noc_semaphore_wait", TESSEL_SITE);
+    return;
+  }
   k->api->sem_wait(k, sem_addr, val, 0, TESSEL_SITE);
 }
 inline void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
-  if (*sem_addr >= val) return;
   tessel_kernel_ctx* k = tessel_ctx();
+  if (*sem_addr >= val) {
+    if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "noc_semaphore_wait_min", TESSEL_SITE);
+    return;
+  }
   k->api->sem_wait(k, sem_addr, val, 1, TESSEL_SITE);
 }
 inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {

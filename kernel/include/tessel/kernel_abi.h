@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 7u
+#define TESSEL_KERNEL_ABI_VERSION 8u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -54,6 +54,13 @@
 #define TESSEL_NOC_COORD_BITS 6u
 #define TESSEL_NOC_LOCAL_MASK ((1ull << TESSEL_NOC_LOCAL_BITS) - 1ull)
 #define TESSEL_NOC_COORD_MASK ((1ull << TESSEL_NOC_COORD_BITS) - 1ull)
+// A coordinate that does not fit its 6 bits makes a poisoned address: bit 63
+// set and a token in bits 60..62 naming the coordinates and the call that
+// made it (note_bad_noc_coord). Using one in a transfer is an error; making
+// one is not (kernels compute neighbours' addresses they never use).
+#define TESSEL_NOC_POISON_BIT (1ull << 63)
+#define TESSEL_NOC_POISON_TOKEN_SHIFT 60u
+#define TESSEL_NOC_POISON_TOKENS 7u
 
 enum tessel_risc {
   TESSEL_RISC_BRISC = 0,   // RISCV_0, data movement
@@ -83,6 +90,25 @@ struct tessel_cb_iface {
 };
 
 struct tessel_kernel_ctx;
+
+// The watchdog's words for the thread running the kernel (sim/watchdog.hpp):
+// `stalled == progress + 1` means no progress for the watchdog's time. Read
+// with relaxed atomic loads; written only by the simulator.
+struct tessel_watch_words {
+  uint64_t progress;
+  uint64_t stalled;
+};
+
+// How a kernel tried to end the process or its thread; kernel_prelude.h
+// replaces these calls in kernel code (see tessel_sim_api::kernel_exit).
+enum tessel_kernel_exit {
+  TESSEL_EXIT_ABORT = 0,       // abort()
+  TESSEL_EXIT_EXIT = 1,        // exit, _exit, _Exit, quick_exit (text = the function's name)
+  TESSEL_EXIT_ASSERT = 2,      // a failed assert(): text = the expression, with function, file and line
+  TESSEL_EXIT_TERMINATE = 3,   // std::terminate()
+  TESSEL_EXIT_STACK_SMASH = 4, // __stack_chk_fail()
+  TESSEL_EXIT_THREAD_EXIT = 5, // pthread_exit()
+};
 
 // Compute engine calls (compute kernels only; see src/sim/compute.cpp).
 // Hardware and op inits, recorded as state: an op checks that its init ran.
@@ -213,6 +239,21 @@ struct tessel_sim_api {
   void (*fail_semaphore)(struct tessel_kernel_ctx*, uint32_t id, const char* file, uint32_t line);
   // One DPRINT line (without prefix or newline).
   void (*dprint)(struct tessel_kernel_ctx*, const char* text, uint32_t length);
+  // The kernel called a function that would end the process or its thread
+  // (how: enum tessel_kernel_exit; status: exit's argument). caller_pc is the
+  // return address in kernel code; file/line are set for asserts only.
+  // Never returns.
+  void (*kernel_exit)(struct tessel_kernel_ctx*, uint32_t how, int32_t status, const char* text, const char* function,
+                      const char* file, uint32_t line, uintptr_t caller_pc);
+  // A NoC address is being made from coordinates that do not fit 6 bits
+  // (x1/y1 are the multicast end, 0 for unicast): returns the token
+  // (1..TESSEL_NOC_POISON_TOKENS) of the poisoned address.
+  uint32_t (*note_bad_noc_coord)(struct tessel_kernel_ctx*, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                                 uint32_t multicast, const char* file, uint32_t line);
+  // An inline fast path (a satisfied semaphore wait or CB poll) found the
+  // watchdog's stall (tessel_stalled): stop the kernel (this returns only
+  // when the stall ended in between).
+  void (*stalled)(struct tessel_kernel_ctx*, const char* call, const char* file, uint32_t line);
 
   // Compute engine. `call` is the API name for messages; a..c as in
   // tessel_compute_init (unused ones 0).
@@ -299,8 +340,9 @@ struct tessel_kernel_ctx {
   uint64_t unpack_to_dest_fp32; // bit per CB index: ComputeConfig's UnpackToDestFp32
 
   const struct tessel_sim_api* api;
-  void* sim_core;  // opaque to kernels
-  void* sim_fiber; // opaque to kernels
+  const struct tessel_watch_words* watch; // set for every launch
+  void* sim_core;                         // opaque to kernels
+  void* sim_fiber;                        // opaque to kernels
 };
 
 // Locate the running fiber's context (see the slot diagram above).
@@ -316,9 +358,30 @@ static inline __attribute__((always_inline)) struct tessel_kernel_ctx* tessel_ct
   return *(struct tessel_kernel_ctx**)(sp & ~(uintptr_t)(TESSEL_FIBER_SLOT_BYTES - 1u));
 }
 
+// Whether the watchdog found no progress for its time (see tessel_watch_words).
+static inline int tessel_stalled(const struct tessel_kernel_ctx* k) {
+  return __atomic_load_n(&k->watch->stalled, __ATOMIC_RELAXED) ==
+         __atomic_load_n(&k->watch->progress, __ATOMIC_RELAXED) + 1;
+}
+
+// Coordinates the simulator gave (bank tables, the core's own): always in range.
 static inline uint64_t tessel_noc_xy_addr(uint32_t x, uint32_t y, uint64_t local) {
   return ((uint64_t)y << (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) | ((uint64_t)x << TESSEL_NOC_LOCAL_BITS) |
          (local & TESSEL_NOC_LOCAL_MASK);
+}
+
+// Coordinates from kernel code: x1/y1 are a multicast rectangle's end.
+static inline uint64_t tessel_noc_checked_addr(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t multicast,
+                                               uint64_t local, const char* file, uint32_t line) {
+  uint64_t a = tessel_noc_xy_addr(x0 & TESSEL_NOC_COORD_MASK, y0 & TESSEL_NOC_COORD_MASK, local) |
+               ((uint64_t)(x1 & TESSEL_NOC_COORD_MASK) << (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) |
+               ((uint64_t)(y1 & TESSEL_NOC_COORD_MASK) << (TESSEL_NOC_LOCAL_BITS + 3 * TESSEL_NOC_COORD_BITS));
+  if (__builtin_expect(((x0 | y0 | x1 | y1) & ~(uint32_t)TESSEL_NOC_COORD_MASK) != 0, 0)) {
+    struct tessel_kernel_ctx* k = tessel_ctx();
+    const uint32_t token = k->api->note_bad_noc_coord(k, x0, y0, x1, y1, multicast, file, line);
+    a |= TESSEL_NOC_POISON_BIT | ((uint64_t)token << TESSEL_NOC_POISON_TOKEN_SHIFT);
+  }
+  return a;
 }
 
 #endif // TESSEL_KERNEL_ABI_H

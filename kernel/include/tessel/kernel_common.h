@@ -196,15 +196,21 @@ inline void cb_pop_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS)
 // polling loop makes progress on the simulator's cooperative scheduler.
 inline bool cb_pages_reservable_at_back(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
   tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_reservable_at_back", TESSEL_SITE);
-  if (q.num_pages - uint16_t(q.received - q.acked) >= num_pages) return true;
   tessel_kernel_ctx* k = tessel_ctx();
+  if (q.num_pages - uint16_t(q.received - q.acked) >= num_pages) {
+    if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "cb_pages_reservable_at_back", TESSEL_SITE);
+    return true;
+  }
   k->api->cb_poll(k, cb_id, num_pages, 0, TESSEL_SITE);
   return q.num_pages - uint16_t(q.received - q.acked) >= num_pages;
 }
 inline bool cb_pages_available_at_front(uint32_t cb_id, uint32_t num_pages, TESSEL_SITE_PARAMS) {
   tessel_cb_iface& q = tessel_detail::cb(cb_id, "cb_pages_available_at_front", TESSEL_SITE);
-  if (uint16_t(q.received - q.acked) >= num_pages) return true;
   tessel_kernel_ctx* k = tessel_ctx();
+  if (uint16_t(q.received - q.acked) >= num_pages) {
+    if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "cb_pages_available_at_front", TESSEL_SITE);
+    return true;
+  }
   k->api->cb_poll(k, cb_id, num_pages, 1, TESSEL_SITE);
   return uint16_t(q.received - q.acked) >= num_pages;
 }

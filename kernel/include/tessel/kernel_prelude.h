@@ -6,6 +6,13 @@
 //   namespace NAMESPACE { void MAIN { ... } }         (older compute)
 // Both are declared weak here so that whichever the source defines is called.
 //
+// It also replaces, in kernel code, the calls that would end the process or
+// its thread (abort, exit, _exit, _Exit, quick_exit, assert's failure,
+// std::terminate, __stack_chk_fail, pthread_exit): the JIT links the kernel
+// with --wrap for each, so they reach tessel_wrap_* below, which stop the
+// kernel with a report naming its source line. (Such calls made inside host
+// libraries are caught as signals or by the terminate handler, sim/fault.hpp.)
+//
 // Compile-time arguments arrive from the JIT as -DTESSEL_CTA_LIST=a,b,c and
 // named ones as -DTESSEL_NAMED_CTA_LIST={"name",value},...
 #ifndef TESSEL_KERNEL_PRELUDE_H
@@ -98,5 +105,47 @@ __attribute__((visibility("default"))) int tessel_kernel_entry(void) {
   return 1;
 }
 }
+
+// ---------------------------------------------------------------------------
+// Calls that would end the process (see the top of this file). The names are
+// the linker's: --wrap=abort sends the kernel's calls to abort to __wrap_abort.
+
+[[noreturn]] __attribute__((noinline)) inline void tessel_kernel_exit(uint32_t how, int32_t status, const char* text,
+                                                                      const char* function, const char* file,
+                                                                      uint32_t line, void* caller) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->kernel_exit(k, how, status, text, function, file, line, (uintptr_t)caller);
+  __builtin_trap();
+}
+
+#define TESSEL_WRAPPER extern "C" [[noreturn]] __attribute__((visibility("hidden"), noinline)) void
+TESSEL_WRAPPER __wrap_abort(void) {
+  tessel_kernel_exit(TESSEL_EXIT_ABORT, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap_exit(int status) {
+  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "exit", nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap__exit(int status) {
+  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "_exit", nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap__Exit(int status) {
+  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "_Exit", nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap_quick_exit(int status) {
+  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "quick_exit", nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap___assert_fail(const char* assertion, const char* file, unsigned int line, const char* function) {
+  tessel_kernel_exit(TESSEL_EXIT_ASSERT, 0, assertion, function, file, line, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap__ZSt9terminatev(void) { // std::terminate()
+  tessel_kernel_exit(TESSEL_EXIT_TERMINATE, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap___stack_chk_fail(void) {
+  tessel_kernel_exit(TESSEL_EXIT_STACK_SMASH, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
+}
+TESSEL_WRAPPER __wrap_pthread_exit(void*) {
+  tessel_kernel_exit(TESSEL_EXIT_THREAD_EXIT, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
+}
+#undef TESSEL_WRAPPER
 
 #endif // TESSEL_KERNEL_PRELUDE_H

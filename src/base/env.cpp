@@ -1,0 +1,105 @@
+#include "base/env.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string_view>
+
+#include "tessel/error.hpp"
+
+extern char** environ;
+
+namespace tessel::base {
+
+namespace {
+
+// Every TESSEL_* variable tessel reads, with what it takes.
+struct Variable {
+  const char* name;
+  const char* takes;
+};
+constexpr Variable kVariables[] = {
+    {"TESSEL_ARCH", "blackhole or wormhole_b0 (compat devices)"},
+    {"TESSEL_GRID", "a worker grid such as 4x2 (compat devices)"},
+    {"TESSEL_POLICY", "deterministic or random:<seed> (compat devices)"},
+    {"TESSEL_CACHE_DIR", "the kernel cache directory"},
+    {"TESSEL_KERNEL_CXX", "the C++ compiler kernels are built with"},
+    {"TESSEL_KERNEL_INCLUDE_DIR", "the kernel headers' directory"},
+    {"TESSEL_KERNEL_PATH", "directories searched for kernel files, separated by ':'"},
+    {"TESSEL_DPRINT_CORES", "the cores whose DPRINT output is shown"},
+    {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},
+    {"TESSEL_CHECK_MEMORY", "1 or 0: check every NoC transfer against the live allocations"},
+};
+
+[[noreturn]] void malformed(const char* name, const std::string& value, const char* expected) {
+  throw ValidationError(std::string(name) + "='" + value + "' is not valid: expected " + expected);
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+} // namespace
+
+std::optional<std::string> env_text(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
+
+double env_seconds(const char* name, double fallback) {
+  const std::optional<std::string> text = env_text(name);
+  if (!text) return fallback;
+  const char* expected = "a number of seconds, 0 or more (e.g. 10 or 0.5; 0 turns it off)";
+  // Decimal digits with at most one point: no sign, exponent, hex, inf or nan.
+  bool digit = false, point = false;
+  for (char c : *text) {
+    if (c >= '0' && c <= '9')
+      digit = true;
+    else if (c == '.' && !point)
+      point = true;
+    else
+      malformed(name, *text, expected);
+  }
+  if (!digit) malformed(name, *text, expected);
+  errno = 0;
+  const double seconds = std::strtod(text->c_str(), nullptr);
+  if (errno != 0 || !std::isfinite(seconds)) malformed(name, *text, expected);
+  return seconds;
+}
+
+bool env_flag(const char* name, bool fallback) {
+  const std::optional<std::string> text = env_text(name);
+  if (!text) return fallback;
+  const std::string v = lower(*text);
+  if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
+  if (v == "0" || v == "false" || v == "off" || v == "no") return false;
+  malformed(name, *text, "1 or 0 (also true/false, on/off, yes/no)");
+}
+
+void check_variable_names() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (char** e = environ; e && *e; ++e) {
+      const std::string_view entry(*e);
+      if (entry.rfind("TESSEL_", 0) != 0) continue;
+      const std::string_view name = entry.substr(0, entry.find('='));
+      const bool known =
+          std::any_of(std::begin(kVariables), std::end(kVariables), [&](const Variable& v) { return name == v.name; });
+      if (known) continue;
+      std::string list;
+      for (const Variable& v : kVariables)
+        list += std::string(list.empty() ? "" : ", ") + v.name;
+      std::fprintf(stderr, "tessel: warning: %.*s is not a variable tessel reads (it reads %s)\n", int(name.size()),
+                   name.data(), list.c_str());
+    }
+  });
+}
+
+} // namespace tessel::base
