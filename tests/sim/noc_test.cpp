@@ -172,6 +172,44 @@ TEST_F(NocTest, BadCoordinatesFail) {
             std::string::npos);
 }
 
+// A coordinate beyond NoC's 6 bits used to wrap onto a real core or bank:
+// (200,200) read a worker's L1, (64,2) DRAM bank 3.
+std::string poisoned(uint32_t x, uint32_t y, uint64_t local, const char* call, const std::string& made_at) {
+  const uint64_t addr = (1ull << 63) | (1ull << 60) | (uint64_t(y & 63) << 42) | (uint64_t(x & 63) << 36) | local;
+  return made_at + ": core (0,0) BRISC: " + call + ": the NoC address " + hex(addr) + " was made from NoC (" +
+         std::to_string(x) + "," + std::to_string(y) + ") by get_noc_addr at " + made_at +
+         ": NoC coordinates are 6 bits (0..63), and no core or DRAM bank lies outside them; worker cores span NoC x "
+         "1..2, y 2..3; use worker_core_from_logical_core on the host";
+}
+
+TEST_F(NocTest, CoordinatesBeyondSixBitsNeverWrapOntoCoresOrBanks) {
+  EXPECT_EQ(kernel_error(Script().op(kRead, 200, 200, src->address(), dst->address(), 64)),
+            poisoned(200, 200, src->address(), "noc_async_read", ops_site("read")));
+  EXPECT_EQ(kernel_error(Script().op(kWrite, 64, 2, 0, src->address(), 64)),
+            poisoned(64, 2, 0, "noc_async_write", ops_site("write")));
+  EXPECT_EQ(kernel_error(Script().op(kInline, 1, 66, dst->address(), 7, 0xF)),
+            poisoned(1, 66, dst->address(), "noc_inline_dw_write", ops_site("inline")));
+  // my_x - 1 on column 0: the unsigned wrap of a neighbour's coordinate.
+  EXPECT_EQ(kernel_error(Script().op(kInline, 0xFFFFFFFFu, 2, dst->address(), 7, 0xF)),
+            poisoned(0xFFFFFFFFu, 2, dst->address(), "noc_inline_dw_write", ops_site("inline")));
+  // A multicast rectangle whose end is beyond the NoC.
+  const std::string mcast = kernel_error(
+      Script().op(kMcast, (70u << 16) | (3u << 24) | (1u << 0) | (2u << 8), dst->address(), src->address(), 64, 1));
+  EXPECT_NE(mcast.find(ops_site("mcast") + ": core (0,0) BRISC: noc_async_write_multicast: the NoC address 0x"),
+            std::string::npos)
+      << mcast;
+  EXPECT_NE(mcast.find(" was made from the rectangle NoC (1,2)-(70,3) by get_noc_multicast_addr at ops.cpp:"),
+            std::string::npos)
+      << mcast;
+}
+
+TEST_F(NocTest, MakingAnAddressBeyondTheNocIsNoErrorUntilItIsUsed) {
+  const CoreCoord me = noc(kCore);
+  run(Script().op(kMakeNocAddr, 200, 3, 0).op(kMakeNocAddr, me.x, me.y, 1));
+  EXPECT_EQ(rec->at(0), 0x9u); // poisoned: bit 63 and token 1
+  EXPECT_EQ(rec->at(1), 0x0u);
+}
+
 TEST_F(NocTest, MulticastWithReversedCornersExcludesTheSender) {
   const CoreCoord lo = noc({0, 0}), hi = noc({1, 1});
   run(Script().op(kMcast, pack_rect(hi, lo), dst->address(), src->address(), kPage, 3, 0));

@@ -185,6 +185,9 @@ void kernel_main() {
     case 34:
       record(b, get_common_arg_val<uint32_t>(a)); // @common_arg
       break;
+    case 35: // make a NoC address of (a, b) without using it; record its top nibble
+      record(c, uint32_t(get_noc_addr(a, b, 0) >> 60));
+      break;
     case 40: // a=cb, b=rounds, c=tag, d=0 producer / 1 consumer, e=scratch semaphore
       for (uint32_t r = 0; r < b; ++r) {
         if (d == 0) {
@@ -255,6 +258,7 @@ enum Op : uint32_t {
   kArg = 32,
   kGetSemaphore = 33,
   kCommonArg = 34,
+  kMakeNocAddr = 35,
   kPingPongLog = 40,
 };
 
