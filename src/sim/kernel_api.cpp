@@ -312,9 +312,8 @@ std::string worker_span(Chip& chip) {
 // L1 slot, as the offset it names (the same on every core).
 inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file, uint32_t line) {
   if (addr < TESSEL_L1_SLOT_BYTES) return uint32_t(addr);
-  const Chip& chip = *core_of(k).chip;
-  const uint64_t lo = reinterpret_cast<uintptr_t>(const_cast<Chip&>(chip).memory().l1(0));
-  if (__builtin_expect(addr >= lo && addr < lo + uint64_t(chip.core_count()) * TESSEL_L1_SLOT_BYTES, 1))
+  // A pointer into some core's L1 slot; the guard half of a core's stride is none.
+  if (__builtin_expect(core_of(k).chip->memory().in_l1_range(uintptr_t(addr)) && !(addr & DeviceMemory::kSlotBytes), 1))
     return uint32_t(addr & TESSEL_L1_SLOT_MASK);
   not_l1_error(k, call, addr, file, line);
 }

@@ -1,17 +1,23 @@
 // Device memory: per-core L1 slots and DRAM banks.
 //
-// L1 layout in host memory (design §1.2): one 2 MiB-aligned slot per core,
-// all below 4 GiB (MAP_32BIT), so a 32-bit L1 address that a kernel sees is a
-// real pointer into its own core's L1:
+// L1 layout in host memory (design §1.2): one 4 MiB stride per core, all
+// below 4 GiB, so a 32-bit L1 address that a kernel sees is a real pointer
+// into its own core's L1:
 //
-//   slot base (2 MiB aligned, < 4 GiB)
+//   core base (4 MiB aligned, < 4 GiB)
 //   +--------------------------------+  offset 0
 //   | L1 bytes, read/write           |
 //   +--------------------------------+  offset l1_size (1464 KiB)
-//   | PROT_NONE to the slot's end    |  overrun faults
-//   +--------------------------------+  offset 2 MiB
+//   | PROT_NONE                      |  an overrun of up to 2.5 MiB faults:
+//   |   ... past the 2 MiB slot too  |  no pointer just past one core's L1
+//   +--------------------------------+  offset 4 MiB = the next core's base
 //
-// Nothing is ever mapped in the low 2 MiB of the address space here, so an L1
+// Pointers normalise to L1 offsets with the 2 MiB slot mask (kernel_abi.h);
+// a pointer into the guard half of a stride is no L1 address.
+//
+// A device's cores take one contiguous range, placed top down anywhere in
+// [4 MiB, 4 GiB) that is free (MAP_32BIT would give only the 1 GiB window
+// Linux keeps for it). Nothing is ever mapped in the low 2 MiB, so an L1
 // offset used as a pointer faults and is reported as such.
 //
 // DRAM banks are separate MAP_NORESERVE mappings: pages cost memory only when
@@ -31,7 +37,11 @@ public:
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
-  uint8_t* l1(uint32_t core_index) const { return l1_base_ + size_t(core_index) * kSlotBytes; }
+  uint8_t* l1(uint32_t core_index) const { return l1_base_ + size_t(core_index) * kCoreStrideBytes; }
+  // Whether `address` lies in some core's L1 stride of this device (guard included).
+  bool in_l1_range(uintptr_t address) const {
+    return address - reinterpret_cast<uintptr_t>(l1_base_) < size_t(core_count_) * kCoreStrideBytes;
+  }
   uint8_t* dram(uint32_t bank) const { return dram_[bank]; }
   uint32_t l1_size_bytes() const { return l1_size_bytes_; }
   uint64_t dram_bank_size_bytes() const { return dram_bank_size_bytes_; }
@@ -39,11 +49,13 @@ public:
   // Zero one core's L1 (drops its pages) and every DRAM bank.
   void clear_l1(uint32_t core_index);
 
-  static constexpr size_t kSlotBytes = 2u * 1024u * 1024u;
+  static constexpr size_t kSlotBytes = 2u * 1024u * 1024u; // the offset mask's unit (TESSEL_L1_SLOT_BYTES)
+  static constexpr size_t kCoreStrideBytes = 2 * kSlotBytes;
+  // How many devices of `core_count` cores fit below 4 GiB at most.
+  static uint32_t max_devices(uint32_t core_count);
 
 private:
-  uint8_t* reservation_ = nullptr;
-  size_t reservation_bytes_ = 0;
+  size_t l1_bytes_ = 0; // the reservation at l1_base_
   uint8_t* l1_base_ = nullptr;
   uint32_t core_count_ = 0;
   uint32_t l1_size_bytes_ = 0;

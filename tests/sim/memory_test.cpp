@@ -1,6 +1,7 @@
-// Device memory (src/sim/memory.cpp): L1 slots 2 MiB aligned below 4 GiB,
-// kernel-visible L1 addresses that are host pointers, guard pages after L1,
-// lazily reserved DRAM.
+// Device memory (src/sim/memory.cpp): L1 strides 4 MiB aligned below 4 GiB,
+// kernel-visible L1 addresses that are host pointers, a guard after every
+// core's L1 that reaches past its 2 MiB slot, room for eight full Blackholes
+// in one process, lazily reserved DRAM.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -24,15 +25,15 @@ uint64_t resident_bytes() {
   return resident * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
-TEST(DeviceMemory, L1SlotsAreAlignedBelow4GiB) {
+TEST(DeviceMemory, L1StridesAreAlignedBelow4GiB) {
   sim::DeviceMemory memory(6, 1464 * 1024, 3, 16 * kMiB);
   for (uint32_t c = 0; c < 6; ++c) {
     const auto at = reinterpret_cast<uintptr_t>(memory.l1(c));
-    EXPECT_EQ(at % sim::DeviceMemory::kSlotBytes, 0u) << "core " << c;
+    EXPECT_EQ(at % sim::DeviceMemory::kCoreStrideBytes, 0u) << "core " << c;
     EXPECT_GE(at, sim::DeviceMemory::kSlotBytes) << "core " << c;
-    EXPECT_LT(at + sim::DeviceMemory::kSlotBytes, uint64_t(1) << 32) << "core " << c;
+    EXPECT_LE(at + sim::DeviceMemory::kCoreStrideBytes, uint64_t(1) << 32) << "core " << c;
     if (c) {
-      EXPECT_EQ(at - reinterpret_cast<uintptr_t>(memory.l1(c - 1)), sim::DeviceMemory::kSlotBytes);
+      EXPECT_EQ(at - reinterpret_cast<uintptr_t>(memory.l1(c - 1)), sim::DeviceMemory::kCoreStrideBytes);
     }
   }
   // Fresh memory reads as zero; clear_l1 gives zeros back.
@@ -92,6 +93,65 @@ TEST(DeviceMemory, AccessPastTheEndOfL1Faults) {
   EXPECT_NE(message.find(expected), std::string::npos) << message;
   EXPECT_EQ(message.find("raw L1 offset"), std::string::npos) << message;
   expect_device_works(device);
+}
+
+TEST(DeviceMemory, EveryByteBetweenOneCoresL1AndTheNextFaults) {
+  auto device = open_device();
+  const auto l1 = reinterpret_cast<uintptr_t>(device->state().chip->core(0).l1);
+  const uint64_t stride = sim::DeviceMemory::kCoreStrideBytes;
+  Recorder rec(device);
+  // Just past L1, the end of the 2 MiB slot, just past it (once the next core's L1), the end of the stride.
+  for (uint64_t offset : {uint64_t(device->l1_size()), 2 * kMiB - 4, 2 * kMiB, 2 * kMiB + 16, stride - 4}) {
+    Program p;
+    set_script(p, add_ops(p, CoreCoord{0, 0}), CoreCoord{0, 0}, Script().op(kFaultStore, uint32_t(l1 + offset), 1),
+               rec);
+    char expected[96];
+    std::snprintf(expected, sizeof expected,
+                  "core (0,0) BRISC: kernel 'ops.cpp' crashed: invalid memory access at 0x%llx",
+                  static_cast<unsigned long long>(l1 + offset));
+    const std::string message = error_of<KernelFault>(device->command_queue(), p);
+    EXPECT_NE(message.find(expected), std::string::npos) << "offset " << offset << ": " << message;
+  }
+  // The next core's L1 starts one stride on, untouched.
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(device->state().chip->core(1).l1), l1 + stride);
+  expect_device_works(device);
+}
+
+TEST(DeviceMemory, EightFullBlackholesFitInOneProcess) {
+#if defined(TESSEL_SANITIZE)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory takes the upper half of the low 4 GiB";
+#endif
+  // A 2x4 mesh is what TT-Metalium's distributed examples open.
+  std::vector<std::shared_ptr<Device>> devices;
+  for (int i = 0; i < 8; ++i)
+    ASSERT_NO_THROW(devices.push_back(Device::open({"blackhole"}))) << "device " << i;
+  // Each works, with its own L1.
+  for (auto& d : devices)
+    expect_device_works(d);
+  EXPECT_EQ(sim::DeviceMemory::max_devices(120), 8u);
+  // Space for whole devices runs out after at most one more; the error says why and how many fit.
+  std::string message;
+  for (int i = 0; i < 2 && message.empty(); ++i) {
+    try {
+      devices.push_back(Device::open({"blackhole"}));
+    } catch (const OutOfMemoryError& e) {
+      message = e.what();
+    }
+  }
+  EXPECT_EQ(message.rfind("cannot reserve L1 for another device of 120 cores: kernels use L1 addresses as 32-bit "
+                          "pointers, so every core's L1 lives below 4 GiB of the address space, 4 MiB per core with "
+                          "its guard (480 MiB for this device); at most 8 devices of 120 cores fit in one process, "
+                          "and ",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find(" MiB below 4 GiB are free now; close a device first, or open smaller grids"),
+            std::string::npos)
+      << message;
+  // Closing one makes room again.
+  devices.pop_back();
+  devices.erase(devices.begin());
+  EXPECT_NO_THROW(devices.push_back(Device::open({"blackhole"})));
 }
 
 TEST(DeviceMemory, FullBlackholeOpensWithSmallResidentSet) {

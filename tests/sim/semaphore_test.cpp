@@ -5,6 +5,7 @@
 
 #include "ops_kernel.hpp"
 #include "sim/l1_layout.hpp"
+#include "sim/memory.hpp"
 
 namespace tessel::test {
 namespace {
@@ -95,7 +96,8 @@ TEST_F(SemaphoreTest, SemaphoresSitAtTheSameL1OffsetOnEveryCore) {
   const auto words = rec->read();
   for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_EQ(words[i] & TESSEL_L1_SLOT_MASK, sim::semaphore_offset(1)) << "core " << i;
-    EXPECT_EQ(words[i] & ~TESSEL_L1_SLOT_MASK, (words[0] & ~TESSEL_L1_SLOT_MASK) + i * TESSEL_L1_SLOT_BYTES);
+    EXPECT_EQ(words[i] & ~TESSEL_L1_SLOT_MASK,
+              (words[0] & ~TESSEL_L1_SLOT_MASK) + i * sim::DeviceMemory::kCoreStrideBytes);
   }
 }
 

@@ -41,9 +41,10 @@
 #define TESSEL_MAX_DRAM_BANKS 16u
 #define TESSEL_MAX_L1_BANKS 256u
 
-// L1 is mapped per core at a 2 MiB-aligned host address below 4 GiB, so a
-// 32-bit L1 address a kernel sees is a real pointer into its own core's L1.
-// NoC calls normalise any address to an offset with TESSEL_L1_SLOT_MASK.
+// L1 is mapped per core at a 4 MiB-aligned host address below 4 GiB (the
+// second 2 MiB of each core's stride is a guard), so a 32-bit L1 address a
+// kernel sees is a real pointer into its own core's L1. NoC calls normalise
+// any address to an offset with TESSEL_L1_SLOT_MASK.
 #define TESSEL_L1_SLOT_BYTES (2u * 1024u * 1024u)
 #define TESSEL_L1_SLOT_MASK (TESSEL_L1_SLOT_BYTES - 1u)
 
