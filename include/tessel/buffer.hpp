@@ -43,7 +43,8 @@ public:
 
   void deallocate();
 
-  // Host-side copies (used by CommandQueue); size must equal size().
+  // Host-side copies; size must equal size(), and src/dst must point to that
+  // many bytes of host memory (a null or unmapped range is a ValidationError).
   void write(const void* src, uint64_t size_bytes);
   void read(void* dst, uint64_t size_bytes) const;
 

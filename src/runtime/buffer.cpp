@@ -1,5 +1,7 @@
 #include "tessel/buffer.hpp"
 
+#include "base/host_memory.hpp"
+
 #include <cstring>
 
 #include "runtime/device_state.hpp"
@@ -94,29 +96,41 @@ void for_each_page(runtime::DeviceState& s, BufferType type, uint32_t address, u
 } // namespace
 
 namespace runtime {
-void check_transfer(const Buffer& b, uint64_t size_bytes, const char* call) {
+void check_transfer(const Buffer& b, const void* host, uint64_t size_bytes, HostSide side, const char* call) {
   b.device().state().require_open(call);
   if (!b.is_allocated()) throw ValidationError(std::string(call) + ": the buffer has been deallocated");
   if (size_bytes != b.size())
     throw ValidationError(std::string(call) + ": " + std::to_string(size_bytes) + " bytes given for a buffer of " +
                           std::to_string(b.size()) + " bytes; expected exactly the buffer's size");
+  if (std::string problem = base::host_range_problem(host, size_bytes); !problem.empty())
+    throw ValidationError(std::string(call) + ": " + problem + "; expected the address of " +
+                          std::to_string(size_bytes) + " bytes of host memory to " +
+                          (side == HostSide::Source ? "write from" : "read into"));
+}
+
+void copy_to_device(const Buffer& b, const void* src) {
+  const auto* in = static_cast<const uint8_t*>(src);
+  const uint32_t page = b.page_size();
+  for_each_page(b.device().state(), b.type(), b.address(), b.size(), page,
+                [&](uint8_t* dev, uint64_t off) { std::memcpy(dev, in + off, page); });
+}
+
+void copy_from_device(const Buffer& b, void* dst) {
+  auto* out = static_cast<uint8_t*>(dst);
+  const uint32_t page = b.page_size();
+  for_each_page(b.device().state(), b.type(), b.address(), b.size(), page,
+                [&](uint8_t* dev, uint64_t off) { std::memcpy(out + off, dev, page); });
 }
 } // namespace runtime
 
 void Buffer::write(const void* src, uint64_t size_bytes) {
-  auto& s = device_->state();
-  runtime::check_transfer(*this, size_bytes, "Buffer::write");
-  const auto* in = static_cast<const uint8_t*>(src);
-  for_each_page(s, type_, address_, size_, page_size_,
-                [&](uint8_t* dev, uint64_t off) { std::memcpy(dev, in + off, page_size_); });
+  runtime::check_transfer(*this, src, size_bytes, runtime::HostSide::Source, "Buffer::write");
+  runtime::copy_to_device(*this, src);
 }
 
 void Buffer::read(void* dst, uint64_t size_bytes) const {
-  auto& s = device_->state();
-  runtime::check_transfer(*this, size_bytes, "Buffer::read");
-  auto* out = static_cast<uint8_t*>(dst);
-  for_each_page(s, type_, address_, size_, page_size_,
-                [&](uint8_t* dev, uint64_t off) { std::memcpy(out + off, dev, page_size_); });
+  runtime::check_transfer(*this, dst, size_bytes, runtime::HostSide::Destination, "Buffer::read");
+  runtime::copy_from_device(*this, dst);
 }
 
 } // namespace tessel

@@ -33,10 +33,11 @@ using runtime::ProgramPlan;
 using runtime::ProgramState;
 
 namespace {
-void check_transfer(Device& device, const Buffer& buffer, uint64_t size_bytes, const char* call) {
+void check_transfer(Device& device, const Buffer& buffer, const void* host, uint64_t size_bytes, runtime::HostSide side,
+                    const char* call) {
   device.state().require_open(call);
   if (&buffer.device() != &device) throw ValidationError(std::string(call) + ": the buffer belongs to another device");
-  runtime::check_transfer(buffer, size_bytes, call);
+  runtime::check_transfer(buffer, host, size_bytes, side, call);
 }
 } // namespace
 
@@ -45,15 +46,15 @@ CommandQueue::CommandQueue(Device& device) : device_(device), progress_(std::mak
 CommandQueue::~CommandQueue() = default;
 
 void CommandQueue::enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool) {
-  check_transfer(device_, buffer, size_bytes, "enqueue_write_buffer");
+  check_transfer(device_, buffer, src, size_bytes, runtime::HostSide::Source, "enqueue_write_buffer");
   reject_during_capture("enqueue_write_buffer");
-  buffer.write(src, size_bytes);
+  runtime::copy_to_device(buffer, src);
 }
 
 void CommandQueue::enqueue_read_buffer(Buffer& buffer, void* dst, uint64_t size_bytes, bool) {
-  check_transfer(device_, buffer, size_bytes, "enqueue_read_buffer");
+  check_transfer(device_, buffer, dst, size_bytes, runtime::HostSide::Destination, "enqueue_read_buffer");
   reject_during_capture("enqueue_read_buffer");
-  buffer.read(dst, size_bytes);
+  runtime::copy_from_device(buffer, dst);
 }
 
 void CommandQueue::finish() {

@@ -25,8 +25,13 @@ inline uint32_t kernel_instance_index(uint32_t lane, uint32_t core_index, uint32
 }
 
 // The checks of a host transfer to or from a buffer, reported under `call`:
-// device open, buffer allocated, size exactly the buffer's.
-void check_transfer(const Buffer& buffer, uint64_t size_bytes, const char* call);
+// device open, buffer allocated, size exactly the buffer's, and the host
+// memory a usable range (base/host_memory.hpp).
+enum class HostSide : uint8_t { Source, Destination };
+void check_transfer(const Buffer& buffer, const void* host, uint64_t size_bytes, HostSide side, const char* call);
+// The copies themselves, after check_transfer: the buffer's whole size.
+void copy_to_device(const Buffer& buffer, const void* src);
+void copy_from_device(const Buffer& buffer, void* dst);
 
 struct DeviceState {
   DeviceConfig config;

@@ -2,6 +2,10 @@
 // message, changes nothing, and leaves the device and the program usable.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 
 #include "sim/ops_kernel.hpp"
@@ -399,6 +403,41 @@ TEST_F(InvalidInputTest, TransfersOfTheWrongSize) {
   device->command_queue().enqueue_write_buffer(*b, right);
   device->command_queue().enqueue_read_buffer(*b, back);
   EXPECT_EQ(back, right);
+}
+
+TEST_F(InvalidInputTest, HostPointersThatAreNoMemory) {
+  auto b = Buffer::create(device, {8192, 1024, BufferType::DRAM});
+  CommandQueue& cq = device->command_queue();
+  EXPECT_EQ(error_from<ValidationError>([&] { cq.enqueue_read_buffer(*b, nullptr, 8192); }),
+            "enqueue_read_buffer: the host pointer is null; expected the address of 8192 bytes of host memory to read "
+            "into");
+  EXPECT_EQ(error_from<ValidationError>([&] { cq.enqueue_write_buffer(*b, nullptr, 8192); }),
+            "enqueue_write_buffer: the host pointer is null; expected the address of 8192 bytes of host memory to "
+            "write from");
+  EXPECT_EQ(error_from<ValidationError>([&] { cq.enqueue_read_buffer(*b, reinterpret_cast<void*>(0x40), 8192); }),
+            "enqueue_read_buffer: the host pointer 0x40 is not an address (nothing is mapped below 64 KiB); expected "
+            "the address of 8192 bytes of host memory to read into");
+  EXPECT_EQ(error_from<ValidationError>([&] { b->read(reinterpret_cast<void*>(~uintptr_t(0) - 100), 8192); }),
+            "Buffer::read: the host range at 0xffffffffffffff9b of 8192 bytes wraps past the address space; expected "
+            "the address of 8192 bytes of host memory to read into");
+  // Memory that was mapped once and is no more (the second of two pages).
+  const long page = sysconf(_SC_PAGESIZE);
+  auto* two =
+      static_cast<uint8_t*>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(two, MAP_FAILED);
+  munmap(two + page, page);
+  const std::string message = error_from<ValidationError>([&] { cq.enqueue_write_buffer(*b, two, 8192); });
+  char expected[160];
+  std::snprintf(expected, sizeof expected, "enqueue_write_buffer: the host range [%p, %p) is not mapped memory (from ",
+                static_cast<void*>(two), static_cast<void*>(two + 8192));
+  EXPECT_EQ(message.rfind(expected, 0), 0u) << message;
+  munmap(two, page);
+  // The buffer and the device are as they were.
+  std::vector<uint8_t> right(8192, 3), back;
+  cq.enqueue_write_buffer(*b, right);
+  cq.enqueue_read_buffer(*b, back);
+  EXPECT_EQ(back, right);
+  expect_device_works(device);
 }
 
 // ---------------------------------------------------------------------------
