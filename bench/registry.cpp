@@ -18,6 +18,7 @@ void run_eltwise();
 void run_matmul();
 void run_trace_replay();
 void run_dispatch_cached();
+void run_memory_check();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -33,6 +34,8 @@ const Benchmark kBenchmarks[] = {
      "null-kernel launches replayed from a trace vs direct enqueues of the same programs (1 core, 120 cores, "
      "100 programs on 120 cores)",
      run_trace_replay},
+    {"memory_check", "the pipeline copy and the eltwise add on 120 cores with the device-memory checker vs without",
+     run_memory_check},
 };
 } // namespace
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tessel/core_coord.hpp"
@@ -32,6 +33,9 @@ struct DeviceConfig {
   uint32_t grid_x = 0, grid_y = 0;      // 0: the arch's full worker grid
   std::string policy = "deterministic"; // or "random:<seed>"
   std::string kernel_cache_dir;         // empty: the default cache
+  // The device-memory checker: every NoC transfer must stay inside one live
+  // buffer, CB or semaphore. Unset: TESSEL_CHECK_MEMORY (1/0), else on.
+  std::optional<bool> check_memory;
 };
 
 class Device : public std::enable_shared_from_this<Device> {
@@ -56,6 +60,7 @@ public:
   uint32_t clock_mhz() const;
   std::string policy() const;
   void set_policy(const std::string& policy);
+  bool check_memory() const;
 
   CommandQueue& command_queue();
   // Compiled programs reused by structure (program_cache.hpp): statistics and clear().

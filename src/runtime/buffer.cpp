@@ -56,6 +56,8 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
                            " memory: " + std::to_string(config.size_bytes) + " bytes need " +
                            std::to_string(g.bytes_per_bank) + " bytes in each of " + std::to_string(g.banks) +
                            " banks, but the largest free range is " + std::to_string(alloc.largest_free()) + " bytes");
+  s.chip->memory_map().add(config.type == BufferType::DRAM ? sim::MemoryKind::Dram : sim::MemoryKind::L1, *address,
+                           config.size_bytes, config.page_size_bytes, g.stride, g.banks);
   return std::shared_ptr<Buffer>(new Buffer(device, config, uint32_t(*address)));
 }
 
@@ -69,6 +71,8 @@ void Buffer::deallocate() {
   if (!allocated_) return;
   auto& s = device_->state();
   (type_ == BufferType::DRAM ? *s.dram : *s.l1).free(address_);
+  if (s.chip)
+    s.chip->memory_map().remove(type_ == BufferType::DRAM ? sim::MemoryKind::Dram : sim::MemoryKind::L1, address_);
   allocated_ = false;
 }
 

@@ -191,8 +191,11 @@ namespace runtime {
 void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip& chip) {
   for (auto [binary, instance] : plan.global_resets)
     binary->reset_globals(instance);
+  const uint64_t configuration = chip.new_configuration();
   for (const CorePlan& cp : plan.cores) {
     sim::Core& core = chip.core(cp.core_index);
+    core.configuration = configuration;
+    core.semaphore_mask = cp.semaphore_mask;
     uint64_t stale = core.cb_configured_mask & ~cp.cb_mask;
     while (stale) {
       int i = __builtin_ctzll(stale);

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "base/env.hpp"
 #include "runtime/device_state.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/command_queue.hpp"
@@ -59,6 +60,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
     s.cache = &jit::default_kernel_cache();
   }
   s.chip = std::make_unique<sim::Chip>(arch, policy);
+  s.chip->set_check_memory(config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true));
   s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
   s.generation = g_generation.fetch_add(1);
@@ -98,6 +100,11 @@ uint32_t Device::clock_mhz() const { return state_->arch.clock_mhz; }
 std::string Device::policy() const {
   state_->require_open("Device::policy");
   return state_->chip->policy().to_string();
+}
+
+bool Device::check_memory() const {
+  state_->require_open("Device::check_memory");
+  return state_->chip->check_memory();
 }
 
 void Device::set_policy(const std::string& policy) {

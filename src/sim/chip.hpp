@@ -33,6 +33,7 @@
 #include "sim/arch.hpp"
 #include "sim/compute.hpp"
 #include "sim/memory.hpp"
+#include "sim/memory_map.hpp"
 #include "sim/watchdog.hpp"
 #include "tessel/kernel_abi.h"
 
@@ -120,6 +121,7 @@ struct Fiber {
   // Poisoned NoC addresses made in this launch; token t names bad_coords[t - 1].
   BadNocCoord bad_coords[TESSEL_NOC_POISON_TOKENS];
   uint32_t bad_coord_count = 0; // records made (the table is reused round-robin)
+  MemoryCheckCache mem_cache;   // memory_check.hpp
   // Set when the fiber failed, or crashed without a signal: the whole report.
   std::string error_message;
   // Set when the fiber faulted (by the signal handler; plain values only).
@@ -140,6 +142,10 @@ struct Core {
   uint8_t* l1 = nullptr;
   tessel_cb_iface cbs[TESSEL_MAX_CBS] = {};
   uint64_t cb_configured_mask = 0; // indices whose cbs[] entry is configured
+  uint32_t semaphore_mask = 0;     // bit i: the program created semaphore i here
+  // The Chip::configuration() this core's CBs and semaphores were set for:
+  // they are live (memory_check.hpp) while the two are equal.
+  uint64_t configuration = 0;
   tessel_kernel_ctx ctx[TESSEL_RISC_COUNT] = {};
   Fiber* fibers[TESSEL_RISC_COUNT] = {};
   // Per launch: which RISC (+1) produced / consumed each CB; 0 = none yet.
@@ -189,6 +195,16 @@ public:
   int dram_bank_at_noc(uint32_t x, uint32_t y) const { return (x == 0 && y < arch_.dram_banks) ? int(y) : -1; }
   uint32_t dram_bank_noc_x(uint32_t) const { return 0; }
   uint32_t dram_bank_noc_y(uint32_t bank) const { return bank; }
+
+  // The device-memory checker (memory_check.hpp): on unless turned off.
+  bool check_memory() const { return check_memory_; }
+  void set_check_memory(bool on) { check_memory_ = on; }
+  const MemoryMap& memory_map() const { return memory_map_; }
+  MemoryMap& memory_map() { return memory_map_; }
+  // Each program launch configures its cores for a new configuration number;
+  // a core configured for an older one has no live CBs or semaphores.
+  uint64_t configuration() const { return configuration_; }
+  uint64_t new_configuration() { return ++configuration_; }
 
   // Cores whose DPRINT output is shown (from TESSEL_DPRINT_CORES at construction).
   bool dprint_enabled(uint32_t core_index) const;
@@ -250,6 +266,9 @@ private:
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
   WatchSlot* watch_ = nullptr; // the running thread's watchdog slot
+  MemoryMap memory_map_;
+  bool check_memory_ = true;
+  uint64_t configuration_ = 0;
   uint32_t watchdog_timeout_ms_ = 0;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;

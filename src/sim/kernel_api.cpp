@@ -25,6 +25,7 @@
 #include <string>
 
 #include "sim/chip.hpp"
+#include "sim/memory_check.hpp"
 
 namespace tessel::sim {
 
@@ -340,24 +341,29 @@ inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr,
 }
 
 // Resolve a NoC address for a transfer of size bytes; fails with a message.
+// `l1_only`: what the call does, for the error when the address is DRAM's.
 inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
-                        const char* file, uint32_t line) {
+                        const char* file, uint32_t line, const char* l1_only = nullptr) {
   Chip& chip = *core_of(k).chip;
   if (__builtin_expect(noc_addr & TESSEL_NOC_POISON_BIT, 0)) poisoned_error(k, call, noc_addr, file, line);
   NocCoord n = decode(noc_addr);
   Endpoint e;
+  const TransferEnd end = is_read ? TransferEnd::Source : TransferEnd::Destination;
   if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
     e.core = &chip.core(uint32_t(ci));
     e.offset = l1_offset(k, call, n.local, file, line);
     if (__builtin_expect(e.offset + size > k->l1_size_bytes, 0))
       l1_bounds_error(k, call, *e.core, e.offset, size, file, line);
+    check_l1(fiber_of(k), *e.core, e.offset, size, e.core == &core_of(k), end, call, file, line);
     e.host = e.core->l1 + e.offset;
     e.alignment = k->l1_alignment;
     return e;
   }
   if (int bank = chip.dram_bank_at_noc(n.x, n.y); bank >= 0) {
+    if (l1_only) fail(k, std::string(call) + ": " + l1_only + " can target L1 only, not DRAM", file, line);
     if (__builtin_expect(n.local + size > chip.memory().dram_bank_size_bytes(), 0))
       dram_bounds_error(k, call, bank, n.local, size, file, line);
+    check_dram(fiber_of(k), chip, uint32_t(bank), n.local, size, end, call, file, line);
     e.host = chip.memory().dram(uint32_t(bank)) + n.local;
     e.offset = n.local;
     e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
@@ -374,11 +380,14 @@ inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_add
        file, line);
 }
 
+// The transfer's end on its own core: `what` is "source" or "destination".
 inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
                          const char* file, uint32_t line) {
   uint32_t off = l1_offset(k, call, l1_addr, file, line);
   if (__builtin_expect(uint64_t(off) + size > k->l1_size_bytes, 0))
     local_bounds_error(k, call, what, off, size, file, line);
+  check_l1(fiber_of(k), core_of(k), off, size, true, what[0] == 's' ? TransferEnd::Source : TransferEnd::Destination,
+           call, file, line);
   return off;
 }
 
@@ -503,6 +512,12 @@ void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast,
     for (uint32_t x = x0; x <= x1; ++x) {
       Core& dst = chip.core(uint32_t(chip.core_at_noc(x, y)));
       if (&dst == &me && !loopback) continue;
+      check_l1(fiber_of(k), dst, off, size, &dst == &me, TransferEnd::Destination, call, file, line);
+    }
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      Core& dst = chip.core(uint32_t(chip.core_at_noc(x, y)));
+      if (&dst == &me && !loopback) continue;
       visit(dst, off);
     }
 }
@@ -526,8 +541,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
 void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t, const char* file,
                           uint32_t line) {
   const char* call = "noc_inline_dw_write";
-  Endpoint d = resolve(k, call, dst, 4, false, file, line);
-  if (!d.core) fail(k, std::string(call) + ": inline writes can target L1 only, not DRAM", file, line);
+  Endpoint d = resolve(k, call, dst, 4, false, file, line, "inline writes");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
   bool changed = false;
   for (uint32_t b = 0; b < 4; ++b)
@@ -589,8 +603,7 @@ void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, c
 
 void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
   const char* call = "noc_semaphore_inc";
-  Endpoint d = resolve(k, call, dst, 4, false, file, line);
-  if (!d.core) fail(k, std::string(call) + ": atomic increments can target L1 only, not DRAM", file, line);
+  Endpoint d = resolve(k, call, dst, 4, false, file, line, "atomic increments");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
   note_write(k, incr != 0, call, file, line);
   __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);

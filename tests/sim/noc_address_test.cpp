@@ -30,8 +30,9 @@ void run(const std::shared_ptr<Device>& device, uint32_t remote, std::string* er
 
 TEST(NocAddressTest, OffsetsAndPointersAreAcceptedOthersRejected) {
   auto device = open_device();
+  auto target = Buffer::create(device, {4 * 16, 16, BufferType::L1}); // 16 bytes on each of the 2x2 cores
   std::string error;
-  run(device, 0x40000, &error);
+  run(device, target->address(), &error);
   EXPECT_EQ(error, "");
   run(device, 0x250000, &error); // beyond L1, below 4 GiB, not an L1 slot
   EXPECT_NE(error.find("writer.cpp:4: core (0,0) BRISC: noc_async_write: L1 address 0x250000 is neither an L1 offset"),

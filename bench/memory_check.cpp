@@ -1,0 +1,66 @@
+// memory_check: what the device-memory checker costs. The pipeline copy
+// (copy_multi_core's program) and the element-wise add (eltwise_binary's)
+// on all 120 cores of a Blackhole, each on two devices in the same process,
+// one with the checker and one without, runs interleaved so that drift hits
+// both alike. The figure is checked time over unchecked time.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "example.hpp"
+#include "tessel/tessel.hpp"
+#include "tessel/tile.hpp"
+
+namespace tessel::bench {
+
+namespace {
+
+struct Setup {
+  std::shared_ptr<Device> device;
+  std::shared_ptr<Buffer> a, b, c;
+  Program program;
+};
+
+Setup make_setup(bool checked, bool eltwise, uint32_t tiles_per_core) {
+  DeviceConfig config;
+  config.check_memory = checked;
+  Setup s{Device::open(config), {}, {}, {}, {}};
+  const CoreCoord grid = s.device->grid();
+  const uint32_t tiles = grid.x * grid.y * tiles_per_core;
+  const uint32_t page = tile_size(DataFormat::Float16_b);
+  auto make = [&] { return Buffer::create(s.device, {uint64_t(tiles) * page, page, BufferType::DRAM}); };
+  s.a = make(), s.b = make(), s.c = make();
+  std::vector<uint8_t> bytes(s.a->size(), 0x3c);
+  s.device->command_queue().enqueue_write_buffer(*s.a, bytes);
+  s.device->command_queue().enqueue_write_buffer(*s.b, bytes);
+  s.program = eltwise ? examples::make_eltwise_binary_program(grid, *s.a, *s.b, *s.c, tiles, "add_tiles")
+                      : examples::make_copy_program(grid, *s.a, *s.c, tiles_per_core, 4);
+  s.device->command_queue().enqueue_program(s.program); // warm-up: compile, touch pages
+  return s;
+}
+
+void measure(const std::string& label, bool eltwise, uint32_t tiles_per_core) {
+  Setup on = make_setup(true, eltwise, tiles_per_core), off = make_setup(false, eltwise, tiles_per_core);
+  const uint32_t tiles = 120 * tiles_per_core;
+  const int repeats = std::max(7, int(40000 / tiles));
+  double t_on = 1e30, t_off = 1e30;
+  for (int round = 0; round < 3; ++round) {
+    t_on = std::min(t_on, best_run_seconds(on.device->command_queue(), on.program, repeats));
+    t_off = std::min(t_off, best_run_seconds(off.device->command_queue(), off.program, repeats));
+  }
+  figure(label + "_checked_ns_per_tile", t_on / tiles * 1e9, "ns");
+  figure(label + "_unchecked_ns_per_tile", t_off / tiles * 1e9, "ns");
+  figure(label + "_checked_over_unchecked", t_on / t_off, "x");
+}
+
+} // namespace
+
+void run_memory_check() {
+  measure("memory_check_pipeline_small", false, 8);
+  measure("memory_check_pipeline", false, 32);
+  measure("memory_check_eltwise_small", true, 8);
+  measure("memory_check_eltwise", true, 32);
+}
+
+} // namespace tessel::bench
