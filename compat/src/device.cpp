@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "sim/arch.hpp"
+#include "sim/chip.hpp"
 #include "tessel/error.hpp"
 
 namespace tt::tt_metal {
@@ -60,13 +62,25 @@ bool IDevice::close() {
 
 tessel::DeviceConfig IDevice::config_from_environment() {
   tessel::DeviceConfig config;
-  if (std::string arch = environment("TESSEL_ARCH"); !arch.empty()) config.arch = arch;
+  // A variable the parsers reject names itself in the error.
+  const auto checked = [](const char* name, const std::string& value, auto&& parse) {
+    try {
+      parse(value);
+    } catch (const tessel::ValidationError& e) {
+      throw tessel::ValidationError(std::string(name) + "='" + value + "' is not valid: " + e.what());
+    }
+    return value;
+  };
+  if (std::string arch = environment("TESSEL_ARCH"); !arch.empty())
+    config.arch = checked("TESSEL_ARCH", arch, [](const std::string& v) { tessel::sim::arch_preset(v); });
   if (std::string grid = environment("TESSEL_GRID"); !grid.empty()) {
     if (!parse_grid(grid, config.grid_x, config.grid_y))
       throw tessel::ValidationError("TESSEL_GRID='" + grid +
                                     "' is not a worker grid; give columns x rows, e.g. TESSEL_GRID=4x2");
   }
-  if (std::string policy = environment("TESSEL_POLICY"); !policy.empty()) config.policy = policy;
+  if (std::string policy = environment("TESSEL_POLICY"); !policy.empty())
+    config.policy =
+        checked("TESSEL_POLICY", policy, [](const std::string& v) { tessel::sim::SchedulerPolicy::parse(v); });
   return config;
 }
 

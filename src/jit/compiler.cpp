@@ -173,6 +173,12 @@ CompilerConfig compiler_config_from_environment() {
   if (cxx.find('/') != std::string::npos) cxx = std::filesystem::absolute(cxx).lexically_normal().string();
   std::string include_dir = environment_or("TESSEL_KERNEL_INCLUDE_DIR", TESSEL_KERNEL_INCLUDE_DIR);
   include_dir = std::filesystem::absolute(include_dir).lexically_normal().string();
+  std::error_code ec;
+  if (const char* set = std::getenv("TESSEL_KERNEL_INCLUDE_DIR");
+      set && *set && !std::filesystem::is_regular_file(include_dir + "/tessel/kernel_prelude.h", ec))
+    throw ValidationError(std::string("TESSEL_KERNEL_INCLUDE_DIR='") + set +
+                          "' is not valid: it holds no tessel/kernel_prelude.h (expected tessel's kernel/include "
+                          "directory)");
   return {std::move(cxx), std::move(include_dir)};
 }
 

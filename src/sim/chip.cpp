@@ -17,11 +17,8 @@
 
 #include "base/env.hpp"
 #include "sim/fault.hpp"
+#include "sim/fiber_sanitizers.hpp"
 #include "tessel/error.hpp"
-
-#if defined(TESSEL_SANITIZE)
-#include <sanitizer/asan_interface.h>
-#endif
 
 namespace tessel::sim {
 
@@ -37,12 +34,6 @@ uint64_t splitmix64(uint64_t& s) {
 }
 
 thread_local Fiber* t_running = nullptr;
-#if defined(TESSEL_SANITIZE)
-// The scheduler's stack, as ASan knew it when it last switched to a fiber; a
-// fiber hands it back to ASan when it switches back.
-thread_local const void* t_sched_stack_bottom = nullptr;
-thread_local size_t t_sched_stack_size = 0;
-#endif
 
 void fiber_main(bctx::transfer_t t);
 
@@ -208,7 +199,10 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
   if (policy_.kind == SchedulerPolicy::Kind::Random) rng_state_ = policy_.seed;
 }
 
-Chip::~Chip() = default;
+Chip::~Chip() {
+  for (auto& f : fibers_)
+    fiber_san::destroy(f->san);
+}
 
 void Chip::set_policy(SchedulerPolicy policy) {
   policy_ = policy;
@@ -244,37 +238,25 @@ std::string Chip::where_at(const Fiber* f, uintptr_t return_pc) const {
 
 namespace {
 inline void switch_to(Fiber* f) {
-#if defined(TESSEL_SANITIZE)
-  void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, f->slot + 2 * kPage, kSlot - 2 * kPage);
-#endif
+  void* token = fiber_san::before_enter(f->san);
   t_running = f;
   bctx::transfer_t t = bctx::jump_fcontext(f->ctx, f);
   t_running = nullptr;
   f->ctx = t.fctx;
-#if defined(TESSEL_SANITIZE)
-  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
-#endif
+  fiber_san::after_return(token);
 }
 
 inline void yield_to_scheduler(Fiber* f) {
-#if defined(TESSEL_SANITIZE)
-  void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, t_sched_stack_bottom, t_sched_stack_size);
-#endif
+  void* token = fiber_san::before_leave();
   bctx::transfer_t t = bctx::jump_fcontext(f->return_ctx, nullptr);
   f->return_ctx = t.fctx;
-#if defined(TESSEL_SANITIZE)
-  __sanitizer_finish_switch_fiber(fake, &t_sched_stack_bottom, &t_sched_stack_size);
-#endif
+  fiber_san::after_resume(token);
 }
 
 void fiber_main(bctx::transfer_t t) {
   Fiber* f = static_cast<Fiber*>(t.data);
   f->return_ctx = t.fctx;
-#if defined(TESSEL_SANITIZE)
-  __sanitizer_finish_switch_fiber(nullptr, &t_sched_stack_bottom, &t_sched_stack_size);
-#endif
+  fiber_san::started();
   for (;;) {
     f->reads.clear();
     f->writes.clear();
@@ -309,10 +291,7 @@ void fiber_main(bctx::transfer_t t) {
 // Called on the emergency stack after a fault (see fault.cpp).
 extern "C" [[noreturn]] void tessel_fault_landing(Fiber* f) {
   f->state = FiberState::Faulted;
-#if defined(TESSEL_SANITIZE)
-  // The fiber's stack is abandoned: no fake stack to keep.
-  __sanitizer_start_switch_fiber(nullptr, t_sched_stack_bottom, t_sched_stack_size);
-#endif
+  fiber_san::abandon();
   bctx::jump_fcontext(f->return_ctx, nullptr);
   __builtin_unreachable();
 }
@@ -335,10 +314,9 @@ Fiber* Chip::fiber_for(Core& core, uint32_t risc) {
 }
 
 void Chip::reset_fiber(Fiber* f) {
-#if defined(TESSEL_SANITIZE)
-  // An abandoned stack keeps the redzones of frames that never returned.
-  ASAN_UNPOISON_MEMORY_REGION(f->slot + 2 * kPage, kSlot - 2 * kPage);
-#endif
+  f->san.stack_lo = f->slot + 2 * kPage;
+  f->san.stack_bytes = kSlot - 2 * kPage;
+  fiber_san::reset(f->san);
   f->ctx = bctx::make_fcontext(f->slot + kSlot, kSlot - 2 * kPage, fiber_main);
   f->state = FiberState::Idle;
   f->wait = {};
@@ -389,7 +367,9 @@ void Chip::block(Fiber* f) {
 }
 
 void Chip::fail(Fiber* f, std::string message, const char* file, uint32_t line) {
-  fail_report(f, where(f, file, line) + message, false);
+  std::string report = where(f, file, line) + message;
+  std::string().swap(message); // free it: this frame is abandoned, never unwound
+  fail_report(f, std::move(report), false);
 }
 
 void Chip::fail_report(Fiber* f, std::string report, bool crash) {
@@ -637,7 +617,7 @@ std::string Chip::fault_report(const Fiber* f) const {
            ": kernels share their core's host thread, so a call that sleeps or blocks stops the simulation; wait "
            "with noc_semaphore_wait or cb_wait_front, which yield; TESSEL_WATCHDOG_S sets the limit";
   } else if (f->fault_signal == SIGABRT) {
-    what = "abort() was called" + inside +
+    what = "aborted (SIGABRT)" + inside +
            ": the C library or C++ runtime found an error it cannot continue from (its message, if any, is above)";
   } else if (f->fault_signal == SIGFPE) {
     what = "arithmetic fault (integer division by zero?)" + inside;

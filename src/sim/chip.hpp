@@ -32,6 +32,7 @@
 
 #include "sim/arch.hpp"
 #include "sim/compute.hpp"
+#include "sim/fiber_sanitizers.hpp"
 #include "sim/memory.hpp"
 #include "sim/memory_map.hpp"
 #include "sim/watchdog.hpp"
@@ -122,6 +123,7 @@ struct Fiber {
   BadNocCoord bad_coords[TESSEL_NOC_POISON_TOKENS];
   uint32_t bad_coord_count = 0; // records made (the table is reused round-robin)
   MemoryCheckCache mem_cache;   // memory_check.hpp
+  fiber_san::State san;         // fiber_sanitizers.hpp
   // Set when the fiber failed, or crashed without a signal: the whole report.
   std::string error_message;
   // Set when the fiber faulted (by the signal handler; plain values only).

@@ -295,10 +295,11 @@ std::string worker_span(Chip& chip) {
                                               const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
-  fail(k,
-       std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) + "); " +
-           worker_span(chip) + "; use worker_core_from_logical_core on the host",
-       file, line);
+  // One statement of its own: the frames of a failing fiber are abandoned, so
+  // a temporary still alive in fail()'s call would leak.
+  std::string m = std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
+                  "); " + worker_span(chip) + "; use worker_core_from_logical_core on the host";
+  fail(k, std::move(m), file, line);
 }
 
 [[noreturn]] TESSEL_COLD void not_l1_error(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file,
@@ -319,9 +320,8 @@ inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr,
   not_l1_error(k, call, addr, file, line);
 }
 
-// A transfer given an address made from coordinates that do not fit 6 bits.
-[[noreturn]] TESSEL_COLD void poisoned_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
-                                             const char* file, uint32_t line) {
+// What a poisoned address names (kernel_abi.h, TESSEL_NOC_POISON_BIT).
+std::string poisoned_message(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr) {
   Fiber* f = fiber_of(k);
   const uint32_t token = uint32_t(noc_addr >> TESSEL_NOC_POISON_TOKEN_SHIFT) & 7u;
   std::string made = "from a NoC coordinate outside 0..63";
@@ -333,11 +333,15 @@ inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr,
                : "from NoC " + pair(b.x0, b.y0) + " by get_noc_addr";
     if (b.file) made += " at " + std::string(b.file) + ":" + std::to_string(b.line);
   }
-  fail(k,
-       std::string(call) + ": the NoC address " + hex(noc_addr) + " was made " + made +
-           ": NoC coordinates are 6 bits (0..63), and no core or DRAM bank lies outside them; " +
-           worker_span(*core_of(k).chip) + "; use worker_core_from_logical_core on the host",
-       file, line);
+  return std::string(call) + ": the NoC address " + hex(noc_addr) + " was made " + made +
+         ": NoC coordinates are 6 bits (0..63), and no core or DRAM bank lies outside them; " +
+         worker_span(*core_of(k).chip) + "; use worker_core_from_logical_core on the host";
+}
+
+// A transfer given an address made from coordinates that do not fit 6 bits.
+[[noreturn]] TESSEL_COLD void poisoned_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
+                                             const char* file, uint32_t line) {
+  fail(k, poisoned_message(k, call, noc_addr), file, line);
 }
 
 // Resolve a NoC address for a transfer of size bytes; fails with a message.
@@ -673,9 +677,10 @@ void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
 
 void api_kernel_exit(tessel_kernel_ctx* k, uint32_t how, int32_t status, const char* text, const char* function,
                      const char* file, uint32_t line, uintptr_t caller_pc) {
+  // Every branch ends the fiber, whose frames are abandoned: each builds its
+  // message in one statement and moves it on.
   Fiber* f = fiber_of(k);
   Chip& chip = *core_of(k).chip;
-  const std::string kernel = std::string("kernel '") + (f->kernel_name ? f->kernel_name : "?") + "'";
   switch (how) {
   case TESSEL_EXIT_ASSERT: {
     std::string m = std::string("assertion '") + (text ? text : "?") + "' failed" +
@@ -699,7 +704,8 @@ void api_kernel_exit(tessel_kernel_ctx* k, uint32_t how, int32_t status, const c
                        : how == TESSEL_EXIT_STACK_SMASH
                            ? "stack smashing detected (a write past the end of a local array?)"
                            : "the kernel tried to end the process";
-    std::string report = chip.where_at(f, caller_pc) + kernel + " crashed: " + what;
+    std::string report =
+        chip.where_at(f, caller_pc) + "kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
     chip.fail_report(f, std::move(report), true);
   }
   }

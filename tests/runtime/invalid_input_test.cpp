@@ -16,12 +16,6 @@ namespace {
 constexpr CoreCoord kCore{0, 0};
 const CoreRange kAll({0, 0}, {1, 1});
 
-CircularBufferConfig cb_config(uint32_t total_bytes, uint32_t page_bytes, uint8_t index = 0) {
-  CircularBufferConfig config(total_bytes, {{index, DataFormat::Float16_b}});
-  config.set_page_size(index, page_bytes);
-  return config;
-}
-
 class InvalidInputTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -150,7 +144,7 @@ TEST_F(InvalidInputTest, KernelWithoutKernelMain) {
 
 TEST_F(InvalidInputTest, ProgramWithoutKernels) {
   Program p;
-  p.add_circular_buffer(kCore, cb_config(64, 32));
+  p.add_circular_buffer(kCore, one_cb_config(64, 32));
   expect_enqueue_fails(p, "enqueue_program: the program has no kernels");
   add_recording_kernel(p);
   expect_runs(p);
@@ -167,7 +161,7 @@ TEST_F(InvalidInputTest, KernelOutsideTheGrid) {
 TEST_F(InvalidInputTest, CbAndSemaphoreOutsideTheGrid) {
   Program p;
   add_recording_kernel(p);
-  p.add_circular_buffer(CoreCoord{0, 2}, cb_config(64, 32));
+  p.add_circular_buffer(CoreCoord{0, 2}, one_cb_config(64, 32));
   expect_enqueue_fails(p, "enqueue_program: circular buffer config 0 is placed on cores (0,2), outside the 2x2 worker "
                           "grid of blackhole");
   Program q;
@@ -191,9 +185,9 @@ TEST_F(InvalidInputTest, WorkerCoreOutsideTheGrid) {
 TEST_F(InvalidInputTest, CbIndexOutOfRange) {
   Program p;
   add_recording_kernel(p);
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(64, 32, 64)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(64, 32, 64)); }),
             "add_circular_buffer: CB 64 is out of range; CB indices are 0..63 (0..31 on wormhole_b0)");
-  p.add_circular_buffer(kCore, cb_config(64, 32, 63)); // the last index is fine on blackhole
+  p.add_circular_buffer(kCore, one_cb_config(64, 32, 63)); // the last index is fine on blackhole
   expect_runs(p);
 }
 
@@ -202,27 +196,27 @@ TEST_F(InvalidInputTest, CbIndexOutOfRangeOnWormholeAtEnqueue) {
   rec = std::make_unique<Recorder>(device);
   Program p;
   add_recording_kernel(p);
-  p.add_circular_buffer(kCore, cb_config(64, 32, 40)); // valid on blackhole, so accepted until the device is known
+  p.add_circular_buffer(kCore, one_cb_config(64, 32, 40)); // valid on blackhole, so accepted until the device is known
   expect_enqueue_fails(p, "enqueue_program: CB index 40 is out of range for wormhole_b0, which has 32 CB indices");
   expect_device_works(device);
   Program q;
   add_recording_kernel(q);
-  q.add_circular_buffer(kCore, cb_config(64, 32, 31));
+  q.add_circular_buffer(kCore, one_cb_config(64, 32, 31));
   expect_runs(q);
 }
 
 TEST_F(InvalidInputTest, CbSizesThatDoNotFit) {
   Program p;
   add_recording_kernel(p);
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(96, 64)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(96, 64)); }),
             "add_circular_buffer: CB 0: total size 96 is not a multiple of its page size 64");
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(96, 24)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(96, 24)); }),
             "add_circular_buffer: CB 0: page size 24 is not a multiple of the 16-byte L1 alignment");
   EXPECT_EQ(error_from<ValidationError>([&] {
               p.add_circular_buffer(kCore, CircularBufferConfig(96, {{0, DataFormat::Float16_b}}));
             }),
             "add_circular_buffer: CB 0 has no page size; call set_page_size(0, bytes)");
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(0, 32)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(0, 32)); }),
             "add_circular_buffer: total size is 0");
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, CircularBufferConfig(64, {})); }),
             "add_circular_buffer: the config names no CB index");
@@ -236,19 +230,19 @@ TEST_F(InvalidInputTest, CbSizesThatDoNotFit) {
             "CircularBufferConfig::set_page_size: CB index 3 has no data format in this config; give it one in the "
             "constructor");
   // 16-bit page counters: a CB holds at most 65535 pages.
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(65536 * 16, 16)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(65536 * 16, 16)); }),
             "add_circular_buffer: CB 0: 65536 pages of 16 bytes; a CB holds at most 65535 pages (its page counters "
             "are 16-bit)");
-  p.add_circular_buffer(kCore, cb_config(65535 * 16, 16));
+  p.add_circular_buffer(kCore, one_cb_config(65535 * 16, 16));
   expect_runs(p);
 }
 
 TEST_F(InvalidInputTest, CbIndexConfiguredTwiceOnACore) {
   Program p;
   add_recording_kernel(p);
-  p.add_circular_buffer(kAll, cb_config(64, 32, 3));
+  p.add_circular_buffer(kAll, one_cb_config(64, 32, 3));
   EXPECT_EQ(error_from<ValidationError>([&] {
-              p.add_circular_buffer(CoreRange({1, 1}, {1, 1}), cb_config(64, 32, 3));
+              p.add_circular_buffer(CoreRange({1, 1}, {1, 1}), one_cb_config(64, 32, 3));
             }),
             "add_circular_buffer: CB 3 is already configured on core (1,1)");
   expect_runs(p);
@@ -257,20 +251,20 @@ TEST_F(InvalidInputTest, CbIndexConfiguredTwiceOnACore) {
 TEST_F(InvalidInputTest, L1OverflowFromCbsAlone) {
   Program p;
   add_recording_kernel(p);
-  p.add_circular_buffer(kCore, cb_config(1 << 20, 1024, 0));
+  p.add_circular_buffer(kCore, one_cb_config(1 << 20, 1024, 0));
   const uint32_t available = device->l1_size() - 0x4000;
-  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, cb_config(1 << 19, 1024, 1)); }),
+  EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(1 << 19, 1024, 1)); }),
             "add_circular_buffer: the program's circular buffers would need " + std::to_string((1 << 20) + (1 << 19)) +
                 " bytes of L1 on core (0,0), more than the " + std::to_string(available) + " bytes available");
   // Nothing of the failed config was kept: a smaller one still fits after the first.
-  p.add_circular_buffer(kCore, cb_config(1 << 18, 1024, 1));
+  p.add_circular_buffer(kCore, one_cb_config(1 << 18, 1024, 1));
   expect_runs(p);
 }
 
 TEST_F(InvalidInputTest, L1OverflowFromCbsAndL1Buffers) {
   Program p;
   add_recording_kernel(p);
-  p.add_circular_buffer(kAll, cb_config(1 << 20, 1024));
+  p.add_circular_buffer(kAll, one_cb_config(1 << 20, 1024));
   auto big = Buffer::create(device, {4 * 600 * 1024, 600 * 1024, BufferType::L1});
   expect_enqueue_fails(p, "enqueue_program: the program's circular buffers occupy L1 up to offset " +
                               std::to_string(0x4000 + (1 << 20)) + ", but an L1 buffer starts at offset " +
@@ -459,6 +453,24 @@ TEST_F(InvalidInputTest, BadDeviceConfigs) {
   // The existing device is unaffected, and a good config opens.
   expect_device_works(device);
   expect_device_works(open_device("wormhole_b0", 1, 1));
+}
+
+TEST_F(InvalidInputTest, MalformedEnvironmentVariablesNameThemselves) {
+  setenv("TESSEL_KERNEL_INCLUDE_DIR", "/nonexistent/include", 1);
+  DeviceConfig config;
+  config.kernel_cache_dir = (std::filesystem::temp_directory_path() / "tessel-env-test-cache").string();
+  EXPECT_EQ(error_from<ValidationError>([&] { Device::open(config); }),
+            "TESSEL_KERNEL_INCLUDE_DIR='/nonexistent/include' is not valid: it holds no tessel/kernel_prelude.h "
+            "(expected tessel's kernel/include directory)");
+  unsetenv("TESSEL_KERNEL_INCLUDE_DIR");
+  setenv("TESSEL_WATCHDOG_S", "ten", 1);
+  EXPECT_EQ(error_from<ValidationError>([&] { Device::open(config); }),
+            "TESSEL_WATCHDOG_S='ten' is not valid: expected a number of seconds, 0 or more (e.g. 10 or 0.5; 0 turns "
+            "it off)");
+  unsetenv("TESSEL_WATCHDOG_S");
+  // Nothing was left half open: this device and a new one work.
+  expect_device_works(device);
+  expect_device_works(open_device());
 }
 
 TEST_F(InvalidInputTest, ClosedDevice) {

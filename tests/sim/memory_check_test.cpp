@@ -24,12 +24,6 @@ std::string hex(uint64_t v) {
 }
 std::string span(uint64_t lo, uint64_t hi) { return hex(lo) + ".." + hex(hi); }
 
-CircularBufferConfig cb_config(uint8_t index, uint32_t bytes, uint32_t page) {
-  CircularBufferConfig config(bytes, {{index, DataFormat::Float16_b}});
-  config.set_page_size(index, page);
-  return config;
-}
-
 class MemoryCheckTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -41,7 +35,7 @@ protected:
   // 4 KiB CB 0 on (0,0) (and `more` CBs); returns the KernelError, or "".
   std::string run(const Script& script, const std::vector<CircularBufferConfig>& more = {}) {
     Program p;
-    p.add_circular_buffer(kCore, cb_config(0, 4096, 1024));
+    p.add_circular_buffer(kCore, one_cb_config(4096, 1024));
     for (const auto& c : more)
       p.add_circular_buffer(kCore, c);
     set_script(p, add_ops(p, kCore), kCore, script, *rec);
@@ -94,7 +88,7 @@ TEST_F(MemoryCheckTest, AProgramReenqueuedAfterItsBufferWasFreedIsReported) {
   auto b = Buffer::create(device, {8 * 1024, 1024, BufferType::DRAM});
   const uint64_t a = b->address();
   Program p;
-  p.add_circular_buffer(kCore, cb_config(0, 4096, 1024));
+  p.add_circular_buffer(kCore, one_cb_config(4096, 1024));
   set_script(p, add_ops(p, kCore), kCore, Script().op(kWriteDram, 2, 0, uint32_t(a), kCb, 1024), *rec);
   device->command_queue().enqueue_program(p);
   b.reset(); // freed
@@ -119,12 +113,12 @@ TEST_F(MemoryCheckTest, OneDevicesAddressesUsedOnAnotherAreReported) {
 
 TEST_F(MemoryCheckTest, ATransferFromOneCbIntoTheNextIsReported) {
   // CB 1 follows CB 0 directly.
-  EXPECT_EQ(
-      run(Script().op(kWrite, noc00.x, noc00.y, rec->buffer->address(), kCb + 3072, 2048), {cb_config(1, 2048, 1024)}),
-      ops_site("write") + ": core (0,0) BRISC: noc_async_write: the transfer's source, 2048 bytes at " +
-          span(kCb + 3072, kCb + 5120) +
-          " of the L1 of core (0,0), is not inside one live allocation: it covers CB 0 at " + span(kCb, kCb + 4096) +
-          " and CB 1 at " + span(kCb + 4096, kCb + 6144) + kTail);
+  EXPECT_EQ(run(Script().op(kWrite, noc00.x, noc00.y, rec->buffer->address(), kCb + 3072, 2048),
+                {one_cb_config(2048, 1024, 1)}),
+            ops_site("write") + ": core (0,0) BRISC: noc_async_write: the transfer's source, 2048 bytes at " +
+                span(kCb + 3072, kCb + 5120) +
+                " of the L1 of core (0,0), is not inside one live allocation: it covers CB 0 at " +
+                span(kCb, kCb + 4096) + " and CB 1 at " + span(kCb + 4096, kCb + 6144) + kTail);
 }
 
 TEST_F(MemoryCheckTest, ACbOnlyLivesOnTheCoresItIsConfiguredOn) {
@@ -164,7 +158,7 @@ TEST_F(MemoryCheckTest, TheCheckerCanBeTurnedOff) {
   EXPECT_FALSE(unchecked->check_memory());
   Recorder r(unchecked);
   Program p;
-  p.add_circular_buffer(kCore, cb_config(0, 4096, 1024));
+  p.add_circular_buffer(kCore, one_cb_config(4096, 1024));
   auto big = Buffer::create(unchecked, {8 * 65536, 65536, BufferType::DRAM});
   set_script(p, add_ops(p, kCore), kCore, Script().op(kReadDram, 0, 0, big->address(), kCb, 65536), r);
   EXPECT_NO_THROW(unchecked->command_queue().enqueue_program(p));

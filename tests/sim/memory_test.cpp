@@ -118,7 +118,7 @@ TEST(DeviceMemory, EveryByteBetweenOneCoresL1AndTheNextFaults) {
 }
 
 TEST(DeviceMemory, EightFullBlackholesFitInOneProcess) {
-#if defined(TESSEL_SANITIZE)
+#if defined(TESSEL_ASAN)
   GTEST_SKIP() << "AddressSanitizer's shadow memory takes the upper half of the low 4 GiB";
 #endif
   // A 2x4 mesh is what TT-Metalium's distributed examples open.

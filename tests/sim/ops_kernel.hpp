@@ -321,6 +321,13 @@ inline void set_script(Program& program, KernelHandle kernel, const CoreRangeSet
   program.set_runtime_args(kernel, cores, script.args(recorder.noc, recorder.buffer->address()));
 }
 
+// One CB index of total_bytes in pages of page_bytes, Float16_b.
+inline CircularBufferConfig one_cb_config(uint32_t total_bytes, uint32_t page_bytes, uint8_t index = 0) {
+  CircularBufferConfig config(total_bytes, {{index, DataFormat::Float16_b}});
+  config.set_page_size(index, page_bytes);
+  return config;
+}
+
 // Runs a small correct program on `device` (core (0,0), BRISC) and checks its result.
 inline void expect_device_works(const std::shared_ptr<Device>& device) {
   Recorder rec(device);
