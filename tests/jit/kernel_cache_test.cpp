@@ -1,15 +1,18 @@
 // Tests of the kernel JIT cache (src/jit). Kernels here are tiny sources that
 // need no simulator: calling tessel_kernel_entry directly is safe, and their
 // globals are read back with dlsym on the loaded copy.
+#include "jit/cache_key.hpp"
 #include "jit/kernel_build.hpp"
 #include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -42,6 +45,35 @@ void write_text(const fs::path& path, const std::string& text) {
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The names in a directory, sorted.
+std::vector<std::string> file_names(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// File offset and size of section `name` of a 64-bit ELF image ({0, 0} if absent).
+std::pair<uint64_t, uint64_t> elf_section(const std::string& image, const std::string& name) {
+  Elf64_Ehdr header{};
+  if (image.size() < sizeof header) return {0, 0};
+  std::memcpy(&header, image.data(), sizeof header);
+  auto section = [&](size_t i) {
+    Elf64_Shdr sh{};
+    size_t at = header.e_shoff + i * header.e_shentsize;
+    if (at + sizeof sh <= image.size()) std::memcpy(&sh, image.data() + at, sizeof sh);
+    return sh;
+  };
+  Elf64_Shdr names = section(header.e_shstrndx);
+  for (size_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr sh = section(i);
+    if (names.sh_offset + sh.sh_name < image.size() && image.c_str() + names.sh_offset + sh.sh_name == name)
+      return {sh.sh_offset, sh.sh_size};
+  }
+  return {0, 0};
 }
 
 // Sets an environment variable for one scope.
@@ -273,6 +305,137 @@ TEST_F(KernelCacheTest, CorruptEntriesAreRebuilt) {
   KernelCache healthy(cache_dir_);
   healthy.build(request);
   EXPECT_EQ(healthy.stats().disk_hits, 1u);
+}
+
+TEST_F(KernelCacheTest, KeyRecordsTheHashOfTheBinary) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  std::string key = read_text(entry_dir(*binary) / "key.txt");
+  std::string line = "binary-hash: " + content_hash(read_text(binary->so_path())) + "\n";
+  EXPECT_TRUE(key.ends_with(line)) << key;
+  EXPECT_EQ(key.find("binary-hash: "), key.size() - line.size()) << key;
+}
+
+TEST_F(KernelCacheTest, SameSizeByteFlipInTheBinaryIsRebuiltAndReported) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  fs::path dir;
+  {
+    KernelCache cache(cache_dir_);
+    dir = entry_dir(*cache.build(request));
+  } // unloads the kernel, so the next load reads the file as it is
+
+  // Flip one byte in the middle of .text, in place: same size, same inode.
+  fs::path so = dir / "kernel.so";
+  std::string image = read_text(so);
+  auto [text_offset, text_size] = elf_section(image, ".text");
+  ASSERT_GT(text_size, 0u);
+  {
+    std::fstream file(so, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(text_offset + text_size / 2));
+    file.put(static_cast<char>(image[text_offset + text_size / 2] ^ 0xff));
+  }
+  std::string damaged = read_text(so);
+  ASSERT_EQ(damaged.size(), image.size());
+  ASSERT_NE(damaged, image);
+
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log, "tessel: kernel cache entry " + dir.string() + " of kernel " + request.source_path +
+                     " was damaged (kernel.so does not match the content hash key.txt records); rebuilt it\n");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().disk_hits, 0u);
+  EXPECT_EQ(binary->so_path(), so.string());
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<int>(entry, "counter"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "counter"), 1);
+  EXPECT_EQ(read_text(so).size(), image.size());
+
+  // Republished whole: the next process hits it and says nothing.
+  KernelCache again(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  again.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(again.stats().disk_hits, 1u);
+  EXPECT_EQ(again.stats().compiles, 0u);
+}
+
+TEST_F(KernelCacheTest, MissingBinaryUnderItsRecordIsReported) {
+  BuildRequest request = request_for("empty.cpp", kEmptyKernel);
+  fs::path dir;
+  {
+    KernelCache cache(cache_dir_);
+    dir = entry_dir(*cache.build(request));
+  }
+  fs::remove(dir / "kernel.so");
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "tessel: kernel cache entry " + dir.string() + " of kernel " +
+                                                          request.source_path +
+                                                          " was damaged (kernel.so is missing); rebuilt it\n");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(binary->instance(0)(), 0);
+}
+
+TEST_F(KernelCacheTest, StaleEntriesAreRebuiltWithoutAReport) {
+  fs::path header = root_ / "include" / "value.h";
+  write_text(header, "#define HEADER_VALUE 1\n");
+  BuildRequest request = request_for("with_header.cpp", "#include \"" + header.string() +
+                                                            "\"\nint value = HEADER_VALUE;\nvoid kernel_main() {}\n");
+  {
+    KernelCache cache(cache_dir_);
+    cache.build(request);
+  }
+  write_text(header, "#define HEADER_VALUE 2\n"); // another header version: a miss, not damage
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  auto entry = binary->instance(0);
+  ASSERT_NE(global_of<int>(entry, "value"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "value"), 2);
+}
+
+TEST_F(KernelCacheTest, TemporariesOfAKilledCompileAreRemovedByTheNextBuildOfThatKey) {
+  BuildRequest killed = request_for("killed.cpp", kCounterKernel);
+  BuildRequest other = request_for("other.cpp", kEmptyKernel);
+  fs::path killed_dir, other_dir;
+  {
+    KernelCache cache(cache_dir_);
+    killed_dir = entry_dir(*cache.build(killed));
+    other_dir = entry_dir(*cache.build(other));
+  }
+  ASSERT_NE(killed_dir, other_dir);
+
+  // What a builder killed mid-compile leaves: no commit record, and its
+  // temporaries (pid 999999999 is above any pid_max).
+  const std::string dead = ".tmp-999999999-0";
+  fs::remove(killed_dir / "key.txt");
+  for (std::string name : {"kernel.so", "kernel.d", "deps.txt", "key.txt"})
+    write_text(killed_dir / (name + dead), "partial output");
+  write_text(killed_dir / "notes.tmp-x", "not a temporary name");
+  write_text(other_dir / ("kernel.so" + dead), "another key's file");
+  std::string other_key = read_text(other_dir / "key.txt");
+  std::vector<std::string> other_files = file_names(other_dir);
+
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(killed);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<int>(entry, "counter"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "counter"), 1);
+  EXPECT_EQ(file_names(killed_dir), (std::vector<std::string>{"deps.txt", "kernel.so", "key.txt", "notes.tmp-x"}));
+  EXPECT_EQ(file_names(other_dir), other_files);
+  EXPECT_EQ(read_text(other_dir / ("kernel.so" + dead)), "another key's file");
+  EXPECT_EQ(read_text(other_dir / "key.txt"), other_key);
+  cache.build(other);
+  EXPECT_EQ(cache.stats().disk_hits, 1u);
 }
 
 TEST_F(KernelCacheTest, CompileErrorCarriesPathAndCompilerMessage) {
