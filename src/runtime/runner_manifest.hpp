@@ -1,0 +1,45 @@
+// Reading an emitted runner's manifest (the format is documented in
+// include/tessel/runner.hpp): its text in, the Operation it describes out.
+// Internal to the runtime layer; Runner::load reads the file and calls this.
+//
+// The reader touches no file. The one file-system question a manifest asks,
+// whether each kernel file exists, goes through ManifestOrigin, so the same
+// code serves Runner::load and the fuzz target (tests/fuzz/), which feeds
+// it arbitrary bytes. Every rejection is a ValidationError
+// "<manifest_path>:<line>: what; expected ..."; nothing else is thrown for
+// any input.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tessel/operation.hpp"
+
+namespace tessel::runtime {
+
+// Spellings the manifest's writer (emit_runner) and reader share.
+// A manifest <string>: double-quoted, with \\ \" \n \t escaped.
+std::string quote_string(const std::string& s);
+KernelKind kind_of(const KernelSelector& k);
+// "kernel 0 (Kernel 'sender' (DataMovement))"
+std::string kernel_label(size_t i, const KernelSelector& k);
+
+// Where a manifest's text came from.
+struct ManifestOrigin {
+  std::string manifest_path;       // names the file in messages
+  std::filesystem::path directory; // kernel files are <directory>/<file name>
+  // Whether a kernel file exists (a regular file). Called once per kernel,
+  // after that kernel's other rules have passed.
+  std::function<bool(const std::filesystem::path& file)> is_kernel_file;
+};
+
+// Parses and validates `text` as a manifest, then builds its Operation (path
+// kernels naming <directory>/<file name>). Checks everything before building
+// anything. Throws ValidationError.
+std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const ManifestOrigin& origin);
+
+} // namespace tessel::runtime
