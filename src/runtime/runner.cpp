@@ -1,5 +1,7 @@
 // Emitted runners (include/tessel/runner.hpp): writing an Operation's
-// structure out as kernel files plus a manifest, and reading it back.
+// structure out as kernel files plus a manifest, and reading it back. The
+// manifest's text, both ways, is runtime/runner_manifest.hpp; this file
+// holds the files and directories around it.
 //
 // Invariants:
 //  - Validate, then write: emit_runner reads every kernel source and checks
@@ -19,7 +21,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -34,67 +35,13 @@
 namespace tessel {
 
 namespace fs = std::filesystem;
+using runtime::kernel_file_name;
 using runtime::kernel_label;
-using runtime::kind_of;
+using runtime::manifest_text;
 using runtime::ManifestOrigin;
 using runtime::operation_from_manifest;
-using runtime::quote_string;
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// Spelling of values in the manifest (strings and kernel labels: runner_manifest.hpp).
-
-std::string cores_text(const CoreRangeSet& set) {
-  std::string s = "{";
-  for (size_t i = 0; i < set.ranges().size(); ++i)
-    s += (i ? "," : "") + set.ranges()[i].str();
-  return s + "}";
-}
-
-std::string u32_list(const std::vector<uint32_t>& values) {
-  std::string s;
-  for (uint32_t v : values)
-    s += " " + std::to_string(v);
-  return s;
-}
-
-const char* fidelity_name(MathFidelity f) {
-  switch (f) {
-  case MathFidelity::LoFi: return "LoFi";
-  case MathFidelity::HiFi2: return "HiFi2";
-  case MathFidelity::HiFi3: return "HiFi3";
-  case MathFidelity::HiFi4: return "HiFi4";
-  }
-  return "?";
-}
-
-std::string config_text(const KernelDescriptor::Config& config) {
-  if (std::holds_alternative<ReaderConfigDescriptor>(config)) return "config reader";
-  if (std::holds_alternative<WriterConfigDescriptor>(config)) return "config writer";
-  if (const auto* dm = std::get_if<DataMovementConfigDescriptor>(&config))
-    return std::string("config data_movement ") +
-           (dm->processor == DataMovementProcessor::RISCV_0 ? "RISCV_0" : "RISCV_1") + " " +
-           (dm->noc == NOC::NOC_0 ? "NOC_0" : "NOC_1");
-  const auto& c = std::get<ComputeConfigDescriptor>(config);
-  std::string modes;
-  for (size_t i = 0; i < c.unpack_to_dest_mode.size(); ++i)
-    modes += std::string(i ? "," : "") +
-             (c.unpack_to_dest_mode[i] == UnpackToDestMode::Default ? "Default" : "UnpackToDestFp32");
-  auto flag = [](bool b) { return b ? "1" : "0"; };
-  return std::string("config compute ") + fidelity_name(c.math_fidelity) +
-         " fp32_dest_acc_en=" + flag(c.fp32_dest_acc_en) + " dst_full_sync_en=" + flag(c.dst_full_sync_en) +
-         " math_approx_mode=" + flag(c.math_approx_mode) + " bfp8_pack_precise=" + flag(c.bfp8_pack_precise) +
-         " unpack_to_dest_mode=" + modes;
-}
-
-// The kernel's file name in the runner directory: its index, then its name or kind.
-std::string kernel_file_name(size_t i, const KernelSelector& k) {
-  std::string ident = std::holds_alternative<Kernel>(k) ? std::get<Kernel>(k).name() : to_string(kind_of(k));
-  for (char& c : ident)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
-  return "kernel" + std::to_string(i) + "-" + ident + ".cpp";
-}
 
 // ---------------------------------------------------------------------------
 // Files.
@@ -217,49 +164,7 @@ void emit_runner(const Operation& op, const std::string& directory) {
     files.push_back(kernel_file_name(i, k.kernel));
   }
 
-  // The manifest.
-  std::string m = "# tessel emitted runner: the structure of operation '" + op.name() +
-                  "'; the runtime resource factory supplies everything else on every run\n";
-  m += "tessel-runner " + std::to_string(kRunnerFormatVersion) + "\n";
-  m += "operation " + quote_string(op.name()) + "\n";
-  for (size_t i = 0; i < op.kernels().size(); ++i) {
-    const OperationKernel& k = op.kernels()[i];
-    if (const auto* h = std::get_if<Kernel>(&k.kernel))
-      m += "kernel captured " + quote_string(h->name()) + " " + to_string(h->kind()) + "\n";
-    else
-      m += "kernel kind " + to_string(kind_of(k.kernel)) + "\n";
-    m += "  source " + quote_string(files[i]) + "\n";
-    m += "  " + config_text(k.config) + "\n";
-    m += "  compile_args" + u32_list(k.compile_args) + "\n";
-    for (const auto& [name, value] : k.defines)
-      m += "  define " + quote_string(name) + " " + quote_string(value) + "\n";
-    for (const auto& [cores, args] : k.specializations)
-      m += "  specialization " + cores_text(cores) + u32_list(args) + "\n";
-  }
-  for (const CBDescriptor& cb : op.circular_buffers()) {
-    m += "cb " + std::to_string(cb.total_size);
-    for (const CBFormatDescriptor& f : cb.format_descriptors)
-      m += " " + std::to_string(f.buffer_index) + ":" + to_string(f.data_format) + ":" + std::to_string(f.page_size);
-    m += "\n";
-  }
-  for (uint32_t initial : op.own_semaphores())
-    m += "semaphore " + std::to_string(initial) + "\n";
-  for (const FabricManagerClaim& c : op.fabric_claims()) {
-    m += "claim " + quote_string(c.name()) + " ";
-    if (const auto* h = std::get_if<Kernel>(&c.kernel()))
-      m += "captured " + quote_string(h->name()) + "\n";
-    else
-      m += "kind " + to_string(std::get<KernelKind>(c.kernel())) + "\n";
-  }
-  const FabricTopology& topology = op.fabric_topology();
-  m += "topology " + std::to_string(topology.num_devices) + "\n";
-  for (const FabricLink& l : topology.links)
-    m += "link " + std::to_string(l.local_device) + " " + std::to_string(l.remote_device) + " " +
-         std::to_string(l.link_index) + "\n";
-  for (const FabricLink& l : topology.generated)
-    m += "generated " + std::to_string(l.local_device) + " " + std::to_string(l.remote_device) + " " +
-         std::to_string(l.link_index) + "\n";
-  m += "end\n";
+  const std::string m = manifest_text(op);
 
   // Where it goes: a new path, an empty directory or an earlier runner.
   const fs::path dir = normalized_dir(directory);

@@ -1,13 +1,18 @@
-// Reading an emitted runner's manifest (the format is documented in
-// include/tessel/runner.hpp): its text in, the Operation it describes out.
-// Internal to the runtime layer; Runner::load reads the file and calls this.
+// An emitted runner's manifest (the format is documented in
+// include/tessel/runner.hpp): the text of an Operation, and the Operation of
+// a text. Internal to the runtime layer: emit_runner writes manifest_text and
+// the kernel files; Runner::load reads the file and calls
+// operation_from_manifest.
 //
-// The reader touches no file. The one file-system question a manifest asks,
+// Neither touches a file. The one file-system question a manifest asks,
 // whether each kernel file exists, goes through ManifestOrigin, so the same
-// code serves Runner::load and the fuzz target (tests/fuzz/), which feeds
-// it arbitrary bytes. Every rejection is a ValidationError
+// code serves Runner::load and the fuzz target (tests/fuzz/), which feeds it
+// arbitrary bytes. Every rejection is a ValidationError
 // "<manifest_path>:<line>: what; expected ..."; nothing else is thrown for
 // any input.
+//
+// Round trip: for an Operation read from any manifest, manifest_text reads
+// back to an Operation with the same text.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +32,13 @@ std::string quote_string(const std::string& s);
 KernelKind kind_of(const KernelSelector& k);
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k);
+
+// The file name logical kernel `i` is written to in a runner directory: its
+// index, then its captured name (letters, digits, '_'; others become '_') or
+// its kind.
+std::string kernel_file_name(size_t i, const KernelSelector& k);
+// The manifest of `op`, naming kernel i's source kernel_file_name(i, ...).
+std::string manifest_text(const Operation& op);
 
 // Where a manifest's text came from.
 struct ManifestOrigin {
