@@ -8,8 +8,8 @@
 
 namespace tessel::runtime {
 
-std::string quote_string(const std::string& s) {
-  std::string out = "\"";
+std::string escape_string(const std::string& s) {
+  std::string out;
   for (char c : s) {
     switch (c) {
     case '\\': out += "\\\\"; break;
@@ -19,8 +19,10 @@ std::string quote_string(const std::string& s) {
     default: out += c;
     }
   }
-  return out + "\"";
+  return out;
 }
+
+std::string quote_string(const std::string& s) { return "\"" + escape_string(s) + "\""; }
 
 KernelKind kind_of(const KernelSelector& k) {
   if (const auto* kind = std::get_if<KernelKind>(&k)) return *kind;
@@ -87,7 +89,8 @@ std::string kernel_file_name(size_t i, const KernelSelector& k) {
 }
 
 std::string manifest_text(const Operation& op) {
-  std::string m = "# tessel emitted runner: the structure of operation '" + op.name() +
+  // The name is escaped here too: a raw newline would end the comment early.
+  std::string m = "# tessel emitted runner: the structure of operation '" + escape_string(op.name()) +
                   "'; the runtime resource factory supplies everything else on every run\n";
   m += "tessel-runner " + std::to_string(kRunnerFormatVersion) + "\n";
   m += "operation " + quote_string(op.name()) + "\n";

@@ -29,6 +29,8 @@ namespace tessel::runtime {
 // Spellings the manifest's writer (emit_runner) and reader share.
 // A manifest <string>: double-quoted, with \\ \" \n \t escaped.
 std::string quote_string(const std::string& s);
+// The same escapes without the quotes (for comments: no raw newline).
+std::string escape_string(const std::string& s);
 KernelKind kind_of(const KernelSelector& k);
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k);
