@@ -1,13 +1,19 @@
 // jit: the three costs of getting a kernel binary: a cold compile, a hit in
-// the on-disk cache (fresh process state), and a hit in the in-process memo.
+// the on-disk cache (fresh process state), and a hit in the in-process memo;
+// and the share of a disk hit spent hashing kernel.so against its record.
 // Runs in a private temporary cache directory.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "bench.hpp"
+#include "jit/cache_key.hpp"
+#include "jit/file_io.hpp"
 #include "jit/kernel_build.hpp"
 
 namespace tessel::bench {
@@ -76,10 +82,28 @@ void run_jit() {
     for (int i = 0; i < memo_iterations; ++i)
       cache.build(requests[size_t(i % kernels)]);
     double memo_us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / memo_iterations;
+    // What a disk hit adds to check kernel.so against key.txt: one content
+    // hash over bytes it reads anyway.
+    std::vector<double> hash_us;
+    for (const auto& binary : held) {
+      std::optional<std::string> bytes = jit::read_file(binary->so_path());
+      if (!bytes) continue;
+      const int hash_iterations = 200;
+      size_t digits = 0;
+      auto h0 = Clock::now();
+      for (int i = 0; i < hash_iterations; ++i)
+        digits += jit::content_hash(*bytes).size();
+      hash_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - h0).count() / hash_iterations);
+      if (digits == 0) std::printf("jit_error empty hash\n");
+    }
     figure("jit_cold_compile_ms", median(cold), "ms");
     figure("jit_disk_hit_ms", median(warm), "ms");
     figure("jit_memo_hit_us", memo_us, "us");
     figure("jit_cold_to_disk_hit_ratio", median(cold) / median(warm), "x");
+    if (!hash_us.empty()) {
+      figure("jit_disk_hit_binary_hash_us", median(hash_us), "us");
+      figure("jit_disk_hit_binary_hash_share", 100.0 * median(hash_us) / (1000.0 * median(warm)), "%");
+    }
   }
   std::error_code ec;
   fs::remove_all(tmpl, ec);

@@ -10,8 +10,8 @@ namespace tessel::jit {
 namespace {
 
 // Bump when the key text or cache layout changes meaning.
-constexpr std::string_view kKeyFormat = "tessel-kernel-key 1";
-constexpr size_t kContentHashDigits = 32;
+// 2: key.txt ends with the hash of kernel.so.
+constexpr std::string_view kKeyFormat = "tessel-kernel-key 2";
 
 // Hand-rolled: memo keys of text kernels hash on every lookup, and snprintf
 // was a third of a memo hit.
@@ -227,15 +227,6 @@ std::optional<std::vector<std::string>> parse_dependencies_text(std::string_view
     paths.emplace_back(line.substr(kContentHashDigits + 1));
   }
   return paths;
-}
-
-std::string full_key_text(std::string_view front, std::string_view dependencies) {
-  std::string text;
-  text.reserve(front.size() + dependencies.size() + 16);
-  text += front;
-  text += "dependencies:\n";
-  text += dependencies;
-  return text;
 }
 
 } // namespace tessel::jit

@@ -8,12 +8,14 @@
 //    source name and content hash). Its hash names the cache directory.
 //  - the dependencies: every header in the compiler's depfile with its
 //    content hash (the same text is stored as deps.txt).
-// key.txt holds front + dependencies; a hit requires the whole text to match
-// what the current files hash to.
+// key.txt holds front + dependencies + the hash of kernel.so
+// (entry_record.hpp); a hit requires the whole text to match what the
+// current files hash to.
 #pragma once
 
 #include "jit/kernel_build.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +23,8 @@
 
 namespace tessel::jit {
 
-// 32 hex digits (XXH3-128) of some content.
+// kContentHashDigits lower-case hex digits (XXH3-128) of some content.
+inline constexpr size_t kContentHashDigits = 32;
 std::string content_hash(std::string_view bytes);
 // 16 hex digits (XXH3-64); names directories only, never decides a hit.
 std::string short_hash(std::string_view bytes);
@@ -67,7 +70,5 @@ struct Dependency {
 std::string dependencies_text(const std::vector<Dependency>& dependencies);
 // Paths listed in a deps.txt; nullopt if it is malformed.
 std::optional<std::vector<std::string>> parse_dependencies_text(std::string_view text);
-// key.txt for a front part and a deps.txt text.
-std::string full_key_text(std::string_view front, std::string_view dependencies);
 
 } // namespace tessel::jit

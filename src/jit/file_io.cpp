@@ -86,6 +86,34 @@ std::string temp_name_for(const std::string& path) {
   return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
 }
 
+bool is_temp_name(std::string_view file_name) {
+  // <name>.tmp-<digits>-<digits>, <name> not empty.
+  auto digits_before = [](std::string_view text, size_t end) {
+    size_t begin = end;
+    while (begin > 0 && text[begin - 1] >= '0' && text[begin - 1] <= '9')
+      --begin;
+    return end - begin;
+  };
+  size_t counter_digits = digits_before(file_name, file_name.size());
+  if (counter_digits == 0 || counter_digits == file_name.size()) return false;
+  size_t dash = file_name.size() - counter_digits - 1;
+  if (file_name[dash] != '-') return false;
+  size_t pid_digits = digits_before(file_name, dash);
+  if (pid_digits == 0) return false;
+  std::string_view rest = file_name.substr(0, dash - pid_digits);
+  constexpr std::string_view kTag = ".tmp-";
+  return rest.size() > kTag.size() && rest.ends_with(kTag);
+}
+
+void remove_temp_files(const std::string& dir) noexcept {
+  std::error_code error;
+  std::filesystem::directory_iterator it(dir, error);
+  for (; !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    std::string name = it->path().filename().string();
+    if (is_temp_name(name)) remove_file(it->path().string());
+  }
+}
+
 void write_file_atomic(const std::string& path, std::string_view content) {
   std::string temp = temp_name_for(path);
   Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));

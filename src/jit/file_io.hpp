@@ -43,6 +43,12 @@ std::optional<FileContent> read_file_with_id(const std::string& path);
 
 // A name beside `path` that no other thread or process uses: `path` + ".tmp-<pid>-<n>".
 std::string temp_name_for(const std::string& path);
+// Whether `file_name` (no directory) is a name temp_name_for makes.
+bool is_temp_name(std::string_view file_name);
+// Removes every file in `dir` whose name is_temp_name. The caller must know
+// that no live writer uses temporaries there (the kernel cache holds the
+// entry's exclusive lock). Errors are ignored (used for clean-up).
+void remove_temp_files(const std::string& dir) noexcept;
 
 // Writes `content` to a temporary name beside `path` and renames it over
 // `path`, so a reader sees the old file or the complete new one.

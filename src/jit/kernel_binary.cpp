@@ -280,23 +280,22 @@ std::string InstanceDirectory::write_copy(const std::string& file_name, std::str
   return path;
 }
 
-std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, const std::string& source_name,
-                                                 const std::string& tag, std::shared_ptr<InstanceDirectory> instances) {
-  std::optional<FileContent> content = read_file_with_id(so_path);
-  if (!content) throw KernelLoadError("kernel " + source_name + ": cannot read " + so_path, false);
-  std::optional<std::vector<std::string>> symbols = writable_data_symbols(content->bytes);
+std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, FileContent content,
+                                                 const std::string& source_name, const std::string& tag,
+                                                 std::shared_ptr<InstanceDirectory> instances) {
+  std::optional<std::vector<std::string>> symbols = writable_data_symbols(content.bytes);
   if (!symbols) throw KernelLoadError("kernel " + source_name + ": " + so_path + " is not a valid ELF object", false);
 
   std::string copy_prefix = tag + "-" + std::to_string(next_binary_id.fetch_add(1));
-  SharedObject shared = open_published(so_path, content->id, source_name);
+  SharedObject shared = open_published(so_path, content.id, source_name);
   if (shared.get() == nullptr)
-    shared = open_object(instances->write_copy(copy_prefix + "-shared.so", content->bytes), source_name);
+    shared = open_object(instances->write_copy(copy_prefix + "-shared.so", content.bytes), source_name);
   KernelBinary::EntryFn entry = checked_entry(shared, so_path, source_name);
 
   std::vector<std::string> names;
   for (const auto& symbol : *symbols)
     names.push_back(demangle(symbol));
-  std::string image = names.empty() ? std::string() : std::move(content->bytes);
+  std::string image = names.empty() ? std::string() : std::move(content.bytes);
   return std::make_shared<LoadedKernel>(so_path, source_name, std::move(copy_prefix), std::move(instances),
                                         std::move(shared), entry, std::move(names), std::move(image));
 }

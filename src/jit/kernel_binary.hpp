@@ -12,6 +12,7 @@
 // published path and loads from a private copy when the file has changed.
 #pragma once
 
+#include "jit/file_io.hpp"
 #include "jit/kernel_build.hpp"
 #include "tessel/error.hpp"
 
@@ -57,10 +58,13 @@ private:
   std::string path_; // empty until first use
 };
 
-// Loads `so_path` (which the caller keeps from changing, by holding the
-// entry's lock), checks that it is a kernel of this runtime's ABI and finds
-// its writable data. `tag` names private copies. Throws KernelLoadError.
-std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, const std::string& source_name,
-                                                 const std::string& tag, std::shared_ptr<InstanceDirectory> instances);
+// Loads `so_path`, whose bytes and identity the caller read (and checked)
+// as `content` and keeps from changing by holding the entry's lock; checks
+// that it is a kernel of this runtime's ABI and finds its writable data.
+// Private copies are written from `content`. `tag` names them. Throws
+// KernelLoadError.
+std::shared_ptr<KernelBinary> load_kernel_binary(const std::string& so_path, FileContent content,
+                                                 const std::string& source_name, const std::string& tag,
+                                                 std::shared_ptr<InstanceDirectory> instances);
 
 } // namespace tessel::jit

@@ -9,8 +9,11 @@
 //    names the directory.
 //  - A build writes to a temporary name and is published by rename, under a
 //    per-entry file lock, so concurrent processes share the cache safely and
-//    a reader never sees a half-written entry. An entry that fails to verify
-//    (missing or corrupt files, key mismatch) is rebuilt.
+//    a reader never sees a half-written entry. The stored key also records
+//    the content hash of the binary, checked before the binary is loaded. An
+//    entry that fails to verify (missing or corrupt files, key mismatch, a
+//    binary that does not match its hash) is rebuilt; a damaged binary is
+//    also reported on stderr.
 //  - Within one process a memo maps the request's key to the loaded binary,
 //    so a repeated build costs a hash lookup.
 //

@@ -7,18 +7,34 @@
 //  D1 Readers verify and load an entry under a shared lock; builders hold the
 //     exclusive lock from their final probe until the entry is loaded. So a
 //     reader never loads a kernel.so other than the one its key.txt names.
-//  D2 key.txt is the commit record. A builder compiles to temporary names in
-//     the entry directory, removes key.txt, renames kernel.so into place,
-//     writes deps.txt, and writes key.txt last (each by rename). An entry
-//     interrupted at any step has no key.txt or a key.txt that does not match
-//     its deps, and is rebuilt.
+//  D2 key.txt is the commit record (entry_record.hpp): the full key and the
+//     content hash of kernel.so. A builder compiles to temporary names in the
+//     entry directory, hashes the compiled binary, removes key.txt, renames
+//     kernel.so into place, writes deps.txt, and writes key.txt last (each by
+//     rename). An entry interrupted at any step has no key.txt or a key.txt
+//     that does not match its deps, and is rebuilt.
 //  D3 A hit needs key.txt == front key + deps.txt as the current files hash
-//     (every header re-hashed), and kernel.so to load and pass its checks
-//     (ELF, entry symbol, ABI version). Anything else is a miss: the entry is
-//     rebuilt and republished under the exclusive lock.
+//     (every header re-hashed) + a hash line, kernel.so's bytes to hash to
+//     that line's value (checked before dlopen, on the bytes that are then
+//     loaded and copied), and kernel.so to load and pass its checks (ELF,
+//     entry symbol, ABI version). Anything else is a miss: the entry is
+//     rebuilt and republished under the exclusive lock. A kernel.so that is
+//     missing or fails its hash under a matching key.txt was damaged after
+//     it was published (by a disk, or by a process writing into the cache):
+//     its rebuild is reported with one line on stderr naming the kernel and
+//     the entry directory.
 //  D4 A lookup takes the shared lock, and on a miss drops it and takes the
 //     exclusive one, then probes again: another process may have built the
 //     entry meanwhile. Locks are never held while waiting for another lock.
+//  D5 Temporary names (file_io.hpp, "<name>.tmp-<pid>-<n>") are created in an
+//     entry directory only by a builder holding the entry's exclusive lock.
+//     So a builder, holding it, finds only temporaries of builders that died
+//     (a process killed mid-compile), and removes them before it compiles.
+//     Other entries' directories are not touched. (A compiler whose parent
+//     was killed may still finish writing its temporary output afterwards;
+//     the next build of the entry removes that too. It never touches the
+//     published names, which only the builder renames into place.)
+//
 // Header edits do not change <hash>, so two versions of a header alternate in
 // one entry (each rebuild republishes); the full key keeps both correct.
 //
@@ -48,6 +64,7 @@
 
 #include "jit/cache_key.hpp"
 #include "jit/compiler.hpp"
+#include "jit/entry_record.hpp"
 #include "jit/file_io.hpp"
 #include "jit/kernel_binary.hpp"
 #include "tessel/error.hpp"
@@ -56,6 +73,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -176,6 +194,16 @@ DependencyHashes& dependency_hashes() {
   return hashes;
 }
 
+// One line on stderr per rebuilt damaged entry (D3): a cache that silently
+// repaired itself would hide a failing disk or a process writing into it.
+void report_damaged_entry(const std::string& kernel_name, const std::string& entry_dir, EntryState state) {
+  const char* what = state == EntryState::BinaryMissing ? "kernel.so is missing"
+                                                        : "kernel.so does not match the content hash key.txt records";
+  std::string line = "tessel: kernel cache entry " + entry_dir + " of kernel " + kernel_name + " was damaged (" + what +
+                     "); rebuilt it\n";
+  std::fputs(line.c_str(), stderr);
+}
+
 } // namespace
 
 struct KernelCache::Impl {
@@ -186,7 +214,12 @@ struct KernelCache::Impl {
   std::shared_ptr<KernelBinary> build(const BuildRequest& request, const std::string& key);
   std::shared_ptr<KernelBinary> build_uncached(const BuildRequest& request);
   PreparedSource prepare_source(const BuildRequest& request);
-  std::shared_ptr<KernelBinary> probe(const EntryPaths& entry, const std::string& front, const PreparedSource& source);
+  // A disk lookup: the loaded binary on a hit, else nullptr and why.
+  struct Probe {
+    std::shared_ptr<KernelBinary> binary;
+    EntryState state = EntryState::Stale;
+  };
+  Probe probe(const EntryPaths& entry, const std::string& front, const PreparedSource& source);
   std::shared_ptr<KernelBinary> compile_and_publish(const BuildRequest& request, const PreparedSource& source,
                                                     const std::string& front, const EntryPaths& entry);
   void clear_memo();
@@ -278,25 +311,20 @@ PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
   return {source_name(request), path, file_name, dir, content_hash(request.source_text)};
 }
 
-std::shared_ptr<KernelBinary> KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
-                                                       const PreparedSource& source) {
+KernelCache::Impl::Probe KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
+                                                  const PreparedSource& source) {
   std::optional<std::string> key = read_file(entry.key);
-  if (!key || !key->starts_with(front)) return nullptr;
   std::optional<std::string> deps = read_file(entry.deps);
-  if (!deps) return nullptr;
-  std::optional<std::vector<std::string>> paths = parse_dependencies_text(*deps);
-  if (!paths) return nullptr;
-  std::vector<Dependency> current;
-  for (auto& path : *paths) {
-    std::optional<std::string> hash = dependency_hashes().hash(path, false);
-    if (!hash) return nullptr;
-    current.push_back({std::move(path), std::move(*hash)});
-  }
-  if (*key != full_key_text(front, dependencies_text(current))) return nullptr;
+  std::optional<FileContent> binary = read_file_with_id(entry.so);
+  EntryFiles files{key, deps, std::nullopt};
+  if (binary) files.binary = binary->bytes;
+  EntryState state =
+      check_entry(files, front, [](const std::string& path) { return dependency_hashes().hash(path, false); });
+  if (state != EntryState::Valid) return {nullptr, state};
   try {
-    return load_kernel_binary(entry.so, source.name, entry.hash, instances);
+    return {load_kernel_binary(entry.so, std::move(*binary), source.name, entry.hash, instances), state};
   } catch (const KernelLoadError&) {
-    return nullptr; // corrupt or foreign binary: rebuild (D3)
+    return {nullptr, EntryState::Stale}; // a foreign binary that matches its record: rebuild (D3)
   }
 }
 
@@ -305,6 +333,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
                                                                      const std::string& front,
                                                                      const EntryPaths& entry) {
   make_directories(entry.dir);
+  remove_temp_files(entry.dir); // D5: left by builders that died; none is running
   // Relative depfile paths are relative to the compiler's working directory.
   std::string base_dir = source.working_dir;
   if (base_dir.empty()) {
@@ -326,6 +355,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
 
     std::optional<std::string> depfile = read_file(job.depfile_path);
     if (!depfile) throw ProgramError("kernel " + source.name + ": the compiler wrote no depfile " + job.depfile_path);
+    remove_file(job.depfile_path);
     std::vector<Dependency> dependencies;
     std::unordered_set<std::string> seen = {source.compiled_path};
     for (auto& path : parse_depfile(*depfile, base_dir)) {
@@ -335,14 +365,17 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
       dependencies.push_back({std::move(path), std::move(*hash)});
     }
     std::string deps_text = dependencies_text(dependencies);
+    std::optional<FileContent> binary = read_file_with_id(job.output_path); // renaming keeps its identity
+    if (!binary) throw ProgramError("kernel " + source.name + ": cannot read the compiler's output " + job.output_path);
+    std::string binary_hash = content_hash(binary->bytes);
 
     remove_file(entry.key); // D2: the entry is invalid until key.txt is written again
     rename_file(job.output_path, entry.so);
     write_file_atomic(entry.deps, deps_text);
-    write_file_atomic(entry.key, full_key_text(front, deps_text));
+    write_file_atomic(entry.key, entry_record_text(front, deps_text, binary_hash));
     compiles.fetch_add(1, std::memory_order_relaxed);
     try {
-      return load_kernel_binary(entry.so, source.name, entry.hash, instances);
+      return load_kernel_binary(entry.so, std::move(*binary), source.name, entry.hash, instances);
     } catch (const KernelLoadError& error) {
       remove_file(entry.key);
       if (link_mode == LinkMode::Minimal && error.undefined_symbol()) continue;
@@ -363,17 +396,21 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildReque
 
   FileLock lock(entry.lock);
   lock.lock_shared();
-  if (auto binary = probe(entry, front, source)) {
+  if (Probe hit = probe(entry, front, source); hit.binary) {
     disk_hits.fetch_add(1, std::memory_order_relaxed);
-    return binary;
+    return hit.binary;
   }
   lock.unlock(); // D4
   lock.lock_exclusive();
-  if (auto binary = probe(entry, front, source)) {
+  Probe final_probe = probe(entry, front, source);
+  if (final_probe.binary) {
     disk_hits.fetch_add(1, std::memory_order_relaxed);
-    return binary;
+    return final_probe.binary;
   }
-  return compile_and_publish(request, source, front, entry);
+  std::shared_ptr<KernelBinary> binary = compile_and_publish(request, source, front, entry);
+  if (final_probe.state == EntryState::BinaryMissing || final_probe.state == EntryState::BinaryDamaged)
+    report_damaged_entry(source.name, entry.dir, final_probe.state);
+  return binary;
 }
 
 void KernelCache::Impl::clear_memo() {

@@ -1,105 +1,50 @@
-// Tests of the kernel JIT cache (src/jit). Kernels here are tiny sources that
-// need no simulator: calling tessel_kernel_entry directly is safe, and their
-// globals are read back with dlsym on the loaded copy.
-#include "jit/kernel_build.hpp"
+// Tests of the kernel JIT cache (src/jit/kernel_cache.cpp): keys, the memo,
+// the on-disk entries and their integrity, concurrent builds, compile errors.
+// Loading and per-core copies are kernel_binary_test.cpp.
+#include "jit/cache_key.hpp"
+#include "kernel_cache_fixture.hpp"
 #include "tessel/error.hpp"
-#include "tessel/kernel_abi.h"
 
-#include <gtest/gtest.h>
-
-#include <cstdlib>
+#include <algorithm>
 #include <cstring>
-#include <dlfcn.h>
-#include <filesystem>
-#include <fstream>
+#include <elf.h>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tessel::jit {
 namespace {
 
-namespace fs = std::filesystem;
-
-// Address of global `name` in the shared object that defines `entry`.
-template <typename T>
-T* global_of(KernelBinary::EntryFn entry, const char* name) {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(entry), &info) == 0) return nullptr;
-  void* handle = ::dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  if (handle == nullptr) return nullptr;
-  void* symbol = ::dlsym(handle, name);
-  ::dlclose(handle); // the binary still holds its own reference
-  return reinterpret_cast<T*>(symbol);
+// The names in a directory, sorted.
+std::vector<std::string> file_names(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
-void write_text(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
+// File offset and size of section `name` of a 64-bit ELF image ({0, 0} if absent).
+std::pair<uint64_t, uint64_t> elf_section(const std::string& image, const std::string& name) {
+  Elf64_Ehdr header{};
+  if (image.size() < sizeof header) return {0, 0};
+  std::memcpy(&header, image.data(), sizeof header);
+  auto section = [&](size_t i) {
+    Elf64_Shdr sh{};
+    size_t at = header.e_shoff + i * header.e_shentsize;
+    if (at + sizeof sh <= image.size()) std::memcpy(&sh, image.data() + at, sizeof sh);
+    return sh;
+  };
+  Elf64_Shdr names = section(header.e_shstrndx);
+  for (size_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr sh = section(i);
+    if (names.sh_offset + sh.sh_name < image.size() && image.c_str() + names.sh_offset + sh.sh_name == name)
+      return {sh.sh_offset, sh.sh_size};
+  }
+  return {0, 0};
 }
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
-constexpr const char* kCounterKernel = "int counter;\nvoid kernel_main() { counter += 1; }\n";
-constexpr const char* kEmptyKernel = "void kernel_main() {}\n";
-
-class KernelCacheTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "tessel-jit-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
-    cache_dir_ = (root_ / "cache").string();
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string write_source(const std::string& name, const std::string& text) {
-    fs::path path = root_ / "src" / name;
-    write_text(path, text);
-    return path.string();
-  }
-
-  BuildRequest request_for(const std::string& name, const std::string& text) {
-    BuildRequest request;
-    request.source_path = write_source(name, text);
-    return request;
-  }
-
-  size_t entry_count() const {
-    size_t count = 0;
-    for (const auto& entry : fs::directory_iterator(fs::path(cache_dir_) / std::to_string(TESSEL_KERNEL_ABI_VERSION)))
-      if (entry.is_directory()) ++count;
-    return count;
-  }
-
-  fs::path entry_dir(const KernelBinary& binary) const { return fs::path(binary.so_path()).parent_path(); }
-
-  fs::path root_;
-  std::string cache_dir_;
-};
 
 TEST_F(KernelCacheTest, ColdBuildThenSecondCacheHitsDisk) {
   BuildRequest request = request_for("counter.cpp", kCounterKernel);
@@ -275,6 +220,137 @@ TEST_F(KernelCacheTest, CorruptEntriesAreRebuilt) {
   EXPECT_EQ(healthy.stats().disk_hits, 1u);
 }
 
+TEST_F(KernelCacheTest, KeyRecordsTheHashOfTheBinary) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  std::string key = read_text(entry_dir(*binary) / "key.txt");
+  std::string line = "binary-hash: " + content_hash(read_text(binary->so_path())) + "\n";
+  EXPECT_TRUE(key.ends_with(line)) << key;
+  EXPECT_EQ(key.find("binary-hash: "), key.size() - line.size()) << key;
+}
+
+TEST_F(KernelCacheTest, SameSizeByteFlipInTheBinaryIsRebuiltAndReported) {
+  BuildRequest request = request_for("counter.cpp", kCounterKernel);
+  fs::path dir;
+  {
+    KernelCache cache(cache_dir_);
+    dir = entry_dir(*cache.build(request));
+  } // unloads the kernel, so the next load reads the file as it is
+
+  // Flip one byte in the middle of .text, in place: same size, same inode.
+  fs::path so = dir / "kernel.so";
+  std::string image = read_text(so);
+  auto [text_offset, text_size] = elf_section(image, ".text");
+  ASSERT_GT(text_size, 0u);
+  {
+    std::fstream file(so, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(text_offset + text_size / 2));
+    file.put(static_cast<char>(image[text_offset + text_size / 2] ^ 0xff));
+  }
+  std::string damaged = read_text(so);
+  ASSERT_EQ(damaged.size(), image.size());
+  ASSERT_NE(damaged, image);
+
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log, "tessel: kernel cache entry " + dir.string() + " of kernel " + request.source_path +
+                     " was damaged (kernel.so does not match the content hash key.txt records); rebuilt it\n");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(cache.stats().disk_hits, 0u);
+  EXPECT_EQ(binary->so_path(), so.string());
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<int>(entry, "counter"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "counter"), 1);
+  EXPECT_EQ(read_text(so).size(), image.size());
+
+  // Republished whole: the next process hits it and says nothing.
+  KernelCache again(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  again.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(again.stats().disk_hits, 1u);
+  EXPECT_EQ(again.stats().compiles, 0u);
+}
+
+TEST_F(KernelCacheTest, MissingBinaryUnderItsRecordIsReported) {
+  BuildRequest request = request_for("empty.cpp", kEmptyKernel);
+  fs::path dir;
+  {
+    KernelCache cache(cache_dir_);
+    dir = entry_dir(*cache.build(request));
+  }
+  fs::remove(dir / "kernel.so");
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "tessel: kernel cache entry " + dir.string() + " of kernel " +
+                                                          request.source_path +
+                                                          " was damaged (kernel.so is missing); rebuilt it\n");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(binary->instance(0)(), 0);
+}
+
+TEST_F(KernelCacheTest, StaleEntriesAreRebuiltWithoutAReport) {
+  fs::path header = root_ / "include" / "value.h";
+  write_text(header, "#define HEADER_VALUE 1\n");
+  BuildRequest request = request_for("with_header.cpp", "#include \"" + header.string() +
+                                                            "\"\nint value = HEADER_VALUE;\nvoid kernel_main() {}\n");
+  {
+    KernelCache cache(cache_dir_);
+    cache.build(request);
+  }
+  write_text(header, "#define HEADER_VALUE 2\n"); // another header version: a miss, not damage
+  KernelCache cache(cache_dir_);
+  ::testing::internal::CaptureStderr();
+  auto binary = cache.build(request);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  auto entry = binary->instance(0);
+  ASSERT_NE(global_of<int>(entry, "value"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "value"), 2);
+}
+
+TEST_F(KernelCacheTest, TemporariesOfAKilledCompileAreRemovedByTheNextBuildOfThatKey) {
+  BuildRequest killed = request_for("killed.cpp", kCounterKernel);
+  BuildRequest other = request_for("other.cpp", kEmptyKernel);
+  fs::path killed_dir, other_dir;
+  {
+    KernelCache cache(cache_dir_);
+    killed_dir = entry_dir(*cache.build(killed));
+    other_dir = entry_dir(*cache.build(other));
+  }
+  ASSERT_NE(killed_dir, other_dir);
+
+  // What a builder killed mid-compile leaves: no commit record, and its
+  // temporaries (pid 999999999 is above any pid_max).
+  const std::string dead = ".tmp-999999999-0";
+  fs::remove(killed_dir / "key.txt");
+  for (std::string name : {"kernel.so", "kernel.d", "deps.txt", "key.txt"})
+    write_text(killed_dir / (name + dead), "partial output");
+  write_text(killed_dir / "notes.tmp-x", "not a temporary name");
+  write_text(other_dir / ("kernel.so" + dead), "another key's file");
+  std::string other_key = read_text(other_dir / "key.txt");
+  std::vector<std::string> other_files = file_names(other_dir);
+
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(killed);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<int>(entry, "counter"), nullptr);
+  EXPECT_EQ(*global_of<int>(entry, "counter"), 1);
+  EXPECT_EQ(file_names(killed_dir), (std::vector<std::string>{"deps.txt", "kernel.so", "key.txt", "notes.tmp-x"}));
+  EXPECT_EQ(file_names(other_dir), other_files);
+  EXPECT_EQ(read_text(other_dir / ("kernel.so" + dead)), "another key's file");
+  EXPECT_EQ(read_text(other_dir / "key.txt"), other_key);
+  cache.build(other);
+  EXPECT_EQ(cache.stats().disk_hits, 1u);
+}
+
 TEST_F(KernelCacheTest, CompileErrorCarriesPathAndCompilerMessage) {
   BuildRequest request = request_for("broken.cpp", "void kernel_main() { this_name_is_not_declared(); }\n");
   KernelCache cache(cache_dir_);
@@ -402,65 +478,6 @@ TEST_F(KernelCacheTest, TwoCachesOnOneDirectoryBuildConcurrently) {
   EXPECT_EQ(a.stats().disk_hits + b.stats().disk_hits, 1u);
 }
 
-TEST_F(KernelCacheTest, MutableGlobalsAreCopiedPerCore) {
-  BuildRequest request = request_for("counter.cpp", "int counter;\n"
-                                                    "int bump() { static int calls; return ++calls; }\n"
-                                                    "void kernel_main() { counter += 1; bump(); }\n");
-  KernelCache cache(cache_dir_);
-  auto binary = cache.build(request);
-  EXPECT_EQ(binary->mutable_symbols(), (std::vector<std::string>{"bump()::calls", "counter"}));
-
-  auto core0 = binary->instance(0);
-  auto core1 = binary->instance(1);
-  EXPECT_NE(core0, core1);
-  EXPECT_EQ(binary->instance(0), core0);
-  EXPECT_EQ(core0(), 0);
-  EXPECT_EQ(core0(), 0);
-  EXPECT_EQ(core1(), 0);
-  ASSERT_NE(global_of<int>(core0, "counter"), nullptr);
-  ASSERT_NE(global_of<int>(core1, "counter"), nullptr);
-  EXPECT_EQ(*global_of<int>(core0, "counter"), 2);
-  EXPECT_EQ(*global_of<int>(core1, "counter"), 1);
-
-  // A second binary of the same kernel (another device, say) has its own copies.
-  KernelCache other(cache_dir_);
-  auto other_binary = other.build(request); // entries live as long as their binary
-  auto other_core0 = other_binary->instance(0);
-  EXPECT_NE(other_core0, core0);
-  EXPECT_EQ(other_core0(), 0);
-  EXPECT_EQ(*global_of<int>(other_core0, "counter"), 1);
-  EXPECT_EQ(*global_of<int>(core0, "counter"), 2);
-}
-
-TEST_F(KernelCacheTest, CoreCopiesLoadConcurrently) {
-  BuildRequest request = request_for("counter.cpp", kCounterKernel);
-  KernelCache cache(cache_dir_);
-  auto binary = cache.build(request);
-  constexpr uint32_t kCores = 16;
-  std::vector<KernelBinary::EntryFn> entries(kCores * 2);
-  std::vector<std::thread> threads;
-  for (uint32_t i = 0; i < entries.size(); ++i)
-    threads.emplace_back([&, i] { entries[i] = binary->instance(i % kCores); });
-  for (auto& thread : threads)
-    thread.join();
-  for (uint32_t core = 0; core < kCores; ++core) {
-    EXPECT_EQ(entries[core], entries[core + kCores]);
-    for (uint32_t other = core + 1; other < kCores; ++other)
-      EXPECT_NE(entries[core], entries[other]);
-  }
-}
-
-TEST_F(KernelCacheTest, KernelWithoutGlobalsSharesOneEntry) {
-  BuildRequest request = request_for("pure.cpp", "const int kTable[] = {1, 2, 3};\n"
-                                                 "int sum() { int s = 0; for (int v : kTable) s += v; return s; }\n"
-                                                 "void kernel_main() { (void)sum(); }\n");
-  KernelCache cache(cache_dir_);
-  auto binary = cache.build(request);
-  EXPECT_TRUE(binary->mutable_symbols().empty());
-  EXPECT_EQ(binary->instance(0), binary->instance(7));
-  EXPECT_EQ(binary->instance(0)(), 0);
-}
-
 TEST_F(KernelCacheTest, SourceTextKernelsUseTheirDisplayName) {
   BuildRequest request;
   request.source_text = "const char* file_name = __FILE__;\nvoid kernel_main() {}\n";
@@ -544,35 +561,6 @@ TEST_F(KernelCacheTest, UnknownNamedArgumentIsACompileError) {
   }
 }
 
-TEST_F(KernelCacheTest, BinaryWithoutEntryOrWithAnotherAbiIsRejected) {
-  BuildRequest request = request_for("k.cpp", kEmptyKernel);
-  {
-    write_text(root_ / "no_entry" / "tessel" / "kernel_prelude.h", "void kernel_main();\n");
-    ScopedEnv include_dir("TESSEL_KERNEL_INCLUDE_DIR", (root_ / "no_entry").string());
-    KernelCache cache(cache_dir_);
-    try {
-      cache.build(request);
-      FAIL() << "expected ProgramError";
-    } catch (const ProgramError& error) {
-      EXPECT_NE(std::string(error.what()).find("does not define tessel_kernel_entry"), std::string::npos)
-          << error.what();
-    }
-  }
-  {
-    write_text(root_ / "other_abi" / "tessel" / "kernel_prelude.h",
-               "extern \"C\" const unsigned tessel_kernel_abi_version = 999;\n"
-               "extern \"C\" int tessel_kernel_entry() { return 0; }\n");
-    ScopedEnv include_dir("TESSEL_KERNEL_INCLUDE_DIR", (root_ / "other_abi").string());
-    KernelCache cache(cache_dir_);
-    try {
-      cache.build(request);
-      FAIL() << "expected ProgramError";
-    } catch (const ProgramError& error) {
-      EXPECT_NE(std::string(error.what()).find("kernel ABI version 999"), std::string::npos) << error.what();
-    }
-  }
-}
-
 TEST_F(KernelCacheTest, UnresolvedSymbolIsAProgramError) {
   BuildRequest request = request_for("unresolved.cpp", "extern \"C\" int tessel_test_symbol_nobody_defines();\n"
                                                        "int result;\n"
@@ -610,23 +598,6 @@ TEST_F(KernelCacheTest, DefaultDirectoryComesFromTheEnvironment) {
     ScopedEnv xdg("XDG_CACHE_HOME", (root_ / "xdg").string());
     EXPECT_EQ(KernelCache().directory(), (root_ / "xdg" / "tessel" / "kernels").string());
   }
-}
-
-TEST_F(KernelCacheTest, InstanceCopiesAreRemovedWithTheCache) {
-  BuildRequest request = request_for("counter.cpp", kCounterKernel);
-  fs::path left_by_dead_process = fs::path(cache_dir_) / "instances" / "999999999-abcdef"; // above any pid_max
-  write_text(left_by_dead_process / "core0.so", "stale");
-  {
-    KernelCache cache(cache_dir_);
-    auto binary = cache.build(request);
-    binary->instance(3);
-    EXPECT_FALSE(fs::exists(left_by_dead_process));
-    size_t copies = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(cache_dir_) / "instances"))
-      if (entry.is_regular_file()) ++copies;
-    EXPECT_EQ(copies, 1u);
-  }
-  EXPECT_TRUE(fs::is_empty(fs::path(cache_dir_) / "instances"));
 }
 
 TEST_F(KernelCacheTest, MemoDoesNotKeepUnusedKernelsLoaded) {

@@ -222,6 +222,30 @@ TEST_F(RunnerTest, ManifestIsTheDocumentedText) {
             "end\n");
 }
 
+// Found by tests/fuzz/runner_manifest_fuzz: the header comment spelled the
+// name raw, so a name with a newline ended the comment early and the rest of
+// the name became the manifest's first field.
+TEST_F(RunnerTest, NamesWithEveryEscapeRoundTrip) {
+  OperationKernel k;
+  k.kernel = Kernel(KernelKind::DataMovement, "line\nbreak");
+  k.source = "void kernel_main() {}\n";
+  k.source_is_path = false;
+  k.defines = {{"TWO\nLINES", "a\nb\t\"c\"\\"}};
+  Operation op("two\nlines \"quoted\"\t\\");
+  op.add_kernel(std::move(k));
+  op.add_fabric_claim(FabricManagerClaim("claim\nname", find_captured_kernel(op, "line\nbreak")));
+  emit_runner(op, (scratch / "names").string());
+  const std::string manifest = read_text(scratch / "names" / "manifest.txt");
+  EXPECT_EQ(manifest.substr(0, manifest.find('\n') + 1),
+            "# tessel emitted runner: the structure of operation 'two\\nlines \\\"quoted\\\"\\t\\\\'; the runtime "
+            "resource factory supplies everything else on every run\n");
+  const Runner runner = Runner::load((scratch / "names").string());
+  EXPECT_EQ(runner.operation().name(), op.name());
+  EXPECT_EQ(runner.kernel("line\nbreak").name(), "line\nbreak");
+  EXPECT_EQ(runner.operation().kernels()[0].defines, op.kernels()[0].defines);
+  EXPECT_EQ(runner.claim("claim\nname").name(), "claim\nname");
+}
+
 // ---- Running from the artifact ----
 
 constexpr uint32_t kTiles = 4;
