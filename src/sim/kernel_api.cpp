@@ -675,20 +675,26 @@ void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
   std::fflush(stdout);
 }
 
-void api_kernel_exit(tessel_kernel_ctx* k, uint32_t how, int32_t status, const char* text, const char* function,
-                     const char* file, uint32_t line, uintptr_t caller_pc) {
+void api_kernel_exit(tessel_kernel_ctx* k, uint32_t how, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
+                     uintptr_t caller_pc) {
   // Every branch ends the fiber, whose frames are abandoned: each builds its
   // message in one statement and moves it on.
   Fiber* f = fiber_of(k);
   Chip& chip = *core_of(k).chip;
+  static const char* const kExits[] = {"abort", "exit", "_exit", "_Exit", "quick_exit"};
   switch (how) {
   case TESSEL_EXIT_ASSERT: {
-    std::string m = std::string("assertion '") + (text ? text : "?") + "' failed" +
+    const auto* expression = reinterpret_cast<const char*>(a0);
+    const auto* function = reinterpret_cast<const char*>(a3);
+    std::string m = std::string("assertion '") + (expression ? expression : "?") + "' failed" +
                     (function ? std::string(" in ") + function : std::string());
-    fail(k, std::move(m), file, line);
+    fail(k, std::move(m), reinterpret_cast<const char*>(a1), uint32_t(a2));
   }
-  case TESSEL_EXIT_EXIT: {
-    std::string report = chip.where_at(f, caller_pc) + (text ? text : "exit") + "(" + std::to_string(status) +
+  case TESSEL_EXIT_EXIT:
+  case TESSEL_EXIT_UNDERSCORE:
+  case TESSEL_EXIT_UPPER:
+  case TESSEL_EXIT_QUICK: {
+    std::string report = chip.where_at(f, caller_pc) + kExits[how] + "(" + std::to_string(int32_t(a0)) +
                          ") called: a kernel cannot end the process; return from kernel_main to end the kernel";
     chip.fail_report(f, std::move(report), false);
   }

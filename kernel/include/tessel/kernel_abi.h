@@ -101,14 +101,18 @@ struct tessel_watch_words {
 };
 
 // How a kernel tried to end the process or its thread; kernel_prelude.h
-// replaces these calls in kernel code (see tessel_sim_api::kernel_exit).
+// replaces these calls in kernel code (see tessel_sim_api::kernel_exit, which
+// receives the replaced function's own arguments a0..a3).
 enum tessel_kernel_exit {
   TESSEL_EXIT_ABORT = 0,       // abort()
-  TESSEL_EXIT_EXIT = 1,        // exit, _exit, _Exit, quick_exit (text = the function's name)
-  TESSEL_EXIT_ASSERT = 2,      // a failed assert(): text = the expression, with function, file and line
-  TESSEL_EXIT_TERMINATE = 3,   // std::terminate()
-  TESSEL_EXIT_STACK_SMASH = 4, // __stack_chk_fail()
-  TESSEL_EXIT_THREAD_EXIT = 5, // pthread_exit()
+  TESSEL_EXIT_EXIT = 1,        // exit(a0 = status)
+  TESSEL_EXIT_UNDERSCORE = 2,  // _exit(a0 = status)
+  TESSEL_EXIT_UPPER = 3,       // _Exit(a0 = status)
+  TESSEL_EXIT_QUICK = 4,       // quick_exit(a0 = status)
+  TESSEL_EXIT_ASSERT = 5,      // __assert_fail(a0 = expression, a1 = file, a2 = line, a3 = function)
+  TESSEL_EXIT_TERMINATE = 6,   // std::terminate()
+  TESSEL_EXIT_STACK_SMASH = 7, // __stack_chk_fail()
+  TESSEL_EXIT_THREAD_EXIT = 8, // pthread_exit(a0 = value)
 };
 
 // Compute engine calls (compute kernels only; see src/sim/compute.cpp).
@@ -241,11 +245,10 @@ struct tessel_sim_api {
   // One DPRINT line (without prefix or newline).
   void (*dprint)(struct tessel_kernel_ctx*, const char* text, uint32_t length);
   // The kernel called a function that would end the process or its thread
-  // (how: enum tessel_kernel_exit; status: exit's argument). caller_pc is the
-  // return address in kernel code; file/line are set for asserts only.
-  // Never returns.
-  void (*kernel_exit)(struct tessel_kernel_ctx*, uint32_t how, int32_t status, const char* text, const char* function,
-                      const char* file, uint32_t line, uintptr_t caller_pc);
+  // (how: enum tessel_kernel_exit, with that function's first four
+  // arguments); caller_pc is the return address in kernel code. Never returns.
+  void (*kernel_exit)(struct tessel_kernel_ctx*, uint32_t how, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
+                      uintptr_t caller_pc);
   // A NoC address is being made from coordinates that do not fit 6 bits
   // (x1/y1 are the multicast end, 0 for unicast): returns the token
   // (1..TESSEL_NOC_POISON_TOKENS) of the poisoned address.
@@ -345,6 +348,15 @@ struct tessel_kernel_ctx {
   void* sim_core;                         // opaque to kernels
   void* sim_fiber;                        // opaque to kernels
 };
+
+// Offsets the prelude's assembly stubs use (kernel_prelude.h), checked here.
+#define TESSEL_CTX_API_OFFSET 1504
+#define TESSEL_API_KERNEL_EXIT_OFFSET 168
+#ifdef __cplusplus
+static_assert(__builtin_offsetof(struct tessel_kernel_ctx, api) == TESSEL_CTX_API_OFFSET, "kernel ABI layout");
+static_assert(__builtin_offsetof(struct tessel_sim_api, kernel_exit) == TESSEL_API_KERNEL_EXIT_OFFSET,
+              "kernel ABI layout");
+#endif
 
 // Locate the running fiber's context (see the slot diagram above).
 static inline __attribute__((always_inline)) struct tessel_kernel_ctx* tessel_ctx(void) {

@@ -109,43 +109,61 @@ __attribute__((visibility("default"))) int tessel_kernel_entry(void) {
 // ---------------------------------------------------------------------------
 // Calls that would end the process (see the top of this file). The names are
 // the linker's: --wrap=abort sends the kernel's calls to abort to __wrap_abort.
+// Each passes its own first four arguments, which function it replaces and its
+// return address (the kernel's call site) to the simulator's kernel_exit.
+//
+// On x86-64 they are assembly stubs: nine C++ functions would add ~10 ms to
+// every kernel's compile, the stubs nothing measurable.
 
-[[noreturn]] __attribute__((noinline)) inline void tessel_kernel_exit(uint32_t how, int32_t status, const char* text,
-                                                                      const char* function, const char* file,
-                                                                      uint32_t line, void* caller) {
+#if defined(__x86_64__)
+static_assert(TESSEL_FIBER_SLOT_BYTES == 524288u, "the stubs' slot mask");
+#define TESSEL_ASM_STR2(x) #x
+#define TESSEL_ASM_STR(x) TESSEL_ASM_STR2(x)
+#define TESSEL_EXIT_STUB(name, how)                                                                                    \
+  ".globl " #name "\n.hidden " #name "\n.type " #name ",@function\n" #name ":\n  movl $" #how                          \
+  ", %eax\n  jmp tessel_exit_stub\n"
+// tessel_exit_stub: kernel_exit(ctx, how = eax, a0..a3 = rdi, rsi, rdx, rcx,
+// caller = the return address on top of the stack). The context is found from
+// the stack pointer (kernel_abi.h); pushing the 7th argument aligns the stack.
+// clang-format off
+asm(".pushsection .text\n.p2align 4\n"
+    TESSEL_EXIT_STUB(__wrap_abort, 0) TESSEL_EXIT_STUB(__wrap_exit, 1) TESSEL_EXIT_STUB(__wrap__exit, 2)
+    TESSEL_EXIT_STUB(__wrap__Exit, 3) TESSEL_EXIT_STUB(__wrap_quick_exit, 4)
+    TESSEL_EXIT_STUB(__wrap___assert_fail, 5) TESSEL_EXIT_STUB(__wrap__ZSt9terminatev, 6)
+    TESSEL_EXIT_STUB(__wrap___stack_chk_fail, 7) TESSEL_EXIT_STUB(__wrap_pthread_exit, 8)
+    ".type tessel_exit_stub,@function\n"
+    "tessel_exit_stub:\n"
+    "  mov %rcx, %r9\n  mov %rdx, %r8\n  mov %rsi, %rcx\n  mov %rdi, %rdx\n  mov %eax, %esi\n"
+    "  mov %rsp, %rdi\n  and $-524288, %rdi\n  mov (%rdi), %rdi\n"
+    "  mov (%rsp), %rax\n  push %rax\n"
+    "  mov " TESSEL_ASM_STR(TESSEL_CTX_API_OFFSET) "(%rdi), %rax\n"
+    "  call *" TESSEL_ASM_STR(TESSEL_API_KERNEL_EXIT_OFFSET) "(%rax)\n"
+    "  ud2\n"
+    ".popsection\n");
+// clang-format on
+#undef TESSEL_EXIT_STUB
+#else
+[[noreturn]] __attribute__((noinline)) inline void tessel_kernel_exit(uint32_t how, uintptr_t a0, uintptr_t a1,
+                                                                      uintptr_t a2, uintptr_t a3, void* caller) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->kernel_exit(k, how, status, text, function, file, line, (uintptr_t)caller);
+  k->api->kernel_exit(k, how, a0, a1, a2, a3, (uintptr_t)caller);
   __builtin_trap();
 }
-
-#define TESSEL_WRAPPER extern "C" [[noreturn]] __attribute__((visibility("hidden"), noinline)) void
-TESSEL_WRAPPER __wrap_abort(void) {
-  tessel_kernel_exit(TESSEL_EXIT_ABORT, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap_exit(int status) {
-  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "exit", nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap__exit(int status) {
-  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "_exit", nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap__Exit(int status) {
-  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "_Exit", nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap_quick_exit(int status) {
-  tessel_kernel_exit(TESSEL_EXIT_EXIT, status, "quick_exit", nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap___assert_fail(const char* assertion, const char* file, unsigned int line, const char* function) {
-  tessel_kernel_exit(TESSEL_EXIT_ASSERT, 0, assertion, function, file, line, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap__ZSt9terminatev(void) { // std::terminate()
-  tessel_kernel_exit(TESSEL_EXIT_TERMINATE, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap___stack_chk_fail(void) {
-  tessel_kernel_exit(TESSEL_EXIT_STACK_SMASH, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
-}
-TESSEL_WRAPPER __wrap_pthread_exit(void*) {
-  tessel_kernel_exit(TESSEL_EXIT_THREAD_EXIT, 0, nullptr, nullptr, nullptr, 0, __builtin_return_address(0));
-}
+#define TESSEL_WRAPPER(name, how, params, ...)                                                                         \
+  extern "C" [[noreturn]] __attribute__((visibility("hidden"), noinline)) void name params {                           \
+    tessel_kernel_exit(how, __VA_ARGS__, __builtin_return_address(0));                                                 \
+  }
+TESSEL_WRAPPER(__wrap_abort, TESSEL_EXIT_ABORT, (void), 0, 0, 0, 0)
+TESSEL_WRAPPER(__wrap_exit, TESSEL_EXIT_EXIT, (int s), (uintptr_t)s, 0, 0, 0)
+TESSEL_WRAPPER(__wrap__exit, TESSEL_EXIT_UNDERSCORE, (int s), (uintptr_t)s, 0, 0, 0)
+TESSEL_WRAPPER(__wrap__Exit, TESSEL_EXIT_UPPER, (int s), (uintptr_t)s, 0, 0, 0)
+TESSEL_WRAPPER(__wrap_quick_exit, TESSEL_EXIT_QUICK, (int s), (uintptr_t)s, 0, 0, 0)
+TESSEL_WRAPPER(__wrap___assert_fail, TESSEL_EXIT_ASSERT, (const char* e, const char* f, unsigned l, const char* fn),
+               (uintptr_t)e, (uintptr_t)f, l, (uintptr_t)fn)
+TESSEL_WRAPPER(__wrap__ZSt9terminatev, TESSEL_EXIT_TERMINATE, (void), 0, 0, 0, 0)
+TESSEL_WRAPPER(__wrap___stack_chk_fail, TESSEL_EXIT_STACK_SMASH, (void), 0, 0, 0, 0)
+TESSEL_WRAPPER(__wrap_pthread_exit, TESSEL_EXIT_THREAD_EXIT, (void* v), (uintptr_t)v, 0, 0, 0)
 #undef TESSEL_WRAPPER
+#endif
 
 #endif // TESSEL_KERNEL_PRELUDE_H
