@@ -10,9 +10,6 @@
 namespace tessel::test {
 namespace {
 
-// The source line of a fault comes from addr2line (binutils).
-bool have_addr2line() { return std::system("command -v addr2line >/dev/null 2>&1") == 0; }
-
 class FaultTest : public ::testing::Test {
 protected:
   void SetUp() override {

@@ -44,8 +44,6 @@ void kernel_main() {
 }
 )";
 
-bool have_addr2line() { return std::system("command -v addr2line >/dev/null 2>&1") == 0; }
-
 class KernelExitTest : public ::testing::Test {
 protected:
   void SetUp() override { device = open_device(); }

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -320,6 +321,9 @@ inline void set_script(Program& program, KernelHandle kernel, const CoreRangeSet
                        const Recorder& recorder) {
   program.set_runtime_args(kernel, cores, script.args(recorder.noc, recorder.buffer->address()));
 }
+
+// The source line of a fault comes from addr2line (binutils).
+inline bool have_addr2line() { return std::system("command -v addr2line >/dev/null 2>&1") == 0; }
 
 // One CB index of total_bytes in pages of page_bytes, Float16_b.
 inline CircularBufferConfig one_cb_config(uint32_t total_bytes, uint32_t page_bytes, uint8_t index = 0) {
