@@ -1,0 +1,33 @@
+// Helpers the kernel API's implementation files share (kernel_api.cpp,
+// noc_api.cpp): finding the fiber and core of a kernel context, and failing
+// the calling kernel with a message.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "sim/chip.hpp"
+
+namespace tessel::sim {
+
+inline Fiber* fiber_of(tessel_kernel_ctx* k) { return static_cast<Fiber*>(k->sim_fiber); }
+inline Core& core_of(tessel_kernel_ctx* k) { return *static_cast<Core*>(k->sim_core); }
+
+inline std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Error paths are cold and out of line, so the checks on hot paths stay a
+// few instructions each and their callers stay small enough to inline.
+#define TESSEL_COLD __attribute__((cold, noinline))
+
+// The frames of the failing fiber are abandoned, never unwound: build the
+// message in a statement of its own (see Chip::fail).
+[[noreturn]] TESSEL_COLD inline void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
+  core_of(k).chip->fail(fiber_of(k), std::move(msg), file, line);
+}
+
+} // namespace tessel::sim

@@ -1,0 +1,432 @@
+// The simulator side of the kernel ABI's NoC transfers and semaphores.
+//
+// NoC (eager completion): a transfer takes effect when issued, so barriers
+// only check. Every transfer is checked for zero length, coordinates, bounds
+// and alignment (source and destination must agree modulo the arch's
+// alignment for the memory involved).
+#include "sim/noc_api.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "sim/kernel_api_support.hpp"
+#include "sim/memory_check.hpp"
+
+namespace tessel::sim {
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// NoC
+
+struct NocCoord {
+  uint32_t x, y;
+  uint64_t local;
+};
+
+inline NocCoord decode(uint64_t a) {
+  return {uint32_t((a >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK),
+          uint32_t((a >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK),
+          a & TESSEL_NOC_LOCAL_MASK};
+}
+
+struct Endpoint {
+  uint8_t* host = nullptr;
+  Core* core = nullptr; // null for DRAM
+  uint64_t offset = 0;
+  uint32_t alignment = 16;
+};
+
+std::string coord_text(const NocCoord& n) { return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")"; }
+
+[[noreturn]] TESSEL_COLD void l1_bounds_error(tessel_kernel_ctx* k, const char* call, const Core& dst, uint64_t offset,
+                                              uint32_t size, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of core (" +
+           std::to_string(dst.logical_x) + "," + std::to_string(dst.logical_y) + ") run past the end of L1 (" +
+           std::to_string(k->l1_size_bytes) + " bytes)",
+       file, line);
+}
+
+[[noreturn]] TESSEL_COLD void dram_bounds_error(tessel_kernel_ctx* k, const char* call, int bank, uint64_t local,
+                                                uint32_t size, const char* file, uint32_t line) {
+  const uint64_t bank_size = core_of(k).chip->memory().dram_bank_size_bytes();
+  fail(k,
+       std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) + " address " +
+           hex(local) + " run past the end of the bank (" + std::to_string(bank_size) + " bytes)",
+       file, line);
+}
+
+std::string worker_span(Chip& chip) {
+  return "worker cores span NoC x " + std::to_string(chip.core(0).noc_x) + ".." +
+         std::to_string(chip.core(chip.core_count() - 1).noc_x) + ", y " + std::to_string(chip.core(0).noc_y) + ".." +
+         std::to_string(chip.core(chip.core_count() - 1).noc_y);
+}
+
+[[noreturn]] TESSEL_COLD void no_target_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
+                                              const char* file, uint32_t line) {
+  Chip& chip = *core_of(k).chip;
+  NocCoord n = decode(noc_addr);
+  // One statement of its own: the frames of a failing fiber are abandoned, so
+  // a temporary still alive in fail()'s call would leak.
+  std::string m = std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
+                  "); " + worker_span(chip) + "; use worker_core_from_logical_core on the host";
+  fail(k, std::move(m), file, line);
+}
+
+[[noreturn]] TESSEL_COLD void not_l1_error(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file,
+                                           uint32_t line) {
+  fail(k,
+       std::string(call) + ": L1 address " + hex(addr) + " is neither an L1 offset (below " +
+           std::to_string(k->l1_size_bytes) + ") nor a pointer into a core's L1 (as get_write_ptr returns)",
+       file, line);
+}
+
+// An L1 address as kernels use it, an offset or a pointer into some core's
+// L1 slot, as the offset it names (the same on every core).
+inline uint32_t l1_offset(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file, uint32_t line) {
+  if (addr < TESSEL_L1_SLOT_BYTES) return uint32_t(addr);
+  // A pointer into some core's L1 slot; the guard half of a core's stride is none.
+  if (__builtin_expect(core_of(k).chip->memory().in_l1_range(uintptr_t(addr)) && !(addr & DeviceMemory::kSlotBytes), 1))
+    return uint32_t(addr & TESSEL_L1_SLOT_MASK);
+  not_l1_error(k, call, addr, file, line);
+}
+
+// What a poisoned address names (kernel_abi.h, TESSEL_NOC_POISON_BIT).
+std::string poisoned_message(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr) {
+  Fiber* f = fiber_of(k);
+  const uint32_t token = uint32_t(noc_addr >> TESSEL_NOC_POISON_TOKEN_SHIFT) & 7u;
+  std::string made = "from a NoC coordinate outside 0..63";
+  if (token >= 1 && token <= f->bad_coord_count && f->bad_coord_count <= TESSEL_NOC_POISON_TOKENS) {
+    const BadNocCoord& b = f->bad_coords[token - 1];
+    const auto pair = [](uint32_t x, uint32_t y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; };
+    made = b.multicast
+               ? "from the rectangle NoC " + pair(b.x0, b.y0) + "-" + pair(b.x1, b.y1) + " by get_noc_multicast_addr"
+               : "from NoC " + pair(b.x0, b.y0) + " by get_noc_addr";
+    if (b.file) made += " at " + std::string(b.file) + ":" + std::to_string(b.line);
+  }
+  return std::string(call) + ": the NoC address " + hex(noc_addr) + " was made " + made +
+         ": NoC coordinates are 6 bits (0..63), and no core or DRAM bank lies outside them; " +
+         worker_span(*core_of(k).chip) + "; use worker_core_from_logical_core on the host";
+}
+
+// A transfer given an address made from coordinates that do not fit 6 bits.
+[[noreturn]] TESSEL_COLD void poisoned_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
+                                             const char* file, uint32_t line) {
+  fail(k, poisoned_message(k, call, noc_addr), file, line);
+}
+
+// Resolve a NoC address for a transfer of size bytes; fails with a message.
+// `l1_only`: what the call does, for the error when the address is DRAM's.
+inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr, uint32_t size, bool is_read,
+                        const char* file, uint32_t line, const char* l1_only = nullptr) {
+  Chip& chip = *core_of(k).chip;
+  if (__builtin_expect(noc_addr & TESSEL_NOC_POISON_BIT, 0)) poisoned_error(k, call, noc_addr, file, line);
+  NocCoord n = decode(noc_addr);
+  Endpoint e;
+  const TransferEnd end = is_read ? TransferEnd::Source : TransferEnd::Destination;
+  if (int ci = chip.core_at_noc(n.x, n.y); ci >= 0) {
+    e.core = &chip.core(uint32_t(ci));
+    e.offset = l1_offset(k, call, n.local, file, line);
+    if (__builtin_expect(e.offset + size > k->l1_size_bytes, 0))
+      l1_bounds_error(k, call, *e.core, e.offset, size, file, line);
+    check_l1(fiber_of(k), *e.core, e.offset, size, e.core == &core_of(k), end, call, file, line);
+    e.host = e.core->l1 + e.offset;
+    e.alignment = k->l1_alignment;
+    return e;
+  }
+  if (int bank = chip.dram_bank_at_noc(n.x, n.y); bank >= 0) {
+    if (l1_only) fail(k, std::string(call) + ": " + l1_only + " can target L1 only, not DRAM", file, line);
+    if (__builtin_expect(n.local + size > chip.memory().dram_bank_size_bytes(), 0))
+      dram_bounds_error(k, call, bank, n.local, size, file, line);
+    check_dram(fiber_of(k), chip, uint32_t(bank), n.local, size, end, call, file, line);
+    e.host = chip.memory().dram(uint32_t(bank)) + n.local;
+    e.offset = n.local;
+    e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
+    return e;
+  }
+  no_target_error(k, call, noc_addr, file, line);
+}
+
+[[noreturn]] TESSEL_COLD void local_bounds_error(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t off,
+                                                 uint32_t size, const char* file, uint32_t line) {
+  fail(k,
+       std::string(call) + ": " + what + " " + std::to_string(size) + " bytes at L1 " + hex(off) +
+           " run past the end of L1 (" + std::to_string(k->l1_size_bytes) + " bytes)",
+       file, line);
+}
+
+// The transfer's end on its own core: `what` is "source" or "destination".
+inline uint32_t local_l1(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t l1_addr, uint32_t size,
+                         const char* file, uint32_t line) {
+  uint32_t off = l1_offset(k, call, l1_addr, file, line);
+  if (__builtin_expect(uint64_t(off) + size > k->l1_size_bytes, 0))
+    local_bounds_error(k, call, what, off, size, file, line);
+  check_l1(fiber_of(k), core_of(k), off, size, true, what[0] == 's' ? TransferEnd::Source : TransferEnd::Destination,
+           call, file, line);
+  return off;
+}
+
+[[noreturn]] TESSEL_COLD void zero_length_error(tessel_kernel_ctx* k, const char* call, const char* file,
+                                                uint32_t line) {
+  fail(k, std::string(call) + ": zero-length transfer", file, line);
+}
+
+inline void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, const char* file, uint32_t line) {
+  if (__builtin_expect(size == 0, 0)) zero_length_error(k, call, file, line);
+}
+
+[[noreturn]] TESSEL_COLD void alignment_error(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
+                                              uint32_t alignment, bool remote_is_dram, const char* file,
+                                              uint32_t line) {
+  fail(k,
+       std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
+           hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
+           " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " + std::to_string(alignment) +
+           "-byte units; align both addresses to " + std::to_string(alignment) + ")",
+       file, line);
+}
+
+inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local, uint32_t alignment,
+                            bool remote_is_dram, const char* file, uint32_t line) {
+  // Alignments are powers of two.
+  if (__builtin_expect(((remote ^ local) & (alignment - 1)) != 0, 0))
+    alignment_error(k, call, remote, local, alignment, remote_is_dram, file, line);
+}
+
+// A write that changed what another RISC can read is progress; one that
+// changed nothing only looks (see watchdog.hpp).
+inline void note_write(tessel_kernel_ctx* k, bool changed, const char* call, const char* file, uint32_t line) {
+  if (changed)
+    core_of(k).chip->note_progress();
+  else
+    core_of(k).chip->check_progress(fiber_of(k), call, file, line);
+}
+
+void after_write(Core* c) {
+  if (c && !c->mem_waiters.empty()) c->chip->wake_memory_waiters(*c);
+}
+} // namespace
+
+void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t, const char* file,
+                  uint32_t line) {
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_read", file, line);
+  const char* call = "noc_async_read";
+  check_size(k, call, size, file, line);
+  Endpoint s = resolve(k, call, src, size, true, file, line);
+  uint32_t d = local_l1(k, call, "destination", dst_l1, size, file, line);
+  check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr, file, line);
+  Core& me = core_of(k);
+  std::memmove(me.l1 + d, s.host, size);
+  fiber_of(k)->reads.add(d, d + size, file, line);
+  after_write(&me);
+}
+
+void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t, const char* file,
+                   uint32_t line) {
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_write", file, line);
+  const char* call = "noc_async_write";
+  check_size(k, call, size, file, line);
+  uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
+  Endpoint d = resolve(k, call, dst, size, false, file, line);
+  check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr, file, line);
+  std::memmove(d.host, core_of(k).l1 + s, size);
+  fiber_of(k)->writes.add(s, s + size, file, line);
+  after_write(d.core);
+}
+
+namespace {
+
+// Visit every core of a multicast rectangle, checking the destination count.
+template <class F>
+void for_each_mcast_dest(tessel_kernel_ctx* k, const char* call, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
+                         uint32_t size, const char* file, uint32_t line, F&& visit) {
+  Core& me = core_of(k);
+  Chip& chip = *me.chip;
+  if (__builtin_expect(mcast & TESSEL_NOC_POISON_BIT, 0)) poisoned_error(k, call, mcast, file, line);
+  uint32_t x0 = uint32_t((mcast >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
+  uint32_t y0 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  uint32_t x1 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + 2 * TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  uint32_t y1 = uint32_t((mcast >> (TESSEL_NOC_LOCAL_BITS + 3 * TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  if (x0 > x1) std::swap(x0, x1);
+  if (y0 > y1) std::swap(y0, y1);
+  uint32_t count = 0;
+  bool includes_self = false;
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      int ci = chip.core_at_noc(x, y);
+      if (ci < 0)
+        fail(k,
+             std::string(call) + ": multicast rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+                 std::to_string(x1) + "," + std::to_string(y1) + ") includes NoC (" + std::to_string(x) + "," +
+                 std::to_string(y) + "), which is not a worker core",
+             file, line);
+      if (uint32_t(ci) == me.index) {
+        includes_self = true;
+        if (!loopback) continue;
+      }
+      ++count;
+    }
+  if (count == 0)
+    fail(k,
+         std::string(call) + ": the rectangle NoC (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+             std::to_string(x1) + "," + std::to_string(y1) +
+             ") holds only the sender: a multicast needs at least one destination",
+         file, line);
+  if (count != num_dests)
+    fail(k,
+         std::string(call) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle NoC (" +
+             std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) +
+             ") has " + std::to_string(count) + " destination cores" +
+             (loopback ? " (including the sender)"
+                       : (includes_self ? " (the sender excluded; use the _loopback_src form to include it)" : "")),
+         file, line);
+  uint32_t off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
+  if (uint64_t(off) + size > k->l1_size_bytes)
+    fail(k,
+         std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(off) + " run past the end of L1 (" +
+             std::to_string(k->l1_size_bytes) + " bytes)",
+         file, line);
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      Core& dst = chip.core(uint32_t(chip.core_at_noc(x, y)));
+      if (&dst == &me && !loopback) continue;
+      check_l1(fiber_of(k), dst, off, size, &dst == &me, TransferEnd::Destination, call, file, line);
+    }
+  for (uint32_t y = y0; y <= y1; ++y)
+    for (uint32_t x = x0; x <= x1; ++x) {
+      Core& dst = chip.core(uint32_t(chip.core_at_noc(x, y)));
+      if (&dst == &me && !loopback) continue;
+      visit(dst, off);
+    }
+}
+} // namespace
+
+void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
+                             uint32_t loopback, uint32_t, const char* file, uint32_t line) {
+  core_of(k).chip->check_progress(fiber_of(k), "noc_async_write_multicast", file, line);
+  const char* call = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
+  check_size(k, call, size, file, line);
+  uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
+  const uint8_t* src = core_of(k).l1 + s;
+  uint32_t dst_off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
+  check_alignment(k, call, dst_off, s, k->l1_alignment, false, file, line);
+  for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
+    std::memmove(dst.l1 + off, src, size);
+    after_write(&dst);
+  });
+  fiber_of(k)->writes.add(s, s + size, file, line);
+}
+
+void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t, const char* file,
+                          uint32_t line) {
+  const char* call = "noc_inline_dw_write";
+  Endpoint d = resolve(k, call, dst, 4, false, file, line, "inline writes");
+  if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  bool changed = false;
+  for (uint32_t b = 0; b < 4; ++b)
+    if (be & (1u << b)) {
+      changed |= d.host[b] != uint8_t(value >> (8 * b));
+      d.host[b] = uint8_t(value >> (8 * b));
+    }
+  note_write(k, changed, call, file, line);
+  after_write(d.core);
+}
+
+void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char* file, uint32_t line) {
+  // Eager completion: the data has landed; the barrier ends the kernel's
+  // obligation to wait for it. kind: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full.
+  // Retiring transfers is progress; a barrier with nothing outstanding only looks.
+  static const char* const kNames[] = {"noc_async_read_barrier", "noc_async_write_barrier", "noc_async_writes_flushed",
+                                       "noc_async_atomic_barrier", "noc_async_full_barrier"};
+  Fiber* f = fiber_of(k);
+  const bool reads = kind == 0 || kind == 4, writes = kind == 1 || kind == 2 || kind == 4;
+  note_write(k, (reads && f->reads.total) || (writes && f->writes.total), kNames[kind < 5 ? kind : 4], file, line);
+  if (reads) f->reads.clear();
+  if (writes) f->writes.clear();
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Semaphores
+
+void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file, uint32_t line) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uintptr_t base = reinterpret_cast<uintptr_t>(k->l1_base);
+  if (a < base || a + 4 > base + k->l1_size_bytes || (a & 3))
+    fail(k,
+         std::string(call) + ": pointer " + hex(a) +
+             " is not an aligned word in this core's L1; use get_semaphore(id) or an L1 address cast to a pointer",
+         file, line);
+}
+} // namespace
+
+void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
+                  uint32_t line) {
+  core_of(k).chip->check_progress(fiber_of(k), mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", file, line);
+  check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
+  Core& c = core_of(k);
+  for (;;) {
+    uint32_t v = *sem;
+    if (mode ? v >= value : v == value) return;
+    Fiber* f = fiber_of(k);
+    f->wait = {mode ? WaitKind::SemAtLeast : WaitKind::SemEqual, 0, 0, sem, value, file, line};
+    c.mem_waiters.push_back(f);
+    c.chip->block(f);
+  }
+}
+
+void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
+  check_local_word(k, "noc_semaphore_set", sem, file, line);
+  note_write(k, *sem != value, "noc_semaphore_set", file, line);
+  *sem = value;
+  after_write(&core_of(k));
+}
+
+void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
+  const char* call = "noc_semaphore_inc";
+  Endpoint d = resolve(k, call, dst, 4, false, file, line, "atomic increments");
+  if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  note_write(k, incr != 0, call, file, line);
+  __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);
+  after_write(d.core);
+}
+
+void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
+                           uint32_t, const char* file, uint32_t line) {
+  const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
+  uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
+  uint32_t value;
+  std::memcpy(&value, core_of(k).l1 + s, 4);
+  if (uint32_t(mcast & 3))
+    fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file, line);
+  bool changed = false;
+  for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
+    changed |= std::memcmp(dst.l1 + off, &value, 4) != 0;
+    std::memcpy(dst.l1 + off, &value, 4);
+    after_write(&dst);
+  });
+  note_write(k, changed, call, file, line);
+}
+
+uint32_t api_note_bad_noc_coord(tessel_kernel_ctx* k, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                                uint32_t multicast, const char* file, uint32_t line) {
+  Fiber* f = fiber_of(k);
+  const BadNocCoord made = {x0, y0, x1, y1, multicast != 0, file, line};
+  const auto same = [&](const BadNocCoord& b) {
+    return b.x0 == x0 && b.y0 == y0 && b.x1 == x1 && b.y1 == y1 && b.multicast == made.multicast && b.file == file &&
+           b.line == line;
+  };
+  const uint32_t used = std::min(f->bad_coord_count, TESSEL_NOC_POISON_TOKENS);
+  for (uint32_t i = 0; i < used; ++i)
+    if (same(f->bad_coords[i])) return i + 1;
+  // Once the table has wrapped, a token may name a newer address than its
+  // own: the count goes on, and poisoned_error trusts no record after a wrap.
+  const uint32_t slot = f->bad_coord_count++ % TESSEL_NOC_POISON_TOKENS;
+  f->bad_coords[slot] = made;
+  return slot + 1;
+}
+
+} // namespace tessel::sim
