@@ -34,6 +34,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_DPRINT_CORES", "the cores whose DPRINT output is shown"},
     {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},
     {"TESSEL_CHECK_MEMORY", "1 or 0: check every NoC transfer against the live allocations"},
+    {"TESSEL_STRICT", "1 or 0: make every warning an error"},
 };
 
 [[noreturn]] void malformed(const char* name, const std::string& value, const char* expected) {

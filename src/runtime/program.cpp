@@ -1,5 +1,7 @@
 #include "tessel/program.hpp"
 
+#include "base/warning.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -211,9 +213,16 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
     if (config.total_size() % ps->second != 0)
       throw ValidationError(std::string(call) + ": " + cb + ": total size " + std::to_string(config.total_size()) +
                             " is not a multiple of its page size " + std::to_string(ps->second));
-    if (ps->second % 16 != 0)
-      throw ValidationError(std::string(call) + ": " + cb + ": page size " + std::to_string(ps->second) +
-                            " is not a multiple of the 16-byte L1 alignment");
+    // Silicon takes any page size that divides the total: a page that is no
+    // multiple of the L1 alignment is a likely bug (transfers into later pages
+    // are misaligned), a warning.
+    if (ps->second % 16 != 0) {
+      const std::string message = std::string(call) + ": " + cb + ": page size " + std::to_string(ps->second) +
+                                  " is not a multiple of the 16-byte L1 alignment: NoC transfers into or out of its "
+                                  "pages must share their misalignment";
+      if (base::warn_once(message, message) == base::Warned::Strict)
+        throw ValidationError(message + base::kStrictSuffix);
+    }
     // visible = received - acked is computed mod 2^16: 65536 pages would read as 0.
     if (config.total_size() / ps->second > 0xFFFF)
       throw ValidationError(std::string(call) + ": " + cb + ": " + std::to_string(config.total_size() / ps->second) +

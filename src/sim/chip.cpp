@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "base/env.hpp"
+#include "base/warning.hpp"
 #include "sim/fault.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "tessel/error.hpp"
@@ -379,6 +380,24 @@ void Chip::fail_report(Fiber* f, std::string report, bool crash) {
   f->state = crash ? FiberState::Faulted : FiberState::Failed;
   yield_to_scheduler(f);
   __builtin_unreachable();
+}
+
+void Chip::warn(Fiber* f, std::string message, const char* file, uint32_t line) {
+  // A per-chip set of call sites keeps a warning in a loop to one lookup.
+  const uint64_t site = reinterpret_cast<uintptr_t>(file) * 0x9e3779b97f4a7c15ull ^
+                        reinterpret_cast<uintptr_t>(f->kernel_name) * 0xbf58476d1ce4e5b9ull ^ line;
+  if (warned_sites_.count(site)) return;
+  std::string key = std::string(f->kernel_name ? f->kernel_name : "?") + "|" + (file ? file : "?") + ":" +
+                    std::to_string(line) + "|" + message;
+  std::string report = where(f, file, line) + message;
+  std::string().swap(message);
+  const base::Warned warned = base::warn_once(key, report);
+  std::string().swap(key);
+  if (warned == base::Warned::Strict) {
+    report += base::kStrictSuffix;
+    fail_report(f, std::move(report), false); // the frames are abandoned: nothing else is alive here
+  }
+  warned_sites_.insert(site);
 }
 
 void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line) {

@@ -28,6 +28,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/arch.hpp"
@@ -234,6 +235,9 @@ public:
   // As fail(), with the whole report already built (a location from a code
   // address, see where_at): a KernelFault when `crash`, else a KernelError.
   [[noreturn]] void fail_report(Fiber* f, std::string report, bool crash);
+  // A likely bug that silicon runs correctly (design §8): printed once per
+  // kernel and call site; with TESSEL_STRICT=1 it fails the kernel instead.
+  void warn(Fiber* f, std::string message, const char* file, uint32_t line);
   // "file:line: core (x,y) RISC: " for the source location of a return
   // address in kernel code (the call before it), or without the location.
   std::string where_at(const Fiber* f, uintptr_t return_pc) const;
@@ -269,6 +273,7 @@ private:
   uint64_t switches_ = 0;
   WatchSlot* watch_ = nullptr; // the running thread's watchdog slot
   MemoryMap memory_map_;
+  std::unordered_set<uint64_t> warned_sites_; // warn(): (kernel, file, line) already reported
   bool check_memory_ = true;
   uint64_t configuration_ = 0;
   uint32_t watchdog_timeout_ms_ = 0;

@@ -959,6 +959,41 @@ void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t
   if (!k->fp32_dest_acc_en) round_in_place(out);
 }
 
+namespace {
+// A pack to a page the kernel did not reserve. Silicon packs it (a reservation
+// is only a wait for room): into a free page before the CB's end that is a
+// likely bug, a warning; over a page the consumer can still read, or past the
+// end, an error. (Each message is built in the statement that hands it on: a
+// failing fiber's frames are abandoned.)
+TESSEL_COLD void pack_beyond_reserve(tessel_kernel_ctx* k, const CallText& what, const tessel_cb_iface& q,
+                                     uint32_t page, bool in_order, const char* file, uint32_t line) {
+  const uint32_t free_pages = q.num_pages - uint16_t(q.received - q.acked);
+  const uint32_t to_end = (q.fifo_size - (q.wr_ptr - q.fifo_addr)) / q.page_size; // pages from wr_ptr to the end
+  const auto head = [&] {
+    const std::string reserved =
+        num(q.reserved_pages) + (q.reserved_pages == 1 ? " page is" : " pages are") + " reserved with cb_reserve_back";
+    return in_order ? text(what) + ": this packs page " + num(page) + " (counting from 0) since the last " +
+                          "cb_push_back, but only " + reserved
+                    : text(what) + ": out-of-order pack to page " + num(page) + ", but only " + reserved;
+  };
+  if (page >= to_end) {
+    std::string msg = head() + ", and it lies past the CB's end (" + num(to_end) +
+                      (to_end == 1 ? " page is" : " pages are") + " left before it): push the pages before it first";
+    fail(k, std::move(msg), file, line);
+  }
+  if (page >= free_pages) {
+    std::string msg = head() + ", and the CB has " + num(free_pages) + " free of " + num(q.num_pages) +
+                      ": this would overwrite a page the consumer can still read; wait for room with "
+                      "cb_reserve_back first";
+    fail(k, std::move(msg), file, line);
+  }
+  core_of(k).chip->warn(static_cast<Fiber*>(k->sim_fiber),
+                        head() + "; the CB has room for it, so silicon packs it, but nothing waited for that room: "
+                                 "reserve it with cb_reserve_back first",
+                        file, line);
+}
+} // namespace
+
 void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line) {
   core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "pack_tile", file, line);
   check_compute(k, "pack_tile", file, line);
@@ -985,11 +1020,7 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
                         Chip::risc_name(producer - 1u) + "; a CB has one producer RISC";
       fail(k, std::move(msg), file, line);
     }
-    {
-      std::string msg =
-          text(what) + ": no pages of CB " + num(cb) + " are reserved: call cb_reserve_back(" + num(cb) + ", n) first";
-      fail(k, std::move(msg), file, line);
-    }
+    c.cb_producer[cb] = TESSEL_RISC_COMPUTE + 1; // packing without a reservation makes this RISC the producer
   }
   if (__builtin_expect(s.fmt_pack != DataFormat(q.data_format), 0)) {
     std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(DataFormat(q.data_format)) +
@@ -999,16 +1030,7 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
   }
   uint32_t& cursor = s.pack_cursor[cb];
   const uint32_t page = index < 0 ? cursor : uint32_t(index);
-  if (__builtin_expect(page >= q.reserved_pages, 0)) {
-    std::string msg = index < 0 ? text(what) + ": this would pack page " + num(cursor) +
-                                      " (counting from 0) since the last cb_push_back, but only " +
-                                      num(q.reserved_pages) + (q.reserved_pages == 1 ? " page is" : " pages are") +
-                                      " reserved: reserve more with cb_reserve_back, or push first"
-                                : text(what) + ": out-of-order pack to page " + num(page) + ", but only " +
-                                      num(q.reserved_pages) + (q.reserved_pages == 1 ? " page is" : " pages are") +
-                                      " reserved with cb_reserve_back";
-    fail(k, std::move(msg), file, line);
-  }
+  if (__builtin_expect(page >= q.reserved_pages, 0)) pack_beyond_reserve(k, what, q, page, index < 0, file, line);
   uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t(q.wr_ptr) + uintptr_t(page) * q.page_size);
   static const float kZeroTile[kTileHW] = {};
   const uint32_t t = section_base(k, s.releases) + idst;

@@ -101,13 +101,33 @@ inline void check_contiguous(tessel_kernel_ctx* k, const tessel_cb_iface& q, uin
     lap_error(k, q, ptr, call, cb, pages, file, line);
 }
 
-[[noreturn]] TESSEL_COLD void push_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t reserved,
-                                         const char* file, uint32_t line) {
-  fail(k,
-       "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
-           "): pushes more pages than are reserved (" + std::to_string(reserved) +
-           "); call cb_reserve_back for them first",
-       file, line);
+std::string push_head(uint32_t cb, uint32_t pages, uint32_t reserved) {
+  return "cb_push_back(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+         "): pushes more pages than are reserved (" + std::to_string(reserved) + ")";
+}
+
+// A push of more pages than the producer reserved. Silicon pushes them (a
+// reservation is only a wait for room): when the CB has the room and the pages
+// do not run past its end, that is a likely bug, a warning; otherwise the push
+// would overwrite pages the consumer can still read, an error. (Each message
+// is built in the statement that hands it on: a failing fiber's frames are
+// abandoned.)
+TESSEL_COLD void push_beyond_reserve(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t cb, uint32_t pages,
+                                     const char* file, uint32_t line) {
+  const uint32_t free_pages = q.num_pages - uint16_t(q.received - q.acked);
+  check_contiguous(k, q, q.wr_ptr, "cb_push_back", cb, pages, file, line);
+  if (pages > free_pages) {
+    std::string m = push_head(cb, pages, q.reserved_pages) + ", and more than the CB has free (" +
+                    std::to_string(free_pages) + " of " + std::to_string(q.num_pages) +
+                    "): the consumer has not popped the rest, so this would overwrite pages it can still read; call "
+                    "cb_reserve_back for them first";
+    fail(k, std::move(m), file, line);
+  }
+  core_of(k).chip->warn(fiber_of(k),
+                        push_head(cb, pages, q.reserved_pages) +
+                            "; the CB has room for them, so silicon runs this, but nothing waited for that room: "
+                            "call cb_reserve_back for them first",
+                        file, line);
 }
 
 [[noreturn]] TESSEL_COLD void pop_error(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t waited,
@@ -162,9 +182,9 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   tessel_cb_iface& q = checked_cb(k, "cb_push_back", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
-  if (__builtin_expect(pages > q.reserved_pages, 0)) push_error(k, cb, pages, q.reserved_pages, file, line);
+  if (__builtin_expect(pages > q.reserved_pages, 0)) push_beyond_reserve(k, q, cb, pages, file, line);
   check_not_in_flight(k, fiber_of(k)->reads, q, q.wr_ptr, "cb_push_back", cb, pages, true, file, line);
-  q.reserved_pages -= pages;
+  q.reserved_pages -= std::min(pages, q.reserved_pages);
   if (k->risc == TESSEL_RISC_COMPUTE) c.compute->pack_cursor[cb] = 0; // pack_tile restarts at the new wr_ptr
   q.received = uint16_t(q.received + pages);
   q.wr_ptr += pages * q.page_size;

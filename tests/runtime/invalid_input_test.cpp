@@ -210,8 +210,20 @@ TEST_F(InvalidInputTest, CbSizesThatDoNotFit) {
   add_recording_kernel(p);
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(96, 64)); }),
             "add_circular_buffer: CB 0: total size 96 is not a multiple of its page size 64");
+  // A page size that divides the total is what silicon takes: not a multiple
+  // of the L1 alignment is a warning, an error under TESSEL_STRICT=1.
+  const std::string unaligned = "add_circular_buffer: CB 0: page size 24 is not a multiple of the 16-byte L1 "
+                                "alignment: NoC transfers into or out of its pages must share their misalignment";
+  setenv("TESSEL_STRICT", "1", 1);
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_circular_buffer(kCore, one_cb_config(96, 24)); }),
-            "add_circular_buffer: CB 0: page size 24 is not a multiple of the 16-byte L1 alignment");
+            unaligned + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  {
+    Program q;
+    testing::internal::CaptureStderr();
+    EXPECT_NO_THROW(q.add_circular_buffer(kCore, one_cb_config(96, 24)));
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "tessel: warning: " + unaligned + "\n");
+  }
   EXPECT_EQ(error_from<ValidationError>([&] {
               p.add_circular_buffer(kCore, CircularBufferConfig(96, {{0, DataFormat::Float16_b}}));
             }),

@@ -357,7 +357,8 @@ TEST_F(ComputeFpuTest, MisuseIsReportedWithTheCallSite) {
   c.steps = base(kCopyInit, kIn0, 0, 0).op(kCopy, kIn0, 0, 0).op(kCommit).op(kWaitDst).op(kCbReserve, kOut, 1);
   c.steps.op(kPackAt, 0, kOut, 1);
   EXPECT_EQ(fails(c), at("pack_out_of_order") + "pack_tile(idst=0, cb=16): out-of-order pack to page 1, but only 1 "
-                                                "page is reserved with cb_reserve_back");
+                                                "page is reserved with cb_reserve_back, and it lies past the CB's "
+                                                "end (1 page is left before it): push the pages before it first");
 }
 
 } // namespace
