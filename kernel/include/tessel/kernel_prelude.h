@@ -13,6 +13,9 @@
 // kernel with a report naming its source line. (Such calls made inside host
 // libraries are caught as signals or by the terminate handler, sim/fault.hpp.)
 //
+// Last, it includes what Metalium's firmware includes before a kernel (the
+// end of this file).
+//
 // Compile-time arguments arrive from the JIT as -DTESSEL_CTA_LIST=a,b,c and
 // named ones as -DTESSEL_NAMED_CTA_LIST={"name",value},...
 #ifndef TESSEL_KERNEL_PRELUDE_H
@@ -165,5 +168,14 @@ TESSEL_WRAPPER(__wrap___stack_chk_fail, TESSEL_EXIT_STACK_SMASH, (void), 0, 0, 0
 TESSEL_WRAPPER(__wrap_pthread_exit, TESSEL_EXIT_THREAD_EXIT, (void* v), (uintptr_t)v, 0, 0, 0)
 #undef TESSEL_WRAPPER
 #endif
+
+// ---------------------------------------------------------------------------
+// What TT-Metalium's firmware includes before every kernel of its kind, so a
+// kernel may call these APIs without including them: the dataflow API and
+// DPRINT for data-movement kernels, DPRINT for compute kernels.
+#if defined(TESSEL_KERNEL_DATA_MOVEMENT)
+#include "api/dataflow/dataflow_api.h"
+#endif
+#include "api/debug/dprint.h"
 
 #endif // TESSEL_KERNEL_PRELUDE_H
