@@ -176,6 +176,14 @@ inline void noc_async_write_one_packet(uint32_t src_local_l1_addr, uint64_t dst_
   noc_async_write(src_local_l1_addr, dst_noc_addr, size, noc, TESSEL_SITE);
 }
 
+// The free spelling of an address generator's (or a TensorAccessor's) get_noc_addr.
+template <typename AddrGen>
+requires requires(const AddrGen& a) { a.get_noc_addr(0u); }
+inline uint64_t get_noc_addr(uint32_t id, const AddrGen& addrgen, uint32_t offset = 0, uint8_t noc = noc_index,
+                             TESSEL_SITE_PARAMS) {
+  return addrgen.get_noc_addr(id, offset, noc, TESSEL_SITE);
+}
+
 template <typename AddrGen>
 inline void noc_async_read_page(uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr, uint32_t offset = 0,
                                 uint8_t noc = noc_index, TESSEL_SITE_PARAMS) {
