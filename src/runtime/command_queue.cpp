@@ -228,6 +228,7 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
       k.num_semaphores = cp.num_semaphores;
       k.semaphore_mask = cp.semaphore_mask;
       k.dprint_length = 0;
+      k.dprint_thread = TESSEL_DPRINT_THREAD_ALL;
       const ComputeConfig& cc = spec.compute_config;
       k.fp32_dest_acc_en = spec.compute && cc.fp32_dest_acc_en;
       k.dst_full_sync_en = spec.compute && cc.dst_full_sync_en;

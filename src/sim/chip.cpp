@@ -268,6 +268,11 @@ void fiber_main(bctx::transfer_t t) {
                               "' defines no kernel_main() (nor NAMESPACE::MAIN)",
                           nullptr, 0);
     }
+    // DPRINT text with no newline yet is printed when the kernel ends.
+    if (tessel_kernel_ctx& k = f->core->ctx[f->risc]; k.dprint_length && k.dprint_enabled) {
+      k.api->dprint(&k, k.dprint_buffer, k.dprint_length);
+      k.dprint_length = 0;
+    }
     if (f->risc == TESSEL_RISC_COMPUTE) {
       const char* file = nullptr;
       uint32_t line = 0;

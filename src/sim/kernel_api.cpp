@@ -277,13 +277,25 @@ void api_fail_semaphore(tessel_kernel_ctx* k, uint32_t id, const char* file, uin
        file, line);
 }
 
+// One DPRINT line, tagged as Metalium tags it: BR, NC, or the compute thread
+// TR0 (unpack), TR1 (math), TR2 (pack). A line from compute code outside a
+// DPRINT_UNPACK/MATH/PACK is printed once for each thread, as the three
+// threads of silicon each run the kernel.
 void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
-  static const char* const kShort[] = {"BR", "NC", "TR"};
+  static const char* const kTags[] = {"BR", "NC", "TR0", "TR1", "TR2"};
   Core& c = core_of(k);
   c.chip->check_progress(fiber_of(k), "DPRINT", nullptr, 0);
+  uint32_t first = k->risc == TESSEL_RISC_COMPUTE ? 2 : k->risc, last = first;
+  if (k->risc == TESSEL_RISC_COMPUTE) {
+    if (k->dprint_thread <= TESSEL_DPRINT_THREAD_PACK)
+      first = last = 2 + k->dprint_thread;
+    else
+      last = 4;
+  }
   std::lock_guard lock(g_print_mutex);
-  std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y, kShort[k->risc % 3],
-               int(length), text);
+  for (uint32_t t = first; t <= last && t < 5; ++t)
+    std::fprintf(stdout, "%u:(x=%u,y=%u):%s: %.*s\n", c.chip->device_id, c.logical_x, c.logical_y, kTags[t],
+                 int(length), text);
   std::fflush(stdout);
 }
 

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 8u
+#define TESSEL_KERNEL_ABI_VERSION 9u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -347,7 +347,17 @@ struct tessel_kernel_ctx {
   const struct tessel_watch_words* watch; // set for every launch
   void* sim_core;                         // opaque to kernels
   void* sim_fiber;                        // opaque to kernels
+
+  // Which compute thread a DPRINT line comes from (TESSEL_DPRINT_THREAD_*):
+  // DPRINT_UNPACK/MATH/PACK set it for their body; a plain DPRINT in a
+  // compute kernel prints once for each of the three threads, as on silicon.
+  uint32_t dprint_thread;
 };
+
+#define TESSEL_DPRINT_THREAD_UNPACK 0u
+#define TESSEL_DPRINT_THREAD_MATH 1u
+#define TESSEL_DPRINT_THREAD_PACK 2u
+#define TESSEL_DPRINT_THREAD_ALL 0xFFu // the RISC's own (every thread, on the compute RISC)
 
 // Offsets the prelude's assembly stubs use (kernel_prelude.h), checked here.
 #define TESSEL_CTX_API_OFFSET 1504
