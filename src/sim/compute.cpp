@@ -15,6 +15,7 @@
 
 #include "sim/chip.hpp"
 #include "sim/formats.hpp"
+#include "sim/kernel_api_support.hpp"
 #include "sim/sfpu.hpp"
 #include "sim/simd.hpp"
 #include "sim/tile_math.hpp"
@@ -56,14 +57,7 @@ std::string dst_left_held(const ComputeState& s, const char** file, uint32_t* li
 
 namespace {
 
-#define TESSEL_COLD __attribute__((cold, noinline))
-
-inline Core& core_of(tessel_kernel_ctx* k) { return *static_cast<Core*>(k->sim_core); }
 inline ComputeState& state_of(tessel_kernel_ctx* k) { return *core_of(k).compute; }
-
-[[noreturn]] TESSEL_COLD void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
-  core_of(k).chip->fail(static_cast<Fiber*>(k->sim_fiber), std::move(msg), file, line);
-}
 
 std::string num(uint32_t v) { return std::to_string(v); }
 std::string site(const char* file, uint32_t line) { return std::string(file ? file : "?") + ":" + num(line); }
@@ -423,7 +417,7 @@ void reconfig(tessel_kernel_ctx* k, DataFormat& fmt, InitSite& at, const char* c
 
 void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
                       const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), call, file, line);
+  core_of(k).chip->check_progress(fiber_of(k), call, file, line);
   check_compute(k, call, file, line);
   ComputeState& s = state_of(k);
   auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
@@ -503,8 +497,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
 }
 
 void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "tile_regs_acquire/commit/wait/release", file,
-                                  line);
+  core_of(k).chip->check_progress(fiber_of(k), "tile_regs_acquire/commit/wait/release", file, line);
   const char* call = step_name(step);
   check_compute(k, call, file, line);
   ComputeState& s = state_of(k);
@@ -672,7 +665,7 @@ void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, float* b, bool acc, 
 } // namespace
 
 void api_copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "copy_tile", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "copy_tile", file, line);
   check_compute(k, "copy_tile", file, line);
   const CallText what{CallText::Copy, 0, {cb, itile, idst}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
@@ -681,7 +674,7 @@ void api_copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t i
 
 void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "copy_block_matmul_partials", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "copy_block_matmul_partials", file, line);
   check_compute(k, "copy_block_matmul_partials", file, line);
   const CallText what{CallText::CopyBlock, 0, {cb, itile, idst, n}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
@@ -691,7 +684,7 @@ void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t 
 
 void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
                       uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "add/sub/mul_tiles", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "add/sub/mul_tiles", file, line);
   const char* name = binary_name(op);
   check_compute(k, name, file, line);
   ComputeState& s = state_of(k);
@@ -731,7 +724,7 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
 
 void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
                 uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "matmul_tiles", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "matmul_tiles", file, line);
   const bool block = !(ct == 1 && rt == 1 && kt == 1);
   const char* name = block ? "matmul_block" : "matmul_tiles";
   check_compute(k, name, file, line);
@@ -796,7 +789,7 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
 
 void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
                      uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "reduce_tile", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "reduce_tile", file, line);
   check_compute(k, "reduce_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Reduce, pool_dim, {cb, cb_scaler, itile, itile_scaler, idst}};
@@ -860,7 +853,7 @@ void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint3
 
 void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
                            uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "transpose_wh_tile", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "transpose_wh_tile", file, line);
   check_compute(k, "transpose_wh_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Transpose, 0, {cb, itile, idst}};
@@ -879,7 +872,7 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
 
 void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
                      uint32_t i1, uint32_t idst, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "*_tiles_bcast", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "*_tiles_bcast", file, line);
   const uint32_t op_bcast = (op << 4) | bcast;
   const CallText what{CallText::Bcast, op_bcast, {cb0, cb1, i0, i1, idst}};
   check_compute(k, "*_tiles_bcast", file, line);
@@ -913,7 +906,7 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
 
 void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
                     const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "an SFPU op", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "an SFPU op", file, line);
   const CallText what{CallText::Sfpu, op, {idst}};
   check_compute(k, op < TESSEL_SFPU_OP_COUNT ? sfpu_name(op) : "SFPU op", file, line);
   ComputeState& s = state_of(k);
@@ -936,7 +929,7 @@ void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p
 
 void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                      uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "an SFPU binary op", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "an SFPU binary op", file, line);
   const CallText what{CallText::SfpuBinary, op, {idst0, idst1, odst}};
   check_compute(k, op < TESSEL_SFPU_BINARY_OP_COUNT ? sfpu_binary_name(op) : "SFPU op", file, line);
   ComputeState& s = state_of(k);
@@ -967,7 +960,7 @@ namespace {
 // failing fiber's frames are abandoned.)
 TESSEL_COLD void pack_beyond_reserve(tessel_kernel_ctx* k, const CallText& what, const tessel_cb_iface& q,
                                      uint32_t page, bool in_order, const char* file, uint32_t line) {
-  const uint32_t free_pages = q.num_pages - uint16_t(q.received - q.acked);
+  const uint32_t free = free_pages(q);
   const uint32_t to_end = (q.fifo_size - (q.wr_ptr - q.fifo_addr)) / q.page_size; // pages from wr_ptr to the end
   const auto head = [&] {
     const std::string reserved =
@@ -981,13 +974,13 @@ TESSEL_COLD void pack_beyond_reserve(tessel_kernel_ctx* k, const CallText& what,
                       (to_end == 1 ? " page is" : " pages are") + " left before it): push the pages before it first";
     fail(k, std::move(msg), file, line);
   }
-  if (page >= free_pages) {
-    std::string msg = head() + ", and the CB has " + num(free_pages) + " free of " + num(q.num_pages) +
+  if (page >= free) {
+    std::string msg = head() + ", and the CB has " + num(free) + " free of " + num(q.num_pages) +
                       ": this would overwrite a page the consumer can still read; wait for room with "
                       "cb_reserve_back first";
     fail(k, std::move(msg), file, line);
   }
-  core_of(k).chip->warn(static_cast<Fiber*>(k->sim_fiber),
+  core_of(k).chip->warn(fiber_of(k),
                         head() + "; the CB has room for it, so silicon packs it, but nothing waited for that room: "
                                  "reserve it with cb_reserve_back first",
                         file, line);
@@ -995,7 +988,7 @@ TESSEL_COLD void pack_beyond_reserve(tessel_kernel_ctx* k, const CallText& what,
 } // namespace
 
 void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(static_cast<Fiber*>(k->sim_fiber), "pack_tile", file, line);
+  core_of(k).chip->check_progress(fiber_of(k), "pack_tile", file, line);
   check_compute(k, "pack_tile", file, line);
   ComputeState& s = state_of(k);
   const CallText what{CallText::Pack, 0, {idst, cb}};

@@ -30,8 +30,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Circular buffers
 
-inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.received - q.acked); }
-
 // A CB index that is out of range or not configured on this core (also
 // reported for kernel-side checks, through api_fail_cb).
 [[noreturn]] TESSEL_COLD void cb_unusable(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file,
@@ -114,11 +112,10 @@ std::string push_head(uint32_t cb, uint32_t pages, uint32_t reserved) {
 // abandoned.)
 TESSEL_COLD void push_beyond_reserve(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t cb, uint32_t pages,
                                      const char* file, uint32_t line) {
-  const uint32_t free_pages = q.num_pages - uint16_t(q.received - q.acked);
   check_contiguous(k, q, q.wr_ptr, "cb_push_back", cb, pages, file, line);
-  if (pages > free_pages) {
+  if (pages > free_pages(q)) {
     std::string m = push_head(cb, pages, q.reserved_pages) + ", and more than the CB has free (" +
-                    std::to_string(free_pages) + " of " + std::to_string(q.num_pages) +
+                    std::to_string(free_pages(q)) + " of " + std::to_string(q.num_pages) +
                     "): the consumer has not popped the rest, so this would overwrite pages it can still read; call "
                     "cb_reserve_back for them first";
     fail(k, std::move(m), file, line);
@@ -168,7 +165,7 @@ void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, cons
   Core& c = core_of(k);
   claim_role(k, c.cb_producer, "producer", "cb_reserve_back", cb, file, line);
   check_contiguous(k, q, q.wr_ptr, "cb_reserve_back", cb, pages, file, line);
-  while (q.num_pages - visible_pages(q) < pages) {
+  while (free_pages(q) < pages) {
     Fiber* f = fiber_of(k);
     f->wait = {WaitKind::CbBack, cb, pages, nullptr, 0, file, line};
     c.cb_back_waiter[cb] = f;
@@ -221,7 +218,7 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   q.acked = uint16_t(q.acked + pages);
   q.rd_ptr += pages * q.page_size;
   if (q.rd_ptr == q.fifo_limit) q.rd_ptr = q.fifo_addr;
-  if (Fiber* w = c.cb_back_waiter[cb]; w && q.num_pages - visible_pages(q) >= w->wait.pages) {
+  if (Fiber* w = c.cb_back_waiter[cb]; w && free_pages(q) >= w->wait.pages) {
     c.cb_back_waiter[cb] = nullptr;
     c.chip->make_ready(w);
   }

@@ -1,6 +1,7 @@
 // Helpers the kernel API's implementation files share (kernel_api.cpp,
-// noc_api.cpp): finding the fiber and core of a kernel context, and failing
-// the calling kernel with a message.
+// noc_api.cpp, compute.cpp, memory_check.cpp): finding the fiber and core of
+// a kernel context, a CB's page counts, and failing the calling kernel with a
+// message.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,11 @@ inline std::string hex(uint64_t v) {
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
+
+// A CB's pages the consumer can see, and those the producer may fill
+// (TT-Metalium's 16-bit counters: visible = received - acked mod 2^16).
+inline uint32_t visible_pages(const tessel_cb_iface& q) { return uint16_t(q.received - q.acked); }
+inline uint32_t free_pages(const tessel_cb_iface& q) { return q.num_pages - visible_pages(q); }
 
 // Error paths are cold and out of line, so the checks on hot paths stay a
 // few instructions each and their callers stay small enough to inline.

@@ -1,10 +1,10 @@
 #include "sim/memory_check.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "sim/kernel_api_support.hpp"
 #include "sim/l1_layout.hpp"
 
 namespace tessel::sim {
@@ -13,11 +13,6 @@ namespace {
 
 constexpr uint64_t kSemaphoreEnd = kL1SemaphoreBase + TESSEL_MAX_SEMAPHORES * kL1SemaphoreStride;
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 std::string span(uint64_t lo, uint64_t hi) { return hex(lo) + ".." + hex(hi); }
 
 bool live_program(const Chip& chip, const Core& c) { return c.configuration == chip.configuration(); }
