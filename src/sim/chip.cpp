@@ -405,9 +405,11 @@ void Chip::warn(Fiber* f, std::string message, const char* file, uint32_t line) 
   warned_sites_.insert(site);
 }
 
+std::string Chip::watchdog_seconds_text() const { return std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4); }
+
 void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line) {
   std::string report = where(f, file, line) + "kernel '" + (f->kernel_name ? f->kernel_name : "?") +
-                       "' crashed: ran for more than " + std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4) +
+                       "' crashed: ran for more than " + watchdog_seconds_text() +
                        " s without progress: its calls to " + call +
                        " change nothing another RISC or the host can observe (no CB page pushed or popped, no "
                        "semaphore changed, no NoC transfer completed by a barrier): a loop that forgot a "
@@ -615,7 +617,7 @@ std::string Chip::fault_report(const Fiber* f) const {
                                          reinterpret_cast<uintptr_t>(f->slot) + kSlot);
   // Where the crash happened when it was not in the kernel's own code.
   const std::string inside = frame.outside.empty() ? "" : " (in " + frame.outside + ", called from here)";
-  const std::string timeout_s = std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4);
+  const std::string timeout_s = watchdog_seconds_text();
   std::string what;
   const uintptr_t addr = f->fault_address;
   const uintptr_t slot = reinterpret_cast<uintptr_t>(f->slot);

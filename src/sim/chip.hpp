@@ -256,6 +256,7 @@ private:
   std::string deadlock_report() const;
   std::string fault_report(const Fiber* f) const;
   [[noreturn]] void stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line);
+  std::string watchdog_seconds_text() const; // "10.0", as the watchdog's reports give the limit
   Fiber* pick_next();
   bool poll_memory_waiters();
 
