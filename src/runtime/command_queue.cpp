@@ -68,7 +68,7 @@ void validate_for_device(const ProgramState& st, const runtime::DeviceState& ds)
   const auto& a = ds.arch;
   auto check_cores = [&](const CoreRangeSet& cores, const std::string& what) {
     for (const CoreRange& r : cores.ranges())
-      if (r.end.x >= a.grid_x || r.end.y >= a.grid_y)
+      if (r.end_coord.x >= a.grid_x || r.end_coord.y >= a.grid_y)
         throw ValidationError("enqueue_program: " + what + " is placed on cores " + r.str() + ", outside the " +
                               std::to_string(a.grid_x) + "x" + std::to_string(a.grid_y) + " worker grid of " + a.name);
   };

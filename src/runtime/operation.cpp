@@ -81,21 +81,15 @@ KernelKind kind_of(const KernelSelector& k) {
   return std::get<Kernel>(k).kind();
 }
 
-bool inside(const CoreRangeSet& set, const CoreRangeSet& range) {
-  for (const CoreRange& r : set.ranges())
-    for (uint32_t y = r.start.y; y <= r.end.y; ++y)
-      for (uint32_t x = r.start.x; x <= r.end.x; ++x)
-        if (!range.contains({x, y})) return false;
-  return true;
-}
+bool inside(const CoreRangeSet& set, const CoreRangeSet& range) { return range.contains(set); }
 
 // A set of cores as row runs, in (y, x) order.
 CoreRangeSet set_of(std::vector<CoreCoord> cores) {
   std::sort(cores.begin(), cores.end(), [](CoreCoord a, CoreCoord b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
   std::vector<CoreRange> runs;
   for (CoreCoord c : cores) {
-    if (!runs.empty() && runs.back().end.y == c.y && runs.back().end.x + 1 == c.x)
-      runs.back().end.x = c.x;
+    if (!runs.empty() && runs.back().end_coord.y == c.y && runs.back().end_coord.x + 1 == c.x)
+      runs.back().end_coord.x = c.x;
     else
       runs.push_back(CoreRange(c, c));
   }
@@ -220,8 +214,8 @@ void Operation::validate(const ProgramRuntimeResources& r, const CoreRangeSet& l
   // Per-core scratch over the launch range's bounding box: which entry (+1) last set each core.
   uint32_t x0 = ~0u, y0 = ~0u, x1 = 0, y1 = 0;
   for (const CoreRange& cr : launch.ranges()) {
-    x0 = std::min(x0, cr.start.x), y0 = std::min(y0, cr.start.y);
-    x1 = std::max(x1, cr.end.x), y1 = std::max(y1, cr.end.y);
+    x0 = std::min(x0, cr.start_coord.x), y0 = std::min(y0, cr.start_coord.y);
+    x1 = std::max(x1, cr.end_coord.x), y1 = std::max(y1, cr.end_coord.y);
   }
   const uint32_t width = x1 - x0 + 1;
   seen_.assign(size_t(width) * (y1 - y0 + 1), 0);
@@ -326,8 +320,8 @@ void Operation::validate_fabric(const ProgramRuntimeResources& r, const CoreRang
     // Coverage: every active logical device and worker node of the launch range.
     for (uint32_t dev = 0; dev < t.num_devices; ++dev)
       for (const CoreRange& cr : launch.ranges())
-        for (uint32_t y = cr.start.y; y <= cr.end.y; ++y)
-          for (uint32_t x = cr.start.x; x <= cr.end.x; ++x) {
+        for (uint32_t y = cr.start_coord.y; y <= cr.end_coord.y; ++y)
+          for (uint32_t x = cr.start_coord.x; x <= cr.end_coord.x; ++x) {
             bool covered = false;
             for (const FabricConnectionRequirement& q : b.connections())
               covered = covered || (q.local_device() == dev && q.worker_nodes().contains({x, y}));
@@ -363,7 +357,7 @@ void fabric_identity(std::string& out, const ProgramRuntimeResources& r) {
       u32(q.local_device()), u32(q.remote_device()), u32(q.fixed_link_index());
       u32(uint32_t(q.worker_nodes().ranges().size()));
       for (const CoreRange& cr : q.worker_nodes().ranges())
-        u32(cr.start.x), u32(cr.start.y), u32(cr.end.x), u32(cr.end.y);
+        u32(cr.start_coord.x), u32(cr.start_coord.y), u32(cr.end_coord.x), u32(cr.end_coord.y);
     }
   }
 }
@@ -477,7 +471,7 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
   auto cores = [&](const CoreRangeSet& set) {
     u32(uint32_t(set.ranges().size()));
     for (const CoreRange& cr : set.ranges())
-      u32(cr.start.x), u32(cr.start.y), u32(cr.end.x), u32(cr.end.y);
+      u32(cr.start_coord.x), u32(cr.start_coord.y), u32(cr.end_coord.x), u32(cr.end_coord.y);
   };
   cores(launch);
   u32(uint32_t(tensors.size()));

@@ -129,7 +129,7 @@ struct KeyWriter {
   void cores(const CoreRangeSet& set) {
     u32(uint32_t(set.ranges().size()));
     for (const CoreRange& r : set.ranges()) {
-      u32(r.start.x), u32(r.start.y), u32(r.end.x), u32(r.end.y);
+      u32(r.start_coord.x), u32(r.start_coord.y), u32(r.end_coord.x), u32(r.end_coord.y);
     }
   }
   void words(const std::vector<uint32_t>& v) {

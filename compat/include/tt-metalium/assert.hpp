@@ -1,43 +1,28 @@
 // TT-Metalium's TT_FATAL / TT_THROW / TT_ASSERT: throw tessel::Error with
-// the message, formatted by substituting each "{}" with the next argument
-// (written with operator<<; format specs inside the braces are not
-// interpreted). TT_ASSERT checks in every build, as TT_FATAL does.
+// the message formatted by fmt (the format string is checked at compile
+// time, as Metalium's is). TT_ASSERT checks in every build, as TT_FATAL
+// does. Including this brings in fmt, tt_stl/fmt.hpp's formatters and the
+// tt-logger calls, as Metalium's assert.hpp does.
 #pragma once
 
-#include <sstream>
+#include <fmt/format.h>
+
 #include <string>
-#include <string_view>
+#include <utility>
 
 #include "tessel/error.hpp"
+#include "tt-logger/tt-logger.hpp"
+#include "tt_stl/fmt.hpp"
 
 namespace tt::tt_metal::detail {
-
-inline void format_into(std::ostringstream& os, std::string_view fmt) { os << fmt; }
-
-template <typename Arg, typename... Rest>
-void format_into(std::ostringstream& os, std::string_view fmt, const Arg& arg, const Rest&... rest) {
-  const size_t open = fmt.find('{');
-  const size_t close = open == std::string_view::npos ? open : fmt.find('}', open);
-  if (close == std::string_view::npos) {
-    os << fmt;
-    return;
-  }
-  os << fmt.substr(0, open) << arg;
-  format_into(os, fmt.substr(close + 1), rest...);
-}
-
 template <typename... Args>
-[[noreturn]] void throw_formatted(const char* file, int line, const char* what, std::string_view fmt,
-                                  const Args&... args) {
-  std::ostringstream os;
-  os << file << ":" << line << ": " << what;
-  if (!fmt.empty()) {
-    os << ": ";
-    format_into(os, fmt, args...);
-  }
-  throw tessel::Error(os.str());
+[[noreturn]] void throw_formatted(const char* file, int line, const char* what, fmt::format_string<Args...> format,
+                                  Args&&... args) {
+  std::string message = fmt::format("{}:{}: {}", file, line, what);
+  const std::string detail = fmt::format(format, std::forward<Args>(args)...);
+  if (!detail.empty()) message += ": " + detail;
+  throw tessel::Error(message);
 }
-
 } // namespace tt::tt_metal::detail
 
 #define TT_THROW(...) ::tt::tt_metal::detail::throw_formatted(__FILE__, __LINE__, "TT_THROW", __VA_ARGS__)

@@ -1,7 +1,10 @@
 // TT-Metalium's host API over tessel: devices, programs, kernels, circular
 // buffers, semaphores, buffers and runtime args, plus the legacy
 // command-queue calls (command_queue.hpp). Include this (and, for meshes,
-// distributed.hpp) in place of Metalium's tt-metalium/host_api.hpp.
+// distributed.hpp) in place of Metalium's tt-metalium/host_api.hpp. As
+// Metalium's does, it also brings in TT_FATAL/TT_THROW, fmt and the
+// tt-logger calls (assert.hpp), bfloat16, tt::constants, <iostream>,
+// <cstring> and <chrono>.
 //
 // Every call validates its arguments and throws tessel::ValidationError
 // before changing anything; kernel build and run failures surface from the
@@ -9,19 +12,25 @@
 // (docs/guide.md, "Debugging").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
+#include <iostream>
 #include <memory>
 #include <span>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "tt-metalium/assert.hpp"
 #include "tt-metalium/base_types.hpp"
+#include "tt-metalium/bfloat16.hpp"
 #include "tt-metalium/buffer.hpp"
 #include "tt-metalium/buffer_types.hpp"
 #include "tt-metalium/circular_buffer_config.hpp"
 #include "tt-metalium/command_queue.hpp"
+#include "tt-metalium/constants.hpp"
 #include "tt-metalium/core_coord.hpp"
 #include "tt-metalium/data_types.hpp"
 #include "tt-metalium/device.hpp"

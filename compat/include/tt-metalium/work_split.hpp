@@ -21,4 +21,12 @@ namespace tt::tt_metal {
 std::tuple<uint32_t, CoreRangeSet, CoreRangeSet, CoreRangeSet, uint32_t, uint32_t>
 split_work_to_cores(const CoreCoord grid_size, const uint32_t units_to_divide, const bool row_wise = false);
 
+// `target_num_cores` cores of a grid as ranges, column by column from (0,0)
+// (row by row when row_wise), or from `start_core` on: whole columns (rows)
+// make one range, the partial ones one each. Throws tessel::ValidationError
+// when the cores do not fit.
+CoreRangeSet num_cores_to_corerangeset(uint32_t target_num_cores, CoreCoord grid_size, bool row_wise = false);
+CoreRangeSet num_cores_to_corerangeset(CoreCoord start_core, uint32_t target_num_cores, CoreCoord grid_size,
+                                       bool row_wise = false);
+
 } // namespace tt::tt_metal
