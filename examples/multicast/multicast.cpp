@@ -72,8 +72,8 @@ RunResult run_multicast(const RunOptions& o) {
       program.add_kernel(kernel_path("multicast", "writer.cpp"), rect,
                          DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, writer_args});
 
-  const CoreCoord noc_start = device->worker_core_from_logical_core(rect.start);
-  const CoreCoord noc_end = device->worker_core_from_logical_core(rect.end);
+  const CoreCoord noc_start = device->worker_core_from_logical_core(rect.start_coord);
+  const CoreCoord noc_end = device->worker_core_from_logical_core(rect.end_coord);
   const CoreCoord sender_noc = device->worker_core_from_logical_core(sender);
   program.set_runtime_args(send, sender,
                            {src->address(), num_blocks, noc_start.x, noc_start.y, noc_end.x, noc_end.y, num_cores - 1});
