@@ -13,7 +13,8 @@ std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& cores, std::option
   std::vector<CoreCoord> out;
   const uint32_t limit = max_cores.value_or(cores.num_cores());
   for (const CoreRange& r : cores.ranges()) {
-    const uint32_t outer_end = row_wise ? r.end_coord.y : r.end_coord.x, inner_end = row_wise ? r.end_coord.x : r.end_coord.y;
+    const uint32_t outer_end = row_wise ? r.end_coord.y : r.end_coord.x,
+                   inner_end = row_wise ? r.end_coord.x : r.end_coord.y;
     for (uint32_t o = row_wise ? r.start_coord.y : r.start_coord.x; o <= outer_end; ++o)
       for (uint32_t i = row_wise ? r.start_coord.x : r.start_coord.y; i <= inner_end; ++i) {
         if (out.size() == limit) return out;

@@ -10,9 +10,10 @@ namespace tt {
 namespace {
 
 constexpr std::string_view kTypeNames[] = {
-    "Always", "Test",    "Timer",     "Device", "Model",  "LLRuntime",     "Loader",      "IO",
-    "CompileTrisc", "BuildKernels", "Verif", "Golden", "Op", "HLK", "HLKC", "Reportify",
-    "GraphCompiler", "Dispatch", "Fabric", "Metal", "MetalTrace", "SiliconDriver", "EmulationDriver", "TTNN",
+    "Always", "Test",  "Timer",        "Device",        "Model",           "LLRuntime",
+    "Loader", "IO",    "CompileTrisc", "BuildKernels",  "Verif",           "Golden",
+    "Op",     "HLK",   "HLKC",         "Reportify",     "GraphCompiler",   "Dispatch",
+    "Fabric", "Metal", "MetalTrace",   "SiliconDriver", "EmulationDriver", "TTNN",
 };
 constexpr std::string_view kLevelNames[] = {"trace", "debug", "info", "warning", "error", "critical", "off"};
 

@@ -69,8 +69,8 @@ public:
   CoreRange() = default;
   CoreRange(CoreCoord c) : start_coord(c), end_coord(c) {}
   CoreRange(CoreCoord a, CoreCoord b)
-      : start_coord{a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y},
-        end_coord{a.x < b.x ? b.x : a.x, a.y < b.y ? b.y : a.y} {}
+      : start_coord{a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}, end_coord{a.x < b.x ? b.x : a.x,
+                                                                             a.y < b.y ? b.y : a.y} {}
 
   size_t size() const { return size_t(end_coord.x - start_coord.x + 1) * (end_coord.y - start_coord.y + 1); }
   // Columns and rows of the rectangle.
@@ -94,7 +94,9 @@ public:
   std::vector<CoreCoord> cores() const;
   CoreRangeIterator begin() const { return {start_coord.x, end_coord.x, start_coord}; }
   CoreRangeIterator end() const { return {start_coord.x, end_coord.x, CoreCoord{start_coord.x, end_coord.y + 1}}; }
-  std::string str() const { return start_coord == end_coord ? start_coord.str() : start_coord.str() + "-" + end_coord.str(); }
+  std::string str() const {
+    return start_coord == end_coord ? start_coord.str() : start_coord.str() + "-" + end_coord.str();
+  }
   friend bool operator==(const CoreRange&, const CoreRange&) = default;
   // Ordered by start_coord, then end_coord.
   friend auto operator<=>(const CoreRange&, const CoreRange&) = default;

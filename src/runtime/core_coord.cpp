@@ -12,8 +12,7 @@ namespace {
 // The cores of a set as rectangles: runs along x per row, then runs of
 // equal x-extent stacked along y are joined. Input cores may repeat.
 std::vector<CoreRange> rectangles_of(std::vector<CoreCoord> cores) {
-  std::sort(cores.begin(), cores.end(),
-            [](CoreCoord a, CoreCoord b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+  std::sort(cores.begin(), cores.end(), [](CoreCoord a, CoreCoord b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
   cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
   std::vector<CoreRange> runs;
   for (CoreCoord c : cores) {
@@ -114,7 +113,8 @@ bool CoreRangeSet::intersects(const CoreRangeSet& o) const {
 }
 
 CoreRange CoreRangeSet::bounding_box() const {
-  if (ranges_.empty()) throw ValidationError("CoreRangeSet::bounding_box: the set is empty: expected at least one core");
+  if (ranges_.empty())
+    throw ValidationError("CoreRangeSet::bounding_box: the set is empty: expected at least one core");
   CoreRange box = ranges_.front();
   for (auto& r : ranges_)
     box = CoreRange({std::min(box.start_coord.x, r.start_coord.x), std::min(box.start_coord.y, r.start_coord.y)},

@@ -57,9 +57,9 @@ struct fmt::formatter<tessel::CoreRangeSet> : tessel_compat::PlainFormatter {
 
 namespace tt::tt_metal {
 using ::CoreCoord;
-using ::grid_to_cores;
 using ::CoreRange;
 using ::corerange_to_cores;
 using ::CoreRangeSet;
+using ::grid_to_cores;
 
 } // namespace tt::tt_metal
