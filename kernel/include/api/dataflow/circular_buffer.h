@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the CircularBuffer object.
+#pragma once
+#include "tessel/circular_buffer_object.h"

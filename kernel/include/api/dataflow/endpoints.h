@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the NoC endpoints (UnicastEndpoint, MulticastEndpoint, AllocatorBank).
+#pragma once
+#include "tessel/noc_endpoints.h"

@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the NoC object (Noc, NocOptions, noc_traits_t).
+#pragma once
+#include "tessel/noc_object.h"

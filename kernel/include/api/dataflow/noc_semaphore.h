@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the Semaphore object.
+#pragma once
+#include "tessel/semaphore_object.h"

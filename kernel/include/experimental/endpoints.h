@@ -1,0 +1,3 @@
+// The older TT-Metalium spelling of the NoC endpoints: experimental::UnicastEndpoint, ...
+#pragma once
+#include "tessel/noc_endpoints.h"
