@@ -1,0 +1,3 @@
+// TT-Metalium spelling: TensorAccessor and TensorAccessorArgs (tessel/dataflow.h).
+#pragma once
+#include "tessel/dataflow.h"
