@@ -14,7 +14,7 @@ namespace detail {
 
 namespace {
 const MeshBuffer& non_null(const MeshBuffer* mesh_buffer, const char* call) {
-  if (!mesh_buffer) throw tessel::ValidationError(std::string(call) + ": the mesh buffer is null");
+  if (!mesh_buffer) checks::fail(call, "the mesh buffer is null");
   return *mesh_buffer;
 }
 } // namespace

@@ -7,8 +7,13 @@
 
 namespace tt::tt_metal::distributed::checks {
 
+void fail(const char* call, const std::string& what) {
+  const std::string message = std::string(call) + ": " + what;
+  throw tessel::ValidationError(message);
+}
+
 MeshDevice& non_null(MeshDevice* device, const char* call) {
-  if (!device) throw tessel::ValidationError(std::string(call) + ": the mesh device is null");
+  if (!device) fail(call, "the mesh device is null");
   return *device;
 }
 
@@ -42,17 +47,14 @@ void command_queue_id(std::optional<uint8_t> cq_id, const char* call) {
 }
 
 void no_sub_devices(std::span<const SubDeviceId> sub_device_ids, const char* call) {
-  if (!sub_device_ids.empty())
-    throw tessel::ValidationError(std::string(call) + ": sub-devices are not supported; pass no sub-device ids");
+  if (!sub_device_ids.empty()) fail(call, "sub-devices are not supported; pass no sub-device ids");
 }
 
 const MeshBuffer& buffer_on(const MeshDevice& device, const MeshBuffer* mesh_buffer, const char* call) {
-  if (!mesh_buffer) throw tessel::ValidationError(std::string(call) + ": the mesh buffer is null");
+  if (!mesh_buffer) fail(call, "the mesh buffer is null");
   if (mesh_buffer->device() != &device)
-    throw tessel::ValidationError(std::string(call) +
-                                  ": the mesh buffer belongs to another MeshDevice than this command queue's");
-  if (!mesh_buffer->is_allocated())
-    throw tessel::ValidationError(std::string(call) + ": the mesh buffer has been deallocated");
+    fail(call, "the mesh buffer belongs to another MeshDevice than this command queue's");
+  if (!mesh_buffer->is_allocated()) fail(call, "the mesh buffer has been deallocated");
   return *mesh_buffer;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "tt-metalium/mesh_buffer.hpp"
 #include "tt-metalium/mesh_coord.hpp"
@@ -14,6 +15,8 @@
 
 namespace tt::tt_metal::distributed::checks {
 
+// Throws tessel::ValidationError("<call>: <what>").
+[[noreturn]] void fail(const char* call, const std::string& what);
 MeshDevice& non_null(MeshDevice* device, const char* call);
 // The row-major index of the chip at `coord`.
 size_t chip_index(const MeshDevice& device, const MeshCoordinate& coord, const char* call);

@@ -75,9 +75,8 @@ tessel::CommandQueue& MeshCommandQueue::chip_queue(size_t linear_index) const {
 void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& mesh_workload, bool blocking) {
   const char* call = "EnqueueMeshWorkload";
   if (mesh_workload.ranges_in_order().empty())
-    throw tessel::ValidationError(std::string(call) +
-                                  ": the workload has no programs; add one with workload.add_program("
-                                  "MeshCoordinateRange(mesh_device->shape()), std::move(program))");
+    checks::fail(call, "the workload has no programs; add one with workload.add_program("
+                       "MeshCoordinateRange(mesh_device->shape()), std::move(program))");
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order())
     checks::range_in_mesh(device_, range, call);
   // Chips are alike, so a program the first chip of its range accepts (and

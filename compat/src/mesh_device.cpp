@@ -83,7 +83,7 @@ std::map<int, std::shared_ptr<MeshDevice>> MeshDevice::create_unit_meshes(const 
                                                                           const std::vector<uint32_t>&, size_t) {
   const char* call = "MeshDevice::create_unit_meshes";
   check_one_command_queue(num_command_queues, call);
-  if (device_ids.empty()) throw tessel::ValidationError(std::string(call) + ": no device ids given");
+  if (device_ids.empty()) checks::fail(call, "no device ids given");
   const tessel::DeviceConfig config = config_from_environment();
   const ChipCapacity capacity = chip_capacity(config);
   std::set<int> seen;
