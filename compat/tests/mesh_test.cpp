@@ -538,4 +538,22 @@ TEST(MeshWorkloadTest, TracesReplayOnEveryChip) {
                           "begin_mesh_trace returned");
 }
 
+TEST(MeshWorkloadTest, ATraceOfPartOfTheMeshRunsOnlyThere) {
+  auto mesh = open_mesh(2, 4);
+  MeshCommandQueue& cq = mesh->mesh_command_queue();
+  AddBuffers bufs = add_buffers(*mesh, 1);
+  MeshWorkload workload(add_program(*bufs.a, *bufs.b, *bufs.c, 1),
+                        MeshCoordinateRange(MeshCoordinate(0, 0), MeshCoordinate(0, 1)));
+  const MeshTraceId trace = mesh->begin_mesh_trace(0);
+  EnqueueMeshWorkload(cq, workload, false);
+  mesh->end_mesh_trace(0, trace);
+  mesh->replay_mesh_trace(0, trace, true);
+  const std::vector<std::vector<float>> c = read_c(*mesh, bufs.c);
+  for (size_t chip = 0; chip < 8; ++chip) {
+    EXPECT_EQ(c[chip], std::vector<float>(c[chip].size(), chip < 2 ? 3.0f : -1.0f)) << "chip " << chip;
+    EXPECT_EQ(cq.chip_queue(chip).programs_run(), chip < 2 ? 1u : 0u);
+  }
+  mesh->release_mesh_trace(trace);
+}
+
 } // namespace

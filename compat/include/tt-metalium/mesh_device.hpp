@@ -19,7 +19,8 @@
 // allocate buffers meant for the whole mesh with MeshBuffer::create.
 //
 // Ownership: shared_ptr from create / create_unit_mesh(es); close() (or the
-// last reference) closes every chip. IDevice pointers from get_device(s),
+// last reference) closes every chip. IDevice::close is not virtual: called
+// through an IDevice*, it closes chip (0, 0) only. IDevice pointers from get_device(s),
 // MeshBuffers and MeshCommandQueue references must not outlive it.
 // Thread-safety: one host thread at a time.
 #pragma once
