@@ -1,10 +1,28 @@
-// TT-Metalium's MeshDevice: here always a 1x1 mesh, whose one device is the
-// MeshDevice itself (it is an IDevice, as in Metalium). The device comes
-// from the environment as for CreateDevice (device.hpp).
+// TT-Metalium's MeshDevice: a rows x cols grid of simulated chips opened
+// together in this process, with one mesh command queue over their queues.
 //
-// Ownership: shared_ptr from create_unit_mesh / create; close() (or the last
-// reference) closes the device. MeshBuffers and MeshCommandQueue references
-// must not outlive it. Thread-safety: one host thread at a time.
+// MeshDevice::create(MeshDeviceConfig(MeshShape(2, 4))) opens 8 chips, each
+// configured from the environment as for CreateDevice (device.hpp), so all
+// are alike. How many fit in one process is bounded by the address space
+// below 4 GiB that every core's L1 lives in: at most 8 full Blackhole grids
+// (fewer with other devices open, more with a smaller TESSEL_GRID). The chips
+// of a mesh get ids 0 .. num_devices()-1 in row-major order; a unit mesh's
+// chip has the id it was created with. Chips are independent: no fabric or
+// Ethernet links between them.
+//
+// As an IDevice, a MeshDevice is the chip at (0, 0), the reference device:
+// the grid size, L1 and DRAM sizes and clock it reports are every chip's
+// values (all chips are alike), and its command_queue() and buffers created
+// on it with CreateBuffer are chip (0, 0)'s. A buffer on one chip only takes
+// space that chip's allocator and no other's, so a later MeshBuffer::create
+// may find no address free on every chip (it throws, naming both addresses);
+// allocate buffers meant for the whole mesh with MeshBuffer::create.
+//
+// Ownership: shared_ptr from create / create_unit_mesh(es); close() (or the
+// last reference) closes every chip. IDevice::close is not virtual: called
+// through an IDevice*, it closes chip (0, 0) only. IDevice pointers from get_device(s),
+// MeshBuffers and MeshCommandQueue references must not outlive it.
+// Thread-safety: one host thread at a time.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tt-metalium/device.hpp"
@@ -22,6 +41,8 @@ namespace tt::tt_metal::distributed {
 
 class MeshCommandQueue;
 
+using DeviceIds = std::vector<int>;
+
 struct MeshDeviceConfig {
   MeshDeviceConfig(const MeshShape& mesh_shape) : shape(mesh_shape) {}
   MeshShape shape;
@@ -29,48 +50,79 @@ struct MeshDeviceConfig {
 
 class MeshDevice : public IDevice, public std::enable_shared_from_this<MeshDevice> {
 public:
-  // Throws tessel::ValidationError for a device_id other than 0 or more than one command queue.
+  // A 1x1 mesh over chip `device_id` (0 .. the most that fit in one process - 1).
   static std::shared_ptr<MeshDevice>
   create_unit_mesh(int device_id, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
                    size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE, size_t num_command_queues = 1,
                    const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{},
                    const std::vector<uint32_t>& l1_bank_remap = {}, size_t worker_l1_size = DEFAULT_WORKER_L1_SIZE);
+  // One unit mesh per id (ids distinct); opens all or none.
   static std::map<int, std::shared_ptr<MeshDevice>>
   create_unit_meshes(const std::vector<int>& device_ids, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
                      size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE, size_t num_command_queues = 1,
-                     const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{});
-  // Only a 1x1 shape; others throw tessel::ValidationError.
-  static std::shared_ptr<MeshDevice> create(const MeshDeviceConfig& config,
-                                            size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
-                                            size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE,
-                                            size_t num_command_queues = 1,
-                                            const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{});
+                     const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{},
+                     const std::vector<uint32_t>& l1_bank_remap = {}, size_t worker_l1_size = DEFAULT_WORKER_L1_SIZE);
+  // Opens every chip of config.shape, or none: throws tessel::ValidationError
+  // for a zero dimension, more chips than fit in one process or more than one
+  // command queue, and tessel::OutOfMemoryError if the address space is taken.
+  static std::shared_ptr<MeshDevice>
+  create(const MeshDeviceConfig& config, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
+         size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE, size_t num_command_queues = 1,
+         const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{},
+         const std::vector<uint32_t>& l1_bank_remap = {}, size_t worker_l1_size = DEFAULT_WORKER_L1_SIZE);
   ~MeshDevice() override;
 
-  MeshShape shape() const { return MeshShape(1, 1); }
-  size_t num_devices() const { return 1; }
-  size_t num_rows() const { return 1; }
-  size_t num_cols() const { return 1; }
-  bool is_local(const MeshCoordinate& coord) const { return coord == MeshCoordinate(0, 0); }
-  std::vector<IDevice*> get_devices() { return {this}; }
-  // The device at `coord`: this one at (0, 0); others throw.
-  IDevice* get_device(const MeshCoordinate& coord);
+  const MeshShape& shape() const { return shape_; }
+  size_t num_devices() const { return shape_.mesh_size(); }
+  size_t num_rows() const { return shape_[0]; }
+  size_t num_cols() const { return shape_[1]; }
+  // Every chip is local (one process drives the whole mesh); throws
+  // tessel::ValidationError for a coordinate outside the mesh.
+  bool is_local(const MeshCoordinate& coord) const;
+  // The chips in row-major order.
+  std::vector<IDevice*> get_devices() const;
+  // The chip at `coord` (throws tessel::ValidationError outside the mesh).
+  IDevice* get_device(const MeshCoordinate& coord) const;
+  IDevice* get_device(size_t row_idx, size_t col_idx) const;
+  // The chip with this id (throws tessel::ValidationError if none has it).
+  IDevice* get_device(ChipId physical_device_id) const;
+  DeviceIds get_device_ids() const;
+  std::string to_string() const;
 
   // The one mesh command queue (cq_id 0 or none; others throw).
-  MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt);
+  MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt) const;
 
   // Kernel binaries are always cached (docs/guide.md); these exist for source compatibility.
   void enable_program_cache() {}
+  void clear_program_cache() {}
   void disable_and_clear_program_cache() {}
 
+  // Traces of mesh workloads, captured and replayed on every chip
+  // (command_queue.hpp has the rules for one chip). begin throws if a trace is
+  // being captured; end takes the trace being captured; replay and release
+  // take a captured trace.
   MeshTraceId begin_mesh_trace(uint8_t cq_id);
   void end_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id);
   void replay_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id, bool blocking);
   void release_mesh_trace(const MeshTraceId& trace_id);
 
+  // Closes every chip; later use of the mesh or its buffers throws.
+  bool close();
+
+  // For the compat layer: the chips' tessel devices in row-major order.
+  tessel::Device& native_device(size_t linear_index) const { return devices_[linear_index]->native(); }
+
 private:
-  MeshDevice(int device_id, std::shared_ptr<tessel::Device> device);
+  MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices);
+  const std::vector<uint32_t>& chip_trace_ids(const MeshTraceId& trace_id, const char* call) const;
+
+  MeshShape shape_;
+  std::vector<std::unique_ptr<IDevice>> devices_; // row-major
   std::unique_ptr<MeshCommandQueue> queue_;
+  // Traces: mesh trace id -> each chip's trace id (row-major).
+  std::map<uint32_t, std::vector<uint32_t>> traces_;
+  uint32_t last_trace_id_ = 0;
+  std::optional<uint32_t> capturing_trace_id_;
 };
 
 } // namespace tt::tt_metal::distributed

@@ -1,9 +1,16 @@
-// TT-Metalium's MeshEvent: an event recorded on a mesh command queue (a
-// tessel::Event; see include/tessel/event.hpp for its rules).
+// TT-Metalium's MeshEvent: an event recorded on a mesh command queue for a
+// range of its chips, one tessel::Event per chip (include/tessel/event.hpp
+// has their rules). Recorded events are complete once the record returns.
+//
+// Ownership: a value; copies share the chips' events. The MeshDevice must
+// outlive its use in EnqueueWaitForEvent; EventSynchronize and EventQuery
+// work after the device is gone (a recorded event stays completed).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "tessel/event.hpp"
 #include "tt-metalium/mesh_coord.hpp"
@@ -14,21 +21,28 @@ class MeshDevice;
 
 class MeshEvent {
 public:
-  MeshEvent(std::shared_ptr<tessel::Event> event, MeshDevice* device, MeshCoordinateRange device_range)
-      : event_(std::move(event)), device_(device), device_range_(device_range) {}
+  // For the compat layer: `chip_events` holds one event per coordinate of
+  // `device_range`, in its row-major order.
+  MeshEvent(uint32_t id, MeshDevice* device, uint32_t mesh_cq_id, const MeshCoordinateRange& device_range,
+            std::vector<std::shared_ptr<tessel::Event>> chip_events)
+      : id_(id), device_(device), mesh_cq_id_(mesh_cq_id), device_range_(device_range),
+        chip_events_(std::move(chip_events)) {}
 
-  uint32_t id() const { return event_->id(); }
+  // 1, 2, ... in record order on its mesh command queue.
+  uint32_t id() const { return id_; }
   MeshDevice* device() const { return device_; }
-  uint32_t mesh_cq_id() const { return 0; }
+  uint32_t mesh_cq_id() const { return mesh_cq_id_; }
   const MeshCoordinateRange& device_range() const { return device_range_; }
+  MeshCoordinateRangeSet device_range_set() const { return MeshCoordinateRangeSet(device_range_); }
 
-  tessel::Event& native() const { return *event_; }
-  const std::shared_ptr<tessel::Event>& native_ptr() const { return event_; }
+  const std::vector<std::shared_ptr<tessel::Event>>& chip_events() const { return chip_events_; }
 
 private:
-  std::shared_ptr<tessel::Event> event_;
+  uint32_t id_;
   MeshDevice* device_;
+  uint32_t mesh_cq_id_;
   MeshCoordinateRange device_range_;
+  std::vector<std::shared_ptr<tessel::Event>> chip_events_;
 };
 
 } // namespace tt::tt_metal::distributed

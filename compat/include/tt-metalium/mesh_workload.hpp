@@ -1,7 +1,9 @@
-// TT-Metalium's MeshWorkload: programs mapped to ranges of mesh devices. On
-// a 1x1 mesh every range must be (0, 0)-(0, 0) (MeshCoordinateRange(shape));
-// EnqueueMeshWorkload checks this and runs the programs in the order they
-// were added.
+// TT-Metalium's MeshWorkload: programs mapped to ranges of mesh chips, one
+// program per range, ranges not overlapping. A program's runtime args are
+// the same on every chip of its range; give chips different args by giving
+// them different programs (ranges). EnqueueMeshWorkload (distributed.hpp)
+// checks the ranges against the mesh and runs the programs in the order
+// they were added.
 //
 // Ownership: owns its programs (added by move). Thread-compatible.
 #pragma once
@@ -26,7 +28,8 @@ public:
   MeshWorkload(MeshWorkload&&) noexcept = default;
   MeshWorkload& operator=(MeshWorkload&&) noexcept = default;
 
-  // Throws tessel::ValidationError if `device_range` already has a program.
+  // Throws tessel::ValidationError, adding nothing, if `device_range`
+  // overlaps a range that already has a program.
   void add_program(const MeshCoordinateRange& device_range, Program&& program);
   std::unordered_map<MeshCoordinateRange, Program>& get_programs() { return programs_; }
   const std::unordered_map<MeshCoordinateRange, Program>& get_programs() const { return programs_; }

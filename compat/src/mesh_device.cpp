@@ -1,0 +1,275 @@
+// MeshDevice: opening the chips of a mesh, finding them, and mesh traces.
+#include "tt-metalium/mesh_device.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "mesh_checks.hpp"
+#include "sim/arch.hpp"
+#include "sim/memory.hpp"
+#include "tessel/error.hpp"
+#include "tt-metalium/mesh_command_queue.hpp"
+
+namespace tt::tt_metal::distributed {
+
+namespace {
+
+// How many chips of `config` fit in one process, and a phrase naming them
+// for messages ("8 simulated blackhole devices of 12x10 worker cores").
+struct ChipCapacity {
+  uint32_t max_chips;
+  std::string description;
+};
+
+ChipCapacity chip_capacity(const tessel::DeviceConfig& config) {
+  tessel::sim::ArchSpec arch = tessel::sim::arch_preset(config.arch);
+  if (config.grid_x) arch = tessel::sim::with_grid(arch, config.grid_x, config.grid_y);
+  const uint32_t max_chips = tessel::sim::DeviceMemory::max_devices(arch.core_count());
+  const std::string description = std::to_string(max_chips) + " simulated " + arch.name + " devices of " +
+                                  std::to_string(arch.grid_x) + "x" + std::to_string(arch.grid_y) + " worker cores";
+  return {max_chips, description};
+}
+
+void check_one_command_queue(size_t num_command_queues, const char* call) {
+  if (num_command_queues != 1) {
+    const std::string message = std::string(call) + ": " + std::to_string(num_command_queues) +
+                                " command queues requested; tessel devices have one";
+    throw tessel::ValidationError(message);
+  }
+}
+
+void check_chip_id(int device_id, const ChipCapacity& capacity, const char* call) {
+  if (device_id < 0 || uint32_t(device_id) >= capacity.max_chips) {
+    const std::string message = std::string(call) + ": device " + std::to_string(device_id) +
+                                " does not exist; at most " + capacity.description +
+                                " fit in one process, so device ids go from 0 to " +
+                                std::to_string(capacity.max_chips - 1);
+    throw tessel::ValidationError(message);
+  }
+}
+
+// Opens one chip per id, or none: chips opened before a failure close as
+// the vector unwinds.
+std::vector<std::unique_ptr<IDevice>> open_chips(const std::vector<int>& ids, const tessel::DeviceConfig& config) {
+  std::vector<std::unique_ptr<IDevice>> chips;
+  chips.reserve(ids.size());
+  for (int id : ids)
+    chips.push_back(std::make_unique<IDevice>(id, tessel::Device::open(config)));
+  return chips;
+}
+
+} // namespace
+
+MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices)
+    : IDevice(devices.front()->id(), devices.front()->native_ptr()), shape_(shape), devices_(std::move(devices)),
+      queue_(std::make_unique<MeshCommandQueue>(*this)) {}
+
+MeshDevice::~MeshDevice() = default;
+
+std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, size_t, size_t, size_t num_command_queues,
+                                                         const DispatchCoreConfig&, const std::vector<uint32_t>&,
+                                                         size_t) {
+  const char* call = "MeshDevice::create_unit_mesh";
+  check_one_command_queue(num_command_queues, call);
+  const tessel::DeviceConfig config = config_from_environment();
+  check_chip_id(device_id, chip_capacity(config), call);
+  return std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({device_id}, config)));
+}
+
+std::map<int, std::shared_ptr<MeshDevice>> MeshDevice::create_unit_meshes(const std::vector<int>& device_ids, size_t,
+                                                                          size_t, size_t num_command_queues,
+                                                                          const DispatchCoreConfig&,
+                                                                          const std::vector<uint32_t>&, size_t) {
+  const char* call = "MeshDevice::create_unit_meshes";
+  check_one_command_queue(num_command_queues, call);
+  if (device_ids.empty()) checks::fail(call, "no device ids given");
+  const tessel::DeviceConfig config = config_from_environment();
+  const ChipCapacity capacity = chip_capacity(config);
+  std::set<int> seen;
+  for (int id : device_ids) {
+    check_chip_id(id, capacity, call);
+    if (!seen.insert(id).second) {
+      const std::string message =
+          std::string(call) + ": device " + std::to_string(id) + " is listed twice; give each device id once";
+      throw tessel::ValidationError(message);
+    }
+  }
+  std::map<int, std::shared_ptr<MeshDevice>> meshes;
+  for (int id : device_ids) // a failure destroys the meshes already opened with `meshes`
+    meshes.emplace(id, std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({id}, config))));
+  return meshes;
+}
+
+std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, size_t, size_t,
+                                               size_t num_command_queues, const DispatchCoreConfig&,
+                                               const std::vector<uint32_t>&, size_t) {
+  const char* call = "MeshDevice::create";
+  const MeshShape& shape = config.shape;
+  if (shape[0] == 0 || shape[1] == 0) {
+    const std::string message =
+        std::string(call) + ": " + shape.str() + " has no devices; both dimensions must be at least 1";
+    throw tessel::ValidationError(message);
+  }
+  check_one_command_queue(num_command_queues, call);
+  const tessel::DeviceConfig device_config = config_from_environment();
+  const ChipCapacity capacity = chip_capacity(device_config);
+  if (shape.mesh_size() > capacity.max_chips) {
+    const std::string message =
+        std::string(call) + ": " + shape.str() + " needs " + std::to_string(shape.mesh_size()) +
+        " devices, but at most " + capacity.description +
+        " fit in one process (every core's L1 takes 4 MiB of the address space below 4 GiB); use a mesh of at most " +
+        std::to_string(capacity.max_chips) + " devices, or a smaller TESSEL_GRID";
+    throw tessel::ValidationError(message);
+  }
+  std::vector<int> ids(shape.mesh_size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = int(i);
+  return std::shared_ptr<MeshDevice>(new MeshDevice(shape, open_chips(ids, device_config)));
+}
+
+bool MeshDevice::is_local(const MeshCoordinate& coord) const {
+  checks::chip_index(*this, coord, "MeshDevice::is_local");
+  return true;
+}
+
+std::vector<IDevice*> MeshDevice::get_devices() const {
+  std::vector<IDevice*> chips;
+  chips.reserve(devices_.size());
+  for (const auto& chip : devices_)
+    chips.push_back(chip.get());
+  return chips;
+}
+
+IDevice* MeshDevice::get_device(const MeshCoordinate& coord) const {
+  return devices_[checks::chip_index(*this, coord, "MeshDevice::get_device")].get();
+}
+
+IDevice* MeshDevice::get_device(size_t row_idx, size_t col_idx) const {
+  if (row_idx >= num_rows() || col_idx >= num_cols()) {
+    const std::string message = "MeshDevice::get_device: row " + std::to_string(row_idx) + ", column " +
+                                std::to_string(col_idx) + " is outside the " + std::to_string(num_rows()) + "x" +
+                                std::to_string(num_cols()) + " mesh";
+    throw tessel::ValidationError(message);
+  }
+  return devices_[row_idx * num_cols() + col_idx].get();
+}
+
+IDevice* MeshDevice::get_device(ChipId physical_device_id) const {
+  for (const auto& chip : devices_)
+    if (chip->id() == physical_device_id) return chip.get();
+  const std::string message = "MeshDevice::get_device: no device of this mesh has id " +
+                              std::to_string(physical_device_id) + "; get_device_ids() lists them";
+  throw tessel::ValidationError(message);
+}
+
+DeviceIds MeshDevice::get_device_ids() const {
+  DeviceIds ids;
+  ids.reserve(devices_.size());
+  for (const auto& chip : devices_)
+    ids.push_back(chip->id());
+  return ids;
+}
+
+std::string MeshDevice::to_string() const {
+  return "MeshDevice(" + std::to_string(num_rows()) + "x" + std::to_string(num_cols()) + " mesh of " +
+         native().arch_name() + " devices)";
+}
+
+MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t> cq_id) const {
+  checks::command_queue_id(cq_id, "MeshDevice::mesh_command_queue");
+  return *queue_;
+}
+
+bool MeshDevice::close() {
+  for (const auto& chip : devices_)
+    chip->close();
+  return true;
+}
+
+// ---- Traces ----------------------------------------------------------------
+
+const std::vector<uint32_t>& MeshDevice::chip_trace_ids(const MeshTraceId& trace_id, const char* call) const {
+  const auto it = traces_.find(*trace_id);
+  if (it == traces_.end()) {
+    const std::string message = std::string(call) + ": trace " + std::to_string(*trace_id) +
+                                " does not exist on this mesh (never captured, or released)";
+    throw tessel::ValidationError(message);
+  }
+  return it->second;
+}
+
+MeshTraceId MeshDevice::begin_mesh_trace(uint8_t cq_id) {
+  const char* call = "MeshDevice::begin_mesh_trace";
+  checks::command_queue_id(cq_id, call);
+  if (capturing_trace_id_) {
+    const std::string trace = std::to_string(*capturing_trace_id_);
+    const std::string message = std::string(call) + ": trace " + trace +
+                                " is being captured on this mesh; end it with end_mesh_trace(0, " + trace +
+                                ") before beginning another";
+    throw tessel::ValidationError(message);
+  }
+  std::vector<uint32_t> chip_ids;
+  chip_ids.reserve(devices_.size());
+  try {
+    for (const auto& chip : devices_)
+      chip_ids.push_back(chip->native().command_queue().begin_trace_capture());
+  } catch (...) {
+    // Undo the captures already begun, so no chip is left capturing.
+    for (size_t i = 0; i < chip_ids.size(); ++i) {
+      tessel::CommandQueue& queue = devices_[i]->native().command_queue();
+      queue.end_trace_capture(chip_ids[i]);
+      queue.release_trace(chip_ids[i]);
+    }
+    throw;
+  }
+  const uint32_t id = ++last_trace_id_;
+  traces_.emplace(id, std::move(chip_ids));
+  capturing_trace_id_ = id;
+  return MeshTraceId{id};
+}
+
+void MeshDevice::end_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id) {
+  const char* call = "MeshDevice::end_mesh_trace";
+  checks::command_queue_id(cq_id, call);
+  if (capturing_trace_id_ != *trace_id) {
+    const std::string now =
+        capturing_trace_id_ ? "trace " + std::to_string(*capturing_trace_id_) + " is" : "no trace is";
+    const std::string message = std::string(call) + ": trace " + std::to_string(*trace_id) +
+                                " is not being captured (" + now + "); end the trace begin_mesh_trace returned";
+    throw tessel::ValidationError(message);
+  }
+  const std::vector<uint32_t>& chip_ids = traces_.at(*trace_id);
+  for (size_t i = 0; i < devices_.size(); ++i)
+    devices_[i]->native().command_queue().end_trace_capture(chip_ids[i]);
+  capturing_trace_id_.reset();
+}
+
+void MeshDevice::replay_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id, bool blocking) {
+  const char* call = "MeshDevice::replay_mesh_trace";
+  checks::command_queue_id(cq_id, call);
+  const std::vector<uint32_t>& chip_ids = chip_trace_ids(trace_id, call);
+  if (capturing_trace_id_) {
+    const std::string message = std::string(call) + ": trace " + std::to_string(*capturing_trace_id_) +
+                                " is being captured on this mesh; end it before replaying a trace";
+    throw tessel::ValidationError(message);
+  }
+  for (size_t i = 0; i < devices_.size(); ++i)
+    devices_[i]->native().command_queue().replay_trace(chip_ids[i], blocking);
+}
+
+void MeshDevice::release_mesh_trace(const MeshTraceId& trace_id) {
+  const char* call = "MeshDevice::release_mesh_trace";
+  const std::vector<uint32_t>& chip_ids = chip_trace_ids(trace_id, call);
+  if (capturing_trace_id_ == *trace_id) {
+    const std::string trace = std::to_string(*trace_id);
+    const std::string message = std::string(call) + ": trace " + trace +
+                                " is still being captured; end it with end_mesh_trace(0, " + trace + ") first";
+    throw tessel::ValidationError(message);
+  }
+  for (size_t i = 0; i < devices_.size(); ++i)
+    devices_[i]->native().command_queue().release_trace(chip_ids[i]);
+  traces_.erase(*trace_id);
+}
+
+} // namespace tt::tt_metal::distributed
