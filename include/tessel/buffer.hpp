@@ -1,9 +1,18 @@
-// Buffer: an interleaved allocation in DRAM or L1.
+// Buffer: an interleaved or sharded allocation in DRAM or L1.
 //
-// Page p of a buffer lives in bank p % banks at address() + (p / banks) *
+// Interleaved: page p lives in bank p % banks at address() + (p / banks) *
 // align_up(page_size, alignment); address() is the same in every bank. DRAM
 // buffers use every DRAM bank; L1 buffers use one bank per worker core (bank
 // b = logical core (b % grid_x, b / grid_x)).
+//
+// Sharded (BufferConfig::shard): the pages form a tensor of
+// tensor_shape_in_pages (row-major page ids, outermost dimension first),
+// cut into shards of shard_shape_in_pages (edge shards may be partial).
+// Shards are numbered row-major over the grid of shards; shard s lives in
+// bank banks[s % banks.size()], slot s / banks.size() of that bank, and a
+// page at in-shard position o (row-major over the full shard shape) lives at
+// address() + (slot * shard_volume + o) * aligned_page_size(). Every bank of
+// the buffer's type reserves the same range (ceil(shards / banks) slots).
 //
 // Ownership: shared_ptr; the allocation is freed when the last reference
 // goes (or on deallocate()). A buffer keeps its device alive.
@@ -11,6 +20,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace tessel {
 
@@ -18,10 +29,24 @@ class Device;
 
 enum class BufferType : uint8_t { DRAM, L1 };
 
+// How a sharded buffer's pages are placed (see above). Ranks 1..kMaxShardRank.
+struct ShardSpec {
+  static constexpr uint32_t kMaxShardRank = 8;
+  std::vector<uint32_t> tensor_shape_in_pages;
+  std::vector<uint32_t> shard_shape_in_pages; // same rank, every dimension >= 1
+  std::vector<uint32_t> banks;                // distinct bank indices of the buffer's type, in shard order
+  uint32_t num_shards() const;
+  uint32_t shard_volume() const;
+  uint64_t tensor_volume() const;
+  friend bool operator==(const ShardSpec&, const ShardSpec&) = default;
+};
+
 struct BufferConfig {
   uint64_t size_bytes = 0;
   uint32_t page_size_bytes = 0; // the unit of interleaving; size must be a multiple
   BufferType type = BufferType::DRAM;
+  // Set for a sharded buffer: size_bytes must be tensor_volume() pages.
+  std::optional<ShardSpec> shard;
 };
 
 class Buffer {
@@ -36,6 +61,14 @@ public:
   uint32_t page_size() const { return page_size_; }
   uint32_t num_pages() const { return uint32_t(size_ / page_size_); }
   BufferType type() const { return type_; }
+  bool is_sharded() const { return shard_.has_value(); }
+  const std::optional<ShardSpec>& shard_spec() const { return shard_; }
+  // Where page `page` lives: its bank and its address in that bank.
+  struct PageLocation {
+    uint32_t bank;
+    uint64_t address;
+  };
+  PageLocation page_location(uint32_t page) const;
   bool is_allocated() const { return allocated_; }
   uint32_t num_banks() const;
   uint32_t aligned_page_size() const;
@@ -55,6 +88,8 @@ private:
   uint64_t size_ = 0;
   uint32_t page_size_ = 0;
   BufferType type_ = BufferType::DRAM;
+  std::optional<ShardSpec> shard_;
+  uint32_t stride_ = 0; // aligned page size
   bool allocated_ = false;
 };
 
