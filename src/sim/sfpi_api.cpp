@@ -78,7 +78,7 @@ void api_sfpi_open(tessel_kernel_ctx* k, const char* call, uint32_t tile_mask, c
   w.ready_mask = written;
   for (uint32_t m = tile_mask; m != 0; m &= m - 1)
     make_ready(k, s, uint32_t(__builtin_ctz(m)));
-  w.row = 0;
+  w.row = w.face_row = 0;
   w.lanes = ~0u;
   w.dst_32bit = k->fp32_dest_acc_en ? 1u : 0u;
   w.call = call;

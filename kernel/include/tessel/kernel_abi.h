@@ -318,7 +318,8 @@ struct tessel_sim_api {
 struct tessel_sfpi_window {
   float* section;      // first float of the held section; NULL: no window is open
   uint32_t ready_mask; // bit t: tile t of the section may be read and written directly
-  uint32_t row;        // the LLK's DST row cursor (dst_reg[i] is row + 2 * i)
+  uint32_t row;        // the DST row cursor (RWC Dst): dst_reg[i] is row + 2 * i; dst_reg++ adds 2
+  uint32_t face_row;   // where the current face starts (RWC Dst_Cr): the next face is face_row + 16
   uint32_t lanes;      // lane-enable mask of the SFPU's condition codes (v_if)
   uint32_t dst_32bit;  // 1 with fp32_dest_acc_en: stores keep all 32 bits
   uint32_t prgm[3];    // the programmable constants vConst*Prgm0..2 (bits)

@@ -12,7 +12,9 @@
 // tiles itself, 32 dst_reg slots apart). Then, per VectorMode:
 //   RC: faces 0, 1, 2, 3;  R: faces 0, 1;  C: faces 0, 2;
 //   any other mode (None, RC_custom): the function once, at face 0;
-// the cursor advances 16 rows per face. The window closes when it returns.
+// each face starts 16 rows after the previous one's start (dst_reg++ within
+// a face moves only the cursor, as on silicon). The window closes when it
+// returns.
 // The call's site (file:line in messages) is where the vector-mode argument
 // is written, or the call itself when it is defaulted.
 //
@@ -105,7 +107,7 @@ sfpi_inline uint32_t tile_bit(uint32_t idst) { return idst < 31 ? 1u << idst : 1
 sfpi_inline void open(const char* call, uint32_t tile_mask, uint32_t first_tile, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->sfpi_open(k, call, tile_mask, file, line);
-  k->sfpi.row = first_tile * 64u;
+  k->sfpi.row = k->sfpi.face_row = first_tile * 64u;
 }
 sfpi_inline void close() {
   tessel_sfpi_window& w = tessel_ctx()->sfpi;
@@ -113,7 +115,12 @@ sfpi_inline void close() {
   w.ready_mask = 0;
   w.lanes = ~0u;
 }
-sfpi_inline void next_face() { tessel_ctx()->sfpi.row += 16u; }
+// The next face starts 16 rows after this one's start, whatever dst_reg++
+// did within it (SETRWC from Dst_Cr, as tt-llk's face loops advance).
+sfpi_inline void next_face() {
+  tessel_sfpi_window& w = tessel_ctx()->sfpi;
+  w.row = w.face_row += 16u;
+}
 
 // Runs face(), the per-face SFPI function, over the faces `mode` selects.
 template <class Face>
