@@ -223,6 +223,33 @@ public:
 
 sfpi_inline vInt::vInt(const vUInt& v) { lanes = v.lanes; }
 
+// Lane loops for function bodies (plain loops, not lambdas: a compute
+// kernel parses this header whether it uses SFPI or not). Each declares the
+// result `r` and returns it; `l` is the lane, `x` / `y` the operands' lane
+// values (bits for U1 / U2, flushed floats for F2).
+#define TESSEL_SFPI_EACH_LANE for (int l = 0; l < ::sfpi::tessel_impl::kLanes; ++l)
+#define TESSEL_SFPI_U1(V, a, expr)                                                                                     \
+  V r;                                                                                                                 \
+  TESSEL_SFPI_EACH_LANE {                                                                                              \
+    const uint32_t x = (a).lanes.u[l];                                                                                 \
+    r.lanes.u[l] = (expr);                                                                                             \
+  }                                                                                                                    \
+  return r
+#define TESSEL_SFPI_U2(V, a, b, expr)                                                                                  \
+  V r;                                                                                                                 \
+  TESSEL_SFPI_EACH_LANE {                                                                                              \
+    const uint32_t x = (a).lanes.u[l], y = (b).lanes.u[l];                                                             \
+    r.lanes.u[l] = (expr);                                                                                             \
+  }                                                                                                                    \
+  return r
+#define TESSEL_SFPI_F2(a, b, expr)                                                                                     \
+  vFloat r;                                                                                                            \
+  TESSEL_SFPI_EACH_LANE {                                                                                              \
+    const float x = ::sfpi::tessel_impl::flush((a).lanes.f[l]), y = ::sfpi::tessel_impl::flush((b).lanes.f[l]);        \
+    r.lanes.f[l] = ::sfpi::tessel_impl::flush(expr);                                                                   \
+  }                                                                                                                    \
+  return r
+
 namespace tessel_impl {
 template <>
 struct IsVector<vFloat> {
@@ -237,14 +264,6 @@ struct IsVector<vUInt> {
   static constexpr bool value = true;
 };
 
-// Per-lane maps; F is a lambda over the lanes' union.
-template <class R, class F>
-sfpi_inline R map(F f) {
-  R r;
-  for (int l = 0; l < kLanes; ++l)
-    f(r.lanes, l);
-  return r;
-}
 } // namespace tessel_impl
 
 // A lane mask: bit l set where the condition holds in lane l.
@@ -264,20 +283,11 @@ sfpi_inline vBool operator!(vBool a) { return vBool(~a.mask); }
 
 namespace tessel_impl {
 
-// Lanes where `test` holds for the 32-bit value d(l).
-template <class D, class T>
-sfpi_inline vBool lanes_where(D d, T test) {
-  uint32_t m = 0;
-  for (int l = 0; l < kLanes; ++l)
-    m |= uint32_t(test(d(l))) << l;
-  return vBool(m);
-}
 enum class Cmp { Lt, Le, Gt, Ge, Eq, Ne };
 // The SFPU's sign / zero tests (SFPSETCC) on a 32-bit value.
-template <Cmp C>
-sfpi_inline bool test(uint32_t v) {
+sfpi_inline bool test(Cmp c, uint32_t v) {
   const bool neg = (v >> 31) != 0, zero = v == 0;
-  switch (C) {
+  switch (c) {
   case Cmp::Lt: return neg;
   case Cmp::Ge: return !neg;
   case Cmp::Eq: return zero;
@@ -287,46 +297,36 @@ sfpi_inline bool test(uint32_t v) {
   }
   return false;
 }
-template <Cmp C>
-sfpi_inline vBool float_cmp(const vFloat& a, const vFloat& b) {
-  return lanes_where([&](int l) { return bits(flush(flush(a.lanes.f[l]) - flush(b.lanes.f[l]))); }, test<C>);
+// Float compares test the SFPMAD difference, or the value itself against +0.
+sfpi_inline vBool float_cmp(Cmp c, const vFloat& a, const vFloat& b) {
+  uint32_t m = 0;
+  TESSEL_SFPI_EACH_LANE m |= uint32_t(test(c, bits(flush(flush(a.lanes.f[l]) - flush(b.lanes.f[l]))))) << l;
+  return vBool(m);
 }
-template <Cmp C>
-sfpi_inline vBool float_cmp(const vFloat& a, float b) {
-  if (bits(b) == 0) return lanes_where([&](int l) { return a.lanes.u[l]; }, test<C>);
-  return lanes_where([&](int l) { return bits(flush(flush(a.lanes.f[l]) - flush(b))); }, test<C>);
+sfpi_inline vBool float_cmp(Cmp c, const vFloat& a, float b) {
+  if (bits(b) != 0) return float_cmp(c, a, vFloat(b));
+  uint32_t m = 0;
+  TESSEL_SFPI_EACH_LANE m |= uint32_t(test(c, a.lanes.u[l])) << l;
+  return vBool(m);
 }
-template <Cmp C>
-sfpi_inline vBool int_cmp(const Lanes& a, const Lanes& b) {
-  return lanes_where([&](int l) { return a.u[l] - b.u[l]; }, test<C>);
+// Integer compares test the wrapped difference (SFPIADD).
+sfpi_inline vBool int_cmp(Cmp c, const Lanes& a, const Lanes& b) {
+  uint32_t m = 0;
+  TESSEL_SFPI_EACH_LANE m |= uint32_t(test(c, a.u[l] - b.u[l])) << l;
+  return vBool(m);
 }
 
 // A product not yet rounded: `a * b` fuses into a following + or -.
 struct MulExpr {
   vFloat a, b;
-  sfpi_inline operator vFloat() const {
-    return map<vFloat>([&](Lanes& r, int l) { r.f[l] = flush(flush(a.lanes.f[l]) * flush(b.lanes.f[l])); });
-  }
+  sfpi_inline operator vFloat() const { TESSEL_SFPI_F2(a, b, x * y); }
 };
 // sign * (a * b) + c in one rounding.
 sfpi_inline vFloat mad(const MulExpr& m, float sign, const vFloat& c) {
-  return map<vFloat>([&](Lanes& r, int l) {
-    r.f[l] = flush(__builtin_fmaf(sign * flush(m.a.lanes.f[l]), flush(m.b.lanes.f[l]), flush(c.lanes.f[l])));
-  });
-}
-
-// Per-lane float, integer and unsigned maps of one or two vectors.
-template <class F>
-sfpi_inline vFloat fmap2(const vFloat& a, const vFloat& b, F f) {
-  return map<vFloat>([&](Lanes& r, int l) { r.f[l] = flush(f(flush(a.lanes.f[l]), flush(b.lanes.f[l]))); });
-}
-template <class V, class F>
-sfpi_inline V umap2(const V& a, const V& b, F f) {
-  return map<V>([&](Lanes& r, int l) { r.u[l] = f(a.lanes.u[l], b.lanes.u[l]); });
-}
-template <class V, class F>
-sfpi_inline V umap1(const V& a, F f) {
-  return map<V>([&](Lanes& r, int l) { r.u[l] = f(a.lanes.u[l]); });
+  vFloat r;
+  TESSEL_SFPI_EACH_LANE r.lanes.f[l] =
+      flush(__builtin_fmaf(sign * flush(m.a.lanes.f[l]), flush(m.b.lanes.f[l]), flush(c.lanes.f[l])));
+  return r;
 }
 
 } // namespace tessel_impl
@@ -336,20 +336,14 @@ sfpi_inline V umap1(const V& a, F f) {
 sfpi_inline tessel_impl::MulExpr operator*(vFloat a, vFloat b) { return {a, b}; }
 sfpi_inline tessel_impl::MulExpr operator*(float a, vFloat b) { return {vFloat(a), b}; }
 sfpi_inline tessel_impl::MulExpr operator*(vFloat a, float b) { return {a, vFloat(b)}; }
-sfpi_inline vFloat operator+(vFloat a, vFloat b) {
-  return tessel_impl::fmap2(a, b, [](float x, float y) { return x + y; });
-}
-sfpi_inline vFloat operator-(vFloat a, vFloat b) {
-  return tessel_impl::fmap2(a, b, [](float x, float y) { return x - y; });
-}
+sfpi_inline vFloat operator+(vFloat a, vFloat b) { TESSEL_SFPI_F2(a, b, x + y); }
+sfpi_inline vFloat operator-(vFloat a, vFloat b) { TESSEL_SFPI_F2(a, b, x - y); }
 sfpi_inline vFloat operator+(vFloat a, float b) { return a + vFloat(b); }
 sfpi_inline vFloat operator+(float a, vFloat b) { return vFloat(a) + b; }
 sfpi_inline vFloat operator-(vFloat a, float b) { return a - vFloat(b); }
 sfpi_inline vFloat operator-(float a, vFloat b) { return vFloat(a) - b; }
 // Negation flips the sign bit (no flush), as SFPMOV does.
-sfpi_inline vFloat operator-(vFloat a) {
-  return tessel_impl::umap1(a, [](uint32_t x) { return x ^ 0x80000000u; });
-}
+sfpi_inline vFloat operator-(vFloat a) { TESSEL_SFPI_U1(vFloat, a, x ^ 0x80000000u); }
 sfpi_inline vFloat operator+(vFloat a) { return a; }
 
 sfpi_inline vFloat operator+(tessel_impl::MulExpr m, vFloat c) { return tessel_impl::mad(m, 1.0f, c); }
@@ -371,8 +365,8 @@ sfpi_inline vFloat& vFloat::operator*=(vFloat o) { return *this = vFloat(*this *
 // ---- vFloat comparisons ----
 
 #define TESSEL_SFPI_FLOAT_CMP(op, c)                                                                                   \
-  sfpi_inline vBool operator op(vFloat a, vFloat b) { return tessel_impl::float_cmp<tessel_impl::Cmp::c>(a, b); }      \
-  sfpi_inline vBool operator op(vFloat a, float b) { return tessel_impl::float_cmp<tessel_impl::Cmp::c>(a, b); }
+  sfpi_inline vBool operator op(vFloat a, vFloat b) { return tessel_impl::float_cmp(tessel_impl::Cmp::c, a, b); }      \
+  sfpi_inline vBool operator op(vFloat a, float b) { return tessel_impl::float_cmp(tessel_impl::Cmp::c, a, b); }
 TESSEL_SFPI_FLOAT_CMP(<, Lt)
 TESSEL_SFPI_FLOAT_CMP(<=, Le)
 TESSEL_SFPI_FLOAT_CMP(>, Gt)
@@ -390,38 +384,22 @@ sfpi_inline vBool operator!=(float a, vFloat b) { return b != a; }
 // ---- vInt and vUInt: wrapping arithmetic, bitwise ops, shifts, compares ----
 
 #define TESSEL_SFPI_INT_OPS(V)                                                                                         \
-  sfpi_inline V operator+(V a, V b) {                                                                                  \
-    return tessel_impl::umap2(a, b, [](uint32_t x, uint32_t y) { return x + y; });                                     \
-  }                                                                                                                    \
-  sfpi_inline V operator-(V a, V b) {                                                                                  \
-    return tessel_impl::umap2(a, b, [](uint32_t x, uint32_t y) { return x - y; });                                     \
-  }                                                                                                                    \
-  sfpi_inline V operator&(V a, V b) {                                                                                  \
-    return tessel_impl::umap2(a, b, [](uint32_t x, uint32_t y) { return x & y; });                                     \
-  }                                                                                                                    \
-  sfpi_inline V operator|(V a, V b) {                                                                                  \
-    return tessel_impl::umap2(a, b, [](uint32_t x, uint32_t y) { return x | y; });                                     \
-  }                                                                                                                    \
-  sfpi_inline V operator^(V a, V b) {                                                                                  \
-    return tessel_impl::umap2(a, b, [](uint32_t x, uint32_t y) { return x ^ y; });                                     \
-  }                                                                                                                    \
-  sfpi_inline V operator~(V a) {                                                                                       \
-    return tessel_impl::umap1(a, [](uint32_t x) { return ~x; });                                                       \
-  }                                                                                                                    \
+  sfpi_inline V operator+(V a, V b) { TESSEL_SFPI_U2(V, a, b, x + y); }                                                \
+  sfpi_inline V operator-(V a, V b) { TESSEL_SFPI_U2(V, a, b, x - y); }                                                \
+  sfpi_inline V operator&(V a, V b) { TESSEL_SFPI_U2(V, a, b, x& y); }                                                 \
+  sfpi_inline V operator|(V a, V b) { TESSEL_SFPI_U2(V, a, b, x | y); }                                                \
+  sfpi_inline V operator^(V a, V b) { TESSEL_SFPI_U2(V, a, b, x ^ y); }                                                \
+  sfpi_inline V operator~(V a) { TESSEL_SFPI_U1(V, a, ~x); }                                                           \
   sfpi_inline V operator-(V a) { return V(0) - a; }                                                                    \
   sfpi_inline V operator+(V a) { return a; }                                                                           \
-  sfpi_inline V operator<<(V a, unsigned n) {                                                                          \
-    return tessel_impl::umap1(a, [n](uint32_t x) { return n < 32 ? x << n : 0u; });                                    \
-  }                                                                                                                    \
-  sfpi_inline V operator<<(V a, V n) {                                                                                 \
-    return tessel_impl::umap2(a, n, [](uint32_t x, uint32_t s) { return s < 32 ? x << s : 0u; });                      \
-  }                                                                                                                    \
-  sfpi_inline vBool operator<(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Lt>(a.lanes, b.lanes); }       \
-  sfpi_inline vBool operator<=(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Le>(a.lanes, b.lanes); }      \
-  sfpi_inline vBool operator>(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Gt>(a.lanes, b.lanes); }       \
-  sfpi_inline vBool operator>=(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Ge>(a.lanes, b.lanes); }      \
-  sfpi_inline vBool operator==(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Eq>(a.lanes, b.lanes); }      \
-  sfpi_inline vBool operator!=(V a, V b) { return tessel_impl::int_cmp<tessel_impl::Cmp::Ne>(a.lanes, b.lanes); }      \
+  sfpi_inline V operator<<(V a, unsigned n) { TESSEL_SFPI_U1(V, a, n < 32 ? x << n : 0u); }                            \
+  sfpi_inline V operator<<(V a, V n) { TESSEL_SFPI_U2(V, a, n, y < 32 ? x << y : 0u); }                                \
+  sfpi_inline vBool operator<(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Lt, a.lanes, b.lanes); }       \
+  sfpi_inline vBool operator<=(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Le, a.lanes, b.lanes); }      \
+  sfpi_inline vBool operator>(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Gt, a.lanes, b.lanes); }       \
+  sfpi_inline vBool operator>=(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Ge, a.lanes, b.lanes); }      \
+  sfpi_inline vBool operator==(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Eq, a.lanes, b.lanes); }      \
+  sfpi_inline vBool operator!=(V a, V b) { return tessel_impl::int_cmp(tessel_impl::Cmp::Ne, a.lanes, b.lanes); }      \
   sfpi_inline V& V::operator+=(V o) { return *this = *this + o; }                                                      \
   sfpi_inline V& V::operator-=(V o) { return *this = *this - o; }                                                      \
   sfpi_inline V& V::operator&=(V o) { return *this = *this & o; }                                                      \
@@ -429,18 +407,10 @@ sfpi_inline vBool operator!=(float a, vFloat b) { return b != a; }
   sfpi_inline V& V::operator^=(V o) { return *this = *this ^ o; }                                                      \
   sfpi_inline V& V::operator<<=(unsigned n) { return *this = *this << n; }                                             \
   sfpi_inline V& V::operator>>=(unsigned n) { return *this = *this >> n; }
-sfpi_inline vInt operator>>(vInt a, unsigned n) {
-  return tessel_impl::umap1(a, [n](uint32_t x) { return uint32_t(int32_t(x) >> (n < 32 ? n : 31)); });
-}
-sfpi_inline vInt operator>>(vInt a, vInt n) {
-  return tessel_impl::umap2(a, n, [](uint32_t x, uint32_t s) { return uint32_t(int32_t(x) >> (s < 32 ? s : 31)); });
-}
-sfpi_inline vUInt operator>>(vUInt a, unsigned n) {
-  return tessel_impl::umap1(a, [n](uint32_t x) { return n < 32 ? x >> n : 0u; });
-}
-sfpi_inline vUInt operator>>(vUInt a, vUInt n) {
-  return tessel_impl::umap2(a, n, [](uint32_t x, uint32_t s) { return s < 32 ? x >> s : 0u; });
-}
+sfpi_inline vInt operator>>(vInt a, unsigned n) { TESSEL_SFPI_U1(vInt, a, uint32_t(int32_t(x) >> (n < 32 ? n : 31))); }
+sfpi_inline vInt operator>>(vInt a, vInt n) { TESSEL_SFPI_U2(vInt, a, n, uint32_t(int32_t(x) >> (y < 32 ? y : 31))); }
+sfpi_inline vUInt operator>>(vUInt a, unsigned n) { TESSEL_SFPI_U1(vUInt, a, n < 32 ? x >> n : 0u); }
+sfpi_inline vUInt operator>>(vUInt a, vUInt n) { TESSEL_SFPI_U2(vUInt, a, n, y < 32 ? x >> y : 0u); }
 TESSEL_SFPI_INT_OPS(vInt)
 TESSEL_SFPI_INT_OPS(vUInt)
 #undef TESSEL_SFPI_INT_OPS
@@ -632,98 +602,73 @@ sfpi_inline T as(const V& v) {
   return reinterpret<T>(v);
 }
 
-sfpi_inline vFloat abs(vFloat v) {
-  return tessel_impl::umap1(v, [](uint32_t x) { return x & 0x7fffffffu; });
-}
-sfpi_inline vInt abs(vInt v) {
-  return tessel_impl::umap1(v, [](uint32_t x) { return int32_t(x) < 0 ? 0u - x : x; });
-}
+sfpi_inline vFloat abs(vFloat v) { TESSEL_SFPI_U1(vFloat, v, x & 0x7fffffffu); }
+sfpi_inline vInt abs(vInt v) { TESSEL_SFPI_U1(vInt, v, int32_t(x) < 0 ? 0u - x : x); }
 // The sign bit of v set to sgn's low bit, or to the sign of another vector.
 sfpi_inline vFloat setsgn(vFloat v, int sgn) {
-  return tessel_impl::umap1(v, [sgn](uint32_t x) { return (x & 0x7fffffffu) | (uint32_t(sgn & 1) << 31); });
+  TESSEL_SFPI_U1(vFloat, v, (x & 0x7fffffffu) | (uint32_t(sgn & 1) << 31));
 }
 template <class V>
 sfpi_inline vFloat setsgn(vFloat v, V sgn) {
   static_assert(tessel_impl::IsVector<V>::value, "setsgn takes the sign from an int or a vector");
-  return tessel_impl::map<vFloat>(
-      [&](tessel_impl::Lanes& r, int l) { r.u[l] = (v.lanes.u[l] & 0x7fffffffu) | (sgn.lanes.u[l] & 0x80000000u); });
+  TESSEL_SFPI_U2(vFloat, v, sgn, (x & 0x7fffffffu) | (y & 0x80000000u));
 }
 // Exponent: unbiased (exexp) or the raw 8-bit field (exexp_nodebias).
-sfpi_inline vInt exexp(vFloat v) {
-  return tessel_impl::map<vInt>(
-      [&](tessel_impl::Lanes& r, int l) { r.i[l] = int32_t((v.lanes.u[l] >> 23) & 0xffu) - 127; });
-}
-sfpi_inline vInt exexp_nodebias(vFloat v) {
-  return tessel_impl::map<vInt>([&](tessel_impl::Lanes& r, int l) { r.u[l] = (v.lanes.u[l] >> 23) & 0xffu; });
-}
+sfpi_inline vInt exexp(vFloat v) { TESSEL_SFPI_U1(vInt, v, ((x >> 23) & 0xffu) - 127u); }
+sfpi_inline vInt exexp_nodebias(vFloat v) { TESSEL_SFPI_U1(vInt, v, (x >> 23) & 0xffu); }
 // Mantissa: with the implicit one at bit 23 (exman8) or the 23 stored bits (exman9).
-sfpi_inline vInt exman8(vFloat v) {
-  return tessel_impl::map<vInt>([&](tessel_impl::Lanes& r, int l) { r.u[l] = (v.lanes.u[l] & 0x7fffffu) | 0x800000u; });
-}
-sfpi_inline vInt exman9(vFloat v) {
-  return tessel_impl::map<vInt>([&](tessel_impl::Lanes& r, int l) { r.u[l] = v.lanes.u[l] & 0x7fffffu; });
-}
+sfpi_inline vInt exman8(vFloat v) { TESSEL_SFPI_U1(vInt, v, (x & 0x7fffffu) | 0x800000u); }
+sfpi_inline vInt exman9(vFloat v) { TESSEL_SFPI_U1(vInt, v, x & 0x7fffffu); }
 // The exponent field set to the low 8 bits of e (a biased exponent).
-sfpi_inline vFloat setexp(vFloat v, uint32_t e) {
-  return tessel_impl::umap1(v, [e](uint32_t x) { return (x & 0x807fffffu) | ((e & 0xffu) << 23); });
-}
-sfpi_inline vFloat setexp(vFloat v, int e) { return setexp(v, uint32_t(e)); }
+sfpi_inline vFloat setexp(vFloat v, unsigned e) { TESSEL_SFPI_U1(vFloat, v, (x & 0x807fffffu) | ((e & 0xffu) << 23)); }
+sfpi_inline vFloat setexp(vFloat v, int e) { return setexp(v, unsigned(e)); }
 template <class V>
 sfpi_inline vFloat setexp(vFloat v, V e) {
   static_assert(tessel_impl::IsVector<V>::value, "setexp takes an integer or a vector");
-  return tessel_impl::map<vFloat>(
-      [&](tessel_impl::Lanes& r, int l) { r.u[l] = (v.lanes.u[l] & 0x807fffffu) | ((e.lanes.u[l] & 0xffu) << 23); });
+  TESSEL_SFPI_U2(vFloat, v, e, (x & 0x807fffffu) | ((y & 0xffu) << 23));
 }
 // The mantissa field set to the low 23 bits of m.
-sfpi_inline vFloat setman(vFloat v, uint32_t m) {
-  return tessel_impl::umap1(v, [m](uint32_t x) { return (x & 0xff800000u) | (m & 0x7fffffu); });
-}
-sfpi_inline vFloat setman(vFloat v, int m) { return setman(v, uint32_t(m)); }
+sfpi_inline vFloat setman(vFloat v, unsigned m) { TESSEL_SFPI_U1(vFloat, v, (x & 0xff800000u) | (m & 0x7fffffu)); }
+sfpi_inline vFloat setman(vFloat v, int m) { return setman(v, unsigned(m)); }
 template <class V>
 sfpi_inline vFloat setman(vFloat v, V m) {
   static_assert(tessel_impl::IsVector<V>::value, "setman takes an integer or a vector");
-  return tessel_impl::map<vFloat>(
-      [&](tessel_impl::Lanes& r, int l) { r.u[l] = (v.lanes.u[l] & 0xff800000u) | (m.lanes.u[l] & 0x7fffffu); });
+  TESSEL_SFPI_U2(vFloat, v, m, (x & 0xff800000u) | (y & 0x7fffffu));
 }
 // n added to the exponent field (wrapping within the 8 bits).
 sfpi_inline vFloat addexp(vFloat v, int n) {
-  return tessel_impl::umap1(
-      v, [n](uint32_t x) { return (x & 0x807fffffu) | ((((x >> 23) + uint32_t(n)) & 0xffu) << 23); });
+  TESSEL_SFPI_U1(vFloat, v, (x & 0x807fffffu) | ((((x >> 23) + uint32_t(n)) & 0xffu) << 23));
 }
 // Leading zeros of the 32-bit value (32 for zero).
 template <class V>
 sfpi_inline vInt lz(V v) {
   static_assert(tessel_impl::IsVector<V>::value, "lz takes a vector");
-  return tessel_impl::map<vInt>(
-      [&](tessel_impl::Lanes& r, int l) { r.u[l] = v.lanes.u[l] ? uint32_t(__builtin_clz(v.lanes.u[l])) : 32u; });
+  TESSEL_SFPI_U1(vInt, v, x ? uint32_t(__builtin_clz(x)) : 32u);
 }
 // Logical shift: left by amt, or right by -amt.
 sfpi_inline vUInt shft(vUInt v, int amt) { return amt >= 0 ? v << unsigned(amt) : v >> unsigned(-amt); }
 sfpi_inline vUInt shft(vUInt v, vInt amt) {
-  return tessel_impl::map<vUInt>([&](tessel_impl::Lanes& r, int l) {
-    const int32_t s = amt.lanes.i[l];
-    const uint32_t x = v.lanes.u[l];
-    r.u[l] = s >= 0 ? (s < 32 ? x << s : 0u) : (s > -32 ? x >> -s : 0u);
-  });
+  TESSEL_SFPI_U2(vUInt, v, amt, int32_t(y) >= 0 ? (y < 32 ? x << y : 0u) : (int32_t(y) > -32 ? x >> (0u - y) : 0u));
 }
 // SFPCAST: a sign-magnitude integer (bit 31 sign, 31-bit magnitude) to the
 // nearest float, ties to even. Non-negative two's complement values agree.
+// Stochastic rounding (round_mode 1) is not modelled: always nearest even.
 sfpi_inline vFloat int32_to_float(vInt v, int round_mode = 0) {
-  (void)round_mode; // stochastic rounding is not modelled: always to nearest even
-  return tessel_impl::map<vFloat>([&](tessel_impl::Lanes& r, int l) {
+  (void)round_mode;
+  vFloat r;
+  TESSEL_SFPI_EACH_LANE {
     const uint32_t x = v.lanes.u[l];
     const float m = float(x & 0x7fffffffu);
-    r.f[l] = (x >> 31) ? -m : m;
-  });
+    r.lanes.f[l] = (x >> 31) ? -m : m;
+  }
+  return r;
 }
 // Rounding to bfloat16 precision (SFPSTOCHRND), to nearest even; the result
-// is a float whose low 16 bits are zero.
+// is a float whose low 16 bits are zero. Inf and NaN are truncated.
 sfpi_inline vFloat float_to_fp16b(vFloat v, int round_mode = 0) {
-  (void)round_mode; // stochastic rounding is not modelled: always to nearest even
-  return tessel_impl::umap1(v, [](uint32_t x) {
-    if ((x & 0x7f800000u) == 0x7f800000u) return x & 0xffff0000u; // inf, NaN: truncated
-    return (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
-  });
+  (void)round_mode;
+  TESSEL_SFPI_U1(vFloat, v,
+                 (x & 0x7f800000u) == 0x7f800000u ? x & 0xffff0000u : (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u);
 }
 // a, b = min(a, b), max(a, b) per lane (SFPSWAP's ordering: -0 < +0).
 sfpi_inline void vec_min_max(vFloat& a, vFloat& b) {
