@@ -44,6 +44,9 @@ void ComputeState::reset() {
 void reset_compute(Core& core) {
   if (!core.compute) core.compute = std::make_unique<ComputeState>();
   core.compute->reset();
+  tessel_sfpi_window& w = core.ctx[TESSEL_RISC_COMPUTE].sfpi;
+  w = tessel_sfpi_window{};
+  w.lanes = ~0u;
 }
 
 std::string dst_left_held(const ComputeState& s, const char** file, uint32_t* line) {
@@ -142,18 +145,14 @@ inline void check_compute(tessel_kernel_ctx* k, const char* call, const char* fi
   if (__builtin_expect(k->risc != TESSEL_RISC_COMPUTE, 0)) not_compute(k, call, file, line);
 }
 
-inline uint32_t dst_capacity(const tessel_kernel_ctx* k) {
-  return (k->dst_full_sync_en ? 16u : 8u) >> (k->fp32_dest_acc_en ? 1 : 0);
-}
-inline uint32_t dst_sections(const tessel_kernel_ctx* k) { return k->dst_full_sync_en ? 1u : 2u; }
-inline uint32_t section_base(const tessel_kernel_ctx* k, uint32_t section) {
-  return (section % dst_sections(k)) * (kDstTiles / dst_sections(k));
-}
+} // namespace
 
 std::string dst_mode(const tessel_kernel_ctx* k) {
   return std::string(k->dst_full_sync_en ? "full-sync" : "half-sync") +
          (k->fp32_dest_acc_en ? " with fp32_dest_acc_en" : " with 16-bit DST");
 }
+
+namespace {
 
 [[noreturn]] TESSEL_COLD void dst_index_error(tessel_kernel_ctx* k, const CallText& what, uint32_t idst,
                                               const char* file, uint32_t line) {

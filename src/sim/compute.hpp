@@ -82,8 +82,22 @@ struct ComputeState {
   void reset();
 };
 
+// Tiles one acquire holds, how many sections DST has, and the first DST
+// tile of section number `section` (counted from the launch), for the
+// kernel's ComputeConfig (see the layout above).
+inline uint32_t dst_capacity(const tessel_kernel_ctx* k) {
+  return (k->dst_full_sync_en ? 16u : 8u) >> (k->fp32_dest_acc_en ? 1 : 0);
+}
+inline uint32_t dst_sections(const tessel_kernel_ctx* k) { return k->dst_full_sync_en ? 1u : 2u; }
+inline uint32_t section_base(const tessel_kernel_ctx* k, uint32_t section) {
+  return (section % dst_sections(k)) * (kDstTiles / dst_sections(k));
+}
+// "half-sync with 16-bit DST" and the like, for messages.
+std::string dst_mode(const tessel_kernel_ctx* k);
+
 struct Core;
-// Called when a compute kernel is launched on `core`: fresh state.
+// Called when a compute kernel is launched on `core`: fresh state (the
+// compute context's SFPI window included).
 void reset_compute(Core& core);
 
 // When a compute kernel returns with DST still held (acquired and not

@@ -22,6 +22,7 @@
 #include "sim/chip.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/noc_api.hpp"
+#include "sim/sfpi_api.hpp"
 
 namespace tessel::sim {
 
@@ -383,6 +384,8 @@ const tessel_sim_api kTable = {
     .sfpu_binary = api_sfpu_binary,
     .copy_block = api_copy_block,
     .extension = api_extension,
+    .sfpi_open = api_sfpi_open,
+    .sfpi_reach = api_sfpi_reach,
 };
 
 } // namespace

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 9u
+#define TESSEL_KERNEL_ABI_VERSION 10u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -300,6 +300,32 @@ struct tessel_sim_api {
 
   // Generic extension hook for later layers; 0 if absent.
   void* (*extension)(struct tessel_kernel_ctx*, uint32_t id);
+
+  // SFPI (kernel/include/tessel/sfpi.h). An SFPU LLK call (`call`, at
+  // file:line) opens the window onto the DST section MATH holds: this checks
+  // the protocol and that the tiles in `tile_mask` (bit per DST index the
+  // call names) are in the section, makes them readable, and fills the
+  // context's `sfpi` window (row 0 = the section's first row).
+  void (*sfpi_open)(struct tessel_kernel_ctx*, const char* call, uint32_t tile_mask, const char* file, uint32_t line);
+  // dst_reg reached `row` (of the section), in a tile not in the window's
+  // ready mask: makes that tile ready, or fails (no window, or beyond the
+  // section). caller_pc locates a dst_reg use outside any window.
+  void (*sfpi_reach)(struct tessel_kernel_ctx*, int32_t row, uintptr_t caller_pc);
+};
+
+// The SFPI window of a compute context: written by sfpi_open and by kernel
+// code (sfpi.h), read by both. Rows are DST rows of 16 floats; a tile is 64.
+struct tessel_sfpi_window {
+  float* section;      // first float of the held section; NULL: no window is open
+  uint32_t ready_mask; // bit t: tile t of the section may be read and written directly
+  uint32_t row;        // the DST row cursor (RWC Dst): dst_reg[i] is row + 2 * i; dst_reg++ adds 2
+  uint32_t face_row;   // where the current face starts (RWC Dst_Cr): the next face is face_row + 16
+  uint32_t lanes;      // lane-enable mask of the SFPU's condition codes (v_if)
+  uint32_t dst_32bit;  // 1 with fp32_dest_acc_en: stores keep all 32 bits
+  uint32_t prgm[3];    // the programmable constants vConst*Prgm0..2 (bits)
+  const char* call;    // the LLK call that opened the window, for messages
+  const char* file;
+  uint32_t line;
 };
 
 struct tessel_kernel_ctx {
@@ -352,6 +378,9 @@ struct tessel_kernel_ctx {
   // DPRINT_UNPACK/MATH/PACK set it for their body; a plain DPRINT in a
   // compute kernel prints once for each of the three threads, as on silicon.
   uint32_t dprint_thread;
+
+  // SFPI state of the compute context (see tessel_sfpi_window).
+  struct tessel_sfpi_window sfpi;
 };
 
 #define TESSEL_DPRINT_THREAD_UNPACK 0u

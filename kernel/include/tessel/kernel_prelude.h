@@ -26,6 +26,15 @@
 #ifndef NAMESPACE
 #define NAMESPACE tessel_kernel
 #endif
+
+// One compute context plays UNPACK, MATH and PACK (tessel/compute.h); of the
+// three thread macros Metalium defines one per build, a compute kernel here
+// sees TRISC_MATH, the thread whose code uses the SFPU (SFPI kernels put it
+// under #ifdef TRISC_MATH). Code only under TRISC_UNPACK or TRISC_PACK is
+// not compiled.
+#if defined(TESSEL_KERNEL_COMPUTE) && !defined(TRISC_MATH)
+#define TRISC_MATH 1
+#endif
 #ifndef MAIN
 #define MAIN kernel_main()
 #endif

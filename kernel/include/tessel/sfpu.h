@@ -372,4 +372,11 @@ ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel
 
 using namespace ckernel;
 
+// Metalium's SFPU headers bring the SFPI language and the LLK face loops to
+// the MATH thread's code (#ifdef TRISC_MATH), where custom SFPU kernels use
+// them.
+#if defined(TRISC_MATH)
+#include "tessel/llk_sfpu.h"
+#endif
+
 #endif // TESSEL_SFPU_H

@@ -1,0 +1,4 @@
+// TT-Metalium spelling of the compute kernel API (ALWI, the ComputeConfig
+// constants, MATH/UNPACK/PACK).
+#pragma once
+#include "tessel/compute.h"
