@@ -1,9 +1,12 @@
 #include "jit/cache_key.hpp"
 
+#include "jit/file_io.hpp"
 #include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <xxhash.h>
 
 namespace tessel::jit {
@@ -152,11 +155,36 @@ std::string memo_key(const BuildRequest& request) {
   return key;
 }
 
+namespace {
+// Whether a compute kernel's source names the SFPI language or the LLK
+// layer under it (custom SFPU code), so that the SFPU API headers bring them
+// in (-DTESSEL_KERNEL_SFPI) only then: they cost a third of a cold compile.
+// Kernels that include sfpi.h, ckernel.h or the llk headers get them anyway.
+bool names_sfpi(std::string_view text) {
+  static constexpr std::string_view kNames[] = {
+      "sfpi",         "vFloat",     "vInt",        "vUInt",        "dst_reg",   "v_if",          "_llk_",    "llk_sfpu",
+      "ckernel_sfpu", "SFPU_UNARY", "SFPU_BINARY", "SFPU_TERNARY", "SFPU_INIT", "SFPU_TEMPLATE", "SFPU_CALL"};
+  for (std::string_view name : kNames)
+    if (text.find(name) != std::string_view::npos) return true;
+  return false;
+}
+
+bool uses_sfpi(const BuildRequest& request) {
+  if (request.kind != KernelKind::Compute) return false;
+  for (const auto& define : request.defines)
+    if (names_sfpi(define.second)) return true;
+  if (request.source_path.empty()) return names_sfpi(request.source_text);
+  const std::optional<std::string> text = read_file(absolute_source_path(request.source_path));
+  return text && names_sfpi(*text);
+}
+} // namespace
+
 std::vector<std::string> request_flags(const BuildRequest& request) {
   std::vector<std::string> flags;
   flags.push_back("-O" + std::to_string(effective_opt_level(request)));
   flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1"
                                                       : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
+  if (uses_sfpi(request)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
   if (!request.compile_args.empty()) {
     std::string list = "-DTESSEL_CTA_LIST=";
     for (size_t i = 0; i < request.compile_args.size(); ++i) {

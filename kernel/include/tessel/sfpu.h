@@ -374,8 +374,9 @@ using namespace ckernel;
 
 // Metalium's SFPU headers bring the SFPI language and the LLK face loops to
 // the MATH thread's code (#ifdef TRISC_MATH), where custom SFPU kernels use
-// them.
-#if defined(TRISC_MATH)
+// them. Here only when the JIT saw the kernel name them
+// (TESSEL_KERNEL_SFPI): parsing them costs a third of a cold compile.
+#if defined(TRISC_MATH) && defined(TESSEL_KERNEL_SFPI)
 #include "tessel/llk_sfpu.h"
 #endif
 
