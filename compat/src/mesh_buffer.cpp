@@ -81,8 +81,6 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
                                                const DeviceLocalBufferConfig& device_local_config,
                                                MeshDevice* mesh_device, std::optional<DeviceAddr> address) {
   MeshDevice& mesh = checks::non_null(mesh_device, "MeshBuffer::create");
-  if (device_local_config.sharding_args.sharded)
-    reject("sharded device-local buffers are not supported; tessel buffers are interleaved");
   if (device_local_config.sub_device_id) reject("sub-devices are not supported; leave sub_device_id unset");
   if (address) reject("placing a buffer at a given address is not supported");
   const uint64_t page_bytes = device_local_config.page_size;
@@ -99,8 +97,9 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
   std::vector<std::shared_ptr<Buffer>> buffers;
   buffers.reserve(chips.size());
   for (IDevice* chip : chips)
-    buffers.push_back(
-        CreateBuffer(InterleavedBufferConfig{chip, local_bytes, page_bytes, device_local_config.buffer_type}));
+    buffers.push_back(detail::create_buffer(chip, local_bytes, page_bytes, device_local_config.buffer_type,
+                                            device_local_config.sharding_args.buffer_layout(),
+                                            device_local_config.sharding_args.shard_spec(), "MeshBuffer::create"));
   for (size_t i = 1; i < buffers.size(); ++i)
     if (buffers[i]->address() != buffers[0]->address()) {
       const MeshCoordinate coord(uint32_t(i / mesh.num_cols()), uint32_t(i % mesh.num_cols()));

@@ -131,24 +131,6 @@ uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRan
   return program.native().add_semaphore(cores, initial_value);
 }
 
-Buffer::Buffer(std::shared_ptr<tessel::Buffer> buffer, IDevice* device) : buffer_(std::move(buffer)), device_(device) {}
-
-std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
-  if (!config.device) throw tessel::ValidationError("CreateBuffer: InterleavedBufferConfig::device is null");
-  if (config.buffer_type != BufferType::DRAM && config.buffer_type != BufferType::L1)
-    throw tessel::ValidationError("CreateBuffer: only BufferType::DRAM and BufferType::L1 buffers exist in tessel "
-                                  "(no L1_SMALL, SYSTEM_MEMORY or TRACE regions)");
-  if (config.buffer_layout != TensorMemoryLayout::INTERLEAVED)
-    throw tessel::ValidationError("CreateBuffer: only TensorMemoryLayout::INTERLEAVED buffers are supported");
-  if (config.page_size > UINT32_MAX)
-    throw tessel::ValidationError("CreateBuffer: page_size " + std::to_string(config.page_size) +
-                                  " B does not fit 32 bits");
-  const tessel::BufferConfig native{config.size, uint32_t(config.page_size),
-                                    config.buffer_type == BufferType::L1 ? tessel::BufferType::L1
-                                                                         : tessel::BufferType::DRAM};
-  return std::make_shared<Buffer>(tessel::Buffer::create(config.device->native_ptr(), native), config.device);
-}
-
 void DeallocateBuffer(Buffer& buffer) { buffer.deallocate(); }
 
 void AssignGlobalBufferToProgram(const std::shared_ptr<Buffer>& buffer, Program& program) { program.hold(buffer); }

@@ -32,10 +32,10 @@ int main() {
     const uint32_t global_bytes = uint32_t(global_shape.height() * global_shape.width() * sizeof(bfloat16));
 
     const DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
-    const ShardedBufferConfig sharded{.global_size = global_bytes,
-                                      .global_buffer_shape = global_shape,
-                                      .shard_shape = shard_shape,
-                                      .shard_orientation = ShardOrientation::ROW_MAJOR};
+    const distributed::ShardedBufferConfig sharded{.global_size = global_bytes,
+                                                   .global_buffer_shape = global_shape,
+                                                   .shard_shape = shard_shape,
+                                                   .shard_orientation = ShardOrientation::ROW_MAJOR};
     auto a = MeshBuffer::create(sharded, dram, mesh_device.get());
     auto b = MeshBuffer::create(ReplicatedBufferConfig{.size = tiles_per_chip * tile_bytes}, dram, mesh_device.get());
     auto c = MeshBuffer::create(sharded, dram, mesh_device.get());

@@ -274,10 +274,10 @@ std::vector<uint32_t> numbered_block(size_t row0, size_t col0, size_t shard_rows
 TEST(MeshBufferTest, RowMajorShardsGoOnePerChipAndReadBackWhole) {
   auto mesh = open_mesh(2, 4);
   MeshCommandQueue& cq = mesh->mesh_command_queue();
-  const ShardedBufferConfig config{.global_size = 64 * 128 * 4,
-                                   .global_buffer_shape = {64, 128},
-                                   .shard_shape = {32, 32},
-                                   .shard_orientation = ShardOrientation::ROW_MAJOR};
+  const distributed::ShardedBufferConfig config{.global_size = 64 * 128 * 4,
+                                                .global_buffer_shape = {64, 128},
+                                                .shard_shape = {32, 32},
+                                                .shard_orientation = ShardOrientation::ROW_MAJOR};
   auto buffer = MeshBuffer::create(config, dram_pages(1024), mesh.get());
   EXPECT_EQ(buffer->size(), 64u * 128 * 4);
   EXPECT_EQ(buffer->device_local_size(), 32u * 32 * 4);
@@ -298,10 +298,10 @@ TEST(MeshBufferTest, ColumnMajorShardsFillTheMeshColumnByColumn) {
   auto mesh = open_mesh(2, 4);
   MeshCommandQueue& cq = mesh->mesh_command_queue();
   // Eight 4 x 8 shards stacked vertically: shard k goes to chip (k % 2, k / 2).
-  const ShardedBufferConfig config{.global_size = 32 * 8 * 4,
-                                   .global_buffer_shape = {32, 8},
-                                   .shard_shape = {4, 8},
-                                   .shard_orientation = ShardOrientation::COL_MAJOR};
+  const distributed::ShardedBufferConfig config{.global_size = 32 * 8 * 4,
+                                                .global_buffer_shape = {32, 8},
+                                                .shard_shape = {4, 8},
+                                                .shard_orientation = ShardOrientation::COL_MAJOR};
   auto buffer = MeshBuffer::create(config, dram_pages(128), mesh.get());
   const std::vector<uint32_t> array = numbered_array(32, 8);
   EnqueueWriteMeshBuffer(cq, buffer, array);
@@ -319,10 +319,10 @@ TEST(MeshBufferTest, AZeroShardDimensionReplicatesEachShardDownAMeshColumn) {
   auto mesh = open_mesh(2, 4);
   MeshCommandQueue& cq = mesh->mesh_command_queue();
   // Shard height 0: four 4 x 8 shards side by side, shard k on both chips of column k.
-  const ShardedBufferConfig config{.global_size = 4 * 32 * 4,
-                                   .global_buffer_shape = {4, 32},
-                                   .shard_shape = {0, 8},
-                                   .shard_orientation = ShardOrientation::ROW_MAJOR};
+  const distributed::ShardedBufferConfig config{.global_size = 4 * 32 * 4,
+                                                .global_buffer_shape = {4, 32},
+                                                .shard_shape = {0, 8},
+                                                .shard_orientation = ShardOrientation::ROW_MAJOR};
   auto buffer = MeshBuffer::create(config, dram_pages(128), mesh.get());
   EXPECT_EQ(buffer->physical_shard_shape(), Shape2D(4, 8));
   EnqueueWriteMeshBuffer(cq, buffer, numbered_array(4, 32));
@@ -340,7 +340,7 @@ TEST(MeshBufferTest, AZeroShardDimensionReplicatesEachShardDownAMeshColumn) {
 
 TEST(MeshBufferTest, BadShardedLayoutsThrowBeforeAllocating) {
   auto mesh = open_mesh(2, 4);
-  const auto create = [&](const ShardedBufferConfig& config, uint32_t page_bytes) {
+  const auto create = [&](const distributed::ShardedBufferConfig& config, uint32_t page_bytes) {
     return [&, config, page_bytes] { MeshBuffer::create(config, dram_pages(page_bytes), mesh.get()); };
   };
   expect_validation_error(

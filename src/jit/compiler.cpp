@@ -204,7 +204,9 @@ std::vector<std::string> compile_command(const CompileJob& job) {
   argv.push_back("-I" + job.include_dir);
   argv.insert(argv.end(), {"-include", "tessel/kernel_prelude.h", "-MD", "-MF", job.depfile_path});
   argv.insert(argv.end(), job.request_flags.begin(), job.request_flags.end());
-  argv.insert(argv.end(), {"-o", job.output_path, job.source_arg});
+  // The source is C++ whatever its name ends in (a kernel given as text is
+  // written under its display name); the link inputs after it are not.
+  argv.insert(argv.end(), {"-o", job.output_path, "-x", "c++", job.source_arg, "-x", "none"});
   if (job.link_mode == LinkMode::Minimal)
     argv.insert(argv.end(), kMinimalLinkLibraries.begin(), kMinimalLinkLibraries.end());
   return argv;

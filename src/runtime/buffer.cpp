@@ -58,8 +58,9 @@ void check_shard_spec(const ShardSpec& spec, const BufferConfig& config, uint32_
   if (problem.empty() && spec.banks.empty()) problem = "no banks given; expected at least one bank to hold shards";
   for (size_t i = 0; i < spec.banks.size() && problem.empty(); ++i) {
     if (spec.banks[i] >= banks)
-      problem = "bank " + std::to_string(spec.banks[i]) + " (banks[" + std::to_string(i) + "]) does not exist: " +
-                std::string(type_name(config.type)) + " has banks 0.." + std::to_string(banks - 1);
+      problem = "bank " + std::to_string(spec.banks[i]) + " (banks[" + std::to_string(i) +
+                "]) does not exist: " + std::string(type_name(config.type)) + " has banks 0.." +
+                std::to_string(banks - 1);
     for (size_t j = 0; j < i && problem.empty(); ++j)
       if (spec.banks[j] == spec.banks[i])
         problem = "bank " + std::to_string(spec.banks[i]) + " is listed twice (banks[" + std::to_string(j) +
@@ -67,8 +68,7 @@ void check_shard_spec(const ShardSpec& spec, const BufferConfig& config, uint32_
   }
   if (problem.empty() && config.size_bytes != spec.tensor_volume() * config.page_size_bytes)
     problem = "size " + std::to_string(config.size_bytes) + " bytes is not the tensor's " +
-              std::to_string(spec.tensor_volume()) + " pages of " + std::to_string(config.page_size_bytes) +
-              " bytes";
+              std::to_string(spec.tensor_volume()) + " pages of " + std::to_string(config.page_size_bytes) + " bytes";
   if (!problem.empty()) throw ValidationError("Buffer::create: sharded buffer: " + problem);
 }
 
@@ -129,7 +129,8 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
   if (config.shard) {
     check_shard_spec(*config.shard, config, g.banks);
     const uint32_t listed = uint32_t(config.shard->banks.size());
-    g.bytes_per_bank = uint64_t((config.shard->num_shards() + listed - 1) / listed) * config.shard->shard_volume() * g.stride;
+    g.bytes_per_bank =
+        uint64_t((config.shard->num_shards() + listed - 1) / listed) * config.shard->shard_volume() * g.stride;
   }
   runtime::RangeAllocator& alloc = config.type == BufferType::DRAM ? *s.dram : *s.l1;
   auto address = alloc.allocate(g.bytes_per_bank, g.alignment, config.type == BufferType::L1);
@@ -139,7 +140,8 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
                            std::to_string(g.bytes_per_bank) + " bytes in each of " + std::to_string(g.banks) +
                            " banks, but the largest free range is " + std::to_string(alloc.largest_free()) + " bytes");
   // A sharded buffer is registered as the range it reserves in every bank.
-  const uint64_t registered = config.shard ? g.bytes_per_bank / g.stride * g.banks * config.page_size_bytes : config.size_bytes;
+  const uint64_t registered =
+      config.shard ? g.bytes_per_bank / g.stride * g.banks * config.page_size_bytes : config.size_bytes;
   s.chip->memory_map().add(config.type == BufferType::DRAM ? sim::MemoryKind::Dram : sim::MemoryKind::L1, *address,
                            registered, config.page_size_bytes, g.stride, g.banks);
   return std::shared_ptr<Buffer>(new Buffer(device, config, uint32_t(*address)));

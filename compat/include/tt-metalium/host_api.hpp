@@ -61,9 +61,11 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
 uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
                          uint32_t initial_value, CoreType core_type = CoreType::WORKER);
 
-// Interleaved DRAM or L1 buffers (buffer.hpp); other buffer types and
-// layouts throw. No placement at a given address.
+// Interleaved DRAM or L1 buffers (buffer.hpp); other buffer types throw.
+// No placement at a given address.
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
+// Sharded DRAM or L1 buffers (buffer.hpp has the layout and its rules).
+std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config);
 void DeallocateBuffer(Buffer& buffer);
 // Keeps `buffer` alive at least as long as `program`.
 void AssignGlobalBufferToProgram(const std::shared_ptr<Buffer>& buffer, Program& program);

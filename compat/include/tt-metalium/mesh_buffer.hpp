@@ -17,8 +17,9 @@
 //
 // create() throws tessel::ValidationError, allocating nothing, for a shape
 // the shard does not divide, more shards than chips, a per-chip size that is
-// not a whole number of pages, a sub-device id, a fixed address or
-// per-device sharding (DeviceLocalBufferConfig::sharding_args), and when the
+// not a whole number of pages, a sub-device id, a fixed address or bad
+// per-device sharding (DeviceLocalBufferConfig::sharding_args: each chip's
+// buffer is then sharded over its cores as buffer.hpp says), and when the
 // chips cannot give the same address (mesh_device.hpp says when that is).
 // bottom_up is ignored.
 //
@@ -42,11 +43,6 @@
 #include "tt-metalium/mesh_device.hpp"
 
 namespace tt::tt_metal {
-
-// Per-device sharding parameters; only the default (interleaved) is supported.
-struct BufferShardingArgs {
-  bool sharded = false;
-};
 
 using SubDeviceId = uint8_t;
 

@@ -116,12 +116,15 @@ struct InterleavedPow2AddrGenFast {
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
 
-// TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>: an interleaved buffer takes
-// exactly two compile-time args: [flags, aligned page size]. Flags bit 0 =
-// sharded, bit 1 = DRAM (the host's TensorAccessorArgs(buffer) writes them).
+// TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>: the compile-time args the
+// host's TensorAccessorArgs(buffer) wrote (include/tessel/tensor_accessor_args.hpp):
+// interleaved [flags, aligned page size]; sharded [flags, aligned page size,
+// rank, banks, tensor shape[rank], shard shape[rank], bank[banks]]. Flags
+// bit 0 = sharded, bit 1 = DRAM.
 namespace tensor_accessor {
 inline constexpr uint32_t kSharded = 1u << 0;
 inline constexpr uint32_t kIsDram = 1u << 1;
+inline constexpr uint32_t kMaxRank = 8;
 } // namespace tensor_accessor
 
 template <uint32_t CTA_OFFSET, uint32_t CRTA_OFFSET = 0>
@@ -130,13 +133,75 @@ struct TensorAccessorArgs {
   static constexpr uint32_t aligned_page_size = get_compile_time_arg_val(CTA_OFFSET + 1);
   static constexpr bool is_dram = (flags & tensor_accessor::kIsDram) != 0;
   static constexpr bool is_sharded = (flags & tensor_accessor::kSharded) != 0;
-  static_assert(!is_sharded, "TensorAccessorArgs: sharded tensors are not supported yet");
-  static constexpr uint32_t num_compile_time_args() { return 2; }
+  static constexpr uint32_t rank = is_sharded ? get_compile_time_arg_val(CTA_OFFSET + 2) : 0;
+  static constexpr uint32_t num_banks = is_sharded ? get_compile_time_arg_val(CTA_OFFSET + 3) : 0;
+  static_assert(!is_sharded || (rank >= 1 && rank <= tensor_accessor::kMaxRank && num_banks >= 1),
+                "TensorAccessorArgs: the compile-time args at this offset are not a sharded tensor's "
+                "(rank 1..8, at least one bank): append the host's TensorAccessorArgs(buffer) here");
+  // Sharded only: dimension d (outermost first) in pages, and shard i's bank.
+  static constexpr uint32_t tensor_shape(uint32_t d) { return get_compile_time_arg_val(CTA_OFFSET + 4 + d); }
+  static constexpr uint32_t shard_shape(uint32_t d) { return get_compile_time_arg_val(CTA_OFFSET + 4 + rank + d); }
+  static constexpr uint32_t bank(uint32_t i) { return get_compile_time_arg_val(CTA_OFFSET + 4 + 2 * rank + i); }
+  static constexpr uint32_t num_compile_time_args() { return is_sharded ? 4 + 2 * rank + num_banks : 2; }
   static constexpr uint32_t num_common_runtime_args() { return 0; }
-  static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+  static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + num_compile_time_args(); }
   static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
 };
 
+namespace tessel_detail {
+template <typename Args>
+constexpr uint64_t tensor_pages() {
+  uint64_t v = 1;
+  for (uint32_t d = 0; d < Args::rank; ++d)
+    v *= Args::tensor_shape(d);
+  return v;
+}
+template <typename Args>
+constexpr uint32_t shard_pages() {
+  uint32_t v = 1;
+  for (uint32_t d = 0; d < Args::rank; ++d)
+    v *= Args::shard_shape(d);
+  return v;
+}
+__attribute__((noinline, cold)) inline void fail_sharded_page(uint32_t page_id, uint64_t pages, const char* file,
+                                                              uint32_t line) {
+  char message[160];
+  __builtin_snprintf(message, sizeof message,
+                     "TensorAccessor: page %u is past the sharded tensor's %llu pages: expected a page id below %llu",
+                     page_id, (unsigned long long)pages, (unsigned long long)pages);
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail(k, message, file, line);
+}
+// Page -> NoC address of a sharded tensor (include/tessel/buffer.hpp): its
+// shard (row-major over the shard grid) picks the bank and the slot in it;
+// its position in the shard (row-major over the shard shape) the page.
+template <typename Args>
+inline uint64_t sharded_noc_addr(uint32_t base, uint32_t page_id, uint32_t offset, const char* file, uint32_t line) {
+  if (__builtin_expect(page_id >= tensor_pages<Args>(), 0)) {
+    fail_sharded_page(page_id, tensor_pages<Args>(), file, line);
+    __builtin_unreachable();
+  }
+  uint32_t rest = page_id, shard = 0, in_shard = 0, shard_stride = 1, page_stride = 1;
+#pragma GCC unroll 8
+  for (int d = int(Args::rank) - 1; d >= 0; --d) {
+    const uint32_t t = Args::tensor_shape(uint32_t(d)), w = Args::shard_shape(uint32_t(d));
+    const uint32_t c = rest % t;
+    rest /= t;
+    shard += c / w * shard_stride;
+    in_shard += c % w * page_stride;
+    shard_stride *= (t + w - 1) / w;
+    page_stride *= w;
+  }
+  const uint32_t slot = shard / Args::num_banks;
+  const uint64_t addr = base + (uint64_t(slot) * shard_pages<Args>() + in_shard) * Args::aligned_page_size + offset;
+  return bank_noc_addr(Args::is_dram, Args::bank(shard % Args::num_banks), addr, file, line);
+}
+} // namespace tessel_detail
+
+// Pages of an interleaved or sharded tensor (TensorAccessorArgs says which):
+// get_noc_addr(page) finds the page's bank and address. For a sharded one,
+// the page size given is its data size; pages sit at the host's aligned
+// page size.
 template <typename Args>
 struct TensorAccessor {
   uint32_t bank_base_address;
@@ -145,7 +210,10 @@ struct TensorAccessor {
       : bank_base_address(base), page_size(page) {}
   uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
-    return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
+    if constexpr (Args::is_sharded)
+      return tessel_detail::sharded_noc_addr<Args>(bank_base_address, page_id, offset, TESSEL_SITE);
+    else
+      return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
 };

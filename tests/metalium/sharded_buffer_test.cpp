@@ -1,0 +1,171 @@
+// Sharded buffers in today's spellings: CreateBuffer(ShardedBufferConfig)
+// with a ShardSpecBuffer, TensorAccessorArgs of interleaved and sharded
+// buffers chained in one kernel (their arg counts differ), pages placed as
+// Metalium places them, and the errors of bad layouts and pages.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tt-metalium/host_api.hpp"
+#include "tt-metalium/tensor_accessor_args.hpp"
+
+using namespace tt;
+using namespace tt::tt_metal;
+
+namespace {
+
+// Copies page p of interleaved A into sharded B, then page p of B into
+// interleaved C, and writes where B's page p is (NoC x, y, local address)
+// into interleaved D. With a 4th runtime arg of 1 it reads one page past B.
+constexpr const char* kChain = R"(#include <cstdint>
+void kernel_main() {
+  constexpr auto a_args = TensorAccessorArgs<0>();
+  constexpr auto b_args = TensorAccessorArgs<a_args.next_compile_time_args_offset()>();
+  constexpr auto c_args = TensorAccessorArgs<b_args.next_compile_time_args_offset()>();
+  constexpr auto d_args = TensorAccessorArgs<c_args.next_compile_time_args_offset()>();
+  static_assert(a_args.num_compile_time_args() == 2 && !a_args.is_sharded);
+  static_assert(b_args.num_compile_time_args() == 12 && b_args.is_sharded && !b_args.is_dram);
+  const uint32_t page = 64, pages = get_arg_val<uint32_t>(4);
+  const auto a = TensorAccessor(a_args, get_arg_val<uint32_t>(0), page);
+  const auto b = TensorAccessor(b_args, get_arg_val<uint32_t>(1), page);
+  const auto c = TensorAccessor(c_args, get_arg_val<uint32_t>(2), page);
+  const auto d = TensorAccessor(d_args, get_arg_val<uint32_t>(3), page);
+  const uint32_t scratch = get_write_ptr(0);
+  volatile uint32_t* words = reinterpret_cast<volatile uint32_t*>(scratch);
+  for (uint32_t p = 0; p < pages; ++p) {
+    noc_async_read_page(p, a, scratch);
+    noc_async_read_barrier();
+    noc_async_write_page(p, b, scratch);
+    noc_async_write_barrier();
+  }
+  for (uint32_t p = 0; p < pages; ++p) {
+    noc_async_read_page(p, b, scratch);
+    noc_async_read_barrier();
+    noc_async_write_page(p, c, scratch);
+    noc_async_write_barrier();
+    const uint64_t at = b.get_noc_addr(p);
+    words[0] = uint32_t(at >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK;
+    words[1] = uint32_t(at >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK;
+    words[2] = uint32_t(at & TESSEL_NOC_LOCAL_MASK);
+    noc_async_write_page(p, d, scratch);
+    noc_async_write_barrier();
+  }
+  if (get_arg_val<uint32_t>(5)) noc_async_read_page(pages, b, scratch); // @past
+}
+)";
+
+constexpr uint32_t kPage = 64, kRows = 4, kCols = 6, kPages = kRows * kCols;
+
+struct Fixture {
+  IDevice* device = CreateDevice(0);
+  ~Fixture() { CloseDevice(device); }
+  std::shared_ptr<Buffer> dram(uint32_t pages) const {
+    return CreateBuffer(InterleavedBufferConfig{device, pages * kPage, kPage, BufferType::DRAM});
+  }
+  // The 4x6-page tensor as 2x3-page blocks on cores (0,0)-(1,1).
+  std::shared_ptr<Buffer> blocks(ShardOrientation orientation) const {
+    const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 1})), {2, 3 * 16}, orientation, {1, 16},
+                               {kRows, kCols});
+    return CreateBuffer(
+        ShardedBufferConfig{device, kPages * kPage, kPage, BufferType::L1, TensorMemoryLayout::BLOCK_SHARDED, spec});
+  }
+};
+
+std::string run(Fixture& f, const std::shared_ptr<Buffer>& b, bool past, std::vector<uint32_t>* c_out,
+                std::vector<uint32_t>* d_out) {
+  auto a = f.dram(kPages), c = f.dram(kPages), d = f.dram(kPages);
+  std::vector<uint32_t> input(kPages * kPage / 4);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint32_t(i * 2654435761u);
+  CommandQueue& cq = f.device->command_queue();
+  EnqueueWriteBuffer(cq, a, input, true);
+  Program program = CreateProgram();
+  const CoreCoord core{2, 0};
+  CreateCircularBuffer(
+      program, core,
+      CircularBufferConfig(kPage, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}}).set_page_size(tt::CBIndex::c_0, kPage));
+  std::vector<uint32_t> cta;
+  for (const auto& buffer : {a, b, c, d})
+    TensorAccessorArgs(*buffer).append_to(cta);
+  const KernelHandle k = CreateKernelFromString(program, kChain, core,
+                                                DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
+                                                                   .noc = NOC::RISCV_0_default,
+                                                                   .compile_args = cta});
+  SetRuntimeArgs(program, k, core, {a->address(), b->address(), c->address(), d->address(), kPages, past ? 1u : 0u});
+  try {
+    EnqueueProgram(cq, program, true);
+  } catch (const tessel::Error& e) {
+    return e.what();
+  }
+  EnqueueReadBuffer(cq, c, *c_out, true);
+  EnqueueReadBuffer(cq, d, *d_out, true);
+  std::vector<uint32_t> through_host;
+  EnqueueReadBuffer(cq, b, through_host, true);
+  EXPECT_EQ(through_host, input) << "the host's sharded read sees the pages the kernel wrote";
+  EXPECT_EQ(*c_out, input);
+  return {};
+}
+
+TEST(ShardedBufferTest, ChainedAccessorsMovePagesThroughABlockShardedBufferWhereMetaliumPlacesThem) {
+  for (ShardOrientation orientation : {ShardOrientation::ROW_MAJOR, ShardOrientation::COL_MAJOR}) {
+    Fixture f;
+    auto b = f.blocks(orientation);
+    EXPECT_EQ(b->buffer_layout(), TensorMemoryLayout::BLOCK_SHARDED);
+    std::vector<uint32_t> c, d;
+    ASSERT_EQ(run(f, b, false, &c, &d), "");
+    // Page (r, col) is in shard (r / 2, col / 3), at position (r % 2) * 3 + col % 3.
+    for (uint32_t p = 0; p < kPages; ++p) {
+      const uint32_t r = p / kCols, col = p % kCols, shard = (r / 2) * 2 + col / 3;
+      const CoreCoord logical = orientation == ShardOrientation::ROW_MAJOR ? CoreCoord{shard % 2, shard / 2}
+                                                                           : CoreCoord{shard / 2, shard % 2};
+      const CoreCoord noc = f.device->worker_core_from_logical_core(logical);
+      const uint32_t* where = &d[p * kPage / 4];
+      EXPECT_EQ(CoreCoord(where[0], where[1]), noc) << "page " << p;
+      EXPECT_EQ(where[2], b->address() + ((r % 2) * 3 + col % 3) * b->aligned_page_size()) << "page " << p;
+    }
+  }
+}
+
+TEST(ShardedBufferTest, APagePastTheShardedTensorIsAnErrorAtTheKernelLine) {
+  Fixture f;
+  std::vector<uint32_t> c, d;
+  const std::string error = run(f, f.blocks(ShardOrientation::ROW_MAJOR), true, &c, &d);
+  EXPECT_NE(error.find("TensorAccessor: page 24 is past the sharded tensor's 24 pages: expected a page id below 24"),
+            std::string::npos)
+      << error;
+  const std::string chain = kChain;
+  const size_t marker = chain.find("// @past");
+  const std::string line = std::to_string(1 + std::count(chain.begin(), chain.begin() + marker, '\n'));
+  EXPECT_NE(error.find("CreateKernelFromString#0:" + line + ": core (2,0) BRISC"), std::string::npos) << error;
+}
+
+TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAllocating) {
+  Fixture f;
+  const auto create = [&](TensorMemoryLayout layout, std::array<uint32_t, 2> shard, CoreRange cores) {
+    try {
+      CreateBuffer(ShardedBufferConfig{
+          f.device, kPages * kPage, kPage, BufferType::L1, layout,
+          ShardSpecBuffer(CoreRangeSet(cores), shard, ShardOrientation::ROW_MAJOR, {1, 16}, {kRows, kCols})});
+    } catch (const tessel::ValidationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 3 * 16}, CoreRange({0, 0}, {3, 0})),
+            "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 48], page shape [1, 16] and tensor of [4, 6] "
+            "pages: a HEIGHT_SHARDED shard is 3 pages wide; expected the tensor's width, 6 pages");
+  EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {2, 0})),
+            "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 96], page shape [1, 16] and tensor of [4, 6] "
+            "pages: 4 shards for the 3 cores of {[(x=0,y=0) - (x=2,y=0)]}; expected at most one shard per core");
+  EXPECT_EQ(create(TensorMemoryLayout::BLOCK_SHARDED, {2, 40}, CoreRange({0, 0}, {1, 1})),
+            "CreateBuffer: BLOCK_SHARDED buffer with shard shape [2, 40], page shape [1, 16] and tensor of [4, 6] "
+            "pages: expected non-zero shapes with the shard shape a multiple of the page shape in each dimension");
+  EXPECT_EQ(create(TensorMemoryLayout::INTERLEAVED, {2, 48}, CoreRange({0, 0}, {1, 1})),
+            "CreateBuffer: a INTERLEAVED buffer was given shard parameters; expected them only for a sharded layout");
+  // A height-sharded buffer that fits works, and leaves the device usable.
+  EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {3, 0})), "no error");
+}
+
+} // namespace
