@@ -4,6 +4,7 @@
 
 #include "tessel/error.hpp"
 #include "tt-metalium/buffer.hpp"
+#include "tt-metalium/circular_buffer_config.hpp"
 #include "tt-metalium/device.hpp"
 #include "tt-metalium/host_api.hpp"
 
@@ -17,6 +18,11 @@ const ShardSpecBuffer& Buffer::shard_spec() const {
   if (!shard_spec_)
     throw tessel::ValidationError("Buffer::shard_spec: the buffer is interleaved; only sharded buffers have one");
   return *shard_spec_;
+}
+
+CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
+  tessel::CircularBufferConfig::set_globally_allocated_address(buffer.native());
+  return *this;
 }
 
 namespace detail {

@@ -72,6 +72,8 @@ public:
   bool is_allocated() const { return allocated_; }
   uint32_t num_banks() const;
   uint32_t aligned_page_size() const;
+  // Bytes the buffer reserves in each bank (the same range in every bank).
+  uint64_t bytes_per_bank() const { return bytes_per_bank_; }
   Device& device() const { return *device_; }
 
   void deallocate();
@@ -82,7 +84,7 @@ public:
   void read(void* dst, uint64_t size_bytes) const;
 
 private:
-  Buffer(std::shared_ptr<Device> device, const BufferConfig& config, uint32_t address);
+  Buffer(std::shared_ptr<Device> device, const BufferConfig& config, uint32_t address, uint64_t bytes_per_bank);
   std::shared_ptr<Device> device_;
   uint32_t address_ = 0;
   uint64_t size_ = 0;
@@ -90,6 +92,7 @@ private:
   BufferType type_ = BufferType::DRAM;
   std::optional<ShardSpec> shard_;
   uint32_t stride_ = 0; // aligned page size
+  uint64_t bytes_per_bank_ = 0;
   bool allocated_ = false;
 };
 

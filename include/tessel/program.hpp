@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "tessel/data_format.hpp"
 
 namespace tessel {
+
+class Buffer;
 
 namespace runtime {
 struct ProgramState;
@@ -65,20 +68,30 @@ struct ComputeConfig {
 };
 
 // One CB config: a memory region of total_size_bytes shared by one or more
-// CB indices (each with its format and page size).
+// CB indices (each with its format and page size). The region is placed in
+// the program's CB area of L1, or, after set_globally_allocated_address, is
+// an L1 buffer's range on each core (the CB then reads and writes the
+// buffer's pages in place; the buffer must outlive the program's runs).
 class CircularBufferConfig {
 public:
   CircularBufferConfig(uint32_t total_size_bytes, std::map<uint8_t, DataFormat> formats);
   CircularBufferConfig& set_page_size(uint8_t index, uint32_t page_size_bytes);
+  // Throws ValidationError for a DRAM or deallocated buffer.
+  CircularBufferConfig& set_globally_allocated_address(const Buffer& buffer);
 
   uint32_t total_size() const { return total_size_bytes_; }
   const std::map<uint8_t, DataFormat>& formats() const { return formats_; }
   const std::map<uint8_t, uint32_t>& page_sizes() const { return page_sizes_; }
+  // The L1 address and per-core bytes of the buffer set above, if any.
+  std::optional<uint32_t> globally_allocated_address() const { return global_address_; }
+  uint64_t global_bytes_per_core() const { return global_bytes_; }
 
 private:
   uint32_t total_size_bytes_;
   std::map<uint8_t, DataFormat> formats_;
   std::map<uint8_t, uint32_t> page_sizes_;
+  std::optional<uint32_t> global_address_;
+  uint64_t global_bytes_ = 0;
 };
 
 using KernelHandle = uint32_t;

@@ -144,14 +144,14 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
       config.shard ? g.bytes_per_bank / g.stride * g.banks * config.page_size_bytes : config.size_bytes;
   s.chip->memory_map().add(config.type == BufferType::DRAM ? sim::MemoryKind::Dram : sim::MemoryKind::L1, *address,
                            registered, config.page_size_bytes, g.stride, g.banks);
-  return std::shared_ptr<Buffer>(new Buffer(device, config, uint32_t(*address)));
+  return std::shared_ptr<Buffer>(new Buffer(device, config, uint32_t(*address), g.bytes_per_bank));
 }
 
-Buffer::Buffer(std::shared_ptr<Device> device, const BufferConfig& config, uint32_t address)
+Buffer::Buffer(std::shared_ptr<Device> device, const BufferConfig& config, uint32_t address, uint64_t bytes_per_bank)
     : device_(std::move(device)), address_(address), size_(config.size_bytes), page_size_(config.page_size_bytes),
       type_(config.type), shard_(config.shard),
       stride_(geometry(device_->state(), config.type, config.size_bytes, config.page_size_bytes).stride),
-      allocated_(true) {}
+      bytes_per_bank_(bytes_per_bank), allocated_(true) {}
 
 Buffer::~Buffer() { deallocate(); }
 

@@ -1,5 +1,7 @@
 #include "tessel/program.hpp"
 
+#include "tessel/buffer.hpp"
+
 #include "base/warning.hpp"
 
 #include <unistd.h>
@@ -80,6 +82,18 @@ CircularBufferConfig& CircularBufferConfig::set_page_size(uint8_t index, uint32_
     throw ValidationError("CircularBufferConfig::set_page_size: CB index " + std::to_string(index) +
                           " has no data format in this config; give it one in the constructor");
   page_sizes_[index] = page_size_bytes;
+  return *this;
+}
+
+CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
+  if (buffer.type() != BufferType::L1 || !buffer.is_allocated()) {
+    const std::string message = std::string("CircularBufferConfig::set_globally_allocated_address: the buffer is ") +
+                                (buffer.is_allocated() ? "in DRAM" : "deallocated") +
+                                "; expected an allocated L1 buffer, whose range on each core the CB uses";
+    throw ValidationError(message);
+  }
+  global_address_ = buffer.address();
+  global_bytes_ = buffer.bytes_per_bank();
   return *this;
 }
 
@@ -233,26 +247,39 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
         throw ValidationError(std::string(call) + ": " + cb + " is already configured on core " +
                               first_common_core(cores, other.cores));
   }
-  // A config sits at the same offset on all its cores: above every CB already
-  // on any of them. CBs on disjoint cores may share offsets.
-  const std::vector<CoreCoord> core_list = cores.cores();
-  uint32_t base = sim::kL1UnreservedBase;
-  CoreCoord fullest = core_list.front();
-  for (CoreCoord c : core_list)
-    if (auto it = st.cb_end_per_core.find(runtime::core_key(c)); it != st.cb_end_per_core.end() && it->second > base) {
-      base = it->second;
-      fullest = c;
+  if (const std::optional<uint32_t> address = config.globally_allocated_address()) {
+    // In a buffer's range: outside the program's CB area.
+    if (config.total_size() > config.global_bytes_per_core()) {
+      const std::string message = std::string(call) + ": total size " + std::to_string(config.total_size()) +
+                                  " bytes is more than the " + std::to_string(config.global_bytes_per_core()) +
+                                  " bytes per core of the L1 buffer at " + std::to_string(*address) +
+                                  " it is placed in; expected at most the buffer's range";
+      throw ValidationError(message);
     }
-  const uint64_t end = uint64_t(base) + ((uint64_t(config.total_size()) + 15) / 16) * 16;
-  if (end > runtime::kMaxL1Bytes)
-    throw ValidationError(std::string(call) + ": the program's circular buffers would need " +
-                          std::to_string(end - sim::kL1UnreservedBase) + " bytes of L1 on core " + fullest.str() +
-                          ", more than the " + std::to_string(runtime::kMaxL1Bytes - sim::kL1UnreservedBase) +
-                          " bytes available");
-  st.cbs.push_back({cores, config, base});
-  for (CoreCoord c : core_list)
-    st.cb_end_per_core[runtime::core_key(c)] = uint32_t(end);
-  st.cb_end = std::max(st.cb_end, uint32_t(end));
+    st.cbs.push_back({cores, config, *address});
+  } else {
+    // A config sits at the same offset on all its cores: above every CB
+    // already on any of them. CBs on disjoint cores may share offsets.
+    const std::vector<CoreCoord> core_list = cores.cores();
+    uint32_t base = sim::kL1UnreservedBase;
+    CoreCoord fullest = core_list.front();
+    for (CoreCoord c : core_list)
+      if (auto it = st.cb_end_per_core.find(runtime::core_key(c));
+          it != st.cb_end_per_core.end() && it->second > base) {
+        base = it->second;
+        fullest = c;
+      }
+    const uint64_t end = uint64_t(base) + ((uint64_t(config.total_size()) + 15) / 16) * 16;
+    if (end > runtime::kMaxL1Bytes)
+      throw ValidationError(std::string(call) + ": the program's circular buffers would need " +
+                            std::to_string(end - sim::kL1UnreservedBase) + " bytes of L1 on core " + fullest.str() +
+                            ", more than the " + std::to_string(runtime::kMaxL1Bytes - sim::kL1UnreservedBase) +
+                            " bytes available");
+    st.cbs.push_back({cores, config, base});
+    for (CoreCoord c : core_list)
+      st.cb_end_per_core[runtime::core_key(c)] = uint32_t(end);
+    st.cb_end = std::max(st.cb_end, uint32_t(end));
+  }
   ++st.layout_version;
   return CircularBufferHandle(st.cbs.size() - 1);
 }

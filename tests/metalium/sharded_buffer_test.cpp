@@ -168,4 +168,83 @@ TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAlloca
   EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {3, 0})), "no error");
 }
 
+// On each core: the CB is that core's shard. Marks it full, copies its
+// pages to interleaved pages first.. of the output, and adds 1 to every word
+// of the shard in place.
+constexpr const char* kShardCb = R"(#include <cstdint>
+void kernel_main() {
+  constexpr auto out_args = TensorAccessorArgs<0>();
+  const uint32_t page = 64, pages = 2, first = get_arg_val<uint32_t>(1);
+  const auto out = TensorAccessor(out_args, get_arg_val<uint32_t>(0), page);
+  cb_reserve_back(0, pages);
+  cb_push_back(0, pages);
+  cb_wait_front(0, pages);
+  for (uint32_t p = 0; p < pages; ++p) {
+    const uint32_t at = get_read_ptr(0) + p * page;
+    noc_async_write_page(first + p, out, at);
+    noc_async_write_barrier();
+    volatile uint32_t* words = reinterpret_cast<volatile uint32_t*>(at);
+    for (uint32_t w = 0; w < page / 4; ++w) words[w] = words[w] + 1;
+  }
+  cb_pop_front(0, pages);
+}
+)";
+
+TEST(ShardedBufferTest, AGloballyAllocatedCircularBufferIsEachCoresShardInPlace) {
+  Fixture f;
+  const uint32_t pages = 4;
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 0})), {2, 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {pages, 1});
+  auto shards = CreateBuffer(
+      ShardedBufferConfig{f.device, pages * kPage, kPage, BufferType::L1, TensorMemoryLayout::HEIGHT_SHARDED, spec});
+  auto out = f.dram(pages);
+  std::vector<uint32_t> input(pages * kPage / 4);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint32_t(1000 + i);
+  CommandQueue& cq = f.device->command_queue();
+  EnqueueWriteBuffer(cq, shards, input, true);
+  Program program = CreateProgram();
+  const CoreRange cores({0, 0}, {1, 0});
+  CreateCircularBuffer(program, cores,
+                       CircularBufferConfig(2 * kPage, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}})
+                           .set_page_size(tt::CBIndex::c_0, kPage)
+                           .set_globally_allocated_address(*shards));
+  std::vector<uint32_t> cta;
+  TensorAccessorArgs(*out).append_to(cta);
+  const KernelHandle k = CreateKernelFromString(program, kShardCb, cores,
+                                                DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
+                                                                   .noc = NOC::RISCV_0_default,
+                                                                   .compile_args = cta});
+  SetRuntimeArgs(program, k, CoreCoord{0, 0}, {out->address(), 0u});
+  SetRuntimeArgs(program, k, CoreCoord{1, 0}, {out->address(), 2u});
+  EnqueueProgram(cq, program, true);
+  std::vector<uint32_t> copied, updated;
+  EnqueueReadBuffer(cq, out, copied, true);
+  EnqueueReadBuffer(cq, shards, updated, true);
+  EXPECT_EQ(copied, input);
+  for (size_t i = 0; i < input.size(); ++i)
+    ASSERT_EQ(updated[i], input[i] + 1) << "word " << i;
+  try {
+    CircularBufferConfig(8 * kPage, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}})
+        .set_page_size(tt::CBIndex::c_0, kPage)
+        .set_globally_allocated_address(*out);
+    FAIL() << "a DRAM buffer was accepted";
+  } catch (const tessel::ValidationError& e) {
+    EXPECT_STREQ(e.what(), "CircularBufferConfig::set_globally_allocated_address: the buffer is in DRAM; expected an "
+                           "allocated L1 buffer, whose range on each core the CB uses");
+  }
+  Program too_big = CreateProgram();
+  try {
+    CreateCircularBuffer(too_big, cores,
+                         CircularBufferConfig(4 * kPage, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}})
+                             .set_page_size(tt::CBIndex::c_0, kPage)
+                             .set_globally_allocated_address(*shards));
+    FAIL() << "a CB larger than the buffer's range was accepted";
+  } catch (const tessel::ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("total size 256 bytes is more than the 128 bytes per core of the L1 buffer"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 } // namespace
