@@ -1,9 +1,13 @@
 // bfloat16 host helpers (bfloat16.hpp).
 #include "tt-metalium/bfloat16.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
+#include <string>
+
+#include "tessel/error.hpp"
 
 bfloat16 bfloat16::truncate(float value) { return from_bits(uint16_t(std::bit_cast<uint32_t>(value) >> 16)); }
 
@@ -50,6 +54,19 @@ std::vector<uint32_t> create_random_vector_of_bfloat16(size_t num_bytes, int ran
 
 std::vector<uint32_t> create_constant_vector_of_bfloat16(size_t num_bytes, float value) {
   return pack_bfloat16_vec_into_uint32_vec(std::vector<bfloat16>(num_bytes / sizeof(bfloat16), bfloat16(value)));
+}
+
+std::vector<bfloat16> create_identity_matrix(int rows, int cols, int num_ones) {
+  if (rows < 0 || cols < 0 || num_ones < 0 || num_ones > std::min(rows, cols)) {
+    const std::string message = "create_identity_matrix: " + std::to_string(num_ones) + " ones in a " +
+                                std::to_string(rows) + "x" + std::to_string(cols) +
+                                " matrix: expected non-negative sizes and at most min(rows, cols) ones";
+    throw tessel::ValidationError(message);
+  }
+  std::vector<bfloat16> m(size_t(rows) * size_t(cols), bfloat16(0.0f));
+  for (int i = 0; i < num_ones; ++i)
+    m[size_t(i) * size_t(cols) + size_t(i)] = bfloat16(1.0f);
+  return m;
 }
 
 bool is_close(float a, float b, float rtol, float atol) { return std::fabs(a - b) <= atol + rtol * std::fabs(b); }

@@ -7,6 +7,7 @@
 #include "sim/arch.hpp"
 #include "sim/chip.hpp"
 #include "tessel/error.hpp"
+#include "tt-metalium/system_mesh.hpp"
 
 namespace tt::tt_metal {
 
@@ -30,7 +31,10 @@ bool parse_grid(const std::string& text, uint32_t& x, uint32_t& y) {
 
 } // namespace
 
-IDevice::IDevice(ChipId id, std::shared_ptr<tessel::Device> device) : id_(id), device_(std::move(device)) {}
+IDevice::IDevice(ChipId id, std::shared_ptr<tessel::Device> device)
+    : id_(id), device_(std::move(device)), allocator_(std::make_unique<Allocator>(*device_)) {}
+
+const std::unique_ptr<Allocator>& IDevice::allocator() const { return allocator_; }
 
 IDevice::~IDevice() = default;
 
@@ -114,5 +118,24 @@ bool CloseDevice(IDevice* device) {
 
 size_t GetNumAvailableDevices() { return 1; }
 size_t GetNumPCIeDevices() { return 1; }
+
+namespace distributed {
+
+SystemMesh::SystemMesh() : shape_(1, 1) {
+  if (std::string mesh = environment("TESSEL_MESH"); !mesh.empty()) {
+    uint32_t rows = 0, cols = 0;
+    if (!parse_grid(mesh, rows, cols))
+      throw tessel::ValidationError("TESSEL_MESH='" + mesh +
+                                    "' is not a mesh shape; give rows x columns, e.g. TESSEL_MESH=2x4");
+    shape_ = MeshShape(rows, cols);
+  }
+}
+
+SystemMesh& SystemMesh::instance() {
+  static SystemMesh mesh;
+  return mesh;
+}
+
+} // namespace distributed
 
 } // namespace tt::tt_metal

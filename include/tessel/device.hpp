@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "tessel/buffer.hpp"
 #include "tessel/core_coord.hpp"
 
 namespace tessel {
@@ -57,6 +58,15 @@ public:
   uint32_t dram_banks() const;
   uint64_t dram_bank_size() const;
   uint32_t num_cb_indices() const;
+  // The per-bank range buffers of a type are allocated from, and its use
+  // (every bank of a type holds the same allocations).
+  struct MemoryStatistics {
+    uint64_t begin = 0, end = 0;     // allocatable [begin, end) in each bank
+    uint64_t allocated_bytes = 0;    // per bank
+    uint64_t largest_free_bytes = 0; // per bank
+    uint64_t lowest_allocated = 0;   // end when nothing is allocated
+  };
+  MemoryStatistics memory_statistics(BufferType type) const;
   uint32_t clock_mhz() const;
   std::string policy() const;
   void set_policy(const std::string& policy);

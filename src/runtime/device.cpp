@@ -95,6 +95,11 @@ uint32_t Device::dram_alignment() const { return state_->arch.dram_read_alignmen
 uint32_t Device::dram_banks() const { return state_->arch.dram_banks; }
 uint64_t Device::dram_bank_size() const { return state_->arch.dram_bank_size_bytes; }
 uint32_t Device::num_cb_indices() const { return state_->arch.num_cb_indices; }
+
+Device::MemoryStatistics Device::memory_statistics(BufferType type) const {
+  const runtime::RangeAllocator& a = type == BufferType::DRAM ? *state_->dram : *state_->l1;
+  return {a.begin(), a.end(), a.bytes_allocated(), a.largest_free(), a.lowest_allocated()};
+}
 uint32_t Device::clock_mhz() const { return state_->arch.clock_mhz; }
 
 std::string Device::policy() const {

@@ -4,12 +4,17 @@
 // start_coord/end_coord and set operations, num_cores_to_corerangeset.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "tt-metalium/allocator.hpp"
 #include "tt-metalium/host_api.hpp"
+#include "tt-metalium/system_mesh.hpp"
+#include "tt-metalium/tt_align.hpp"
 #include "tt-metalium/work_split.hpp"
 #include "umd/device/types/xy_pair.hpp"
 
@@ -114,6 +119,40 @@ TEST(HostSpellingsTest, NumCoresToCoreRangeSetLaysCoresOutAsMetaliumDoes) {
   }
   EXPECT_EQ(grid_to_cores(5, 2, 3), (std::vector<CoreCoord>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}}));
   EXPECT_EQ(grid_to_cores(3, 2, 3, true), (std::vector<CoreCoord>{{0, 0}, {1, 0}, {0, 1}}));
+}
+
+} // namespace
+
+namespace {
+
+TEST(HostSpellingsTest, AllocatorAnswersMemoryQueriesAndAlignRoundsUp) {
+  IDevice* device = CreateDevice(0);
+  const Allocator& allocator = *device->allocator();
+  const CoreCoord grid = device->compute_with_storage_grid_size();
+  EXPECT_EQ(allocator.get_num_banks(BufferType::L1), grid.x * grid.y);
+  EXPECT_EQ(allocator.get_num_banks(BufferType::DRAM), device->num_dram_channels());
+  EXPECT_EQ(allocator.get_alignment(BufferType::L1), 16u);
+  EXPECT_EQ(allocator.get_logical_core_from_bank_id(grid.x + 1), CoreCoord(1, 1));
+  EXPECT_EQ(allocator.get_bank_ids_from_logical_core(BufferType::L1, {1, 1}), std::vector<uint32_t>{grid.x + 1});
+  const Statistics before = allocator.get_statistics(BufferType::L1);
+  auto buffer = CreateBuffer(InterleavedBufferConfig{device, 4096 * grid.x * grid.y, 4096, BufferType::L1});
+  const Statistics after = allocator.get_statistics(BufferType::L1);
+  EXPECT_EQ(after.total_allocated_bytes, before.total_allocated_bytes + 4096);
+  EXPECT_EQ(after.total_free_bytes + after.total_allocated_bytes, after.total_allocatable_size_bytes);
+  EXPECT_EQ(allocator.get_lowest_occupied_l1_address(0), buffer->address());
+  EXPECT_GE(buffer->address(), allocator.get_base_allocator_addr(HalMemType::L1));
+  EXPECT_THROW(allocator.get_logical_core_from_bank_id(grid.x * grid.y), tessel::ValidationError);
+  EXPECT_THROW(allocator.get_num_banks(BufferType::TRACE), tessel::ValidationError);
+  buffer.reset();
+  CloseDevice(device);
+  static_assert(tt::align(0u, 32u) == 0 && tt::align(1u, 32u) == 32 && tt::align(64ull, 32u) == 64);
+}
+
+TEST(HostSpellingsTest, SystemMeshHasTheShapeTesselMeshNames) {
+  ::setenv("TESSEL_MESH", "2x4", 1);
+  EXPECT_EQ(distributed::SystemMesh::instance().shape(), distributed::MeshShape(2, 4));
+  EXPECT_EQ(distributed::SystemMesh::instance().num_devices(), 8u);
+  ::unsetenv("TESSEL_MESH");
 }
 
 } // namespace

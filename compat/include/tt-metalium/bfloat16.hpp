@@ -80,6 +80,9 @@ std::vector<bfloat16> create_random_vector_of_bfloat16_native(size_t num_bytes, 
 std::vector<uint32_t> create_random_vector_of_bfloat16(size_t num_bytes, int rand_max_float, int seed,
                                                        float offset = 0.0f);
 std::vector<uint32_t> create_constant_vector_of_bfloat16(size_t num_bytes, float value);
+// A rows x cols row-major matrix of zeros with 1 at (i, i) for i < num_ones;
+// throws tessel::ValidationError unless 0 <= num_ones <= min(rows, cols).
+std::vector<bfloat16> create_identity_matrix(int rows, int cols, int num_ones);
 
 // numpy.isclose: |a - b| <= atol + rtol * |b|.
 bool is_close(float a, float b, float rtol = 0.01f, float atol = 0.001f);

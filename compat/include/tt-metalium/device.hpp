@@ -26,6 +26,7 @@
 
 #include "tessel/command_queue.hpp"
 #include "tessel/device.hpp"
+#include "tt-metalium/allocator.hpp"
 #include "tt-metalium/core_coord.hpp"
 #include "tt-metalium/data_types.hpp"
 #include "tt-metalium/tt_backend_api_types.hpp"
@@ -91,6 +92,9 @@ public:
   bool is_initialized() const { return device_->is_open(); }
   bool close();
 
+  // Memory queries (allocator.hpp); the allocator lives as long as the device.
+  const std::unique_ptr<Allocator>& allocator() const;
+
   tessel::Device& native() const { return *device_; }
   const std::shared_ptr<tessel::Device>& native_ptr() const { return device_; }
 
@@ -108,6 +112,7 @@ private:
 
   ChipId id_;
   std::shared_ptr<tessel::Device> device_;
+  std::unique_ptr<Allocator> allocator_;
   bool from_create_device_ = false; // CloseDevice deletes only these
 };
 

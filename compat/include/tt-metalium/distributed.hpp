@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tt-metalium/buffer.hpp"
+#include "tt-metalium/host_api.hpp"
 #include "tt-metalium/mesh_buffer.hpp"
 #include "tt-metalium/mesh_command_queue.hpp"
 #include "tt-metalium/mesh_coord.hpp"
@@ -26,6 +27,7 @@
 #include "tt-metalium/mesh_event.hpp"
 #include "tt-metalium/mesh_trace_id.hpp"
 #include "tt-metalium/mesh_workload.hpp"
+#include "tt-metalium/system_mesh.hpp"
 
 namespace tt::tt_metal::distributed {
 

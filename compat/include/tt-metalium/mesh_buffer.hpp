@@ -41,12 +41,7 @@
 #include "tt-metalium/buffer_types.hpp"
 #include "tt-metalium/mesh_coord.hpp"
 #include "tt-metalium/mesh_device.hpp"
-
-namespace tt::tt_metal {
-
-using SubDeviceId = uint8_t;
-
-} // namespace tt::tt_metal
+#include "tt-metalium/sub_device_types.hpp"
 
 namespace tt::tt_metal::distributed {
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "tt-metalium/host_api.hpp"
 #include "tt-metalium/mesh_coord.hpp"
 #include "tt-metalium/program.hpp"
 

@@ -32,6 +32,9 @@ public:
   Program& operator=(const Program&) = delete;
 
   uint32_t num_kernels() const { return program_.num_kernels(); }
+  // An id the program carries for the caller (Metalium's profiler reports it); 0 until set.
+  void set_runtime_id(uint64_t id) { runtime_id_ = id; }
+  uint64_t get_runtime_id() const { return runtime_id_; }
 
   // The tessel program. Mutable through a const Program because Metalium's
   // runtime-arg calls take const Program&: the words they change are
@@ -50,6 +53,7 @@ private:
   mutable std::map<std::tuple<KernelHandle, uint32_t, uint32_t>, RuntimeArgsData> views_;
   mutable std::map<KernelHandle, RuntimeArgsData> common_views_;
   std::vector<std::shared_ptr<Buffer>> held_buffers_;
+  uint64_t runtime_id_ = 0;
 };
 
 } // namespace tt::tt_metal
