@@ -32,7 +32,7 @@ void ComputeState::reset() {
   op_init_call = op_init_file = nullptr;
   op_init_line = 0;
   fmt_a = fmt_b = fmt_pack = DataFormat::Invalid;
-  fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = {};
+  fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = unpack_binary_site = {};
   sfpu_mask = sfpu_binary_mask = 0;
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
@@ -438,6 +438,24 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
     s.fmt_pack = fp;
     s.fmt_a_site = s.fmt_b_site = s.fmt_pack_site = {call, file, line};
   };
+  // Every init but the SFPU ones, the reconfigs and reduce_uninit sets the
+  // unpacker up for its own op.
+  const bool binary_math_only = (init == TESSEL_INIT_ADD || init == TESSEL_INIT_SUB || init == TESSEL_INIT_MUL) &&
+                                (c & TESSEL_BINARY_INIT_MATH_ONLY) != 0;
+  if (binary_math_only && !s.unpack_binary_site.call) {
+    std::string msg = std::string(call) +
+                      " configures MATH only, but the unpacker is not set up for eltwise binary ops" +
+                      last_init_note(s) + ": call binary_op_init_common(cb0, cb1, ocb) first or use the full init";
+    fail(k, std::move(msg), file, line);
+  }
+  const bool unpacker_init = init != TESSEL_INIT_SFPU && init != TESSEL_INIT_SFPU_BINARY &&
+                             init != TESSEL_INIT_REDUCE_UNINIT && init != TESSEL_INIT_RECONFIG_SRCA &&
+                             init != TESSEL_INIT_RECONFIG_SRCB && init != TESSEL_INIT_RECONFIG_PACK;
+  if (unpacker_init && !binary_math_only) {
+    const bool binary = init == TESSEL_INIT_BINARY_COMMON || init == TESSEL_INIT_ADD || init == TESSEL_INIT_SUB ||
+                        init == TESSEL_INIT_MUL;
+    s.unpack_binary_site = binary ? InitSite{call, file, line} : InitSite{};
+  }
   switch (init) {
   case TESSEL_INIT_HW_STARTUP:
   case TESSEL_INIT_BINARY_COMMON: configure(a, b, c); break;
@@ -446,9 +464,9 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
     set_op(ComputeOp::Copy, false);
     break;
   case TESSEL_INIT_COPY: set_op(ComputeOp::Copy, false); break;
-  case TESSEL_INIT_ADD: set_op(ComputeOp::Add, c != 0); break;
-  case TESSEL_INIT_SUB: set_op(ComputeOp::Sub, c != 0); break;
-  case TESSEL_INIT_MUL: set_op(ComputeOp::Mul, c != 0); break;
+  case TESSEL_INIT_ADD: set_op(ComputeOp::Add, (c & 1u) != 0); break;
+  case TESSEL_INIT_SUB: set_op(ComputeOp::Sub, (c & 1u) != 0); break;
+  case TESSEL_INIT_MUL: set_op(ComputeOp::Mul, (c & 1u) != 0); break;
   case TESSEL_INIT_MATMUL_FULL:
     configure(b, a, c >> 8); // in1 -> SrcA, in0 -> SrcB
     set_op(ComputeOp::Matmul, false, c & 1u);

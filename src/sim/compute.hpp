@@ -52,6 +52,9 @@ struct ComputeState {
   ComputeOp op = ComputeOp::None; // what the last op init configured
   bool acc_to_dest = false;
   uint32_t op_arg = 0; // Matmul: transpose; Reduce: (pool << 4) | dim; Bcast: (binary op << 4) | bcast
+  // The init that last set the unpacker up for eltwise binary (AB, no
+  // broadcast); call = nullptr once another op's init reconfigured it.
+  InitSite unpack_binary_site;
   const char* op_init_call = nullptr;
   const char* op_init_file = nullptr;
   uint32_t op_init_line = 0;

@@ -60,8 +60,20 @@ inline void binary(uint32_t op, uint32_t icb0, uint32_t icb1, uint32_t i0, uint3
 // ---------------------------------------------------------------------------
 // Hardware and op inits
 
+enum class EltwiseBinaryType { ELWMUL = TESSEL_BINARY_MUL, ELWADD = TESSEL_BINARY_ADD, ELWSUB = TESSEL_BINARY_SUB };
+
+// How compute_kernel_hw_startup's (icb0, icb1) map onto the unpacker's
+// sources: Regular icb0 -> SrcA, icb1 -> SrcB; Reverse (matmul, which takes
+// in1 on SrcA) icb0 -> SrcB, icb1 -> SrcA.
+enum class SrcOrder : uint8_t { Regular = 0, Reverse = 1 };
+
+template <SrcOrder src_order = SrcOrder::Regular>
 ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb, TESSEL_SITE_PARAMS) {
-  tessel_compute::init(TESSEL_INIT_HW_STARTUP, "compute_kernel_hw_startup", icb0, icb1, ocb, TESSEL_SITE);
+  if constexpr (src_order == SrcOrder::Reverse)
+    tessel_compute::init(TESSEL_INIT_HW_STARTUP, "compute_kernel_hw_startup<SrcOrder::Reverse>", icb1, icb0, ocb,
+                         TESSEL_SITE);
+  else
+    tessel_compute::init(TESSEL_INIT_HW_STARTUP, "compute_kernel_hw_startup", icb0, icb1, ocb, TESSEL_SITE);
 }
 ALWI void compute_kernel_hw_startup(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_HW_STARTUP, "compute_kernel_hw_startup", icb, icb, ocb, TESSEL_SITE);
@@ -74,6 +86,18 @@ ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
 }
 ALWI void init_sfpu(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_UNARY_COMMON, "init_sfpu", icb, 0, ocb, TESSEL_SITE);
+}
+// binary_tiles_init<full_init, op>: the eltwise binary init of `op`;
+// full_init = false configures MATH only and needs the unpacker already set
+// up for eltwise binary (by binary_op_init_common or a full binary init).
+template <bool full_init, EltwiseBinaryType eltwise_binary_type>
+ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
+  constexpr uint32_t init = eltwise_binary_type == EltwiseBinaryType::ELWADD   ? TESSEL_INIT_ADD
+                            : eltwise_binary_type == EltwiseBinaryType::ELWSUB ? TESSEL_INIT_SUB
+                                                                               : TESSEL_INIT_MUL;
+  const char* call = full_init ? "binary_tiles_init<true, ...>" : "binary_tiles_init<false, ...>";
+  tessel_compute::init(init, call, icb0, icb1,
+                       (acc_to_dest ? 1u : 0u) | (full_init ? 0u : TESSEL_BINARY_INIT_MATH_ONLY), TESSEL_SITE);
 }
 ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_ADD, "add_tiles_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
@@ -90,8 +114,20 @@ ALWI void copy_tile_init(uint32_t icb, TESSEL_SITE_PARAMS) {
 ALWI void copy_init(uint32_t icb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_COPY, "copy_init", icb, 0, 0, TESSEL_SITE);
 }
+namespace tessel_compute {
+// Copies that transpose on the way (the unpacker's transpose flag) are not
+// modelled: transpose_wh_init / transpose_wh_tile do that.
+inline void check_copy_transpose(uint32_t transpose, const char* file, uint32_t line) {
+  if (transpose == 0) return;
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail(k,
+               "copy with transpose (transpose=1) is not supported by tessel: use transpose_wh_init_short(cb) and "
+               "transpose_wh_tile(cb, itile, idst) to transpose a tile into DST",
+               file, line);
+}
+} // namespace tessel_compute
 ALWI void copy_tile_to_dst_init_short(uint32_t icb, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
-  (void)transpose; // transposing copies: use transpose_wh_tile
+  tessel_compute::check_copy_transpose(transpose, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short", icb, 0, 0, TESSEL_SITE);
 }
 
@@ -214,26 +250,38 @@ enum ReduceDim { REDUCE_ROW = TESSEL_REDUCE_ROW, REDUCE_COL = TESSEL_REDUCE_COL,
 #define REDUCE_DIM ReduceDim::REDUCE_ROW
 #endif
 
-template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+// enforce_fp32_accumulation (reduce in full FP32) needs fp32_dest_acc_en;
+// the reduce computes in float either way.
+#define TESSEL_REDUCE_FP32_CHECK                                                                                       \
+  static_assert(!enforce_fp32_accumulation || DST_ACCUM_MODE,                                                          \
+                "enforce_fp32_accumulation needs fp32_dest_acc_en = true in the kernel's ComputeConfig")
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  TESSEL_REDUCE_FP32_CHECK;
   (void)ocb;
   tessel_compute::init(TESSEL_INIT_REDUCE, "reduce_init", icb, icb_scaler,
                        (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), TESSEL_SITE);
 }
-template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 0, TESSEL_SITE_PARAMS) {
-  reduce_init<reduce_type, reduce_dim>(icb, icb_scaler, ocb, TESSEL_SITE);
+  reduce_init<reduce_type, reduce_dim, enforce_fp32_accumulation>(icb, icb_scaler, ocb, TESSEL_SITE);
 }
-ALWI void reduce_uninit(TESSEL_SITE_PARAMS) {
+// icb: the reduce's input CB (Metalium needs it with enforce_fp32_accumulation).
+template <bool enforce_fp32_accumulation = false>
+ALWI void reduce_uninit(uint32_t icb = 0, TESSEL_SITE_PARAMS) {
+  (void)icb;
   tessel_compute::init(TESSEL_INIT_REDUCE_UNINIT, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
 }
-template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst,
                       TESSEL_SITE_PARAMS) {
+  TESSEL_REDUCE_FP32_CHECK;
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->reduce_tile(k, (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), icb, icb_scaler, itile, itile_scaler,
                       idst, TESSEL_SITE);
 }
+
+#undef TESSEL_REDUCE_FP32_CHECK
 
 // ---------------------------------------------------------------------------
 // Transpose (transpose_wh.h): DST[idst] = the tile with rows and columns swapped.
@@ -254,7 +302,6 @@ ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst, TESSEL_
 // Broadcast binary ops (bcast.h): in1 broadcast as a row (row 0 of the tile to
 // every row), a column (column 0 to every column) or a scalar ([0][0]).
 
-enum class EltwiseBinaryType { ELWMUL = TESSEL_BINARY_MUL, ELWADD = TESSEL_BINARY_ADD, ELWSUB = TESSEL_BINARY_SUB };
 enum class BroadcastType {
   NONE = TESSEL_BCAST_NONE,
   COL = TESSEL_BCAST_COL,
@@ -332,42 +379,56 @@ TESSEL_BCAST_FORMS(mul, ELWMUL)
 
 // ---------------------------------------------------------------------------
 // Data-format reconfiguration (reconfig_data_format.h, pack.h): point the
-// unpacker's SrcA/SrcB or the packer at another CB's format.
+// unpacker's SrcA/SrcB or the packer at another CB's format. The template
+// flags accept both values: to_from_int8 selects hardware settings for Int8
+// that tessel does not model, and tiles are always 32x32 here, so a
+// tile-dimension reconfiguration (is_tile_dim_reconfig_en) changes nothing.
+#define TESSEL_RECONFIG_TEMPLATE template <bool to_from_int8 = false, bool is_tile_dim_reconfig_en = false>
 
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format_srca(uint32_t srca_new, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format_srca", srca_new, 0, 0, TESSEL_SITE);
 }
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format_srca(uint32_t srca_old, uint32_t srca_new, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format_srca", srca_new, srca_old + 1, 0, TESSEL_SITE);
 }
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format_srcb(uint32_t srcb_new, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format_srcb", srcb_new, 0, 0, TESSEL_SITE);
 }
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format_srcb(uint32_t srcb_old, uint32_t srcb_new, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format_srcb", srcb_new, srcb_old + 1, 0, TESSEL_SITE);
 }
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format(uint32_t srca_new, uint32_t srcb_new, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format", srca_new, 0, 0, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format", srcb_new, 0, 0, TESSEL_SITE);
 }
+TESSEL_RECONFIG_TEMPLATE
 ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t srcb_old, uint32_t srcb_new,
                                TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format", srca_new, srca_old + 1, 0, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format", srcb_new, srcb_old + 1, 0, TESSEL_SITE);
 }
+template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(uint32_t new_ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_PACK, "pack_reconfig_data_format", new_ocb, 0, 0, TESSEL_SITE);
 }
+template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(uint32_t old_ocb, uint32_t new_ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_PACK, "pack_reconfig_data_format", new_ocb, old_ocb + 1, 0, TESSEL_SITE);
 }
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cb, uint32_t new_cb, uint32_t transpose = 0,
                                               TESSEL_SITE_PARAMS) {
-  (void)transpose;
+  tessel_compute::check_copy_transpose(transpose, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "copy_tile_to_dst_init_short_with_dt", new_cb, old_cb + 1, 0,
                        TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short_with_dt", new_cb, 0, 0, TESSEL_SITE);
 }
+
+#undef TESSEL_RECONFIG_TEMPLATE
 
 } // namespace ckernel
 

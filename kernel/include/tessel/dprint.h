@@ -31,6 +31,100 @@ struct DprintOct {};
 struct DprintBf16 {
   uint16_t bits;
 };
+struct DprintF32 {
+  float val;
+};
+struct DprintU32 {
+  uint32_t val;
+};
+
+} // namespace tessel_detail
+
+// A bfloat16 value given by its bits, printed as the float it holds.
+struct bf16_t {
+  uint16_t bits;
+  constexpr bf16_t(uint16_t raw_bits) : bits(raw_bits) {}
+};
+
+// A numpy-style slice [h0:h1:hs, w0:w1:ws] of a 32x32 tile, for TileSlice.
+struct SliceRange {
+  uint16_t h0, h1, hs, w0, w1, ws;
+  // [0:32:16, 0:32:16], [0:32:8, 0:32:8], [0:32:4, 0:32:4]
+  static constexpr SliceRange hw0_32_16() { return SliceRange{0, 32, 16, 0, 32, 16}; }
+  static constexpr SliceRange hw0_32_8() { return SliceRange{0, 32, 8, 0, 32, 8}; }
+  static constexpr SliceRange hw0_32_4() { return SliceRange{0, 32, 4, 0, 32, 4}; }
+  // Row r, every column: [r, 0:32].
+  static constexpr SliceRange row(uint16_t r) { return SliceRange{r, uint16_t(r + 1), 1, 0, 32, 1}; }
+#define TESSEL_SLICE_ROW(r)                                                                                            \
+  static constexpr SliceRange h##r##_w0_32() { return row(r); }
+  TESSEL_SLICE_ROW(0)
+  TESSEL_SLICE_ROW(1) TESSEL_SLICE_ROW(2) TESSEL_SLICE_ROW(3) TESSEL_SLICE_ROW(4) TESSEL_SLICE_ROW(5)
+      TESSEL_SLICE_ROW(6) TESSEL_SLICE_ROW(7) TESSEL_SLICE_ROW(8) TESSEL_SLICE_ROW(9) TESSEL_SLICE_ROW(10)
+          TESSEL_SLICE_ROW(11) TESSEL_SLICE_ROW(12) TESSEL_SLICE_ROW(13) TESSEL_SLICE_ROW(14) TESSEL_SLICE_ROW(15)
+              TESSEL_SLICE_ROW(16) TESSEL_SLICE_ROW(17) TESSEL_SLICE_ROW(18) TESSEL_SLICE_ROW(19) TESSEL_SLICE_ROW(20)
+                  TESSEL_SLICE_ROW(21) TESSEL_SLICE_ROW(22) TESSEL_SLICE_ROW(23) TESSEL_SLICE_ROW(24)
+                      TESSEL_SLICE_ROW(25) TESSEL_SLICE_ROW(26) TESSEL_SLICE_ROW(27) TESSEL_SLICE_ROW(28)
+                          TESSEL_SLICE_ROW(29) TESSEL_SLICE_ROW(30) TESSEL_SLICE_ROW(31)
+#undef TESSEL_SLICE_ROW
+      // Column 0 and column 1 of every row: [0:32, 0], [0:32, 1].
+      static constexpr SliceRange h0_32_w0() {
+    return SliceRange{0, 32, 1, 0, 1, 1};
+  }
+  static constexpr SliceRange h0_32_w1() { return SliceRange{0, 32, 1, 1, 2, 1}; }
+  // The top-left 4x4: [0:4, 0:4].
+  static constexpr SliceRange hw041() { return SliceRange{0, 4, 1, 0, 4, 1}; }
+};
+
+#define TSLICE_RD_PTR true
+#define TSLICE_WR_PTR false
+#define TSLICE_INPUT_CB true
+#define TSLICE_OUTPUT_CB false
+
+// DPRINT << TileSlice(...): the values of a slice of tile `tile_index` of a
+// CB, counted from its read pointer (after cb_wait_front) or write pointer
+// (after cb_reserve_back), in the CB's data format. Compute kernels sample
+// from the thread printing (UNPACK: read pointer, PACK: write pointer; MATH
+// has no CB access and prints a warning); data-movement kernels name the CB's
+// role and pointer (default: BRISC the read, NCRISC the write pointer). At
+// most kMaxBytes bytes of values are kept (two per Bfp value), as Metalium
+// keeps them; a longer slice prints truncated. The call site is the
+// constructor's.
+template <int kMaxBytes = 64>
+struct TileSlice {
+  SliceRange range;
+  uint32_t cb;
+  int32_t tile_index;
+  uint32_t flags;
+  const char* file;
+  uint32_t line;
+#ifdef TESSEL_KERNEL_COMPUTE
+  TileSlice(uint8_t cb_id, int tile_idx, const SliceRange& slice_range, bool endl_rows = true,
+            bool print_untilized = true, const char* tessel_file = __builtin_FILE(),
+            uint32_t tessel_line = __builtin_LINE())
+      : range(slice_range), cb(cb_id), tile_index(tile_idx),
+        flags(make_flags(0, endl_rows, print_untilized) | uint32_t(kMaxBytes) << 16), file(tessel_file),
+        line(tessel_line) {}
+#else
+  // cb_type (TSLICE_INPUT_CB / TSLICE_OUTPUT_CB) names a role only: a CB has
+  // one data format here. ptr_type < 0: the RISC's own pointer.
+  TileSlice(uint8_t cb_id, int tile_idx, const SliceRange& slice_range, bool cb_type, int ptr_type = -1,
+            bool endl_rows = true, bool print_untilized = true, const char* tessel_file = __builtin_FILE(),
+            uint32_t tessel_line = __builtin_LINE())
+      : range(slice_range), cb(cb_id), tile_index(tile_idx),
+        flags(make_flags(ptr_type < 0 ? 0u : TESSEL_TSLICE_PTR_GIVEN | (ptr_type ? TESSEL_TSLICE_RD_PTR : 0u),
+                         endl_rows, print_untilized) |
+              uint32_t(kMaxBytes) << 16),
+        file(tessel_file), line(tessel_line) {
+    (void)cb_type;
+  }
+#endif
+  static constexpr uint32_t make_flags(uint32_t ptr, bool endl_rows, bool untilize) {
+    return ptr | (endl_rows ? TESSEL_TSLICE_ENDL_ROWS : 0u) | (untilize ? TESSEL_TSLICE_UNTILIZE : 0u);
+  }
+};
+using TSLICE = TileSlice<64>;
+
+namespace tessel_detail {
 
 struct Dprint {
   bool enabled;
@@ -39,6 +133,8 @@ struct Dprint {
   int width = 0;
   bool fixed = false;
   int base = 10;
+  // A TileSlice ended the line it printed: the next line end is its own.
+  bool slice_ended_line = false;
 
   void put(const char* s, int n) {
     tessel_kernel_ctx* k = tessel_ctx();
@@ -61,6 +157,11 @@ inline Dprint dprint_begin() { return Dprint{tessel_ctx()->dprint_enabled != 0};
 inline void dprint_line(Dprint& d) {
   if (!d.enabled) return;
   tessel_kernel_ctx* k = tessel_ctx();
+  // As Metalium's host printer does, ENDL() right after a tile slice that
+  // ended with a row break adds no empty line.
+  const bool absorbed = d.slice_ended_line && k->dprint_length == 0;
+  d.slice_ended_line = false;
+  if (absorbed) return;
   k->api->dprint(k, k->dprint_buffer, k->dprint_length);
   k->dprint_length = 0;
 }
@@ -130,6 +231,20 @@ inline Dprint& operator<<(Dprint& d, DprintBf16 v) {
   float f;
   __builtin_memcpy(&f, &bits, 4);
   return d << f;
+}
+inline Dprint& operator<<(Dprint& d, const DprintF32& v) { return d << v.val; }
+inline Dprint& operator<<(Dprint& d, const DprintU32& v) { return d << v.val; }
+inline Dprint& operator<<(Dprint& d, const bf16_t& v) { return d << DprintBf16{v.bits}; }
+template <int kMaxBytes>
+inline Dprint& operator<<(Dprint& d, const TileSlice<kMaxBytes>& s) {
+  if (!d.enabled) return d;
+  tessel_kernel_ctx* k = tessel_ctx();
+  const uint16_t range[6] = {s.range.h0, s.range.h1, s.range.hs, s.range.w0, s.range.w1, s.range.ws};
+  const uint32_t flags = s.flags | (d.fixed ? TESSEL_TSLICE_FIXED : 0u) | (d.base == 16 ? TESSEL_TSLICE_HEX : 0u) |
+                         (d.base == 8 ? TESSEL_TSLICE_OCT : 0u);
+  k->api->dprint_tile_slice(k, s.cb, s.tile_index, range, flags, uint32_t(d.precision), s.file, s.line);
+  d.slice_ended_line = true;
+  return d;
 }
 inline Dprint& operator<<(Dprint& d, DprintSetPrecision p) {
   d.precision = p.p;
@@ -248,6 +363,10 @@ inline Dprint operator<<(DprintStart, const T& v) {
   tessel_detail::DprintOct {}
 #define BF16(v)                                                                                                        \
   tessel_detail::DprintBf16 { uint16_t(v) }
+#define F32(v)                                                                                                         \
+  tessel_detail::DprintF32 { float(v) }
+#define U32(v)                                                                                                         \
+  tessel_detail::DprintU32 { uint32_t(v) }
 
 // DPRINT_DATA0/DATA1/UNPACK/MATH/PACK(...): the body runs on the RISC (and,
 // for compute, as the thread) the macro names. One argument is a statement,

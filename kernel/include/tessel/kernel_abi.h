@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 10u
+#define TESSEL_KERNEL_ABI_VERSION 11u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -192,6 +192,9 @@ enum tessel_dst_step {
 };
 // FPU binary ops.
 enum tessel_binary_op { TESSEL_BINARY_ADD = 0, TESSEL_BINARY_SUB = 1, TESSEL_BINARY_MUL = 2 };
+// TESSEL_INIT_ADD/SUB/MUL's c: bit 0 acc_to_dest; this bit: binary_tiles_init<false, ...>
+// (configures MATH only, the unpacker must already be set up for eltwise binary).
+#define TESSEL_BINARY_INIT_MATH_ONLY 2u
 
 // Function table into the simulator. Every call that can fail takes the call
 // site; a failing call does not return (the kernel's fiber is stopped and the
@@ -311,7 +314,25 @@ struct tessel_sim_api {
   // ready mask: makes that tile ready, or fails (no window, or beyond the
   // section). caller_pc locates a dst_reg use outside any window.
   void (*sfpi_reach)(struct tessel_kernel_ctx*, int32_t row, uintptr_t caller_pc);
+
+  // DPRINT of a TileSlice: samples tile `tile_index` of cb (from its read or
+  // write pointer) over range = {h0, h1, hs, w0, w1, ws}, decodes the values
+  // in the CB's data format and prints them as Metalium's host printer does,
+  // after the line the context's buffer holds (which it empties). flags:
+  // TESSEL_TSLICE_*; precision: the statement's SETPRECISION.
+  void (*dprint_tile_slice)(struct tessel_kernel_ctx*, uint32_t cb, int32_t tile_index, const uint16_t* range,
+                            uint32_t flags, uint32_t precision, const char* file, uint32_t line);
 };
+
+// dprint_tile_slice flags.
+#define TESSEL_TSLICE_RD_PTR 1u // sample from the read pointer (else the write pointer)
+#define TESSEL_TSLICE_PTR_GIVEN                                                                                        \
+  2u // the kernel named the pointer (else the RISC's own: BRISC/UNPACK read, NCRISC/PACK write)
+#define TESSEL_TSLICE_ENDL_ROWS 4u // a line break after each row
+#define TESSEL_TSLICE_UNTILIZE 8u  // (h, w) are row/column of the tile (else positions in tile memory order)
+#define TESSEL_TSLICE_FIXED 16u    // FIXED() is in effect
+#define TESSEL_TSLICE_HEX 32u      // HEX() is in effect
+#define TESSEL_TSLICE_OCT 64u      // OCT() is in effect
 
 // The SFPI window of a compute context: written by sfpi_open and by kernel
 // code (sfpi.h), read by both. Rows are DST rows of 16 floats; a tile is 64.
