@@ -146,6 +146,11 @@ std::string memo_key(const BuildRequest& request) {
     key += std::to_string(arg);
     key += ',';
   }
+  key += "\nT";
+  for (uint32_t size : request.cb_tile_sizes) {
+    key += std::to_string(size);
+    key += ',';
+  }
   for (const auto& [name, value] : request.named_compile_args) {
     key += "\nN";
     key += name; // may hold any non-control byte; the value follows the last '\x1f'
@@ -169,13 +174,18 @@ bool names_sfpi(std::string_view text) {
   return false;
 }
 
-bool uses_sfpi(const BuildRequest& request) {
+// The kernel's source text (read for a file; empty when unreadable, which
+// the compile then reports).
+std::string source_of(const BuildRequest& request) {
+  if (request.source_path.empty()) return request.source_text;
+  return read_file(absolute_source_path(request.source_path)).value_or(std::string());
+}
+
+bool uses_sfpi(const BuildRequest& request, std::string_view source) {
   if (request.kind != KernelKind::Compute) return false;
   for (const auto& define : request.defines)
     if (names_sfpi(define.second)) return true;
-  if (request.source_path.empty()) return names_sfpi(request.source_text);
-  const std::optional<std::string> text = read_file(absolute_source_path(request.source_path));
-  return text && names_sfpi(*text);
+  return names_sfpi(source);
 }
 } // namespace
 
@@ -184,7 +194,17 @@ std::vector<std::string> request_flags(const BuildRequest& request) {
   flags.push_back("-O" + std::to_string(effective_opt_level(request)));
   flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1"
                                                       : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
-  if (uses_sfpi(request)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
+  const std::string source = source_of(request);
+  if (uses_sfpi(request, source)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
+  // Only kernels that name get_tile_size depend on the CBs' formats.
+  if (!request.cb_tile_sizes.empty() && source.find("get_tile_size") != std::string::npos) {
+    std::string list = "-DTESSEL_CB_TILE_SIZES=";
+    for (size_t i = 0; i < request.cb_tile_sizes.size(); ++i) {
+      if (i != 0) list += ',';
+      list += std::to_string(request.cb_tile_sizes[i]);
+    }
+    flags.push_back(std::move(list));
+  }
   if (!request.compile_args.empty()) {
     std::string list = "-DTESSEL_CTA_LIST=";
     for (size_t i = 0; i < request.compile_args.size(); ++i) {

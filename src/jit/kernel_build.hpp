@@ -43,6 +43,12 @@ struct BuildRequest {
   std::vector<uint32_t> compile_args;
   std::vector<std::pair<std::string, uint32_t>> named_compile_args;
   int opt_level = -1; // -1: O2 for data movement, O3 for compute
+  // By CB index: the tile size of the CB's format on every core the kernel
+  // runs on, 0 where a core lacks the CB or cores differ. A kernel whose
+  // source names get_tile_size gets it as a compile-time table
+  // (TESSEL_CB_TILE_SIZES), so get_tile_size(cb) is a constant expression as
+  // in Metalium. Empty: no table.
+  std::vector<uint32_t> cb_tile_sizes;
 };
 
 // A loaded kernel shared object.

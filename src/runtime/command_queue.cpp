@@ -99,15 +99,18 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
   plan.layout_version = st.layout_version;
   plan.cb_end = st.cb_end;
 
-  const bool same_binaries =
-      st.plan.device_generation == ds.generation && st.plan.kernels_version == st.kernels_version;
+  // Kernels that use get_tile_size are built with the CBs' tile sizes, so a
+  // change of CBs asks the cache again (a memo hit when nothing changed).
+  const bool same_binaries = st.plan.device_generation == ds.generation &&
+                             st.plan.kernels_version == st.kernels_version &&
+                             st.plan.layout_version == st.layout_version;
   if (same_binaries) {
     plan.binaries = st.plan.binaries;
   } else {
     std::vector<jit::BuildRequest> requests;
     requests.reserve(st.kernels.size());
     for (const KernelSpec& k : st.kernels)
-      requests.push_back(runtime::build_request(k));
+      requests.push_back(runtime::build_request(k, &st.cbs));
     plan.binaries = ds.cache->build_all(requests);
   }
 

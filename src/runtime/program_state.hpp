@@ -7,6 +7,7 @@
 // for; binaries are rebuilt only when kernels_version differs.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -43,7 +44,38 @@ struct KernelSpec {
   bool common_args_set = false;
 };
 
-inline jit::BuildRequest build_request(const KernelSpec& k) {
+struct CbSpec {
+  CoreRangeSet cores;
+  CircularBufferConfig config;
+  uint32_t l1_offset = 0; // assigned when added (same on every core)
+};
+
+// By CB index, the tile size of its format on every core of `cores`; 0 where
+// a core lacks the CB or the cores' formats differ.
+inline std::vector<uint32_t> cb_tile_sizes(const CoreRangeSet& cores, const std::vector<CbSpec>& cbs) {
+  std::vector<uint32_t> sizes(TESSEL_MAX_CBS, 0), here(TESSEL_MAX_CBS, 0);
+  std::vector<bool> mixed(TESSEL_MAX_CBS, false);
+  bool first = true;
+  for (CoreCoord c : cores.cores()) {
+    std::fill(here.begin(), here.end(), 0u);
+    for (const CbSpec& cb : cbs)
+      if (cb.cores.contains(c))
+        for (const auto& [index, format] : cb.config.formats())
+          here[index] = tile_size(format);
+    for (uint32_t i = 0; i < TESSEL_MAX_CBS; ++i)
+      if (first)
+        sizes[i] = here[i];
+      else if (here[i] != sizes[i])
+        mixed[i] = true;
+    first = false;
+  }
+  for (uint32_t i = 0; i < TESSEL_MAX_CBS; ++i)
+    if (mixed[i]) sizes[i] = 0;
+  return sizes;
+}
+
+// The kernel's build; with `cbs`, the program's CBs, its CB tile-size table.
+inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<CbSpec>* cbs = nullptr) {
   jit::BuildRequest r;
   r.source_path = k.source_path;
   r.source_text = k.source_text;
@@ -61,14 +93,9 @@ inline jit::BuildRequest build_request(const KernelSpec& k) {
   r.compile_args = k.compile_args;
   r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
   r.opt_level = k.opt_level;
+  if (cbs) r.cb_tile_sizes = cb_tile_sizes(k.cores, *cbs);
   return r;
 }
-
-struct CbSpec {
-  CoreRangeSet cores;
-  CircularBufferConfig config;
-  uint32_t l1_offset = 0; // assigned when added (same on every core)
-};
 
 struct SemaphoreSpec {
   CoreRangeSet cores;

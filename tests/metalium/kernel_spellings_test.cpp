@@ -48,5 +48,42 @@ TEST(KernelSpellingsTest, MetaliumKernelSpellingsCompileAndMeanWhatTheyMeanThere
   EXPECT_EQ(rec.at(2), 3u) << "the free get_noc_addr forms give the member's address";
 }
 
+// get_tile_size(cb) in a constant expression, as Metalium kernels write it.
+constexpr const char* kConstantTileSize = R"(#include <cstdint>
+void kernel_main() {
+  constexpr uint32_t in_size = get_tile_size(tt::CBIndex::c_0);
+  constexpr uint32_t out_size = get_tile_size(tt::CBIndex::c_16);
+  static_assert(in_size > 0 && out_size > 0);
+  noc_inline_dw_write(get_noc_addr(get_arg_val<uint32_t>(0), get_arg_val<uint32_t>(1), get_arg_val<uint32_t>(2)),
+                      in_size * 10000 + out_size);
+}
+)";
+
+TEST(KernelSpellingsTest, GetTileSizeIsAConstantExpressionForCbsConfiguredAlikeOnTheKernelsCores) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  CircularBufferConfig in(2 * 2048, {{0, DataFormat::Float16_b}}), out(2 * 4096, {{16, DataFormat::Float32}});
+  in.set_page_size(0, 2048);
+  out.set_page_size(16, 4096);
+  p.add_circular_buffer(CoreRange({0, 0}, {1, 0}), in);
+  p.add_circular_buffer(CoreCoord{0, 0}, out);
+  KernelHandle k = p.add_kernel_from_source(kConstantTileSize, "constant_tile_size.cpp", CoreCoord{0, 0},
+                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 2048u * 10000 + 4096u);
+
+  // On two cores where CB 16 exists on one only, the constant does not exist.
+  Program two;
+  two.add_circular_buffer(CoreRange({0, 0}, {1, 0}), in);
+  two.add_circular_buffer(CoreCoord{0, 0}, out);
+  two.add_kernel_from_source(kConstantTileSize, "constant_tile_size.cpp", CoreRange({0, 0}, {1, 0}),
+                             DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  const std::string error = error_of<ProgramError>(device->command_queue(), two);
+  EXPECT_NE(error.find("error_cb_not_configured_alike_on_the_kernels_cores"), std::string::npos) << error;
+  expect_device_works(device);
+}
+
 } // namespace
 } // namespace tessel::test

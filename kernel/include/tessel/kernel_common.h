@@ -156,7 +156,29 @@ inline uint32_t get_write_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
 inline uint32_t get_read_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
   return tessel_detail::cb(cb_id, "get_read_ptr", TESSEL_SITE).rd_ptr;
 }
-inline uint32_t get_tile_size(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+// get_tile_size(cb) is a constant expression, as in Metalium, for a CB
+// configured alike on every core the kernel runs on: the JIT passes those
+// tile sizes (TESSEL_CB_TILE_SIZES) to kernels that name get_tile_size.
+namespace tessel_detail {
+#ifdef TESSEL_CB_TILE_SIZES
+inline constexpr uint32_t cb_tile_sizes[] = {TESSEL_CB_TILE_SIZES};
+#endif
+// Not constexpr on purpose: reaching one during constant evaluation makes
+// the compiler reject the kernel with the function's name in the error.
+inline uint32_t error_cb_not_configured_alike_on_the_kernels_cores() { return 0; }
+inline uint32_t error_cb_index_out_of_range() { return 0; }
+constexpr uint32_t constant_tile_size(uint32_t cb_id) {
+#ifdef TESSEL_CB_TILE_SIZES
+  if (cb_id >= sizeof(cb_tile_sizes) / sizeof(cb_tile_sizes[0])) return error_cb_index_out_of_range();
+  return cb_tile_sizes[cb_id] ? cb_tile_sizes[cb_id] : error_cb_not_configured_alike_on_the_kernels_cores();
+#else
+  // (The unreachable first branch keeps this a valid constexpr function.)
+  return cb_id == ~0u ? 0u : error_cb_not_configured_alike_on_the_kernels_cores();
+#endif
+}
+} // namespace tessel_detail
+constexpr uint32_t get_tile_size(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  if (__builtin_is_constant_evaluated()) return tessel_detail::constant_tile_size(cb_id);
   return tessel_detail::cb(cb_id, "get_tile_size", TESSEL_SITE).tile_size;
 }
 inline uint32_t get_tile_hw(uint32_t cb_id, TESSEL_SITE_PARAMS) {
