@@ -141,8 +141,7 @@ std::string Profiler::drain(std::span<Fiber* const> fibers) {
                             "' recorded more profiler markers in one run than a RISC's buffer holds (" +
                             std::to_string(kProfilerMarkersPerRisc) +
                             "; a zone takes two): " + std::to_string(b.dropped) +
-                            " were dropped, as Metalium drops them; record fewer zones "
-                            "per run";
+                            " were dropped, as Metalium drops them; record fewer zones per run";
       const std::string key = "profiler-buffer-full|" + kernel + "|" + Chip::risc_name(f->risc);
       if (base::warn_once(key, message) == base::Warned::Strict && strict_error.empty())
         strict_error = std::move(message) + base::kStrictSuffix;

@@ -24,7 +24,10 @@ using namespace tt::tt_metal;
 namespace {
 
 // Line numbers below are these sources' own (line 1 is the first).
-constexpr const char* kZones = R"(void kernel_main() {
+// Both include Metalium's profiler header, under its two paths, as kernels
+// may (the prelude has included it already).
+constexpr const char* kZones = R"(#include "tools/profiler/kernel_profiler.hpp"
+void kernel_main() {
   const uint32_t iterations = get_arg_val<uint32_t>(0);
   DeviceZoneScopedN("OUTER");
   for (uint32_t i = 0; i < iterations; ++i) {
@@ -38,9 +41,10 @@ constexpr const char* kZones = R"(void kernel_main() {
   DeviceRecordEvent(42);
 }
 )";
-constexpr uint32_t kOuterLine = 3, kLoopLine = 5, kInnerLine = 7, kDataLine = 11;
+constexpr uint32_t kOuterLine = 4, kLoopLine = 6, kInnerLine = 8, kDataLine = 12;
 
-constexpr const char* kComputeZones = R"(void kernel_main() {
+constexpr const char* kComputeZones = R"(#include "api/debug/kernel_profiler.hpp"
+void kernel_main() {
   DeviceZoneScopedMainN("COMPUTE");
   for (int i = 0; i < 3; ++i) {
     DeviceZoneScopedSumN1("ACCUMULATED");
