@@ -11,9 +11,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tessel/buffer.hpp"
 #include "tessel/core_coord.hpp"
+#include "tessel/profiler.hpp"
 
 namespace tessel {
 
@@ -37,6 +39,9 @@ struct DeviceConfig {
   // The device-memory checker: every NoC transfer must stay inside one live
   // buffer, CB or semaphore. Unset: TESSEL_CHECK_MEMORY (1/0), else on.
   std::optional<bool> check_memory;
+  // The device profiler (profiler.hpp). Unset: on if TESSEL_PROFILER or
+  // TT_METAL_DEVICE_PROFILER is 1, else off.
+  std::optional<bool> profiler;
 };
 
 class Device : public std::enable_shared_from_this<Device> {
@@ -71,6 +76,15 @@ public:
   std::string policy() const;
   void set_policy(const std::string& policy);
   bool check_memory() const;
+
+  // The device profiler (profiler.hpp): whether kernels' markers are
+  // recorded, and the records of the runs since the last clear, ordered by
+  // core (row-major), RISC (BRISC, NCRISC, TRISC0..2), then time. Records
+  // stay until cleared; a run that fails adds none.
+  bool profiler_enabled() const;
+  void set_profiler_enabled(bool on);
+  std::vector<ProfilerRecord> profiler_records() const;
+  void clear_profiler_records();
 
   CommandQueue& command_queue();
   // Compiled programs reused by structure (program_cache.hpp): statistics and clear().

@@ -36,6 +36,8 @@ constexpr Variable kVariables[] = {
     {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},
     {"TESSEL_CHECK_MEMORY", "1 or 0: check every NoC transfer against the live allocations"},
     {"TESSEL_STRICT", "1 or 0: make every warning an error"},
+    {"TESSEL_PROFILER", "1 or 0: record kernels' device profiler markers"},
+    {"TESSEL_PROFILER_DIR", "the directory profiler reads write profile_log_device.csv to (compat)"},
 };
 
 [[noreturn]] void malformed(const char* name, const std::string& value, const char* expected) {

@@ -61,6 +61,9 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   }
   s.chip = std::make_unique<sim::Chip>(arch, policy);
   s.chip->set_check_memory(config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true));
+  s.chip->set_profiler_enabled(config.profiler ? *config.profiler
+                                               : base::env_flag("TESSEL_PROFILER", false) ||
+                                                     base::env_flag("TT_METAL_DEVICE_PROFILER", false));
   s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
   s.generation = g_generation.fetch_add(1);

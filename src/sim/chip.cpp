@@ -212,6 +212,21 @@ void Chip::set_policy(SchedulerPolicy policy) {
 
 bool Chip::dprint_enabled(uint32_t core_index) const { return dprint_cores_[core_index] != 0; }
 
+void Chip::set_profiler_enabled(bool on) {
+  profiler_.set_enabled(on);
+  for (auto& c : cores_)
+    for (tessel_kernel_ctx& k : c->ctx)
+      k.profiler_enabled = on ? 1 : 0;
+  if (on)
+    for (auto& f : fibers_)
+      if (!f->profiler.markers) f->profiler.markers = std::make_unique<ProfilerMarker[]>(ProfilerBuffer::kCapacity);
+}
+
+void Chip::settle_clocks() {
+  for (const Fiber* f : active_)
+    clock_epoch_ = std::max(clock_epoch_, f->core->ctx[f->risc].clock);
+}
+
 const char* Chip::risc_name(uint32_t risc) {
   switch (risc) {
   case TESSEL_RISC_BRISC: return "BRISC";
@@ -262,6 +277,9 @@ void fiber_main(bctx::transfer_t t) {
     f->reads.clear();
     f->writes.clear();
     f->bad_coord_count = 0;
+    Chip& chip = *f->core->chip;
+    const bool profiled = f->core->ctx[f->risc].profiler_enabled != 0;
+    if (profiled) chip.profiler().begin_kernel(*f, chip.run_count());
     if (f->entry() != 0) {
       f->core->chip->fail(f,
                           "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
@@ -288,6 +306,7 @@ void fiber_main(bctx::transfer_t t) {
                                 (reads ? "noc_async_read_barrier" : "noc_async_write_barrier") + " before returning",
                             q->ranges[0].file, q->ranges[0].line);
       }
+    if (profiled) chip.profiler().end_kernel(*f);
     f->state = FiberState::Done;
     yield_to_scheduler(f);
   }
@@ -312,6 +331,7 @@ Fiber* Chip::fiber_for(Core& core, uint32_t risc) {
   f->risc = risc;
   *reinterpret_cast<tessel_kernel_ctx**>(f->slot) = &core.ctx[risc];
   core.ctx[risc].sim_fiber = f.get();
+  if (profiler_.enabled()) f->profiler.markers = std::make_unique<ProfilerMarker[]>(ProfilerBuffer::kCapacity);
   reset_fiber(f.get());
   core.fibers[risc] = f.get();
   fibers_.push_back(std::move(f));
@@ -334,7 +354,13 @@ void Chip::make_ready(Fiber* f) {
   f->state = FiberState::Ready;
   f->wait.kind = WaitKind::None;
   size_t cap = ready_.size();
-  if (Fiber* cur = t_running; cur != nullptr && cur->core == f->core) {
+  Fiber* cur = t_running;
+  if (cur != nullptr) {
+    // The woken RISC's wait ends when the waker acted (profiler.hpp, "The clock").
+    uint64_t& woken_clock = f->core->ctx[f->risc].clock;
+    woken_clock = std::max(woken_clock, cur->core->ctx[cur->risc].clock);
+  }
+  if (cur != nullptr && cur->core == f->core) {
     // Woken by a RISC of its own core: run it next, while the core's CB data
     // and stacks are still in the host's caches (measured: tessel bench pipeline).
     ready_head_ = (ready_head_ + cap - 1) % cap;
@@ -465,11 +491,13 @@ void Chip::run(std::span<const Launch> launches) {
   watch_ = &watch;
   WatchScope watching(watch, watchdog_timeout_ms_);
   switches_ = 0;
+  ++run_count_;
   active_.clear();
   for (const Launch& l : launches) {
     Core& c = core(l.core_index);
     Fiber* f = fiber_for(c, l.risc);
     c.ctx[l.risc].watch = &watch.words;
+    c.ctx[l.risc].clock = std::max(c.ctx[l.risc].clock, clock_epoch_);
     f->entry = l.entry;
     f->kernel_name = l.kernel_name;
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
@@ -519,9 +547,15 @@ void Chip::run(std::span<const Launch> launches) {
     std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
     std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
   }
+  settle_clocks();
+  if (profiler_.enabled()) {
+    std::string strict_error = profiler_.drain(active_);
+    if (!strict_error.empty()) throw KernelError(strict_error);
+  }
 }
 
 void Chip::abort_run(std::span<const Launch> launches) {
+  settle_clocks();
   for (Fiber* f : active_)
     if (f->state != FiberState::Done)
       reset_fiber(f);

@@ -36,6 +36,7 @@
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/memory.hpp"
 #include "sim/memory_map.hpp"
+#include "sim/profiler.hpp"
 #include "sim/watchdog.hpp"
 #include "tessel/kernel_abi.h"
 
@@ -125,6 +126,7 @@ struct Fiber {
   uint32_t bad_coord_count = 0; // records made (the table is reused round-robin)
   MemoryCheckCache mem_cache;   // memory_check.hpp
   fiber_san::State san;         // fiber_sanitizers.hpp
+  ProfilerBuffer profiler;      // profiler.hpp
   // Set when the fiber failed, or crashed without a signal: the whole report.
   std::string error_message;
   // Set when the fiber faulted (by the signal handler; plain values only).
@@ -221,6 +223,14 @@ public:
   // Statistics of the last run.
   uint64_t last_run_switches() const { return switches_; }
 
+  // The device profiler (profiler.hpp): off until turned on; its records
+  // accumulate over runs until cleared. Runs are numbered from 1 (the
+  // records' run host ID).
+  const Profiler& profiler() const { return profiler_; }
+  Profiler& profiler() { return profiler_; }
+  void set_profiler_enabled(bool on);
+  uint32_t run_count() const { return run_count_; }
+
   // Used by the kernel API implementation (sim internals).
   // Progress and looking calls: see watchdog.hpp.
   void note_progress() { sim::note_progress(*watch_); }
@@ -259,6 +269,7 @@ private:
   std::string watchdog_seconds_text() const; // "10.0", as the watchdog's reports give the limit
   Fiber* pick_next();
   bool poll_memory_waiters();
+  void settle_clocks(); // clock_epoch_ = the latest clock of this run's RISCs
 
   ArchSpec arch_;
   SchedulerPolicy policy_;
@@ -278,6 +289,9 @@ private:
   bool check_memory_ = true;
   uint64_t configuration_ = 0;
   uint32_t watchdog_timeout_ms_ = 0;
+  Profiler profiler_;
+  uint32_t run_count_ = 0;
+  uint64_t clock_epoch_ = 0; // the latest RISC clock of the runs so far
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };

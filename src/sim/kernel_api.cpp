@@ -24,6 +24,7 @@
 #include "sim/formats.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/noc_api.hpp"
+#include "sim/profiler.hpp"
 #include "sim/sfpi_api.hpp"
 
 namespace tessel::sim {
@@ -523,22 +524,36 @@ void api_stalled(tessel_kernel_ctx* k, const char* call, const char* file, uint3
 
 void* api_extension(tessel_kernel_ctx*, uint32_t) { return nullptr; }
 
+// A kernel API call that advances the calling RISC's clock by one cycle
+// before it runs (profiler.hpp, "The clock").
+template <auto Call>
+struct Ticked;
+template <typename Result, typename... Args, Result (*Call)(tessel_kernel_ctx*, Args...)>
+struct Ticked<Call> {
+  static Result call(tessel_kernel_ctx* k, Args... args) {
+    ++k->clock;
+    return Call(k, args...);
+  }
+};
+template <auto Call>
+inline constexpr auto ticked = &Ticked<Call>::call;
+
 const tessel_sim_api kTable = {
     .abi_version = TESSEL_KERNEL_ABI_VERSION,
-    .cb_reserve_back = api_cb_reserve_back,
-    .cb_push_back = api_cb_push_back,
-    .cb_wait_front = api_cb_wait_front,
-    .cb_pop_front = api_cb_pop_front,
-    .noc_read = api_noc_read,
-    .noc_write = api_noc_write,
-    .noc_write_multicast = api_noc_write_multicast,
-    .noc_inline_write = api_noc_inline_write,
-    .noc_barrier = api_noc_barrier,
-    .sem_wait = api_sem_wait,
-    .sem_set = api_sem_set,
-    .sem_inc = api_sem_inc,
-    .sem_set_multicast = api_sem_set_multicast,
-    .cb_poll = api_cb_poll,
+    .cb_reserve_back = ticked<api_cb_reserve_back>,
+    .cb_push_back = ticked<api_cb_push_back>,
+    .cb_wait_front = ticked<api_cb_wait_front>,
+    .cb_pop_front = ticked<api_cb_pop_front>,
+    .noc_read = ticked<api_noc_read>,
+    .noc_write = ticked<api_noc_write>,
+    .noc_write_multicast = ticked<api_noc_write_multicast>,
+    .noc_inline_write = ticked<api_noc_inline_write>,
+    .noc_barrier = ticked<api_noc_barrier>,
+    .sem_wait = ticked<api_sem_wait>,
+    .sem_set = ticked<api_sem_set>,
+    .sem_inc = ticked<api_sem_inc>,
+    .sem_set_multicast = ticked<api_sem_set_multicast>,
+    .cb_poll = ticked<api_cb_poll>,
     .fail = api_fail,
     .fail_index = api_fail_index,
     .fail_cb = api_fail_cb,
@@ -548,22 +563,23 @@ const tessel_sim_api kTable = {
     .kernel_exit = api_kernel_exit,
     .note_bad_noc_coord = api_note_bad_noc_coord,
     .stalled = api_stalled,
-    .compute_init = api_compute_init,
-    .dst_step = api_dst_step,
-    .copy_tile = api_copy_tile,
-    .binary_tiles = api_binary_tiles,
-    .pack_tile = api_pack_tile,
-    .matmul = api_matmul,
-    .reduce_tile = api_reduce_tile,
-    .transpose_wh_tile = api_transpose_wh_tile,
-    .bcast_tiles = api_bcast_tiles,
-    .sfpu_unary = api_sfpu_unary,
-    .sfpu_binary = api_sfpu_binary,
-    .copy_block = api_copy_block,
+    .compute_init = ticked<api_compute_init>,
+    .dst_step = ticked<api_dst_step>,
+    .copy_tile = ticked<api_copy_tile>,
+    .binary_tiles = ticked<api_binary_tiles>,
+    .pack_tile = ticked<api_pack_tile>,
+    .matmul = ticked<api_matmul>,
+    .reduce_tile = ticked<api_reduce_tile>,
+    .transpose_wh_tile = ticked<api_transpose_wh_tile>,
+    .bcast_tiles = ticked<api_bcast_tiles>,
+    .sfpu_unary = ticked<api_sfpu_unary>,
+    .sfpu_binary = ticked<api_sfpu_binary>,
+    .copy_block = ticked<api_copy_block>,
     .extension = api_extension,
-    .sfpi_open = api_sfpi_open,
+    .sfpi_open = ticked<api_sfpi_open>,
     .sfpi_reach = api_sfpi_reach,
     .dprint_tile_slice = api_dprint_tile_slice,
+    .profiler_mark = api_profiler_mark,
 };
 
 } // namespace

@@ -39,6 +39,7 @@
 #include "tt-metalium/program.hpp"
 #include "tt-metalium/runtime_args_data.hpp"
 #include "tt-metalium/tt_backend_api_types.hpp"
+#include "tt-metalium/tt_metal_profiler.hpp"
 
 namespace tt::tt_metal {
 

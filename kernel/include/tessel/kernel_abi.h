@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 11u
+#define TESSEL_KERNEL_ABI_VERSION 12u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -196,6 +196,27 @@ enum tessel_binary_op { TESSEL_BINARY_ADD = 0, TESSEL_BINARY_SUB = 1, TESSEL_BIN
 // (configures MATH only, the unpacker must already be set up for eltwise binary).
 #define TESSEL_BINARY_INIT_MATH_ONLY 2u
 
+// Device profiler (kernel/include/tessel/profiler.h). A call site of a
+// profiler macro: static data in the kernel, alive while the kernel is loaded.
+struct tessel_profiler_site {
+  const char* name; // the zone's or data's name; "" for DeviceRecordEvent
+  const char* file;
+  uint32_t line;
+  uint32_t timer_id; // Metalium's 16-bit hash of the name and site (DeviceRecordEvent: 0)
+};
+// What profiler_mark records. The first five are Metalium's marker types,
+// in its numbering; the rest are requests the simulator turns into them.
+enum tessel_profiler_mark {
+  TESSEL_PROFILER_ZONE_START = 0,
+  TESSEL_PROFILER_ZONE_END = 1,    // ends the innermost open zone (started at the same site)
+  TESSEL_PROFILER_ZONE_TOTAL = 2,  // not from kernels: the simulator's, per accumulator, at the kernel's end
+  TESSEL_PROFILER_TS_DATA = 3,     // data = the value
+  TESSEL_PROFILER_TS_EVENT = 4,    // data = the event id
+  TESSEL_PROFILER_SUM_START = 5,   // a DeviceZoneScopedSumN<data + 1> scope begins
+  TESSEL_PROFILER_SUM_END = 6,     // and ends: its time is added to accumulator `data`
+  TESSEL_PROFILER_SET_COUNTER = 7, // DeviceZoneSetCounter(data): the run host ID of later markers
+};
+
 // Function table into the simulator. Every call that can fail takes the call
 // site; a failing call does not return (the kernel's fiber is stopped and the
 // error is raised on the host thread).
@@ -322,6 +343,13 @@ struct tessel_sim_api {
   // TESSEL_TSLICE_*; precision: the statement's SETPRECISION.
   void (*dprint_tile_slice)(struct tessel_kernel_ctx*, uint32_t cb, int32_t tile_index, const uint16_t* range,
                             uint32_t flags, uint32_t precision, const char* file, uint32_t line);
+  // Device profiler (called only while tessel_kernel_ctx::profiler_enabled):
+  // records `mark` (enum tessel_profiler_mark) for `site` at this RISC's
+  // clock. Returns 1 when recorded, 0 when this RISC's buffer had no room
+  // and the marker was dropped (a ZONE_START dropped means no ZONE_END may
+  // follow for it).
+  uint32_t (*profiler_mark)(struct tessel_kernel_ctx*, uint32_t mark, const struct tessel_profiler_site* site,
+                            uint64_t data);
 };
 
 // dprint_tile_slice flags.
@@ -402,6 +430,13 @@ struct tessel_kernel_ctx {
 
   // SFPI state of the compute context (see tessel_sfpi_window).
   struct tessel_sfpi_window sfpi;
+
+  // This RISC's simulated clock (profiler timestamps): one cycle per kernel
+  // API call that reaches the simulator and per profiler marker; written
+  // only by the simulator (docs/guide.md, "Profiler").
+  uint64_t clock;
+  // 1 if the device profiler records this RISC's markers (profiler_mark).
+  uint32_t profiler_enabled;
 };
 
 #define TESSEL_DPRINT_THREAD_UNPACK 0u

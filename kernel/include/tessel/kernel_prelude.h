@@ -181,10 +181,12 @@ TESSEL_WRAPPER(__wrap_pthread_exit, TESSEL_EXIT_THREAD_EXIT, (void* v), (uintptr
 // ---------------------------------------------------------------------------
 // What TT-Metalium's firmware includes before every kernel of its kind, so a
 // kernel may call these APIs without including them: the dataflow API and
-// DPRINT for data-movement kernels, DPRINT for compute kernels.
+// DPRINT for data-movement kernels, DPRINT for compute kernels, and the
+// device profiler's macros for both.
 #if defined(TESSEL_KERNEL_DATA_MOVEMENT)
 #include "api/dataflow/dataflow_api.h"
 #endif
 #include "api/debug/dprint.h"
+#include "tessel/profiler.h"
 
 #endif // TESSEL_KERNEL_PRELUDE_H
