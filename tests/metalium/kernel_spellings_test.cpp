@@ -10,6 +10,7 @@ namespace tessel::test {
 namespace {
 
 constexpr const char* kSpellings = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/numeric/bfloat16.h"
 #include "hostdevcommon/common_values.hpp"
 #include "hostdevcommon/kernel_structs.h"
 
@@ -27,6 +28,13 @@ void kernel_main() {
   const InterleavedAddrGen<true> gen = {get_arg_val<uint32_t>(3), 1024};
   const uint64_t a = get_noc_addr(5, accessor, 16), b = get_noc_addr(5, gen, 16), c = accessor.get_noc_addr(5, 16);
   noc_inline_dw_write(get_noc_addr(x, y, at + 8), uint32_t(a == c) + 2 * uint32_t(b == c));
+  // bfloat16_greater on 2 > 1, -1 > -2, 1 > -1, +inf > 3e38, -inf > -1, -1 > 1.
+  const uint32_t greater = uint32_t(bfloat16_greater(0x4000, 0x3F80)) | uint32_t(bfloat16_greater(0xBF80, 0xC000)) << 1 |
+                           uint32_t(bfloat16_greater(0x3F80, 0xBF80)) << 2 |
+                           uint32_t(bfloat16_greater(POS_INF_BFLOAT16, 0x7F61)) << 3 |
+                           uint32_t(bfloat16_greater(NEG_INF_BFLOAT16, 0xBF80)) << 4 |
+                           uint32_t(bfloat16_greater(0xBF80, 0x3F80)) << 5;
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), greater);
 }
 )";
 
@@ -46,6 +54,7 @@ TEST(KernelSpellingsTest, MetaliumKernelSpellingsCompileAndMeanWhatTheyMeanThere
   EXPECT_EQ(rec.at(0), (0u << 0) | (16u << 8) | (31u << 16) | (63u << 24));
   EXPECT_EQ(rec.at(1), 1u);
   EXPECT_EQ(rec.at(2), 3u) << "the free get_noc_addr forms give the member's address";
+  EXPECT_EQ(rec.at(3), 0b001111u) << "bfloat16_greater orders the values the bits encode";
 }
 
 // get_tile_size(cb) in a constant expression, as Metalium kernels write it.
