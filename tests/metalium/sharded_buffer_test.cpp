@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tt-metalium/distributed.hpp"
 #include "tt-metalium/host_api.hpp"
 #include "tt-metalium/tensor_accessor_args.hpp"
 
@@ -245,6 +246,40 @@ TEST(ShardedBufferTest, AGloballyAllocatedCircularBufferIsEachCoresShardInPlace)
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(ShardedBufferTest, AMeshBufferIsShardedOnEachChipByItsShardingArgs) {
+  auto mesh = distributed::MeshDevice::create_unit_mesh(0);
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 1})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {kRows, kCols});
+  const distributed::DeviceLocalBufferConfig local{.page_size = kPage,
+                                                   .buffer_type = BufferType::L1,
+                                                   .sharding_args =
+                                                       BufferShardingArgs(spec, TensorMemoryLayout::BLOCK_SHARDED)};
+  auto buffer =
+      distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = kPages * kPage}, local, mesh.get());
+  Buffer& chip = *buffer->get_device_buffer(distributed::MeshCoordinate(0, 0));
+  EXPECT_EQ(chip.buffer_layout(), TensorMemoryLayout::BLOCK_SHARDED);
+  EXPECT_EQ(chip.shard_spec(), spec);
+  std::vector<uint32_t> data(kPages * kPage / 4), back;
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = uint32_t(7 * i + 1);
+  distributed::EnqueueWriteMeshBuffer(mesh->mesh_command_queue(), buffer, data, true);
+  distributed::ReadShard(mesh->mesh_command_queue(), back, buffer, distributed::MeshCoordinate(0, 0), true);
+  EXPECT_EQ(back, data);
+  // Shard 1 (pages (0..1, 3..5)) is on core (1, 0): its first page is page 3.
+  EXPECT_EQ(chip.native().page_location(3).bank, 1u);
+  EXPECT_EQ(chip.native().page_location(3).address, chip.address());
+  const distributed::DeviceLocalBufferConfig too_many{
+      .page_size = kPage,
+      .buffer_type = BufferType::L1,
+      .sharding_args = BufferShardingArgs(ShardSpecBuffer(CoreRangeSet(CoreRange({0, 0}, {1, 0})), {2, 48},
+                                                          ShardOrientation::ROW_MAJOR, {1, 16}, {kRows, kCols}),
+                                          TensorMemoryLayout::BLOCK_SHARDED)};
+  EXPECT_THROW(distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = kPages * kPage}, too_many,
+                                               mesh.get()),
+               tessel::ValidationError);
+  mesh->close();
 }
 
 } // namespace
