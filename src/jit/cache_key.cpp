@@ -1,6 +1,5 @@
 #include "jit/cache_key.hpp"
 
-#include "jit/file_io.hpp"
 #include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
 
@@ -174,13 +173,6 @@ bool names_sfpi(std::string_view text) {
   return false;
 }
 
-// The kernel's source text (read for a file; empty when unreadable, which
-// the compile then reports).
-std::string source_of(const BuildRequest& request) {
-  if (request.source_path.empty()) return request.source_text;
-  return read_file(absolute_source_path(request.source_path)).value_or(std::string());
-}
-
 bool uses_sfpi(const BuildRequest& request, std::string_view source) {
   if (request.kind != KernelKind::Compute) return false;
   for (const auto& define : request.defines)
@@ -189,12 +181,11 @@ bool uses_sfpi(const BuildRequest& request, std::string_view source) {
 }
 } // namespace
 
-std::vector<std::string> request_flags(const BuildRequest& request) {
+std::vector<std::string> request_flags(const BuildRequest& request, std::string_view source) {
   std::vector<std::string> flags;
   flags.push_back("-O" + std::to_string(effective_opt_level(request)));
   flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1"
                                                       : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
-  const std::string source = source_of(request);
   if (uses_sfpi(request, source)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
   // Only kernels that name get_tile_size depend on the CBs' formats.
   if (!request.cb_tile_sizes.empty() && source.find("get_tile_size") != std::string::npos) {
@@ -245,7 +236,7 @@ std::string front_key_text(const BuildRequest& request, const FrontKeyInputs& in
   append_line(text, "opt-level", std::to_string(effective_opt_level(request)));
   // Defines and arguments exactly as passed to the compiler, one per line
   // (validate_request rejected control characters, so lines cannot be forged).
-  for (const auto& flag : request_flags(request))
+  for (const auto& flag : inputs.request_flags)
     append_line(text, "arg", flag);
   append_line(text, "source", source_name(request));
   append_line(text, "source-file", inputs.compiled_source_path);

@@ -49,16 +49,18 @@ std::string absolute_source_path(const std::string& path);
 // compile-time input.
 std::string memo_key(const BuildRequest& request);
 
-// -O, -D and compile-time argument flags of a request.
-std::vector<std::string> request_flags(const BuildRequest& request);
+// -O, -D and compile-time argument flags of a request whose source text is
+// `source` (what the kernel names decides some defines: cache_key.cpp).
+std::vector<std::string> request_flags(const BuildRequest& request, std::string_view source);
 
 struct FrontKeyInputs {
   std::string compiler_path;
   std::string compiler_identity;
   std::string include_dir;
   std::vector<std::string> fixed_flags;
-  std::string compiled_source_path; // the file handed to the compiler
-  std::string source_hash;          // content_hash of that file
+  std::string compiled_source_path;       // the file handed to the compiler
+  std::string source_hash;                // content_hash of that file
+  std::vector<std::string> request_flags; // request_flags() of the request and that file
 };
 std::string front_key_text(const BuildRequest& request, const FrontKeyInputs& inputs);
 

@@ -110,11 +110,12 @@ std::string resolve_cache_root(const std::string& dir) {
 
 // The file the compiler is given for a request.
 struct PreparedSource {
-  std::string name;          // for messages
-  std::string compiled_path; // absolute
-  std::string source_arg;    // as passed to the compiler
-  std::string working_dir;   // the compiler's working directory; empty: inherit
-  std::string hash;          // content_hash of the source
+  std::string name;               // for messages
+  std::string compiled_path;      // absolute
+  std::string source_arg;         // as passed to the compiler
+  std::string working_dir;        // the compiler's working directory; empty: inherit
+  std::string hash;               // content_hash of the source
+  std::vector<std::string> flags; // request_flags() of the request and this source
 };
 
 struct EntryPaths {
@@ -220,8 +221,8 @@ struct KernelCache::Impl {
     EntryState state = EntryState::Stale;
   };
   Probe probe(const EntryPaths& entry, const std::string& front, const PreparedSource& source);
-  std::shared_ptr<KernelBinary> compile_and_publish(const BuildRequest& request, const PreparedSource& source,
-                                                    const std::string& front, const EntryPaths& entry);
+  std::shared_ptr<KernelBinary> compile_and_publish(const PreparedSource& source, const std::string& front,
+                                                    const EntryPaths& entry);
   void clear_memo();
 
   std::string root;
@@ -297,7 +298,7 @@ PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
     std::optional<std::string> content = read_file(path);
     if (!content)
       throw ProgramError("kernel source " + request.source_path + " cannot be read: " + std::strerror(errno));
-    return {request.source_path, path, path, {}, content_hash(*content)};
+    return {request.source_path, path, path, {}, content_hash(*content), request_flags(request, *content)};
   }
   // Text kernels get a content-addressed file, compiled from its directory
   // under its display name, so __FILE__ and compiler messages show that name.
@@ -308,7 +309,12 @@ PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
     make_directories(std::filesystem::path(path).parent_path().string());
     write_file_atomic(path, request.source_text);
   }
-  return {source_name(request), path, file_name, dir, content_hash(request.source_text)};
+  return {source_name(request),
+          path,
+          file_name,
+          dir,
+          content_hash(request.source_text),
+          request_flags(request, request.source_text)};
 }
 
 KernelCache::Impl::Probe KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
@@ -328,8 +334,7 @@ KernelCache::Impl::Probe KernelCache::Impl::probe(const EntryPaths& entry, const
   }
 }
 
-std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const BuildRequest& request,
-                                                                     const PreparedSource& source,
+std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const PreparedSource& source,
                                                                      const std::string& front,
                                                                      const EntryPaths& entry) {
   make_directories(entry.dir);
@@ -348,7 +353,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Build
                    source.name,
                    temp_name_for(entry.so),
                    temp_name_for(entry.dir + "/kernel.d"),
-                   request_flags(request),
+                   source.flags,
                    link_mode};
     TempFiles temp_files({job.output_path, job.depfile_path});
     run_compile(job);
@@ -389,7 +394,8 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildReque
   PreparedSource source = prepare_source(request);
   FrontKeyInputs inputs{compiler.cxx,         compiler_identity(compiler.cxx),
                         compiler.include_dir, fixed_compile_flags(),
-                        source.compiled_path, source.hash};
+                        source.compiled_path, source.hash,
+                        source.flags};
   std::string front = front_key_text(request, inputs);
   EntryPaths entry = entry_paths(entries_dir, short_hash(front));
   std::call_once(entries_dir_made, [&] { make_directories(entries_dir); });
@@ -407,7 +413,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildReque
     disk_hits.fetch_add(1, std::memory_order_relaxed);
     return final_probe.binary;
   }
-  std::shared_ptr<KernelBinary> binary = compile_and_publish(request, source, front, entry);
+  std::shared_ptr<KernelBinary> binary = compile_and_publish(source, front, entry);
   if (final_probe.state == EntryState::BinaryMissing || final_probe.state == EntryState::BinaryDamaged)
     report_damaged_entry(source.name, entry.dir, final_probe.state);
   return binary;
