@@ -54,4 +54,11 @@ public:
   using Error::Error;
 };
 
+// A run stopped by tessel::request_interrupt() (interrupt.hpp; Ctrl-C in
+// Python). The device stays usable.
+class Interrupted : public Error {
+public:
+  using Error::Error;
+};
+
 } // namespace tessel

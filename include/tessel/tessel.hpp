@@ -8,6 +8,7 @@
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
+#include "tessel/interrupt.hpp"
 #include "tessel/operation.hpp"
 #include "tessel/program.hpp"
 #include "tessel/program_cache.hpp"

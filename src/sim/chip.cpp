@@ -20,6 +20,7 @@
 #include "sim/fault.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "tessel/error.hpp"
+#include "tessel/interrupt.hpp"
 
 namespace tessel::sim {
 
@@ -431,6 +432,11 @@ void Chip::warn(Fiber* f, std::string message, const char* file, uint32_t line) 
   warned_sites_.insert(site);
 }
 
+std::string Chip::interrupted_report(size_t launches) const {
+  return "the run was interrupted (tessel::request_interrupt, Ctrl-C) after " + std::to_string(switches_) +
+         " fiber switches of its " + std::to_string(launches) + " kernels; it was stopped and the device stays usable";
+}
+
 std::string Chip::watchdog_seconds_text() const { return std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4); }
 
 void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line) {
@@ -509,6 +515,10 @@ void Chip::run(std::span<const Launch> launches) {
 
   size_t remaining = active_.size();
   for (;;) {
+    if (__builtin_expect(interrupt_requested(), 0)) {
+      abort_run(launches);
+      throw Interrupted(interrupted_report(launches.size()));
+    }
     Fiber* f = pick_next();
     if (!f) {
       if (remaining == 0) break;
@@ -533,6 +543,11 @@ void Chip::run(std::span<const Launch> launches) {
       throw KernelError(msg);
     }
     case FiberState::Faulted: {
+      if (f->fault_signal == kWatchdogSignal && interrupt_requested()) {
+        // The watchdog stopped a fiber that did not switch after the request.
+        abort_run(launches);
+        throw Interrupted(interrupted_report(launches.size()));
+      }
       std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
       abort_run(launches);
       throw KernelFault(msg);

@@ -216,8 +216,8 @@ public:
   uint32_t device_id = 0;
 
   // Run one launch set to completion on the calling thread. The caller has
-  // set up arguments, CBs and semaphores. Throws KernelError, KernelFault or
-  // DeadlockError; the chip stays usable either way.
+  // set up arguments, CBs and semaphores. Throws KernelError, KernelFault,
+  // DeadlockError or Interrupted (interrupt.hpp); the chip stays usable.
   void run(std::span<const Launch> launches);
 
   // Statistics of the last run.
@@ -266,6 +266,7 @@ private:
   std::string deadlock_report() const;
   std::string fault_report(const Fiber* f) const;
   [[noreturn]] void stop_stalled(Fiber* f, const char* call, const char* file, uint32_t line);
+  std::string interrupted_report(size_t launches) const;
   std::string watchdog_seconds_text() const; // "10.0", as the watchdog's reports give the limit
   Fiber* pick_next();
   bool poll_memory_waiters();

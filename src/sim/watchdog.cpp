@@ -1,6 +1,7 @@
 #include "sim/watchdog.hpp"
 
 #include "base/env.hpp"
+#include "tessel/interrupt.hpp"
 
 #include <pthread.h>
 
@@ -25,7 +26,13 @@ struct Entry {
   uint64_t last_progress = 0;
   std::chrono::steady_clock::time_point last_change;
   std::chrono::steady_clock::time_point signal_at; // while stalled
+  uint64_t interrupt_samples = 0;                  // samples that saw an interrupt request while running
 };
+
+// An interrupt request normally stops a run at its next fiber switch; a run
+// still going this many samples later has a fiber that does not switch, and is
+// signalled (W3) to stop it, and again every kInterruptSamples samples.
+constexpr uint64_t kInterruptSamples = 2;
 
 std::mutex& registry_mutex() {
   static std::mutex m;
@@ -39,10 +46,16 @@ std::vector<Entry>& registry() {
 void watchdog_loop() {
   using Clock = std::chrono::steady_clock;
   for (;;) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
     std::lock_guard lock(registry_mutex());
     const auto now = Clock::now();
+    const bool interrupted = interrupt_requested();
     for (Entry& e : registry()) {
+      if (interrupted && e.slot->running.load(std::memory_order_relaxed)) {
+        if (++e.interrupt_samples % kInterruptSamples == 0) pthread_kill(e.thread, kWatchdogSignal);
+      } else {
+        e.interrupt_samples = 0;
+      }
       const uint64_t p = e.slot->progress();
       const uint32_t timeout = e.slot->timeout_ms.load(std::memory_order_relaxed);
       if (p != e.last_progress || !e.slot->running.load(std::memory_order_relaxed) || timeout == 0) {
@@ -94,7 +107,7 @@ WatchSlot& watch_slot() {
 }
 
 WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms) : slot_(slot) {
-  if (timeout_ms) start_watchdog_thread();
+  start_watchdog_thread(); // also for interrupt requests when the timeout is off
   slot_.timeout_ms.store(timeout_ms, std::memory_order_relaxed);
   note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);

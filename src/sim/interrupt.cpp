@@ -1,0 +1,17 @@
+#include "tessel/interrupt.hpp"
+
+#include <atomic>
+
+namespace tessel {
+
+namespace {
+// Lock-free, so a signal handler may store to it.
+std::atomic<bool> g_interrupt{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+} // namespace
+
+void request_interrupt() noexcept { g_interrupt.store(true, std::memory_order_relaxed); }
+void clear_interrupt() noexcept { g_interrupt.store(false, std::memory_order_relaxed); }
+bool interrupt_requested() noexcept { return g_interrupt.load(std::memory_order_relaxed); }
+
+} // namespace tessel
