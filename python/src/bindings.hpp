@@ -1,0 +1,43 @@
+// The nanobind extension `tessel._tessel`: a thin, strictly typed layer over
+// the C++ host API. The Python package (python/tessel/) checks the types and
+// values users pass and gives the messages; these functions take exact types.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <utility>
+
+#include "tessel/error.hpp"
+
+namespace tessel::python {
+
+namespace nb = nanobind;
+
+void bind_errors(nb::module_& m);
+void bind_device(nb::module_& m);
+void bind_program(nb::module_& m);
+void bind_formats(nb::module_& m);
+void bind_examples(nb::module_& m);
+
+// Installs tessel's SIGINT handler in front of the current one (see blocking()).
+void install_interrupt_handler();
+
+// Runs fn with the GIL released, so that Ctrl-C stops it: a pending
+// KeyboardInterrupt is raised before starting, and a SIGINT during fn stops
+// the simulated run (tessel::Interrupted) and raises KeyboardInterrupt (or
+// whatever Python's SIGINT handler raises) once the device is usable again.
+void raise_interrupted();
+void check_signals_before_blocking();
+template <typename Fn>
+auto blocking(Fn&& fn) -> decltype(fn()) {
+  check_signals_before_blocking();
+  try {
+    nb::gil_scoped_release release;
+    return fn();
+  } catch (const Interrupted&) {
+    raise_interrupted();
+    throw;
+  }
+}
+
+} // namespace tessel::python

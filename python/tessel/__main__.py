@@ -1,0 +1,80 @@
+"""python -m tessel: info, list, run <example>, bench — as the `tessel` CLI."""
+
+import argparse
+import sys
+
+from . import Device, errors
+from . import _tessel
+
+
+def _info(args):
+    for name in ("blackhole", "wormhole_b0"):
+        if args.arch and args.arch != name:
+            continue
+        with Device.open(arch=name) as d:
+            g = d.grid
+            print(f"{name}: grid {g.x}x{g.y} ({g.x * g.y} cores), L1 {d.l1_size // 1024} KiB per core, DRAM "
+                  f"{d.dram_banks} banks x {d.dram_bank_size >> 30} GiB, alignment L1 {d.l1_alignment} B / DRAM "
+                  f"{d.dram_alignment} B, {d.num_cb_indices} CB indices, {d.clock_mhz} MHz")
+    return 0
+
+
+def _list(args):
+    print("examples (python -m tessel run <name>):")
+    for name, description in _tessel.examples.names():
+        print(f"  {name:<29} {description}")
+    return 0
+
+
+def _grid(text):
+    try:
+        x, y = text.lower().split("x")
+        return int(x), int(y)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--grid '{text}' is not of the form XxY") from None
+
+
+def _run(args):
+    gx, gy = args.grid or (0, 0)
+    passed, summary, seconds, compile_seconds = _tessel.examples.run(
+        args.example, args.arch, gx, gy, args.policy, args.size, args.format, args.op)
+    print(f"{args.example}: {summary}")
+    print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms after "
+          f"{compile_seconds * 1e3:.3f} ms of compile and planning (policy {args.policy})")
+    return 0 if passed else 1
+
+
+def _bench(args):
+    from . import bench
+
+    bench.run(args.name)
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m tessel", description="tessel: a simulated tile-based dataflow "
+                                "accelerator")
+    sub = p.add_subparsers(dest="command", required=True)
+    info = sub.add_parser("info", help="show the architecture presets")
+    info.add_argument("--arch", default="", help="only this preset")
+    sub.add_parser("list", help="list the examples")
+    run = sub.add_parser("run", help="run an example and check its result")
+    run.add_argument("example")
+    run.add_argument("--arch", default="blackhole")
+    run.add_argument("--grid", type=_grid, default=None, help="worker grid XxY")
+    run.add_argument("--policy", default="deterministic", help="deterministic or random:<seed>")
+    run.add_argument("--size", type=int, default=0, help="example-specific problem size")
+    run.add_argument("--format", default="", help="data format (where the example has it)")
+    run.add_argument("--op", default="", help="example-specific op selection")
+    bench = sub.add_parser("bench", help="the Python figures: one '<figure> <value> <unit>' line each")
+    bench.add_argument("name", nargs="?", default="all", help="dispatch, buffer, ops or all")
+    args = p.parse_args(argv)
+    try:
+        return {"info": _info, "list": _list, "run": _run, "bench": _bench}[args.command](args)
+    except errors.Error as e:
+        print(f"tessel: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""tessel's one exception hierarchy: a Python class for every C++ tessel::Error.
+
+Messages are the C++ messages unchanged: what was wrong, where (core, RISC,
+kernel file:line, CB, address) and what was expected.
+"""
+
+
+class Error(Exception):
+    """Base of every error tessel raises."""
+
+
+class ValidationError(Error, ValueError):
+    """Invalid input to a host call, found before anything was changed."""
+
+
+class ProgramError(Error):
+    """A kernel failed to compile or load (the message carries the compiler output)."""
+
+
+class OutOfMemoryError(Error):
+    """An allocation did not fit in DRAM or L1."""
+
+
+class DeadlockError(Error):
+    """No simulated RISC could make progress; the message is the per-RISC report."""
+
+
+class KernelError(Error):
+    """A kernel broke a device rule at run time (CB protocol, NoC bounds, ...)."""
+
+
+class KernelFault(Error):
+    """A kernel crashed or made no progress for the watchdog's time."""
+
+
+class Interrupted(Error):
+    """A run stopped by tessel.request_interrupt(); Ctrl-C raises KeyboardInterrupt instead."""
+
+
+__all__ = [
+    "Error",
+    "ValidationError",
+    "ProgramError",
+    "OutOfMemoryError",
+    "DeadlockError",
+    "KernelError",
+    "KernelFault",
+    "Interrupted",
+]

@@ -1,0 +1,246 @@
+"""Program: kernels, circular buffers, semaphores and runtime arguments
+(include/tessel/program.hpp), with the configs and enums it takes."""
+
+import enum
+import os
+
+from . import _check, _tessel
+from .core import coord, rects
+from .device import Buffer
+
+
+class DataFormat(enum.IntEnum):
+    Float32 = 0
+    Float16 = 1
+    Bfp8 = 2
+    Bfp4 = 3
+    Float16_b = 5
+    Bfp8_b = 6
+    Bfp4_b = 7
+    Int32 = 8
+    UInt16 = 9
+    Int8 = 14
+    UInt32 = 24
+    UInt8 = 30
+
+
+_FORMAT_ALIASES = {
+    "bf16": DataFormat.Float16_b, "bfloat16": DataFormat.Float16_b, "float16_b": DataFormat.Float16_b,
+    "fp32": DataFormat.Float32, "float32": DataFormat.Float32, "bfp8_b": DataFormat.Bfp8_b,
+    "bfp4_b": DataFormat.Bfp4_b, "int32": DataFormat.Int32, "uint32": DataFormat.UInt32,
+    "uint16": DataFormat.UInt16, "uint8": DataFormat.UInt8, "int8": DataFormat.Int8,
+}
+
+
+def data_format(value, what):
+    """A DataFormat from a DataFormat or its name ('Float16_b', 'bf16', 'bfp8_b', ...)."""
+    if isinstance(value, DataFormat):
+        return value
+    if isinstance(value, str):
+        if value in DataFormat.__members__:
+            return DataFormat[value]
+        if value.lower() in _FORMAT_ALIASES:
+            return _FORMAT_ALIASES[value.lower()]
+        names = ", ".join(list(DataFormat.__members__) + sorted(_FORMAT_ALIASES))
+        raise ValueError(f"{what}: no data format named {value!r}; the names are {names}")
+    raise TypeError(f"{what} must be a tessel.DataFormat or a format name, got {_check.describe(value)}")
+
+
+class DataMovementProcessor(enum.IntEnum):
+    RISCV_0 = 0
+    RISCV_1 = 1
+
+
+class NOC(enum.IntEnum):
+    NOC_0 = 0
+    NOC_1 = 1
+    RISCV_0_default = 0
+    RISCV_1_default = 1
+
+
+class MathFidelity(enum.IntEnum):
+    LoFi = 0
+    HiFi2 = 2
+    HiFi3 = 3
+    HiFi4 = 4
+
+
+class UnpackToDestMode(enum.IntEnum):
+    Default = 0
+    UnpackToDestFp32 = 1
+
+
+def _enum(value, cls, what):
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str) and value in cls.__members__:
+        return cls[value]
+    raise TypeError(f"{what} must be a tessel.{cls.__name__} (one of {', '.join(cls.__members__)}), "
+                    f"got {_check.describe(value)}")
+
+
+def _defines(value, what):
+    return _check.mapping(value, what, _check.text, lambda v, w: _check.text(str(v) if isinstance(v, int)
+                                                                               and not isinstance(v, bool) else v, w))
+
+
+def _named(value, what):
+    return _check.mapping(value, what, _check.text, _check.word)
+
+
+def _opt(value, what):
+    return -1 if value is None else _check.integer(value, what, 0, 3, "an optimisation level")
+
+
+class DataMovementConfig:
+    """A kernel on a data-movement RISC (BRISC = RISCV_0, NCRISC = RISCV_1)."""
+
+    def __init__(self, processor=DataMovementProcessor.RISCV_0, noc=None, compile_args=(), defines=None,
+                 named_compile_args=None, opt_level=None):
+        self.processor = _enum(processor, DataMovementProcessor, "DataMovementConfig: processor")
+        self.noc = NOC(int(self.processor)) if noc is None else _enum(noc, NOC, "DataMovementConfig: noc")
+        self.compile_args = tuple(_check.words(list(compile_args) if isinstance(compile_args, tuple)
+                                               else compile_args, "DataMovementConfig: compile_args").tolist())
+        self.defines = _defines(defines or {}, "DataMovementConfig: defines")
+        self.named_compile_args = _named(named_compile_args or {}, "DataMovementConfig: named_compile_args")
+        self.opt_level = _opt(opt_level, "DataMovementConfig: opt_level")
+
+
+def ReaderDataMovementConfig(compile_args=(), defines=None, **kw):
+    return DataMovementConfig(DataMovementProcessor.RISCV_1, NOC.RISCV_1_default, compile_args, defines, **kw)
+
+
+def WriterDataMovementConfig(compile_args=(), defines=None, **kw):
+    return DataMovementConfig(DataMovementProcessor.RISCV_0, NOC.RISCV_0_default, compile_args, defines, **kw)
+
+
+class ComputeConfig:
+    """A kernel on the compute RISCs (unpack, math, pack)."""
+
+    def __init__(self, math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=False, dst_full_sync_en=False,
+                 math_approx_mode=False, unpack_to_dest_mode=(), compile_args=(), defines=None,
+                 named_compile_args=None, opt_level=None):
+        self.math_fidelity = _enum(math_fidelity, MathFidelity, "ComputeConfig: math_fidelity")
+        self.fp32_dest_acc_en = _check.flag(fp32_dest_acc_en, "ComputeConfig: fp32_dest_acc_en")
+        self.dst_full_sync_en = _check.flag(dst_full_sync_en, "ComputeConfig: dst_full_sync_en")
+        self.math_approx_mode = _check.flag(math_approx_mode, "ComputeConfig: math_approx_mode")
+        if not isinstance(unpack_to_dest_mode, (tuple, list)):
+            raise TypeError("ComputeConfig: unpack_to_dest_mode must be a list of tessel.UnpackToDestMode, got "
+                            + _check.describe(unpack_to_dest_mode))
+        self.unpack_to_dest_mode = tuple(_enum(u, UnpackToDestMode, f"ComputeConfig: unpack_to_dest_mode[{i}]")
+                                         for i, u in enumerate(unpack_to_dest_mode))
+        self.compile_args = tuple(_check.words(list(compile_args) if isinstance(compile_args, tuple)
+                                               else compile_args, "ComputeConfig: compile_args").tolist())
+        self.defines = _defines(defines or {}, "ComputeConfig: defines")
+        self.named_compile_args = _named(named_compile_args or {}, "ComputeConfig: named_compile_args")
+        self.opt_level = _opt(opt_level, "ComputeConfig: opt_level")
+
+
+class CircularBufferConfig:
+    """A CB region of total_size bytes shared by one or more CB indices,
+    each with its data format (formats: {index: DataFormat or name})."""
+
+    def __init__(self, total_size, formats):
+        total = _check.word(total_size, "CircularBufferConfig: total_size")
+        fmts = _check.mapping(formats, "CircularBufferConfig: formats",
+                              lambda k, w: _check.integer(k, w, 0, 255, "a CB index"), data_format)
+        self._c = _tessel.CircularBufferConfig(total, {k: int(v) for k, v in fmts.items()})
+        self.formats = fmts
+
+    def set_page_size(self, index, page_size):
+        self._c.set_page_size(_check.integer(index, "CircularBufferConfig.set_page_size: index", 0, 255, "a CB index"),
+                              _check.word(page_size, "CircularBufferConfig.set_page_size: page_size"))
+        return self
+
+    def set_globally_allocated_address(self, buffer):
+        if not isinstance(buffer, Buffer):
+            raise TypeError("CircularBufferConfig.set_globally_allocated_address: buffer must be a tessel.Buffer, "
+                            f"got {_check.describe(buffer)}")
+        self._c.set_globally_allocated_address(buffer._b)
+        self._buffer = buffer  # the CB uses the buffer's memory: keep it alive with the config
+        return self
+
+    @property
+    def total_size(self):
+        return self._c.total_size()
+
+
+def _kernel_handle(k, what):
+    return _check.word(k, what)
+
+
+class Program:
+    """Kernels, circular buffers and semaphores placed on cores, and their
+    runtime arguments. Structure is compiled once; runtime-argument words are
+    applied on every enqueue."""
+
+    def __init__(self):
+        self._p = _tessel.Program()
+        self._keep = []  # buffers that CBs of this program use in place
+
+    def add_kernel(self, kernel, cores, config):
+        """A kernel from a file (a path, resolved against the working
+        directory then $TESSEL_KERNEL_PATH)."""
+        if not isinstance(kernel, (str, os.PathLike)):
+            raise TypeError(f"Program.add_kernel: kernel must be a path (str or os.PathLike), got "
+                            f"{_check.describe(kernel)}; use add_kernel_from_source for source text")
+        return self._add(os.fspath(kernel), False, "", cores, config, "Program.add_kernel")
+
+    def add_kernel_from_source(self, source, name, cores, config):
+        """A kernel from source text; name is shown in messages."""
+        _check.text(source, "Program.add_kernel_from_source: source")
+        _check.text(name, "Program.add_kernel_from_source: name")
+        return self._add(source, True, name, cores, config, "Program.add_kernel_from_source")
+
+    def _add(self, text, is_source, name, cores, config, what):
+        r = rects(cores, f"{what}: cores")
+        c = config
+        if isinstance(c, DataMovementConfig):
+            return self._p.add_data_movement_kernel(text, is_source, name, r, int(c.processor), int(c.noc),
+                                                    list(c.compile_args), c.defines, c.named_compile_args, c.opt_level)
+        if isinstance(c, ComputeConfig):
+            return self._p.add_compute_kernel(text, is_source, name, r, int(c.math_fidelity), c.fp32_dest_acc_en,
+                                              c.dst_full_sync_en, c.math_approx_mode,
+                                              [int(u) for u in c.unpack_to_dest_mode], list(c.compile_args),
+                                              c.defines, c.named_compile_args, c.opt_level)
+        raise TypeError(f"{what}: config must be a tessel.DataMovementConfig or tessel.ComputeConfig, got "
+                        f"{_check.describe(config)}")
+
+    def add_circular_buffer(self, cores, config):
+        if not isinstance(config, CircularBufferConfig):
+            raise TypeError("Program.add_circular_buffer: config must be a tessel.CircularBufferConfig, got "
+                            f"{_check.describe(config)}")
+        handle = self._p.add_circular_buffer(rects(cores, "Program.add_circular_buffer: cores"), config._c)
+        if getattr(config, "_buffer", None) is not None:
+            self._keep.append(config._buffer)
+        return handle
+
+    def add_semaphore(self, cores, initial_value=0, id=None):
+        """Returns the semaphore id kernels pass to get_semaphore()."""
+        r = rects(cores, "Program.add_semaphore: cores")
+        v = _check.word(initial_value, "Program.add_semaphore: initial_value")
+        i = -1 if id is None else _check.integer(id, "Program.add_semaphore: id", 0, 15, "a semaphore id")
+        return self._p.add_semaphore(r, v, i)
+
+    def set_runtime_args(self, kernel, cores, args):
+        self._p.set_runtime_args(_kernel_handle(kernel, "Program.set_runtime_args: kernel"),
+                                 rects(cores, "Program.set_runtime_args: cores"),
+                                 _check.words(args, "Program.set_runtime_args: args"))
+
+    def set_common_runtime_args(self, kernel, args):
+        self._p.set_common_runtime_args(_kernel_handle(kernel, "Program.set_common_runtime_args: kernel"),
+                                        _check.words(args, "Program.set_common_runtime_args: args"))
+
+    def runtime_args(self, kernel, core):
+        """The kernel's runtime args on `core` as a writable uint32 view into
+        the program: change words in place. The view is valid until
+        set_runtime_args changes that length."""
+        c = coord(core, "Program.runtime_args: core")
+        return self._p.runtime_args(_kernel_handle(kernel, "Program.runtime_args: kernel"), c.x, c.y)
+
+    def common_runtime_args(self, kernel):
+        return self._p.common_runtime_args(_kernel_handle(kernel, "Program.common_runtime_args: kernel"))
+
+    @property
+    def num_kernels(self):
+        return self._p.num_kernels()
