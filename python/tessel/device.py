@@ -296,18 +296,22 @@ class CommandQueue:
         return target if out is not None else _as_dtype(target, dtype, "enqueue_read_buffer")
 
     def enqueue_program(self, program, blocking=True):
-        from .program import Program
-
-        if type(program) is not Program:
+        # The per-dispatch path: two identity checks, then the C++ call.
+        if blocking is not True:
+            _check.flag(blocking, "enqueue_program: blocking")
+        try:
+            raw = program._p
+        except AttributeError:
+            raw = None
+        if type(raw) is not _tessel.Program:
             raise TypeError(f"enqueue_program: program must be a tessel.Program, got {_check.describe(program)}")
-        self._q.enqueue_program(program._p, blocking is True or _check.flag(blocking, "enqueue_program: blocking"))
+        self._q.enqueue_program(raw, bool(blocking))
 
     def compile_program(self, program):
-        from .program import Program
-
-        if type(program) is not Program:
+        raw = getattr(program, "_p", None)
+        if type(raw) is not _tessel.Program:
             raise TypeError(f"compile_program: program must be a tessel.Program, got {_check.describe(program)}")
-        self._q.compile_program(program._p)
+        self._q.compile_program(raw)
 
     def finish(self):
         self._q.finish()
