@@ -32,6 +32,7 @@ from .device import (  # noqa: E402
     Device,
     Event,
     ShardSpec,
+    TensorAccessorArgs,
     event_query,
     event_synchronize,
 )

@@ -232,6 +232,28 @@ def _as_dtype(raw, dtype, what):
     return raw.view(dt)
 
 
+class TensorAccessorArgs:
+    """The compile-time args a kernel's TensorAccessorArgs<CTA, CRTA> reads for
+    a buffer (tensor_accessor_args.hpp): 2 words for an interleaved buffer,
+    4 + 2 * rank + banks for a sharded one."""
+
+    def __init__(self, buffer):
+        self._args = tuple(_buffer(buffer, "TensorAccessorArgs: buffer").tensor_accessor_args())
+
+    def get_compile_time_args(self):
+        return list(self._args)
+
+    def get_common_runtime_args(self):
+        return []
+
+    def append_to(self, compile_args):
+        if not isinstance(compile_args, list):
+            raise TypeError(f"TensorAccessorArgs.append_to: compile_args must be a list, got "
+                            f"{_check.describe(compile_args)}")
+        compile_args.extend(self._args)
+        return compile_args
+
+
 class Event:
     """A point in a command queue (event.hpp)."""
 
