@@ -6,10 +6,12 @@ namespace tessel::python {
 
 namespace {
 
-// The class of tessel.errors named `name` (imported once, on first use).
+// The class of tessel.errors named `name` (the module imported once, on first
+// use, and never released: a static nb::object would be released after the
+// interpreter has finalised).
 PyObject* error_class(const char* name) {
-  static nb::object errors = nb::module_::import_("tessel.errors");
-  return errors.attr(name).ptr();
+  static PyObject* errors = nb::module_::import_("tessel.errors").release().ptr();
+  return nb::handle(errors).attr(name).ptr();
 }
 
 template <typename E>

@@ -1,0 +1,146 @@
+"""The host API from Python: devices, buffers, programs, queues, events,
+traces, the program cache, core types; errors carry the C++ message."""
+
+import numpy as np
+import pytest
+
+import tessel
+
+COPY = """#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  // args: src L1 address, dst L1 address, words
+  auto* src = reinterpret_cast<volatile uint32_t*>(get_arg_val<uint32_t>(0));
+  auto* dst = reinterpret_cast<volatile uint32_t*>(get_arg_val<uint32_t>(1));
+  const uint32_t n = get_arg_val<uint32_t>(2);
+  for (uint32_t i = 0; i < n; ++i) dst[i] = src[i] + get_common_arg_val<uint32_t>(0);
+}
+"""
+
+PRODUCER = """#include "api/dataflow/dataflow_api.h"
+void kernel_main() { cb_wait_front(0, 1); }
+"""
+
+
+def test_device_properties():
+    with tessel.Device.open(arch="wormhole_b0", grid=(3, 2), policy="random:5") as d:
+        assert d.arch == "wormhole_b0"
+        assert d.grid == tessel.CoreCoord(3, 2) == (3, 2)
+        assert d.policy == "random:5"
+        assert d.dram_banks == 12
+        assert d.num_cb_indices == 32
+        assert d.is_open
+    assert not d.is_open
+    with pytest.raises(tessel.ValidationError) as e:
+        tessel.Buffer(d, 64, 64)
+    assert "closed" in str(e.value)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, np.float32, np.float64])
+def test_buffer_roundtrip(device, dtype):
+    data = (np.arange(4096) % 251).astype(dtype)
+    for kind in (tessel.BufferType.DRAM, tessel.BufferType.L1, "l1"):
+        b = tessel.Buffer(device, data.nbytes, 1024, kind)
+        b.write(data)
+        assert np.array_equal(b.read(dtype), data)
+        out = np.zeros_like(data)
+        assert b.read(out=out) is out and np.array_equal(out, data)
+        q = device.command_queue
+        q.enqueue_write_buffer(b, data[::-1].copy())
+        assert np.array_equal(q.enqueue_read_buffer(b, dtype=dtype), data[::-1])
+
+
+def test_sharded_buffer_places_pages_by_the_spec(device):
+    spec = tessel.ShardSpec((4, 4), (2, 2), banks=(0, 1, 2, 3))
+    b = tessel.Buffer(device, 16 * 64, 64, tessel.BufferType.L1, shard=spec)
+    assert b.is_sharded
+    # Page 2 (row 0, column 2) is in shard 1, slot 0, at in-shard position 0.
+    bank, addr = b.page_location(2)
+    assert bank == 1 and addr == b.address
+    bank, addr = b.page_location(5)  # row 1, column 1: shard 0, position 3
+    assert bank == 0 and addr == b.address + 3 * b.aligned_page_size
+    data = np.arange(16 * 16, dtype=np.uint32)
+    b.write(data)
+    assert np.array_equal(b.read(np.uint32), data)
+    assert len(tessel.TensorAccessorArgs(b).get_compile_time_args()) == 4 + 2 * 2 + 4
+
+
+def test_program_runtime_and_common_args(device):
+    src = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    dst = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    src.write(np.arange(16, dtype=np.uint32))
+    p = tessel.Program()
+    k = p.add_kernel_from_source(COPY, "copy.cpp", (1, 1), tessel.DataMovementConfig())
+    # L1 buffers: bank b is core (b % grid_x, b / grid_x); core (1,1) is bank 5 of a 4x4 grid.
+    assert src.page_location(0)[0] == 0
+    with pytest.raises(tessel.ValidationError) as e:
+        p.set_runtime_args(k, (0, 0), [src.address, dst.address, 16])
+    assert str(e.value) == "set_runtime_args: core (0,0) is not one of the cores of kernel 'copy.cpp', {(1,1)}"
+    p2 = tessel.Program()
+    k = p2.add_kernel_from_source(COPY, "copy.cpp", [(0, 0)], tessel.DataMovementConfig())
+    p2.set_runtime_args(k, (0, 0), np.array([src.address, dst.address, 16], dtype=np.uint32))
+    p2.set_common_runtime_args(k, (100,))
+    q = device.command_queue
+    q.enqueue_program(p2)
+    assert np.array_equal(dst.read(np.uint32), np.arange(16) + 100)
+    # Change words in place: the views write into the program.
+    p2.common_runtime_args(k)[0] = 7
+    p2.runtime_args(k, (0, 0))[2] = 8
+    q.enqueue_program(p2)
+    got = dst.read(np.uint32)
+    assert np.array_equal(got[:8], np.arange(8) + 7) and np.array_equal(got[8:], np.arange(8, 16) + 100)
+
+
+def test_errors_carry_the_cpp_message(device):
+    p = tessel.Program()
+    p.add_circular_buffer((0, 0), tessel.CircularBufferConfig(2048, {0: "bf16"}).set_page_size(0, 2048))
+    p.add_kernel_from_source(PRODUCER, "waiter.cpp", (0, 0), tessel.DataMovementConfig())
+    with pytest.raises(tessel.DeadlockError) as e:
+        device.command_queue.enqueue_program(p)
+    assert "core (0,0) BRISC at waiter.cpp:2 in cb_wait_front(cb=0, pages=1)" in str(e.value)
+    assert "cb_wait_front" in str(e.value)
+    bad = tessel.Program()
+    bad.add_kernel_from_source("void kernel_main() { nope(); }\n", "broken.cpp", (0, 0), tessel.DataMovementConfig())
+    with pytest.raises(tessel.ProgramError) as e:
+        device.command_queue.enqueue_program(bad)
+    assert "broken.cpp" in str(e.value) and "nope" in str(e.value)
+    # The device is still usable.
+    b = tessel.Buffer(device, 64, 64)
+    b.write(np.ones(16, np.uint32))
+    assert b.read(np.uint32).sum() == 16
+
+
+def test_events_traces_and_the_program_cache(device):
+    q = device.command_queue
+    ev = tessel.Event()
+    assert not ev.is_recorded
+    q.enqueue_record_event(ev)
+    assert ev.is_recorded and ev.completed() and q.query(ev)
+    tessel.event_synchronize(ev)
+    q.enqueue_wait_for_event(ev)
+
+    p = tessel.Program()
+    p.add_kernel_from_source("void kernel_main() {}\n", "nop.cpp", (0, 0), tessel.DataMovementConfig())
+    q.enqueue_program(p)
+    before = q.programs_run
+    tid = q.begin_trace_capture()
+    q.enqueue_program(p)
+    q.enqueue_program(p)
+    q.end_trace_capture(tid)
+    assert q.programs_run == before
+    assert q.trace_launch_count(tid) == 2
+    q.replay_trace(tid)
+    assert q.programs_run == before + 2
+    q.release_trace(tid)
+    with pytest.raises(tessel.ValidationError):
+        q.replay_trace(tid)
+    stats = device.program_cache
+    assert stats.entries >= 0 and stats.hits >= 0 and stats.misses >= 0
+
+
+def test_core_types_accept_tuples():
+    r = tessel.CoreRange((2, 3), (0, 1))
+    assert r.start_coord == (0, 1) and r.end_coord == (2, 3) and r.num_cores() == 9
+    s = tessel.CoreRangeSet([(0, 0), ((1, 1), (2, 2))])
+    assert s.num_cores() == 5 and s.contains((2, 1)) and not s.contains((0, 1))
+    assert tessel.CoreRangeSet(((0, 0), (1, 1))).num_cores() == 4
+    assert tessel.CoreRangeSet([(0, 0), (1, 1)]).num_cores() == 2
