@@ -8,11 +8,15 @@ import tessel
 
 COPY = """#include "api/dataflow/dataflow_api.h"
 void kernel_main() {
-  // args: src L1 address, dst L1 address, words
-  auto* src = reinterpret_cast<volatile uint32_t*>(get_arg_val<uint32_t>(0));
-  auto* dst = reinterpret_cast<volatile uint32_t*>(get_arg_val<uint32_t>(1));
-  const uint32_t n = get_arg_val<uint32_t>(2);
-  for (uint32_t i = 0; i < n; ++i) dst[i] = src[i] + get_common_arg_val<uint32_t>(0);
+  // args: src L1 address, dst L1 address, words (on this core); CB 0 is scratch
+  const uint32_t src = get_arg_val<uint32_t>(0), dst = get_arg_val<uint32_t>(1), n = get_arg_val<uint32_t>(2);
+  const uint32_t scratch = get_write_ptr(0);
+  noc_async_read(get_noc_addr(src), scratch, n * 4);
+  noc_async_read_barrier();
+  auto* w = reinterpret_cast<volatile uint32_t*>(scratch);
+  for (uint32_t i = 0; i < n; ++i) w[i] += get_common_arg_val<uint32_t>(0);
+  noc_async_write(scratch, get_noc_addr(dst), n * 4);
+  noc_async_write_barrier();
 }
 """
 
@@ -76,6 +80,7 @@ def test_program_runtime_and_common_args(device):
         p.set_runtime_args(k, (0, 0), [src.address, dst.address, 16])
     assert str(e.value) == "set_runtime_args: core (0,0) is not one of the cores of kernel 'copy.cpp', {(1,1)}"
     p2 = tessel.Program()
+    p2.add_circular_buffer((0, 0), tessel.CircularBufferConfig(64, {0: tessel.DataFormat.UInt32}).set_page_size(0, 64))
     k = p2.add_kernel_from_source(COPY, "copy.cpp", [(0, 0)], tessel.DataMovementConfig())
     p2.set_runtime_args(k, (0, 0), np.array([src.address, dst.address, 16], dtype=np.uint32))
     p2.set_common_runtime_args(k, (100,))
