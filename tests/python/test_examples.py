@@ -44,3 +44,12 @@ def test_eltwise_binary_in_python(root, fmt):
     for op, (outside, worst) in results.items():
         assert outside == 0, f"{op}: {outside} values outside the bound"
         assert 0 <= worst <= 1
+
+
+@pytest.mark.parametrize("fmt", ["Float16_b", "Float32", "Bfp8_b"])
+def test_matmul_multicore_reuse_mcast_in_python(root, fmt):
+    with tessel.Device.open(grid=(4, 4)) as d:
+        pcc, outside, worst = _load(root, "matmul_multicore_reuse_mcast").run(d, 128, tessel.DataFormat[fmt])
+    assert pcc >= 0.999
+    assert outside == 0, f"{outside} values outside their bound"
+    assert worst <= 1
