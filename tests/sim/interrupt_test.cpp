@@ -79,12 +79,6 @@ TEST_F(InterruptTest, StopsARunThatSwitchesFibers) {
   expect_device_works(device);
 }
 
-#if defined(TESSEL_TSAN)
-#define SKIP_UNDER_TSAN() GTEST_SKIP() << "TSan does not deliver the watchdog's signal to a kernel that calls nothing"
-#else
-#define SKIP_UNDER_TSAN()
-#endif
-
 TEST_F(InterruptTest, StopsAKernelThatNeverSwitches) {
   SKIP_UNDER_TSAN();
   Program p;

@@ -21,6 +21,14 @@
 
 #include "tessel/tessel.hpp"
 
+// ThreadSanitizer defers asynchronous signals until the thread calls into
+// the runtime: a kernel that calls nothing never gets the watchdog's signal.
+#if defined(TESSEL_TSAN)
+#define SKIP_UNDER_TSAN() GTEST_SKIP() << "TSan does not deliver the watchdog's signal to a kernel that calls nothing"
+#else
+#define SKIP_UNDER_TSAN()
+#endif
+
 namespace tessel::test {
 
 inline constexpr const char* kOpsName = "ops.cpp";
