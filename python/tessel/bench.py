@@ -88,7 +88,52 @@ def ops():
     print(f"ops_add_vs_numpy {t / n:.1f} x")
 
 
-BENCHMARKS = {"dispatch": dispatch, "buffer": buffer, "ops": ops}
+def interrupt():
+    """Ctrl-C (SIGINT to this process) during a run that never ends: the time
+    until KeyboardInterrupt, for a run that switches fibers and for a kernel
+    that spins without calling anything (target: 100 ms)."""
+    import os
+    import signal
+    import threading
+
+    from . import CircularBufferConfig
+
+    forever = ("#include \"api/dataflow/dataflow_api.h\"\nvoid kernel_main() {\n"
+               "  if (get_arg_val<uint32_t>(0)) for (;;) { cb_reserve_back(0, 1); cb_push_back(0, 1); }\n"
+               "  for (;;) { cb_wait_front(0, 1); cb_pop_front(0, 1); }\n}\n")
+    spin = ("#include \"api/dataflow/dataflow_api.h\"\nvoid kernel_main() {\n"
+            "  volatile uint32_t* f = reinterpret_cast<volatile uint32_t*>(get_semaphore(0));\n"
+            "  while (*f == 0) {}\n}\n")
+    os.environ["TESSEL_WATCHDOG_S"] = "0"
+    try:
+        with Device.open(grid=(1, 1)) as d:
+            switching = Program()
+            switching.add_circular_buffer((0, 0), CircularBufferConfig(4096, {0: "bf16"}).set_page_size(0, 2048))
+            for i, risc in enumerate(("RISCV_0", "RISCV_1")):
+                k = switching.add_kernel_from_source(forever, "forever.cpp", (0, 0), DataMovementConfig(risc))
+                switching.set_runtime_args(k, (0, 0), [1 - i])
+            spinning = Program()
+            spinning.add_semaphore((0, 0), 0)
+            spinning.add_kernel_from_source(spin, "spin.cpp", (0, 0), DataMovementConfig())
+            for name, p in (("switching", switching), ("spinning", spinning)):
+                d.command_queue.compile_program(p)  # a kernel build in progress is not interrupted
+                worst = 0.0
+                for _ in range(5):
+                    sent = []
+                    t = threading.Timer(0.1, lambda: (sent.append(time.perf_counter()),
+                                                      os.kill(os.getpid(), signal.SIGINT)))
+                    t.start()
+                    try:
+                        d.command_queue.enqueue_program(p)
+                    except KeyboardInterrupt:
+                        worst = max(worst, time.perf_counter() - sent[0])
+                    t.join()
+                print(f"ctrl_c_{name}_worst_ms {worst * 1e3:.1f} ms")
+    finally:
+        del os.environ["TESSEL_WATCHDOG_S"]
+
+
+BENCHMARKS = {"dispatch": dispatch, "buffer": buffer, "interrupt": interrupt, "ops": ops}
 
 
 def run(name="all"):
