@@ -1,0 +1,248 @@
+"""The op table: every element-wise op of tessel's compute engine, as data.
+
+Each row (an `Op`) says how to run the op on the simulated device and how to
+check it: the compute-API calls its kernel makes, a numpy reference, the
+inputs the reference is defined on, and the error allowed per data format and
+DST mode. `tessel.ops` generates one public function per row, and
+tests/python/test_ops.py generates the tests from the same rows; the test
+also checks that the rows and the engine's own list of ops
+(`tessel._tessel.ops.engine_ops()`) agree.
+
+Kernel text. `init` runs once before the tile loop, `tile` once per tile with
+the inputs in DST tiles 0 (and 1) for an SFPU op, or in the front pages of
+CBs `cb_in0` (and `cb_in1`) for an FPU op; the result must end in DST tile 0.
+`{name}` in either is replaced by the value of the op's parameter `name`
+(a C++ variable read from the compute kernel's common runtime args for a
+runtime parameter, a `(uint32_t)DataFormat::X` constant for an output
+format), and `{in_format}` by the input format's constant.
+
+References. A reference takes float64 arrays, the values the device computes
+on (the stored inputs as the engine's registers hold them), and the op's
+parameters as keywords, and returns the exact result in float64. The
+tolerances then cover only what the device adds: the op's own rounding, the
+bfloat16 rounding of a 16-bit DST, and the packing into the output format.
+"""
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import formats
+
+FORMATS = ("Float16_b", "Float32", "Bfp8_b")
+"""The data formats tessel.ops runs in (every op has a tolerance for each)."""
+
+TYPECAST_FORMATS = ("Float32", "Float16_b", "Bfp8_b", "Bfp4_b", "Int32", "UInt32", "UInt16", "UInt8")
+"""The formats typecast_tile converts to (kernel/include/tessel/sfpu.h)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of an op, passed to its function as a keyword.
+
+    kind: "float" (a runtime word: the value's float32 bits), "int" (a
+    runtime word, 0..2^32-1) or "output_format" (compile time: the output
+    CB's format, one of TYPECAST_FORMATS). `example` is the value the
+    generated tests use."""
+
+    name: str
+    kind: str
+    doc: str
+    example: object
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where the reference is defined and the tests draw inputs: uniform in
+    [lo, hi], or with signed_magnitude |x| uniform in [lo, hi] and a random
+    sign (keeps divisors away from zero). Domains that exclude zero span less
+    than 2^6, so that no Bfp8_b input rounds to zero."""
+
+    lo: float
+    hi: float
+    signed_magnitude: bool = False
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """|result - reference| <= atol + rtol * |reference| + group * the
+    largest |reference| of the element's 16-value block-float group (the
+    unit of Bfp8_b's shared exponent: one group is 16 consecutive values of
+    one row of a 16x16 tile face)."""
+
+    rtol: float
+    atol: float = 2.0**-126
+    group: float = 0.0
+
+
+@dataclass(frozen=True)
+class Op:
+    """One row of the table. `call` is the compute engine's name for the op
+    (as engine_ops() lists it); `name` is the tessel.ops function."""
+
+    name: str
+    call: str
+    engine: str  # "FPU" or "SFPU"
+    arity: int
+    init: str
+    tile: str
+    reference: Callable[..., np.ndarray]
+    domains: tuple[Domain, ...]
+    doc: str
+    params: tuple[Param, ...] = ()
+    tolerances: tuple[tuple[str, bool, Tolerance], ...] = ()
+
+    def tolerance(self, format: str, fp32_dest_acc: bool) -> Tolerance:
+        """The tolerance for `format` (a name in FORMATS) and the DST mode."""
+        for f, fp32, t in self.tolerances:
+            if f == format and fp32 == fp32_dest_acc:
+                return t
+        raise KeyError(f"op table: {self.name} has no tolerance for {format} with fp32_dest_acc={fp32_dest_acc}")
+
+    @property
+    def output_format_param(self) -> "Param | None":
+        """The parameter that sets the output format (typecast's `to`), if any."""
+        return next((p for p in self.params if p.kind == "output_format"), None)
+
+
+# Every op here is computed exactly: a correctly rounded float32 result, or
+# one IEEE float32 operation (docs/numerics.md, "SFPU ops" and "Compute").
+# What the data path adds to it, by output format and DST mode:
+# - a 16-bit DST rounds every result to bfloat16 (2^-8 relative, results
+#   below 2^-126 flush to zero); so does a Float16_b output CB;
+# - a Float32 output from a 32-bit DST is the float32 result (2^-24, plus
+#   a float32 rounding of the reference);
+# - a Bfp8_b output is within one LSB of its group's shared exponent
+#   (7 magnitude bits: 2^-6 of the group's largest value, which covers the
+#   half-LSB rounding and the carry-out clamp).
+_BF16 = Tolerance(rtol=2.0**-8 + 2.0**-22)
+_F32 = Tolerance(rtol=2.0**-22)
+EXACT = (
+    ("Float16_b", False, _BF16),
+    ("Float16_b", True, _BF16),
+    ("Float32", False, _BF16),
+    ("Float32", True, _F32),
+    ("Bfp8_b", False, Tolerance(rtol=_BF16.rtol, group=2.0**-6)),
+    ("Bfp8_b", True, Tolerance(rtol=_F32.rtol, group=2.0**-6)),
+)
+
+_SYMMETRIC = Domain(-4.0, 4.0)
+
+
+def _sfpu(name, reference, domain, doc, *, call=None, init=None, tile=None, params=()):
+    call = call or f"{name}_tile"
+    return Op(name=name, call=call, engine="SFPU", arity=1, init=init or f"{call}_init();",
+              tile=tile or f"{call}(0);", reference=reference, domains=(domain,), doc=doc, params=params,
+              tolerances=EXACT)
+
+
+def _sfpu_binary(name, reference, b_domain, doc):
+    call = f"{name}_tile"
+    return Op(name=name, call=call, engine="SFPU", arity=2, init=f"{call}_init();", tile=f"{call}(0, 1, 0);",
+              reference=reference, domains=(_SYMMETRIC, b_domain), doc=doc, tolerances=EXACT)
+
+
+def _fpu(name, reference, doc):
+    call = f"{name}_tiles"
+    return Op(name=name, call=call, engine="FPU", arity=2, init=f"{call}_init(cb_in0, cb_in1);",
+              tile=f"{call}(cb_in0, cb_in1, 0, 0, 0);", reference=reference, domains=(_SYMMETRIC, _SYMMETRIC),
+              doc=doc, tolerances=EXACT)
+
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _gelu(x):
+    return 0.5 * x * _erfc(-x / math.sqrt(2.0)).astype(np.float64)
+
+
+def _saturate(lo, hi):
+    return lambda x: np.clip(np.rint(x), lo, hi)
+
+
+def _bf16(x):
+    return formats.bf16_values(formats.bf16_bits(x.astype(np.float32))).astype(np.float64)
+
+
+_TYPECAST = {
+    "Int32": _saturate(-2.0**31, 2.0**31 - 1),
+    "UInt32": _saturate(0.0, 2.0**32 - 1),
+    "UInt16": _saturate(0.0, 65535.0),
+    "UInt8": _saturate(0.0, 255.0),
+    "Float16_b": _bf16,
+}
+
+
+def _typecast(x, *, to):
+    return _TYPECAST.get(to, lambda v: v)(x)
+
+
+OPS = (
+    # Exponentials, logarithm, roots, reciprocal.
+    _sfpu("exp", np.exp, Domain(-10.0, 10.0), "e^a", init="exp_tile_init<false>();", tile="exp_tile<false>(0);"),
+    _sfpu("exp2", np.exp2, Domain(-14.0, 14.0), "2^a"),
+    _sfpu("log", np.log, Domain(0.25, 12.0), "ln(a)", init="log_tile_init<false>();",
+          tile="log_tile<false>(0);"),
+    _sfpu("sqrt", np.sqrt, Domain(0.0, 100.0), "sqrt(a)", tile="sqrt_tile<false>(0);"),
+    _sfpu("rsqrt", lambda x: 1.0 / np.sqrt(x), Domain(0.25, 12.0), "1 / sqrt(a)",
+          init="rsqrt_tile_init<false>();", tile="rsqrt_tile<false, false>(0);"),
+    _sfpu("recip", lambda x: 1.0 / x, Domain(0.25, 8.0, signed_magnitude=True), "1 / a"),
+    # The ReLU family.
+    _sfpu("relu", lambda x: np.maximum(x, 0.0), _SYMMETRIC, "max(a, 0)"),
+    _sfpu("relu_max", lambda x, *, upper_limit: np.minimum(np.maximum(x, 0.0), upper_limit), _SYMMETRIC,
+          "min(max(a, 0), upper_limit)", tile="relu_max_tile(0, {upper_limit});",
+          params=(Param("upper_limit", "float", "the upper limit", 2.5),)),
+    _sfpu("relu_min", lambda x, *, lower_limit: np.maximum(x, lower_limit), _SYMMETRIC, "max(a, lower_limit)",
+          tile="relu_min_tile(0, {lower_limit});", params=(Param("lower_limit", "float", "the lower limit", 0.5),)),
+    _sfpu("leaky_relu", lambda x, *, slope: np.where(x < 0.0, x * slope, x), _SYMMETRIC,
+          "a * slope where a < 0, else a", tile="leaky_relu_tile(0, {slope});",
+          params=(Param("slope", "float", "the slope below zero", 0.125),)),
+    # Activations (exact forms: gelu is the erf form).
+    _sfpu("gelu", _gelu, Domain(-6.0, 6.0), "gelu(a) = 0.5 a erfc(-a / sqrt(2)), the erf form",
+          init="gelu_tile_init<false>();", tile="gelu_tile<false>(0);"),
+    _sfpu("sigmoid", lambda x: 1.0 / (1.0 + np.exp(-x)), Domain(-10.0, 10.0), "1 / (1 + e^-a)",
+          init="sigmoid_tile_init<false>();", tile="sigmoid_tile<VectorMode::RC, false>(0);"),
+    _sfpu("tanh", np.tanh, Domain(-5.0, 5.0), "tanh(a)", init="tanh_tile_init<false>();",
+          tile="tanh_tile<false>(0);"),
+    _sfpu("silu", lambda x: x / (1.0 + np.exp(-x)), Domain(-8.0, 8.0), "a * sigmoid(a)"),
+    # Sign and magnitude.
+    _sfpu("abs", np.abs, _SYMMETRIC, "|a|"),
+    _sfpu("negative", np.negative, _SYMMETRIC, "-a"),
+    _sfpu("sign", np.sign, _SYMMETRIC, "1 where a > 0, -1 where a < 0, a at zeros"),
+    _sfpu("square", np.square, _SYMMETRIC, "a * a"),
+    _sfpu("power", lambda x, *, exponent: x**exponent, Domain(-3.0, 3.0), "a^exponent",
+          tile="power_tile(0, {exponent});",
+          params=(Param("exponent", "int", "the exponent, a non-negative integer (a^0 = 1)", 3),)),
+    # Trigonometry.
+    _sfpu("sin", np.sin, Domain(-6.3, 6.3), "sin(a)"),
+    _sfpu("cos", np.cos, Domain(-6.3, 6.3), "cos(a)"),
+    # Rounding.
+    _sfpu("floor", np.floor, Domain(-8.0, 8.0), "floor(a), the largest integer <= a"),
+    _sfpu("ceil", np.ceil, Domain(-8.0, 8.0), "ceil(a), the smallest integer >= a"),
+    # Fill and typecast.
+    _sfpu("fill", lambda x, *, value: np.full_like(x, value), _SYMMETRIC, "value everywhere (a gives the shape)",
+          tile="fill_tile_bitcast(0, {value});", params=(Param("value", "float", "the value", -1.75),)),
+    _sfpu("typecast", _typecast, Domain(-1000.0, 1000.0),
+          "a converted to the format `to`: integers round to nearest (ties to even) and saturate, Float16_b "
+          "rounds to bfloat16", tile="typecast_tile<{in_format}, {to}>(0);",
+          params=(Param("to", "output_format", "the output format, one of " + ", ".join(TYPECAST_FORMATS),
+                        "Int32"),)),
+    # Binary SFPU ops between DST tiles.
+    _sfpu_binary("add_binary", np.add, _SYMMETRIC, "a + b"),
+    _sfpu_binary("sub_binary", np.subtract, _SYMMETRIC, "a - b"),
+    _sfpu_binary("mul_binary", np.multiply, _SYMMETRIC, "a * b"),
+    _sfpu_binary("div_binary", np.divide, Domain(0.25, 4.0, signed_magnitude=True), "a / b"),
+    _sfpu_binary("binary_max", np.maximum, _SYMMETRIC, "max(a, b)"),
+    _sfpu_binary("binary_min", np.minimum, _SYMMETRIC, "min(a, b)"),
+    # FPU element-wise ops between CB tiles (HiFi4: exact products).
+    _fpu("add", np.add, "a + b"),
+    _fpu("sub", np.subtract, "a - b"),
+    _fpu("mul", np.multiply, "a * b"),
+)
+"""Every op, in the order tessel.ops lists them."""
+
+BY_NAME = {op.name: op for op in OPS}
+
+__all__ = ["BY_NAME", "EXACT", "FORMATS", "OPS", "TYPECAST_FORMATS", "Domain", "Op", "Param", "Tolerance"]
