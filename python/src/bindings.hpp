@@ -18,6 +18,7 @@ void bind_device(nb::module_& m);
 void bind_program(nb::module_& m);
 void bind_formats(nb::module_& m);
 void bind_examples(nb::module_& m);
+void bind_operation(nb::module_& m);
 
 // Installs tessel's SIGINT handler in front of the current one (see blocking()).
 void install_interrupt_handler();
