@@ -216,10 +216,10 @@ class Runner:
         return _tessel.Runner.load(os.path.join(self.directory, _OPERATION_DIR))
 
     def _read(self, m, file):
-        def field(obj, name, kind, where="", check=None):
+        def field(obj, name, kind, where="", check=None, expected=None):
             value = obj.get(name) if isinstance(obj, dict) else None
             if not isinstance(value, kind) or isinstance(value, bool) or (check and not check(value)):
-                expected = {str: "a string", int: "an integer", list: "a list"}.get(kind, kind.__name__)
+                expected = expected or {str: "a string", int: "an integer", list: "a list"}[kind]
                 raise ValidationError(f"ttl.load_runner: {file}: {where}'{name}' must be {expected}, "
                                       f"got {json.dumps(value)}")
             return value
@@ -231,10 +231,12 @@ class Runner:
             raise ValidationError(f"ttl.load_runner: {file}: version {json.dumps(m.get('version'))}; this tessel "
                                   f"reads version {VERSION}")
         self.operation_name = field(m, "operation", str)
-        grid = field(m, "grid", list, check=lambda g: len(g) == 2 and all(type(v) is int and v > 0 for v in g))
+        grid = field(m, "grid", list, check=lambda g: len(g) == 2 and all(type(v) is int and v > 0 for v in g),
+                     expected="[x, y], two positive integers")
         self.grid = tuple(grid)
         launch = field(m, "launch", list, check=lambda ls: ls and all(
-            isinstance(r, list) and len(r) == 4 and all(type(v) is int and v >= 0 for v in r) for r in ls))
+            isinstance(r, list) and len(r) == 4 and all(type(v) is int and v >= 0 for v in r) for r in ls),
+            expected="a non-empty list of [x0, y0, x1, y1] core rectangles")
         self.launch = CoreRangeSet([CoreRange((r[0], r[1]), (r[2], r[3])) for r in launch])
         self._launch_rects = [r._rect() for r in self.launch.ranges]
         layouts = []
@@ -242,9 +244,9 @@ class Runner:
             where = f"tensors[{i}]: "
             layouts.append(TensorLayout(
                 field(t, "name", str, where), field(t, "layout", str, where),
-                field(t, "compile_time_args", int, where, lambda v: v >= 0),
-                field(t, "common_runtime_args", int, where, lambda v: v >= 0),
-                field(t, "page_size", int, where, lambda v: v > 0)))
+                field(t, "compile_time_args", int, where, lambda v: v >= 0, "a non-negative integer"),
+                field(t, "common_runtime_args", int, where, lambda v: v >= 0, "a non-negative integer"),
+                field(t, "page_size", int, where, lambda v: v > 0, "a positive integer")))
         self.layouts = tuple(layouts)
 
     # ---- identities ----

@@ -588,7 +588,10 @@ def test_load_runner_errors(tmp_path, runner):
     cases = [
         ({"version": 2}, "version 2; this tessel reads version 1"),
         ({"format": "other"}, 'not a tessel.ttl runner manifest (expected "format": "tessel.ttl runner")'),
-        ({"grid": [2]}, "'grid' must be a list, got [2]"),
+        ({"grid": [2]}, "'grid' must be [x, y], two positive integers, got [2]"),
+        ({"launch": []}, "'launch' must be a non-empty list of [x0, y0, x1, y1] core rectangles, got []"),
+        ({"tensors": [{"name": "a", "layout": "L1 sharded", "compile_time_args": -1}]},
+         "tensors[0]: 'compile_time_args' must be a non-negative integer, got -1"),
         ({"tensors": [{"name": "a"}]}, "tensors[0]: 'layout' must be a string, got null"),
     ]
     for change, expected in cases:
