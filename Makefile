@@ -44,7 +44,7 @@ test: build
 	@$(MAKE) --no-print-directory test-python
 
 test-python: build
-	if [ -d tests/lit ]; then PATH=/usr/lib/llvm-14/bin:$$PATH PYTHONPATH=$(PYTHONPATH_TREE) $(PY) -m lit -q tests/lit; fi
+	if [ -d tests/lit ]; then PATH=/usr/lib/llvm-14/bin:$$PATH PYTHONPATH=$(PYTHONPATH_TREE) $(CURDIR)/$(VENV)/bin/lit -q tests/lit; fi
 	PYTHONPATH=$(PYTHONPATH_TREE) $(PY) -m pytest -q tests/python
 
 # The suite under the sanitizers, each in its own build tree (build/asan, build/tsan).

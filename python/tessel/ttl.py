@@ -1,0 +1,80 @@
+"""tessel.ttl: TT-Lang operations with per-dispatch runtime resources
+(spec/operation-runtime-resources), spelled as the spec spells them so its
+snippets run with `import tessel.ttl as ttl` and `import tessel.ttnn as ttnn`.
+
+    sender = ttl.Kernel(ttl.KernelKind.DATA_MOVEMENT)
+
+    def make_resources(*, tensors, core_ranges, first_free_semaphore_id):
+        return ttl.ProgramRuntimeResources(kernel_resources=(
+            ttl.KernelRuntimeResources(kernel=sender, runtime_args=(
+                ttl.CoreRuntimeArgs(ttnn.CoreCoord(0, 0), (first_free_semaphore_id, 0)),)),))
+
+    @ttl.operation(grid=(2, 1), runtime_resource_factory=make_resources)
+    def collective(input_tensor, output_tensor):
+        ttl.call_extern_func("collective.hpp", "collective_sender",
+                             func_args=[input_tensor, output_tensor], kernel=sender)
+
+    collective(ttl.Tensor.from_numpy(device, a), ttl.Tensor.allocate(device, a.shape, buffer_type="l1"))
+
+- Tensors are ttl.Tensor: a tessel.Buffer holding a tiled tensor (ttl_tensor.py).
+- call_extern_func records a call while tessel traces the body; each
+  logical kernel becomes a generated kernel_main that calls its functions
+  with one TensorAccessor per tensor argument (ttl_kernels.py;
+  docs/python.md, "tessel.ttl", has the calling convention).
+- The operation runs as a tessel::Operation: the factory's result is
+  checked here for its types, then validated, planned, looked up in the
+  device's program cache (a structure seen before takes the fast path) and
+  dispatched by the C++ core (ttl_operation.py).
+- emit_runner / load_runner write an operation out and run it again from
+  the directory alone (ttl_runner.py).
+
+tessel's simulator executes runtime resources (the spec's own simulator
+rejects runtime_resource_factory; tessel models descriptors and per-core
+runtime arguments).
+"""
+
+from .device import BufferType, ShardSpec
+from .program import DataFormat
+from .ttl_kernels import RawAddress, call_extern_func, raw_addr
+from .ttl_operation import Operation, operation
+from .ttl_records import (
+    CoreRuntimeArgs,
+    FabricConnectionBinding,
+    FabricConnectionRequirement,
+    FabricLink,
+    FabricManagerClaim,
+    FabricTopology,
+    Kernel,
+    KernelDefine,
+    KernelKind,
+    KernelRuntimeResources,
+    ProgramRuntimeResources,
+)
+from .ttl_runner import Runner, emit_runner, load_runner
+from .ttl_tensor import Tensor
+
+__all__ = [
+    "BufferType",
+    "CoreRuntimeArgs",
+    "DataFormat",
+    "FabricConnectionBinding",
+    "FabricConnectionRequirement",
+    "FabricLink",
+    "FabricManagerClaim",
+    "FabricTopology",
+    "Kernel",
+    "KernelDefine",
+    "KernelKind",
+    "KernelRuntimeResources",
+    "Operation",
+    "ProgramRuntimeResources",
+    "RawAddress",
+    "Runner",
+    "ShardSpec",
+    "Tensor",
+    "call_extern_func",
+    "emit_runner",
+    "load_runner",
+    "operation",
+    "raw_addr",
+]
