@@ -15,7 +15,6 @@
 #include "tessel/event.hpp"
 #include "tessel/program.hpp"
 #include "tessel/program_cache.hpp"
-#include "tessel/tensor_accessor_args.hpp"
 
 namespace tessel::python {
 
@@ -115,7 +114,6 @@ void bind_device(nb::module_& m) {
              const auto l = b.page_location(page);
              return std::make_pair(l.bank, l.address);
            })
-      .def("tensor_accessor_args", [](const Buffer& b) { return TensorAccessorArgs(b).get_compile_time_args(); })
       .def("deallocate", &Buffer::deallocate)
       // Straight from / into the array's memory: no intermediate copy.
       .def("write",

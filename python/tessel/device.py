@@ -233,25 +233,37 @@ def _as_dtype(raw, dtype, what):
 
 
 class TensorAccessorArgs:
-    """The compile-time args a kernel's TensorAccessorArgs<CTA, CRTA> reads for
-    a buffer (tensor_accessor_args.hpp): 2 words for an interleaved buffer,
+    """The compile-time args (and common runtime args: none today) a kernel's
+    TensorAccessorArgs<CTA, CRTA> reads for a buffer, or a ttl.Tensor's
+    buffer (tensor_accessor_args.hpp): 2 words for an interleaved buffer,
     4 + 2 * rank + banks for a sharded one."""
 
-    def __init__(self, buffer):
-        self._args = tuple(_buffer(buffer, "TensorAccessorArgs: buffer").tensor_accessor_args())
+    __slots__ = ("_cta", "_crta")
+
+    def __init__(self, tensor):
+        buffer = getattr(tensor, "buffer", tensor)
+        if not isinstance(buffer, Buffer):
+            raise TypeError("TensorAccessorArgs: tensor must be a tessel.Buffer or a ttl.Tensor, "
+                            f"got {_check.describe(tensor)}")
+        cta, crta = _tessel.tensor_accessor_args(buffer._b)
+        self._cta = tuple(cta)
+        self._crta = tuple(crta)
 
     def get_compile_time_args(self):
-        return list(self._args)
+        return list(self._cta)
 
     def get_common_runtime_args(self):
-        return []
+        return list(self._crta)
 
     def append_to(self, compile_args):
         if not isinstance(compile_args, list):
             raise TypeError(f"TensorAccessorArgs.append_to: compile_args must be a list, got "
                             f"{_check.describe(compile_args)}")
-        compile_args.extend(self._args)
+        compile_args.extend(self._cta)
         return compile_args
+
+    def __repr__(self):
+        return f"TensorAccessorArgs(compile_time_args={list(self._cta)}, common_runtime_args={list(self._crta)})"
 
 
 class Event:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from . import _check, _tessel
 from .core import CoreCoord, CoreRange, CoreRangeSet
+from .device import TensorAccessorArgs  # noqa: F401  (the ttnn spelling of the one class)
 
 __all__ = ["CoreCoord", "CoreRange", "CoreRangeSet", "SemaphoreDescriptor", "TensorAccessorArgs"]
 
@@ -42,31 +43,3 @@ class SemaphoreDescriptor:
                                           _check.WORD_MAX, "an integer-indexable non-boolean 32-bit word"))
 
 
-class TensorAccessorArgs:
-    """The compile-time and common runtime arguments a kernel's
-    TensorAccessorArgs<CTA, CRTA> reads for a tensor (tessel's
-    TensorAccessorArgs(buffer), include/tessel/tensor_accessor_args.hpp):
-    2 compile-time args for an interleaved tensor, 4 + 2 * rank + banks for
-    a sharded one; no common runtime args."""
-
-    __slots__ = ("_crta", "_cta")
-
-    def __init__(self, tensor):
-        from .device import Buffer
-
-        buffer = getattr(tensor, "buffer", tensor)
-        if not isinstance(buffer, Buffer):
-            raise TypeError("ttnn.TensorAccessorArgs: tensor must be a ttl.Tensor or a tessel.Buffer, "
-                            f"got {_check.describe(tensor)}")
-        cta, crta = _tessel.tensor_accessor_args(buffer._b)
-        self._cta = tuple(cta)
-        self._crta = tuple(crta)
-
-    def get_compile_time_args(self):
-        return list(self._cta)
-
-    def get_common_runtime_args(self):
-        return list(self._crta)
-
-    def __repr__(self):
-        return f"TensorAccessorArgs(compile_time_args={list(self._cta)}, common_runtime_args={list(self._crta)})"
