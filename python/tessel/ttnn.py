@@ -11,7 +11,7 @@ CoreCoord, CoreRange and CoreRangeSet are tessel's own (tessel.core).
 
 from dataclasses import dataclass
 
-from . import _check, _tessel
+from . import _check
 from .core import CoreCoord, CoreRange, CoreRangeSet
 from .device import TensorAccessorArgs  # noqa: F401  (the ttnn spelling of the one class)
 
