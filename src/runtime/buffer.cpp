@@ -1,5 +1,6 @@
 #include "tessel/buffer.hpp"
 
+#include "base/bulk_copy.hpp"
 #include "base/host_memory.hpp"
 
 #include <cstring>
@@ -213,13 +214,15 @@ void check_transfer(const Buffer& b, const void* host, uint64_t size_bytes, Host
 void copy_to_device(const Buffer& b, const void* src) {
   const auto* in = static_cast<const uint8_t*>(src);
   const uint32_t page = b.page_size();
-  for_each_page(b, [&](uint8_t* dev, uint64_t off) { std::memcpy(dev, in + off, page); });
+  for_each_page(b, [&](uint8_t* dev, uint64_t off) { base::bulk_copy(dev, in + off, page); });
+  base::bulk_copy_done();
 }
 
 void copy_from_device(const Buffer& b, void* dst) {
   auto* out = static_cast<uint8_t*>(dst);
   const uint32_t page = b.page_size();
-  for_each_page(b, [&](uint8_t* dev, uint64_t off) { std::memcpy(out + off, dev, page); });
+  for_each_page(b, [&](uint8_t* dev, uint64_t off) { base::bulk_copy(out + off, dev, page); });
+  base::bulk_copy_done();
 }
 } // namespace runtime
 
