@@ -1,6 +1,6 @@
 // An emitted runner's manifest (the format is documented in
 // include/tessel/runner.hpp): the text of an Operation, and the Operation of
-// a text. Internal to the runtime layer: emit_runner writes manifest_text and
+// a text. Internal to the resources layer: emit_runner writes manifest_text and
 // the kernel files; Runner::load reads the file and calls
 // operation_from_manifest.
 //
@@ -24,7 +24,7 @@
 
 #include "tessel/operation.hpp"
 
-namespace tessel::runtime {
+namespace tessel::resources {
 
 // Spellings the manifest's writer (emit_runner) and reader share.
 // A manifest <string>: double-quoted, with \\ \" \n \t escaped.
@@ -56,4 +56,4 @@ struct ManifestOrigin {
 // anything. Throws ValidationError.
 std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const ManifestOrigin& origin);
 
-} // namespace tessel::runtime
+} // namespace tessel::resources
