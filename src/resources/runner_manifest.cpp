@@ -24,11 +24,6 @@ std::string escape_string(const std::string& s) {
 
 std::string quote_string(const std::string& s) { return "\"" + escape_string(s) + "\""; }
 
-KernelKind kind_of(const KernelSelector& k) {
-  if (const auto* kind = std::get_if<KernelKind>(&k)) return *kind;
-  return std::get<Kernel>(k).kind();
-}
-
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k) {
   return "kernel " + std::to_string(i) + " (" + describe(k) + ")";

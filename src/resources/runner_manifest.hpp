@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "resources/operation_internal.hpp"
 #include "tessel/operation.hpp"
 
 namespace tessel::resources {
@@ -31,7 +32,6 @@ namespace tessel::resources {
 std::string quote_string(const std::string& s);
 // The same escapes without the quotes (for comments: no raw newline).
 std::string escape_string(const std::string& s);
-KernelKind kind_of(const KernelSelector& k);
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k);
 

@@ -1,0 +1,117 @@
+// The operation's fast path (include/tessel/operation.hpp, Operation's
+// private part): for a resource structure seen before on the same device and
+// cache generation, the dispatch words go straight into the cached program
+// through spans recorded when the entry was built, and no descriptor is
+// planned.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "resources/fabric_identity.hpp"
+#include "tessel/device.hpp"
+#include "tessel/error.hpp"
+#include "tessel/operation.hpp"
+#include "tessel/program_cache.hpp"
+
+namespace tessel {
+
+// The structure of one execution's resources, in the form the fast path
+// keys on: everything plan() turns into descriptor structure (the launch
+// range, the tensors' accessor properties, each entry's kernel, defines,
+// coordinates and vector lengths, the caller semaphores), nothing that only
+// ends up in dispatch words. Written into key_ (its capacity is reused).
+void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
+                             const ProgramRuntimeResources& r) const {
+  key_.clear();
+  auto u32 = [&](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto str = [&](const std::string& v) {
+    u32(uint32_t(v.size()));
+    key_ += v;
+  };
+  auto cores = [&](const CoreRangeSet& set) {
+    u32(uint32_t(set.ranges().size()));
+    for (const CoreRange& cr : set.ranges())
+      u32(cr.start_coord.x), u32(cr.start_coord.y), u32(cr.end_coord.x), u32(cr.end_coord.y);
+  };
+  cores(launch);
+  u32(uint32_t(tensors.size()));
+  for (const auto& t : tensors) {
+    if (!t) throw ValidationError("Operation '" + name_ + "': a tensor is null");
+    u32(uint32_t(t->type())), u32(t->page_size()), u32(t->aligned_page_size());
+  }
+  u32(uint32_t(r.kernel_resources().size()));
+  for (const KernelRuntimeResources& kr : r.kernel_resources()) {
+    u32(uint32_t(lookup_kernel(kr.kernel())));
+    u32(uint32_t(kr.defines().size()));
+    for (const KernelDefine& d : kr.defines())
+      str(d.name()), str(d.value());
+    u32(uint32_t(kr.runtime_args().size()));
+    for (const CoreRuntimeArgs& a : kr.runtime_args())
+      u32(a.core().x), u32(a.core().y), u32(uint32_t(a.values().size()));
+  }
+  u32(uint32_t(r.semaphore_descriptors().size()));
+  for (const SemaphoreDescriptor& sd : r.semaphore_descriptors()) {
+    u32(sd.id), u32(sd.initial_value);
+    cores(sd.core_ranges);
+  }
+  resources::fabric_identity(key_, r);
+}
+
+Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
+                                              const std::vector<size_t>& kernel_of,
+                                              const ProgramRuntimeResources& r) const {
+  FastPlan f;
+  f.program = &program;
+  f.device = &device;
+  f.cache_generation = device.program_cache().generation();
+  // Descriptor of (logical kernel, core).
+  std::map<std::tuple<size_t, uint32_t, uint32_t>, KernelHandle> where;
+  for (size_t h = 0; h < d.kernels.size(); ++h) {
+    for (const auto& [core, values] : d.kernels[h].runtime_args)
+      where[{kernel_of[h], core.x, core.y}] = KernelHandle(h);
+    if (!d.kernels[h].common_runtime_args.empty()) f.addresses.push_back(program.common_runtime_args(KernelHandle(h)));
+  }
+  std::set<std::tuple<size_t, uint32_t, uint32_t>> with_caller_words;
+  for (const KernelRuntimeResources& kr : r.kernel_resources()) {
+    const size_t k = lookup_kernel(kr.kernel());
+    f.slots.emplace_back();
+    for (const CoreRuntimeArgs& a : kr.runtime_args()) {
+      f.slots.back().push_back(program.runtime_args(where.at({k, a.core().x, a.core().y}), a.core()));
+      with_caller_words.insert({k, a.core().x, a.core().y});
+    }
+  }
+  for (const auto& [key, h] : where)
+    if (!with_caller_words.count(key) && kernels_[std::get<0>(key)].runtime_words) {
+      const CoreCoord c{std::get<1>(key), std::get<2>(key)};
+      f.owned_only.emplace_back(std::get<0>(key), c, program.runtime_args(h, c));
+    }
+  return f;
+}
+
+void Operation::write_dispatch_words(const FastPlan& f, const std::vector<std::shared_ptr<Buffer>>& tensors,
+                                     const ProgramRuntimeResources& resources) const {
+  const auto& entries = resources.kernel_resources();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const OperationKernel& ok = kernels_[lookup_kernel(entries[i].kernel())];
+    const auto& args = entries[i].runtime_args();
+    for (size_t j = 0; j < args.size(); ++j) {
+      const std::vector<uint32_t>& v = args[j].values();
+      std::span<uint32_t> slot = f.slots[i][j];
+      std::copy(v.begin(), v.end(), slot.begin());
+      if (ok.runtime_words) {
+        const std::vector<uint32_t> own = ok.runtime_words(args[j].core());
+        std::copy(own.begin(), own.end(), slot.begin() + v.size());
+      }
+    }
+  }
+  for (const auto& [k, core, slot] : f.owned_only) {
+    const std::vector<uint32_t> own = kernels_[k].runtime_words(core);
+    std::copy(own.begin(), own.end(), slot.begin());
+  }
+  for (std::span<uint32_t> slot : f.addresses)
+    for (size_t t = 0; t < tensors.size(); ++t)
+      slot[t] = uint32_t(tensors[t]->address());
+}
+
+} // namespace tessel
