@@ -3,8 +3,8 @@
 // (specialisation, and with runtime-owned words the caller's argument
 // count); the groups partition the launch range, so every coordinate with
 // words lands in exactly one descriptor.
-#include <algorithm>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,23 +17,6 @@
 namespace tessel {
 
 using resources::same;
-
-namespace {
-
-// A set of cores as row runs, in (y, x) order.
-CoreRangeSet set_of(std::vector<CoreCoord> cores) {
-  std::sort(cores.begin(), cores.end(), [](CoreCoord a, CoreCoord b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
-  std::vector<CoreRange> runs;
-  for (CoreCoord c : cores) {
-    if (!runs.empty() && runs.back().end_coord.y == c.y && runs.back().end_coord.x + 1 == c.x)
-      runs.back().end_coord.x = c.x;
-    else
-      runs.push_back(CoreRange(c, c));
-  }
-  return CoreRangeSet(std::move(runs));
-}
-
-} // namespace
 
 ProgramDescriptor Operation::plan(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                                   const ProgramRuntimeResources& r) const {
@@ -99,7 +82,7 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
       kd.kernel_source = ok.source;
       kd.source_type =
           ok.source_is_path ? KernelDescriptor::SourceType::FILE_PATH : KernelDescriptor::SourceType::SOURCE_CODE;
-      kd.core_ranges = set_of(group);
+      kd.core_ranges = CoreRangeSet(std::span<const CoreCoord>(group)).merge_ranges();
       kd.compile_time_args = key.first >= 0 ? ok.specializations[size_t(key.first)].second : ok.compile_args;
       if (ok.runtime_words) kd.compile_time_args.push_back(key.second); // the caller's argument count
       kd.compile_time_args.insert(kd.compile_time_args.end(), accessor_args.begin(), accessor_args.end());
