@@ -142,11 +142,13 @@ private:
   OperationTimings timings_;
   // The fast path of a cache hit: for a resource structure seen before on the
   // same device and cache generation, where each dispatch word goes in the
-  // cached program (spans into it), so a hit builds no descriptor.
+  // cached program (spans into it), so a hit builds no descriptor. The device
+  // is named by its generation, never its address: a device opened where a
+  // destroyed one was must not find the destroyed one's program.
   struct FastPlan {
     Program* program = nullptr;
-    const Device* device = nullptr;
-    uint64_t cache_generation = 0;
+    uint64_t device_generation = 0; // Device::generation()
+    uint64_t cache_generation = 0;  // ProgramCache::generation()
     // Per kernel_resources entry, per runtime_args element: the slot of its words
     // (the caller's, then any runtime-owned words).
     std::vector<std::vector<std::span<uint32_t>>> slots;

@@ -63,7 +63,7 @@ Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, 
                                               const ProgramRuntimeResources& r) const {
   FastPlan f;
   f.program = &program;
-  f.device = &device;
+  f.device_generation = device.generation();
   f.cache_generation = device.program_cache().generation();
   // Descriptor of (logical kernel, core).
   std::map<std::tuple<size_t, uint32_t, uint32_t>, KernelHandle> where;

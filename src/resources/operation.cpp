@@ -118,7 +118,8 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
   resource_key(tensors, launch, resources);
   auto it = fast_.find(key_);
   Program* program = nullptr;
-  if (it != fast_.end() && it->second.device == &device && it->second.cache_generation == cache.generation()) {
+  if (it != fast_.end() && it->second.device_generation == device.generation() &&
+      it->second.cache_generation == cache.generation()) {
     // A structure seen before: write the dispatch words straight into the cached program.
     lap(timings_.plan);
     const FastPlan& f = it->second;
