@@ -140,8 +140,8 @@ private:
   FabricTopology topology_;
   std::vector<Lifetime> lifetimes_;
   OperationTimings timings_;
-  // The fast path of a cache hit: for a resource structure seen before on the
-  // same device and cache generation, where each dispatch word goes in the
+  // The fast path of a cache hit: for a resource structure seen before with
+  // the same declaration, on the same device and cache generation, where each dispatch word goes in the
   // cached program (spans into it), so a hit builds no descriptor. The device
   // is named by its generation, never its address: a device opened where a
   // destroyed one was must not find the destroyed one's program.
@@ -166,7 +166,12 @@ private:
   ProgramDescriptor plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                               const ProgramRuntimeResources& resources, std::vector<size_t>* kernel_of) const;
   mutable std::string key_;
+  // Plans by resource_key, for the current declaration only: every declaring
+  // call (add_kernel, add_circular_buffer, add_semaphore, add_fabric_claim)
+  // drops them all, so a kernel, CB or semaphore declared after a run is in
+  // the next run's program.
   std::unordered_map<std::string, FastPlan> fast_;
+  void declaration_changed() { fast_.clear(); }
 
   // Validation scratch, reused so a valid result allocates nothing.
   mutable std::vector<uint64_t> seen_;

@@ -47,10 +47,12 @@ void Operation::add_kernel(OperationKernel k) {
     h->state()->operation_name = name_;
   }
   kernels_.push_back(std::move(k));
+  declaration_changed();
 }
 
 void Operation::add_circular_buffer(uint32_t total_size, std::vector<CBFormatDescriptor> formats) {
   cbs_.push_back(CBDescriptor{total_size, {}, std::move(formats)});
+  declaration_changed();
 }
 
 void Operation::add_fabric_claim(FabricManagerClaim claim) {
@@ -59,10 +61,12 @@ void Operation::add_fabric_claim(FabricManagerClaim claim) {
     if (c == claim) throw ValidationError(what + ": the claim is already declared");
   if (lookup_kernel(claim.kernel()) == kNoKernel) throw ValidationError(what + ": " + kernel_not_found(claim.kernel()));
   claims_.push_back(std::move(claim));
+  declaration_changed();
 }
 
 uint32_t Operation::add_semaphore(uint32_t initial_value) {
   own_semaphores_.push_back(initial_value);
+  declaration_changed();
   return uint32_t(own_semaphores_.size() - 1);
 }
 

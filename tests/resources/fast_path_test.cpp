@@ -107,5 +107,49 @@ TEST(OperationFastPath, AClosedDeviceIsNotRunFromTheFastPath) {
             "compile_program: the device is closed");
 }
 
+// ---- The operation's declaration is part of the identity ----
+
+// Writes 0xB0 into the recorder at slot 1. Compile args: [recorder NoC x, y, L1 address].
+const char* const kSecondSource = R"KERNEL(#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  constexpr uint32_t x = get_compile_time_arg_val(0), y = get_compile_time_arg_val(1);
+  constexpr uint32_t addr = get_compile_time_arg_val(2);
+  noc_inline_dw_write(get_noc_addr(x, y, addr + 4), 0xB0);
+  noc_async_write_barrier();
+}
+)KERNEL";
+
+TEST(OperationFastPath, AKernelDeclaredAfterARunRunsOnTheNext) {
+  Probe p;
+  EXPECT_EQ(p.run(0, 2), (std::vector<uint32_t>{0xA0u, 0}));
+  EXPECT_EQ(p.run(0, 2), (std::vector<uint32_t>{0xA0u, 0}));
+  p.op.add_kernel(OperationKernel{.kernel = Kernel(KernelKind::DataMovement, "second"),
+                                  .source = kSecondSource,
+                                  .source_is_path = false,
+                                  .config = WriterConfigDescriptor{},
+                                  .compile_args = {p.rec->noc.x, p.rec->noc.y, uint32_t(p.rec->buffer->address())}});
+  EXPECT_EQ(p.run(0, 2), (std::vector<uint32_t>{0xA0u, 0xB0u}));
+  EXPECT_EQ(p.device->program_cache().misses(), 2u);
+  EXPECT_EQ(p.run(0, 2), (std::vector<uint32_t>{0xA0u, 0xB0u})); // and the new declaration has its own fast path
+  EXPECT_EQ(p.device->program_cache().hits(), 2u);
+}
+
+TEST(OperationFastPath, ACircularBufferDeclaredAfterARunIsConfiguredOnTheNext) {
+  Probe p;
+  EXPECT_EQ(p.run(0), std::vector<uint32_t>{0xA0u});
+  p.op.add_circular_buffer(2048, {{0, DataFormat::Float16_b, 2048}});
+  EXPECT_EQ(p.run(2), std::vector<uint32_t>{0xCBu});
+  EXPECT_EQ(p.device->program_cache().misses(), 2u);
+}
+
+TEST(OperationFastPath, ASemaphoreDeclaredAfterARunIsCreatedOnTheNext) {
+  Probe p;
+  p.op.add_semaphore(0);
+  EXPECT_EQ(p.run(0), std::vector<uint32_t>{0xA0u});
+  p.op.add_semaphore(0x5E);
+  EXPECT_EQ(p.run(1), std::vector<uint32_t>{0x5Eu});
+  EXPECT_EQ(p.device->program_cache().misses(), 2u);
+}
+
 } // namespace
 } // namespace tessel::test
