@@ -28,7 +28,6 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -58,7 +57,9 @@ struct OperationKernel {
   // caller's runtime args, the words this returns for that core; the
   // caller's argument count reaches the kernel as the compile-time arg just
   // before the tensor accessor args, and cores with different caller counts
-  // get separate descriptors.
+  // get separate descriptors. Called once per launch core per run; the
+  // number of words a core gets is structure (another count, another
+  // program), the words themselves dispatch values.
   std::function<std::vector<uint32_t>(CoreCoord core)> runtime_words;
 };
 
@@ -141,30 +142,47 @@ private:
   std::vector<Lifetime> lifetimes_;
   OperationTimings timings_;
   // The fast path of a cache hit: for a resource structure seen before with
-  // the same declaration, on the same device and cache generation, where each dispatch word goes in the
-  // cached program (spans into it), so a hit builds no descriptor. The device
-  // is named by its generation, never its address: a device opened where a
-  // destroyed one was must not find the destroyed one's program.
+  // the same declaration, on the same device and cache generation, where
+  // each dispatch word goes in the cached program (spans into it), so a hit
+  // builds no descriptor. The device is named by its generation, never its
+  // address: a device opened where a destroyed one was must not find the
+  // destroyed one's program.
   struct FastPlan {
     Program* program = nullptr;
     uint64_t device_generation = 0; // Device::generation()
     uint64_t cache_generation = 0;  // ProgramCache::generation()
+    // Where one core's words go: its slot in the program and its index in
+    // OwnedWords::cores.
+    struct Slot {
+      std::span<uint32_t> words;
+      size_t core = 0;
+    };
     // Per kernel_resources entry, per runtime_args element: the slot of its words
     // (the caller's, then any runtime-owned words).
-    std::vector<std::vector<std::span<uint32_t>>> slots;
-    // Cores that get only runtime-owned words: (logical kernel, core, slot).
-    std::vector<std::tuple<size_t, CoreCoord, std::span<uint32_t>>> owned_only;
+    std::vector<std::vector<Slot>> slots;
+    // Cores that get only runtime-owned words: (logical kernel, slot).
+    std::vector<std::pair<size_t, Slot>> owned_only;
     std::vector<std::span<uint32_t>> addresses; // the common args holding tensor addresses
   };
+  // One run's runtime-owned words: for each logical kernel with
+  // runtime_words, the words of each launch core (called once each).
+  struct OwnedWords {
+    std::vector<CoreCoord> cores;                          // the launch range's, in launch.cores() order
+    std::vector<std::vector<std::vector<uint32_t>>> words; // [logical kernel][core index]; empty without runtime_words
+  };
+  void collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const;
   void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                    const ProgramRuntimeResources& r) const;
+                    const ProgramRuntimeResources& r, const OwnedWords& owned) const;
   // The fast path of a hit: this execution's dispatch words and tensor addresses into f's slots.
   void write_dispatch_words(const FastPlan& f, const std::vector<std::shared_ptr<Buffer>>& tensors,
-                            const ProgramRuntimeResources& resources) const;
+                            const ProgramRuntimeResources& resources, const OwnedWords& owned) const;
   FastPlan make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
-                          const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r) const;
+                          const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r,
+                          const OwnedWords& owned) const;
   ProgramDescriptor plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                              const ProgramRuntimeResources& resources, std::vector<size_t>* kernel_of) const;
+                              const ProgramRuntimeResources& r, const OwnedWords& owned,
+                              std::vector<size_t>* kernel_of) const;
+  OwnedWords owned_; // run()'s (its capacity is reused)
   mutable std::string key_;
   // Plans by resource_key, for the current declaration only: every declaring
   // call (add_kernel, add_circular_buffer, add_semaphore, add_fabric_claim)

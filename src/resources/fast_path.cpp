@@ -19,10 +19,11 @@ namespace tessel {
 // The structure of one execution's resources, in the form the fast path
 // keys on: everything plan() turns into descriptor structure (the launch
 // range, the tensors' accessor properties, each entry's kernel, defines,
-// coordinates and vector lengths, the caller semaphores), nothing that only
+// coordinates and vector lengths, the caller semaphores, the fabric
+// bindings, how many runtime-owned words each core gets), nothing that only
 // ends up in dispatch words. Written into key_ (its capacity is reused).
 void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                             const ProgramRuntimeResources& r) const {
+                             const ProgramRuntimeResources& r, const OwnedWords& owned) const {
   key_.clear();
   auto u32 = [&](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
   auto str = [&](const std::string& v) {
@@ -56,15 +57,23 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
     cores(sd.core_ranges);
   }
   resources::fabric_identity(key_, r);
+  for (const auto& per_core : owned.words) {
+    u32(uint32_t(per_core.size()));
+    for (const std::vector<uint32_t>& words : per_core)
+      u32(uint32_t(words.size()));
+  }
 }
 
 Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
-                                              const std::vector<size_t>& kernel_of,
-                                              const ProgramRuntimeResources& r) const {
+                                              const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r,
+                                              const OwnedWords& owned) const {
   FastPlan f;
   f.program = &program;
   f.device_generation = device.generation();
   f.cache_generation = device.program_cache().generation();
+  std::map<std::pair<uint32_t, uint32_t>, size_t> index_of; // core -> index in owned.cores
+  for (size_t i = 0; i < owned.cores.size(); ++i)
+    index_of[{owned.cores[i].x, owned.cores[i].y}] = i;
   // Descriptor of (logical kernel, core).
   std::map<std::tuple<size_t, uint32_t, uint32_t>, KernelHandle> where;
   for (size_t h = 0; h < d.kernels.size(); ++h) {
@@ -77,37 +86,38 @@ Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, 
     const size_t k = lookup_kernel(kr.kernel());
     f.slots.emplace_back();
     for (const CoreRuntimeArgs& a : kr.runtime_args()) {
-      f.slots.back().push_back(program.runtime_args(where.at({k, a.core().x, a.core().y}), a.core()));
-      with_caller_words.insert({k, a.core().x, a.core().y});
+      const CoreCoord c = a.core();
+      f.slots.back().push_back({program.runtime_args(where.at({k, c.x, c.y}), c), index_of.at({c.x, c.y})});
+      with_caller_words.insert({k, c.x, c.y});
     }
   }
   for (const auto& [key, h] : where)
     if (!with_caller_words.count(key) && kernels_[std::get<0>(key)].runtime_words) {
       const CoreCoord c{std::get<1>(key), std::get<2>(key)};
-      f.owned_only.emplace_back(std::get<0>(key), c, program.runtime_args(h, c));
+      f.owned_only.push_back({std::get<0>(key), {program.runtime_args(h, c), index_of.at({c.x, c.y})}});
     }
   return f;
 }
 
 void Operation::write_dispatch_words(const FastPlan& f, const std::vector<std::shared_ptr<Buffer>>& tensors,
-                                     const ProgramRuntimeResources& resources) const {
+                                     const ProgramRuntimeResources& resources, const OwnedWords& owned) const {
   const auto& entries = resources.kernel_resources();
   for (size_t i = 0; i < entries.size(); ++i) {
-    const OperationKernel& ok = kernels_[lookup_kernel(entries[i].kernel())];
+    const size_t k = lookup_kernel(entries[i].kernel());
     const auto& args = entries[i].runtime_args();
     for (size_t j = 0; j < args.size(); ++j) {
       const std::vector<uint32_t>& v = args[j].values();
-      std::span<uint32_t> slot = f.slots[i][j];
-      std::copy(v.begin(), v.end(), slot.begin());
-      if (ok.runtime_words) {
-        const std::vector<uint32_t> own = ok.runtime_words(args[j].core());
-        std::copy(own.begin(), own.end(), slot.begin() + v.size());
+      const FastPlan::Slot& slot = f.slots[i][j];
+      std::copy(v.begin(), v.end(), slot.words.begin());
+      if (kernels_[k].runtime_words) {
+        const std::vector<uint32_t>& own = owned.words[k][slot.core];
+        std::copy(own.begin(), own.end(), slot.words.begin() + v.size());
       }
     }
   }
-  for (const auto& [k, core, slot] : f.owned_only) {
-    const std::vector<uint32_t> own = kernels_[k].runtime_words(core);
-    std::copy(own.begin(), own.end(), slot.begin());
+  for (const auto& [k, slot] : f.owned_only) {
+    const std::vector<uint32_t>& own = owned.words[k][slot.core];
+    std::copy(own.begin(), own.end(), slot.words.begin());
   }
   for (std::span<uint32_t> slot : f.addresses)
     for (size_t t = 0; t < tensors.size(); ++t)

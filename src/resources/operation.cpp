@@ -119,7 +119,8 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
   lap(timings_.validate);
 
   ProgramCache& cache = device.program_cache();
-  resource_key(tensors, launch, resources);
+  collect_owned_words(launch, owned_);
+  resource_key(tensors, launch, resources, owned_);
   auto it = fast_.find(key_);
   Program* program = nullptr;
   if (it != fast_.end() && it->second.device_generation == device.generation() &&
@@ -127,16 +128,16 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
     // A structure seen before: write the dispatch words straight into the cached program.
     lap(timings_.plan);
     const FastPlan& f = it->second;
-    write_dispatch_words(f, tensors, resources);
+    write_dispatch_words(f, tensors, resources, owned_);
     cache.count_hit();
     program = f.program;
     lap(timings_.lookup);
   } else {
     std::vector<size_t> kernel_of;
-    const ProgramDescriptor d = plan_impl(tensors, launch, resources, &kernel_of);
+    const ProgramDescriptor d = plan_impl(tensors, launch, resources, owned_, &kernel_of);
     lap(timings_.plan);
     program = &cache.get(d);
-    FastPlan f = make_fast_plan(*program, device, d, kernel_of, resources);
+    FastPlan f = make_fast_plan(*program, device, d, kernel_of, resources, owned_);
     if (it != fast_.end())
       it->second = std::move(f);
     else

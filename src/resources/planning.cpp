@@ -18,13 +18,30 @@ namespace tessel {
 
 using resources::same;
 
+void Operation::collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const {
+  into.cores = launch.cores();
+  into.words.resize(kernels_.size());
+  for (size_t k = 0; k < kernels_.size(); ++k) {
+    if (!kernels_[k].runtime_words) {
+      into.words[k].clear();
+      continue;
+    }
+    into.words[k].resize(into.cores.size());
+    for (size_t c = 0; c < into.cores.size(); ++c)
+      into.words[k][c] = kernels_[k].runtime_words(into.cores[c]);
+  }
+}
+
 ProgramDescriptor Operation::plan(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                                   const ProgramRuntimeResources& r) const {
-  return plan_impl(tensors, launch, r, nullptr);
+  OwnedWords owned;
+  collect_owned_words(launch, owned);
+  return plan_impl(tensors, launch, r, owned, nullptr);
 }
 
 ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                                       const ProgramRuntimeResources& r, std::vector<size_t>* kernel_of) const {
+                                       const ProgramRuntimeResources& r, const OwnedWords& owned,
+                                       std::vector<size_t>* kernel_of) const {
   const std::string op = "Operation '" + name_ + "': ";
   ProgramDescriptor d;
   resources::fabric_identity(d.custom_identity, r);
@@ -48,7 +65,7 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
   for (size_t k = 0; k < kernels_.size(); ++k) {
     const OperationKernel& ok = kernels_[k];
     const std::string name = describe(ok.kernel);
-    const std::vector<CoreCoord> cores = launch.cores();
+    const std::vector<CoreCoord>& cores = owned.cores;
     // The caller's words per core and the defines for this kernel.
     const KernelRuntimeResources* kr = nullptr;
     for (const KernelRuntimeResources& e : r.kernel_resources())
@@ -67,14 +84,15 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
       if (!launch.contains(ok.specializations[s].first))
         throw ValidationError(op + name + ": specializations[" + std::to_string(s) + "] cores " +
                               ok.specializations[s].first.str() + " are not inside the launch range " + launch.str());
-    std::map<std::pair<int, uint32_t>, std::vector<CoreCoord>> groups;
-    for (CoreCoord c : cores) {
+    std::map<std::pair<int, uint32_t>, std::vector<size_t>> groups; // -> indices into cores
+    for (size_t i = 0; i < cores.size(); ++i) {
+      const CoreCoord c = cores[i];
       int spec = -1;
       for (size_t s = 0; s < ok.specializations.size(); ++s)
         if (ok.specializations[s].first.contains(c)) spec = int(s);
       auto w = words.find({c.x, c.y});
       const uint32_t count = ok.runtime_words && w != words.end() ? uint32_t(w->second->size()) : 0;
-      groups[{spec, count}].push_back(c);
+      groups[{spec, count}].push_back(i);
     }
     // Every coordinate with words lands in exactly one descriptor (the groups partition the launch range).
     for (auto& [key, group] : groups) {
@@ -82,20 +100,21 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
       kd.kernel_source = ok.source;
       kd.source_type =
           ok.source_is_path ? KernelDescriptor::SourceType::FILE_PATH : KernelDescriptor::SourceType::SOURCE_CODE;
-      kd.core_ranges = CoreRangeSet(std::span<const CoreCoord>(group)).merge_ranges();
+      std::vector<CoreCoord> group_cores;
+      for (size_t i : group)
+        group_cores.push_back(cores[i]);
+      kd.core_ranges = CoreRangeSet(std::span<const CoreCoord>(group_cores)).merge_ranges();
       kd.compile_time_args = key.first >= 0 ? ok.specializations[size_t(key.first)].second : ok.compile_args;
       if (ok.runtime_words) kd.compile_time_args.push_back(key.second); // the caller's argument count
       kd.compile_time_args.insert(kd.compile_time_args.end(), accessor_args.begin(), accessor_args.end());
       kd.defines = defines;
       kd.config = ok.config;
       kd.common_runtime_args = addresses;
-      for (CoreCoord c : group) {
+      for (size_t i : group) {
+        const CoreCoord c = cores[i];
         auto w = words.find({c.x, c.y});
         std::vector<uint32_t> values = w != words.end() ? *w->second : std::vector<uint32_t>{};
-        if (ok.runtime_words) {
-          const std::vector<uint32_t> own = ok.runtime_words(c);
-          values.insert(values.end(), own.begin(), own.end());
-        }
+        if (ok.runtime_words) values.insert(values.end(), owned.words[k][i].begin(), owned.words[k][i].end());
         if (!values.empty() || w != words.end()) kd.runtime_args.emplace_back(c, std::move(values));
       }
       d.kernels.push_back(std::move(kd));

@@ -151,5 +151,66 @@ TEST(OperationFastPath, ASemaphoreDeclaredAfterARunIsCreatedOnTheNext) {
   EXPECT_EQ(p.device->program_cache().misses(), 2u);
 }
 
+// ---- Runtime-owned words are structure by their count ----
+
+// Copies its runtime-owned words into the recorder: the first says how many
+// follow. Compile arg 0: the caller's argument count (the runtime's).
+const char* const kOwnedSource = R"KERNEL(#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  constexpr uint32_t n = get_compile_time_arg_val(0);
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), addr = get_arg_val<uint32_t>(2);
+  const uint32_t count = get_arg_val<uint32_t>(n);
+  for (uint32_t i = 0; i <= count; ++i)
+    noc_inline_dw_write(get_noc_addr(x, y, addr + 4 * i), get_arg_val<uint32_t>(n + i));
+  noc_async_write_barrier();
+}
+)KERNEL";
+
+// The runtime's words for a core change in number between runs: the run
+// with more words builds a program whose slots hold them all, and is
+// called once per core per run.
+TEST(OperationFastPath, RuntimeOwnedWordsOfAnotherCountBuildAgain) {
+  auto device = open_device("blackhole", 2, 1);
+  Recorder rec(device);
+  uint32_t count = 1, calls = 0;
+  Operation op("owned");
+  OperationKernel k;
+  k.kernel = KernelKind::DataMovement;
+  k.source = kOwnedSource;
+  k.source_is_path = false;
+  k.runtime_words = [&](CoreCoord c) {
+    ++calls;
+    std::vector<uint32_t> words{count};
+    for (uint32_t i = 1; i <= count; ++i)
+      words.push_back(0xE000u + 0x10 * c.x + i);
+    return words;
+  };
+  op.add_kernel(std::move(k));
+  const uint32_t addr = uint32_t(rec.buffer->address());
+  const CoreRangeSet launch = CoreCoord{0, 0};
+  const RuntimeResourceFactory factory = [&](const auto&, const CoreRangeSet&, uint32_t) {
+    return ProgramRuntimeResources(
+        {},
+        {KernelRuntimeResources(KernelKind::DataMovement, {CoreRuntimeArgs({0, 0}, {rec.noc.x, rec.noc.y, addr})})});
+  };
+  auto run = [&](uint32_t words) {
+    count = words;
+    calls = 0;
+    rec.clear();
+    op.run(*device, {}, launch, factory);
+    EXPECT_EQ(calls, 1u) << "runtime_words is called once per core per run";
+    const std::vector<uint32_t> got = rec.read();
+    return std::vector<uint32_t>(got.begin(), got.begin() + 4);
+  };
+  EXPECT_EQ(run(1), (std::vector<uint32_t>{1, 0xE001u, 0, 0}));
+  EXPECT_EQ(run(1), (std::vector<uint32_t>{1, 0xE001u, 0, 0}));
+  EXPECT_EQ(device->program_cache().hits(), 1u);
+  EXPECT_EQ(run(3), (std::vector<uint32_t>{3, 0xE001u, 0xE002u, 0xE003u}));
+  EXPECT_EQ(device->program_cache().misses(), 2u);
+  EXPECT_EQ(run(1), (std::vector<uint32_t>{1, 0xE001u, 0, 0})); // the first program again, from the fast path
+  EXPECT_EQ(device->program_cache().misses(), 2u);
+  EXPECT_EQ(device->program_cache().entries(), 2u);
+}
+
 } // namespace
 } // namespace tessel::test
