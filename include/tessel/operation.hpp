@@ -170,6 +170,10 @@ private:
     std::vector<CoreCoord> cores;                          // the launch range's, in launch.cores() order
     std::vector<std::vector<std::vector<uint32_t>>> words; // [logical kernel][core index]; empty without runtime_words
   };
+  // The fabric bindings' part of the cache identity (fabric.cpp): per
+  // declared claim, its kernel, its binding's ABI identity, endpoints,
+  // worker nodes and fixed links.
+  void fabric_identity(std::string& out, const ProgramRuntimeResources& r) const;
   void collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const;
   void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                     const ProgramRuntimeResources& r, const OwnedWords& owned) const;

@@ -2,8 +2,6 @@
 // (include/tessel/runtime_resources.hpp): the binding rules of
 // Operation::validate_fabric, checked against the operation's FabricTopology,
 // and the bindings' part of the program-cache identity.
-#include "resources/fabric_identity.hpp"
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -96,19 +94,29 @@ void Operation::validate_fabric(const ProgramRuntimeResources& r, const CoreRang
                          "' has no binding in fabric_connections; supply one FabricConnectionBinding per claim");
 }
 
-namespace resources {
-void fabric_identity(std::string& out, const ProgramRuntimeResources& r) {
+// Claim identity is the claim (its place among the operation's declared
+// claims), never its name: two claims may share a name. Written in
+// declaration order, so the order of the bindings in the resources does not
+// matter.
+void Operation::fabric_identity(std::string& out, const ProgramRuntimeResources& r) const {
   auto u32 = [&](uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
   auto str = [&](const std::string& v) {
     u32(uint32_t(v.size()));
     out += v;
   };
-  u32(uint32_t(r.fabric_connections().size()));
-  for (const FabricConnectionBinding& b : r.fabric_connections()) {
-    str(b.claim().name());
-    str(b.abi_identity());
-    u32(uint32_t(b.connections().size()));
-    for (const FabricConnectionRequirement& q : b.connections()) {
+  const auto& bindings = r.fabric_connections();
+  u32(uint32_t(claims_.size()));
+  for (const FabricManagerClaim& claim : claims_) {
+    u32(uint32_t(lookup_kernel(claim.kernel())));
+    const auto b = std::find_if(bindings.begin(), bindings.end(),
+                                [&](const FabricConnectionBinding& x) { return x.claim() == claim; });
+    if (b == bindings.end()) {
+      u32(~0u); // unbound (validation rejects this; plan() may see it)
+      continue;
+    }
+    str(b->abi_identity());
+    u32(uint32_t(b->connections().size()));
+    for (const FabricConnectionRequirement& q : b->connections()) {
       u32(q.local_device()), u32(q.remote_device()), u32(q.fixed_link_index());
       u32(uint32_t(q.worker_nodes().ranges().size()));
       for (const CoreRange& cr : q.worker_nodes().ranges())
@@ -116,6 +124,5 @@ void fabric_identity(std::string& out, const ProgramRuntimeResources& r) {
     }
   }
 }
-} // namespace resources
 
 } // namespace tessel

@@ -8,7 +8,6 @@
 #include <set>
 #include <string>
 
-#include "resources/fabric_identity.hpp"
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
 #include "tessel/operation.hpp"
@@ -56,7 +55,7 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
     u32(sd.id), u32(sd.initial_value);
     cores(sd.core_ranges);
   }
-  resources::fabric_identity(key_, r);
+  fabric_identity(key_, r);
   for (const auto& per_core : owned.words) {
     u32(uint32_t(per_core.size()));
     for (const std::vector<uint32_t>& words : per_core)

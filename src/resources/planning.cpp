@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "resources/fabric_identity.hpp"
 #include "resources/operation_internal.hpp"
 #include "tessel/error.hpp"
 #include "tessel/operation.hpp"
@@ -44,7 +43,7 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
                                        std::vector<size_t>* kernel_of) const {
   const std::string op = "Operation '" + name_ + "': ";
   ProgramDescriptor d;
-  resources::fabric_identity(d.custom_identity, r);
+  fabric_identity(d.custom_identity, r);
   for (const CBDescriptor& cb : cbs_) {
     d.cbs.push_back(cb);
     d.cbs.back().core_ranges = launch;
