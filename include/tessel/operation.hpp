@@ -100,8 +100,10 @@ public:
   void run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
            const RuntimeResourceFactory& factory = {});
 
-  // Validates a factory result against this operation and a launch range
-  // (what run() does before building anything). Throws ValidationError.
+  // Validates a launch range and a factory result against this operation
+  // (what run() does before building anything; the launch range before it
+  // calls the factory): the launch range is not empty and its rectangles do
+  // not overlap; then every rule of the resources. Throws ValidationError.
   void validate(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
   // The fabric part of validate(): one binding per declared claim; each
   // claim's kernel declared; links that the topology exposes; every active
@@ -126,6 +128,9 @@ public:
   const OperationTimings& last_timings() const { return timings_; }
 
 private:
+  // The two halves of validate().
+  void validate_launch(const CoreRangeSet& launch) const;
+  void validate_resources(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
   // Index of the logical kernel `selector` names, or throws naming `where`.
   size_t find_kernel(const KernelSelector& selector, const std::string& where) const;
   static constexpr size_t kNoKernel = ~size_t(0);

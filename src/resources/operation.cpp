@@ -103,7 +103,7 @@ std::string Operation::kernel_not_found(const KernelSelector& selector) const {
 void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                     const RuntimeResourceFactory& factory) {
   using Clock = std::chrono::steady_clock;
-  if (launch.num_cores() == 0) throw ValidationError("Operation '" + name_ + "': the launch range is empty");
+  validate_launch(launch);
   if (kernels_.empty()) throw ValidationError("Operation '" + name_ + "': no kernels declared");
   timings_ = {};
   auto t0 = Clock::now();
@@ -115,7 +115,7 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
   const ProgramRuntimeResources resources =
       factory ? factory(tensors, launch, first_free_semaphore_id()) : ProgramRuntimeResources{};
   lap(timings_.factory);
-  validate(resources, launch);
+  validate_resources(resources, launch);
   lap(timings_.validate);
 
   ProgramCache& cache = device.program_cache();

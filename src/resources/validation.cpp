@@ -1,9 +1,10 @@
-// Validation of one execution's runtime resources (Operation::validate,
-// include/tessel/operation.hpp): every rule of the spec's "Validation and
-// Specialization", each with its own message naming the record, kernel,
-// coordinate or id. The checks build no strings and allocate nothing unless
-// one fails. The fabric rules are fabric.cpp.
+// Validation of one execution's launch range and runtime resources
+// (Operation::validate, include/tessel/operation.hpp): every rule of the
+// spec's "Validation and Specialization", each with its own message naming
+// the record, kernel, coordinate or id. The checks build no strings and
+// allocate nothing unless one fails. The fabric rules are fabric.cpp.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "resources/operation_internal.hpp"
@@ -28,7 +29,26 @@ std::string semaphore_at(size_t i, uint32_t id) {
 std::string kernel_entry(size_t i, const KernelSelector& k) { return entry(i) + " (" + describe(k) + ")"; }
 } // namespace
 
+void Operation::validate_launch(const CoreRangeSet& launch) const {
+  if (launch.num_cores() == 0) throw ValidationError("Operation '" + name_ + "': the launch range is empty");
+  // The planner gives every launch core to exactly one descriptor per
+  // logical kernel; a core in two rectangles would be in one twice.
+  const auto& ranges = launch.ranges();
+  for (size_t i = 0; i < ranges.size(); ++i)
+    for (size_t j = i + 1; j < ranges.size(); ++j)
+      if (const std::optional<CoreRange> both = ranges[i].intersection(ranges[j]))
+        throw ValidationError("Operation '" + name_ + "': launch range " + launch.str() + ": ranges[" +
+                              std::to_string(i) + "] " + ranges[i].str() + " and ranges[" + std::to_string(j) + "] " +
+                              ranges[j].str() + " overlap at core " + both->start_coord.str() +
+                              "; the rectangles must not overlap: every coordinate must match exactly one descriptor");
+}
+
 void Operation::validate(const ProgramRuntimeResources& r, const CoreRangeSet& launch) const {
+  validate_launch(launch);
+  validate_resources(r, launch);
+}
+
+void Operation::validate_resources(const ProgramRuntimeResources& r, const CoreRangeSet& launch) const {
   const uint32_t first_free = first_free_semaphore_id();
   const auto& sems = r.semaphore_descriptors();
   for (size_t i = 0; i < sems.size(); ++i) {

@@ -219,6 +219,26 @@ TEST_F(OperationValidationTest, DefineNamesOnce) {
             "'A' appears twice; give each name once");
 }
 
+// A launch range whose rectangles overlap lists a core twice: it is rejected
+// before the factory runs, by run() and by validate(), with the rule it
+// breaks (not later, by make_program, as kernel core ranges that overlap).
+TEST_F(OperationValidationTest, LaunchRectanglesMustNotOverlap) {
+  const CoreRangeSet overlapping({CoreRange({0, 0}, {1, 0}), CoreRange({2, 0}), CoreRange({1, 0}, {1, 1})});
+  const std::string expected =
+      "Operation 'collective': launch range {(0,0)-(1,0), (2,0), (1,0)-(1,1)}: ranges[0] (0,0)-(1,0) and ranges[2] "
+      "(1,0)-(1,1) overlap at core (1,0); the rectangles must not overlap: every coordinate must match exactly one "
+      "descriptor";
+  EXPECT_EQ(error_from<ValidationError>([&] { f.op.validate(ProgramRuntimeResources{}, overlapping); }), expected);
+  bool factory_called = false;
+  RuntimeResourceFactory factory = [&](const auto&, const CoreRangeSet&, uint32_t) {
+    factory_called = true;
+    return ProgramRuntimeResources{};
+  };
+  EXPECT_EQ(error_from<ValidationError>([&] { f.op.run(*f.device, {}, overlapping, factory); }), expected);
+  EXPECT_FALSE(factory_called);
+  EXPECT_EQ(f.device->program_cache().entries(), 0u);
+}
+
 // An invalid factory result changes nothing: no cache entry, no run, the
 // previous lifetimes kept; a valid one then replaces them.
 TEST_F(OperationValidationTest, InvalidResultChangesNothingAndLifetimesFollowSuccess) {
