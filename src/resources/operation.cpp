@@ -6,6 +6,7 @@
 #include "tessel/operation.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "resources/operation_internal.hpp"
@@ -123,29 +124,42 @@ void Operation::run(Device& device, const std::vector<std::shared_ptr<Buffer>>& 
   resource_key(tensors, launch, resources, owned_);
   auto it = fast_.find(key_);
   Program* program = nullptr;
-  if (it != fast_.end() && it->second.device_generation == device.generation() &&
-      it->second.cache_generation == cache.generation()) {
-    // A structure seen before: write the dispatch words straight into the cached program.
-    lap(timings_.plan);
-    const FastPlan& f = it->second;
-    write_dispatch_words(f, tensors, resources, owned_);
-    cache.count_hit();
-    program = f.program;
-    lap(timings_.lookup);
-  } else {
-    std::vector<size_t> kernel_of;
-    const ProgramDescriptor d = plan_impl(tensors, launch, resources, owned_, &kernel_of);
-    lap(timings_.plan);
-    program = &cache.get(d);
-    FastPlan f = make_fast_plan(*program, device, d, kernel_of, resources, owned_);
-    if (it != fast_.end())
-      it->second = std::move(f);
-    else
-      fast_.emplace(key_, std::move(f));
-    lap(timings_.lookup);
+  std::optional<ProgramDescriptor> planned; // a fast-path miss's descriptor
+  bool added = false;                       // whether this run added planned's program to the cache
+  std::optional<FastPlan> fresh;            // a miss's plan, kept once the run has succeeded
+  try {
+    if (it != fast_.end() && it->second.device_generation == device.generation() &&
+        it->second.cache_generation == cache.generation()) {
+      // A structure seen before: write the dispatch words straight into the cached program.
+      lap(timings_.plan);
+      const FastPlan& f = it->second;
+      write_dispatch_words(f, tensors, resources, owned_);
+      cache.count_hit();
+      program = f.program;
+      lap(timings_.lookup);
+    } else {
+      std::vector<size_t> kernel_of;
+      planned = plan_impl(tensors, launch, resources, owned_, &kernel_of);
+      lap(timings_.plan);
+      bool hit = false;
+      program = &cache.get(*planned, &hit);
+      added = !hit;
+      fresh = make_fast_plan(*program, device, *planned, kernel_of, resources, owned_);
+      lap(timings_.lookup);
+    }
+    device.command_queue().enqueue_program(*program);
+  } catch (...) {
+    // A failed run leaves the cache as it was: the program it added goes.
+    if (added) cache.erase(*planned);
+    throw;
   }
-  device.command_queue().enqueue_program(*program);
   lap(timings_.execute);
+  if (fresh) {
+    if (it != fast_.end())
+      it->second = std::move(*fresh);
+    else
+      fast_.emplace(key_, std::move(*fresh));
+  }
   // Success: the new owners replace the old ones (kept alive through execution above).
   std::vector<Lifetime> kept = resources.lifetimes();
   for (const FabricConnectionBinding& b : resources.fabric_connections())

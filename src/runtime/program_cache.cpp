@@ -130,6 +130,12 @@ Program& ProgramCache::get(const ProgramDescriptor& d, bool* hit) {
   return p;
 }
 
+bool ProgramCache::erase(const ProgramDescriptor& d) {
+  if (entries_.erase(structural_key(d)) == 0) return false;
+  ++generation_;
+  return true;
+}
+
 void ProgramCache::clear() {
   entries_.clear();
   hits_ = misses_ = 0;
