@@ -40,6 +40,9 @@
 namespace tessel {
 
 class Device;
+namespace resources {
+struct KeyWriter;
+}
 
 // One logical kernel of an operation.
 struct OperationKernel {
@@ -156,8 +159,8 @@ private:
     Program* program = nullptr;
     uint64_t device_generation = 0; // Device::generation()
     uint64_t cache_generation = 0;  // ProgramCache::generation()
-    // Where one core's words go: its slot in the program and its index in
-    // OwnedWords::cores.
+    // Where one core's words go: its slot in the program and (for a kernel
+    // with runtime_words) its index in OwnedWords::cores.
     struct Slot {
       std::span<uint32_t> words;
       size_t core = 0;
@@ -172,13 +175,13 @@ private:
   // One run's runtime-owned words: for each logical kernel with
   // runtime_words, the words of each launch core (called once each).
   struct OwnedWords {
-    std::vector<CoreCoord> cores;                          // the launch range's, in launch.cores() order
+    std::vector<CoreCoord> cores;                          // launch.cores(); empty when no kernel has runtime_words
     std::vector<std::vector<std::vector<uint32_t>>> words; // [logical kernel][core index]; empty without runtime_words
   };
   // The fabric bindings' part of the cache identity (fabric.cpp): per
   // declared claim, its kernel, its binding's ABI identity, endpoints,
   // worker nodes and fixed links.
-  void fabric_identity(std::string& out, const ProgramRuntimeResources& r) const;
+  void fabric_identity(resources::KeyWriter& key, const ProgramRuntimeResources& r) const;
   void collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const;
   void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                     const ProgramRuntimeResources& r, const OwnedWords& owned) const;
@@ -192,6 +195,7 @@ private:
                               const ProgramRuntimeResources& r, const OwnedWords& owned,
                               std::vector<size_t>* kernel_of) const;
   OwnedWords owned_; // run()'s (its capacity is reused)
+  mutable std::vector<uint32_t> key_words_;
   mutable std::string key_;
   // Plans by resource_key, for the current declaration only: every declaring
   // call (add_kernel, add_circular_buffer, add_semaphore, add_fabric_claim)

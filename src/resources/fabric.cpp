@@ -98,29 +98,22 @@ void Operation::validate_fabric(const ProgramRuntimeResources& r, const CoreRang
 // claims), never its name: two claims may share a name. Written in
 // declaration order, so the order of the bindings in the resources does not
 // matter.
-void Operation::fabric_identity(std::string& out, const ProgramRuntimeResources& r) const {
-  auto u32 = [&](uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  auto str = [&](const std::string& v) {
-    u32(uint32_t(v.size()));
-    out += v;
-  };
+void Operation::fabric_identity(resources::KeyWriter& w, const ProgramRuntimeResources& r) const {
   const auto& bindings = r.fabric_connections();
-  u32(uint32_t(claims_.size()));
+  w.u32(uint32_t(claims_.size()));
   for (const FabricManagerClaim& claim : claims_) {
-    u32(uint32_t(lookup_kernel(claim.kernel())));
+    w.u32(uint32_t(lookup_kernel(claim.kernel())));
     const auto b = std::find_if(bindings.begin(), bindings.end(),
                                 [&](const FabricConnectionBinding& x) { return x.claim() == claim; });
     if (b == bindings.end()) {
-      u32(~0u); // unbound (validation rejects this; plan() may see it)
+      w.u32(~0u); // unbound (validation rejects this; plan() may see it)
       continue;
     }
-    str(b->abi_identity());
-    u32(uint32_t(b->connections().size()));
+    w.str(b->abi_identity());
+    w.u32(uint32_t(b->connections().size()));
     for (const FabricConnectionRequirement& q : b->connections()) {
-      u32(q.local_device()), u32(q.remote_device()), u32(q.fixed_link_index());
-      u32(uint32_t(q.worker_nodes().ranges().size()));
-      for (const CoreRange& cr : q.worker_nodes().ranges())
-        u32(cr.start_coord.x), u32(cr.start_coord.y), u32(cr.end_coord.x), u32(cr.end_coord.y);
+      w.u32(q.local_device()), w.u32(q.remote_device()), w.u32(q.fixed_link_index());
+      w.cores(q.worker_nodes());
     }
   }
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "resources/operation_internal.hpp"
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
 #include "tessel/operation.hpp"
@@ -20,47 +21,40 @@ namespace tessel {
 // range, the tensors' accessor properties, each entry's kernel, defines,
 // coordinates and vector lengths, the caller semaphores, the fabric
 // bindings, how many runtime-owned words each core gets), nothing that only
-// ends up in dispatch words. Written into key_ (its capacity is reused).
+// ends up in dispatch words. Written into key_ (its capacity, and that of
+// key_words_, is reused).
 void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
                              const ProgramRuntimeResources& r, const OwnedWords& owned) const {
-  key_.clear();
-  auto u32 = [&](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  auto str = [&](const std::string& v) {
-    u32(uint32_t(v.size()));
-    key_ += v;
-  };
-  auto cores = [&](const CoreRangeSet& set) {
-    u32(uint32_t(set.ranges().size()));
-    for (const CoreRange& cr : set.ranges())
-      u32(cr.start_coord.x), u32(cr.start_coord.y), u32(cr.end_coord.x), u32(cr.end_coord.y);
-  };
-  cores(launch);
-  u32(uint32_t(tensors.size()));
+  key_words_.clear();
+  resources::KeyWriter w{key_words_};
+  w.cores(launch);
+  w.u32(uint32_t(tensors.size()));
   for (const auto& t : tensors) {
     if (!t) throw ValidationError("Operation '" + name_ + "': a tensor is null");
-    u32(uint32_t(t->type())), u32(t->page_size()), u32(t->aligned_page_size());
+    w.u32(uint32_t(t->type())), w.u32(t->page_size()), w.u32(t->aligned_page_size());
   }
-  u32(uint32_t(r.kernel_resources().size()));
+  w.u32(uint32_t(r.kernel_resources().size()));
   for (const KernelRuntimeResources& kr : r.kernel_resources()) {
-    u32(uint32_t(lookup_kernel(kr.kernel())));
-    u32(uint32_t(kr.defines().size()));
+    w.u32(uint32_t(lookup_kernel(kr.kernel())));
+    w.u32(uint32_t(kr.defines().size()));
     for (const KernelDefine& d : kr.defines())
-      str(d.name()), str(d.value());
-    u32(uint32_t(kr.runtime_args().size()));
+      w.str(d.name()), w.str(d.value());
+    w.u32(uint32_t(kr.runtime_args().size()));
     for (const CoreRuntimeArgs& a : kr.runtime_args())
-      u32(a.core().x), u32(a.core().y), u32(uint32_t(a.values().size()));
+      w.u32(a.core().x), w.u32(a.core().y), w.u32(uint32_t(a.values().size()));
   }
-  u32(uint32_t(r.semaphore_descriptors().size()));
+  w.u32(uint32_t(r.semaphore_descriptors().size()));
   for (const SemaphoreDescriptor& sd : r.semaphore_descriptors()) {
-    u32(sd.id), u32(sd.initial_value);
-    cores(sd.core_ranges);
+    w.u32(sd.id), w.u32(sd.initial_value);
+    w.cores(sd.core_ranges);
   }
-  fabric_identity(key_, r);
+  fabric_identity(w, r);
   for (const auto& per_core : owned.words) {
-    u32(uint32_t(per_core.size()));
+    w.u32(uint32_t(per_core.size()));
     for (const std::vector<uint32_t>& words : per_core)
-      u32(uint32_t(words.size()));
+      w.u32(uint32_t(words.size()));
   }
+  key_.assign(w.bytes());
 }
 
 Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
@@ -86,7 +80,8 @@ Operation::FastPlan Operation::make_fast_plan(Program& program, Device& device, 
     f.slots.emplace_back();
     for (const CoreRuntimeArgs& a : kr.runtime_args()) {
       const CoreCoord c = a.core();
-      f.slots.back().push_back({program.runtime_args(where.at({k, c.x, c.y}), c), index_of.at({c.x, c.y})});
+      const size_t core = kernels_[k].runtime_words ? index_of.at({c.x, c.y}) : 0;
+      f.slots.back().push_back({program.runtime_args(where.at({k, c.x, c.y}), c), core});
       with_caller_words.insert({k, c.x, c.y});
     }
   }

@@ -18,13 +18,17 @@ namespace tessel {
 using resources::same;
 
 void Operation::collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const {
-  into.cores = launch.cores();
+  into.cores.clear(); // in the capacity of the last run's
   into.words.resize(kernels_.size());
   for (size_t k = 0; k < kernels_.size(); ++k) {
     if (!kernels_[k].runtime_words) {
       into.words[k].clear();
       continue;
     }
+    if (into.cores.empty())
+      for (const CoreRange& range : launch.ranges())
+        for (CoreCoord c : range)
+          into.cores.push_back(c);
     into.words[k].resize(into.cores.size());
     for (size_t c = 0; c < into.cores.size(); ++c)
       into.words[k][c] = kernels_[k].runtime_words(into.cores[c]);
@@ -43,7 +47,10 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
                                        std::vector<size_t>* kernel_of) const {
   const std::string op = "Operation '" + name_ + "': ";
   ProgramDescriptor d;
-  fabric_identity(d.custom_identity, r);
+  std::vector<uint32_t> identity;
+  resources::KeyWriter w{identity};
+  fabric_identity(w, r);
+  d.custom_identity = w.bytes();
   for (const CBDescriptor& cb : cbs_) {
     d.cbs.push_back(cb);
     d.cbs.back().core_ranges = launch;
@@ -64,7 +71,7 @@ ProgramDescriptor Operation::plan_impl(const std::vector<std::shared_ptr<Buffer>
   for (size_t k = 0; k < kernels_.size(); ++k) {
     const OperationKernel& ok = kernels_[k];
     const std::string name = describe(ok.kernel);
-    const std::vector<CoreCoord>& cores = owned.cores;
+    const std::vector<CoreCoord> cores = launch.cores(); // owned.words[k][i] is cores[i]'s
     // The caller's words per core and the defines for this kernel.
     const KernelRuntimeResources* kr = nullptr;
     for (const KernelRuntimeResources& e : r.kernel_resources())
