@@ -51,8 +51,15 @@ public:
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
+  // Releases the simulated memory and drops the compiled programs (the
+  // program cache is cleared: its generation changes). The device keeps its
+  // generation().
   void close();
   bool is_open() const;
+  // A number no other device opened in this process has (a device opened at
+  // a destroyed one's address gets a new one): what caches of device state
+  // outside the device key on.
+  uint64_t generation() const;
 
   const std::string& arch_name() const;
   CoreCoord grid() const; // worker grid size (x columns, y rows)

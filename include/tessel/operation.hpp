@@ -1,5 +1,6 @@
-// Operations and per-dispatch runtime resources
-// (spec/operation-runtime-resources, design §4).
+// Operations (spec/operation-runtime-resources, design §4): logical kernels,
+// CBs and semaphores declared once, run many times with the runtime
+// resources (runtime_resources.hpp) a factory returns for each execution.
 //
 // An Operation declares logical kernels (selected by KernelKind, or by a
 // captured Kernel handle when it has more than one of a kind), circular
@@ -18,10 +19,6 @@
 // run changes nothing: no cache entry, the previous lifetimes kept. A
 // successful run replaces the retained lifetimes.
 //
-// Records are immutable after construction and hold their collections by
-// value. The spec's type rules (records and tuples, integer non-boolean words,
-// string define names and values) are the C++ types themselves.
-//
 // Ownership: an Operation is a value owned by its caller; Kernel handles are
 // shared. Not thread-safe.
 #pragma once
@@ -29,201 +26,23 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
-#include <tuple>
 #include <unordered_map>
-#include <variant>
+#include <utility>
 #include <vector>
 
 #include "tessel/buffer.hpp"
 #include "tessel/core_coord.hpp"
 #include "tessel/program_descriptor.hpp"
+#include "tessel/runtime_resources.hpp"
 
 namespace tessel {
 
 class Device;
-
-enum class KernelKind : uint8_t { Compute, DataMovement };
-std::string to_string(KernelKind kind);
-
-// An operation-owned logical kernel. The operation and its factory capture the
-// same handle; copies share the identity. Bound to one operation when that
-// operation declares it.
-class Kernel {
-public:
-  explicit Kernel(KernelKind kind, std::string name = "");
-  KernelKind kind() const;
-  const std::string& name() const;
-  bool operator==(const Kernel& other) const { return state_ == other.state_; }
-
-  struct State;
-  const std::shared_ptr<State>& state() const { return state_; }
-
-private:
-  std::shared_ptr<State> state_;
-};
-
-// KernelKind selects the operation's one kernel of that kind; a Kernel selects itself.
-using KernelSelector = std::variant<KernelKind, Kernel>;
-std::string describe(const KernelSelector& kernel);
-
-class CoreRuntimeArgs {
-public:
-  CoreRuntimeArgs(CoreCoord core, std::vector<uint32_t> values) : core_(core), values_(std::move(values)) {}
-  CoreCoord core() const { return core_; }
-  const std::vector<uint32_t>& values() const { return values_; }
-
-private:
-  CoreCoord core_;
-  std::vector<uint32_t> values_;
-};
-
-class KernelDefine {
-public:
-  KernelDefine(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
-  const std::string& name() const { return name_; }
-  const std::string& value() const { return value_; }
-
-private:
-  std::string name_, value_;
-};
-
-class KernelRuntimeResources {
-public:
-  explicit KernelRuntimeResources(KernelSelector kernel, std::vector<CoreRuntimeArgs> runtime_args = {},
-                                  std::vector<KernelDefine> defines = {})
-      : kernel_(std::move(kernel)), runtime_args_(std::move(runtime_args)), defines_(std::move(defines)) {}
-  const KernelSelector& kernel() const { return kernel_; }
-  const std::vector<CoreRuntimeArgs>& runtime_args() const { return runtime_args_; }
-  const std::vector<KernelDefine>& defines() const { return defines_; }
-
-private:
-  KernelSelector kernel_;
-  std::vector<CoreRuntimeArgs> runtime_args_;
-  std::vector<KernelDefine> defines_;
-};
-
-// Owners kept alive while an execution runs (any shared object).
-using Lifetime = std::shared_ptr<const void>;
-
-// ---- External fabric managers ----
-//
-// A claim records that an external kernel owns routing-plane connections
-// (which the runtime's generated managers must not overlap), without exposing
-// that kernel's argument ABI. acquire(), use() and release() describe the
-// manager's lifetime across opaque calls; scoped() one call that acquires,
-// uses and releases it. Copies share the identity and the ownership state.
-class FabricManagerClaim {
-public:
-  FabricManagerClaim(std::string name, KernelSelector kernel);
-  const std::string& name() const;
-  const KernelSelector& kernel() const;
-  bool operator==(const FabricManagerClaim& other) const { return state_ == other.state_; }
-
-  // Ownership begins when acquire() starts and ends after release() returns.
-  // Each throws ValidationError when called out of order (acquire while held,
-  // use or release while not held).
-  void acquire();
-  void use();
-  void release();
-  bool held() const;
-  uint64_t uses() const;
-  // acquire(); use(); call(); release() — released even if call throws.
-  template <class F>
-  auto scoped(F&& call) {
-    acquire();
-    struct Release {
-      FabricManagerClaim* claim;
-      ~Release() { claim->release(); }
-    } release_at_exit{this};
-    use();
-    return call();
-  }
-
-  struct State;
-
-private:
-  std::shared_ptr<State> state_;
-};
-
-// One fixed forwarding link from `local_device` to `remote_device` reserved
-// for the listed worker nodes of the selected kernel.
-class FabricConnectionRequirement {
-public:
-  FabricConnectionRequirement(uint32_t local_device, uint32_t remote_device, CoreRangeSet worker_nodes,
-                              uint32_t fixed_link_index)
-      : local_device_(local_device), remote_device_(remote_device), worker_nodes_(std::move(worker_nodes)),
-        fixed_link_index_(fixed_link_index) {}
-  uint32_t local_device() const { return local_device_; }
-  uint32_t remote_device() const { return remote_device_; }
-  const CoreRangeSet& worker_nodes() const { return worker_nodes_; }
-  uint32_t fixed_link_index() const { return fixed_link_index_; }
-
-private:
-  uint32_t local_device_, remote_device_;
-  CoreRangeSet worker_nodes_;
-  uint32_t fixed_link_index_;
-};
-
-// A claim's connections, the ABI identity of the external manager, and owners
-// kept alive through execution.
-class FabricConnectionBinding {
-public:
-  FabricConnectionBinding(FabricManagerClaim claim, std::vector<FabricConnectionRequirement> connections,
-                          std::string abi_identity, std::vector<Lifetime> lifetimes = {})
-      : claim_(std::move(claim)), connections_(std::move(connections)), abi_identity_(std::move(abi_identity)),
-        lifetimes_(std::move(lifetimes)) {}
-  const FabricManagerClaim& claim() const { return claim_; }
-  const std::vector<FabricConnectionRequirement>& connections() const { return connections_; }
-  const std::string& abi_identity() const { return abi_identity_; }
-  const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
-
-private:
-  FabricManagerClaim claim_;
-  std::vector<FabricConnectionRequirement> connections_;
-  std::string abi_identity_;
-  std::vector<Lifetime> lifetimes_;
-};
-
-// What the control plane exposes: the logical devices, which forwarding links
-// go from each device to each destination, and the links the runtime's own
-// generated managers use. A single device with a described topology is enough
-// to validate bindings; running them across devices needs the multi-chip mesh.
-struct FabricLink {
-  uint32_t local_device = 0, remote_device = 0, link_index = 0;
-  friend bool operator==(const FabricLink&, const FabricLink&) = default;
-};
-struct FabricTopology {
-  uint32_t num_devices = 1;          // active logical devices 0 .. num_devices - 1
-  std::vector<FabricLink> links;     // links that exist
-  std::vector<FabricLink> generated; // links owned by generated managers
-};
-
-class ProgramRuntimeResources {
-public:
-  explicit ProgramRuntimeResources(std::vector<SemaphoreDescriptor> semaphore_descriptors = {},
-                                   std::vector<KernelRuntimeResources> kernel_resources = {},
-                                   std::vector<Lifetime> lifetimes = {},
-                                   std::vector<FabricConnectionBinding> fabric_connections = {})
-      : semaphore_descriptors_(std::move(semaphore_descriptors)), kernel_resources_(std::move(kernel_resources)),
-        lifetimes_(std::move(lifetimes)), fabric_connections_(std::move(fabric_connections)) {}
-  const std::vector<SemaphoreDescriptor>& semaphore_descriptors() const { return semaphore_descriptors_; }
-  const std::vector<KernelRuntimeResources>& kernel_resources() const { return kernel_resources_; }
-  const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
-  const std::vector<FabricConnectionBinding>& fabric_connections() const { return fabric_connections_; }
-
-private:
-  std::vector<SemaphoreDescriptor> semaphore_descriptors_;
-  std::vector<KernelRuntimeResources> kernel_resources_;
-  std::vector<Lifetime> lifetimes_;
-  std::vector<FabricConnectionBinding> fabric_connections_;
-};
-
-using RuntimeResourceFactory =
-    std::function<ProgramRuntimeResources(const std::vector<std::shared_ptr<Buffer>>& tensors,
-                                          const CoreRangeSet& core_ranges, uint32_t first_free_semaphore_id)>;
+namespace resources {
+struct KeyWriter;
+}
 
 // One logical kernel of an operation.
 struct OperationKernel {
@@ -241,7 +60,9 @@ struct OperationKernel {
   // caller's runtime args, the words this returns for that core; the
   // caller's argument count reaches the kernel as the compile-time arg just
   // before the tensor accessor args, and cores with different caller counts
-  // get separate descriptors.
+  // get separate descriptors. Called once per launch core per run; the
+  // number of words a core gets is structure (another count, another
+  // program), the words themselves dispatch values.
   std::function<std::vector<uint32_t>(CoreCoord core)> runtime_words;
 };
 
@@ -282,8 +103,10 @@ public:
   void run(Device& device, const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
            const RuntimeResourceFactory& factory = {});
 
-  // Validates a factory result against this operation and a launch range
-  // (what run() does before building anything). Throws ValidationError.
+  // Validates a launch range and a factory result against this operation
+  // (what run() does before building anything; the launch range before it
+  // calls the factory): the launch range is not empty and its rectangles do
+  // not overlap; then every rule of the resources. Throws ValidationError.
   void validate(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
   // The fabric part of validate(): one binding per declared claim; each
   // claim's kernel declared; links that the topology exposes; every active
@@ -308,6 +131,9 @@ public:
   const OperationTimings& last_timings() const { return timings_; }
 
 private:
+  // The two halves of validate().
+  void validate_launch(const CoreRangeSet& launch) const;
+  void validate_resources(const ProgramRuntimeResources& resources, const CoreRangeSet& launch) const;
   // Index of the logical kernel `selector` names, or throws naming `where`.
   size_t find_kernel(const KernelSelector& selector, const std::string& where) const;
   static constexpr size_t kNoKernel = ~size_t(0);
@@ -323,28 +149,60 @@ private:
   FabricTopology topology_;
   std::vector<Lifetime> lifetimes_;
   OperationTimings timings_;
-  // The fast path of a cache hit: for a resource structure seen before on the
-  // same device and cache generation, where each dispatch word goes in the
-  // cached program (spans into it), so a hit builds no descriptor.
+  // The fast path of a cache hit: for a resource structure seen before with
+  // the same declaration, on the same device and cache generation, where
+  // each dispatch word goes in the cached program (spans into it), so a hit
+  // builds no descriptor. The device is named by its generation, never its
+  // address: a device opened where a destroyed one was must not find the
+  // destroyed one's program.
   struct FastPlan {
     Program* program = nullptr;
-    const Device* device = nullptr;
-    uint64_t cache_generation = 0;
+    uint64_t device_generation = 0; // Device::generation()
+    uint64_t cache_generation = 0;  // ProgramCache::generation()
+    // Where one core's words go: its slot in the program and (for a kernel
+    // with runtime_words) its index in OwnedWords::cores.
+    struct Slot {
+      std::span<uint32_t> words;
+      size_t core = 0;
+    };
     // Per kernel_resources entry, per runtime_args element: the slot of its words
     // (the caller's, then any runtime-owned words).
-    std::vector<std::vector<std::span<uint32_t>>> slots;
-    // Cores that get only runtime-owned words: (logical kernel, core, slot).
-    std::vector<std::tuple<size_t, CoreCoord, std::span<uint32_t>>> owned_only;
+    std::vector<std::vector<Slot>> slots;
+    // Cores that get only runtime-owned words: (logical kernel, slot).
+    std::vector<std::pair<size_t, Slot>> owned_only;
     std::vector<std::span<uint32_t>> addresses; // the common args holding tensor addresses
   };
+  // One run's runtime-owned words: for each logical kernel with
+  // runtime_words, the words of each launch core (called once each).
+  struct OwnedWords {
+    std::vector<CoreCoord> cores;                          // launch.cores(); empty when no kernel has runtime_words
+    std::vector<std::vector<std::vector<uint32_t>>> words; // [logical kernel][core index]; empty without runtime_words
+  };
+  // The fabric bindings' part of the cache identity (fabric.cpp): per
+  // declared claim, its kernel, its binding's ABI identity, endpoints,
+  // worker nodes and fixed links.
+  void fabric_identity(resources::KeyWriter& key, const ProgramRuntimeResources& r) const;
+  void collect_owned_words(const CoreRangeSet& launch, OwnedWords& into) const;
   void resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                    const ProgramRuntimeResources& r) const;
+                    const ProgramRuntimeResources& r, const OwnedWords& owned) const;
+  // The fast path of a hit: this execution's dispatch words and tensor addresses into f's slots.
+  void write_dispatch_words(const FastPlan& f, const std::vector<std::shared_ptr<Buffer>>& tensors,
+                            const ProgramRuntimeResources& resources, const OwnedWords& owned) const;
   FastPlan make_fast_plan(Program& program, Device& device, const ProgramDescriptor& d,
-                          const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r) const;
+                          const std::vector<size_t>& kernel_of, const ProgramRuntimeResources& r,
+                          const OwnedWords& owned) const;
   ProgramDescriptor plan_impl(const std::vector<std::shared_ptr<Buffer>>& tensors, const CoreRangeSet& launch,
-                              const ProgramRuntimeResources& resources, std::vector<size_t>* kernel_of) const;
+                              const ProgramRuntimeResources& r, const OwnedWords& owned,
+                              std::vector<size_t>* kernel_of) const;
+  OwnedWords owned_; // run()'s (its capacity is reused)
+  mutable std::vector<uint32_t> key_words_;
   mutable std::string key_;
+  // Plans by resource_key, for the current declaration only: every declaring
+  // call (add_kernel, add_circular_buffer, add_semaphore, add_fabric_claim)
+  // drops them all, so a kernel, CB or semaphore declared after a run is in
+  // the next run's program.
   std::unordered_map<std::string, FastPlan> fast_;
+  void declaration_changed() { fast_.clear(); }
 
   // Validation scratch, reused so a valid result allocates nothing.
   mutable std::vector<uint64_t> seen_;

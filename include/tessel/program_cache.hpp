@@ -45,14 +45,19 @@ public:
   // The structural key get() uses (exposed for tests and diagnostics).
   static std::string structural_key(const ProgramDescriptor& descriptor);
 
+  // Drops the entry for the descriptor's structure, if there is one (returns
+  // whether there was), e.g. when the first dispatch of a program just built
+  // fails. Program references to it dangle; the generation changes.
+  bool erase(const ProgramDescriptor& descriptor);
+
   uint64_t entries() const { return entries_.size(); }
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
   // Drops every entry and zeroes the statistics.
   void clear();
 
-  // Changes whenever clear() drops entries: a caller holding a Program& from
-  // get() may keep using it while the generation is the same.
+  // Changes whenever clear() or erase() drops entries: a caller holding a
+  // Program& from get() may keep using it while the generation is the same.
   uint64_t generation() const { return generation_; }
   // Counts a hit for a caller that found its entry without get() (an
   // Operation's own fast path) and wrote the dispatch values itself.

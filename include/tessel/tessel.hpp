@@ -1,4 +1,5 @@
-// The tessel host API in one include.
+// The tessel host API in one include (link tessel::resources for the operation
+// headers: operation.hpp, runtime_resources.hpp, runner.hpp).
 #pragma once
 
 #include "tessel/buffer.hpp"
@@ -14,6 +15,7 @@
 #include "tessel/program_cache.hpp"
 #include "tessel/program_descriptor.hpp"
 #include "tessel/runner.hpp"
+#include "tessel/runtime_resources.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
 #include "tessel/work_split.hpp"

@@ -81,6 +81,7 @@ void Device::close() {
 }
 
 bool Device::is_open() const { return state_->open(); }
+uint64_t Device::generation() const { return state_->generation; }
 const std::string& Device::arch_name() const { return state_->arch.name; }
 CoreCoord Device::grid() const { return {state_->arch.grid_x, state_->arch.grid_y}; }
 

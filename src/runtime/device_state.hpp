@@ -41,7 +41,7 @@ struct DeviceState {
   std::unique_ptr<RangeAllocator> l1;
   std::unique_ptr<jit::KernelCache> own_cache; // when config names a directory
   jit::KernelCache* cache = nullptr;
-  uint64_t generation = 0; // distinguishes devices for program plans
+  uint64_t generation = 0; // unique among the devices of the process (Device::generation)
   // Among the devices open at once, this one's number (0..kMaxOpenDevices-1):
   // kernels with mutable globals get a loaded copy per (lane, core, RISC).
   uint32_t lane = 0;

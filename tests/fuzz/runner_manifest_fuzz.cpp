@@ -1,5 +1,5 @@
 // libFuzzer target: the emitted-runner manifest reader
-// (runtime/runner_manifest.hpp) on arbitrary bytes, as Runner::load would
+// (resources/runner_manifest.hpp) on arbitrary bytes, as Runner::load would
 // hand it a manifest.txt.
 //
 // A ValidationError (any tessel::Error) is a normal outcome. Findings are
@@ -20,13 +20,13 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/runner_manifest.hpp"
+#include "resources/runner_manifest.hpp"
 #include "tessel/error.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using tessel::runtime::ManifestOrigin;
+using tessel::resources::ManifestOrigin;
 
 const ManifestOrigin& origin() {
   static const ManifestOrigin value{"/fuzz/runner/manifest.txt", "/fuzz/runner", [](const fs::path& file) {
@@ -73,21 +73,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::unique_ptr<tessel::Operation> op;
   try {
-    op = tessel::runtime::operation_from_manifest(text, origin());
+    op = tessel::resources::operation_from_manifest(text, origin());
   } catch (const tessel::ValidationError& error) {
     check_message(error.what(), text);
     return 0; // rejected, with a message: the reader's normal answer
   } catch (const tessel::Error&) {
     return 0;
   }
-  const std::string written = tessel::runtime::manifest_text(*op);
+  const std::string written = tessel::resources::manifest_text(*op);
   std::unique_ptr<tessel::Operation> again;
   try {
-    again = tessel::runtime::operation_from_manifest(written, origin());
+    again = tessel::resources::operation_from_manifest(written, origin());
   } catch (const tessel::Error& error) {
     round_trip_broken(std::string("the written manifest does not load: ") + error.what(), written, "");
   }
-  const std::string rewritten = tessel::runtime::manifest_text(*again);
+  const std::string rewritten = tessel::resources::manifest_text(*again);
   if (rewritten != written) round_trip_broken("the written manifest reads back differently", written, rewritten);
   return 0;
 }

@@ -198,5 +198,21 @@ TEST_F(ProgramCacheTest, ClearEmptiesAndZeroes) {
   EXPECT_EQ(rec.at(0), 3u);
 }
 
+TEST_F(ProgramCacheTest, EraseDropsOneStructure) {
+  Recorder rec(device_);
+  run(echo(rec, {{1}}));
+  run(echo(rec, {{1, 2}}));
+  ProgramCache& cache = device_->program_cache();
+  const uint64_t generation = cache.generation();
+  EXPECT_TRUE(cache.erase(echo(rec, {{7}}))); // the first structure (words are not structure)
+  EXPECT_EQ(cache.entries(), 1u);
+  EXPECT_NE(cache.generation(), generation);
+  EXPECT_FALSE(cache.erase(echo(rec, {{7}})));
+  EXPECT_FALSE(run(echo(rec, {{3}}))); // built again
+  EXPECT_EQ(rec.at(0), 3u);
+  EXPECT_TRUE(run(echo(rec, {{4, 5}}))); // the other entry stayed
+  EXPECT_EQ(rec.at(1), 5u);
+}
+
 } // namespace
 } // namespace tessel::test

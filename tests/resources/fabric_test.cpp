@@ -150,5 +150,38 @@ TEST_F(FabricValidationTest, CacheIdentityAndLifetimes) {
   EXPECT_FALSE(weak.expired()); // the binding's owner is retained
 }
 
+// Claim identity is the claim, not its name: two claims both named "ring"
+// that swap links are two structures (two cache entries), while giving each
+// claim the same links again is a hit whatever order the bindings come in.
+TEST(FabricCacheIdentity, ClaimsOfOneNameAreTwoIdentities) {
+  Kernel router(KernelKind::DataMovement, "router");
+  FabricManagerClaim east("ring", router), west("ring", router);
+  Operation op("allgather");
+  op.add_kernel(OperationKernel{.kernel = router, .source = "void kernel_main() {}\n", .source_is_path = false});
+  op.add_fabric_claim(east);
+  op.add_fabric_claim(west);
+  FabricTopology t;
+  t.num_devices = 2;
+  t.links = {{0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}};
+  op.set_fabric_topology(t);
+  const CoreRangeSet launch = CoreRange({0, 0}, {1, 0});
+  // Each claim's connections on both devices over `link`.
+  auto on = [&](const FabricManagerClaim& claim, uint32_t link) {
+    return FabricConnectionBinding(claim, {{0, 1, launch, link}, {1, 0, launch, link}}, "ring-v1");
+  };
+  auto factory = [](std::vector<FabricConnectionBinding> bindings) -> RuntimeResourceFactory {
+    return [=](const auto&, const CoreRangeSet&, uint32_t) { return ProgramRuntimeResources({}, {}, {}, bindings); };
+  };
+  auto device = open_device("blackhole", 2, 1);
+  const ProgramCache& cache = device->program_cache();
+  op.run(*device, {}, launch, factory({on(east, 0), on(west, 1)}));
+  op.run(*device, {}, launch, factory({on(west, 0), on(east, 1)})); // the same names and links in order, swapped claims
+  EXPECT_EQ(cache.entries(), 2u);
+  EXPECT_EQ(cache.hits(), 0u);
+  op.run(*device, {}, launch, factory({on(west, 1), on(east, 0)})); // the first structure, bindings reordered
+  EXPECT_EQ(cache.entries(), 2u);
+  EXPECT_EQ(cache.hits(), 1u);
+}
+
 } // namespace
 } // namespace tessel::test

@@ -219,6 +219,26 @@ TEST_F(OperationValidationTest, DefineNamesOnce) {
             "'A' appears twice; give each name once");
 }
 
+// A launch range whose rectangles overlap lists a core twice: it is rejected
+// before the factory runs, by run() and by validate(), with the rule it
+// breaks (not later, by make_program, as kernel core ranges that overlap).
+TEST_F(OperationValidationTest, LaunchRectanglesMustNotOverlap) {
+  const CoreRangeSet overlapping({CoreRange({0, 0}, {1, 0}), CoreRange({2, 0}), CoreRange({1, 0}, {1, 1})});
+  const std::string expected =
+      "Operation 'collective': launch range {(0,0)-(1,0), (2,0), (1,0)-(1,1)}: ranges[0] (0,0)-(1,0) and ranges[2] "
+      "(1,0)-(1,1) overlap at core (1,0); the rectangles must not overlap: every coordinate must match exactly one "
+      "descriptor";
+  EXPECT_EQ(error_from<ValidationError>([&] { f.op.validate(ProgramRuntimeResources{}, overlapping); }), expected);
+  bool factory_called = false;
+  RuntimeResourceFactory factory = [&](const auto&, const CoreRangeSet&, uint32_t) {
+    factory_called = true;
+    return ProgramRuntimeResources{};
+  };
+  EXPECT_EQ(error_from<ValidationError>([&] { f.op.run(*f.device, {}, overlapping, factory); }), expected);
+  EXPECT_FALSE(factory_called);
+  EXPECT_EQ(f.device->program_cache().entries(), 0u);
+}
+
 // An invalid factory result changes nothing: no cache entry, no run, the
 // previous lifetimes kept; a valid one then replaces them.
 TEST_F(OperationValidationTest, InvalidResultChangesNothingAndLifetimesFollowSuccess) {
@@ -243,6 +263,90 @@ TEST_F(OperationValidationTest, InvalidResultChangesNothingAndLifetimesFollowSuc
   f.op.run(*f.device, {in, out}, launch, f.factory(0, 1, 2, 3, second));
   EXPECT_TRUE(first_weak.expired()); // replaced on success
   EXPECT_EQ(second.use_count(), 2);
+}
+
+// ---- A failed build or run leaves no cache entry ----
+
+// Reads runtime arg 0 (a CB index to reserve a page of: 0 works, 1 is not
+// configured) and writes 0x600D at the L1 address in arg 3 of core (arg 1, arg 2).
+const char* const kFailableSource = R"KERNEL(#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  const uint32_t cb = get_arg_val<uint32_t>(0);
+  cb_reserve_back(cb, 1);
+  cb_push_back(cb, 1);
+  noc_inline_dw_write(get_noc_addr(get_arg_val<uint32_t>(1), get_arg_val<uint32_t>(2), get_arg_val<uint32_t>(3)), 0x600D);
+  noc_async_write_barrier();
+}
+)KERNEL";
+
+struct Failable {
+  std::shared_ptr<Device> device = open_device("blackhole", 2, 1);
+  Recorder rec{device};
+  Operation op{"failable"};
+  const CoreRangeSet launch = CoreCoord{0, 0};
+
+  // CB 0 of 2048-byte pages; by default one page. With `reach_l1_buffer`,
+  // enough pages that the CBs end inside the recorder's L1 buffer (which
+  // sits at the top of L1) while still fitting in L1.
+  explicit Failable(const char* source = kFailableSource, bool reach_l1_buffer = false) {
+    op.add_kernel(OperationKernel{.kernel = KernelKind::DataMovement, .source = source, .source_is_path = false});
+    uint32_t cb_bytes = 2048;
+    if (reach_l1_buffer) {
+      const Device::MemoryStatistics l1 = device->memory_statistics(BufferType::L1);
+      cb_bytes = uint32_t((l1.lowest_allocated - l1.begin) / 2048 + 1) * 2048;
+      EXPECT_LE(l1.begin + cb_bytes, l1.end);
+    }
+    op.add_circular_buffer(cb_bytes, {{0, DataFormat::Float16_b, 2048}});
+  }
+  RuntimeResourceFactory factory(uint32_t cb) const {
+    const std::vector<uint32_t> words{cb, rec.noc.x, rec.noc.y, uint32_t(rec.buffer->address())};
+    return [=](const auto&, const CoreRangeSet&, uint32_t) {
+      return ProgramRuntimeResources(
+          {}, {KernelRuntimeResources(KernelKind::DataMovement, {CoreRuntimeArgs({0, 0}, words)})});
+    };
+  }
+  void run(uint32_t cb) { op.run(*device, {}, launch, factory(cb)); }
+};
+
+TEST(OperationFailure, AKernelThatDoesNotCompileLeavesNoCacheEntry) {
+  Failable f("#include \"api/dataflow/dataflow_api.h\"\nvoid kernel_main() { undeclared_call(); }\n");
+  EXPECT_THROW(f.run(0), ProgramError);
+  EXPECT_EQ(f.device->program_cache().entries(), 0u);
+}
+
+// The program builds and compiles, but its CBs reach an L1 buffer: enqueuing
+// it fails, and the entry built for it is dropped.
+TEST(OperationFailure, AProgramThatCannotBePlacedLeavesNoCacheEntry) {
+  Failable f(kFailableSource, /*reach_l1_buffer=*/true);
+  EXPECT_NE(error_from<ValidationError>([&] { f.run(0); }).find("but an L1 buffer starts at offset"),
+            std::string::npos);
+  EXPECT_EQ(f.device->program_cache().entries(), 0u);
+}
+
+// The kernel fails while running a program built for this run: no entry
+// stays, and the next (good) run builds it again.
+TEST(OperationFailure, AFailedFirstRunLeavesNoCacheEntry) {
+  Failable f;
+  EXPECT_THROW(f.run(1), KernelError);
+  EXPECT_EQ(f.device->program_cache().entries(), 0u);
+  f.run(0);
+  EXPECT_EQ(f.rec.at(0), 0x600Du);
+  EXPECT_EQ(f.device->program_cache().entries(), 1u);
+  EXPECT_EQ(f.device->program_cache().misses(), 2u);
+}
+
+// A run that fails on a program an earlier run built leaves that entry (and
+// the operation's fast path to it) as it was.
+TEST(OperationFailure, AFailedRunOfACachedProgramKeepsItsEntry) {
+  Failable f;
+  f.run(0);
+  EXPECT_THROW(f.run(1), KernelError);
+  EXPECT_EQ(f.device->program_cache().entries(), 1u);
+  f.rec.clear();
+  f.run(0);
+  EXPECT_EQ(f.rec.at(0), 0x600Du);
+  EXPECT_EQ(f.device->program_cache().misses(), 1u);
+  EXPECT_EQ(f.device->program_cache().hits(), 2u);
 }
 
 // Runtime-owned words follow the caller's; the caller's count is a compile

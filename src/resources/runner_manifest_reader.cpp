@@ -1,7 +1,7 @@
-// Reading an emitted runner's manifest (runtime/runner_manifest.hpp): the
+// Reading an emitted runner's manifest (resources/runner_manifest.hpp): the
 // manifest's lines, tokenised, then each field parsed against its usage;
 // everything is checked before the Operation is built.
-#include "runtime/runner_manifest.hpp"
+#include "resources/runner_manifest.hpp"
 
 #include <charconv>
 #include <optional>
@@ -12,7 +12,7 @@
 #include "tessel/error.hpp"
 #include "tessel/runner.hpp"
 
-namespace tessel::runtime {
+namespace tessel::resources {
 
 namespace fs = std::filesystem;
 
@@ -490,4 +490,4 @@ std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const 
   return op;
 }
 
-} // namespace tessel::runtime
+} // namespace tessel::resources

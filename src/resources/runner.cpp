@@ -1,6 +1,6 @@
 // Emitted runners (include/tessel/runner.hpp): writing an Operation's
 // structure out as kernel files plus a manifest, and reading it back. The
-// manifest's text, both ways, is runtime/runner_manifest.hpp; this file
+// manifest's text, both ways, is resources/runner_manifest.hpp; this file
 // holds the files and directories around it.
 //
 // Invariants:
@@ -10,7 +10,7 @@
 //    temporary on any failure. An earlier runner at the path is swapped out
 //    only after the new one is complete.
 //  - Parse, then build: Runner::load reads the manifest and hands its text to
-//    operation_from_manifest (runtime/runner_manifest.hpp), which checks the
+//    operation_from_manifest (resources/runner_manifest.hpp), which checks the
 //    whole manifest (every field, every required line, every kernel file)
 //    before it builds the Operation.
 //  - Structure only: nothing a factory returns (words, addresses, caller
@@ -29,17 +29,17 @@
 #include <optional>
 #include <sstream>
 
-#include "runtime/runner_manifest.hpp"
+#include "resources/runner_manifest.hpp"
 #include "tessel/error.hpp"
 
 namespace tessel {
 
 namespace fs = std::filesystem;
-using runtime::kernel_file_name;
-using runtime::kernel_label;
-using runtime::manifest_text;
-using runtime::ManifestOrigin;
-using runtime::operation_from_manifest;
+using resources::kernel_file_name;
+using resources::kernel_label;
+using resources::manifest_text;
+using resources::ManifestOrigin;
+using resources::operation_from_manifest;
 
 namespace {
 

@@ -1,12 +1,12 @@
-// Writing an emitted runner's manifest (runtime/runner_manifest.hpp): the
+// Writing an emitted runner's manifest (resources/runner_manifest.hpp): the
 // spelling of every value, and the text of an Operation.
-#include "runtime/runner_manifest.hpp"
+#include "resources/runner_manifest.hpp"
 
 #include <cctype>
 
 #include "tessel/runner.hpp"
 
-namespace tessel::runtime {
+namespace tessel::resources {
 
 std::string escape_string(const std::string& s) {
   std::string out;
@@ -23,11 +23,6 @@ std::string escape_string(const std::string& s) {
 }
 
 std::string quote_string(const std::string& s) { return "\"" + escape_string(s) + "\""; }
-
-KernelKind kind_of(const KernelSelector& k) {
-  if (const auto* kind = std::get_if<KernelKind>(&k)) return *kind;
-  return std::get<Kernel>(k).kind();
-}
 
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k) {
@@ -135,4 +130,4 @@ std::string manifest_text(const Operation& op) {
   return m;
 }
 
-} // namespace tessel::runtime
+} // namespace tessel::resources

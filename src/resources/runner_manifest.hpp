@@ -1,6 +1,6 @@
 // An emitted runner's manifest (the format is documented in
 // include/tessel/runner.hpp): the text of an Operation, and the Operation of
-// a text. Internal to the runtime layer: emit_runner writes manifest_text and
+// a text. Internal to the resources layer: emit_runner writes manifest_text and
 // the kernel files; Runner::load reads the file and calls
 // operation_from_manifest.
 //
@@ -22,16 +22,16 @@
 #include <string>
 #include <string_view>
 
+#include "resources/operation_internal.hpp"
 #include "tessel/operation.hpp"
 
-namespace tessel::runtime {
+namespace tessel::resources {
 
 // Spellings the manifest's writer (emit_runner) and reader share.
 // A manifest <string>: double-quoted, with \\ \" \n \t escaped.
 std::string quote_string(const std::string& s);
 // The same escapes without the quotes (for comments: no raw newline).
 std::string escape_string(const std::string& s);
-KernelKind kind_of(const KernelSelector& k);
 // "kernel 0 (Kernel 'sender' (DataMovement))"
 std::string kernel_label(size_t i, const KernelSelector& k);
 
@@ -56,4 +56,4 @@ struct ManifestOrigin {
 // anything. Throws ValidationError.
 std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const ManifestOrigin& origin);
 
-} // namespace tessel::runtime
+} // namespace tessel::resources
