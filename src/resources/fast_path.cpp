@@ -18,7 +18,7 @@ namespace tessel {
 
 // The structure of one execution's resources, in the form the fast path
 // keys on: everything plan() turns into descriptor structure (the launch
-// range, the tensors' accessor properties, each entry's kernel, defines,
+// range, the tensors' accessor args (memory, page sizes, sharding), each entry's kernel, defines,
 // coordinates and vector lengths, the caller semaphores, the fabric
 // bindings, how many runtime-owned words each core gets), nothing that only
 // ends up in dispatch words. Written into key_ (its capacity, and that of
@@ -32,6 +32,16 @@ void Operation::resource_key(const std::vector<std::shared_ptr<Buffer>>& tensors
   for (const auto& t : tensors) {
     if (!t) throw ValidationError("Operation '" + name_ + "': a tensor is null");
     w.u32(uint32_t(t->type())), w.u32(t->page_size()), w.u32(t->aligned_page_size());
+    // Everything else its TensorAccessorArgs (compile args of the plan) hold.
+    w.u32(t->is_sharded());
+    if (const auto& shard = t->shard_spec()) {
+      for (const std::vector<uint32_t>* v :
+           {&shard->tensor_shape_in_pages, &shard->shard_shape_in_pages, &shard->banks}) {
+        w.u32(uint32_t(v->size()));
+        for (uint32_t x : *v)
+          w.u32(x);
+      }
+    }
   }
   w.u32(uint32_t(r.kernel_resources().size()));
   for (const KernelRuntimeResources& kr : r.kernel_resources()) {

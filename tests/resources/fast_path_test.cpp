@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/ops_kernel.hpp"
+#include "tessel/buffer.hpp"
 #include "tessel/operation.hpp"
 #include "tessel/program_cache.hpp"
 
@@ -208,6 +209,51 @@ TEST(OperationFastPath, RuntimeOwnedWordsOfAnotherCountBuildAgain) {
   EXPECT_EQ(run(3), (std::vector<uint32_t>{3, 0xE001u, 0xE002u, 0xE003u}));
   EXPECT_EQ(device->program_cache().misses(), 2u);
   EXPECT_EQ(run(1), (std::vector<uint32_t>{1, 0xE001u, 0, 0})); // the first program again, from the fast path
+  EXPECT_EQ(device->program_cache().misses(), 2u);
+  EXPECT_EQ(device->program_cache().entries(), 2u);
+}
+
+// Writes the L1 bank (logical core index) of its tensor's page 0, as its
+// TensorAccessor finds it from the accessor's compile args, to the recorder.
+const char* const kPageZeroSource = R"KERNEL(#include "api/dataflow/dataflow_api.h"
+#include "api/tensor/tensor_accessor.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), addr = get_arg_val<uint32_t>(2);
+  constexpr auto args = TensorAccessorArgs<0>();
+  const auto tensor = TensorAccessor(args, get_common_arg_val<uint32_t>(0));
+  const uint64_t at = tensor.get_noc_addr(0);
+  noc_inline_dw_write(get_noc_addr(x, y, addr), uint32_t(at >> 32));
+  noc_async_write_barrier();
+}
+)KERNEL";
+
+// Two sharded tensors with the same page sizes and accessor-arg count but
+// their shards on other banks: the accessor's compile args differ, so the
+// second run must not reuse the first's program.
+TEST(OperationFastPath, TensorsSharedOnOtherBanksBuildAgain) {
+  auto device = open_device("blackhole", 2, 1);
+  Recorder rec(device);
+  Operation op("page_zero");
+  Kernel k{KernelKind::DataMovement, "page_zero"};
+  op.add_kernel(OperationKernel{.kernel = k, .source = kPageZeroSource, .source_is_path = false});
+  const uint32_t addr = uint32_t(rec.buffer->address());
+  const RuntimeResourceFactory factory = [&](const auto&, const CoreRangeSet&, uint32_t) {
+    return ProgramRuntimeResources(
+        {}, {KernelRuntimeResources(k, {CoreRuntimeArgs({0, 0}, {rec.noc.x, rec.noc.y, addr})})});
+  };
+  auto sharded = [&](std::vector<uint32_t> banks) {
+    return Buffer::create(device, {2 * 64, 64, BufferType::L1, ShardSpec{{2}, {1}, std::move(banks)}});
+  };
+  auto page_zero_noc = [&](const std::shared_ptr<Buffer>& t) {
+    rec.clear();
+    op.run(*device, {t}, CoreCoord{0, 0}, factory);
+    return rec.read()[0];
+  };
+  const auto on_0 = sharded({0, 1}), on_1 = sharded({1, 0});
+  const uint32_t first = page_zero_noc(on_0);
+  const uint32_t second = page_zero_noc(on_1);
+  EXPECT_NE(first, second) << "page 0 of the second tensor is on bank 1, not bank 0";
+  EXPECT_EQ(page_zero_noc(on_0), first);
   EXPECT_EQ(device->program_cache().misses(), 2u);
   EXPECT_EQ(device->program_cache().entries(), 2u);
 }
