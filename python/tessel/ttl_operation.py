@@ -6,10 +6,10 @@ One execution (Operation.__call__):
   1. The tensors' structure (their accessor args, page sizes, shapes,
      dtypes) selects a traced plan; a structure seen for the first time runs
      the body once to record its calls (ttl_kernels.py).
-  2. The plan's generated kernels are the C++ Operation's. When they, or
-     the tensors' accessor args, differ from the current C++ Operation's
-     (other tensor layouts), a new one replaces it; the device's program
-     cache still holds what earlier ones compiled.
+  2. The plan's generated kernels are the C++ Operation's. When they differ
+     from the current C++ Operation's (other tensor layouts), a new one
+     replaces it; the device's program cache still holds what earlier ones
+     compiled.
   3. The C++ Operation runs: it calls the factory (through lower_resources,
      which checks its result's types here), validates the result, plans the
      descriptors, finds the program in the cache (the fast path on a
@@ -189,11 +189,9 @@ class Operation:
         return {k: s for (k, _, _), s in zip(plan.kernels, plan.sources)}
 
     def _operation_for(self, plan, tensors):
-        # Keyed by the sources and every accessor arg: the C++ fast path keys a
-        # tensor by its memory type and page size only, so tensors that differ
-        # in their sharding alone (same arg count, other shapes or banks) get a
-        # fresh C++ Operation, whose first run plans the descriptor again.
-        key = (plan.sources, accessor_key(tensors))
+        # Keyed by the generated sources (which hold every tensor's accessor
+        # offsets); the C++ fast path keys each tensor's accessor args itself.
+        key = plan.sources
         if self._cpp is not None and self._cpp_key == key:
             return self._cpp
         # Release the previous C++ Operation first: its Kernel handles can then be declared again.
@@ -259,11 +257,6 @@ def build_operation(name, plan, sources, claims, topology, kernel_handle, claim_
     if topology is not None:
         op.set_fabric_topology(*topology._lowered())
     return op
-
-
-def accessor_key(tensors):
-    """Every tensor's structure, accessor args included (what the kernels' compile args hold)."""
-    return tuple(t._structure for t in tensors)
 
 
 def _claim_handle(claim, where):

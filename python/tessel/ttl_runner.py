@@ -43,7 +43,6 @@ from .ttl_operation import (
     _device_of,
     _factory_call,
     _fits,
-    accessor_key,
     build_operation,
     retained,
 )
@@ -208,7 +207,6 @@ class Runner:
         if self._cpp.operation_name() != self.operation_name:
             raise ValidationError(f"ttl.load_runner: {file}: operation '{self.operation_name}', but "
                                   f"{_OPERATION_DIR}/ holds operation '{self._cpp.operation_name()}'")
-        self._cpp_key = None
         self._lifetimes = ()
         return self
 
@@ -306,13 +304,6 @@ class Runner:
             raise ValidationError(f"{what}: run: the tensors are not on `device`")
         _fits(self.grid, device, what)
         self._check_layouts(tensors, what)
-        # Tensors whose accessor args differ in their sharding alone need a
-        # fresh C++ runner: its fast path keys tensors by memory type and page
-        # size only (ttl_operation.Operation._operation_for does the same).
-        key = accessor_key(tensors)
-        if self._cpp_key is not None and self._cpp_key != key:
-            self._cpp = self._load_cpp()
-        self._cpp_key = key
         results = []
         call = _factory_call(runtime_resource_factory, tensors, self.launch, results, self._kernel_handle,
                              self._claim_handle, f"{what}: runtime resources")
