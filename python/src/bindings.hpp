@@ -5,13 +5,21 @@
 
 #include <nanobind/nanobind.h>
 
+#include <cstdint>
+#include <tuple>
 #include <utility>
+#include <vector>
 
+#include "tessel/core_coord.hpp"
 #include "tessel/error.hpp"
 
 namespace tessel::python {
 
 namespace nb = nanobind;
+
+// Cores cross the binding as (x0, y0, x1, y1) rectangles.
+using Rect = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
+CoreRangeSet ranges_of(const std::vector<Rect>& rects);
 
 void bind_errors(nb::module_& m);
 void bind_device(nb::module_& m);

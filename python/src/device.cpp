@@ -42,24 +42,26 @@ void check_size(const Buffer& b, size_t bytes, const char* call) {
 
 void bind_device(nb::module_& m) {
   nb::class_<Device>(m, "Device")
-      .def_static(
-          "open",
-          [](const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy, const std::string& cache,
-             int check_memory, int profiler) {
-            DeviceConfig c;
-            c.arch = arch;
-            c.grid_x = gx;
-            c.grid_y = gy;
-            c.policy = policy;
-            c.kernel_cache_dir = cache;
-            c.check_memory = tristate(check_memory);
-            c.profiler = tristate(profiler);
-            return Device::open(c);
-          })
+      .def_static("open",
+                  [](const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy,
+                     const std::string& cache, int check_memory, int profiler) {
+                    DeviceConfig c;
+                    c.arch = arch;
+                    c.grid_x = gx;
+                    c.grid_y = gy;
+                    c.policy = policy;
+                    c.kernel_cache_dir = cache;
+                    c.check_memory = tristate(check_memory);
+                    c.profiler = tristate(profiler);
+                    return Device::open(c);
+                  })
       .def("close", &Device::close)
       .def("is_open", &Device::is_open)
       .def("arch", &Device::arch_name)
-      .def("grid", [](const Device& d) { return Coord{d.grid().x, d.grid().y}; })
+      .def("grid",
+           [](const Device& d) {
+             return Coord{d.grid().x, d.grid().y};
+           })
       .def("worker_core",
            [](const Device& d, uint32_t x, uint32_t y) {
              const CoreCoord c = d.worker_core_from_logical_core({x, y});
@@ -91,14 +93,14 @@ void bind_device(nb::module_& m) {
       .def("command_queue", &Device::command_queue, nb::rv_policy::reference_internal);
 
   nb::class_<Buffer>(m, "Buffer")
-      .def_static("create",
-                  [](const std::shared_ptr<Device>& device, uint64_t size, uint32_t page_size, int type,
-                     std::optional<std::tuple<std::vector<uint32_t>, std::vector<uint32_t>, std::vector<uint32_t>>>
-                         shard) {
-                    BufferConfig c{size, page_size, BufferType(type), std::nullopt};
-                    if (shard) c.shard = ShardSpec{std::get<0>(*shard), std::get<1>(*shard), std::get<2>(*shard)};
-                    return Buffer::create(device, c);
-                  })
+      .def_static(
+          "create",
+          [](const std::shared_ptr<Device>& device, uint64_t size, uint32_t page_size, int type,
+             std::optional<std::tuple<std::vector<uint32_t>, std::vector<uint32_t>, std::vector<uint32_t>>> shard) {
+            BufferConfig c{size, page_size, BufferType(type), std::nullopt};
+            if (shard) c.shard = ShardSpec{std::get<0>(*shard), std::get<1>(*shard), std::get<2>(*shard)};
+            return Buffer::create(device, c);
+          })
       .def("address", &Buffer::address)
       .def("size", &Buffer::size)
       .def("page_size", &Buffer::page_size)
@@ -168,8 +170,8 @@ void bind_device(nb::module_& m) {
       .def("query", &CommandQueue::query)
       .def("begin_trace_capture", &CommandQueue::begin_trace_capture)
       .def("end_trace_capture", &CommandQueue::end_trace_capture)
-      .def("replay_trace", [](CommandQueue& q, uint32_t id,
-                              bool blocking_) { blocking([&] { q.replay_trace(id, blocking_); }); })
+      .def("replay_trace",
+           [](CommandQueue& q, uint32_t id, bool blocking_) { blocking([&] { q.replay_trace(id, blocking_); }); })
       .def("release_trace", &CommandQueue::release_trace)
       .def("trace_launch_count", &CommandQueue::trace_launch_count)
       .def("programs_run", &CommandQueue::programs_run)

@@ -18,8 +18,8 @@ void bind_examples(nb::module_& top) {
     return out;
   });
   // (passed, summary, run seconds, compile seconds)
-  m.def("run", [](const std::string& name, const std::string& arch, uint32_t gx, uint32_t gy,
-                  const std::string& policy, uint32_t size, const std::string& format, const std::string& op) {
+  m.def("run", [](const std::string& name, const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy,
+                  uint32_t size, const std::string& format, const std::string& op) {
     const examples::Example* e = examples::find_example(name);
     if (!e) {
       std::string known;

@@ -57,12 +57,10 @@ void bind_formats(nb::module_& top) {
   bind_layout<int32_t>(m);
   bind_layout<uint16_t>(m);
   bind_layout<uint8_t>(m);
-  m.def("pack_tiles", [](In<float> tilized, uint8_t format) {
-    return to_numpy(pack_tiles(span_of(tilized), DataFormat(format)));
-  });
-  m.def("unpack_tiles", [](In<uint8_t> packed, uint8_t format) {
-    return to_numpy(unpack_tiles(span_of(packed), DataFormat(format)));
-  });
+  m.def("pack_tiles",
+        [](In<float> tilized, uint8_t format) { return to_numpy(pack_tiles(span_of(tilized), DataFormat(format))); });
+  m.def("unpack_tiles",
+        [](In<uint8_t> packed, uint8_t format) { return to_numpy(unpack_tiles(span_of(packed), DataFormat(format))); });
   m.def("tile_size", [](uint8_t format) { return tile_size(DataFormat(format)); });
   m.def("is_packable", [](uint8_t format) { return is_packable(DataFormat(format)); });
 }

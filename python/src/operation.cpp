@@ -49,17 +49,8 @@ namespace tessel::python {
 
 namespace {
 
-using Rect = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // x0, y0, x1, y1
-using Link = std::tuple<uint32_t, uint32_t, uint32_t>;           // local device, remote device, link index
+using Link = std::tuple<uint32_t, uint32_t, uint32_t>; // local device, remote device, link index
 using Buffers = std::vector<std::shared_ptr<Buffer>>;
-
-CoreRangeSet ranges_of(const std::vector<Rect>& rects) {
-  std::vector<CoreRange> out;
-  out.reserve(rects.size());
-  for (const auto& [x0, y0, x1, y1] : rects)
-    out.emplace_back(CoreCoord{x0, y0}, CoreCoord{x1, y1});
-  return CoreRangeSet(std::move(out));
-}
 
 std::vector<Rect> rects_of(const CoreRangeSet& set) {
   std::vector<Rect> out;

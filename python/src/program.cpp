@@ -13,9 +13,16 @@ namespace tessel::python {
 
 namespace {
 
-using Rect = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // x0, y0, x1, y1
 using Words = nb::ndarray<const uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using WordView = nb::ndarray<nb::numpy, uint32_t, nb::ndim<1>>;
+
+std::span<const uint32_t> span_of(const Words& w) { return {w.data(), w.shape(0)}; }
+
+// A writable numpy view of words the program owns (valid while the program
+// keeps that length: the Python layer documents it).
+WordView view_of(std::span<uint32_t> s, nb::handle owner) { return WordView(s.data(), {s.size()}, owner); }
+
+} // namespace
 
 CoreRangeSet ranges_of(const std::vector<Rect>& rects) {
   std::vector<CoreRange> out;
@@ -24,16 +31,6 @@ CoreRangeSet ranges_of(const std::vector<Rect>& rects) {
     out.emplace_back(CoreCoord{x0, y0}, CoreCoord{x1, y1});
   return CoreRangeSet(std::move(out));
 }
-
-std::span<const uint32_t> span_of(const Words& w) { return {w.data(), w.shape(0)}; }
-
-// A writable numpy view of words the program owns (valid while the program
-// keeps that length: the Python layer documents it).
-WordView view_of(std::span<uint32_t> s, nb::handle owner) {
-  return WordView(s.data(), {s.size()}, owner);
-}
-
-} // namespace
 
 void bind_program(nb::module_& m) {
   nb::class_<CircularBufferConfig>(m, "CircularBufferConfig")
@@ -44,7 +41,8 @@ void bind_program(nb::module_& m) {
                f[index] = DataFormat(format);
              new (self) CircularBufferConfig(total, std::move(f));
            })
-      .def("set_page_size", [](CircularBufferConfig& c, uint8_t index, uint32_t bytes) { c.set_page_size(index, bytes); })
+      .def("set_page_size",
+           [](CircularBufferConfig& c, uint8_t index, uint32_t bytes) { c.set_page_size(index, bytes); })
       .def("set_globally_allocated_address",
            [](CircularBufferConfig& c, const Buffer& b) { c.set_globally_allocated_address(b); })
       .def("total_size", &CircularBufferConfig::total_size);
@@ -79,8 +77,10 @@ void bind_program(nb::module_& m) {
              return is_source ? p.add_kernel_from_source(text, name, ranges_of(cores), c)
                               : p.add_kernel(text, ranges_of(cores), c);
            })
-      .def("add_circular_buffer", [](Program& p, const std::vector<Rect>& cores,
-                                     const CircularBufferConfig& c) { return p.add_circular_buffer(ranges_of(cores), c); })
+      .def("add_circular_buffer",
+           [](Program& p, const std::vector<Rect>& cores, const CircularBufferConfig& c) {
+             return p.add_circular_buffer(ranges_of(cores), c);
+           })
       .def("add_semaphore",
            [](Program& p, const std::vector<Rect>& cores, uint32_t initial, int id) {
              return id < 0 ? p.add_semaphore(ranges_of(cores), initial)
@@ -90,11 +90,10 @@ void bind_program(nb::module_& m) {
                                   Words args) { p.set_runtime_args(k, ranges_of(cores), span_of(args)); })
       .def("set_common_runtime_args",
            [](Program& p, KernelHandle k, Words args) { p.set_common_runtime_args(k, span_of(args)); })
-      .def(
-          "runtime_args",
-          [](nb::handle self, KernelHandle k, uint32_t x, uint32_t y) {
-            return view_of(nb::cast<Program&>(self).runtime_args(k, {x, y}), self);
-          })
+      .def("runtime_args",
+           [](nb::handle self, KernelHandle k, uint32_t x, uint32_t y) {
+             return view_of(nb::cast<Program&>(self).runtime_args(k, {x, y}), self);
+           })
       .def("common_runtime_args",
            [](nb::handle self, KernelHandle k) {
              return view_of(nb::cast<Program&>(self).common_runtime_args(k), self);
