@@ -1,0 +1,108 @@
+"""The persistent-dispatch errors (tessel.dispatch): one class per row of the
+spec's error table, all under DispatchError (also spelled KomorebiError, the
+spec's name), itself a tessel.Error.
+"""
+
+from ..errors import Error
+
+
+class DispatchError(Error):
+    """Base of every persistent-dispatch error."""
+
+
+KomorebiError = DispatchError
+
+
+class CardBusy(DispatchError):
+    """Another live process holds the card; `pid` is the holder."""
+
+    def __init__(self, message, pid=None):
+        super().__init__(message)
+        self.pid = pid
+
+
+class ProgramError(DispatchError):
+    """A kernel did not compile or the launch failed; the message is the build's."""
+
+
+class KernelSizeError(ProgramError):
+    """The program's kernels do not fit the session's kernel buffer; `sizes` is a KernelSizes."""
+
+    def __init__(self, message, sizes=None):
+        super().__init__(message)
+        self.sizes = sizes
+
+
+class KernelInstructionError(ProgramError):
+    """A kernel holds an instruction its core lacks; `findings` lists
+    (thread, instruction, function, source line) records."""
+
+    def __init__(self, message, findings=()):
+        super().__init__(message)
+        self.findings = list(findings)
+
+
+class StartError(DispatchError):
+    """The dispatcher did not start; `result` is the kernel's result block when it ran."""
+
+    def __init__(self, message, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+class WaitTimeout(DispatchError):
+    """A host-side wait ran out; the run is still loaded. `pending` lists the handles."""
+
+    def __init__(self, message, pending=()):
+        super().__init__(message)
+        self.pending = list(pending)
+
+
+class CommandRejected(DispatchError):
+    """The kernel consumed a command and ran nothing; the run goes on."""
+
+    def __init__(self, message, handle=None, reason=None, reason_name=None):
+        super().__init__(message)
+        self.handle = handle
+        self.reason = reason
+        self.reason_name = reason_name
+
+
+class CommandTimeout(DispatchError):
+    """A group missed its deadline; the grid was stopped and read back."""
+
+    def __init__(self, message, handle=None, slot=None, sequence=None, group=None, cores=()):
+        super().__init__(message)
+        self.handle = handle
+        self.slot = slot
+        self.sequence = sequence
+        self.group = group
+        self.cores = list(cores)
+
+
+class KernelFailed(DispatchError):
+    """The dispatcher or a persistent kernel finished with an error; `result` is its result block."""
+
+    def __init__(self, message, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+class GridTimeout(DispatchError):
+    """The grid's kernels did not return within grid_timeout."""
+
+
+__all__ = [
+    "DispatchError",
+    "KomorebiError",
+    "CardBusy",
+    "ProgramError",
+    "KernelSizeError",
+    "KernelInstructionError",
+    "StartError",
+    "WaitTimeout",
+    "CommandRejected",
+    "CommandTimeout",
+    "KernelFailed",
+    "GridTimeout",
+]
