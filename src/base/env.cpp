@@ -39,6 +39,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_STRICT", "1 or 0: make every warning an error"},
     {"TESSEL_PROFILER", "1 or 0: record kernels' device profiler markers"},
     {"TESSEL_PROFILER_DIR", "the directory profiler reads write profile_log_device.csv to (compat)"},
+    {"TESSEL_CARD_LOCK_DIR", "where dispatch sessions keep their per-card lock files (default /tmp)"},
 };
 
 [[noreturn]] void malformed(const char* name, const std::string& value, const char* expected) {

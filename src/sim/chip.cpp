@@ -505,15 +505,28 @@ void Chip::run(std::span<const Launch> launches) {
     make_ready(f);
 
   size_t remaining = active_.size();
+  stop_requested_ = false;
+  uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
     if (__builtin_expect(interrupt_requested(), 0)) {
       abort_run(launches);
       throw Interrupted(interrupted_report(launches.size()));
     }
+    if (__builtin_expect(stop_requested_, 0)) {
+      std::string reason = std::move(stop_reason_);
+      abort_run(launches);
+      throw RunStopped(reason);
+    }
+    if (agent_ && --until_poll == 0) {
+      until_poll = CardAgent::kPollSwitches;
+      agent_->poll(*this);
+      continue;
+    }
     Fiber* f = pick_next();
     if (!f) {
       if (remaining == 0) break;
       if (poll_memory_waiters()) continue;
+      if (agent_ && (agent_->idle(*this) || stop_requested_)) continue;
       std::string report = deadlock_report();
       abort_run(launches);
       throw DeadlockError(report);
@@ -558,6 +571,12 @@ void Chip::run(std::span<const Launch> launches) {
     std::string strict_error = profiler_.drain(active_);
     if (!strict_error.empty()) throw KernelError(strict_error);
   }
+}
+
+void Chip::request_stop(std::string reason) {
+  if (stop_requested_) return;
+  stop_requested_ = true;
+  stop_reason_ = std::move(reason);
 }
 
 void Chip::abort_run(std::span<const Launch> launches) {

@@ -32,12 +32,14 @@
 #include <vector>
 
 #include "sim/arch.hpp"
+#include "sim/card_agent.hpp"
 #include "sim/compute.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/memory.hpp"
 #include "sim/memory_map.hpp"
 #include "sim/profiler.hpp"
 #include "sim/watchdog.hpp"
+#include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
 
 namespace tessel::sim {
@@ -51,7 +53,7 @@ using KernelEntry = int (*)();
 
 enum class FiberState : uint8_t { Idle, Ready, Running, Blocked, Done, Failed, Faulted };
 
-enum class WaitKind : uint8_t { None, CbFront, CbBack, SemEqual, SemAtLeast };
+enum class WaitKind : uint8_t { None, CbFront, CbBack, SemEqual, SemAtLeast, Card };
 
 struct WaitInfo {
   WaitKind kind = WaitKind::None;
@@ -173,6 +175,12 @@ struct SchedulerPolicy {
   std::string to_string() const;
 };
 
+// A run ended by Chip::request_stop(): what() is the reason given.
+class RunStopped : public Error {
+public:
+  using Error::Error;
+};
+
 struct Launch {
   uint32_t core_index = 0;
   uint32_t risc = 0;
@@ -219,6 +227,18 @@ public:
   // set up arguments, CBs and semaphores. Throws KernelError, KernelFault,
   // DeadlockError or Interrupted (interrupt.hpp); the chip stays usable.
   void run(std::span<const Launch> launches);
+
+  // The card agent taking part in runs (card_agent.hpp), or none. Not owned.
+  void set_agent(CardAgent* agent) { agent_ = agent; }
+  CardAgent* agent() const { return agent_; }
+  // Ends the current run at its next fiber switch with RunStopped(reason).
+  // Call on the run's thread (from the agent).
+  void request_stop(std::string reason);
+  bool stop_requested() const { return stop_requested_; }
+  // Every fiber of the current run (valid during the run, for reports).
+  std::span<Fiber* const> active_fibers() const { return active_; }
+  // "waits for ... at file:line" for a blocked fiber, as deadlock reports say it.
+  std::string describe_wait(const Fiber* f) const;
 
   // Statistics of the last run.
   uint64_t last_run_switches() const { return switches_; }
@@ -284,6 +304,9 @@ private:
   size_t ready_head_ = 0, ready_count_ = 0;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
+  CardAgent* agent_ = nullptr;
+  bool stop_requested_ = false;
+  std::string stop_reason_;
   WatchSlot* watch_ = nullptr; // the running thread's watchdog slot
   MemoryMap memory_map_;
   std::unordered_set<uint64_t> warned_sites_; // warn(): (kernel, file, line) already reported

@@ -24,8 +24,7 @@ std::string Chip::interrupted_report(size_t launches) const {
 
 std::string Chip::watchdog_seconds_text() const { return std::to_string(watchdog_timeout_ms_ / 1000.0).substr(0, 4); }
 
-namespace {
-std::string describe_wait(const Fiber* f) {
+std::string Chip::describe_wait(const Fiber* f) const {
   const WaitInfo& w = f->wait;
   const Core& c = *f->core;
   std::ostringstream os;
@@ -47,11 +46,13 @@ std::string describe_wait(const Fiber* f) {
        << (w.kind == WaitKind::SemEqual ? "== " : ">= ") << w.value;
     break;
   }
+  case WaitKind::Card: os << "its next command (the card's mailbox)"; break;
   default: os << "(not waiting)"; break;
   }
   return os.str();
 }
 
+namespace {
 std::string format_core_set(std::vector<std::pair<uint32_t, uint32_t>> cores) {
   std::sort(cores.begin(), cores.end(),
             [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });

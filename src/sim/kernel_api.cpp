@@ -522,7 +522,11 @@ void api_stalled(tessel_kernel_ctx* k, const char* call, const char* file, uint3
   // The stall ended between the kernel's check and this call: carry on.
 }
 
-void* api_extension(tessel_kernel_ctx*, uint32_t) { return nullptr; }
+void* api_extension(tessel_kernel_ctx* k, uint32_t id) {
+  CardAgent* agent = core_of(k).chip->agent();
+  if (id == TESSEL_EXTENSION_CARD && agent) return const_cast<void*>(agent->kernel_table());
+  return nullptr;
+}
 
 // A kernel API call that advances the calling RISC's clock by one cycle
 // before it runs (profiler.hpp, "The clock").

@@ -40,6 +40,7 @@
 #define TESSEL_SEMAPHORE_STRIDE_BYTES 16u // one L1-alignment unit per semaphore
 #define TESSEL_MAX_DRAM_BANKS 16u
 #define TESSEL_MAX_L1_BANKS 256u
+#define TESSEL_EXTENSION_CARD 1u
 
 // L1 is mapped per core at a 4 MiB-aligned host address below 4 GiB (the
 // second 2 MiB of each core's stride is a guard), so a 32-bit L1 address a
@@ -322,7 +323,9 @@ struct tessel_sim_api {
   void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
                      const char* file, uint32_t line);
 
-  // Generic extension hook for later layers; 0 if absent.
+  // Generic extension hook for later layers; 0 if absent. id
+  // TESSEL_EXTENSION_CARD: a persistent program's card (tessel_card_api,
+  // tessel/persistent_abi.h).
   void* (*extension)(struct tessel_kernel_ctx*, uint32_t id);
 
   // SFPI (kernel/include/tessel/sfpi.h). An SFPU LLK call (`call`, at

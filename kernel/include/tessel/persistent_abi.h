@@ -81,4 +81,67 @@
 #define KM_TRACE_ENTRY_BYTES 16u
 #define KM_TIMER_MHZ 50u
 
+// Each core's control block in L1 (written by the card, read by the core's
+// persistent loop and, after the stop, by the host):
+//
+//   KM_CONTROL_L1 + 4 * KM_WORD_*      state words (KM_STATE_WORDS of them)
+//   KM_CONTROL_L1 + KM_MAILBOX_OFFSET  mailbox: KM_MAILBOX_SLOTS slots of
+//                                      KM_MAILBOX_WORDS words (KM_MB_*)
+#define KM_CONTROL_L1 0x2600u
+#define KM_STATE_WORDS 16u
+#define KM_WORD_STOP 0u      // the stop flag: nonzero ends the loop
+#define KM_WORD_PASS 1u      // loop passes (the pass marker)
+#define KM_WORD_PHASE 2u     // what the core does: KM_PHASE_*
+#define KM_WORD_SEQUENCE 3u  // sequence number of the command taken last
+#define KM_WORD_TAKEN 4u     // commands taken
+#define KM_WORD_DONE 5u      // commands this core finished (all three RISCs)
+#define KM_WORD_HANDLER 6u   // handler of the command taken last
+#define KM_WORD_READY 7u     // 1 once the core's loop waits for its first command
+#define KM_WORD_GAVE_UP 8u   // a reader that gave up waiting: its port + 1 (0: none)
+#define KM_WORD_GAVE_UP_W 9u // the same for the writer
+#define KM_MAILBOX_OFFSET 0x40u
+#define KM_MAILBOX_SLOTS (KM_DEPTH_MAX + 1u) // slot `depth` carries EXIT
+#define KM_MAILBOX_WORDS 16u
+#define KM_MB_SEQUENCE 0u // the command's sequence number
+#define KM_MB_HANDLER 1u  // handler | flags << 8
+#define KM_MB_GROUP 2u    // first core | core count << 16
+#define KM_MB_SLOT 3u     // completion slot (0 .. depth - 1)
+#define KM_MB_INDEX 4u    // this core's index in the group (0: the leader)
+#define KM_MB_ARGC 5u     // argument count
+#define KM_MB_ARGS 6u     // KM_ARGS_MAX argument words
+
+#define KM_PHASE_WAITING 0u // for its next command
+#define KM_PHASE_READER 1u  // the reader runs a handler
+#define KM_PHASE_EXITED 2u  // the loop ended (EXIT or the stop flag)
+
+// A token page of CBs 29 and 30: the mailbox slot the command is in.
+#define KM_TOKEN_BYTES 16u
+
+// Runtime arguments the runtime puts before the program's own on every RISC:
+// role (KM_ROLE_*), this core's index in core order, the core count, depth.
+#define KM_STARTUP_ARGS 4u
+#define KM_ROLE_READER 0u
+#define KM_ROLE_WRITER 1u
+#define KM_ROLE_COMPUTE 2u
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+struct tessel_kernel_ctx;
+// What a persistent kernel calls on its card (the kernel API's extension
+// TESSEL_EXTENSION_CARD). Calls that fail stop the kernel, as every kernel
+// API call does.
+struct tessel_card_api {
+  // The reader's next command, blocking until there is one: the L1 words
+  // of its mailbox slot (KM_MB_*).
+  const volatile uint32_t* (*take)(struct tessel_kernel_ctx*, const char* file, uint32_t line);
+  // This RISC finished its part of the command in mailbox slot `slot`; the
+  // core reports to its group's leader once its three RISCs have.
+  void (*done)(struct tessel_kernel_ctx*, uint32_t slot, const char* file, uint32_t line);
+  // The command's result word (the leader's reaches the host with KM_FLAG_RESULT).
+  void (*set_result)(struct tessel_kernel_ctx*, uint32_t slot, uint32_t value);
+  // The card's clock, in KM_TIMER_MHZ ticks.
+  uint64_t (*ticks)(struct tessel_kernel_ctx*);
+};
+#endif
+
 #endif

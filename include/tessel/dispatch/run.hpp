@@ -1,0 +1,112 @@
+// Run: a persistent program loaded on a session's card (spec: Run).
+//
+// Commands. submit() checks the handler and group and queues the command on
+// the host; wait(), wait_any() and drain() store queued commands into the
+// card's command ring in batches (every line, one fence, then
+// settle_microseconds) and read events until the handles they wait for have
+// theirs. Handles are 1, 2, ... in submit order.
+//
+// The rules the host keeps (spec: Rules the host keeps):
+//  - it stores a command only while the events it has not read plus the
+//    commands it stored without an event fit the event ring;
+//  - it writes its read count with every batch and while it waits;
+//  - every wait has a timeout (WaitTimeout leaves the run loaded);
+//  - EXIT goes to every core after everything in flight completed (stop()).
+// Thread-safety: one host thread at a time; the card runs on its own thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tessel/dispatch/result.hpp"
+
+namespace tessel::dispatch {
+
+struct Group {
+  uint32_t first = 0, count = 0; // count 0: every core (from first 0)
+};
+
+struct SubmitFlags {
+  bool exclusive = false;
+  bool result = false;
+  bool queued = false; // the group's first is chosen by the kernel; count is the size
+};
+
+// One core's trace entry for one command: wall-clock words in 50 MHz ticks.
+struct TraceEntry {
+  uint32_t core = 0;
+  uint32_t taken = 0, written = 0, sent = 0, passes = 0;
+};
+
+class Run {
+public:
+  struct Impl;
+  explicit Run(std::unique_ptr<Impl> impl);
+  ~Run();
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  // handler: 0 (NOP) or a program handler (1..239). Throws ValidationError for
+  // a handler the program does not have, a group outside the grid, more than
+  // ten args, queued with exclusive, or a stopped run.
+  uint64_t submit(uint32_t handler, Group group, std::span<const uint32_t> args = {}, SubmitFlags flags = {});
+  // n commands at once (firsts/counts of size 1 or n; args row-major n x m,
+  // m <= 10), all checked before any is queued. Returns the first handle.
+  uint64_t submit_many(uint32_t handler, std::span<const uint32_t> firsts, std::span<const uint32_t> counts,
+                       std::span<const uint32_t> args, uint32_t args_per_command, SubmitFlags flags = {}, size_t n = 0);
+
+  // Waits until every handle has its event; returns them in order and forgets
+  // the handles. Throws WaitTimeout, CommandRejected, CommandTimeout, KernelFailed.
+  std::vector<Event> wait(std::span<const uint64_t> handles, double timeout_s = 10.0);
+  // Waits for one of the handles; returns its event (the lowest handle if several).
+  Event wait_any(std::span<const uint64_t> handles, double timeout_s = 10.0);
+  // Waits for every submitted command; returns how many events it waited for.
+  uint64_t drain(double timeout_s = 10.0);
+
+  std::optional<Event> event(uint64_t handle) const;
+  std::optional<uint64_t> sequence(uint64_t handle) const;
+  // The command's group; a queued command's first core is unknown (first_known false) until its done event.
+  struct GroupOf {
+    bool first_known = true;
+    uint32_t first = 0, count = 0;
+  };
+  std::optional<GroupOf> group(uint64_t handle) const;
+  void forget(std::span<const uint64_t> handles);
+
+  // Drains, sends EXIT to every core, waits for the kernels to return, reads
+  // back. Returns the result block; throws KernelFailed unless it is clean.
+  ResultBlock stop(double timeout_s = 10.0);
+  // The failure path: stops the grid from the host, then the dispatcher.
+  ResultBlock abort();
+  bool stopped() const;
+
+  const ResultBlock& result() const;
+  // After the stop: each core's state words (KM_STATE_WORDS per core, core order).
+  std::vector<uint32_t> state_words() const;
+  // After the stop: the trace entries of one handle (the cores that ran it).
+  std::vector<TraceEntry> trace(uint64_t handle) const;
+  uint32_t traced() const; // sequence numbers traced per core
+
+  uint64_t submitted() const; // the last handle
+  double submit_s() const;
+  double wait_s() const;
+  double native_s() const;
+
+  Impl& impl() { return *impl_; }
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// The host's reading of a 16-bit sequence field (spec: sequence numbering):
+// `previous` is the sequence of the host's previous command. Exact while
+// fewer than 32,768 commands of other sources came between; a lag of up to
+// 2,048 (a queued command) reads backwards. Anything else is a gap the host
+// cannot read: nullopt.
+std::optional<uint64_t> read_sequence(uint64_t previous, uint32_t low16);
+
+} // namespace tessel::dispatch

@@ -1,0 +1,475 @@
+#include "dispatch/dispatcher.hpp"
+
+#include <algorithm>
+
+#include "sim/chip.hpp"
+
+namespace tessel::dispatch {
+
+namespace {
+
+constexpr uint32_t kRiscsPerCore = 3;
+constexpr uint32_t kSpinChecks = 2000; // ~20 us of checks before the card parks
+
+uint64_t seconds_to_ticks(double s) { return s <= 0 ? 0 : uint64_t(s * KM_TIMER_MHZ * 1e6); }
+
+Dispatcher& dispatcher_of(tessel_kernel_ctx* k) {
+  return *static_cast<Dispatcher*>(static_cast<sim::Core*>(k->sim_core)->chip->agent());
+}
+
+const volatile uint32_t* card_take(tessel_kernel_ctx* k, const char* file, uint32_t line) {
+  return dispatcher_of(k).take(k, file, line);
+}
+void card_done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line) {
+  dispatcher_of(k).done(k, slot, file, line);
+}
+void card_set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) { dispatcher_of(k).set_result(k, slot, value); }
+uint64_t card_ticks(tessel_kernel_ctx* k) { return dispatcher_of(k).now_ticks(); }
+
+const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks};
+
+} // namespace
+
+Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConfig& config)
+    : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()), start_(std::chrono::steady_clock::now()),
+      core_state_(cores_), slots_(config.depth), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
+      idle_ticks_(seconds_to_ticks(config.idle_s)), kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
+      grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)) {
+  jobs_.reserve(KM_JOB_QUEUE);
+  for (uint32_t c = 0; c < cores_; ++c) {
+    std::fill_n(state_words(c), KM_STATE_WORDS, 0u);
+    std::fill_n(mailbox(c, 0), KM_MAILBOX_SLOTS * KM_MAILBOX_WORDS, 0u);
+  }
+}
+
+const void* Dispatcher::kernel_table() const { return &kCardApi; }
+
+uint64_t Dispatcher::now_ticks() const {
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  return uint64_t(ns) / (1000 / KM_TIMER_MHZ);
+}
+
+uint32_t* Dispatcher::state_words(uint32_t core) const {
+  return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1);
+}
+
+uint32_t* Dispatcher::mailbox(uint32_t core, uint32_t slot) const {
+  return state_words(core) + KM_MAILBOX_OFFSET / 4 + slot * KM_MAILBOX_WORDS;
+}
+
+uint32_t* Dispatcher::trace_entry(uint32_t core, uint64_t sequence) const {
+  if (sequence >= config_.trace) return nullptr;
+  const tessel_cb_iface& cb = chip_.core(core).cbs[KM_CB_TRACE];
+  return reinterpret_cast<uint32_t*>(uintptr_t(cb.fifo_addr) + sequence * KM_TRACE_ENTRY_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// The persistent kernels' calls
+
+const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file, uint32_t line) {
+  const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
+  CoreState& cs = core_state_[c];
+  uint32_t* words = state_words(c);
+  if (!cs.ready) {
+    cs.ready = true;
+    words[KM_WORD_READY] = 1;
+    if (config_.trace)
+      std::fill_n(reinterpret_cast<uint32_t*>(uintptr_t(chip_.core(c).cbs[KM_CB_TRACE].fifo_addr)),
+                  config_.trace * KM_TRACE_ENTRY_BYTES / 4, 0u);
+    if (++ready_cores_ == cores_) {
+      state_ = KM_STATE_RUNNING;
+      mem_.ready.store(1, std::memory_order_release);
+      unpark(mem_.host_park);
+    }
+  }
+  words[KM_WORD_PHASE] = KM_PHASE_WAITING;
+  while (cs.count == 0 && words[KM_WORD_STOP] == 0) {
+    sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
+    f->wait = {};
+    f->wait.kind = sim::WaitKind::Card;
+    f->wait.file = file;
+    f->wait.line = line;
+    cs.reader = f;
+    chip_.block(f);
+  }
+  uint32_t slot = config_.depth; // the stop flag: leave the loop (the EXIT slot)
+  if (words[KM_WORD_STOP] == 0) {
+    slot = cs.fifo[cs.head];
+    cs.head = uint8_t((cs.head + 1) % KM_MAILBOX_SLOTS);
+    --cs.count;
+  } else {
+    uint32_t* mb = mailbox(c, slot);
+    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT;
+    mb[KM_MB_SLOT] = slot;
+  }
+  const uint32_t* mb = mailbox(c, slot);
+  const uint32_t handler = mb[KM_MB_HANDLER] & 0xFFu;
+  ++words[KM_WORD_PASS];
+  words[KM_WORD_PHASE] = handler == KM_HANDLER_EXIT ? KM_PHASE_EXITED : KM_PHASE_READER;
+  if (handler != KM_HANDLER_EXIT) {
+    words[KM_WORD_SEQUENCE] = mb[KM_MB_SEQUENCE];
+    ++words[KM_WORD_TAKEN];
+    words[KM_WORD_HANDLER] = handler;
+    if (uint32_t* t = trace_entry(c, mb[KM_MB_SEQUENCE])) {
+      t[0] = uint32_t(now_ticks());
+      t[3] = words[KM_WORD_PASS];
+    }
+  }
+  return mb;
+}
+
+void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line) {
+  const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
+  CoreState& cs = core_state_[c];
+  if (slot >= config_.depth || !slots_[slot].busy) {
+    std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
+    chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
+  }
+  if (++cs.riscs_done[slot] < kRiscsPerCore) return;
+  cs.riscs_done[slot] = 0;
+  uint32_t* words = state_words(c);
+  ++words[KM_WORD_DONE];
+  Slot& s = slots_[slot];
+  if (uint32_t* t = trace_entry(c, s.sequence)) t[1] = uint32_t(now_ticks());
+  --cs.busy;
+  s.reported_cores.set(c - s.command.first);
+  if (++s.reported == s.command.count) complete(slot);
+}
+
+void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
+  const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
+  if (slot < config_.depth && slots_[slot].busy && slots_[slot].command.first == c) slots_[slot].result = value;
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+
+bool Dispatcher::event_room() const {
+  const uint32_t read = mem_.read_count.load(std::memory_order_relaxed);
+  const uint64_t unread = uint32_t(uint32_t(posted_) - read);
+  return unread + busy_slots_ + 1 <= config_.event_depth;
+}
+
+bool Dispatcher::overlaps_busy(uint32_t first, uint32_t count) const {
+  for (uint32_t c = first; c < first + count; ++c)
+    if (core_state_[c].busy) return true;
+  return false;
+}
+
+int Dispatcher::free_slot() const {
+  for (uint32_t i = 0; i < config_.depth; ++i)
+    if (!slots_[i].busy) return int(i);
+  return -1;
+}
+
+void Dispatcher::post(uint32_t kind, uint32_t tag, uint32_t value, uint64_t sequence, uint32_t ticks) {
+  CardEvent& e = mem_.events[posted_ % config_.event_depth];
+  e.kind = kind;
+  e.tag = tag;
+  e.auxiliary = (value & 0xFFu) | uint32_t(sequence & 0xFFFFu) << KM_AUX_SEQUENCE_SHIFT;
+  e.ticks = ticks;
+  ++posted_;
+  mem_.posted.store(uint32_t(posted_), std::memory_order_release);
+  unpark(mem_.host_park);
+}
+
+void Dispatcher::reject(const Command& c, uint32_t reason) {
+  ++rejected_;
+  post(KM_EVENT_REJECTED, c.tag, reason, 0, 0);
+}
+
+void Dispatcher::deliver(uint32_t core, uint32_t slot) {
+  CoreState& cs = core_state_[core];
+  cs.fifo[(cs.head + cs.count) % KM_MAILBOX_SLOTS] = uint8_t(slot);
+  ++cs.count;
+  if (cs.reader) {
+    chip_.make_ready(cs.reader);
+    cs.reader = nullptr;
+  }
+}
+
+void Dispatcher::submit(const Command& c, uint32_t first) {
+  const uint32_t slot = uint32_t(free_slot());
+  Slot& s = slots_[slot];
+  s.busy = true;
+  s.command = c;
+  s.command.first = first;
+  s.sequence = next_sequence_++;
+  s.submit_tick = now_ticks();
+  s.deadline_tick = deadline_ticks_ ? s.submit_tick + deadline_ticks_ : ~0ull;
+  s.reported = 0;
+  s.result = 0;
+  s.reported_cores.reset();
+  ++busy_slots_;
+  next_deadline_ = std::min(next_deadline_, s.deadline_tick);
+  last_activity_tick_ = s.submit_tick;
+  for (uint32_t core = first; core < first + c.count; ++core) {
+    uint32_t* mb = mailbox(core, slot);
+    mb[KM_MB_SEQUENCE] = uint32_t(s.sequence);
+    mb[KM_MB_HANDLER] = c.handler | c.flags << 8;
+    mb[KM_MB_GROUP] = first | c.count << 16;
+    mb[KM_MB_SLOT] = slot;
+    mb[KM_MB_INDEX] = core - first;
+    mb[KM_MB_ARGC] = c.arg_count;
+    for (uint32_t i = 0; i < KM_ARGS_MAX; ++i)
+      mb[KM_MB_ARGS + i] = c.args[i];
+    ++core_state_[core].busy;
+    deliver(core, slot);
+  }
+}
+
+void Dispatcher::complete(uint32_t slot) {
+  Slot& s = slots_[slot];
+  const uint64_t now = now_ticks();
+  const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
+  if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
+  s.busy = false;
+  --busy_slots_;
+  last_activity_tick_ = now;
+  if (s.deadline_tick == next_deadline_) recompute_deadline();
+  post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
+  pump();
+}
+
+void Dispatcher::recompute_deadline() {
+  next_deadline_ = ~0ull;
+  for (const Slot& s : slots_)
+    if (s.busy) next_deadline_ = std::min(next_deadline_, s.deadline_tick);
+}
+
+bool Dispatcher::take_line(const Command& c) {
+  if (aborting_) return false;
+  const uint32_t handler = c.handler;
+  const bool queued = c.flags & KM_FLAG_QUEUE;
+  if (handler == KM_HANDLER_EXIT && !exited_ && !exit_pending_) {
+    exit_pending_ = true;
+    return true;
+  }
+  if (!event_room()) return false; // every other line ends in an event
+  if (exited_ || exit_pending_) return reject(c, KMD_REJECT_EXITED), true;
+  if ((handler >= KM_HANDLER_RESERVED_FIRST && handler <= KM_HANDLER_RESERVED_LAST) ||
+      handler == KM_HANDLER_RUN || handler == KM_HANDLER_CANCEL || handler == KM_HANDLER_EXIT)
+    return reject(c, KMD_REJECT_HANDLER), true;
+  if (c.flags & KM_FLAG_RESERVED) return reject(c, KMD_REJECT_FLAGS), true;
+  if (handler == KM_HANDLER_PING) {
+    post(KM_EVENT_PONG, c.tag, 0, 0, 0);
+    return true;
+  }
+  const bool group_ok = queued ? (c.count >= 1 && c.count <= cores_)
+                               : (c.count >= 1 && c.first < cores_ && c.count <= cores_ - c.first);
+  if (!group_ok) return reject(c, KMD_REJECT_GROUP), true;
+  if (queued) {
+    if (jobs_.size() >= KM_JOB_QUEUE) return reject(c, KMD_REJECT_QUEUE), true;
+    jobs_.push_back(c);
+    return true;
+  }
+  if ((c.flags & KM_FLAG_EXCLUSIVE) && (!jobs_.empty() || overlaps_busy(c.first, c.count))) return false;
+  if (free_slot() < 0) return false;
+  submit(c, c.first);
+  return true;
+}
+
+bool Dispatcher::pump() {
+  bool progress = false;
+  if (__builtin_expect(mem_.stop.load(std::memory_order_relaxed) != 0, 0) && !aborting_) begin_abort(chip_);
+  if (aborting_) return false;
+  // Queued jobs first: each takes the lowest group of its size on idle cores.
+  for (size_t j = 0; j < jobs_.size();) {
+    if (free_slot() < 0 || !event_room()) break;
+    const uint32_t count = jobs_[j].count;
+    uint32_t run = 0, first = 0;
+    bool found = false;
+    for (uint32_t c = 0; c < cores_; ++c) {
+      run = core_state_[c].busy ? 0 : run + 1;
+      if (run == count) {
+        first = c + 1 - count;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      ++j;
+      continue;
+    }
+    const Command job = jobs_[j];
+    jobs_.erase(jobs_.begin() + ptrdiff_t(j));
+    submit(job, first);
+    progress = true;
+  }
+  const uint32_t stored = mem_.stored.load(std::memory_order_acquire);
+  while (ring_taken_ != stored) {
+    const CommandLine& line = mem_.ring[ring_taken_ % config_.host_depth];
+    Command c;
+    c.tag = line.tag;
+    c.handler = line.handler_flags & 0xFFu;
+    c.flags = line.handler_flags >> 8;
+    c.first = line.group & 0xFFFFu;
+    c.count = line.group >> 16;
+    c.arg_count = std::min(line.arg_count, KM_ARGS_MAX);
+    std::copy_n(line.args, KM_ARGS_MAX, c.args);
+    if (!take_line(c)) break;
+    ++ring_taken_;
+    mem_.taken.store(ring_taken_, std::memory_order_release);
+    progress = true;
+  }
+  if (exit_pending_ && busy_slots_ == 0 && jobs_.empty()) {
+    send_exit();
+    progress = true;
+  }
+  return progress;
+}
+
+void Dispatcher::send_exit() {
+  exit_pending_ = false;
+  exited_ = true;
+  state_ = KM_STATE_EXITING;
+  for (uint32_t c = 0; c < cores_; ++c) {
+    uint32_t* mb = mailbox(c, config_.depth);
+    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT;
+    mb[KM_MB_SLOT] = config_.depth;
+    deliver(c, config_.depth);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Timers, aborts, parking
+
+std::string Dispatcher::where_is(const sim::Fiber* f) const {
+  if (!f) return "not launched";
+  switch (f->state) {
+  case sim::FiberState::Blocked:
+    return "waits for " + chip_.describe_wait(f) + (f->wait.file ? " at " + std::string(f->wait.file) + ":" +
+                                                                          std::to_string(f->wait.line)
+                                                                    : std::string());
+  case sim::FiberState::Ready:
+  case sim::FiberState::Running: return "running";
+  case sim::FiberState::Done: return "returned";
+  default: return "stopped";
+  }
+}
+
+void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
+  Slot& s = slots_[slot];
+  error_ = KM_ERROR_DEADLINE;
+  error_slot_ = slot;
+  error_sequence_ = s.sequence;
+  for (uint32_t i = 0; i < s.command.count; ++i) {
+    if (s.reported_cores.test(i)) continue;
+    sim::Core& core = chip.core(s.command.first + i);
+    StuckCore sc;
+    sc.x = core.logical_x;
+    sc.y = core.logical_y;
+    sc.reader = where_is(core.fibers[TESSEL_RISC_NCRISC]);
+    sc.writer = where_is(core.fibers[TESSEL_RISC_BRISC]);
+    sc.compute = where_is(core.fibers[TESSEL_RISC_COMPUTE]);
+    stuck_.push_back(std::move(sc));
+  }
+  message_ = "command of sequence " + std::to_string(s.sequence) + " (slot " + std::to_string(slot) + ", handler " +
+             std::to_string(s.command.handler) + ", cores " + std::to_string(s.command.first) + ".." +
+             std::to_string(s.command.first + s.command.count - 1) + ") missed its deadline of " +
+             std::to_string(config_.deadline_s) + " s: " + std::to_string(stuck_.size()) +
+             " core(s) of its group did not report";
+  post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
+  chip.request_stop(message_);
+}
+
+void Dispatcher::begin_abort(sim::Chip&) {
+  aborting_ = true;
+  abort_tick_ = now_ticks();
+  for (uint32_t c = 0; c < cores_; ++c) {
+    state_words(c)[KM_WORD_STOP] = 1;
+    CoreState& cs = core_state_[c];
+    if (cs.reader) {
+      chip_.make_ready(cs.reader);
+      cs.reader = nullptr;
+    }
+  }
+}
+
+void Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
+  if (aborting_) {
+    if (now - abort_tick_ > grid_stop_ticks_) {
+      if (error_ == KM_ERROR_NONE) error_ = KM_ERROR_STOPPED;
+      chip.request_stop("the run was aborted and its cores did not leave their loops within " +
+                        std::to_string(config_.grid_stop_s) + " s");
+    }
+    return;
+  }
+  if (now >= next_deadline_) {
+    for (uint32_t i = 0; i < config_.depth; ++i)
+      if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i);
+  }
+  if (busy_slots_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
+    const uint64_t quiet = now - last_activity_tick_;
+    if (idle_ticks_ && quiet > idle_ticks_) {
+      error_ = KM_ERROR_IDLE;
+      message_ = "the cores waited more than " + std::to_string(config_.idle_s) +
+                 " s (idle) for their next command: the kernel ended";
+      chip.request_stop(message_);
+    } else if (kernel_idle_ticks_ && quiet > kernel_idle_ticks_) {
+      error_ = KM_ERROR_KERNEL_IDLE;
+      message_ = "the dispatcher had no command for more than " + std::to_string(config_.kernel_idle_s) +
+                 " s (kernel_idle): the kernel ended";
+      chip.request_stop(message_);
+    }
+  }
+}
+
+void Dispatcher::poll(sim::Chip& chip) {
+  pump();
+  check_timers(chip, now_ticks());
+}
+
+bool Dispatcher::idle(sim::Chip& chip) {
+  for (;;) {
+    if (pump()) return true;
+    if (ready_cores_ < cores_ && state_ == KM_STATE_STARTING) {
+      // A core that never reached its loop while every other RISC waits:
+      // nothing the host sends can change that.
+      return false;
+    }
+    const uint64_t now = now_ticks();
+    check_timers(chip, now);
+    if (chip.stop_requested()) return false;
+    const uint32_t read = mem_.read_count.load(std::memory_order_relaxed);
+    bool woken = false;
+    for (uint32_t i = 0; i < kSpinChecks && !woken; ++i) {
+      woken = mem_.stored.load(std::memory_order_acquire) != ring_taken_ ||
+              mem_.stop.load(std::memory_order_relaxed) != 0 ||
+              mem_.read_count.load(std::memory_order_relaxed) != read;
+      __builtin_ia32_pause();
+    }
+    if (woken) continue;
+    uint64_t wait_ticks = 10 * 1000 * KM_TIMER_MHZ; // 10 ms at most: timers stay live
+    if (next_deadline_ != ~0ull) wait_ticks = std::min(wait_ticks, next_deadline_ > now ? next_deadline_ - now : 1);
+    mem_.card_park.parked.store(1, std::memory_order_seq_cst);
+    if (mem_.stored.load(std::memory_order_seq_cst) == ring_taken_ && mem_.stop.load() == 0 &&
+        mem_.read_count.load() == read)
+      park(mem_.card_park, uint32_t(wait_ticks / KM_TIMER_MHZ) + 1);
+    mem_.card_park.parked.store(0, std::memory_order_relaxed);
+  }
+}
+
+void Dispatcher::finish(uint32_t state, uint32_t error, std::string message) {
+  state_ = state;
+  if (error_ == KM_ERROR_NONE) error_ = error;
+  if (message_.empty()) message_ = std::move(message);
+}
+
+ResultBlock Dispatcher::result() const {
+  ResultBlock r;
+  r.ready = ready_cores_ == cores_;
+  r.state = state_;
+  r.error = error_;
+  r.error_name = error_name(error_);
+  r.message = message_;
+  r.commands = next_sequence_;
+  r.events = posted_;
+  r.rejected = rejected_;
+  r.error_slot = error_slot_;
+  r.error_sequence = error_sequence_;
+  return r;
+}
+
+} // namespace tessel::dispatch

@@ -1,0 +1,152 @@
+// The dispatcher: what the card's X280 cluster 0 runs. It takes commands
+// from the host's command ring, numbers them, places them in the mailboxes
+// of their group's cores, counts the cores' reports and posts one event per
+// command into the host's event ring.
+//
+// It is the chip's card agent (sim/card_agent.hpp): it runs on the card's
+// thread, inside the chip's run, between fibers (poll, idle) and inside the
+// persistent kernels' card calls (take, done). Nothing here is shared with
+// the host except CardMemory.
+//
+// Invariants
+//  - A command is in flight from its submit to its completion and holds one
+//    of the program's `depth` completion slots; at most depth run at once.
+//  - Event room: a command that ends in an event is taken only while
+//    unread events + busy slots + 1 <= event_depth (unread: posted minus the
+//    host's read count as last written).
+//  - Each core serves its commands in the order they were submitted (a FIFO
+//    of slots per core); the reader of an idle core is parked in take().
+//  - An exclusive command is held at the head of the ring while a busy
+//    command shares a core with it or a queued command waits; every host
+//    command behind it waits with it.
+//  - A queued command waits in the job queue (64 entries) until some group
+//    of its size, lowest first core first, overlaps no busy core.
+//  - EXIT is held until nothing is in flight and the job queue is empty; it
+//    then goes to every core (mailbox slot `depth`), and later commands are
+//    rejected (KMD_REJECT_EXITED).
+#pragma once
+
+#include <bitset>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dispatch/card_memory.hpp"
+#include "sim/card_agent.hpp"
+#include "sim/chip.hpp"
+#include "tessel/dispatch/errors.hpp"
+#include "tessel/dispatch/result.hpp"
+
+namespace tessel::dispatch {
+
+struct DispatcherConfig {
+  uint32_t depth = 4;
+  uint32_t host_depth = 64;
+  uint32_t event_depth = 128;
+  uint32_t trace = 0; // sequence numbers traced per core
+  double deadline_s = 1.0;
+  double idle_s = 120.0;
+  double kernel_idle_s = 0.0;
+  double grid_stop_s = 2.0; // an abort waits this long for the cores to leave their loops
+};
+
+class Dispatcher final : public sim::CardAgent {
+public:
+  Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConfig& config);
+
+  bool idle(sim::Chip& chip) override;
+  void poll(sim::Chip& chip) override;
+  const void* kernel_table() const override;
+
+  // The card's clock: 50 MHz ticks since the dispatcher started.
+  uint64_t now_ticks() const;
+
+  // After the run (card thread finished): the result and, for a deadline,
+  // where the cores of the group that did not report were.
+  ResultBlock result() const;
+  const std::vector<StuckCore>& stuck_cores() const { return stuck_; }
+  void finish(uint32_t state, uint32_t error, std::string message);
+  bool exited() const { return exited_; }
+
+  // Card calls of the persistent kernels (tessel_card_api).
+  const volatile uint32_t* take(tessel_kernel_ctx* k, const char* file, uint32_t line);
+  void done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line);
+  void set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value);
+
+private:
+  struct Command {
+    uint32_t tag = 0;
+    uint32_t handler = 0, flags = 0;
+    uint32_t first = 0, count = 0;
+    uint32_t arg_count = 0;
+    uint32_t args[KM_ARGS_MAX] = {};
+    uint64_t taken_tick = 0; // from the ring (the deadline's start for host commands)
+  };
+  struct Slot {
+    bool busy = false;
+    Command command;
+    uint64_t sequence = 0;
+    uint64_t submit_tick = 0, deadline_tick = 0;
+    uint32_t reported = 0;
+    uint32_t result = 0;
+    std::bitset<256> reported_cores;
+  };
+  struct CoreState {
+    sim::Fiber* reader = nullptr; // parked in take()
+    uint8_t fifo[KM_MAILBOX_SLOTS] = {};
+    uint8_t head = 0, count = 0;
+    uint8_t riscs_done[KM_MAILBOX_SLOTS] = {};
+    uint16_t busy = 0; // in-flight commands that include this core
+    bool ready = false;
+  };
+
+  bool pump();                      // ring and job queue -> cores; true if anything changed
+  bool take_line(const Command& c); // false: hold it at the head of the ring
+  bool event_room() const;
+  bool overlaps_busy(uint32_t first, uint32_t count) const;
+  int free_slot() const;
+  void submit(const Command& c, uint32_t first);
+  void complete(uint32_t slot);
+  void post(uint32_t kind, uint32_t tag, uint32_t value, uint64_t sequence, uint32_t ticks);
+  void reject(const Command& c, uint32_t reason);
+  void send_exit();
+  void deliver(uint32_t core, uint32_t slot);
+  void check_timers(sim::Chip& chip, uint64_t now);
+  void time_out(sim::Chip& chip, uint32_t slot);
+  void begin_abort(sim::Chip& chip);
+  void recompute_deadline();
+  uint32_t* state_words(uint32_t core) const;
+  uint32_t* mailbox(uint32_t core, uint32_t slot) const;
+  uint32_t* trace_entry(uint32_t core, uint64_t sequence) const;
+  std::string where_is(const sim::Fiber* f) const;
+
+  sim::Chip& chip_;
+  CardMemory& mem_;
+  DispatcherConfig config_;
+  uint32_t cores_;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<CoreState> core_state_;
+  std::vector<Slot> slots_;
+  uint32_t busy_slots_ = 0;
+  // Job queue of queued commands waiting for room (oldest first).
+  std::vector<Command> jobs_;
+  uint32_t ready_cores_ = 0;
+  uint32_t ring_taken_ = 0; // lines consumed (published to mem_.taken)
+  uint64_t next_sequence_ = 0;
+  uint64_t posted_ = 0, rejected_ = 0;
+  uint64_t next_deadline_ = ~0ull;
+  uint64_t last_activity_tick_ = 0;
+  uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
+  bool exit_pending_ = false, exited_ = false;
+  bool aborting_ = false;
+  uint64_t abort_tick_ = 0;
+  // The result block.
+  uint32_t state_ = KM_STATE_STARTING, error_ = KM_ERROR_NONE;
+  std::string message_;
+  uint32_t error_slot_ = 0;
+  uint64_t error_sequence_ = 0;
+  std::vector<StuckCore> stuck_;
+};
+
+} // namespace tessel::dispatch

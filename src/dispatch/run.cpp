@@ -1,0 +1,535 @@
+// The host's side of a persistent run: submit, store in batches, read
+// events, wait with timeouts, stop and abort (run.hpp states the rules).
+#include "tessel/dispatch/run.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "dispatch/run_state.hpp"
+#include "dispatch/session_state.hpp"
+#include "tessel/dispatch/errors.hpp"
+
+namespace tessel::dispatch {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr uint32_t kSpinChecks = 4000; // ~40 us of checks before the host parks
+
+Clock::time_point after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+} // namespace
+
+Run::Run(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Run::~Run() = default;
+
+Run::Impl::~Impl() {
+  if (card.joinable()) {
+    // A run destroyed while loaded: stop its grid so the thread can end.
+    memory->stop.store(1);
+    unpark(memory->card_park);
+    card.join();
+  }
+}
+
+HandleState* Run::Impl::find(uint64_t handle) {
+  if (handle < base || handle >= next_handle) return nullptr;
+  HandleState& h = handles[handle - base];
+  return h.state == HandleState::Forgotten ? nullptr : &h;
+}
+const HandleState* Run::Impl::find(uint64_t handle) const { return const_cast<Impl*>(this)->find(handle); }
+
+void Run::Impl::check_open(const char* call) const {
+  if (stopped) throw ValidationError(std::string("Run.") + call + ": the run is stopped; load the program again");
+}
+
+void Run::Impl::pop_forgotten() {
+  while (!handles.empty() && handles.front().state == HandleState::Forgotten) {
+    handles.pop_front();
+    ++base;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Stores and events
+
+void Run::Impl::store_some() {
+  CardMemory& m = *memory;
+  bool published = false;
+  while (!queue.empty()) {
+    const uint32_t ring_room = options.host_depth - (stored - m.taken.load(std::memory_order_acquire));
+    const uint64_t event_room = options.event_depth - (stored_with_event - events_read);
+    size_t n = std::min<size_t>({queue.size(), options.batch, ring_room, event_room});
+    if (n == 0) break;
+    if (options.settle_us > 0 && last_fence != Clock::time_point{}) {
+      const auto settle = last_fence + std::chrono::nanoseconds(int64_t(options.settle_us * 1000));
+      while (Clock::now() < settle)
+        __builtin_ia32_pause();
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const CommandLine& line = queue.front();
+      if ((line.handler_flags & 0xFFu) != KM_HANDLER_EXIT) ++stored_with_event;
+      if (line.tag)
+        if (HandleState* h = find(line.tag)) h->state = HandleState::Stored;
+      m.ring[(stored + i) % options.host_depth] = line;
+      queue.pop_front();
+    }
+    stored += uint32_t(n);
+    m.stored.store(stored, std::memory_order_release); // the batch's fence
+    m.read_count.store(events_read, std::memory_order_release);
+    unpark(m.card_park);
+    last_fence = Clock::now();
+    published = true;
+  }
+  if (!published && m.read_count.load(std::memory_order_relaxed) != events_read) {
+    m.read_count.store(events_read, std::memory_order_release);
+    unpark(m.card_park);
+  }
+}
+
+void Run::Impl::handle_event(const CardEvent& e) {
+  uint64_t handle = (next_handle & ~0xFFFFFFFFull) | e.tag;
+  if (handle >= next_handle) handle -= 1ull << 32;
+  HandleState* h = find(handle);
+  if (!h || h->state != HandleState::Stored) {
+    failure = "the dispatcher sent an event (kind " + std::to_string(e.kind) + ") for handle " +
+              std::to_string(handle) + ", which is not in flight";
+    return;
+  }
+  h->state = HandleState::Arrived;
+  h->event.handle = handle;
+  h->event.kind = EventKind(e.kind);
+  h->event.auxiliary = e.auxiliary & 0xFFu;
+  h->event.ticks = e.ticks;
+  if (h->event.has_result) h->event.result = e.ticks;
+  if (e.kind == KM_EVENT_DONE || e.kind == KM_EVENT_TIMEOUT) {
+    const uint32_t low16 = (e.auxiliary >> KM_AUX_SEQUENCE_SHIFT) & 0xFFFFu;
+    const std::optional<uint64_t> seq = any_sequence ? read_sequence(last_sequence, low16) : uint64_t(low16);
+    if (seq) {
+      h->sequence = *seq;
+      h->has_sequence = true;
+      last_sequence = *seq;
+      any_sequence = true;
+    } else {
+      h->gap = true;
+    }
+    if (e.kind == KM_EVENT_DONE && h->queued) h->first = e.auxiliary & 0xFFu;
+  }
+}
+
+void Run::Impl::read_events() {
+  CardMemory& m = *memory;
+  const uint32_t posted = m.posted.load(std::memory_order_acquire);
+  if (posted == events_read) return;
+  while (events_read != posted) {
+    handle_event(m.events[events_read % options.event_depth]);
+    ++events_read;
+  }
+  m.read_count.store(events_read, std::memory_order_release);
+  unpark(m.card_park);
+}
+
+template <typename Done>
+bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
+  CardMemory& m = *memory;
+  for (;;) {
+    store_some();
+    read_events();
+    if (done()) return true;
+    if (card_finished()) {
+      read_events();
+      return done();
+    }
+    if (Clock::now() >= deadline) return false;
+    const uint32_t posted = m.posted.load(std::memory_order_relaxed);
+    const uint32_t taken = m.taken.load(std::memory_order_relaxed);
+    bool woken = false;
+    for (uint32_t i = 0; i < kSpinChecks && !woken; ++i) {
+      woken = m.posted.load(std::memory_order_acquire) != posted || m.finished.load(std::memory_order_relaxed) ||
+              (!queue.empty() && m.taken.load(std::memory_order_relaxed) != taken);
+      __builtin_ia32_pause();
+    }
+    if (woken) continue;
+    m.host_park.parked.store(1, std::memory_order_seq_cst);
+    if (m.posted.load(std::memory_order_seq_cst) == posted && !m.finished.load()) {
+      const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now()).count();
+      park(m.host_park, uint32_t(std::clamp<int64_t>(left, 1, 10000)));
+    }
+    m.host_park.parked.store(0, std::memory_order_relaxed);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Failures
+
+std::string Run::Impl::kernel_activity() const {
+  // Read-only looks at the control blocks: the pass markers 20 ms apart.
+  std::vector<uint32_t> passes(cores);
+  sim::Chip& chip = *session->chip();
+  for (uint32_t c = 0; c < cores; ++c)
+    passes[c] = reinterpret_cast<const volatile uint32_t*>(chip.core(c).l1 + KM_CONTROL_L1)[KM_WORD_PASS];
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  uint32_t moved = 0, waiting = 0;
+  for (uint32_t c = 0; c < cores; ++c) {
+    const volatile uint32_t* w = reinterpret_cast<const volatile uint32_t*>(chip.core(c).l1 + KM_CONTROL_L1);
+    moved += w[KM_WORD_PASS] != passes[c];
+    waiting += w[KM_WORD_PHASE] == KM_PHASE_WAITING;
+  }
+  const volatile uint32_t* core0 = reinterpret_cast<const volatile uint32_t*>(chip.core(0).l1 + KM_CONTROL_L1);
+  return "the kernel: " + std::string(card_finished() ? "finished" : "still runs") + "; core 0 pass marker " +
+         std::to_string(core0[KM_WORD_PASS]) + (passes[0] != core0[KM_WORD_PASS] ? " (moving)" : " (not moving)") +
+         ", phase " + (core0[KM_WORD_PHASE] == KM_PHASE_WAITING ? "waiting for a command" : "running a handler") +
+         ", last sequence " + std::to_string(core0[KM_WORD_SEQUENCE]) + "; " + std::to_string(waiting) + " of " +
+         std::to_string(cores) + " cores wait for a command, " + std::to_string(moved) + " moved in 20 ms; " +
+         std::to_string(stored - memory->taken.load()) + " stored lines not taken, " + std::to_string(queue.size()) +
+         " commands not stored";
+}
+
+void Run::Impl::raise_failed(const std::string& context) {
+  join_card();
+  read_back();
+  std::string message = context + ": the persistent kernel failed";
+  if (!result.message.empty()) message += ": " + result.message;
+  throw KernelFailed(message, result);
+}
+
+void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
+  if (h.gap)
+    throw DispatchError("handle " + std::to_string(handle) +
+                        ": its event's 16-bit sequence field lies 32,768 or more commands from the host's previous "
+                        "command's (or more than 2,048 behind it): the sequence cannot be read");
+  if (h.event.kind == EventKind::Rejected) {
+    const uint32_t reason = h.event.auxiliary;
+    throw CommandRejected("handle " + std::to_string(handle) + " was rejected by the kernel: reason " +
+                              std::to_string(reason) + " (" + reject_reason_name(reason) + ")",
+                          handle, reason, reject_reason_name(reason));
+  }
+  if (h.event.kind == EventKind::Timeout) {
+    join_card();
+    read_back();
+    const std::vector<StuckCore>& stuck = dispatcher->stuck_cores();
+    std::string message = "handle " + std::to_string(handle) + " missed its deadline (" +
+                          std::to_string(options.deadline_s) + " s): the kernel stopped the grid";
+    for (const StuckCore& c : stuck)
+      message += "\n  core (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") did not report: reader " +
+                 c.reader + "; writer " + c.writer + "; compute " + c.compute;
+    throw CommandTimeout(message, handle, h.event.auxiliary, h.sequence, {h.first, h.count}, stuck);
+  }
+}
+
+void Run::Impl::join_card() {
+  if (card.joinable()) card.join();
+  card_joined = true;
+}
+
+void Run::Impl::read_back() {
+  if (!state_words.empty() || !card_joined) return;
+  result = dispatcher->result();
+  for (HandleState& h : handles)
+    if (h.state == HandleState::Queued || h.state == HandleState::Stored)
+      result.abandoned.push_back(base + uint64_t(&h - &handles.front()));
+  sim::Chip& chip = *session->chip();
+  state_words.resize(size_t(cores) * KM_STATE_WORDS);
+  for (uint32_t c = 0; c < cores; ++c)
+    std::memcpy(&state_words[size_t(c) * KM_STATE_WORDS], chip.core(c).l1 + KM_CONTROL_L1, KM_STATE_WORDS * 4);
+  stopped = true;
+}
+
+// ---------------------------------------------------------------------------
+// Run
+
+uint64_t Run::submit(uint32_t handler, Group group, std::span<const uint32_t> args, SubmitFlags flags) {
+  const auto t0 = Clock::now();
+  Impl& r = *impl_;
+  r.check_open("submit");
+  if (handler != KM_HANDLER_NOP && (handler < KM_HANDLER_FIRST || handler > KM_HANDLER_LAST))
+    throw ValidationError("Run.submit: handler " + std::to_string(handler) +
+                          " is not a program handler: expected 0 (NOP) or 1 to 239");
+  if (args.size() > KM_ARGS_MAX)
+    throw ValidationError("Run.submit: " + std::to_string(args.size()) + " args: a command carries at most 10");
+  if (flags.queued && flags.exclusive) throw ValidationError("Run.submit: a queued command cannot be exclusive");
+  if (flags.queued) {
+    if (group.count < 1 || group.count > r.cores)
+      throw ValidationError("Run.submit: a queued command's group is a core count, 1 to " + std::to_string(r.cores) +
+                            " (got " + std::to_string(group.count) + ")");
+  } else {
+    if (group.count == 0 && group.first == 0) group.count = r.cores;
+    if (group.count == 0 || group.first >= r.cores || group.count > r.cores - group.first)
+      throw ValidationError("Run.submit: group (" + std::to_string(group.first) + ", " + std::to_string(group.count) +
+                            ") does not lie inside the " + std::to_string(r.cores) + " cores (first, count)");
+  }
+  CommandLine line{};
+  const uint64_t handle = r.next_handle;
+  line.tag = uint32_t(handle);
+  line.handler_flags = handler | ((flags.exclusive ? KM_FLAG_EXCLUSIVE : 0) | (flags.result ? KM_FLAG_RESULT : 0) |
+                                  (flags.queued ? KM_FLAG_QUEUE : 0))
+                                     << 8;
+  line.group = (flags.queued ? 0 : group.first) | group.count << 16;
+  line.arg_count = uint32_t(args.size());
+  std::copy(args.begin(), args.end(), line.args);
+  HandleState h;
+  h.queued = flags.queued;
+  h.first = flags.queued ? 0 : group.first;
+  h.count = group.count;
+  h.event.has_result = flags.result;
+  r.handles.push_back(h);
+  r.queue.push_back(line);
+  ++r.next_handle;
+  r.submit_s += since(t0);
+  return handle;
+}
+
+uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, std::span<const uint32_t> counts,
+                          std::span<const uint32_t> args, uint32_t args_per_command, SubmitFlags flags, size_t n) {
+  Impl& r = *impl_;
+  r.check_open("submit_many");
+  if (n == 0) n = std::max({firsts.size(), counts.size(), args_per_command ? args.size() / args_per_command : 0});
+  const auto check_len = [&](size_t len, const char* what) {
+    if (len != 1 && len != n)
+      throw ValidationError(std::string("Run.submit_many: ") + what + " has " + std::to_string(len) +
+                            " values: expected 1 or " + std::to_string(n));
+  };
+  check_len(firsts.size(), "firsts");
+  check_len(counts.size(), "counts");
+  if (args_per_command > KM_ARGS_MAX)
+    throw ValidationError("Run.submit_many: args has " + std::to_string(args_per_command) +
+                          " columns: a command carries at most 10");
+  if (args_per_command && args.size() != n * args_per_command)
+    throw ValidationError("Run.submit_many: args has " + std::to_string(args.size()) + " values: expected " +
+                          std::to_string(n) + " x " + std::to_string(args_per_command));
+  // Check every command before queuing any.
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t first = firsts[firsts.size() == 1 ? 0 : i], count = counts[counts.size() == 1 ? 0 : i];
+    if (count == 0 || first >= r.cores || count > r.cores - first)
+      throw ValidationError("Run.submit_many: command " + std::to_string(i) + ": group (" + std::to_string(first) +
+                            ", " + std::to_string(count) + ") does not lie inside the " + std::to_string(r.cores) +
+                            " cores");
+  }
+  if (flags.queued) throw ValidationError("Run.submit_many: queued commands are submitted one by one with submit()");
+  const uint64_t first_handle = r.next_handle;
+  for (size_t i = 0; i < n; ++i)
+    submit(handler,
+           Group{firsts[firsts.size() == 1 ? 0 : i], counts[counts.size() == 1 ? 0 : i]},
+           args_per_command ? args.subspan(i * args_per_command, args_per_command) : std::span<const uint32_t>(),
+           flags);
+  return first_handle;
+}
+
+std::vector<Event> Run::wait(std::span<const uint64_t> handles, double timeout_s) {
+  const auto t0 = Clock::now();
+  Impl& r = *impl_;
+  for (uint64_t h : handles)
+    if (!r.find(h))
+      throw ValidationError("Run.wait: handle " + std::to_string(h) + " is not a command of this run" +
+                            (h >= r.base && h < r.next_handle ? " still kept (forgotten already)" : ""));
+  size_t next = 0; // handles before it have arrived
+  const auto all_arrived = [&] {
+    while (next < handles.size() && r.find(handles[next])->state == HandleState::Arrived)
+      ++next;
+    return next == handles.size();
+  };
+  const bool ok = r.wait_until(all_arrived, after(timeout_s));
+  r.native_s += since(t0);
+  r.wait_s += since(t0);
+  if (!r.failure.empty()) r.raise_failed("Run.wait");
+  for (uint64_t h : handles) {
+    const HandleState* s = r.find(h);
+    if (s->state == HandleState::Arrived) r.raise_event_errors(h, *s);
+  }
+  if (!ok) {
+    if (r.card_finished()) r.raise_failed("Run.wait");
+    std::vector<uint64_t> pending;
+    for (uint64_t h : handles)
+      if (r.find(h)->state != HandleState::Arrived) pending.push_back(h);
+    throw WaitTimeout("Run.wait: " + std::to_string(pending.size()) + " of " + std::to_string(handles.size()) +
+                          " handles (the first " + std::to_string(pending.front()) + ") have no event after " +
+                          std::to_string(timeout_s) + " s; " + r.kernel_activity(),
+                      pending);
+  }
+  std::vector<Event> events;
+  events.reserve(handles.size());
+  for (uint64_t h : handles) {
+    HandleState* s = r.find(h);
+    events.push_back(s->event);
+    if (r.options.trace == 0) s->state = HandleState::Forgotten;
+  }
+  r.pop_forgotten();
+  return events;
+}
+
+Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
+  const auto t0 = Clock::now();
+  Impl& r = *impl_;
+  if (handles.empty()) throw ValidationError("Run.wait_any: no handles given");
+  for (uint64_t h : handles)
+    if (!r.find(h)) throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run");
+  uint64_t found = 0;
+  const auto any = [&] {
+    found = 0;
+    for (uint64_t h : handles)
+      if (r.find(h)->state == HandleState::Arrived && (found == 0 || h < found)) found = h;
+    return found != 0;
+  };
+  const bool ok = r.wait_until(any, after(timeout_s));
+  r.native_s += since(t0);
+  r.wait_s += since(t0);
+  if (!r.failure.empty()) r.raise_failed("Run.wait_any");
+  if (!ok) {
+    if (r.card_finished()) r.raise_failed("Run.wait_any");
+    throw WaitTimeout("Run.wait_any: none of " + std::to_string(handles.size()) + " handles has an event after " +
+                          std::to_string(timeout_s) + " s; " + r.kernel_activity(),
+                      std::vector<uint64_t>(handles.begin(), handles.end()));
+  }
+  HandleState* s = r.find(found);
+  r.raise_event_errors(found, *s);
+  Event e = s->event;
+  if (r.options.trace == 0) s->state = HandleState::Forgotten;
+  r.pop_forgotten();
+  return e;
+}
+
+uint64_t Run::drain(double timeout_s) {
+  const auto t0 = Clock::now();
+  Impl& r = *impl_;
+  const uint64_t before = r.events_read;
+  const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.events_read; };
+  const bool ok = r.wait_until(all, after(timeout_s));
+  r.native_s += since(t0);
+  r.wait_s += since(t0);
+  if (!r.failure.empty()) r.raise_failed("Run.drain");
+  if (!ok) {
+    if (r.card_finished()) r.raise_failed("Run.drain");
+    std::vector<uint64_t> pending;
+    for (size_t i = 0; i < r.handles.size(); ++i)
+      if (r.handles[i].state == HandleState::Queued || r.handles[i].state == HandleState::Stored)
+        pending.push_back(r.base + i);
+    throw WaitTimeout("Run.drain: " + std::to_string(pending.size()) + " commands have no event after " +
+                          std::to_string(timeout_s) + " s; " + r.kernel_activity(),
+                      pending);
+  }
+  return r.events_read - before;
+}
+
+std::optional<Event> Run::event(uint64_t handle) const {
+  const HandleState* h = impl_->find(handle);
+  if (!h || h->state != HandleState::Arrived) return std::nullopt;
+  return h->event;
+}
+
+std::optional<uint64_t> Run::sequence(uint64_t handle) const {
+  const HandleState* h = impl_->find(handle);
+  if (!h || !h->has_sequence) return std::nullopt;
+  return h->sequence;
+}
+
+std::optional<Run::GroupOf> Run::group(uint64_t handle) const {
+  const HandleState* h = impl_->find(handle);
+  if (!h) return std::nullopt;
+  const bool known = !h->queued || (h->state == HandleState::Arrived && h->event.kind == EventKind::Done);
+  return GroupOf{known, known ? h->first : 0, h->count};
+}
+
+void Run::forget(std::span<const uint64_t> handles) {
+  Impl& r = *impl_;
+  for (uint64_t handle : handles)
+    if (HandleState* h = r.find(handle); h && h->state == HandleState::Arrived && r.options.trace == 0)
+      h->state = HandleState::Forgotten;
+  r.pop_forgotten();
+}
+
+ResultBlock Run::stop(double timeout_s) {
+  Impl& r = *impl_;
+  if (r.stopped) return r.result;
+  const auto deadline = after(timeout_s);
+  std::optional<std::string> drain_error;
+  if (!r.card_finished()) {
+    try {
+      drain(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));
+    } catch (const WaitTimeout& e) {
+      drain_error = e.what();
+    } catch (const KernelFailed&) {
+      throw;
+    }
+  }
+  if (drain_error) {
+    abort();
+    throw WaitTimeout(std::string("Run.stop: ") + *drain_error + "; the run was aborted", {});
+  }
+  if (!r.card_finished() && !r.exit_sent) {
+    CommandLine exit{};
+    exit.handler_flags = KM_HANDLER_EXIT;
+    r.queue.push_back(exit);
+    r.exit_sent = true;
+  }
+  const bool finished = r.wait_until([&] { return r.card_finished(); }, deadline);
+  if (!finished) {
+    abort();
+    throw WaitTimeout("Run.stop: the kernels did not return within " + std::to_string(timeout_s) +
+                          " s of EXIT; the run was aborted",
+                      {});
+  }
+  r.join_card();
+  r.read_back();
+  r.session->log("kernel finished: " + std::to_string(r.result.commands) + " commands, state " +
+                 std::to_string(r.result.state) + ", error " + r.result.error_name);
+  r.session->log("read back: " + std::to_string(r.cores) + " cores' state words");
+  if (r.result.state != KM_STATE_DONE || r.result.error != KM_ERROR_NONE || !r.failure.empty())
+    throw KernelFailed("Run.stop: the kernel did not finish cleanly (error " + r.result.error_name + ")" +
+                           (r.result.message.empty() ? "" : ": " + r.result.message),
+                       r.result);
+  return r.result;
+}
+
+ResultBlock Run::abort() {
+  Impl& r = *impl_;
+  if (r.stopped) return r.result;
+  r.memory->stop.store(1, std::memory_order_seq_cst);
+  unpark(r.memory->card_park);
+  const double wait_s = r.session->config.grid_timeout_s + 2.0;
+  const auto deadline = after(wait_s);
+  while (!r.card_finished() && Clock::now() < deadline) {
+    r.memory->host_park.parked.store(1);
+    if (!r.card_finished()) park(r.memory->host_park, 10000);
+    r.memory->host_park.parked.store(0);
+  }
+  if (!r.card_finished())
+    throw GridTimeout("Run.abort: the grid's kernels did not return within " + std::to_string(wait_s) + " s");
+  r.read_events();
+  r.join_card();
+  r.read_back();
+  r.session->log("run aborted: " + std::to_string(r.result.abandoned.size()) + " commands abandoned");
+  return r.result;
+}
+
+bool Run::stopped() const { return impl_->stopped; }
+const ResultBlock& Run::result() const { return impl_->result; }
+
+std::vector<uint32_t> Run::state_words() const {
+  if (!impl_->stopped) throw ValidationError("Run.state_words: the state words are read after the stop");
+  return impl_->state_words;
+}
+
+std::vector<TraceEntry> Run::trace(uint64_t handle) const {
+  const Impl& r = *impl_;
+  if (!r.stopped) throw ValidationError("Run.trace: the trace is read after the stop");
+  const HandleState* h = r.find(handle);
+  if (!h || !h->has_sequence) return {};
+  if (h->sequence >= r.options.trace) return {};
+  std::vector<TraceEntry> out;
+  sim::Chip& chip = *r.session->chip();
+  for (uint32_t c = h->first; c < h->first + h->count; ++c) {
+    const tessel_cb_iface& cb = chip.core(c).cbs[KM_CB_TRACE];
+    const uint32_t* t = reinterpret_cast<const uint32_t*>(uintptr_t(cb.fifo_addr) + h->sequence * KM_TRACE_ENTRY_BYTES);
+    out.push_back(TraceEntry{c, t[0], t[1], t[2], t[3]});
+  }
+  return out;
+}
+
+uint32_t Run::traced() const { return impl_->options.trace; }
+uint64_t Run::submitted() const { return impl_->next_handle - 1; }
+double Run::submit_s() const { return impl_->submit_s; }
+double Run::wait_s() const { return impl_->wait_s; }
+double Run::native_s() const { return impl_->native_s; }
+
+} // namespace tessel::dispatch

@@ -1,0 +1,87 @@
+// What a loaded run holds on the host side (Run::Impl): the card's thread,
+// the memory shared with it, the dispatcher it runs, the host's queue of
+// commands not stored yet and its table of handles. Internal to dispatch.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dispatch/card_memory.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "tessel/dispatch/run.hpp"
+#include "tessel/dispatch/session.hpp"
+#include "tessel/program.hpp"
+
+namespace tessel::dispatch {
+
+struct HandleState {
+  enum : uint8_t { Queued, Stored, Arrived, Forgotten } state = Queued;
+  bool queued = false; // KM_FLAG_QUEUE: first core known from the done event
+  bool gap = false;    // the sequence field could not be read (spec: gap rules)
+  bool has_sequence = false;
+  uint32_t first = 0, count = 0;
+  uint64_t sequence = 0;
+  Event event;
+};
+
+struct Run::Impl {
+  Session::Impl* session = nullptr;
+  LoadOptions options;
+  uint32_t depth = 0;
+  uint32_t cores = 0;
+  uint32_t grid_x = 0;
+  std::unique_ptr<Program> program; // the persistent kernels on every core
+  std::unique_ptr<CardMemory> memory;
+  std::unique_ptr<Dispatcher> dispatcher;
+  std::thread card;
+  bool card_joined = false;
+
+  // Host side of the rings.
+  std::deque<CommandLine> queue; // submitted, not stored yet
+  uint32_t stored = 0;           // lines published
+  uint64_t stored_with_event = 0;
+  uint32_t events_read = 0;
+  std::chrono::steady_clock::time_point last_fence{};
+
+  // Handles: handles[i] is handle base + i.
+  std::deque<HandleState> handles;
+  uint64_t base = 1;
+  uint64_t next_handle = 1;
+  uint64_t last_sequence = 0;
+  bool any_sequence = false;
+
+  bool stopped = false;
+  bool exit_sent = false;
+  ResultBlock result;
+  std::vector<uint32_t> state_words;
+  std::vector<std::vector<TraceEntry>> trace; // by sequence
+  std::string failure; // the card's error (a kernel fault, a stop), once finished
+
+  double submit_s = 0, wait_s = 0, native_s = 0;
+
+  HandleState* find(uint64_t handle);
+  const HandleState* find(uint64_t handle) const;
+  void check_open(const char* call) const;
+  void store_some();
+  void read_events();
+  void handle_event(const CardEvent& e);
+  bool card_finished() const { return memory->finished.load(std::memory_order_acquire) != 0; }
+  void join_card();
+  void read_back();
+  void pop_forgotten();
+  // Waits until `done()` or the card finished or the deadline passed (spin, then park).
+  template <typename Done>
+  bool wait_until(Done done, std::chrono::steady_clock::time_point deadline);
+  std::string kernel_activity() const;
+  [[noreturn]] void raise_failed(const std::string& context);
+  void raise_event_errors(uint64_t handle, const HandleState& h);
+  ~Impl();
+};
+
+} // namespace tessel::dispatch

@@ -1,0 +1,302 @@
+// A persistent run end to end: load, commands, events, results, errors,
+// stop and abort (spec: persistent-dispatch-host-api, Run and Errors).
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "dispatch/run_state.hpp"
+#include "kernels/basic.hpp"
+#include "tessel/buffer.hpp"
+#include "tessel/command_queue.hpp"
+#include "tessel/dispatch/errors.hpp"
+#include "tessel/dispatch/run.hpp"
+#include "tessel/dispatch/session.hpp"
+#include "tessel/persistent_abi.h"
+
+using namespace tessel;
+using namespace tessel::dispatch;
+
+namespace {
+const std::string kKernels = TESSEL_DISPATCH_TEST_KERNELS "/basic/";
+
+ProgramSpec basic_program(uint32_t depth = 4) {
+  ProgramSpec p;
+  p.name = "basic";
+  p.reader_path = kKernels + "reader.cpp";
+  p.writer_path = kKernels + "writer.cpp";
+  p.compute_path = kKernels + "compute.cpp";
+  p.buffers = {BufferSpec{kScratchCb, "uint32", 64, 1}};
+  p.depth = depth;
+  p.handlers = {{"fill", kHandlerFill}, {"spin", kHandlerSpin}, {"result", kHandlerResult},
+                {"fault", kHandlerFault}, {"count", kHandlerCount}};
+  return p;
+}
+
+std::unique_ptr<Session> small_session(uint32_t gx = 4, uint32_t gy = 2) {
+  DeviceConfig dc;
+  dc.grid_x = gx;
+  dc.grid_y = gy;
+  SessionConfig sc;
+  sc.device = Device::open(dc);
+  return Session::open(sc);
+}
+
+// Stores a raw command line as the host API never would (the kernel's own checks).
+uint64_t submit_raw(dispatch::Run& run, uint32_t handler, uint32_t flags, uint32_t first, uint32_t count) {
+  dispatch::Run::Impl& r = run.impl();
+  const uint64_t handle = r.next_handle++;
+  CommandLine line{};
+  line.tag = uint32_t(handle);
+  line.handler_flags = handler | flags << 8;
+  line.group = first | count << 16;
+  r.handles.push_back(HandleState{});
+  r.handles.back().count = count;
+  r.queue.push_back(line);
+  return handle;
+}
+} // namespace
+
+TEST(PersistentRun, NopsComeBackInOrderWithTheirSequences) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  std::vector<uint64_t> handles;
+  for (uint32_t i = 0; i < 200; ++i)
+    handles.push_back(run.submit(KM_HANDLER_NOP, Group{i % 8, 1}));
+  EXPECT_EQ(handles.front(), 1u);
+  const std::vector<dispatch::Event> events = run.wait(handles, 10.0);
+  ASSERT_EQ(events.size(), 200u);
+  for (uint32_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(events[i].handle, handles[i]);
+    EXPECT_EQ(events[i].kind, EventKind::Done);
+    EXPECT_EQ(events[i].auxiliary, i % 8); // the group's first core
+  }
+  const ResultBlock result = run.stop();
+  EXPECT_TRUE(result.ready);
+  EXPECT_EQ(result.state, KM_STATE_DONE);
+  EXPECT_EQ(result.error, KM_ERROR_NONE);
+  EXPECT_EQ(result.commands, 200u);
+  EXPECT_EQ(result.events, 200u);
+  const std::vector<uint32_t> words = run.state_words();
+  ASSERT_EQ(words.size(), 8u * KM_STATE_WORDS);
+  for (uint32_t c = 0; c < 8; ++c) {
+    EXPECT_EQ(words[c * KM_STATE_WORDS + KM_WORD_TAKEN], 25u) << "core " << c;
+    EXPECT_EQ(words[c * KM_STATE_WORDS + KM_WORD_DONE], 25u) << "core " << c;
+    EXPECT_EQ(words[c * KM_STATE_WORDS + KM_WORD_PHASE], KM_PHASE_EXITED);
+  }
+}
+
+TEST(PersistentRun, HandlersDoRealWorkOnEveryCoreOfTheGroup) {
+  auto session = small_session();
+  auto buffer = Buffer::create(session->device_ptr(), BufferConfig{8 * 64, 64, BufferType::DRAM});
+  dispatch::Run& run = session->load(basic_program());
+  std::vector<uint64_t> handles;
+  const uint32_t args[] = {buffer->address(), 64, 1000};
+  handles.push_back(run.submit(kHandlerFill, Group{0, 8}, args));
+  run.wait(handles);
+  run.stop();
+  std::vector<uint32_t> data;
+  session->device().command_queue().enqueue_read_buffer(*buffer, data);
+  for (uint32_t page = 0; page < 8; ++page)
+    for (uint32_t i = 0; i < 16; ++i)
+      ASSERT_EQ(data[page * 16 + i], 1000 + page) << "page " << page;
+}
+
+TEST(PersistentRun, ResultWordsComeFromTheLeader) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  const uint32_t arg[] = {21};
+  const uint64_t h = run.submit(kHandlerResult, Group{3, 4}, arg, SubmitFlags{.result = true});
+  const uint64_t plain = run.submit(kHandlerResult, Group{3, 4}, arg);
+  const std::vector<uint64_t> both = {h, plain};
+  const std::vector<dispatch::Event> events = run.wait(both);
+  EXPECT_TRUE(events[0].has_result);
+  EXPECT_EQ(events[0].result, 42u); // index 0: the leader's word
+  EXPECT_EQ(events[0].ticks, 42u);
+  EXPECT_FALSE(events[1].has_result);
+  run.stop();
+}
+
+TEST(PersistentRun, TheKernelRejectsWhatTheHostWouldNotSend) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  struct Case {
+    uint32_t handler, flags, first, count, reason;
+    const char* name;
+  } cases[] = {{245, 0, 0, 1, KMD_REJECT_HANDLER, "handler"},
+               {0, KM_FLAG_RESERVED, 0, 1, KMD_REJECT_FLAGS, "flags"},
+               {0, 0, 6, 3, KMD_REJECT_GROUP, "group"},
+               {0, 0, 0, 0, KMD_REJECT_GROUP, "group"}};
+  for (const Case& c : cases) {
+    const uint64_t h = submit_raw(run, c.handler, c.flags, c.first, c.count);
+    const uint64_t one[] = {h};
+    try {
+      run.wait(one);
+      FAIL() << "expected CommandRejected for " << c.name;
+    } catch (const CommandRejected& e) {
+      EXPECT_EQ(e.handle, h);
+      EXPECT_EQ(e.reason, c.reason);
+      EXPECT_EQ(e.reason_name, c.name);
+    }
+    run.forget(one);
+  }
+  // The run goes on.
+  const uint64_t ok[] = {run.submit(KM_HANDLER_NOP, Group{})};
+  EXPECT_EQ(run.wait(ok)[0].kind, EventKind::Done);
+  run.stop();
+}
+
+TEST(PersistentRun, TheHostChecksHandlersAndGroupsBeforeQueuing) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  EXPECT_THROW(run.submit(240, Group{0, 1}), ValidationError);
+  EXPECT_THROW(run.submit(0, Group{7, 2}), ValidationError);
+  const uint32_t eleven[11] = {};
+  EXPECT_THROW(run.submit(0, Group{0, 1}, eleven), ValidationError);
+  EXPECT_THROW(run.submit(0, Group{0, 1}, {}, SubmitFlags{.exclusive = true, .queued = true}), ValidationError);
+  EXPECT_EQ(run.submitted(), 0u); // nothing was queued
+  run.stop();
+  EXPECT_THROW(run.submit(0, Group{0, 1}), ValidationError);
+}
+
+TEST(PersistentRun, QueuedCommandsGetTheLowestFreeGroup) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program(16));
+  std::vector<uint64_t> handles;
+  for (int i = 0; i < 64; ++i) // at most 64 unfinished: none is rejected
+    handles.push_back(run.submit(KM_HANDLER_NOP, Group{0, 2}, {}, SubmitFlags{.queued = true}));
+  EXPECT_FALSE(run.group(handles[0])->first_known);
+  EXPECT_EQ(run.wait(std::span(handles).first(1), 10.0)[0].auxiliary, 0u); // nothing ran: the lowest group
+  EXPECT_FALSE(run.group(handles[0]).has_value()); // waited for: forgotten
+  const std::vector<dispatch::Event> events = run.wait(std::span(handles).subspan(1), 10.0);
+  for (const dispatch::Event& e : events) {
+    EXPECT_EQ(e.kind, EventKind::Done);
+    EXPECT_LE(e.auxiliary + 2, 8u) << "the group lies inside the grid";
+  }
+  run.stop();
+}
+
+TEST(PersistentRun, TheJobQueueHolds64QueuedCommandsAndRejectsOneMore) {
+  auto session = small_session();
+  LoadOptions o;
+  o.deadline_s = 30;
+  dispatch::Run& run = session->load(basic_program(16), o);
+  const uint64_t held = run.submit(kHandlerSpin, Group{0, 8}); // every core busy: nothing queued can start
+  std::vector<uint64_t> handles;
+  for (int i = 0; i < 65; ++i)
+    handles.push_back(run.submit(KM_HANDLER_NOP, Group{0, 1}, {}, SubmitFlags{.queued = true}));
+  const uint64_t last[] = {handles.back()};
+  try {
+    run.wait(last, 5.0);
+    FAIL() << "expected CommandRejected";
+  } catch (const CommandRejected& e) {
+    EXPECT_EQ(e.reason, uint32_t(KMD_REJECT_QUEUE));
+    EXPECT_EQ(e.reason_name, "queue");
+  }
+  EXPECT_FALSE(run.event(handles[63]).has_value());
+  EXPECT_FALSE(run.event(held).has_value());
+  const ResultBlock r = run.abort();
+  EXPECT_EQ(r.abandoned.size(), 65u); // the spinning command and the 64 queued
+}
+
+TEST(PersistentRun, ExclusiveCommandsAndATinyEventRingStillComplete) {
+  auto session = small_session();
+  LoadOptions o;
+  o.event_depth = 4;
+  o.host_depth = 4;
+  o.batch = 3;
+  dispatch::Run& run = session->load(basic_program(4), o);
+  std::vector<uint64_t> handles;
+  for (int i = 0; i < 300; ++i)
+    handles.push_back(run.submit(KM_HANDLER_NOP, Group{uint32_t(i % 3), 4}, {}, SubmitFlags{.exclusive = i % 2 == 0}));
+  const std::vector<dispatch::Event> events = run.wait(handles, 20.0);
+  EXPECT_EQ(events.size(), 300u);
+  for (size_t i = 0; i < events.size(); ++i)
+    EXPECT_EQ(run.sequence(handles[i]), std::nullopt) << "waited handles are forgotten";
+  run.stop();
+}
+
+TEST(PersistentRun, AMissedDeadlineStopsTheGridAndSaysWhereTheCoresWere) {
+  auto session = small_session();
+  LoadOptions o;
+  o.deadline_s = 0.2;
+  dispatch::Run& run = session->load(basic_program(), o);
+  const uint64_t h[] = {run.submit(kHandlerSpin, Group{2, 2})};
+  try {
+    run.wait(h, 5.0);
+    FAIL() << "expected CommandTimeout";
+  } catch (const CommandTimeout& e) {
+    EXPECT_EQ(e.handle, h[0]);
+    EXPECT_EQ(e.group, (std::pair<uint32_t, uint32_t>{2, 2}));
+    ASSERT_EQ(e.cores.size(), 2u);
+    EXPECT_EQ(e.cores[0].x, 2u);
+    EXPECT_NE(e.cores[0].reader.find("cb_wait_front(cb=0, pages=1)"), std::string::npos) << e.cores[0].reader;
+    EXPECT_NE(e.cores[0].reader.find("reader.cpp:5"), std::string::npos) << e.cores[0].reader;
+    EXPECT_NE(std::string(e.what()).find("missed its deadline"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(run.stopped());
+  EXPECT_EQ(run.result().error, KM_ERROR_DEADLINE);
+  // The session loads again without any reset.
+  dispatch::Run& again = session->load(basic_program());
+  const uint64_t nop[] = {again.submit(0, Group{})};
+  EXPECT_EQ(again.wait(nop)[0].kind, EventKind::Done);
+  again.stop();
+}
+
+TEST(PersistentRun, AFaultInAHandlerIsKernelFailedNamingCoreRiscAndLine) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  const uint64_t h[] = {run.submit(kHandlerFault, Group{5, 1})};
+  try {
+    run.wait(h, 5.0);
+    FAIL() << "expected KernelFailed";
+  } catch (const KernelFailed& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("compute.cpp:7"), std::string::npos) << m;
+    EXPECT_NE(m.find("core (1,1) COMPUTE"), std::string::npos) << m;
+    EXPECT_NE(m.find("null pointer"), std::string::npos) << m;
+  }
+  dispatch::Run& again = session->load(basic_program());
+  const uint64_t nop[] = {again.submit(0, Group{})};
+  EXPECT_EQ(again.wait(nop)[0].kind, EventKind::Done);
+  again.stop();
+}
+
+TEST(PersistentRun, AWaitThatRunsOutLeavesTheRunLoaded) {
+  auto session = small_session();
+  LoadOptions o;
+  o.deadline_s = 30;
+  dispatch::Run& run = session->load(basic_program(), o);
+  const uint64_t h[] = {run.submit(kHandlerSpin, Group{0, 1})};
+  try {
+    run.wait(h, 0.1);
+    FAIL() << "expected WaitTimeout";
+  } catch (const WaitTimeout& e) {
+    EXPECT_EQ(e.pending, std::vector<uint64_t>{h[0]});
+    EXPECT_NE(std::string(e.what()).find("core 0 pass marker"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(run.stopped());
+  const ResultBlock r = run.abort();
+  EXPECT_EQ(r.abandoned, std::vector<uint64_t>{h[0]});
+}
+
+TEST(PersistentRun, TracedCommandsRecordWhenEachCoreTookThem) {
+  auto session = small_session();
+  LoadOptions o;
+  o.trace = 64;
+  dispatch::Run& run = session->load(basic_program(), o);
+  std::vector<uint64_t> handles;
+  for (int i = 0; i < 10; ++i)
+    handles.push_back(run.submit(0, Group{0, 8}, {}, SubmitFlags{.exclusive = true}));
+  run.wait(handles);
+  run.stop();
+  uint32_t previous = 0;
+  for (uint64_t h : handles) {
+    ASSERT_EQ(run.sequence(h), h - 1);
+    const std::vector<TraceEntry> t = run.trace(h);
+    ASSERT_EQ(t.size(), 8u);
+    EXPECT_GE(t[0].taken, previous);
+    EXPECT_GE(t[0].written, t[0].taken);
+    EXPECT_GE(t[0].sent, t[0].written);
+    previous = t[0].taken;
+  }
+}
