@@ -9,7 +9,10 @@ namespace tessel::dispatch {
 namespace {
 
 constexpr uint32_t kRiscsPerCore = 3;
-constexpr uint32_t kSpinChecks = 2000; // ~20 us of checks before the card parks
+// The card spins this long (200 us) for the host before it parks: a futex
+// wake-up costs tens to hundreds of microseconds on a VM, more than a
+// steady stream of commands leaves between two batches.
+constexpr uint64_t kSpinTicks = 200 * KM_TIMER_MHZ;
 
 uint64_t seconds_to_ticks(double s) { return s <= 0 ? 0 : uint64_t(s * KM_TIMER_MHZ * 1e6); }
 
@@ -31,7 +34,7 @@ const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ti
 } // namespace
 
 Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConfig& config)
-    : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()), start_(std::chrono::steady_clock::now()),
+    : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()),
       core_state_(cores_), slots_(config.depth), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
       idle_ticks_(seconds_to_ticks(config.idle_s)), kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
       grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)) {
@@ -43,12 +46,6 @@ Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConf
 }
 
 const void* Dispatcher::kernel_table() const { return &kCardApi; }
-
-uint64_t Dispatcher::now_ticks() const {
-  const auto ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
-  return uint64_t(ns) / (1000 / KM_TIMER_MHZ);
-}
 
 uint32_t* Dispatcher::state_words(uint32_t core) const {
   return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1);
@@ -434,11 +431,13 @@ bool Dispatcher::idle(sim::Chip& chip) {
     if (chip.stop_requested()) return false;
     const uint32_t read = mem_.read_count.load(std::memory_order_relaxed);
     bool woken = false;
-    for (uint32_t i = 0; i < kSpinChecks && !woken; ++i) {
+    const uint64_t spin_until = now + kSpinTicks;
+    for (uint32_t i = 0; !woken; ++i) {
       woken = mem_.stored.load(std::memory_order_acquire) != ring_taken_ ||
               mem_.stop.load(std::memory_order_relaxed) != 0 ||
               mem_.read_count.load(std::memory_order_relaxed) != read;
       __builtin_ia32_pause();
+      if ((i & 63) == 63 && now_ticks() >= spin_until) break;
     }
     if (woken) continue;
     uint64_t wait_ticks = 10 * 1000 * KM_TIMER_MHZ; // 10 ms at most: timers stay live

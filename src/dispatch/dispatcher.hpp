@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/card_clock.hpp"
 #include "dispatch/card_memory.hpp"
 #include "sim/card_agent.hpp"
 #include "sim/chip.hpp"
@@ -60,7 +61,7 @@ public:
   const void* kernel_table() const override;
 
   // The card's clock: 50 MHz ticks since the dispatcher started.
-  uint64_t now_ticks() const;
+  uint64_t now_ticks() const { return clock_.ticks(); }
 
   // After the run (card thread finished): the result and, for a deadline,
   // where the cores of the group that did not report were.
@@ -125,7 +126,7 @@ private:
   CardMemory& mem_;
   DispatcherConfig config_;
   uint32_t cores_;
-  std::chrono::steady_clock::time_point start_;
+  CardClock clock_;
   std::vector<CoreState> core_state_;
   std::vector<Slot> slots_;
   uint32_t busy_slots_ = 0;

@@ -13,7 +13,8 @@ namespace tessel::dispatch {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr uint32_t kSpinChecks = 4000; // ~40 us of checks before the host parks
+// The host spins this long for the card before it parks (see the card's kSpinTicks).
+constexpr auto kSpin = std::chrono::microseconds(200);
 
 Clock::time_point after(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -62,6 +63,10 @@ void Run::Impl::store_some() {
     const uint64_t event_room = options.event_depth - (stored_with_event - events_read);
     size_t n = std::min<size_t>({queue.size(), options.batch, ring_room, event_room});
     if (n == 0) break;
+    // Whole batches: a short one only when the card has taken every stored
+    // line (it would wait for this one) or the queue holds no more.
+    const bool card_waits = m.taken.load(std::memory_order_relaxed) == stored;
+    if (!card_waits && n < std::min<size_t>({queue.size(), options.batch, options.host_depth / 2})) break;
     if (options.settle_us > 0 && last_fence != Clock::time_point{}) {
       const auto settle = last_fence + std::chrono::nanoseconds(int64_t(options.settle_us * 1000));
       while (Clock::now() < settle)
@@ -145,10 +150,12 @@ bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
     const uint32_t posted = m.posted.load(std::memory_order_relaxed);
     const uint32_t taken = m.taken.load(std::memory_order_relaxed);
     bool woken = false;
-    for (uint32_t i = 0; i < kSpinChecks && !woken; ++i) {
+    const auto spin_until = Clock::now() + kSpin;
+    for (uint32_t i = 0; !woken; ++i) {
       woken = m.posted.load(std::memory_order_acquire) != posted || m.finished.load(std::memory_order_relaxed) ||
               (!queue.empty() && m.taken.load(std::memory_order_relaxed) != taken);
       __builtin_ia32_pause();
+      if ((i & 63) == 63 && Clock::now() >= spin_until) break;
     }
     if (woken) continue;
     m.host_park.parked.store(1, std::memory_order_seq_cst);
@@ -241,6 +248,12 @@ void Run::Impl::read_back() {
 
 uint64_t Run::submit(uint32_t handler, Group group, std::span<const uint32_t> args, SubmitFlags flags) {
   const auto t0 = Clock::now();
+  const uint64_t handle = submit_one(handler, group, args, flags);
+  impl_->submit_s += since(t0);
+  return handle;
+}
+
+uint64_t Run::submit_one(uint32_t handler, Group group, std::span<const uint32_t> args, SubmitFlags flags) {
   Impl& r = *impl_;
   r.check_open("submit");
   if (handler != KM_HANDLER_NOP && (handler < KM_HANDLER_FIRST || handler > KM_HANDLER_LAST))
@@ -276,12 +289,12 @@ uint64_t Run::submit(uint32_t handler, Group group, std::span<const uint32_t> ar
   r.handles.push_back(h);
   r.queue.push_back(line);
   ++r.next_handle;
-  r.submit_s += since(t0);
   return handle;
 }
 
 uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, std::span<const uint32_t> counts,
                           std::span<const uint32_t> args, uint32_t args_per_command, SubmitFlags flags, size_t n) {
+  const auto t0 = Clock::now();
   Impl& r = *impl_;
   r.check_open("submit_many");
   if (n == 0) n = std::max({firsts.size(), counts.size(), args_per_command ? args.size() / args_per_command : 0});
@@ -309,10 +322,11 @@ uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, st
   if (flags.queued) throw ValidationError("Run.submit_many: queued commands are submitted one by one with submit()");
   const uint64_t first_handle = r.next_handle;
   for (size_t i = 0; i < n; ++i)
-    submit(handler,
+    submit_one(handler,
            Group{firsts[firsts.size() == 1 ? 0 : i], counts[counts.size() == 1 ? 0 : i]},
            args_per_command ? args.subspan(i * args_per_command, args_per_command) : std::span<const uint32_t>(),
            flags);
+  r.submit_s += since(t0);
   return first_handle;
 }
 

@@ -99,6 +99,7 @@ public:
   Impl& impl() { return *impl_; }
 
 private:
+  uint64_t submit_one(uint32_t handler, Group group, std::span<const uint32_t> args, SubmitFlags flags);
   std::unique_ptr<Impl> impl_;
 };
 
