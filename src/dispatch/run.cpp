@@ -240,6 +240,11 @@ void Run::Impl::read_back() {
   state_words.resize(size_t(cores) * KM_STATE_WORDS);
   for (uint32_t c = 0; c < cores; ++c)
     std::memcpy(&state_words[size_t(c) * KM_STATE_WORDS], chip.core(c).l1 + KM_CONTROL_L1, KM_STATE_WORDS * 4);
+  const size_t per_core = size_t(options.trace) * KM_TRACE_ENTRY_BYTES / 4;
+  trace_words.resize(per_core * cores);
+  for (uint32_t c = 0; c < cores && per_core; ++c)
+    std::memcpy(&trace_words[c * per_core], reinterpret_cast<const void*>(uintptr_t(chip.core(c).cbs[KM_CB_TRACE].fifo_addr)),
+                per_core * 4);
   stopped = true;
 }
 
@@ -531,10 +536,9 @@ std::vector<TraceEntry> Run::trace(uint64_t handle) const {
   if (!h || !h->has_sequence) return {};
   if (h->sequence >= r.options.trace) return {};
   std::vector<TraceEntry> out;
-  sim::Chip& chip = *r.session->chip();
+  const size_t per_core = size_t(r.options.trace) * KM_TRACE_ENTRY_BYTES / 4;
   for (uint32_t c = h->first; c < h->first + h->count; ++c) {
-    const tessel_cb_iface& cb = chip.core(c).cbs[KM_CB_TRACE];
-    const uint32_t* t = reinterpret_cast<const uint32_t*>(uintptr_t(cb.fifo_addr) + h->sequence * KM_TRACE_ENTRY_BYTES);
+    const uint32_t* t = &r.trace_words[c * per_core + h->sequence * 4];
     out.push_back(TraceEntry{c, t[0], t[1], t[2], t[3]});
   }
   return out;

@@ -60,7 +60,7 @@ struct Run::Impl {
   bool exit_sent = false;
   ResultBlock result;
   std::vector<uint32_t> state_words;
-  std::vector<std::vector<TraceEntry>> trace; // by sequence
+  std::vector<uint32_t> trace_words; // after the stop: per core, trace x 4 words
   std::string failure; // the card's error (a kernel fault, a stop), once finished
 
   double submit_s = 0, wait_s = 0, native_s = 0;

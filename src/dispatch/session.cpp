@@ -120,6 +120,7 @@ uint32_t Session::pll_mhz() const { return impl_->config.pll_mhz; }
 void Session::log(const std::string& line) const { impl_->log(line); }
 bool Session::closed() const { return impl_->closed; }
 Run* Session::run() { return impl_->run.get(); }
+std::shared_ptr<Run> Session::run_ptr() { return impl_->run; }
 
 std::pair<uint32_t, uint32_t> Session::l1() const {
   return {impl_->kernel_bytes, kL1Budget - impl_->kernel_bytes};
@@ -250,7 +251,7 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   }
   s.log("kernel started: READY from every core (" + std::to_string(cores) + ") in " +
         std::to_string(int(std::chrono::duration<double, std::milli>(Clock::now() - t0).count())) + " ms");
-  s.run = std::make_unique<Run>(std::move(r));
+  s.run = std::make_shared<Run>(std::move(r));
   return *s.run;
 }
 

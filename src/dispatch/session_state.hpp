@@ -15,7 +15,7 @@ struct Session::Impl {
   bool owns_device = false;
   bool closed = false;
   uint32_t kernel_bytes = Session::kDefaultKernelBytes;
-  std::unique_ptr<Run> run;
+  std::shared_ptr<Run> run;
 
   sim::Chip* chip() const;
   void log(const std::string& line) const {

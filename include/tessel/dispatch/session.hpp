@@ -3,7 +3,8 @@
 // (spec: Session).
 //
 // Ownership: Session::open returns a unique_ptr; the Run it loads is owned by
-// the session and stays valid until the next load or close(). A session that
+// the session and stays valid until the next load or close() (run_ptr() shares
+// it beyond that: a stopped run keeps its results). A session that
 // opened its device closes it; one given a device (SessionConfig::device)
 // leaves it open. Closing (or destroying) a session with a loaded run aborts
 // the run first (Run::abort).
@@ -70,6 +71,7 @@ public:
   // waits for READY. Aborts a run still loaded first.
   Run& load(const ProgramSpec& program, const LoadOptions& options = {});
   Run* run(); // the loaded run, or null
+  std::shared_ptr<Run> run_ptr(); // the same, shared (it outlives a later load)
 
   // Stops a loaded run (Run::stop on a normal close; abort when `aborting`),
   // then closes the device it opened. Idempotent.
