@@ -85,6 +85,11 @@ class Device:
         cache = "" if kernel_cache_dir is None else os.fspath(kernel_cache_dir)
         raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
                                   _tristate(profiler, "Device.open: profiler"))
+        return cls._wrap(raw)
+
+    @classmethod
+    def _wrap(cls, raw):
+        """A Device over a native device opened elsewhere (a dispatch session's card)."""
         self = object.__new__(cls)
         self._d = raw
         self._queue = CommandQueue._wrap(raw.command_queue(), self)

@@ -4,6 +4,7 @@ spec's name), itself a tessel.Error.
 """
 
 from ..errors import Error
+from ..errors import ProgramError as _TesselProgramError
 
 
 class DispatchError(Error):
@@ -21,8 +22,9 @@ class CardBusy(DispatchError):
         self.pid = pid
 
 
-class ProgramError(DispatchError):
-    """A kernel did not compile or the launch failed; the message is the build's."""
+class ProgramError(DispatchError, _TesselProgramError):
+    """A kernel did not compile or the launch failed; the message is the build's
+    (also a tessel.ProgramError)."""
 
 
 class KernelSizeError(ProgramError):
