@@ -20,6 +20,7 @@ RunResult run_reduce(const RunOptions&);
 RunResult run_eltwise_sfpu(const RunOptions&);
 RunResult run_sfpu_chain(const RunOptions&);
 RunResult run_operation_collective(const RunOptions&);
+RunResult run_dispatch_map(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
 
 namespace {
@@ -46,6 +47,8 @@ const Example kExamples[] = {
     {"operation_collective",
      "an Operation with a runtime resource factory: two cores chain tile copies through a caller semaphore, run twice",
      run_operation_collective},
+    {"dispatch_map", "persistent dispatch: 15 jobs of 8 cores, each core doubling a bf16 tile through one handler",
+     run_dispatch_map},
     {"dispatch_measure",
      "persistent dispatch: host-fed NOP cost (--size commands) and exclusive NOP periods on 1, 12 and 120 cores",
      run_dispatch_measure},

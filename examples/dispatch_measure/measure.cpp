@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "example.hpp"
+#include "tessel/device.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/persistent_abi.h"
 
@@ -65,19 +66,22 @@ double measure_exclusive_period_us(dispatch::Session& session, uint32_t cores) {
 
 RunResult run_dispatch_measure(const RunOptions& o) {
   dispatch::SessionConfig sc;
-  sc.policy = o.policy;
+  sc.device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
   auto session = dispatch::Session::open(sc);
+  const uint32_t cores = session->grid().x * session->grid().y;
   HostFedOptions hf;
   if (o.size) hf.n = o.size;
   const double host_fed = measure_host_fed_us(*session, hf);
+  const uint32_t some = std::min(12u, cores);
   const double one = measure_exclusive_period_us(*session, 1);
-  const double twelve = measure_exclusive_period_us(*session, 12);
-  const double all = measure_exclusive_period_us(*session, 120);
+  const double twelve = measure_exclusive_period_us(*session, some);
+  const double all = measure_exclusive_period_us(*session, cores);
   char line[512];
   std::snprintf(line, sizeof line,
-                "host-fed NOP %.3f us/command (silicon 1.228: %.2fx); exclusive NOP period 1 core %.2f us (silicon "
-                "1.90: %.2fx), 12 cores %.2f us (2.28: %.2fx), 120 cores %.2f us (2.27: %.2fx)",
-                host_fed, host_fed / 1.228, one, one / 1.90, twelve, twelve / 2.28, all, all / 2.27);
+                "%u host-fed NOP commands: %.3f us/command (silicon 1.228: %.2fx); exclusive NOP period 1 core "
+                "%.2f us (silicon 1.90: %.2fx), %u cores %.2f us (2.28: %.2fx), %u cores %.2f us (2.27: %.2fx)",
+                hf.n, host_fed, host_fed / 1.228, one, one / 1.90, some, twelve, twelve / 2.28, cores, all,
+                all / 2.27);
   RunResult r;
   r.passed = host_fed > 0 && one > 0 && twelve > 0 && all > 0;
   r.summary = line;

@@ -128,6 +128,18 @@ const Expectation kExpectations[] = {
                                            std::string(g.arch) + "), " + std::to_string(size) + " Float16_b tiles",
                                        "with a program-cache hit: every tile matches"};
      }},
+    {"dispatch_map", 0,
+     [](uint32_t, const GridCase& g) {
+       const uint32_t group = std::min(8u, g.full_x * g.full_y);
+       return std::vector<std::string>{"15 jobs of " + std::to_string(group) + " cores doubled " +
+                                           std::to_string(15 * group) + " bf16 tiles on " + std::string(g.arch) + " " +
+                                           std::to_string(g.full_x) + "x" + std::to_string(g.full_y) + " (0 wrong)"};
+     }},
+    {"dispatch_measure", 2000,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{std::to_string(size) + " host-fed NOP commands",
+                                       std::to_string(g.full_x * g.full_y) + " cores"};
+     }},
 };
 
 const Expectation* find_expectation(const std::string& example) {
