@@ -21,6 +21,7 @@ RunResult run_eltwise_sfpu(const RunOptions&);
 RunResult run_sfpu_chain(const RunOptions&);
 RunResult run_operation_collective(const RunOptions&);
 RunResult run_dispatch_map(const RunOptions&);
+RunResult run_dispatch_broadcast(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
 
 namespace {
@@ -49,6 +50,10 @@ const Example kExamples[] = {
      run_operation_collective},
     {"dispatch_map", "persistent dispatch: 15 jobs of 8 cores, each core doubling a bf16 tile through one handler",
      run_dispatch_map},
+    {"dispatch_broadcast",
+     "persistent dispatch: one core multicasts 16 blocks of 4 pages to the grid through the broadcast protocol, "
+     "--size jobs",
+     run_dispatch_broadcast},
     {"dispatch_measure",
      "persistent dispatch: host-fed NOP cost (--size commands) and exclusive NOP periods on 1, 12 and 120 cores",
      run_dispatch_measure},

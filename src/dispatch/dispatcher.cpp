@@ -28,8 +28,12 @@ void card_done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t l
 }
 void card_set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) { dispatcher_of(k).set_result(k, slot, value); }
 uint64_t card_ticks(tessel_kernel_ctx* k) { return dispatcher_of(k).now_ticks(); }
+uint32_t card_wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
+                        uint32_t line) {
+  return dispatcher_of(k).wait_word(k, word, value, file, line);
+}
 
-const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks};
+const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks, card_wait_word};
 
 } // namespace
 
@@ -37,11 +41,12 @@ Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConf
     : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()),
       core_state_(cores_), slots_(config.depth), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
       idle_ticks_(seconds_to_ticks(config.idle_s)), kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
-      grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)) {
+      grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)), wait_ticks_(seconds_to_ticks(config.wait_s)) {
   jobs_.reserve(KM_JOB_QUEUE);
+  waits_.reserve(size_t(cores_) * TESSEL_RISC_COUNT);
   for (uint32_t c = 0; c < cores_; ++c) {
     std::fill_n(state_words(c), KM_STATE_WORDS, 0u);
-    std::fill_n(mailbox(c, 0), KM_MAILBOX_SLOTS * KM_MAILBOX_WORDS, 0u);
+    std::fill_n(state_words(c), KM_CONTROL_BYTES / 4, 0u);
   }
 }
 
@@ -132,6 +137,47 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
   --cs.busy;
   s.reported_cores.set(c - s.command.first);
   if (++s.reported == s.command.count) complete(slot);
+}
+
+uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
+                               uint32_t line) {
+  if (*word >= value) return 1;
+  sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
+  sim::Core& core = *static_cast<sim::Core*>(k->sim_core);
+  f->wait = {};
+  f->wait.kind = sim::WaitKind::SemAtLeast;
+  f->wait.sem = word;
+  f->wait.value = value;
+  f->wait.file = file;
+  f->wait.line = line;
+  core.mem_waiters.push_back(f);
+  const uint64_t deadline = wait_ticks_ ? now_ticks() + wait_ticks_ : ~0ull;
+  waits_.push_back(TimedWait{f, deadline, false});
+  next_wait_deadline_ = std::min(next_wait_deadline_, deadline);
+  chip_.block(f);
+  bool timed_out = false;
+  for (size_t i = 0; i < waits_.size(); ++i)
+    if (waits_[i].fiber == f) {
+      timed_out = waits_[i].timed_out;
+      waits_[i] = waits_.back();
+      waits_.pop_back();
+      break;
+    }
+  return *word >= value ? 1 : (timed_out ? 0 : 1);
+}
+
+void Dispatcher::expire_waits(uint64_t now) {
+  next_wait_deadline_ = ~0ull;
+  for (TimedWait& w : waits_) {
+    if (!w.timed_out && w.deadline <= now && w.fiber->state == sim::FiberState::Blocked) {
+      auto& ws = w.fiber->core->mem_waiters;
+      ws.erase(std::remove(ws.begin(), ws.end(), w.fiber), ws.end());
+      w.timed_out = true;
+      chip_.make_ready(w.fiber);
+    } else if (!w.timed_out) {
+      next_wait_deadline_ = std::min(next_wait_deadline_, w.deadline);
+    }
+  }
 }
 
 void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
@@ -393,6 +439,7 @@ void Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
     }
     return;
   }
+  if (now >= next_wait_deadline_) expire_waits(now);
   if (now >= next_deadline_) {
     for (uint32_t i = 0; i < config_.depth; ++i)
       if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i);
@@ -441,7 +488,8 @@ bool Dispatcher::idle(sim::Chip& chip) {
     }
     if (woken) continue;
     uint64_t wait_ticks = 10 * 1000 * KM_TIMER_MHZ; // 10 ms at most: timers stay live
-    if (next_deadline_ != ~0ull) wait_ticks = std::min(wait_ticks, next_deadline_ > now ? next_deadline_ - now : 1);
+    for (uint64_t d : {next_deadline_, next_wait_deadline_})
+      if (d != ~0ull) wait_ticks = std::min(wait_ticks, d > now ? d - now : 1);
     mem_.card_park.parked.store(1, std::memory_order_seq_cst);
     if (mem_.stored.load(std::memory_order_seq_cst) == ring_taken_ && mem_.stop.load() == 0 &&
         mem_.read_count.load() == read)

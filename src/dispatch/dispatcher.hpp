@@ -47,6 +47,7 @@ struct DispatcherConfig {
   uint32_t event_depth = 128;
   uint32_t trace = 0; // sequence numbers traced per core
   double deadline_s = 1.0;
+  double wait_s = 2.0; // a core's wait for another core (wait_word)
   double idle_s = 120.0;
   double kernel_idle_s = 0.0;
   double grid_stop_s = 2.0; // an abort waits this long for the cores to leave their loops
@@ -74,6 +75,7 @@ public:
   const volatile uint32_t* take(tessel_kernel_ctx* k, const char* file, uint32_t line);
   void done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line);
   void set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value);
+  uint32_t wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file, uint32_t line);
 
 private:
   struct Command {
@@ -148,6 +150,16 @@ private:
   uint32_t error_slot_ = 0;
   uint64_t error_sequence_ = 0;
   std::vector<StuckCore> stuck_;
+  // Kernels parked in wait_word, with the tick their wait runs out.
+  struct TimedWait {
+    sim::Fiber* fiber;
+    uint64_t deadline;
+    bool timed_out;
+  };
+  std::vector<TimedWait> waits_;
+  uint64_t next_wait_deadline_ = ~0ull;
+  uint64_t wait_ticks_;
+  void expire_waits(uint64_t now);
 };
 
 } // namespace tessel::dispatch

@@ -30,7 +30,7 @@ Run::Impl::~Impl() {
     // A run destroyed while loaded: stop its grid so the thread can end.
     memory->stop.store(1);
     unpark(memory->card_park);
-    card.join();
+    join_card();
   }
 }
 
@@ -227,6 +227,7 @@ void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
 
 void Run::Impl::join_card() {
   if (card.joinable()) card.join();
+  if (!card_joined) session->chip()->memory_map().remove(sim::MemoryKind::L1, KM_CONTROL_L1);
   card_joined = true;
 }
 

@@ -207,9 +207,13 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   dc.event_depth = options.event_depth;
   dc.trace = options.trace;
   dc.deadline_s = options.deadline_s;
+  dc.wait_s = options.wait_s;
   dc.idle_s = options.idle_s;
   dc.kernel_idle_s = options.kernel_idle_s;
   r->dispatcher = std::make_unique<Dispatcher>(chip, *r->memory, dc);
+  // The control blocks are the runtime's L1: NoC transfers into them are legal.
+  chip.memory_map().add(sim::MemoryKind::L1, KM_CONTROL_L1, uint64_t(cores) * KM_CONTROL_BYTES, KM_CONTROL_BYTES,
+                        KM_CONTROL_BYTES, cores);
   s.log("launch: program '" + spec.name + "' on " + std::to_string(cores) + " cores, depth " +
         std::to_string(spec.depth) + ", host depth " + std::to_string(options.host_depth) + ", event depth " +
         std::to_string(options.event_depth));

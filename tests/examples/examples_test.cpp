@@ -135,6 +135,11 @@ const Expectation kExpectations[] = {
                                            std::to_string(15 * group) + " bf16 tiles on " + std::string(g.arch) + " " +
                                            std::to_string(g.full_x) + "x" + std::to_string(g.full_y) + " (0 wrong)"};
      }},
+    {"dispatch_broadcast", 3,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{std::to_string(size) + " jobs: core (0,0) multicast 16 blocks of 4 pages",
+                                       "to " + std::to_string(g.full_x * g.full_y - 1) + " cores", "0 wrong"};
+     }},
     {"dispatch_measure", 2000,
      [](uint32_t size, const GridCase& g) {
        return std::vector<std::string>{std::to_string(size) + " host-fed NOP commands",

@@ -33,6 +33,9 @@
 
 #include "tessel/kernel_common.h"
 #include "tessel/persistent_abi.h"
+#ifndef TESSEL_KERNEL_COMPUTE
+#include "tessel/dataflow.h"
+#endif
 
 namespace persistent {
 
@@ -157,6 +160,123 @@ inline uint32_t core_count() { return tessel_ctx()->rt_args[2]; }
 inline uint64_t ticks() { return detail::card()->ticks(tessel_ctx()); }
 // The command's result word, for a handler that does not return it.
 inline void set_result(const Command& c, uint32_t value) { detail::card()->set_result(tessel_ctx(), c.slot, value); }
+
+// Waits until *word >= value, at most the session's `wait` seconds; false
+// when the wait ran out (this core gave up).
+inline bool wait_at_least(volatile uint32_t* word, uint32_t value, TESSEL_SITE_PARAMS) {
+  return detail::card(TESSEL_SITE)->wait_word(tessel_ctx(), word, value, TESSEL_SITE) != 0;
+}
+
+// The broadcast protocol: the group's root core multicasts `blocks` blocks of
+// `block_bytes` to the receivers of a NoC rectangle, through a ring of
+// `window` block slots at the same L1 address on every core (`region`, e.g.
+// a circular buffer's get_write_ptr()). Flow control, per block b:
+//  - a receiver grants the root a slot (increments the root's WANTED) once
+//    slot b % window is free: `window` grants at the start, then one per
+//    block it released;
+//  - the root waits for WANTED >= base + receivers * (b + 1), multicasts the
+//    block into slot b % window, then multicasts VALID = epoch << 16 | b + 1;
+//  - a receiver waits for VALID >= epoch << 16 | b + 1, uses the slot, and
+//    releases it (its next grant);
+//  - at the end each receiver increments the root's DONE_BY and the root
+//    waits for all of them.
+// The epoch is the command's sequence number (low 16 bits), so VALID words of
+// an earlier broadcast are never taken for this one. Every wait has the
+// session's `wait` timeout: one that runs out records the block (+1) as this
+// core's first give-up (run.state()) and fails the kernel with the wait's
+// source line. The root's bases keep its counts monotonic across commands.
+// A broadcast's arguments are layout.broadcast_args(...): KM_BROADCAST_ARGS words.
+// (Data-movement kernels only: the root and the receivers use the NoC.)
+inline constexpr uint32_t kBroadcastArgs = KM_BROADCAST_ARGS;
+
+#ifndef TESSEL_KERNEL_COMPUTE
+class Broadcast {
+public:
+  // args: the KM_BROADCAST_ARGS words of layout.broadcast_args, from the command.
+  Broadcast(const Command& c, const uint32_t* args, uint32_t region, uint32_t block_bytes, uint32_t window)
+      : region_(region), block_bytes_(block_bytes), window_(window), epoch_((c.sequence & 0xFFFFu) << 16),
+        x0_(args[0] & 0xFFFFu), y0_(args[0] >> 16), x1_(args[1] & 0xFFFFu), y1_(args[1] >> 16), receivers_(args[2]),
+        root_x_(args[3] & 0xFFFFu), root_y_(args[3] >> 16) {
+    tessel_kernel_ctx* k = tessel_ctx();
+    root_ = k->noc_x == root_x_ && k->noc_y == root_y_;
+  }
+  bool root() const { return root_; }
+  uint32_t receivers() const { return receivers_; }
+  uint32_t slot_address(uint32_t block) const { return region_ + (block % window_) * block_bytes_; }
+
+  // Root: multicast block `block` from `src` (an L1 address of this core).
+  void send(uint32_t block, uint32_t src, TESSEL_SITE_PARAMS) {
+    volatile uint32_t* w = words();
+    if (!wait_counted(&w[KM_BCAST_WANTED], w[KM_BCAST_WANTED_BASE] + receivers_ * (block + 1), block, TESSEL_SITE))
+      give_up(block, "the receivers' grants (WANTED)", TESSEL_SITE);
+    const uint32_t dst = slot_address(block);
+    noc_async_write_multicast(src, get_noc_multicast_addr(x0_, y0_, x1_, y1_, dst), block_bytes_, receivers_, false,
+                              noc_index, TESSEL_SITE);
+    noc_async_write_barrier(noc_index, TESSEL_SITE);
+    volatile uint32_t* valid = &w[KM_BCAST_VALID];
+    *valid = epoch_ | (block + 1);
+    noc_semaphore_set_multicast(uint32_t(uintptr_t(valid)),
+                                get_noc_multicast_addr(x0_, y0_, x1_, y1_, uint32_t(uintptr_t(valid))), receivers_,
+                                false, noc_index, TESSEL_SITE);
+    noc_async_write_barrier(noc_index, TESSEL_SITE);
+    ++w[KM_BCAST_BLOCKS];
+  }
+  // Root: wait for every receiver's DONE_BY, then move the bases on.
+  void finish(uint32_t blocks, TESSEL_SITE_PARAMS) {
+    volatile uint32_t* w = words();
+    if (!wait_counted(&w[KM_BCAST_DONE_BY], w[KM_BCAST_DONE_BASE] + receivers_, blocks, TESSEL_SITE))
+      give_up(blocks, "the receivers' DONE-BY words", TESSEL_SITE);
+    w[KM_BCAST_WANTED_BASE] = w[KM_BCAST_WANTED_BASE] + receivers_ * blocks;
+    w[KM_BCAST_DONE_BASE] = w[KM_BCAST_DONE_BASE] + receivers_;
+  }
+  // Receiver: grant the root the first `window` slots.
+  void open(TESSEL_SITE_PARAMS) {
+    noc_semaphore_inc(root_word(KM_BCAST_WANTED), window_, noc_index, TESSEL_SITE);
+  }
+  // Receiver: wait for block `block`; returns its L1 address.
+  uint32_t receive(uint32_t block, TESSEL_SITE_PARAMS) {
+    volatile uint32_t* w = words();
+    if (!wait_counted(&w[KM_BCAST_VALID], epoch_ | (block + 1), block, TESSEL_SITE))
+      give_up(block, "the root's VALID word", TESSEL_SITE);
+    ++w[KM_BCAST_BLOCKS];
+    return slot_address(block);
+  }
+  // Receiver: block `block` is used; its slot may take block + window.
+  void release(uint32_t block, uint32_t blocks, TESSEL_SITE_PARAMS) {
+    if (block + window_ < blocks) noc_semaphore_inc(root_word(KM_BCAST_WANTED), 1, noc_index, TESSEL_SITE);
+  }
+  // Receiver: the broadcast is done here (the root's DONE_BY).
+  void done(TESSEL_SITE_PARAMS) { noc_semaphore_inc(root_word(KM_BCAST_DONE_BY), 1, noc_index, TESSEL_SITE); }
+
+private:
+  static volatile uint32_t* words() { return detail::state_words() + KM_BROADCAST_OFFSET / 4; }
+  uint64_t root_word(uint32_t index) const {
+    return get_noc_addr(root_x_, root_y_, KM_CONTROL_L1 + KM_BROADCAST_OFFSET + 4 * index);
+  }
+  bool wait_counted(volatile uint32_t* word, uint32_t value, uint32_t, const char* file, uint32_t line) {
+    if (*word >= value) return true;
+    const uint64_t t0 = ticks();
+    const bool ok = wait_at_least(word, value, file, line);
+    words()[KM_BCAST_WAIT_TICKS] += uint32_t(ticks() - t0);
+    return ok;
+  }
+  [[noreturn]] static void give_up(uint32_t block, const char* what, const char* file, uint32_t line) {
+    volatile uint32_t* w = words();
+    if (w[KM_BCAST_GAVE_UP] == 0) w[KM_BCAST_GAVE_UP] = block + 1;
+    tessel_kernel_ctx* k = tessel_ctx();
+    (void)what;
+    k->api->fail(k,
+                 "broadcast: gave up waiting (the session's wait timeout) for another core: see run.state() for "
+                 "this core's broadcast words",
+                 file, line);
+    __builtin_unreachable();
+  }
+
+  uint32_t region_, block_bytes_, window_, epoch_;
+  uint32_t x0_, y0_, x1_, y1_, receivers_, root_x_, root_y_;
+  bool root_ = false;
+};
+#endif
 
 // The runtime's loop: serves commands until EXIT.
 inline void serve(const Entry* table, uint32_t count, TESSEL_SITE_PARAMS) {

@@ -110,6 +110,27 @@
 #define KM_MB_ARGC 5u     // argument count
 #define KM_MB_ARGS 6u     // KM_ARGS_MAX argument words
 
+// The broadcast protocol's words (tessel/persistent.h, persistent::Broadcast),
+// after the mailbox. On the root: WANTED (credits the receivers granted),
+// DONE_BY (receivers that finished), and the bases the root keeps of both.
+// On a receiver: VALID (the root's last block: epoch << 16 | block + 1).
+// On both: blocks handled, ticks spent waiting, and the first give-up
+// (block + 1 of the wait that ran out; 0: none).
+#define KM_BROADCAST_OFFSET 0x480u
+#define KM_BCAST_VALID 0u
+#define KM_BCAST_WANTED 1u
+#define KM_BCAST_DONE_BY 2u
+#define KM_BCAST_BLOCKS 3u
+#define KM_BCAST_WAIT_TICKS 4u
+#define KM_BCAST_GAVE_UP 5u
+#define KM_BCAST_WANTED_BASE 6u
+#define KM_BCAST_DONE_BASE 7u
+#define KM_BCAST_WORDS 8u
+#define KM_CONTROL_BYTES 0x600u // the whole control block, per core
+// Words of a broadcast's arguments (layout.broadcast_args): the rectangle's
+// first and last NoC coordinates (x | y << 16), the receivers, the root's.
+#define KM_BROADCAST_ARGS 4u
+
 #define KM_PHASE_WAITING 0u // for its next command
 #define KM_PHASE_READER 1u  // the reader runs a handler
 #define KM_PHASE_EXITED 2u  // the loop ended (EXIT or the stop flag)
@@ -141,6 +162,10 @@ struct tessel_card_api {
   void (*set_result)(struct tessel_kernel_ctx*, uint32_t slot, uint32_t value);
   // The card's clock, in KM_TIMER_MHZ ticks.
   uint64_t (*ticks)(struct tessel_kernel_ctx*);
+  // Waits until *word >= value, at most the session's `wait` seconds: 1 when
+  // it holds, 0 when the wait ran out (the core gave up).
+  uint32_t (*wait_word)(struct tessel_kernel_ctx*, volatile uint32_t* word, uint32_t value, const char* file,
+                        uint32_t line);
 };
 #endif
 

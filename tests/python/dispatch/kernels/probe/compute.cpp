@@ -1,0 +1,7 @@
+#include "compute_kernel_api.h"
+#include "tessel/persistent.h"
+#include "../probe.hpp"
+
+uint32_t own_arg() { return persistent::arg(0); }
+
+TESSEL_PERSISTENT_KERNEL(TESSEL_HANDLER(kHandlerComputeArg, own_arg))
