@@ -42,7 +42,7 @@ void broadcast(const persistent::Command& c) {
     }
     b.finish(blocks);
   } else {
-    b.open();
+    b.open(blocks);
     for (uint32_t block = 0; block < blocks; ++block) {
       const uint32_t slot = b.receive(block);
       if (check) checksum += sum_words(slot, pages * page_bytes / 4);

@@ -169,22 +169,29 @@ inline bool wait_at_least(volatile uint32_t* word, uint32_t value, TESSEL_SITE_P
 
 // The broadcast protocol: the group's root core multicasts `blocks` blocks of
 // `block_bytes` to the receivers of a NoC rectangle, through a ring of
-// `window` block slots at the same L1 address on every core (`region`, e.g.
-// a circular buffer's get_write_ptr()). Flow control, per block b:
-//  - a receiver grants the root a slot (increments the root's WANTED) once
-//    slot b % window is free: `window` grants at the start, then one per
-//    block it released;
-//  - the root waits for WANTED >= base + receivers * (b + 1), multicasts the
-//    block into slot b % window, then multicasts VALID = epoch << 16 | b + 1;
-//  - a receiver waits for VALID >= epoch << 16 | b + 1, uses the slot, and
-//    releases it (its next grant);
+// `window` (at most KM_BCAST_WINDOW_MAX) block slots at the same L1 address on
+// every core (`region`, e.g. a circular buffer's get_write_ptr()). Per block b
+// in slot s = b % window:
+//  - a receiver grants the root slot s (increments the root's WANTED[s]) once
+//    the slot is free: every slot at the start, then slot s again when it
+//    released block b - window;
+//  - the root waits for WANTED[s] >= its base[s] + receivers * (b / window + 1),
+//    multicasts the block into slot s, then multicasts VALID = epoch << 16 |
+//    b + 1;
+//  - a receiver waits for VALID >= epoch << 16 | b + 1, uses the slot and
+//    releases it (its next grant of the slot);
 //  - at the end each receiver increments the root's DONE_BY and the root
 //    waits for all of them.
-// The epoch is the command's sequence number (low 16 bits), so VALID words of
-// an earlier broadcast are never taken for this one. Every wait has the
-// session's `wait` timeout: one that runs out records the block (+1) as this
-// core's first give-up (run.state()) and fails the kernel with the wait's
-// source line. The root's bases keep its counts monotonic across commands.
+// Grants are counted per slot: a receiver can never grant a slot more often
+// than the root has sent into it plus one, so the receivers' total reaches
+// the root's bound only when every one of them released the slot (a single
+// count over all slots would let a fast receiver's grants stand in for a slow
+// one's). The epoch is the command's sequence number (low 16 bits): a
+// receiver resets its VALID to epoch << 16 before its first grant, so no word
+// of an earlier broadcast is taken for this one. Every wait has the session's
+// `wait` timeout: one that runs out records the block (+1) as this core's
+// first give-up (run.state()) and fails the kernel with the wait's source
+// line. The root's bases keep its counts monotonic across commands.
 // A broadcast's arguments are layout.broadcast_args(...): KM_BROADCAST_ARGS words.
 // (Data-movement kernels only: the root and the receivers use the NoC.)
 inline constexpr uint32_t kBroadcastArgs = KM_BROADCAST_ARGS;
@@ -199,6 +206,10 @@ public:
         root_x_(args[3] & 0xFFFFu), root_y_(args[3] >> 16) {
     tessel_kernel_ctx* k = tessel_ctx();
     root_ = k->noc_x == root_x_ && k->noc_y == root_y_;
+    if (window_ == 0 || window_ > KM_BCAST_WINDOW_MAX) {
+      k->api->fail(k, "persistent::Broadcast: the window must be 1 to KM_BCAST_WINDOW_MAX (8) blocks", nullptr, 0);
+      __builtin_unreachable();
+    }
   }
   bool root() const { return root_; }
   uint32_t receivers() const { return receivers_; }
@@ -207,7 +218,9 @@ public:
   // Root: multicast block `block` from `src` (an L1 address of this core).
   void send(uint32_t block, uint32_t src, TESSEL_SITE_PARAMS) {
     volatile uint32_t* w = words();
-    if (!wait_counted(&w[KM_BCAST_WANTED], w[KM_BCAST_WANTED_BASE] + receivers_ * (block + 1), block, TESSEL_SITE))
+    const uint32_t s = block % window_;
+    if (!wait_counted(&w[KM_BCAST_WANTED + s], w[KM_BCAST_WANTED_BASE + s] + receivers_ * (block / window_ + 1),
+                      block, TESSEL_SITE))
       give_up(block, "the receivers' grants (WANTED)", TESSEL_SITE);
     const uint32_t dst = slot_address(block);
     noc_async_write_multicast(src, get_noc_multicast_addr(x0_, y0_, x1_, y1_, dst), block_bytes_, receivers_, false,
@@ -226,12 +239,16 @@ public:
     volatile uint32_t* w = words();
     if (!wait_counted(&w[KM_BCAST_DONE_BY], w[KM_BCAST_DONE_BASE] + receivers_, blocks, TESSEL_SITE))
       give_up(blocks, "the receivers' DONE-BY words", TESSEL_SITE);
-    w[KM_BCAST_WANTED_BASE] = w[KM_BCAST_WANTED_BASE] + receivers_ * blocks;
+    for (uint32_t s = 0; s < window_ && s < blocks; ++s) // slot s took the blocks s, s + window, ...
+      w[KM_BCAST_WANTED_BASE + s] = w[KM_BCAST_WANTED_BASE + s] + receivers_ * ((blocks - 1 - s) / window_ + 1);
     w[KM_BCAST_DONE_BASE] = w[KM_BCAST_DONE_BASE] + receivers_;
   }
-  // Receiver: grant the root the first `window` slots.
-  void open(TESSEL_SITE_PARAMS) {
-    noc_semaphore_inc(root_word(KM_BCAST_WANTED), window_, noc_index, TESSEL_SITE);
+  // Receiver: reset VALID for this broadcast, then grant the root every slot
+  // the broadcast uses.
+  void open(uint32_t blocks, TESSEL_SITE_PARAMS) {
+    words()[KM_BCAST_VALID] = epoch_;
+    for (uint32_t s = 0; s < window_ && s < blocks; ++s)
+      noc_semaphore_inc(root_word(KM_BCAST_WANTED + s), 1, noc_index, TESSEL_SITE);
   }
   // Receiver: wait for block `block`; returns its L1 address.
   uint32_t receive(uint32_t block, TESSEL_SITE_PARAMS) {
@@ -243,7 +260,8 @@ public:
   }
   // Receiver: block `block` is used; its slot may take block + window.
   void release(uint32_t block, uint32_t blocks, TESSEL_SITE_PARAMS) {
-    if (block + window_ < blocks) noc_semaphore_inc(root_word(KM_BCAST_WANTED), 1, noc_index, TESSEL_SITE);
+    if (block + window_ < blocks)
+      noc_semaphore_inc(root_word(KM_BCAST_WANTED + block % window_), 1, noc_index, TESSEL_SITE);
   }
   // Receiver: the broadcast is done here (the root's DONE_BY).
   void done(TESSEL_SITE_PARAMS) { noc_semaphore_inc(root_word(KM_BCAST_DONE_BY), 1, noc_index, TESSEL_SITE); }

@@ -111,21 +111,22 @@
 #define KM_MB_ARGS 6u     // KM_ARGS_MAX argument words
 
 // The broadcast protocol's words (tessel/persistent.h, persistent::Broadcast),
-// after the mailbox. On the root: WANTED (credits the receivers granted),
-// DONE_BY (receivers that finished), and the bases the root keeps of both.
-// On a receiver: VALID (the root's last block: epoch << 16 | block + 1).
-// On both: blocks handled, ticks spent waiting, and the first give-up
-// (block + 1 of the wait that ran out; 0: none).
+// after the mailbox. On the root: WANTED, per ring slot, the grants the
+// receivers gave; DONE_BY, the receivers that finished; the bases of both
+// the root keeps across broadcasts. On a receiver: VALID, the root's last
+// block (epoch << 16 | block + 1). On both: blocks handled, ticks spent
+// waiting, and the first give-up (block + 1 of the wait that ran out; 0: none).
 #define KM_BROADCAST_OFFSET 0x480u
 #define KM_BCAST_VALID 0u
-#define KM_BCAST_WANTED 1u
-#define KM_BCAST_DONE_BY 2u
-#define KM_BCAST_BLOCKS 3u
-#define KM_BCAST_WAIT_TICKS 4u
-#define KM_BCAST_GAVE_UP 5u
-#define KM_BCAST_WANTED_BASE 6u
-#define KM_BCAST_DONE_BASE 7u
-#define KM_BCAST_WORDS 8u
+#define KM_BCAST_DONE_BY 1u
+#define KM_BCAST_BLOCKS 2u
+#define KM_BCAST_WAIT_TICKS 3u
+#define KM_BCAST_GAVE_UP 4u
+#define KM_BCAST_DONE_BASE 5u
+#define KM_BCAST_WANTED 8u        // KM_BCAST_WINDOW_MAX words
+#define KM_BCAST_WANTED_BASE 16u  // KM_BCAST_WINDOW_MAX words
+#define KM_BCAST_WINDOW_MAX 8u
+#define KM_BCAST_WORDS 24u
 #define KM_CONTROL_BYTES 0x600u // the whole control block, per core
 // Words of a broadcast's arguments (layout.broadcast_args): the rectangle's
 // first and last NoC coordinates (x | y << 16), the receivers, the root's.
