@@ -76,7 +76,8 @@ constexpr ThreadTarget kTargets[] = {
 
 // Flags for every thread (part of the key).
 //  -ffreestanding: the toolchain has no C library; stdint.h and stddef.h are
-//    GCC's own. The kernel headers use nothing else of the standard library.
+//    GCC's own. Nor has it a C++ library: the few C++ headers kernel headers
+//    include come from kernel/include/tessel/freestanding (build()).
 //  -fno-threadsafe-statics: each core runs one thread and there is no C++
 //    runtime to provide __cxa_guard_acquire.
 //  -fno-asynchronous-unwind-tables -fno-unwind-tables: kernels are built
@@ -464,8 +465,10 @@ ThreadResult CrossChecker::Impl::build(const Job& job, const std::string& front,
   std::vector<std::string> argv = {toolchain.cxx, std::string("-march=") + target.march,
                                    std::string("-mabi=") + target.mabi};
   argv.insert(argv.end(), kFixedFlags.begin(), kFixedFlags.end());
-  argv.insert(argv.end(), {"-I" + compiler.include_dir, "-include", "tessel/kernel_prelude.h",
-                           "-fmacro-prefix-map=" + source_dir + "/=",
+  // The toolchain has no C++ library: kernel/include/tessel/freestanding has
+  // the few standard headers kernel headers include.
+  argv.insert(argv.end(), {"-I" + compiler.include_dir, "-isystem", compiler.include_dir + "/tessel/freestanding",
+                           "-include", "tessel/kernel_prelude.h", "-fmacro-prefix-map=" + source_dir + "/=",
                            "-fmacro-prefix-map=" + compiler.include_dir + "/=", "-MD", "-MF", depfile});
   argv.insert(argv.end(), job.flags.begin(), job.flags.end());
   argv.insert(argv.end(), {"-o", elf_temp, "-x", "c++", source.source_arg, "-x", "none",
