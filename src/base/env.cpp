@@ -39,6 +39,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_STRICT", "1 or 0: make every warning an error"},
     {"TESSEL_PROFILER", "1 or 0: record kernels' device profiler markers"},
     {"TESSEL_PROFILER_DIR", "the directory profiler reads write profile_log_device.csv to (compat)"},
+    {"TESSEL_INSN_CHECK", "1 or 0: check cross-compiled kernels for instructions the cores lack (size estimate)"},
     {"TESSEL_CARD_LOCK_DIR", "where dispatch sessions keep their per-card lock files (default /tmp)"},
 };
 

@@ -1,22 +1,17 @@
 #include "jit/compiler.hpp"
 
+#include "jit/process.hpp"
+
 #include "tessel/error.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <semaphore>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace tessel::jit {
 namespace {
@@ -75,88 +70,12 @@ std::counting_semaphore<>& compiler_slots() {
   return slots;
 }
 
-struct ProcessResult {
-  int wait_status = 0;
-  std::string output;       // stdout and stderr interleaved, at most kMaxOutputBytes
-  size_t dropped_bytes = 0; // output beyond kMaxOutputBytes
-};
-
-class SpawnActions {
-public:
-  SpawnActions() { posix_spawn_file_actions_init(&actions_); }
-  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions_); }
-  SpawnActions(const SpawnActions&) = delete;
-  SpawnActions& operator=(const SpawnActions&) = delete;
-  posix_spawn_file_actions_t* get() { return &actions_; }
-
-private:
-  posix_spawn_file_actions_t actions_;
-};
-
-// Runs argv[0] (searched in PATH when it has no '/') with stdin from
-// /dev/null and stdout+stderr captured. Throws if it cannot be started.
-ProcessResult run_process(const std::vector<std::string>& argv, const std::string& working_dir) {
-  int pipe_fds[2];
-  // O_CLOEXEC matters: a compiler spawned concurrently by another thread must
-  // not inherit this pipe's write end, or this read would wait for it too.
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
-    throw ProgramError("kernel compiler " + argv[0] + " could not be started: pipe: " + std::strerror(errno));
-
-  SpawnActions actions;
-  posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], 1);
-  posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], 2);
-  if (!working_dir.empty()) posix_spawn_file_actions_addchdir_np(actions.get(), working_dir.c_str());
-
-  std::vector<char*> args;
-  for (const auto& arg : argv)
-    args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-
-  pid_t pid = 0;
-  int spawn_error = ::posix_spawnp(&pid, argv[0].c_str(), actions.get(), nullptr, args.data(), environ);
-  ::close(pipe_fds[1]);
-  if (spawn_error != 0) {
-    ::close(pipe_fds[0]);
-    throw ProgramError("kernel compiler " + argv[0] + " could not be started: " + std::strerror(spawn_error) +
+ProcessResult run_compiler_process(const std::vector<std::string>& argv, const std::string& working_dir) {
+  ProcessResult result = run_process(argv, working_dir, kMaxOutputBytes, "kernel compiler");
+  if (result.spawn_error != 0)
+    throw ProgramError("kernel compiler " + argv[0] + " could not be started: " + std::strerror(result.spawn_error) +
                        " (set TESSEL_KERNEL_CXX to a C++20 compiler)");
-  }
-
-  ProcessResult result;
-  char buffer[4096];
-  while (true) {
-    ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    size_t keep = std::min(static_cast<size_t>(n), kMaxOutputBytes - result.output.size());
-    result.output.append(buffer, keep);
-    result.dropped_bytes += static_cast<size_t>(n) - keep;
-  }
-  ::close(pipe_fds[0]);
-  while (::waitpid(pid, &result.wait_status, 0) < 0) {
-    if (errno != EINTR) {
-      result.wait_status = -1;
-      break;
-    }
-  }
   return result;
-}
-
-bool succeeded(const ProcessResult& result) {
-  return result.wait_status != -1 && WIFEXITED(result.wait_status) && WEXITSTATUS(result.wait_status) == 0;
-}
-
-std::string describe_failure(const ProcessResult& result) {
-  std::string text = result.output;
-  if (result.dropped_bytes != 0)
-    text += "\n[... " + std::to_string(result.dropped_bytes) + " more bytes of compiler output]";
-  if (result.wait_status == -1)
-    text += "\n[compiler status unknown]";
-  else if (WIFSIGNALED(result.wait_status))
-    text += "\n[compiler killed by signal " + std::to_string(WTERMSIG(result.wait_status)) + "]";
-  else if (result.output.empty())
-    text += "[compiler exited with status " + std::to_string(WEXITSTATUS(result.wait_status)) + " and no message]";
-  return text;
 }
 
 std::string environment_or(const char* name, const char* fallback) {
@@ -187,13 +106,16 @@ const std::string& compiler_identity(const std::string& cxx) {
   static std::map<std::string, std::string> identities; // node-based: references stay valid
   std::lock_guard lock(mutex);
   if (auto it = identities.find(cxx); it != identities.end()) return it->second;
-  ProcessResult result = run_process({cxx, "--version"}, {});
+  ProcessResult result = run_compiler_process({cxx, "--version"}, {});
   if (!succeeded(result))
-    throw ProgramError("kernel compiler " + cxx + " --version failed:\n" + describe_failure(result) +
+    throw ProgramError("kernel compiler " + cxx + " --version failed:\n" + describe_failure(result, "compiler") +
                        "\n(set TESSEL_KERNEL_CXX to a C++20 compiler)");
   std::string first_line = result.output.substr(0, result.output.find('\n'));
   return identities.emplace(cxx, std::move(first_line)).first->second;
 }
+
+CompilerSlot::CompilerSlot() { compiler_slots().acquire(); }
+CompilerSlot::~CompilerSlot() { compiler_slots().release(); }
 
 const std::vector<std::string>& fixed_compile_flags() { return kFixedFlags; }
 
@@ -214,17 +136,13 @@ std::vector<std::string> compile_command(const CompileJob& job) {
 
 void run_compile(const CompileJob& job) {
   std::vector<std::string> argv = compile_command(job);
-  compiler_slots().acquire();
   ProcessResult result;
-  try {
-    result = run_process(argv, job.working_dir);
-  } catch (...) {
-    compiler_slots().release();
-    throw;
+  {
+    CompilerSlot slot;
+    result = run_compiler_process(argv, job.working_dir);
   }
-  compiler_slots().release();
   if (!succeeded(result))
-    throw ProgramError("kernel " + job.display_name + " failed to compile:\n" + describe_failure(result));
+    throw ProgramError("kernel " + job.display_name + " failed to compile:\n" + describe_failure(result, "compiler"));
 }
 
 std::vector<std::string> parse_depfile(std::string_view text, const std::string& base_dir) {

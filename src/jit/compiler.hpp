@@ -45,8 +45,18 @@ struct CompileJob {
 
 std::vector<std::string> compile_command(const CompileJob& job);
 
-// Runs the compiler; at most std::thread::hardware_concurrency() compilers run
-// at once in the process. Throws tessel::ProgramError
+// One of the process's std::thread::hardware_concurrency() compiler slots,
+// held for its lifetime (blocks until one is free). Every kernel compiler the
+// JIT runs, for the host or for the size estimate (cross_build.hpp), holds one.
+class CompilerSlot {
+public:
+  CompilerSlot();
+  ~CompilerSlot();
+  CompilerSlot(const CompilerSlot&) = delete;
+  CompilerSlot& operator=(const CompilerSlot&) = delete;
+};
+
+// Runs the compiler in a CompilerSlot. Throws tessel::ProgramError
 // "kernel <display name> failed to compile:\n<compiler output>" on failure.
 void run_compile(const CompileJob& job);
 

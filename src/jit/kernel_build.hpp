@@ -111,6 +111,12 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+// The root a KernelCache(dir) uses: `dir`, else $TESSEL_CACHE_DIR, else
+// $XDG_CACHE_HOME/tessel/kernels, else $HOME/.cache/tessel/kernels; absolute,
+// without a trailing '/'. Other caches of kernel builds (the size estimate,
+// cross_build.hpp) live under it too.
+std::string kernel_cache_root(const std::string& dir);
+
 // The process-wide cache used by devices unless they are given another.
 KernelCache& default_kernel_cache();
 

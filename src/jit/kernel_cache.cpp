@@ -67,15 +67,14 @@
 #include "jit/entry_record.hpp"
 #include "jit/file_io.hpp"
 #include "jit/kernel_binary.hpp"
+#include "jit/kernel_source.hpp"
 #include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <future>
 #include <mutex>
@@ -99,24 +98,6 @@ std::string default_cache_root() {
   if (std::string dir = environment("HOME"); !dir.empty()) return dir + "/.cache/tessel/kernels";
   return "/tmp/tessel-kernels-" + std::to_string(::getuid());
 }
-
-// Absolute, without a trailing '/': compiler paths and messages are built from it.
-std::string resolve_cache_root(const std::string& dir) {
-  std::string root = std::filesystem::absolute(dir.empty() ? default_cache_root() : dir).lexically_normal().string();
-  while (root.size() > 1 && root.back() == '/')
-    root.pop_back();
-  return root;
-}
-
-// The file the compiler is given for a request.
-struct PreparedSource {
-  std::string name;               // for messages
-  std::string compiled_path;      // absolute
-  std::string source_arg;         // as passed to the compiler
-  std::string working_dir;        // the compiler's working directory; empty: inherit
-  std::string hash;               // content_hash of the source
-  std::vector<std::string> flags; // request_flags() of the request and this source
-};
 
 struct EntryPaths {
   std::string hash;
@@ -207,14 +188,21 @@ void report_damaged_entry(const std::string& kernel_name, const std::string& ent
 
 } // namespace
 
+std::string kernel_cache_root(const std::string& dir) {
+  // Absolute, without a trailing '/': compiler paths and messages are built from it.
+  std::string root = std::filesystem::absolute(dir.empty() ? default_cache_root() : dir).lexically_normal().string();
+  while (root.size() > 1 && root.back() == '/')
+    root.pop_back();
+  return root;
+}
+
 struct KernelCache::Impl {
   explicit Impl(std::string dir)
-      : root(resolve_cache_root(dir)), entries_dir(root + "/" + std::to_string(TESSEL_KERNEL_ABI_VERSION)),
+      : root(kernel_cache_root(dir)), entries_dir(root + "/" + std::to_string(TESSEL_KERNEL_ABI_VERSION)),
         compiler(compiler_config_from_environment()), instances(std::make_shared<InstanceDirectory>(root)) {}
 
   std::shared_ptr<KernelBinary> build(const BuildRequest& request, const std::string& key);
   std::shared_ptr<KernelBinary> build_uncached(const BuildRequest& request);
-  PreparedSource prepare_source(const BuildRequest& request);
   // A disk lookup: the loaded binary on a hit, else nullptr and why.
   struct Probe {
     std::shared_ptr<KernelBinary> binary;
@@ -292,31 +280,6 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::build(const BuildRequest& reque
   }
 }
 
-PreparedSource KernelCache::Impl::prepare_source(const BuildRequest& request) {
-  if (!request.source_path.empty()) {
-    std::string path = absolute_source_path(request.source_path);
-    std::optional<std::string> content = read_file(path);
-    if (!content)
-      throw ProgramError("kernel source " + request.source_path + " cannot be read: " + std::strerror(errno));
-    return {request.source_path, path, path, {}, content_hash(*content), request_flags(request, *content)};
-  }
-  // Text kernels get a content-addressed file, compiled from its directory
-  // under its display name, so __FILE__ and compiler messages show that name.
-  std::string dir = root + "/sources/" + short_hash(request.source_text);
-  std::string file_name = text_source_file_name(request);
-  std::string path = dir + "/" + file_name;
-  if (read_file(path) != request.source_text) {
-    make_directories(std::filesystem::path(path).parent_path().string());
-    write_file_atomic(path, request.source_text);
-  }
-  return {source_name(request),
-          path,
-          file_name,
-          dir,
-          content_hash(request.source_text),
-          request_flags(request, request.source_text)};
-}
-
 KernelCache::Impl::Probe KernelCache::Impl::probe(const EntryPaths& entry, const std::string& front,
                                                   const PreparedSource& source) {
   std::optional<std::string> key = read_file(entry.key);
@@ -391,7 +354,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Prepa
 }
 
 std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildRequest& request) {
-  PreparedSource source = prepare_source(request);
+  PreparedSource source = prepare_kernel_source(request, root);
   FrontKeyInputs inputs{compiler.cxx,         compiler_identity(compiler.cxx),
                         compiler.include_dir, fixed_compile_flags(),
                         source.compiled_path, source.hash,

@@ -12,9 +12,23 @@
 
 #include "tessel/kernel_common.h"
 
+// The RISC-V size estimate (TESSEL_CROSS_ESTIMATE) builds one TRISC thread
+// at a time: each macro keeps its argument on its own thread only.
+#if !defined(TESSEL_CROSS_ESTIMATE) || defined(TRISC_UNPACK)
 #define UNPACK(x) x
+#else
+#define UNPACK(x)
+#endif
+#if !defined(TESSEL_CROSS_ESTIMATE) || defined(TRISC_MATH)
 #define MATH(x) x
+#else
+#define MATH(x)
+#endif
+#if !defined(TESSEL_CROSS_ESTIMATE) || defined(TRISC_PACK)
 #define PACK(x) x
+#else
+#define PACK(x)
+#endif
 #ifndef ALWI
 #define ALWI inline __attribute__((always_inline))
 #endif

@@ -448,9 +448,11 @@ struct tessel_kernel_ctx {
 #define TESSEL_DPRINT_THREAD_ALL 0xFFu // the RISC's own (every thread, on the compute RISC)
 
 // Offsets the prelude's assembly stubs use (kernel_prelude.h), checked here.
+// They are the LP64 layout; a 32-bit build (the RISC-V size estimate,
+// src/jit/cross_build.hpp) has no stubs and other offsets.
 #define TESSEL_CTX_API_OFFSET 1504
 #define TESSEL_API_KERNEL_EXIT_OFFSET 168
-#ifdef __cplusplus
+#if defined(__cplusplus) && __SIZEOF_POINTER__ == 8
 static_assert(__builtin_offsetof(struct tessel_kernel_ctx, api) == TESSEL_CTX_API_OFFSET, "kernel ABI layout");
 static_assert(__builtin_offsetof(struct tessel_sim_api, kernel_exit) == TESSEL_API_KERNEL_EXIT_OFFSET,
               "kernel ABI layout");
@@ -470,9 +472,17 @@ static inline __attribute__((always_inline)) struct tessel_kernel_ctx* tessel_ct
 }
 
 // Whether the watchdog found no progress for its time (see tessel_watch_words).
+// Silicon has no watchdog, and rv32im no 64-bit atomic load (it would call
+// libatomic), so the RISC-V size estimate (TESSEL_CROSS_ESTIMATE) leaves the
+// poll out.
 static inline int tessel_stalled(const struct tessel_kernel_ctx* k) {
+#ifdef TESSEL_CROSS_ESTIMATE
+  (void)k;
+  return 0;
+#else
   return __atomic_load_n(&k->watch->stalled, __ATOMIC_RELAXED) ==
          __atomic_load_n(&k->watch->progress, __ATOMIC_RELAXED) + 1;
+#endif
 }
 
 // Coordinates the simulator gave (bank tables, the core's own): always in range.

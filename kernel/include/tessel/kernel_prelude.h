@@ -31,8 +31,10 @@
 // three thread macros Metalium defines one per build, a compute kernel here
 // sees TRISC_MATH, the thread whose code uses the SFPU (SFPI kernels put it
 // under #ifdef TRISC_MATH). Code only under TRISC_UNPACK or TRISC_PACK is
-// not compiled.
-#if defined(TESSEL_KERNEL_COMPUTE) && !defined(TRISC_MATH)
+// not compiled. The RISC-V size estimate (TESSEL_CROSS_ESTIMATE,
+// src/jit/cross_build.hpp) builds each TRISC thread apart, as Metalium does,
+// and defines the thread's macro itself.
+#if defined(TESSEL_KERNEL_COMPUTE) && !defined(TRISC_MATH) && !defined(TESSEL_CROSS_ESTIMATE)
 #define TRISC_MATH 1
 #endif
 #ifndef MAIN
