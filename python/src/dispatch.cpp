@@ -194,6 +194,13 @@ void bind_dispatch(nb::module_& m) {
              return out;
            })
       .def("traced", &Run::traced)
+      .def("sizes",
+           [](const Run& r) {
+             std::vector<std::pair<std::string, uint32_t>> threads;
+             for (const auto& t : r.sizes().threads)
+               threads.emplace_back(t.name, t.text_bytes);
+             return std::make_tuple(threads, r.sizes().total_bytes, r.sizes().buffer_bytes);
+           })
       .def("submitted", &Run::submitted)
       .def("submit_s", &Run::submit_s)
       .def("wait_s", &Run::wait_s)

@@ -21,6 +21,12 @@ int opt_level_number(const std::string& level, const char* kernel) {
                      "' is not an optimisation level: expected one of O0, O1, O2, O3, Os, Ofast, Oz");
 }
 
+int host_opt_level(const std::string& level) {
+  // The simulator's build of a kernel: the size levels build as O2, Ofast as O3.
+  const int n = opt_level_number(level, "kernel");
+  return n < 0 ? -1 : n <= 3 ? n : (level == "Ofast" ? 3 : 2);
+}
+
 void ProgramSpec::validate() const {
   const std::string what = program_name(*this);
   if (reader_path.empty() || compute_path.empty() || writer_path.empty())

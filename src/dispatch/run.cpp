@@ -546,6 +546,7 @@ std::vector<TraceEntry> Run::trace(uint64_t handle) const {
 }
 
 uint32_t Run::traced() const { return impl_->options.trace; }
+const KernelSizes& Run::sizes() const { return impl_->sizes; }
 uint64_t Run::submitted() const { return impl_->next_handle - 1; }
 double Run::submit_s() const { return impl_->submit_s; }
 double Run::wait_s() const { return impl_->wait_s; }

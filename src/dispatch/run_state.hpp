@@ -33,6 +33,7 @@ struct HandleState {
 struct Run::Impl {
   Session::Impl* session = nullptr;
   LoadOptions options;
+  KernelSizes sizes; // the program's, against the kernel buffer
   uint32_t depth = 0;
   uint32_t cores = 0;
   uint32_t grid_x = 0;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "dispatch/run_state.hpp"
+#include "jit/cross_build.hpp"
 #include "dispatch/session_state.hpp"
 #include "runtime/device_state.hpp"
 #include "tessel/command_queue.hpp"
@@ -57,6 +58,69 @@ uint32_t cb_bytes(const ProgramSpec& p, uint32_t trace) {
   return uint32_t(std::min<uint64_t>(total, ~0u));
 }
 } // namespace
+
+namespace {
+jit::BuildRequest cross_request(const std::string& path, jit::KernelKind kind, const ProgramSpec& spec,
+                                const std::vector<uint32_t>& compile_args, const std::string& opt) {
+  jit::BuildRequest r;
+  r.source_path = path;
+  r.kind = kind;
+  for (const auto& [k, v] : kernel_defines(spec, opt))
+    r.defines.emplace_back(k, v);
+  r.compile_args = compile_args;
+  return r;
+}
+} // namespace
+
+// The program's threads cross-built for the cores' RISC-V targets (an
+// estimate of silicon's sizes, jit/cross_build.hpp): KernelSizeError when they
+// do not fit the kernel buffer, KernelInstructionError for an instruction the
+// cores lack. Cached with the build.
+KernelSizes check_cross_build(const ProgramSpec& spec, uint32_t kernel_bytes) {
+  const jit::CrossReport report = jit::cross_check(
+      cross_request(spec.reader_path, jit::KernelKind::DataMovement, spec, spec.reader_compile_args, spec.opt.reader),
+      cross_request(spec.writer_path, jit::KernelKind::DataMovement, spec, spec.writer_compile_args, spec.opt.writer),
+      cross_request(spec.compute_path, jit::KernelKind::Compute, spec, spec.compute_compile_args, spec.opt.compute),
+      jit::CrossOptLevels{spec.opt.reader, spec.opt.writer, spec.opt.compute});
+  KernelSizes sizes;
+  sizes.buffer_bytes = kernel_bytes;
+  sizes.total_bytes = report.total_bytes;
+  const KernelSizes::Thread* largest = nullptr;
+  for (const jit::CrossThreadSize& t : report.threads)
+    sizes.threads.push_back({t.thread, t.text_bytes});
+  for (const KernelSizes::Thread& t : sizes.threads)
+    if (!largest || t.text_bytes > largest->text_bytes) largest = &t;
+  if (!report.findings.empty()) {
+    std::vector<InstructionFinding> findings;
+    std::string message = "Program '" + spec.name + "': the kernels hold instructions the Tensix cores lack (a core "
+                          "that meets one stops without a report):";
+    for (const jit::InstructionFinding& f : report.findings) {
+      findings.push_back({f.thread, f.instruction, f.function, f.file, f.line});
+      message += "\n  " + f.thread + " thread: " + f.instruction + " in " + f.function +
+                 (f.file.empty() ? std::string() : " at " + f.file + ":" + std::to_string(f.line));
+    }
+    message += "\n(a / on floats is the usual cause: divide by an integer, multiply by a reciprocal computed on the "
+               "host, or use a reciprocal with Newton steps; TESSEL_INSN_CHECK=0 turns this check off)";
+    throw KernelInstructionError(message, std::move(findings));
+  }
+  if (sizes.total_bytes > kernel_bytes)
+    throw KernelSizeError("Program '" + spec.name + "': its kernels take " + std::to_string(sizes.total_bytes) +
+                              " bytes (an estimate from a RISC-V build), more than the session's kernel buffer of " +
+                              std::to_string(kernel_bytes) + " bytes; the largest thread is " + largest->name + " (" +
+                              std::to_string(largest->text_bytes) +
+                              " bytes). Give the session more with kernel_bytes, or lower the reader and writer "
+                              "to Os first and the compute kernel only when that is not enough",
+                          sizes);
+  return sizes;
+}
+
+std::string sizes_line(const KernelSizes& sizes) {
+  std::string line = "kernel sizes (estimate):";
+  for (size_t i = 0; i < sizes.threads.size(); ++i)
+    line += (i ? ", " : " ") + sizes.threads[i].name + " " + std::to_string(sizes.threads[i].text_bytes);
+  return line + "; total " + std::to_string(sizes.total_bytes) + " of " + std::to_string(sizes.buffer_bytes) +
+         " bytes";
+}
 
 sim::Chip* Session::Impl::chip() const { return device->state().chip.get(); }
 
@@ -155,13 +219,13 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   KernelHandle reader, writer, compute;
   try {
     DataMovementConfig rc{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, spec.reader_compile_args,
-                          kernel_defines(spec, spec.opt.reader), {}, opt_level_number(spec.opt.reader, "reader")};
+                          kernel_defines(spec, spec.opt.reader), {}, host_opt_level(spec.opt.reader)};
     DataMovementConfig wc{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, spec.writer_compile_args,
-                          kernel_defines(spec, spec.opt.writer), {}, opt_level_number(spec.opt.writer, "writer")};
+                          kernel_defines(spec, spec.opt.writer), {}, host_opt_level(spec.opt.writer)};
     ComputeConfig cc = spec.compute;
     cc.compile_args = spec.compute_compile_args;
     cc.defines = kernel_defines(spec, spec.opt.compute);
-    cc.opt_level = opt_level_number(spec.opt.compute, "compute");
+    cc.opt_level = host_opt_level(spec.opt.compute);
     reader = p.add_kernel(spec.reader_path, all, rc);
     writer = p.add_kernel(spec.writer_path, all, wc);
     compute = p.add_kernel(spec.compute_path, all, cc);
@@ -193,6 +257,9 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
         p.set_runtime_args(compute, CoreRangeSet(CoreCoord{x, y}), args_for(KM_ROLE_COMPUTE, own.compute));
       }
     s.device->command_queue().compile_program(p);
+    r->sizes = check_cross_build(spec, s.kernel_bytes);
+  } catch (const DispatchError&) {
+    throw;
   } catch (const tessel::ProgramError& e) {
     throw ProgramError(std::string(e.what()));
   } catch (const tessel::ValidationError& e) {
@@ -214,6 +281,7 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   // The control blocks are the runtime's L1: NoC transfers into them are legal.
   chip.memory_map().add(sim::MemoryKind::L1, KM_CONTROL_L1, uint64_t(cores) * KM_CONTROL_BYTES, KM_CONTROL_BYTES,
                         KM_CONTROL_BYTES, cores);
+  s.log(sizes_line(r->sizes));
   s.log("launch: program '" + spec.name + "' on " + std::to_string(cores) + " cores, depth " +
         std::to_string(spec.depth) + ", host depth " + std::to_string(options.host_depth) + ", event depth " +
         std::to_string(options.event_depth));

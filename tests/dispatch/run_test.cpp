@@ -300,3 +300,65 @@ TEST(PersistentRun, TracedCommandsRecordWhenEachCoreTookThem) {
     previous = t[0].taken;
   }
 }
+
+TEST(PersistentRun, KernelSizesAreMeasuredAndLogged) {
+  std::vector<std::string> lines;
+  DeviceConfig dc;
+  dc.grid_x = 2;
+  dc.grid_y = 1;
+  SessionConfig sc;
+  sc.device = Device::open(dc);
+  sc.log = [&](const std::string& l) { lines.push_back(l); };
+  auto session = Session::open(sc);
+  dispatch::Run& run = session->load(basic_program());
+  const KernelSizes& sizes = run.sizes();
+  ASSERT_EQ(sizes.threads.size(), 5u);
+  EXPECT_EQ(sizes.threads[0].name, "reader");
+  EXPECT_EQ(sizes.buffer_bytes, Session::kDefaultKernelBytes);
+  uint32_t total = 0;
+  for (const auto& t : sizes.threads) {
+    EXPECT_GT(t.text_bytes, 64u) << t.name;
+    total += t.text_bytes;
+  }
+  EXPECT_EQ(sizes.total_bytes, total);
+  bool logged = false;
+  for (const std::string& l : lines)
+    logged |= l.rfind("kernel sizes (estimate): reader ", 0) == 0 && l.find(std::to_string(total) + " of 70656") !=
+                                                                          std::string::npos;
+  EXPECT_TRUE(logged);
+  run.stop();
+}
+
+TEST(PersistentRun, AProgramTooLargeForTheKernelBufferIsKernelSizeErrorBeforeAnythingLoads) {
+  SessionConfig sc;
+  sc.kernel_bytes = 1024;
+  auto session = Session::open(sc);
+  try {
+    session->load(basic_program());
+    FAIL() << "expected KernelSizeError";
+  } catch (const KernelSizeError& e) {
+    EXPECT_EQ(e.sizes.buffer_bytes, 1024u);
+    EXPECT_GT(e.sizes.total_bytes, 1024u);
+    EXPECT_NE(std::string(e.what()).find("more than the session's kernel buffer of 1024 bytes"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(session->run(), nullptr); // nothing was loaded
+  EXPECT_EQ(session->l1(), (std::pair<uint32_t, uint32_t>{1024, Session::kL1Budget - 1024}));
+}
+
+TEST(PersistentRun, AFloatDivideInAComputeKernelIsKernelInstructionError) {
+  auto session = small_session(2, 1);
+  ProgramSpec p = basic_program();
+  p.compute_path = kKernels + "../fdiv/compute.cpp";
+  try {
+    session->load(p);
+    FAIL() << "expected KernelInstructionError";
+  } catch (const KernelInstructionError& e) {
+    ASSERT_FALSE(e.findings.empty());
+    EXPECT_EQ(e.findings[0].instruction, "fdiv.s");
+    EXPECT_NE(e.findings[0].function.find("scale"), std::string::npos) << e.findings[0].function;
+    EXPECT_NE(e.findings[0].file.find("fdiv/compute.cpp"), std::string::npos) << e.findings[0].file;
+    EXPECT_EQ(e.findings[0].line, 6u);
+  }
+  EXPECT_EQ(session->run(), nullptr);
+}

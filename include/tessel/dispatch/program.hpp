@@ -56,5 +56,7 @@ struct ProgramSpec {
 
 // The flag a set optimisation level defines for its kernel (KM_OPT_LEVEL).
 int opt_level_number(const std::string& level, const char* kernel); // -1 for empty; ProgramError if unknown
+// The level the simulator builds the kernel at (O0..O3; the size levels as O2, Ofast as O3).
+int host_opt_level(const std::string& level);
 
 } // namespace tessel::dispatch

@@ -92,6 +92,7 @@ public:
   uint32_t traced() const; // sequence numbers traced per core
 
   uint64_t submitted() const; // the last handle
+  const KernelSizes& sizes() const; // the program's kernels against the session's kernel buffer
   double submit_s() const;
   double wait_s() const;
   double native_s() const;

@@ -32,6 +32,10 @@ class KernelSizeError(ProgramError):
 
     def __init__(self, message, sizes=None):
         super().__init__(message)
+        if isinstance(sizes, tuple):
+            from .program import KernelSizes
+
+            sizes = KernelSizes(*sizes)
         self.sizes = sizes
 
 

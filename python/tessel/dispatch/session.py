@@ -201,6 +201,8 @@ class Session:
             flags["math_approx_mode"], unpack, program.defines, depth, program.handlers, opt, trace,
             seconds["deadline"], seconds["wait"], seconds["idle"], seconds["kernel_idle"], seconds["start"],
             host_depth, event_depth, batch, seconds["settle_microseconds"])
+        threads, total, buffer = native.sizes()
+        program.sizes = KernelSizes(threads, total, buffer)
         self.run = Run(native, self, program)
         return self.run
 

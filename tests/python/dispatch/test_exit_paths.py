@@ -1,0 +1,144 @@
+"""The session's exit paths (spec: persistent-dispatch-host-api, Session):
+SIGTERM and a process that ends without closing its session both abort the
+loaded run before the process exits, and a card is held by one live process
+at a time (CardBusy names the holder). Each case runs in a process of its
+own, with this process's PYTHONPATH and TESSEL_CACHE_DIR."""
+
+import faulthandler
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tessel.dispatch as km
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
+BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
+CHILD_TIMEOUT_S = 30
+TEST_TIMEOUT_S = 60
+
+# A child that loads the basic program on a 4 x 2 device and prints its log.
+PRELUDE = textwrap.dedent(f"""\
+    import os, signal, sys, time
+    import tessel
+    import tessel.dispatch as km
+
+    def log(line):
+        print("log:", line, flush=True)
+
+    def program():
+        return km.Program("basic", {str(BASIC)!r}, buffers=[km.Buffer(0, "uint32", 64, 1)],
+                          handlers=km.abi.handlers({str(BASIC_HEADER)!r}))
+    """)
+
+
+@pytest.fixture(autouse=True)
+def _timeout():
+    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
+    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in [str(ROOT / "python"), str(ROOT / "build" / "default" / "python"),
+                                                  e.get("PYTHONPATH", "")] if p)
+    e.setdefault("TESSEL_CACHE_DIR", str(ROOT / "build" / "kernel-cache"))
+    e["TESSEL_CARD_LOCK_DIR"] = str(tmp_path)
+    e.pop("TT_VISIBLE_DEVICES", None)
+    return e
+
+
+def child(script, env):
+    return subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(script)], env=env, capture_output=True,
+                          text=True, timeout=CHILD_TIMEOUT_S)
+
+
+def test_sigterm_aborts_the_run_and_exits_143(env):
+    done = child("""
+        with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+            try:
+                with km.Session(device=device, log=log) as session:
+                    run = session.load(program())
+                    run.wait(run.submit(0), timeout=5.0)
+                    pending = run.submit(0, group=(1, 2))  # queued on the host: abandoned
+                    print("loaded", flush=True)
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    time.sleep(20)
+                    print("not reached", flush=True)
+            finally:
+                print("left the with blocks", flush=True)
+        """, env)
+    out = done.stdout.splitlines()
+    assert done.returncode == 143, done.stderr
+    assert "not reached" not in out
+    assert out.index("loaded") < out.index("log: run aborted: 1 commands abandoned") < out.index("log: runtime closed")
+    assert out[-1] == "left the with blocks"
+    assert not any(line.startswith("log: kernel finished") for line in out)  # aborted, not stopped
+    assert "Traceback" not in done.stderr
+
+
+def test_sigterm_keeps_a_handler_of_the_process(env):
+    done = child("""
+        signal.signal(signal.SIGTERM, lambda *a: (print("own handler", flush=True), sys.exit(7)))
+        device = tessel.Device.open(arch="blackhole", grid=(4, 2))
+        session = km.Session(device=device, log=log)
+        run = session.load(program())
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(20)
+        """, env)
+    out = done.stdout.splitlines()
+    assert done.returncode == 7, done.stderr
+    # The process's own handler ran; the session still closed itself at exit (atexit).
+    assert out.index("own handler") < out.index("log: run aborted: 0 commands abandoned") < out.index(
+        "log: runtime closed")
+
+
+def test_exit_without_close_aborts_at_exit(env):
+    done = child("""
+        device = tessel.Device.open(arch="blackhole", grid=(4, 2))
+        session = km.Session(device=device, log=log)
+        run = session.load(program())
+        run.wait(run.submit(0), timeout=5.0)
+        print("end of script", flush=True)
+        """, env)
+    out = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert out.index("end of script") < out.index("log: run aborted: 0 commands abandoned") < out.index(
+        "log: runtime closed")
+    assert out[-1] == "log: runtime closed"
+    assert done.stderr == ""
+
+
+def test_card_busy_names_the_holder(env, monkeypatch, tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent("""
+        session = km.Session(card=3)
+        print("holding", flush=True)
+        sys.stdin.readline()
+        """)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "holding\n"
+        monkeypatch.setenv("TESSEL_CARD_LOCK_DIR", str(tmp_path))
+        monkeypatch.delenv("TT_VISIBLE_DEVICES", raising=False)
+        with pytest.raises(km.CardBusy) as e:
+            km.Session(card=3)
+        assert e.value.pid == holder.pid
+        lock = tmp_path / "tessel-card-3.lock"
+        assert str(e.value) == (f"Session.open: card {3} is held by process {holder.pid} (lock file {lock}); a card "
+                                f"stays held until its process exits")
+        assert isinstance(e.value, km.DispatchError)
+    finally:
+        holder.stdin.close()
+        assert holder.wait(timeout=CHILD_TIMEOUT_S) == 0, holder.stderr.read()
+        holder.stdout.close()
+        holder.stderr.close()
+    # The holder has exited: its pid in the lock file is not taken for a holder.
+    with km.Session(card=3) as s:
+        assert s.grid == (12, 10)
+    assert (tmp_path / "tessel-card-3.lock").read_text() == f"{os.getpid()}\n"
