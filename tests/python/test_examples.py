@@ -17,7 +17,8 @@ def test_every_example_is_listed():
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_cpp_example_from_python(name):
-    size = {"loopback": 8, "copy_multi_core": 0, "eltwise_binary": 32}.get(name, 0)
+    size = {"loopback": 8, "copy_multi_core": 0, "eltwise_binary": 32, "dispatch_measure": 2000,
+            "dispatch_broadcast": 3}.get(name, 0)
     small_matmul = name.startswith("matmul")
     passed, summary, seconds, compile_seconds = _tessel.examples.run(
         name, "blackhole", 4, 4, "deterministic", 128 if small_matmul else size, "", "")
