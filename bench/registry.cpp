@@ -13,6 +13,7 @@ namespace tessel::bench {
 
 void run_pipeline();
 void run_dispatch();
+void run_dispatch_persistent();
 void run_jit();
 void run_eltwise();
 void run_matmul();
@@ -24,6 +25,9 @@ namespace {
 const Benchmark kBenchmarks[] = {
     {"pipeline", "2 KiB tiles reader -> CB -> writer on all 120 cores vs a plain copy loop", run_pipeline},
     {"dispatch", "re-dispatch of a cached null-kernel program with new runtime args", run_dispatch},
+    {"dispatch_persistent",
+     "persistent dispatch: host-fed NOP, exclusive NOP periods on 1/12/120 cores, broadcast per job, vs silicon",
+     run_dispatch_persistent},
     {"dispatch_cached", "an Operation with a factory re-dispatched on 120 cores, cache hits, new words each call",
      run_dispatch_cached},
     {"jit", "kernel compile: cold, warm disk cache, in-process memo", run_jit},

@@ -9,6 +9,7 @@ namespace tessel::dispatch {
 namespace {
 
 constexpr uint32_t kRiscsPerCore = 3;
+constexpr uint32_t kAllRiscs = 1u << KM_ROLE_READER | 1u << KM_ROLE_WRITER | 1u << KM_ROLE_COMPUTE;
 // The card spins this long (200 us) for the host before it parks: a futex
 // wake-up costs tens to hundreds of microseconds on a VM, more than a
 // steady stream of commands leaves between two batches.
@@ -28,42 +29,62 @@ void card_done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t l
 }
 void card_set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) { dispatcher_of(k).set_result(k, slot, value); }
 uint64_t card_ticks(tessel_kernel_ctx* k) { return dispatcher_of(k).now_ticks(); }
+void card_announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count) {
+  dispatcher_of(k).announce(k, numbers, count);
+}
 uint32_t card_wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
                         uint32_t line) {
   return dispatcher_of(k).wait_word(k, word, value, file, line);
 }
 
-const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks, card_wait_word};
+const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks, card_announce, card_wait_word};
 
 } // namespace
 
 Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConfig& config)
     : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()),
-      core_state_(cores_), slots_(config.depth), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
+      core_state_(cores_), slots_(config.depth), words_(size_t(cores_) * KM_STATE_WORDS, 0u),
+      trace_(size_t(config.trace) * cores_ * 4, 0u), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
       idle_ticks_(seconds_to_ticks(config.idle_s)), kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
       grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)), wait_ticks_(seconds_to_ticks(config.wait_s)) {
   jobs_.reserve(KM_JOB_QUEUE);
+  for (CoreState& cs : core_state_)
+    for (auto& h : cs.handles)
+      h.set();
   waits_.reserve(size_t(cores_) * TESSEL_RISC_COUNT);
+  for (uint32_t c = 0; c < cores_; ++c)
+    std::fill_n(reinterpret_cast<uint32_t*>(chip_.core(c).l1 + KM_CONTROL_L1), KM_CONTROL_BYTES / 4, 0u);
+  for (CoreState& cs : core_state_)
+    std::fill(std::begin(cs.riscs_expected), std::end(cs.riscs_expected), uint8_t(kRiscsPerCore));
+}
+
+void Dispatcher::flush_to_l1() {
   for (uint32_t c = 0; c < cores_; ++c) {
-    std::fill_n(state_words(c), KM_STATE_WORDS, 0u);
-    std::fill_n(state_words(c), KM_CONTROL_BYTES / 4, 0u);
+    std::copy_n(&words_[size_t(c) * KM_STATE_WORDS], KM_STATE_WORDS,
+                reinterpret_cast<uint32_t*>(chip_.core(c).l1 + KM_CONTROL_L1));
+    if (!config_.trace) continue;
+    uint32_t* l1 = reinterpret_cast<uint32_t*>(uintptr_t(chip_.core(c).cbs[KM_CB_TRACE].fifo_addr));
+    for (uint32_t seq = 0; seq < config_.trace; ++seq)
+      std::copy_n(&trace_[(size_t(seq) * cores_ + c) * 4], 4, l1 + seq * 4);
   }
 }
 
 const void* Dispatcher::kernel_table() const { return &kCardApi; }
 
+bool Dispatcher::words_stop(uint32_t core) const { return state_words(core)[KM_WORD_STOP] != 0; }
+
 uint32_t* Dispatcher::state_words(uint32_t core) const {
-  return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1);
+  return const_cast<uint32_t*>(&words_[size_t(core) * KM_STATE_WORDS]);
 }
 
 uint32_t* Dispatcher::mailbox(uint32_t core, uint32_t slot) const {
-  return state_words(core) + KM_MAILBOX_OFFSET / 4 + slot * KM_MAILBOX_WORDS;
+  return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1 + KM_MAILBOX_OFFSET) +
+         slot * KM_MAILBOX_WORDS;
 }
 
 uint32_t* Dispatcher::trace_entry(uint32_t core, uint64_t sequence) const {
   if (sequence >= config_.trace) return nullptr;
-  const tessel_cb_iface& cb = chip_.core(core).cbs[KM_CB_TRACE];
-  return reinterpret_cast<uint32_t*>(uintptr_t(cb.fifo_addr) + sequence * KM_TRACE_ENTRY_BYTES);
+  return const_cast<uint32_t*>(&trace_[(size_t(sequence) * cores_ + core) * 4]);
 }
 
 // ---------------------------------------------------------------------------
@@ -76,9 +97,6 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
   if (!cs.ready) {
     cs.ready = true;
     words[KM_WORD_READY] = 1;
-    if (config_.trace)
-      std::fill_n(reinterpret_cast<uint32_t*>(uintptr_t(chip_.core(c).cbs[KM_CB_TRACE].fifo_addr)),
-                  config_.trace * KM_TRACE_ENTRY_BYTES / 4, 0u);
     if (++ready_cores_ == cores_) {
       state_ = KM_STATE_RUNNING;
       mem_.ready.store(1, std::memory_order_release);
@@ -102,7 +120,7 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     --cs.count;
   } else {
     uint32_t* mb = mailbox(c, slot);
-    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT;
+    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT | kAllRiscs << 24;
     mb[KM_MB_SLOT] = slot;
   }
   const uint32_t* mb = mailbox(c, slot);
@@ -128,7 +146,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
     std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
     chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
   }
-  if (++cs.riscs_done[slot] < kRiscsPerCore) return;
+  if (++cs.riscs_done[slot] < cs.riscs_expected[slot]) return;
   cs.riscs_done[slot] = 0;
   uint32_t* words = state_words(c);
   ++words[KM_WORD_DONE];
@@ -137,6 +155,46 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
   --cs.busy;
   s.reported_cores.set(c - s.command.first);
   if (++s.reported == s.command.count) complete(slot);
+}
+
+void Dispatcher::announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count) {
+  CoreState& cs = core_state_[static_cast<sim::Core*>(k->sim_core)->index];
+  const uint32_t role = k->rt_args[0];
+  if (role > KM_ROLE_COMPUTE) return;
+  cs.handles[role].reset();
+  for (uint32_t i = 0; i < count; ++i)
+    if (numbers[i] < 256) cs.handles[role].set(numbers[i]);
+}
+
+uint32_t Dispatcher::riscs_for(const CoreState& cs, uint32_t handler) const {
+  uint32_t riscs = 1u << KM_ROLE_READER; // the reader takes every command
+  for (uint32_t role : {KM_ROLE_WRITER, KM_ROLE_COMPUTE})
+    if (handler == KM_HANDLER_EXIT || cs.handles[role].test(handler)) riscs |= 1u << role;
+  return riscs;
+}
+
+// A command none of the core's RISCs has a handler for, on a core whose
+// reader waits for it with nothing else in flight: the loop's pass would only
+// take it and report, so the card does that on the core's behalf (the same
+// state words and trace), without switching to the core's fibers.
+bool Dispatcher::serve_idle(uint32_t core, uint32_t slot) {
+  CoreState& cs = core_state_[core];
+  const Slot& s = slots_[slot];
+  if (!cs.reader || cs.count != 0 || cs.busy != 1 || riscs_for(cs, s.command.handler) != 1u << KM_ROLE_READER ||
+      cs.handles[KM_ROLE_READER].test(s.command.handler) || words_stop(core))
+    return false;
+  uint32_t* words = state_words(core);
+  ++words[KM_WORD_PASS];
+  words[KM_WORD_SEQUENCE] = uint32_t(s.sequence);
+  ++words[KM_WORD_TAKEN];
+  words[KM_WORD_HANDLER] = s.command.handler;
+  ++words[KM_WORD_DONE];
+  if (uint32_t* t = trace_entry(core, s.sequence)) {
+    t[0] = t[1] = uint32_t(now_ticks());
+    t[3] = words[KM_WORD_PASS];
+  }
+  --cs.busy;
+  return true;
 }
 
 uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
@@ -248,18 +306,27 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   next_deadline_ = std::min(next_deadline_, s.deadline_tick);
   last_activity_tick_ = s.submit_tick;
   for (uint32_t core = first; core < first + c.count; ++core) {
+    CoreState& cs = core_state_[core];
+    ++cs.busy;
+    if (serve_idle(core, slot)) {
+      s.reported_cores.set(core - first);
+      ++s.reported;
+      continue;
+    }
+    const uint32_t riscs = riscs_for(cs, c.handler);
+    cs.riscs_expected[slot] = uint8_t(__builtin_popcount(riscs));
     uint32_t* mb = mailbox(core, slot);
     mb[KM_MB_SEQUENCE] = uint32_t(s.sequence);
-    mb[KM_MB_HANDLER] = c.handler | c.flags << 8;
+    mb[KM_MB_HANDLER] = c.handler | c.flags << 8 | riscs << 24;
     mb[KM_MB_GROUP] = first | c.count << 16;
     mb[KM_MB_SLOT] = slot;
     mb[KM_MB_INDEX] = core - first;
     mb[KM_MB_ARGC] = c.arg_count;
     for (uint32_t i = 0; i < KM_ARGS_MAX; ++i)
       mb[KM_MB_ARGS + i] = c.args[i];
-    ++core_state_[core].busy;
     deliver(core, slot);
   }
+  if (s.reported == c.count) complete(slot);
 }
 
 void Dispatcher::complete(uint32_t slot) {
@@ -272,7 +339,7 @@ void Dispatcher::complete(uint32_t slot) {
   last_activity_tick_ = now;
   if (s.deadline_tick == next_deadline_) recompute_deadline();
   post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
-  pump();
+  if (!in_pump_) pump();
 }
 
 void Dispatcher::recompute_deadline() {
@@ -314,6 +381,13 @@ bool Dispatcher::take_line(const Command& c) {
 }
 
 bool Dispatcher::pump() {
+  // Completions inside (a command served on idle cores completes at its
+  // submit) do not pump again: the loops below go on instead.
+  struct InPump {
+    bool& flag;
+    explicit InPump(bool& f) : flag(f) { flag = true; }
+    ~InPump() { flag = false; }
+  } in_pump(in_pump_);
   bool progress = false;
   if (__builtin_expect(mem_.stop.load(std::memory_order_relaxed) != 0, 0) && !aborting_) begin_abort(chip_);
   if (aborting_) return false;
@@ -369,7 +443,7 @@ void Dispatcher::send_exit() {
   state_ = KM_STATE_EXITING;
   for (uint32_t c = 0; c < cores_; ++c) {
     uint32_t* mb = mailbox(c, config_.depth);
-    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT;
+    mb[KM_MB_HANDLER] = KM_HANDLER_EXIT | kAllRiscs << 24;
     mb[KM_MB_SLOT] = config_.depth;
     deliver(c, config_.depth);
   }
@@ -499,6 +573,7 @@ bool Dispatcher::idle(sim::Chip& chip) {
 }
 
 void Dispatcher::finish(uint32_t state, uint32_t error, std::string message) {
+  flush_to_l1();
   state_ = state;
   if (error_ == KM_ERROR_NONE) error_ = error;
   if (message_.empty()) message_ = std::move(message);

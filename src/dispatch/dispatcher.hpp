@@ -64,6 +64,8 @@ public:
   // The card's clock: 50 MHz ticks since the dispatcher started.
   uint64_t now_ticks() const { return clock_.ticks(); }
 
+  // Each core's state words while the run goes (read-only for reports).
+  const uint32_t* live_words(uint32_t core) const { return &words_[size_t(core) * KM_STATE_WORDS]; }
   // After the run (card thread finished): the result and, for a deadline,
   // where the cores of the group that did not report were.
   ResultBlock result() const;
@@ -75,6 +77,7 @@ public:
   const volatile uint32_t* take(tessel_kernel_ctx* k, const char* file, uint32_t line);
   void done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line);
   void set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value);
+  void announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count);
   uint32_t wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file, uint32_t line);
 
 private:
@@ -102,7 +105,12 @@ private:
     uint8_t riscs_done[KM_MAILBOX_SLOTS] = {};
     uint16_t busy = 0; // in-flight commands that include this core
     bool ready = false;
+    uint8_t riscs_expected[KM_MAILBOX_SLOTS] = {}; // reports each slot's command needs from this core
+    // The handler numbers each RISC's kernel announced; all set until it has.
+    std::bitset<256> handles[TESSEL_RISC_COUNT];
   };
+  uint32_t riscs_for(const CoreState& cs, uint32_t handler) const; // bit per KM_ROLE_*
+  bool serve_idle(uint32_t core, uint32_t slot); // a command no RISC handles, on an idle core
 
   bool pump();                      // ring and job queue -> cores; true if anything changed
   bool take_line(const Command& c); // false: hold it at the head of the ring
@@ -120,6 +128,7 @@ private:
   void begin_abort(sim::Chip& chip);
   void recompute_deadline();
   uint32_t* state_words(uint32_t core) const;
+  bool words_stop(uint32_t core) const;
   uint32_t* mailbox(uint32_t core, uint32_t slot) const;
   uint32_t* trace_entry(uint32_t core, uint64_t sequence) const;
   std::string where_is(const sim::Fiber* f) const;
@@ -131,6 +140,14 @@ private:
   CardClock clock_;
   std::vector<CoreState> core_state_;
   std::vector<Slot> slots_;
+  // The cores' state words (KM_STATE_WORDS each) and the trace ([sequence][core]
+  // entries), kept here while the run goes and copied into each core's L1
+  // (its control block, CB 31) when it ends: only the card writes them, and
+  // one command over 120 cores then touches a few dense cache lines instead
+  // of two pages of every core's L1.
+  std::vector<uint32_t> words_;
+  std::vector<uint32_t> trace_;
+  void flush_to_l1();
   uint32_t busy_slots_ = 0;
   // Job queue of queued commands waiting for room (oldest first).
   std::vector<Command> jobs_;
@@ -143,6 +160,7 @@ private:
   uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
   bool exit_pending_ = false, exited_ = false;
   bool aborting_ = false;
+  bool in_pump_ = false;
   uint64_t abort_tick_ = 0;
   // The result block.
   uint32_t state_ = KM_STATE_STARTING, error_ = KM_ERROR_NONE;

@@ -173,17 +173,16 @@ bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
 std::string Run::Impl::kernel_activity() const {
   // Read-only looks at the control blocks: the pass markers 20 ms apart.
   std::vector<uint32_t> passes(cores);
-  sim::Chip& chip = *session->chip();
   for (uint32_t c = 0; c < cores; ++c)
-    passes[c] = reinterpret_cast<const volatile uint32_t*>(chip.core(c).l1 + KM_CONTROL_L1)[KM_WORD_PASS];
+    passes[c] = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(c))[KM_WORD_PASS];
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   uint32_t moved = 0, waiting = 0;
   for (uint32_t c = 0; c < cores; ++c) {
-    const volatile uint32_t* w = reinterpret_cast<const volatile uint32_t*>(chip.core(c).l1 + KM_CONTROL_L1);
+    const volatile uint32_t* w = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(c));
     moved += w[KM_WORD_PASS] != passes[c];
     waiting += w[KM_WORD_PHASE] == KM_PHASE_WAITING;
   }
-  const volatile uint32_t* core0 = reinterpret_cast<const volatile uint32_t*>(chip.core(0).l1 + KM_CONTROL_L1);
+  const volatile uint32_t* core0 = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(0));
   return "the kernel: " + std::string(card_finished() ? "finished" : "still runs") + "; core 0 pass marker " +
          std::to_string(core0[KM_WORD_PASS]) + (passes[0] != core0[KM_WORD_PASS] ? " (moving)" : " (not moving)") +
          ", phase " + (core0[KM_WORD_PHASE] == KM_PHASE_WAITING ? "waiting for a command" : "running a handler") +

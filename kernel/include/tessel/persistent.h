@@ -88,7 +88,7 @@ inline volatile uint32_t* state_words() {
 inline void read_command(const volatile uint32_t* mb, Command& c) {
   c.sequence = mb[KM_MB_SEQUENCE];
   c.handler = mb[KM_MB_HANDLER] & 0xFFu;
-  c.flags = mb[KM_MB_HANDLER] >> 8;
+  c.flags = (mb[KM_MB_HANDLER] >> 8) & 0xFFu;
   c.first_core = mb[KM_MB_GROUP] & 0xFFFFu;
   c.core_count = mb[KM_MB_GROUP] >> 16;
   c.slot = mb[KM_MB_SLOT];
@@ -305,12 +305,22 @@ inline void serve(const Entry* table, uint32_t count, TESSEL_SITE_PARAMS) {
     __builtin_unreachable();
   }
   const uint32_t my_role = role();
+  {
+    uint32_t numbers[KM_HANDLER_LAST];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count && n < KM_HANDLER_LAST; ++i)
+      numbers[n++] = table[i].number;
+    card->announce(k, numbers, n);
+  }
   Command c;
   for (;;) {
     if (my_role == KM_ROLE_READER) {
       const volatile uint32_t* mb = card->take(k, TESSEL_SITE);
       detail::read_command(mb, c);
+      const uint32_t riscs = mb[KM_MB_HANDLER] >> 24;
       for (uint32_t cb : {kCbTokenCompute, kCbTokenWriter}) {
+        const uint32_t to = cb == kCbTokenCompute ? KM_ROLE_COMPUTE : KM_ROLE_WRITER;
+        if (!(riscs >> to & 1u)) continue; // that RISC has no handler for it
         k->api->cb_reserve_back(k, cb, 1, TESSEL_SITE);
         *reinterpret_cast<volatile uint32_t*>(uintptr_t(k->cbs[cb].wr_ptr)) = c.slot;
         k->api->cb_push_back(k, cb, 1, TESSEL_SITE);

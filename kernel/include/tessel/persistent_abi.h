@@ -103,7 +103,7 @@
 #define KM_MAILBOX_SLOTS (KM_DEPTH_MAX + 1u) // slot `depth` carries EXIT
 #define KM_MAILBOX_WORDS 16u
 #define KM_MB_SEQUENCE 0u // the command's sequence number
-#define KM_MB_HANDLER 1u  // handler | flags << 8
+#define KM_MB_HANDLER 1u  // handler | flags << 8 | the RISCs that take part << 24 (bit per KM_ROLE_*)
 #define KM_MB_GROUP 2u    // first core | core count << 16
 #define KM_MB_SLOT 3u     // completion slot (0 .. depth - 1)
 #define KM_MB_INDEX 4u    // this core's index in the group (0: the leader)
@@ -163,6 +163,11 @@ struct tessel_card_api {
   void (*set_result)(struct tessel_kernel_ctx*, uint32_t slot, uint32_t value);
   // The card's clock, in KM_TIMER_MHZ ticks.
   uint64_t (*ticks)(struct tessel_kernel_ctx*);
+  // The handler numbers this RISC's kernel has (called once, before the
+  // first take): a command none of a core's RISCs handles is served by the
+  // card on an idle core's behalf, and a RISC without a handler for a
+  // command gets no token for it.
+  void (*announce)(struct tessel_kernel_ctx*, const uint32_t* numbers, uint32_t count);
   // Waits until *word >= value, at most the session's `wait` seconds: 1 when
   // it holds, 0 when the wait ran out (the core gave up).
   uint32_t (*wait_word)(struct tessel_kernel_ctx*, volatile uint32_t* word, uint32_t value, const char* file,

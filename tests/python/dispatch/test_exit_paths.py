@@ -113,7 +113,7 @@ def test_exit_without_close_aborts_at_exit(env):
     assert out.index("end of script") < out.index("log: run aborted: 0 commands abandoned") < out.index(
         "log: runtime closed")
     assert out[-1] == "log: runtime closed"
-    assert done.stderr == ""
+    assert "Traceback" not in done.stderr and "closing a session at exit failed" not in done.stderr
 
 
 def test_card_busy_names_the_holder(env, monkeypatch, tmp_path):

@@ -47,7 +47,10 @@ def basic_program(depth=4):
 
 @pytest.fixture
 def run(session):
-    return session.load(basic_program())
+    r = session.load(basic_program())
+    yield r
+    if not r.stopped:
+        r.stop()  # a stop, not the session's abort at its close
 
 
 def cores(first, count):
