@@ -13,6 +13,11 @@
 //    (release). The host reads events below `posted` and publishes
 //    `read_count` (the read-count line) with every batch and while waiting.
 //    The card never holds more than event_depth unread events (event room).
+//  - Spinning: a side waiting for the other spins (pause) for a while before
+//    it parks, since a futex wake-up costs tens to hundreds of microseconds
+//    on a VM; after the first ~1,000 checks it also yields the CPU at each
+//    64th, so that when the scheduler put both threads on one core the other
+//    side runs instead of the spinner burning its whole time slice.
 //  - Parking: a side that has nothing to do sets its park word to 1,
 //    re-checks what it waits for, then futex-waits on the word; the other
 //    side, after publishing, swaps the word to 0 and wakes it if it was 1.

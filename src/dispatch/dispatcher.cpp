@@ -1,5 +1,7 @@
 #include "dispatch/dispatcher.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 
 #include "sim/chip.hpp"
@@ -9,6 +11,7 @@ namespace tessel::dispatch {
 namespace {
 
 constexpr uint32_t kRiscsPerCore = 3;
+constexpr uint32_t kPublishEvery = 16;
 constexpr uint32_t kAllRiscs = 1u << KM_ROLE_READER | 1u << KM_ROLE_WRITER | 1u << KM_ROLE_COMPUTE;
 // The card spins this long (200 us) for the host before it parks: a futex
 // wake-up costs tens to hundreds of microseconds on a VM, more than a
@@ -177,7 +180,7 @@ uint32_t Dispatcher::riscs_for(const CoreState& cs, uint32_t handler) const {
 // reader waits for it with nothing else in flight: the loop's pass would only
 // take it and report, so the card does that on the core's behalf (the same
 // state words and trace), without switching to the core's fibers.
-bool Dispatcher::serve_idle(uint32_t core, uint32_t slot) {
+bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
   CoreState& cs = core_state_[core];
   const Slot& s = slots_[slot];
   if (!cs.reader || cs.count != 0 || cs.busy != 1 || riscs_for(cs, s.command.handler) != 1u << KM_ROLE_READER ||
@@ -190,7 +193,7 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot) {
   words[KM_WORD_HANDLER] = s.command.handler;
   ++words[KM_WORD_DONE];
   if (uint32_t* t = trace_entry(core, s.sequence)) {
-    t[0] = t[1] = uint32_t(now_ticks());
+    t[0] = t[1] = uint32_t(now);
     t[3] = words[KM_WORD_PASS];
   }
   --cs.busy;
@@ -246,10 +249,13 @@ void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value)
 // ---------------------------------------------------------------------------
 // Commands
 
-bool Dispatcher::event_room() const {
-  const uint32_t read = mem_.read_count.load(std::memory_order_relaxed);
-  const uint64_t unread = uint32_t(uint32_t(posted_) - read);
-  return unread + busy_slots_ + 1 <= config_.event_depth;
+bool Dispatcher::event_room() {
+  // The host's read count is re-read only when the last one it wrote leaves
+  // no room: reading it for every command would move its cache line between
+  // the two threads every time.
+  if (uint32_t(uint32_t(posted_) - read_count_) + busy_slots_ + 1 <= config_.event_depth) return true;
+  read_count_ = mem_.read_count.load(std::memory_order_relaxed);
+  return uint32_t(uint32_t(posted_) - read_count_) + busy_slots_ + 1 <= config_.event_depth;
 }
 
 bool Dispatcher::overlaps_busy(uint32_t first, uint32_t count) const {
@@ -259,9 +265,8 @@ bool Dispatcher::overlaps_busy(uint32_t first, uint32_t count) const {
 }
 
 int Dispatcher::free_slot() const {
-  for (uint32_t i = 0; i < config_.depth; ++i)
-    if (!slots_[i].busy) return int(i);
-  return -1;
+  const uint32_t free = ~busy_mask_ & ((1u << config_.depth) - 1);
+  return free ? __builtin_ctz(free) : -1;
 }
 
 void Dispatcher::post(uint32_t kind, uint32_t tag, uint32_t value, uint64_t sequence, uint32_t ticks) {
@@ -271,6 +276,15 @@ void Dispatcher::post(uint32_t kind, uint32_t tag, uint32_t value, uint64_t sequ
   e.auxiliary = (value & 0xFFu) | uint32_t(sequence & 0xFFFFu) << KM_AUX_SEQUENCE_SHIFT;
   e.ticks = ticks;
   ++posted_;
+  wake_host_ = true; // published when this pump (or card call) ends
+}
+
+// Events are published once per pump, not one by one: the host then reads
+// them in one go, and `posted` and the event lines change hands between the
+// threads once per batch instead of once per command.
+void Dispatcher::wake_host() {
+  if (!wake_host_) return;
+  wake_host_ = false;
   mem_.posted.store(uint32_t(posted_), std::memory_order_release);
   unpark(mem_.host_park);
 }
@@ -294,6 +308,7 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   const uint32_t slot = uint32_t(free_slot());
   Slot& s = slots_[slot];
   s.busy = true;
+  busy_mask_ |= 1u << slot;
   s.command = c;
   s.command.first = first;
   s.sequence = next_sequence_++;
@@ -308,7 +323,7 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   for (uint32_t core = first; core < first + c.count; ++core) {
     CoreState& cs = core_state_[core];
     ++cs.busy;
-    if (serve_idle(core, slot)) {
+    if (serve_idle(core, slot, s.submit_tick)) {
       s.reported_cores.set(core - first);
       ++s.reported;
       continue;
@@ -335,11 +350,12 @@ void Dispatcher::complete(uint32_t slot) {
   const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
   if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
   s.busy = false;
+  busy_mask_ &= ~(1u << slot);
   --busy_slots_;
   last_activity_tick_ = now;
-  if (s.deadline_tick == next_deadline_) recompute_deadline();
+  // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
   post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
-  if (!in_pump_) pump();
+  if (!in_pump_) pump(); // which wakes the host
 }
 
 void Dispatcher::recompute_deadline() {
@@ -388,6 +404,10 @@ bool Dispatcher::pump() {
     explicit InPump(bool& f) : flag(f) { flag = true; }
     ~InPump() { flag = false; }
   } in_pump(in_pump_);
+  struct WakeAtEnd {
+    Dispatcher& d;
+    ~WakeAtEnd() { d.wake_host(); }
+  } wake_at_end{*this};
   bool progress = false;
   if (__builtin_expect(mem_.stop.load(std::memory_order_relaxed) != 0, 0) && !aborting_) begin_abort(chip_);
   if (aborting_) return false;
@@ -427,9 +447,17 @@ bool Dispatcher::pump() {
     std::copy_n(line.args, KM_ARGS_MAX, c.args);
     if (!take_line(c)) break;
     ++ring_taken_;
-    mem_.taken.store(ring_taken_, std::memory_order_release);
     progress = true;
+    // `taken` and `posted` go to the host every kPublishEvery lines and at the
+    // end of the pump: often enough that the host refills the ring while the
+    // card works through it, rarely enough that their cache lines do not move
+    // between the threads for every command.
+    if (ring_taken_ % kPublishEvery == 0) {
+      mem_.taken.store(ring_taken_, std::memory_order_release);
+      wake_host();
+    }
   }
+  if (progress) mem_.taken.store(ring_taken_, std::memory_order_release);
   if (exit_pending_ && busy_slots_ == 0 && jobs_.empty()) {
     send_exit();
     progress = true;
@@ -488,6 +516,7 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
              std::to_string(config_.deadline_s) + " s: " + std::to_string(stuck_.size()) +
              " core(s) of its group did not report";
   post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
+  wake_host();
   chip.request_stop(message_);
 }
 
@@ -517,6 +546,7 @@ void Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
   if (now >= next_deadline_) {
     for (uint32_t i = 0; i < config_.depth; ++i)
       if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i);
+    recompute_deadline(); // the bound was a completed command's
   }
   if (busy_slots_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
     const uint64_t quiet = now - last_activity_tick_;
@@ -558,7 +588,10 @@ bool Dispatcher::idle(sim::Chip& chip) {
               mem_.stop.load(std::memory_order_relaxed) != 0 ||
               mem_.read_count.load(std::memory_order_relaxed) != read;
       __builtin_ia32_pause();
-      if ((i & 63) == 63 && now_ticks() >= spin_until) break;
+      if ((i & 63) == 63) {
+        if (now_ticks() >= spin_until) break;
+        if (i >= 1024) sched_yield(); // the host's thread may share this core (card_memory.hpp)
+      }
     }
     if (woken) continue;
     uint64_t wait_ticks = 10 * 1000 * KM_TIMER_MHZ; // 10 ms at most: timers stay live

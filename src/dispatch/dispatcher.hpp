@@ -110,11 +110,11 @@ private:
     std::bitset<256> handles[TESSEL_RISC_COUNT];
   };
   uint32_t riscs_for(const CoreState& cs, uint32_t handler) const; // bit per KM_ROLE_*
-  bool serve_idle(uint32_t core, uint32_t slot); // a command no RISC handles, on an idle core
+  bool serve_idle(uint32_t core, uint32_t slot, uint64_t now); // a command no RISC handles, on an idle core
 
   bool pump();                      // ring and job queue -> cores; true if anything changed
   bool take_line(const Command& c); // false: hold it at the head of the ring
-  bool event_room() const;
+  bool event_room();
   bool overlaps_busy(uint32_t first, uint32_t count) const;
   int free_slot() const;
   void submit(const Command& c, uint32_t first);
@@ -149,18 +149,22 @@ private:
   std::vector<uint32_t> trace_;
   void flush_to_l1();
   uint32_t busy_slots_ = 0;
+  uint32_t busy_mask_ = 0; // bit per busy slot
   // Job queue of queued commands waiting for room (oldest first).
   std::vector<Command> jobs_;
   uint32_t ready_cores_ = 0;
   uint32_t ring_taken_ = 0; // lines consumed (published to mem_.taken)
   uint64_t next_sequence_ = 0;
   uint64_t posted_ = 0, rejected_ = 0;
+  uint32_t read_count_ = 0; // the host's read count as last read
   uint64_t next_deadline_ = ~0ull;
   uint64_t last_activity_tick_ = 0;
   uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
   bool exit_pending_ = false, exited_ = false;
   bool aborting_ = false;
   bool in_pump_ = false;
+  bool wake_host_ = false;
+  void wake_host();
   uint64_t abort_tick_ = 0;
   // The result block.
   uint32_t state_ = KM_STATE_STARTING, error_ = KM_ERROR_NONE;

@@ -2,6 +2,8 @@
 // events, wait with timeouts, stop and abort (run.hpp states the rules).
 #include "tessel/dispatch/run.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -155,7 +157,11 @@ bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
       woken = m.posted.load(std::memory_order_acquire) != posted || m.finished.load(std::memory_order_relaxed) ||
               (!queue.empty() && m.taken.load(std::memory_order_relaxed) != taken);
       __builtin_ia32_pause();
-      if ((i & 63) == 63 && Clock::now() >= spin_until) break;
+      if ((i & 63) == 63) {
+        if (Clock::now() >= spin_until) break;
+        // The card's thread may share this core: let it run (card_memory.hpp, "Spinning").
+        if (i >= 1024) sched_yield();
+      }
     }
     if (woken) continue;
     m.host_park.parked.store(1, std::memory_order_seq_cst);

@@ -253,7 +253,8 @@ def test_a_kernel_main_that_does_not_serve_is_start_error(session):
     result = e.value.result
     assert result is not None
     assert field(result, "ready") is False and field(result, "error_name") == "kernel"
-    assert field(result, "message") == "the persistent kernels returned before EXIT (a kernel_main that does not serve?)"
+    assert field(result, "message") == (
+        "the persistent kernels returned before EXIT (a kernel_main that does not serve?)")
     loads_again(session)
 
 

@@ -23,12 +23,11 @@ TEST_TIMEOUT_S = 60
 
 # A child that loads the basic program on a 4 x 2 device and prints its log.
 PRELUDE = textwrap.dedent(f"""\
-    import os, signal, sys, time
+    import functools, os, signal, sys, time
     import tessel
     import tessel.dispatch as km
 
-    def log(line):
-        print("log:", line, flush=True)
+    log = functools.partial(print, "log:", flush=True)
 
     def program():
         return km.Program("basic", {str(BASIC)!r}, buffers=[km.Buffer(0, "uint32", 64, 1)],
@@ -81,7 +80,7 @@ def test_sigterm_aborts_the_run_and_exits_143(env):
     assert out.index("loaded") < out.index("log: run aborted: 1 commands abandoned") < out.index("log: runtime closed")
     assert out[-1] == "left the with blocks"
     assert not any(line.startswith("log: kernel finished") for line in out)  # aborted, not stopped
-    assert "Traceback" not in done.stderr
+    assert done.stderr == ""
 
 
 def test_sigterm_keeps_a_handler_of_the_process(env):
@@ -98,6 +97,7 @@ def test_sigterm_keeps_a_handler_of_the_process(env):
     # The process's own handler ran; the session still closed itself at exit (atexit).
     assert out.index("own handler") < out.index("log: run aborted: 0 commands abandoned") < out.index(
         "log: runtime closed")
+    assert done.stderr == ""
 
 
 def test_exit_without_close_aborts_at_exit(env):
@@ -113,7 +113,27 @@ def test_exit_without_close_aborts_at_exit(env):
     assert out.index("end of script") < out.index("log: run aborted: 0 commands abandoned") < out.index(
         "log: runtime closed")
     assert out[-1] == "log: runtime closed"
-    assert "Traceback" not in done.stderr and "closing a session at exit failed" not in done.stderr
+    assert done.stderr == ""  # no traceback, no failed close, no leaked native objects
+
+
+@pytest.mark.xfail(strict=True, reason="a closed session's native half keeps its log callable: a log function "
+                   "defined in the module that holds the session closes a reference cycle through the native object "
+                   "that the garbage collector cannot see, and the process ends with 'nanobind: leaked 4 instances!' "
+                   "(Device, DispatchSession, DispatchRun, CommandQueue) on stderr")
+def test_a_closed_session_with_a_module_log_function_exits_quietly(env):
+    done = child("""
+        def own_log(line):
+            pass
+
+        with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+            with km.Session(device=device, log=own_log) as session:
+                run = session.load(program())
+                run.wait(run.submit(0), timeout=5.0)
+                run.stop()
+        print("closed", flush=True)
+        """, env)
+    assert done.returncode == 0 and done.stdout == "closed\n"
+    assert done.stderr == ""
 
 
 def test_card_busy_names_the_holder(env, monkeypatch, tmp_path):

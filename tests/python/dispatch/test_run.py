@@ -286,7 +286,9 @@ def test_exclusive_command_waits_for_the_cores_it_shares(session):
     gaps = {}
     for exclusive in (False, True):
         run = session.load(basic_program(), trace=64)
-        pairs = [(run.submit(0, group=(0, CORES)), run.submit(0, group=(4, 4), exclusive=exclusive)) for _ in range(8)]
+        # The writer's result handler: a command the cores run (a NOP on an idle core the card serves itself).
+        pairs = [(run.submit("result", group=(0, CORES), args=[1]),
+                  run.submit("result", group=(4, 4), args=[1], exclusive=exclusive)) for _ in range(8)]
         run.wait([h for p in pairs for h in p], timeout=5.0)
         assert run.stop().clean
         trace = run.trace()
@@ -306,7 +308,8 @@ def test_exclusive_command_waits_for_the_cores_it_shares(session):
                    "have reported (trace.lead(a, b) > 0)")
 def test_exclusive_command_waits_for_every_overlapping_command(session):
     run = session.load(basic_program(), trace=64)
-    pairs = [(run.submit(0, group=(0, 6)), run.submit(0, group=(2, 6), exclusive=True)) for _ in range(10)]
+    pairs = [(run.submit("result", group=(0, 6), args=[1]),
+              run.submit("result", group=(2, 6), args=[1], exclusive=True)) for _ in range(10)]
     run.wait([h for p in pairs for h in p], timeout=5.0)
     run.stop()
     trace = run.trace()

@@ -10,7 +10,6 @@ where the spec's numbers (15 jobs of 8 cores) hold.
 """
 
 import faulthandler
-import os
 import pathlib
 
 import numpy as np
@@ -100,7 +99,8 @@ def test_opening_snippet_on_the_map_example(card_lock):
         assert session.grid == (12, 10)
         src = session.tensor(x, "bfloat16", layout="tile")
         dst = session.empty(src.shape, "bfloat16", layout="tile")
-        program = km.Program("map", MAP, buffers=[km.Buffer(0, "bfloat16", 2048, 2), km.Buffer(16, "bfloat16", 2048, 2)],
+        program = km.Program("map", MAP,
+                             buffers=[km.Buffer(0, "bfloat16", 2048, 2), km.Buffer(16, "bfloat16", 2048, 2)],
                              compile_args={"reader": src.accessor_args(), "writer": dst.accessor_args()},
                              handlers=km.abi.handlers(MAP / "map.hpp"))
         run = session.load(program)
@@ -139,7 +139,8 @@ BUFFER_ERRORS = [
      "uint8, bfloat8_b, bfloat4_b"),
     ("cb-64", ValueError, dict(index=64), "Buffer(index=64): index must be an integer (0..63), got 64"),
     ("cb-negative", ValueError, dict(index=-1), "Buffer(index=-1): index must be an integer (0..63), got -1"),
-    ("page-bytes-0", ValueError, dict(page_bytes=0), "Buffer(index=0): page_bytes must be an integer (1..16777216), got 0"),
+    ("page-bytes-0", ValueError, dict(page_bytes=0),
+     "Buffer(index=0): page_bytes must be an integer (1..16777216), got 0"),
     ("pages-0", ValueError, dict(pages=0), "Buffer(index=0): pages must be an integer (1..65536), got 0"),
 ]
 
