@@ -2,6 +2,9 @@
 // stop and abort (spec: persistent-dispatch-host-api, Run and Errors).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <numeric>
 
 #include "dispatch/run_state.hpp"
@@ -361,4 +364,42 @@ TEST(PersistentRun, AFloatDivideInAComputeKernelIsKernelInstructionError) {
     EXPECT_EQ(e.findings[0].line, 6u);
   }
   EXPECT_EQ(session->run(), nullptr);
+}
+
+namespace {
+uint64_t resident_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  unsigned long size = 0, resident = 0;
+  if (f) {
+    if (std::fscanf(f, "%lu %lu", &size, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+} // namespace
+
+TEST(PersistentRun, AMillionCommandsInOneRunGrowResidentMemoryByAtMostOneMiB) {
+  auto session = small_session(4, 2);
+  dispatch::Run& run = session->load(basic_program(16));
+  constexpr uint32_t kChunk = 10000;
+  std::vector<uint32_t> firsts(kChunk);
+  for (uint32_t i = 0; i < kChunk; ++i)
+    firsts[i] = i % 8;
+  const uint32_t one[] = {1};
+  std::vector<uint64_t> handles(kChunk);
+  const auto chunk = [&] {
+    const uint64_t first = run.submit_many(KM_HANDLER_NOP, firsts, one, {}, 0);
+    for (uint32_t i = 0; i < kChunk; ++i)
+      handles[i] = first + i;
+    ASSERT_EQ(run.wait(handles, 60.0).size(), kChunk);
+  };
+  for (int i = 0; i < 10; ++i) // warm-up: every container at its steady size
+    chunk();
+  const uint64_t before = resident_bytes();
+  for (int i = 0; i < 100; ++i)
+    chunk();
+  const uint64_t after = resident_bytes();
+  EXPECT_EQ(run.submitted(), 110u * kChunk);
+  EXPECT_LE(after, before + (1u << 20)) << "resident memory grew by " << (after - before) << " bytes";
+  EXPECT_EQ(run.stop().commands, 110u * kChunk);
 }

@@ -130,6 +130,16 @@ def test_buffer_formats_by_name(fmt):
     assert repr(b) == f"Buffer(3, {fmt!r}, 2048, 2)"
 
 
+def test_every_format_loads(session):
+    """Circular buffers of all eight formats on every core, in one program."""
+    formats = ["bfloat16", "float32", "int32", "uint32", "uint16", "uint8", "bfloat8_b", "bfloat4_b"]
+    buffers = [km.Buffer(0, "uint32", 64, 1)] + [km.Buffer(1 + i, f, 2048, 1) for i, f in enumerate(formats)]
+    program = km.Program("formats", BASIC, buffers=buffers, handlers=km.abi.handlers(BASIC_HEADER))
+    run = session.load(program)
+    assert run.wait(run.submit(0), timeout=5.0).kind == "done"
+    assert run.stop().clean
+
+
 BUFFER_ERRORS = [
     ("float16", km.ProgramError, dict(index=0, format="float16"),
      "Buffer(index=0): format 'float16' is not a data type name: expected one of bfloat16, float32, int32, uint32, "
@@ -193,7 +203,7 @@ def test_handlers_from_a_dict_and_from_a_header():
 @pytest.mark.parametrize("depth", [1, 2, 16])
 def test_depth_in_range(session, lines, depth):
     run = session.load(basic_program(depth=depth))
-    # depth slots run at once: 2 * depth single-core NOPs all complete.
+    # Twice as many commands as the program has completion slots: all complete.
     events = run.wait([run.submit(0, group=(i % CORES, 1)) for i in range(2 * depth)], timeout=5.0)
     assert [e.kind for e in events] == ["done"] * (2 * depth)
     assert run.stop().clean
@@ -451,7 +461,8 @@ def test_kernel_bytes(kernel_bytes, left):
     lines = []
     with km.Session(kernel_bytes=kernel_bytes, log=lines.append) as s:
         assert s.l1() == (kernel_bytes, left)
-        assert s.grid == (12, 10)
+        assert s.grid == (12, 10) and s.device.is_open
+    assert not s.device.is_open  # the session closes the device it opened
     assert f"kernel buffer {kernel_bytes} bytes, L1 left {left} bytes per core" in lines
 
 
@@ -550,6 +561,7 @@ def test_with_block_stops_the_run_on_a_normal_exit(small):
         run = s.load(basic_program())
         handles = [run.submit(0), run.submit("result", group=(1, 2), args=[4])]  # never waited for
     assert s.closed and run.stopped
+    assert small.is_open  # the caller's device
     result = run.result()
     assert result.clean and result.error_name == "none"
     assert (result.commands, result.events, result.abandoned) == (2, 2, [])
