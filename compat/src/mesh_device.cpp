@@ -77,6 +77,16 @@ std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, size_t, 
   return std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({device_id}, config)));
 }
 
+std::shared_ptr<MeshDevice> MeshDevice::wrap_unit_mesh(std::shared_ptr<tessel::Device> device, int device_id) {
+  if (!device || !device->is_open())
+    throw tessel::ValidationError("MeshDevice::wrap_unit_mesh: the device is closed (or null)");
+  std::vector<std::unique_ptr<IDevice>> chips;
+  chips.push_back(std::make_unique<IDevice>(device_id, std::move(device)));
+  std::shared_ptr<MeshDevice> mesh(new MeshDevice(MeshShape(1, 1), std::move(chips)));
+  mesh->borrowed_ = true;
+  return mesh;
+}
+
 std::map<int, std::shared_ptr<MeshDevice>> MeshDevice::create_unit_meshes(const std::vector<int>& device_ids, size_t,
                                                                           size_t, size_t num_command_queues,
                                                                           const DispatchCoreConfig&,
@@ -182,6 +192,7 @@ MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t> cq_id) c
 }
 
 bool MeshDevice::close() {
+  if (borrowed_) return true; // its owner closes the chip
   for (const auto& chip : devices_)
     chip->close();
   return true;

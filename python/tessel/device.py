@@ -105,6 +105,13 @@ class Device:
     def close(self):
         self._d.close()
 
+    def mesh_capsule(self):
+        """This device as a compat MeshDevice for another native module: a
+        PyCapsule named "tessel.mesh_device" holding a std::shared_ptr to a
+        1x1 MeshDevice that borrows this device (closing the mesh leaves it
+        open). See docs/python.md."""
+        return _tessel.mesh_capsule(self._d)
+
     @property
     def is_open(self):
         return self._d.is_open()

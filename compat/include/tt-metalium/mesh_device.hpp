@@ -70,6 +70,10 @@ public:
          size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE, size_t num_command_queues = 1,
          const DispatchCoreConfig& dispatch_core_config = DispatchCoreConfig{},
          const std::vector<uint32_t>& l1_bank_remap = {}, size_t worker_l1_size = DEFAULT_WORKER_L1_SIZE);
+  // A 1x1 mesh over a tessel device opened elsewhere (a dispatch session's
+  // card, handed over as a "tessel.mesh_device" capsule): the mesh borrows it,
+  // and close() leaves it open for its owner.
+  static std::shared_ptr<MeshDevice> wrap_unit_mesh(std::shared_ptr<tessel::Device> device, int device_id = 0);
   ~MeshDevice() override;
 
   const MeshShape& shape() const { return shape_; }
@@ -118,6 +122,7 @@ private:
 
   MeshShape shape_;
   std::vector<std::unique_ptr<IDevice>> devices_; // row-major
+  bool borrowed_ = false; // wrap_unit_mesh: the chip's owner closes it
   std::unique_ptr<MeshCommandQueue> queue_;
   // Traces: mesh trace id -> each chip's trace id (row-major).
   std::map<uint32_t, std::vector<uint32_t>> traces_;

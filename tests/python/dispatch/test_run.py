@@ -421,3 +421,32 @@ def test_timing(run):
     run.drain(timeout=5.0)
     assert run.wait_s > after_wait  # drain counts too
     assert 0 < run.native_s <= run.wait_s
+
+
+# ---------------------------------------------------------------------------
+# Every scheduling policy
+
+
+@pytest.mark.parametrize("policy", ["deterministic", "random:1", "random:7", "random:1234"])
+def test_commands_complete_under_every_policy(policy):
+    """The cores' fibers in another order each time: every command still
+    completes, on its group, with its data and its leader's word."""
+    with tessel.Device.open(arch="blackhole", grid=GRID, policy=policy) as d, km.Session(device=d) as s:
+        outs = [s.empty((CORES, 16), "uint32") for _ in range(4)]
+        run = s.load(basic_program(depth=8), trace=64)
+        fills = run.submit_many("fill", [0, 2, 4, 6], 2, args=[[t.address, 64, 100 * i] for i, t in enumerate(outs)])
+        words = [run.submit("result", group=(i, CORES - i), args=[i], result=True) for i in range(4)]
+        queued = [run.submit("count", group=2, queued=True) for _ in range(6)]
+        exclusive = run.submit("result", group=(0, CORES), args=[9], exclusive=True, result=True)
+        events = run.wait([*fills, *words, *queued, exclusive], timeout=10.0)
+        assert [e.kind for e in events] == ["done"] * len(events)
+        assert [e.auxiliary for e in events[:4]] == [0, 2, 4, 6]
+        assert [e.result for e in events[4:8]] == [0, 2, 4, 6]  # arg * 2 + the leader's index 0
+        assert all(0 <= e.auxiliary <= CORES - 2 for e in events[8:14])
+        assert events[14].result == 18
+        assert run.stop().clean
+        trace = run.trace()
+        assert all(trace.lead(w, exclusive) <= 0 for w in words)  # the exclusive command overlaps them all
+        for i, t in enumerate(outs):
+            np.testing.assert_array_equal(t.read()[:2], filled(100 * i, 2))
+        assert int(run.state_words()[:, K["KM_WORD_TAKEN"]].sum()) == 2 * 4 + sum(CORES - i for i in range(4)) + 12 + 8
