@@ -145,9 +145,9 @@ void bind_dispatch(nb::module_& m) {
              return r.submit(handler, Group{first, count}, args, SubmitFlags{exclusive, result, queued});
            })
       .def("submit_many",
-           [](Run& r, uint32_t handler, U32s firsts, U32s counts, std::optional<U32s> args, uint32_t columns,
+           [](Run& r, U32s handlers, U32s firsts, U32s counts, std::optional<U32s> args, uint32_t columns,
               bool exclusive, size_t n) {
-             return r.submit_many(handler, std::span(firsts.data(), firsts.size()),
+             return r.submit_many(std::span(handlers.data(), handlers.size()), std::span(firsts.data(), firsts.size()),
                                   std::span(counts.data(), counts.size()),
                                   args ? std::span(args->data(), args->size()) : std::span<const uint32_t>(), columns,
                                   SubmitFlags{exclusive, false, false}, n);
@@ -235,6 +235,7 @@ void bind_dispatch(nb::module_& m) {
            })
       .def("l1", &Session::l1)
       .def("closed", &Session::closed)
+      .def("drop_log", [](Session& s) { s.set_log(nullptr); })
       .def("close", [](Session& s, bool aborting) { blocking([&] { s.close(aborting); }); })
       .def(
           "load",

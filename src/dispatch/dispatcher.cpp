@@ -258,9 +258,14 @@ bool Dispatcher::event_room() {
   return uint32_t(uint32_t(posted_) - read_count_) + busy_slots_ + 1 <= config_.event_depth;
 }
 
+// Against the groups of the commands in flight (submitted, not completed),
+// not the cores still working: a core that reported may still be in a group
+// whose leader has not completed.
 bool Dispatcher::overlaps_busy(uint32_t first, uint32_t count) const {
-  for (uint32_t c = first; c < first + count; ++c)
-    if (core_state_[c].busy) return true;
+  for (uint32_t m = busy_mask_; m; m &= m - 1) {
+    const Command& c = slots_[__builtin_ctz(m)].command;
+    if (c.first < first + count && first < c.first + c.count) return true;
+  }
   return false;
 }
 
@@ -409,7 +414,10 @@ bool Dispatcher::pump() {
     ~WakeAtEnd() { d.wake_host(); }
   } wake_at_end{*this};
   bool progress = false;
-  if (__builtin_expect(mem_.stop.load(std::memory_order_relaxed) != 0, 0) && !aborting_) begin_abort(chip_);
+  if (__builtin_expect(mem_.stop.load(std::memory_order_relaxed) != 0, 0) && !aborting_) {
+    begin_abort(chip_);
+    return true; // the waiting readers were woken to leave their loops
+  }
   if (aborting_) return false;
   // Queued jobs first: each takes the lowest group of its size on idle cores.
   for (size_t j = 0; j < jobs_.size();) {
@@ -418,7 +426,7 @@ bool Dispatcher::pump() {
     uint32_t run = 0, first = 0;
     bool found = false;
     for (uint32_t c = 0; c < cores_; ++c) {
-      run = core_state_[c].busy ? 0 : run + 1;
+      run = overlaps_busy(c, 1) ? 0 : run + 1;
       if (run == count) {
         first = c + 1 - count;
         found = true;
@@ -522,6 +530,10 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
 
 void Dispatcher::begin_abort(sim::Chip&) {
   aborting_ = true;
+  if (error_ == KM_ERROR_NONE) {
+    error_ = KM_ERROR_STOPPED;
+    message_ = "the run was aborted: the host wrote the stop flag into every core";
+  }
   abort_tick_ = now_ticks();
   for (uint32_t c = 0; c < cores_; ++c) {
     state_words(c)[KM_WORD_STOP] = 1;

@@ -72,6 +72,7 @@ public:
   const std::vector<StuckCore>& stuck_cores() const { return stuck_; }
   void finish(uint32_t state, uint32_t error, std::string message);
   bool exited() const { return exited_; }
+  bool aborting() const { return aborting_; }
 
   // Card calls of the persistent kernels (tessel_card_api).
   const volatile uint32_t* take(tessel_kernel_ctx* k, const char* file, uint32_t line);

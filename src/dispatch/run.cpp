@@ -239,9 +239,9 @@ void Run::Impl::join_card() {
 void Run::Impl::read_back() {
   if (!state_words.empty() || !card_joined) return;
   result = dispatcher->result();
-  for (HandleState& h : handles)
-    if (h.state == HandleState::Queued || h.state == HandleState::Stored)
-      result.abandoned.push_back(base + uint64_t(&h - &handles.front()));
+  for (size_t i = 0; i < handles.size(); ++i)
+    if (handles[i].state == HandleState::Queued || handles[i].state == HandleState::Stored)
+      result.abandoned.push_back(base + i);
   sim::Chip& chip = *session->chip();
   state_words.resize(size_t(cores) * KM_STATE_WORDS);
   for (uint32_t c = 0; c < cores; ++c)
@@ -305,15 +305,25 @@ uint64_t Run::submit_one(uint32_t handler, Group group, std::span<const uint32_t
 
 uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, std::span<const uint32_t> counts,
                           std::span<const uint32_t> args, uint32_t args_per_command, SubmitFlags flags, size_t n) {
+  const uint32_t handlers[] = {handler};
+  return submit_many(std::span<const uint32_t>(handlers), firsts, counts, args, args_per_command, flags, n);
+}
+
+uint64_t Run::submit_many(std::span<const uint32_t> handlers, std::span<const uint32_t> firsts,
+                          std::span<const uint32_t> counts, std::span<const uint32_t> args, uint32_t args_per_command,
+                          SubmitFlags flags, size_t n) {
   const auto t0 = Clock::now();
   Impl& r = *impl_;
   r.check_open("submit_many");
-  if (n == 0) n = std::max({firsts.size(), counts.size(), args_per_command ? args.size() / args_per_command : 0});
+  if (n == 0)
+    n = std::max({handlers.size(), firsts.size(), counts.size(),
+                  args_per_command ? args.size() / args_per_command : 0});
   const auto check_len = [&](size_t len, const char* what) {
     if (len != 1 && len != n)
       throw ValidationError(std::string("Run.submit_many: ") + what + " has " + std::to_string(len) +
                             " values: expected 1 or " + std::to_string(n));
   };
+  check_len(handlers.size(), "handlers");
   check_len(firsts.size(), "firsts");
   check_len(counts.size(), "counts");
   if (args_per_command > KM_ARGS_MAX)
@@ -324,6 +334,10 @@ uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, st
                           std::to_string(n) + " x " + std::to_string(args_per_command));
   // Check every command before queuing any.
   for (size_t i = 0; i < n; ++i) {
+    const uint32_t handler = handlers[handlers.size() == 1 ? 0 : i];
+    if (handler != KM_HANDLER_NOP && (handler < KM_HANDLER_FIRST || handler > KM_HANDLER_LAST))
+      throw ValidationError("Run.submit_many: command " + std::to_string(i) + ": handler " + std::to_string(handler) +
+                            " is not a program handler: expected 0 (NOP) or 1 to 239");
     const uint32_t first = firsts[firsts.size() == 1 ? 0 : i], count = counts[counts.size() == 1 ? 0 : i];
     if (count == 0 || first >= r.cores || count > r.cores - first)
       throw ValidationError("Run.submit_many: command " + std::to_string(i) + ": group (" + std::to_string(first) +
@@ -333,7 +347,7 @@ uint64_t Run::submit_many(uint32_t handler, std::span<const uint32_t> firsts, st
   if (flags.queued) throw ValidationError("Run.submit_many: queued commands are submitted one by one with submit()");
   const uint64_t first_handle = r.next_handle;
   for (size_t i = 0; i < n; ++i)
-    submit_one(handler,
+    submit_one(handlers[handlers.size() == 1 ? 0 : i],
            Group{firsts[firsts.size() == 1 ? 0 : i], counts[counts.size() == 1 ? 0 : i]},
            args_per_command ? args.subspan(i * args_per_command, args_per_command) : std::span<const uint32_t>(),
            flags);

@@ -182,6 +182,7 @@ std::shared_ptr<Device> Session::device_ptr() { return impl_->device; }
 CoreCoord Session::grid() const { return impl_->device->grid(); }
 uint32_t Session::pll_mhz() const { return impl_->config.pll_mhz; }
 void Session::log(const std::string& line) const { impl_->log(line); }
+void Session::set_log(std::function<void(const std::string&)> log) { impl_->config.log = std::move(log); }
 bool Session::closed() const { return impl_->closed; }
 Run* Session::run() { return impl_->run.get(); }
 std::shared_ptr<Run> Session::run_ptr() { return impl_->run; }
@@ -204,6 +205,7 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
                        std::to_string(cb_bytes(spec, options.trace)) + " bytes per core, but " +
                        std::to_string(l1_left) + " bytes of L1 are left beside the kernel buffer of " +
                        std::to_string(s.kernel_bytes) + " bytes");
+  // Everything about the request is checked: now the loaded run goes.
   if (s.run && !s.run->stopped()) s.run->abort();
   s.run.reset();
 
@@ -292,8 +294,9 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
     chip.set_agent(&d);
     try {
       device->command_queue().enqueue_program(*rp->program);
-      d.finish(KM_STATE_DONE, d.exited() ? KM_ERROR_NONE : KM_ERROR_KERNEL,
-               d.exited() ? "" : "the persistent kernels returned before EXIT (a kernel_main that does not serve?)");
+      const bool ended = d.exited() || d.aborting();
+      d.finish(KM_STATE_DONE, ended ? KM_ERROR_NONE : KM_ERROR_KERNEL,
+               ended ? "" : "the persistent kernels returned before EXIT (a kernel_main that does not serve?)");
     } catch (const sim::RunStopped& e) {
       d.finish(KM_STATE_DONE, KM_ERROR_STOPPED, e.what());
     } catch (const std::exception& e) {

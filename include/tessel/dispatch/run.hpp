@@ -58,6 +58,10 @@ public:
   // m <= 10), all checked before any is queued. Returns the first handle.
   uint64_t submit_many(uint32_t handler, std::span<const uint32_t> firsts, std::span<const uint32_t> counts,
                        std::span<const uint32_t> args, uint32_t args_per_command, SubmitFlags flags = {}, size_t n = 0);
+  // The same with a handler per command (handlers of size 1 or n).
+  uint64_t submit_many(std::span<const uint32_t> handlers, std::span<const uint32_t> firsts,
+                       std::span<const uint32_t> counts, std::span<const uint32_t> args, uint32_t args_per_command,
+                       SubmitFlags flags = {}, size_t n = 0);
 
   // Waits until every handle has its event; returns them in order and forgets
   // the handles. Throws WaitTimeout, CommandRejected, CommandTimeout, KernelFailed.

@@ -79,6 +79,8 @@ public:
   bool closed() const;
 
   void log(const std::string& line) const;
+  // Replaces the log callback (empty: none).
+  void set_log(std::function<void(const std::string&)> log);
 
   struct Impl;
   Impl& impl() { return *impl_; }

@@ -48,12 +48,20 @@ class KernelInstructionError(ProgramError):
         self.findings = list(findings)
 
 
+def _result(result):
+    if isinstance(result, dict):
+        from .run import Result
+
+        return Result(result)
+    return result
+
+
 class StartError(DispatchError):
-    """The dispatcher did not start; `result` is the kernel's result block when it ran."""
+    """The dispatcher did not start; `result` is the kernel's result block (a Result) when it ran."""
 
     def __init__(self, message, result=None):
         super().__init__(message)
-        self.result = result
+        self.result = _result(result)
 
 
 class WaitTimeout(DispatchError):
@@ -91,7 +99,7 @@ class KernelFailed(DispatchError):
 
     def __init__(self, message, result=None):
         super().__init__(message)
-        self.result = result
+        self.result = _result(result)
 
 
 class GridTimeout(DispatchError):

@@ -4,7 +4,8 @@ Nocs: the cores' NoC coordinates of an open device, before any load: grid;
 noc_xy[(x, y)], the translated NoC address the dispatcher's core table holds;
 noc0[(x, y)], the NoC0 coordinates (the same on tessel's card, which has no
 coordinate translation); words, the translated addresses as x | y << 16 in
-core order.
+core order; panels, the rectangles of logical cores whose NoC columns are
+contiguous (tessel's worker columns are: one panel, the whole grid).
 """
 
 __all__ = ["Nocs", "broadcast_args"]
@@ -21,6 +22,12 @@ class Nocs:
         self.noc0 = dict(self.noc_xy)
         self.words = [nx | ny << 16 for (nx, ny) in (self.noc_xy[(x, y)] for y in range(grid[1])
                                                       for x in range(grid[0]))]
+        self.panels = []
+        start = 0
+        for x in range(1, grid[0] + 1):
+            if x == grid[0] or self.noc_xy[(x, 0)][0] != self.noc_xy[(x - 1, 0)][0] + 1:
+                self.panels.append(((start, 0), (x - 1, grid[1] - 1)))
+                start = x
 
     def __repr__(self):
         return f"Nocs(grid={self.grid})"

@@ -157,6 +157,9 @@ class Program:
             if k not in _KERNELS:
                 raise ProgramError(f"Program: compile_args key {k!r}: expected reader, writer or compute")
         self.compile_args = {k: _words(compile_args.get(k, ()), f"Program: compile_args[{k!r}]") for k in _KERNELS}
+        if compute is not None and not isinstance(compute, Mapping):
+            raise TypeError(f"Program: compute must be a dict of ComputeConfigDescriptor fields, got "
+                            f"{_check.describe(compute)}")
         self.compute = dict(compute or {})
         self._compute = _compute_options(self.compute)
         self.defines = {}

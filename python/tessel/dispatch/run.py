@@ -50,15 +50,15 @@ class Result:
 
     def __init__(self, fields):
         self.__dict__.update(fields)
-        self.abandoned = list(fields["abandoned"])
+        self.abandoned = list(fields.get("abandoned", ()))
 
     @property
     def clean(self):
         return self.ready and self.error == 0 and self.cluster0_restored
 
     def __repr__(self):
-        return (f"Result(state={self.state}, error={self.error_name!r}, commands={self.commands}, "
-                f"events={self.events}, abandoned={len(self.abandoned)})")
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "abandoned")
+        return f"Result({fields}, abandoned={len(self.abandoned)})"
 
 
 class Trace:
@@ -109,6 +109,22 @@ def _handles(handles, what):
     return np.array(values, dtype=np.uint64), False
 
 
+def _core_numbers(values, what):
+    """One core number or a 1-D sequence of them, as uint32 (integers only)."""
+    if isinstance(values, (bool, np.bool_)) or isinstance(values, (str, bytes)) or not (
+            isinstance(values, (int, np.integer)) or hasattr(values, "__iter__")):
+        raise TypeError(f"{what} must be a core number or a sequence of them, got {_check.describe(values)}")
+    a = np.asarray(values)
+    if a.ndim > 1:
+        raise ValueError("Run.submit_many: firsts and counts must be one value or a 1-D sequence each")
+    a = np.atleast_1d(a)
+    if a.size and (a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer)):
+        raise TypeError(f"{what} must be integer core numbers, got {_check.describe(values)}")
+    if a.size and (a.min() < 0 or a.max() > 0xFFFFFFFF):
+        raise ValueError(f"{what} must be non-negative core numbers")
+    return np.ascontiguousarray(a, dtype=np.uint32)
+
+
 def _timeout(value, what):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise ValueError(f"{what}: timeout must be non-negative seconds, got {_check.describe(value)}")
@@ -127,10 +143,10 @@ class Run:
 
     # -- commands ------------------------------------------------------------
 
-    def _handler(self, handler):
+    def _handler(self, handler, what="Run.submit"):
         if isinstance(handler, str):
             return self._program.handler(handler)
-        return self._program.handler(_check.integer(handler, "Run.submit: handler", 0, 239))
+        return self._program.handler(_check.integer(handler, f"{what}: handler", 0, 239))
 
     def submit(self, handler, group=None, args=(), exclusive=False, result=False, queued=False):
         """Queue one command; returns its handle (1, 2, ...)."""
@@ -149,37 +165,45 @@ class Run:
             count = _check.integer(group[1], "Run.submit: group's count", 1, self._cores)
             if first + count > self._cores:
                 raise ValueError(f"Run.submit: group ({first}, {count}) does not lie inside the {self._cores} cores")
+        if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
+            raise TypeError(f"Run.submit: args must be a sequence of at most ten integer words, got "
+                            f"{_check.describe(args)}")
         words = [_check.word(a, f"Run.submit: args[{i}]") for i, a in enumerate(args)]
         if len(words) > 10:
             raise ValueError(f"Run.submit: {len(words)} args: a command carries at most ten words")
         return self._native.submit(number, first, count, words, exclusive, result, queued)
 
     def submit_many(self, handler, firsts, counts, args=None, exclusive=False):
-        """Queue n commands at once; returns their handles as a range."""
-        number = self._handler(handler)
-        _check.flag(exclusive, "Run.submit_many: exclusive")
-        f = np.ascontiguousarray(np.atleast_1d(np.asarray(firsts)), dtype=np.int64)
-        c = np.ascontiguousarray(np.atleast_1d(np.asarray(counts)), dtype=np.int64)
-        if f.ndim != 1 or c.ndim != 1:
-            raise ValueError("Run.submit_many: firsts and counts must be one value or a 1-D sequence each")
-        n = max(len(f), len(c))
+        """Queue n commands at once; returns their handles as a range. handler,
+        firsts and counts are one value or n each; args an [n, m] integer
+        matrix (m <= 10) or None. Everything is checked before any is queued."""
+        what = "Run.submit_many"
+        _check.flag(exclusive, f"{what}: exclusive")
+        if isinstance(handler, (list, tuple, np.ndarray)):
+            handlers = [self._handler(h, what) for h in handler]
+        else:
+            handlers = [self._handler(handler, what)]
+        f = _core_numbers(firsts, f"{what}: firsts")
+        c = _core_numbers(counts, f"{what}: counts")
+        n = max(len(handlers) if isinstance(handler, (list, tuple, np.ndarray)) else 0, len(f), len(c))
         columns, a = 0, None
         if args is not None:
             a = np.asarray(args)
-            if a.ndim != 2 or a.shape[1] > 10 or not np.issubdtype(a.dtype, np.integer):
-                raise ValueError(f"Run.submit_many: args must be an [n, m] integer matrix with m <= 10, got shape "
+            if a.ndim != 2 or a.shape[1] > 10 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
+                raise ValueError(f"{what}: args must be an [n, m] integer matrix with m <= 10, got shape "
                                  f"{a.shape} of {a.dtype}")
             if a.size and (a.min() < 0 or a.max() > 0xFFFFFFFF):
-                raise ValueError("Run.submit_many: args must be 32-bit words (0 .. 4294967295)")
+                raise ValueError(f"{what}: args must be 32-bit words (0 .. 4294967295)")
             n = max(n, a.shape[0])
             columns = a.shape[1]
             a = np.ascontiguousarray(a, dtype=np.uint32).ravel()
-        for name, v in (("firsts", f), ("counts", c)):
-            if len(v) not in (1, n):
-                raise ValueError(f"Run.submit_many: {name} has {len(v)} values: expected 1 or {n}")
-            if v.size and (v.min() < 0 or v.max() > 0xFFFFFFFF):
-                raise ValueError(f"Run.submit_many: {name} must be non-negative core numbers")
-        first = self._native.submit_many(number, f.astype(np.uint32), c.astype(np.uint32), a, columns, exclusive, n)
+        for name, v in (("handler", handlers), ("firsts", f), ("counts", c)):
+            if len(v) not in (1, n) and n:
+                raise ValueError(f"{what}: {name} has {len(v)} values: expected 1 or {n}")
+        if n == 0:
+            following = self._native.submitted() + 1
+            return range(following, following)
+        first = self._native.submit_many(np.asarray(handlers, dtype=np.uint32), f, c, a, columns, exclusive, n)
         return range(first, first + n)
 
     # -- events --------------------------------------------------------------
@@ -249,13 +273,17 @@ class Run:
     def result(self):
         return Result(self._native.result())
 
-    def state_words(self):
+    def state_words(self, what="Run.state_words"):
         """Each core's raw state words, [cores, words] uint32 (after the stop)."""
+        if not self._native.stopped():
+            from ..errors import ValidationError
+
+            raise ValidationError(f"{what}: the state words are read after the stop")
         return np.asarray(self._native.state_words(), dtype=np.uint32).reshape(self._cores, STATE_WORDS)
 
     def state(self):
         """Each core's state words as a dict, by core (x, y) (after the stop)."""
-        words = self.state_words()
+        words = self.state_words("Run.state")
         gx = self._session.grid[0]
         out = {}
         for i, w in enumerate(words):

@@ -66,7 +66,7 @@ class Session:
         card_number = -1 if card is None else _check.integer(card, "Session: card", 0, 255)
         if device is not None and not isinstance(device, Device):
             raise TypeError(f"Session: device must be a tessel.Device or None, got {_check.describe(device)}")
-        if pll_mhz not in _PLL_STEPS or isinstance(pll_mhz, bool):
+        if not isinstance(pll_mhz, int) or isinstance(pll_mhz, bool) or pll_mhz not in _PLL_STEPS:
             raise ValueError(f"Session: pll_mhz {pll_mhz!r} is not one of the runtime's steps: expected 200, 800, "
                              f"1000 or 1750")
         if tree is not None:
@@ -109,8 +109,12 @@ class Session:
         """Abort a loaded run, then close the device the session opened."""
         if self._native.closed():
             return
-        self._native.close(True)
-        _open_sessions.discard(self)
+        try:
+            self._native.close(True)
+        finally:
+            if self._native.closed():
+                self._native.drop_log()  # the log callable goes with the GIL held
+                _open_sessions.discard(self)
 
     @property
     def closed(self):
@@ -192,8 +196,7 @@ class Session:
         fidelity, flags, unpack = program._compute
         buffers = [(b.index, b.format, b.page_bytes, b.pages) for b in program.buffers]
         opt = tuple(program.opt.get(k, "") for k in ("reader", "writer", "compute"))
-        if self.run is not None and not self.run.stopped:
-            self.run.abort()
+        # The native load checks everything, then aborts a run still loaded.
         native = self._native.load(
             program.name, program.kernels["reader"], program.kernels["compute"], program.kernels["writer"], buffers,
             program.core_args(self.grid), program.compile_args["reader"], program.compile_args["writer"],

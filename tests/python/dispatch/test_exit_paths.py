@@ -116,10 +116,6 @@ def test_exit_without_close_aborts_at_exit(env):
     assert done.stderr == ""  # no traceback, no failed close, no leaked native objects
 
 
-@pytest.mark.xfail(strict=True, reason="a closed session's native half keeps its log callable: a log function "
-                   "defined in the module that holds the session closes a reference cycle through the native object "
-                   "that the garbage collector cannot see, and the process ends with 'nanobind: leaked 4 instances!' "
-                   "(Device, DispatchSession, DispatchRun, CommandQueue) on stderr")
 def test_a_closed_session_with_a_module_log_function_exits_quietly(env):
     done = child("""
         def own_log(line):

@@ -127,9 +127,6 @@ def test_submit_many_returns_a_range_and_takes_an_args_matrix(session):
         np.testing.assert_array_equal(t.read(), filled(10 * (i + 1)))
 
 
-@pytest.mark.xfail(strict=True, reason="spec Run.submit_many: 'handler, firsts and counts are one value or n each'; "
-                   "a list of handlers raises TypeError 'Run.submit: handler must be an integer (0..239), got "
-                   "[0, 'result'] (list)'")
 def test_submit_many_takes_a_handler_per_command(run):
     handles = run.submit_many([0, "result"], [0, 4], 1)
     assert [e.kind for e in run.wait(handles, timeout=5.0)] == ["done", "done"]
@@ -302,10 +299,6 @@ def test_exclusive_command_waits_for_the_cores_it_shares(session):
     assert min(gaps[False]) < 0
 
 
-@pytest.mark.xfail(strict=True, reason="spec Run.submit exclusive: the dispatcher submits it only once 'no command in "
-                   "flight has a group that overlaps it'; Dispatcher::take_line checks overlaps_busy(), the cores "
-                   "still busy, so an exclusive (2, 6) is submitted while a (0, 6) is still in flight once cores 2..5 "
-                   "have reported (trace.lead(a, b) > 0)")
 def test_exclusive_command_waits_for_every_overlapping_command(session):
     run = session.load(basic_program(), trace=64)
     pairs = [(run.submit("result", group=(0, 6), args=[1]),

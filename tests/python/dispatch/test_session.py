@@ -266,9 +266,6 @@ def test_compute_mode_cb_index():
         "Program: compute unpack_to_dest_mode's CB index must be an integer (0..63), got 64")
 
 
-@pytest.mark.xfail(strict=True, reason="Program(compute=[...]), not a dict, raises dict()'s ValueError "
-                   "'dictionary update sequence element #0 has length 13; 2 is required' from dict(compute) before "
-                   "_compute_options can raise its TypeError")
 def test_compute_must_be_a_dict():
     assert message(TypeError, lambda: km.Program("c", BASIC, compute=["math_fidelity"])) == (
         "Program: compute must be a dict of ComputeConfigDescriptor fields, got ['math_fidelity'] (list)")
@@ -437,9 +434,6 @@ def test_pll_other_values(small, mhz):
         f"Session: pll_mhz {mhz!r} is not one of the runtime's steps: expected 200, 800, 1000 or 1750")
 
 
-@pytest.mark.xfail(strict=True, reason="Session(pll_mhz=1000.0) passes the Python step check (1000.0 == 1000) and "
-                   "then fails in the native binding with nanobind's 'open(): incompatible function arguments' "
-                   "TypeError, which names neither the argument nor the steps")
 def test_pll_as_a_float(small):
     try:
         s = km.Session(device=small, pll_mhz=1000.0)
@@ -609,12 +603,6 @@ def test_close_without_a_run(small, lines):
     assert lines[-1] == "runtime closed" and s.closed
 
 
-@pytest.mark.xfail(strict=True, reason="an abort of a run whose cores all wait for a command gives one of two "
-                   "wrong accounts, by a race: either Dispatcher::idle() keeps spinning after begin_abort() has woken "
-                   "the readers (pump() returns false while aborting, so the chip never runs them) until the 2 s grid "
-                   "stop, and the result says error 'stopped', 'the run was aborted and its cores did not leave their "
-                   "loops within 2.000000 s'; or the cores leave at once and the result says error 'kernel', 'the "
-                   "persistent kernels returned before EXIT (a kernel_main that does not serve?)'")
 def test_abort_of_an_idle_run_is_prompt_and_says_stopped(session):
     import time
 
@@ -673,7 +661,5 @@ def test_nocs_full_grid(device):
     assert words == [(i % 12 + 1) | (i // 12 + 2) << 16 for i in range(120)]
 
 
-@pytest.mark.xfail(strict=True, reason="spec Session, Cores' NoC coordinates: session.nocs() returns a layout.Nocs "
-                   "with grid, noc_xy, noc0, words 'and the grid's panels'; layout.Nocs has no panels")
 def test_nocs_panels(session):
     assert session.nocs().panels

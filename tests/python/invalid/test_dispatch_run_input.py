@@ -115,7 +115,7 @@ SUBMIT = [
     ("args-float", TypeError, lambda r: r.submit(0, args=[1.5]),
      "Run.submit: args[0] must be an integer word (0..4294967295), got 1.5 (float)"),
     ("args-str", TypeError, lambda r: r.submit(0, args="ab"),
-     "Run.submit: args[0] must be an integer word (0..4294967295), got 'a' (str)"),
+     "Run.submit: args must be a sequence of at most ten integer words, got 'ab' (str)"),
     # flags
     ("exclusive-int", TypeError, lambda r: r.submit(0, exclusive=1),
      "Run.submit: exclusive must be True or False, got 1 (int)"),
@@ -139,12 +139,7 @@ def test_submit(loaded, exc, call, text):
     refused(loaded, exc, lambda: call(loaded), text)
 
 
-ARGS_NOT_NAMED = pytest.mark.xfail(strict=True, reason="Run.submit(args=5) or args=None raises Python's bare "
-                                   "TypeError \"'int' object is not iterable\" from enumerate(args): the message names "
-                                   "neither the call nor the argument")
-
-
-@pytest.mark.parametrize("args", [pytest.param(5, marks=ARGS_NOT_NAMED), pytest.param(None, marks=ARGS_NOT_NAMED)],
+@pytest.mark.parametrize("args", [5, None],
                          ids=["int", "none"])
 def test_submit_args_not_a_list(fresh, args):
     run = fresh
@@ -198,19 +193,12 @@ def test_submit_many(loaded, exc, call, text):
     refused(loaded, exc, lambda: call(loaded), text)
 
 
-@pytest.mark.xfail(strict=True, reason="submit_many's handler is checked by Run._handler with the label "
-                   "'Run.submit: handler', so submit_many(240, ...) says 'Run.submit: handler must be an integer "
-                   "(0..239), got 240': the message names the wrong call")
 def test_submit_many_handler_names_its_call(fresh):
     run = fresh
     refused(run, ValueError, lambda: run.submit_many(240, 0, 1),
             "Run.submit_many: handler must be an integer (0..239), got 240")
 
 
-@pytest.mark.xfail(strict=True, reason="submit_many converts firsts and counts with np.ascontiguousarray(..., "
-                   "dtype=np.int64): floats are truncated without a word (firsts=[0.5, 1.7] queues groups at cores 0 "
-                   "and 1), where submit raises TypeError for a float first core; the spec says submit_many is "
-                   "'checked as submit checks'")
 def test_submit_many_refuses_float_cores(fresh):
     run = fresh
     with pytest.raises(TypeError) as e:
@@ -218,8 +206,6 @@ def test_submit_many_refuses_float_cores(fresh):
     assert str(e.value).startswith("Run.submit_many: firsts")
 
 
-@pytest.mark.xfail(strict=True, reason="submit_many(0, ['a'], 1) raises numpy's ValueError \"invalid literal for "
-                   "int() with base 10: np.str_('a')\", which names neither the call nor the argument")
 def test_submit_many_refuses_text_cores(fresh):
     run = fresh
     with pytest.raises((TypeError, ValueError)) as e:
@@ -292,8 +278,6 @@ def test_wait_for_a_forgotten_handle_behind_a_kept_one(loaded):
     assert loaded.wait(kept, timeout=5.0).handle == kept
 
 
-@pytest.mark.xfail(strict=True, reason="Run.state() before the stop raises 'Run.state_words: the state words are read "
-                   "after the stop': the message names state_words, which the caller did not call")
 def test_state_names_its_call(fresh):
     run = fresh
     refused(run, tessel.ValidationError, lambda: run.state(), "Run.state: the state words are read after the stop")
@@ -362,9 +346,6 @@ def test_load_on_a_closed_session(session):
     assert str(e.value) == "Session.load: the session is closed"
 
 
-@pytest.mark.xfail(strict=True, reason="Session.load aborts the loaded run (self.run.abort()) before the native core "
-                   "checks host_depth, event_depth, deadline and start, so a load these refuse still ends the run "
-                   "that was loaded: the style's 'validate everything before changing anything'")
 def test_a_refused_load_leaves_the_loaded_run(session):
     run = session.load(basic_program())
     with pytest.raises(tessel.ValidationError):
