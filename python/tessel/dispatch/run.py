@@ -57,8 +57,9 @@ class Result:
         return self.ready and self.error == 0 and self.cluster0_restored
 
     def __repr__(self):
-        fields = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "abandoned")
-        return f"Result({fields}, abandoned={len(self.abandoned)})"
+        get = self.__dict__.get
+        return (f"Result(state={get('state')}, error={get('error_name')!r}, commands={get('commands')}, "
+                f"events={get('events')}, abandoned={len(self.abandoned)})")
 
 
 class Trace:
