@@ -51,12 +51,13 @@ def run(rect=(0, 0, 12, 10), blocks=16, pages=4, window=2, jobs=40, check=True, 
         per_job_us = (time.perf_counter() - t0) / jobs * 1e6
         sums = session.read(out).view(np.uint32)[:, 0].reshape(jobs, cores) if check else None
         run.stop()
+        state = run.state()
     wrong = 0
     if check:
         expected = data.reshape(jobs, words_per_job).astype(np.uint64).sum(axis=1) % (1 << 32)
         in_rect = [c for c in range(cores) if x <= c % session.grid[0] < x + w and y <= c // session.grid[0] < y + h]
         wrong = int((sums[:, in_rect] != expected[:, None]).sum())
-    return per_job_us, wrong
+    return per_job_us, wrong, state
 
 
 def main(argv=None):
@@ -69,7 +70,7 @@ def main(argv=None):
     p.add_argument("--no-check", action="store_true")
     a = p.parse_args(argv)
     rect = tuple(int(v) for v in a.rect.split(","))
-    us, wrong = run(rect, a.blocks, a.pages, a.window, a.jobs, not a.no_check)
+    us, wrong, _ = run(rect, a.blocks, a.pages, a.window, a.jobs, not a.no_check)
     checked = "not checked" if a.no_check else f"{wrong} wrong checksums"
     print(f"broadcast: {a.jobs} jobs, {a.blocks} blocks of {a.pages} pages, window {a.window}, rect {a.rect}: "
           f"{checked}; host time {us:.1f} us per job (silicon 47.9: {us / 47.9:.2f}x)")

@@ -246,6 +246,10 @@ void Run::Impl::read_back() {
   state_words.resize(size_t(cores) * KM_STATE_WORDS);
   for (uint32_t c = 0; c < cores; ++c)
     std::memcpy(&state_words[size_t(c) * KM_STATE_WORDS], chip.core(c).l1 + KM_CONTROL_L1, KM_STATE_WORDS * 4);
+  broadcast_words.resize(size_t(cores) * KM_BCAST_WORDS);
+  for (uint32_t c = 0; c < cores; ++c)
+    std::memcpy(&broadcast_words[size_t(c) * KM_BCAST_WORDS], chip.core(c).l1 + KM_CONTROL_L1 + KM_BROADCAST_OFFSET,
+                KM_BCAST_WORDS * 4);
   const size_t per_core = size_t(options.trace) * KM_TRACE_ENTRY_BYTES / 4;
   trace_words.resize(per_core * cores);
   for (uint32_t c = 0; c < cores && per_core; ++c)
@@ -547,6 +551,11 @@ const ResultBlock& Run::result() const { return impl_->result; }
 std::vector<uint32_t> Run::state_words() const {
   if (!impl_->stopped) throw ValidationError("Run.state_words: the state words are read after the stop");
   return impl_->state_words;
+}
+
+std::vector<uint32_t> Run::broadcast_words() const {
+  if (!impl_->stopped) throw ValidationError("Run.broadcast_words: the broadcast words are read after the stop");
+  return impl_->broadcast_words;
 }
 
 std::vector<TraceEntry> Run::trace(uint64_t handle) const {

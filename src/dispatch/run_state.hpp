@@ -61,6 +61,7 @@ struct Run::Impl {
   bool exit_sent = false;
   ResultBlock result;
   std::vector<uint32_t> state_words;
+  std::vector<uint32_t> broadcast_words; // KM_BCAST_WORDS per core, after the stop
   std::vector<uint32_t> trace_words; // after the stop: per core, trace x 4 words
   std::string failure; // the card's error (a kernel fault, a stop), once finished
 

@@ -11,6 +11,7 @@ from . import abi
 
 _K = abi.headers().constants
 STATE_WORDS = _K["KM_STATE_WORDS"]
+_BCAST_WORDS = _K["KM_BCAST_WORDS"]
 # State word names from the runtime's header: KM_WORD_PASS -> "pass", ...
 WORD_INDEX = {k[len("KM_WORD_"):].lower(): v for k, v in _K.items() if k.startswith("KM_WORD_")}
 PHASES = {v: k[len("KM_PHASE_"):].lower() for k, v in _K.items() if k.startswith("KM_PHASE_")}
@@ -285,13 +286,22 @@ class Run:
     def state(self):
         """Each core's state words as a dict, by core (x, y) (after the stop)."""
         words = self.state_words("Run.state")
+        bwords = np.asarray(self._native.broadcast_words(), dtype=np.uint32).reshape(self._cores, _BCAST_WORDS)
         gx = self._session.grid[0]
         out = {}
         for i, w in enumerate(words):
             d = {name: int(w[index]) for name, index in WORD_INDEX.items()}
             d["phase"] = PHASES.get(d["phase"], d["phase"])
             d["ports"] = []
-            d["broadcasts"] = []
+            b = bwords[i]
+            d["broadcasts"] = [] if not b.any() else [{
+                "valid": int(b[_K["KM_BCAST_VALID"]]),
+                "blocks": int(b[_K["KM_BCAST_BLOCKS"]]),
+                "wait_ticks": int(b[_K["KM_BCAST_WAIT_TICKS"]]),
+                "first_give_up": int(b[_K["KM_BCAST_GAVE_UP"]]) - 1 if b[_K["KM_BCAST_GAVE_UP"]] else None,
+                "done_by": int(b[_K["KM_BCAST_DONE_BY"]]),
+                "wanted": [int(v) for v in b[_K["KM_BCAST_WANTED"]:_K["KM_BCAST_WANTED"] + _K["KM_BCAST_WINDOW_MAX"]]],
+            }]
             out[(i % gx, i // gx)] = d
         return out
 

@@ -18,9 +18,18 @@ def test_map_doubles_every_tile(root, capsys):
 def test_broadcast_over_the_whole_grid_and_a_sub_rectangle(root):
     broadcast = _load(root, "dispatch_broadcast", "broadcast")
     for rect in ((0, 0, 12, 10), (2, 1, 5, 3)):
-        per_job_us, wrong = broadcast.run(rect=rect, blocks=6, pages=2, window=3, jobs=3)
+        per_job_us, wrong, state = broadcast.run(rect=rect, blocks=6, pages=2, window=3, jobs=3)
         assert wrong == 0, rect
         assert per_job_us > 0
+        x, y, w, h = rect
+        receivers = w * h - 1
+        root = state[(x, y)]["broadcasts"][0]
+        assert root["blocks"] == 3 * 6 and root["done_by"] == 3 * receivers and root["first_give_up"] is None
+        assert root["wanted"][:3] == [3 * receivers * 2] * 3  # 6 blocks over 3 slots: 2 grants a slot a job
+        other = state[(x + w - 1, y + h - 1)]["broadcasts"][0]
+        assert other["blocks"] == 3 * 6 and other["valid"] & 0xFFFF == 6
+        outside = state[(11, 9)] if rect != (0, 0, 12, 10) else None
+        assert outside is None or outside["broadcasts"] == []
 
 
 def test_broadcast_cli_takes_the_spec_flags(root, capsys):
