@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "dispatch/run_state.hpp"
@@ -28,6 +29,14 @@ Run::Run(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Run::~Run() = default;
 
 Run::Impl::~Impl() {
+  if (card_lost) {
+    // GridTimeout: the card's thread may still run a kernel that never
+    // returns; what it uses stays allocated (and the device open) for good.
+    (void)memory.release();
+    (void)dispatcher.release();
+    (void)program.release();
+    return;
+  }
   if (card.joinable()) {
     // A run destroyed while loaded: stop its grid so the thread can end.
     memory->stop.store(1);
@@ -198,9 +207,23 @@ std::string Run::Impl::kernel_activity() const {
          " commands not stored";
 }
 
+void Run::Impl::log_kernel_state() const {
+  // The first 512 bytes of the kernel's state as the card holds it: each
+  // core's state words in core order (spec: "kernel state +0x..." lines).
+  constexpr size_t kWords = 512 / 4, kPerLine = 8;
+  for (size_t at = 0; at < kWords && at < state_words.size(); at += kPerLine) {
+    char line[160];
+    int n = std::snprintf(line, sizeof line, "kernel state +0x%03zx:", at * 4);
+    for (size_t i = at; i < at + kPerLine && i < state_words.size(); ++i)
+      n += std::snprintf(line + n, sizeof line - size_t(n), " %08x", state_words[i]);
+    session->log(line);
+  }
+}
+
 void Run::Impl::raise_failed(const std::string& context) {
   join_card();
   read_back();
+  log_kernel_state();
   std::string message = context + ": the persistent kernel failed";
   if (!result.message.empty()) message += ": " + result.message;
   throw KernelFailed(message, result);
@@ -536,12 +559,24 @@ ResultBlock Run::abort() {
     if (!r.card_finished()) park(r.memory->host_park, 10000);
     r.memory->host_park.parked.store(0);
   }
-  if (!r.card_finished())
-    throw GridTimeout("Run.abort: the grid's kernels did not return within " + std::to_string(wait_s) + " s");
+  if (!r.card_finished()) {
+    // A kernel that never reaches a scheduling point (a spin with the
+    // watchdog off): nothing can stop its thread. It is left running, and
+    // the session keeps the device open (spec: GridTimeout).
+    r.card_lost = true;
+    r.card.detach();
+    r.stopped = true;
+    r.session->log("grid timeout: the grid's kernels did not return within " + std::to_string(wait_s) +
+                   " s; the device stays open until the process exits");
+    throw GridTimeout("Run.abort: the grid's kernels did not return within " + std::to_string(wait_s) +
+                      " s (grid_timeout + 2 s): a kernel that never reaches a kernel API call, with the watchdog off "
+                      "(TESSEL_WATCHDOG_S=0)? The device stays open until the process exits");
+  }
   r.read_events();
   r.join_card();
   r.read_back();
   r.session->log("run aborted: " + std::to_string(r.result.abandoned.size()) + " commands abandoned");
+  r.log_kernel_state();
   return r.result;
 }
 

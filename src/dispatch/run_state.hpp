@@ -42,6 +42,7 @@ struct Run::Impl {
   std::unique_ptr<Dispatcher> dispatcher;
   std::thread card;
   bool card_joined = false;
+  bool card_lost = false; // GridTimeout: the thread was left running
 
   // Host side of the rings.
   std::deque<CommandLine> queue; // submitted, not stored yet
@@ -82,6 +83,7 @@ struct Run::Impl {
   bool wait_until(Done done, std::chrono::steady_clock::time_point deadline);
   std::string kernel_activity() const;
   [[noreturn]] void raise_failed(const std::string& context);
+  void log_kernel_state() const;
   void raise_event_errors(uint64_t handle, const HandleState& h);
   ~Impl();
 };

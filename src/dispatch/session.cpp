@@ -194,6 +194,9 @@ std::pair<uint32_t, uint32_t> Session::l1() const {
 Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   Impl& s = *impl_;
   if (s.closed) throw ValidationError("Session.load: the session is closed");
+  if (s.run && s.run->impl().card_lost)
+    throw DispatchError("Session.load: the grid of this session's last run did not return (GridTimeout): its card "
+                        "cannot load again; open another session");
   spec.validate();
   validate_options(options);
   const CoreCoord grid = s.device->grid();
@@ -340,8 +343,12 @@ void Session::close(bool aborting) {
       s.run->stop();
   }
   s.log("runtime closed");
+  const bool card_lost = s.run && s.run->impl().card_lost;
   s.run.reset();
-  if (s.owns_device && s.device) s.device->close();
+  // After a GridTimeout the card's thread may still use the chip: the device
+  // stays open (and referenced) until the process exits.
+  if (card_lost) new std::shared_ptr<Device>(s.device);
+  if (s.owns_device && s.device && !card_lost) s.device->close();
   s.device.reset();
   s.closed = true;
 }

@@ -2,6 +2,7 @@
 // stop and abort (spec: persistent-dispatch-host-api, Run and Errors).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -402,4 +403,45 @@ TEST(PersistentRun, AMillionCommandsInOneRunGrowResidentMemoryByAtMostOneMiB) {
   EXPECT_EQ(run.submitted(), 110u * kChunk);
   EXPECT_LE(after, before + (1u << 20)) << "resident memory grew by " << (after - before) << " bytes";
   EXPECT_EQ(run.stop().commands, 110u * kChunk);
+}
+
+TEST(PersistentRun, AKernelThatNeverReturnsIsGridTimeoutAndTheSessionCannotLoadAgain) {
+  // In a child: the spinning card thread is left running, as the spec's card is.
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("TESSEL_WATCHDOG_S", "0", 1);
+    DeviceConfig dc;
+    dc.grid_x = 1;
+    dc.grid_y = 1;
+    SessionConfig sc;
+    sc.device = Device::open(dc);
+    sc.grid_timeout_s = 0.2;
+    auto session = Session::open(sc);
+    ProgramSpec p = basic_program();
+    p.reader_path = kKernels + "../spin/reader.cpp";
+    dispatch::Run& run = session->load(p);
+    const uint64_t h[] = {run.submit(1, Group{0, 1})};
+    try {
+      run.wait(h, 0.1);
+      _exit(10);
+    } catch (const WaitTimeout&) {
+    }
+    try {
+      run.abort();
+      _exit(11);
+    } catch (const GridTimeout& e) {
+      if (std::string(e.what()).find("did not return within 2.2") == std::string::npos) _exit(12);
+    }
+    try {
+      session->load(basic_program());
+      _exit(13);
+    } catch (const DispatchError& e) {
+      if (std::string(e.what()).find("GridTimeout") == std::string::npos) _exit(14);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
