@@ -187,6 +187,7 @@ void bind_dispatch(nb::module_& m) {
       .def("result", [](const Run& r) { return result_dict(r.result()); })
       .def("state_words", &Run::state_words)
       .def("broadcast_words", &Run::broadcast_words)
+      .def("port_words", &Run::port_words)
       .def("trace",
            [](const Run& r, uint64_t h) {
              std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> out;

@@ -227,7 +227,8 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
   return *word >= value ? 1 : (timed_out ? 0 : 1);
 }
 
-void Dispatcher::expire_waits(uint64_t now) {
+bool Dispatcher::expire_waits(uint64_t now) {
+  bool woke = false;
   next_wait_deadline_ = ~0ull;
   for (TimedWait& w : waits_) {
     if (!w.timed_out && w.deadline <= now && w.fiber->state == sim::FiberState::Blocked) {
@@ -235,10 +236,12 @@ void Dispatcher::expire_waits(uint64_t now) {
       ws.erase(std::remove(ws.begin(), ws.end(), w.fiber), ws.end());
       w.timed_out = true;
       chip_.make_ready(w.fiber);
+      woke = true;
     } else if (!w.timed_out) {
       next_wait_deadline_ = std::min(next_wait_deadline_, w.deadline);
     }
   }
+  return woke;
 }
 
 void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
@@ -545,19 +548,19 @@ void Dispatcher::begin_abort(sim::Chip&) {
   }
 }
 
-void Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
+bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
   if (aborting_) {
     if (now - abort_tick_ > grid_stop_ticks_) {
       if (error_ == KM_ERROR_NONE) error_ = KM_ERROR_STOPPED;
       chip.request_stop("the run was aborted and its cores did not leave their loops within " +
                         std::to_string(config_.grid_stop_s) + " s");
     }
-    return;
+    return false;
   }
-  if (now >= next_wait_deadline_) expire_waits(now);
+  const bool woke = now >= next_wait_deadline_ && expire_waits(now);
   if (now >= next_deadline_) {
     for (uint32_t i = 0; i < config_.depth; ++i)
-      if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i);
+      if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i), woke;
     recompute_deadline(); // the bound was a completed command's
   }
   if (busy_slots_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
@@ -574,6 +577,7 @@ void Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
       chip.request_stop(message_);
     }
   }
+  return woke;
 }
 
 void Dispatcher::poll(sim::Chip& chip) {
@@ -590,7 +594,7 @@ bool Dispatcher::idle(sim::Chip& chip) {
       return false;
     }
     const uint64_t now = now_ticks();
-    check_timers(chip, now);
+    if (check_timers(chip, now)) return true; // a wait ran out: that RISC runs again
     if (chip.stop_requested()) return false;
     const uint32_t read = mem_.read_count.load(std::memory_order_relaxed);
     bool woken = false;

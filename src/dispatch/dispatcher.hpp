@@ -124,7 +124,7 @@ private:
   void reject(const Command& c, uint32_t reason);
   void send_exit();
   void deliver(uint32_t core, uint32_t slot);
-  void check_timers(sim::Chip& chip, uint64_t now);
+  bool check_timers(sim::Chip& chip, uint64_t now); // true: it made a fiber ready
   void time_out(sim::Chip& chip, uint32_t slot);
   void begin_abort(sim::Chip& chip);
   void recompute_deadline();
@@ -182,7 +182,7 @@ private:
   std::vector<TimedWait> waits_;
   uint64_t next_wait_deadline_ = ~0ull;
   uint64_t wait_ticks_;
-  void expire_waits(uint64_t now);
+  bool expire_waits(uint64_t now);
 };
 
 } // namespace tessel::dispatch

@@ -269,6 +269,10 @@ void Run::Impl::read_back() {
   state_words.resize(size_t(cores) * KM_STATE_WORDS);
   for (uint32_t c = 0; c < cores; ++c)
     std::memcpy(&state_words[size_t(c) * KM_STATE_WORDS], chip.core(c).l1 + KM_CONTROL_L1, KM_STATE_WORDS * 4);
+  port_words.resize(size_t(cores) * KM_PORTS * KM_PORT_WORDS);
+  for (uint32_t c = 0; c < cores; ++c)
+    std::memcpy(&port_words[size_t(c) * KM_PORTS * KM_PORT_WORDS], chip.core(c).l1 + KM_CONTROL_L1 + KM_PORT_OFFSET,
+                KM_PORTS * KM_PORT_WORDS * 4);
   broadcast_words.resize(size_t(cores) * KM_BCAST_WORDS);
   for (uint32_t c = 0; c < cores; ++c)
     std::memcpy(&broadcast_words[size_t(c) * KM_BCAST_WORDS], chip.core(c).l1 + KM_CONTROL_L1 + KM_BROADCAST_OFFSET,
@@ -586,6 +590,11 @@ const ResultBlock& Run::result() const { return impl_->result; }
 std::vector<uint32_t> Run::state_words() const {
   if (!impl_->stopped) throw ValidationError("Run.state_words: the state words are read after the stop");
   return impl_->state_words;
+}
+
+std::vector<uint32_t> Run::port_words() const {
+  if (!impl_->stopped) throw ValidationError("Run.port_words: the port words are read after the stop");
+  return impl_->port_words;
 }
 
 std::vector<uint32_t> Run::broadcast_words() const {

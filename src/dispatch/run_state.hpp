@@ -63,6 +63,7 @@ struct Run::Impl {
   ResultBlock result;
   std::vector<uint32_t> state_words;
   std::vector<uint32_t> broadcast_words; // KM_BCAST_WORDS per core, after the stop
+  std::vector<uint32_t> port_words;      // KM_PORTS x KM_PORT_WORDS per core, after the stop
   std::vector<uint32_t> trace_words; // after the stop: per core, trace x 4 words
   std::string failure; // the card's error (a kernel fault, a stop), once finished
 

@@ -445,3 +445,54 @@ TEST(PersistentRun, AKernelThatNeverReturnsIsGridTimeoutAndTheSessionCannotLoadA
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
+
+TEST(PersistentRun, APortStreamsBlocksFromOneCoreToAnotherAcrossCommands) {
+  auto session = small_session(4, 1);
+  ProgramSpec p = basic_program();
+  p.reader_path = kKernels + "../ports/reader.cpp";
+  p.handlers = {{"stream", 6}};
+  dispatch::Run& run = session->load(p);
+  std::vector<uint64_t> handles;
+  for (uint32_t blocks : {5u, 1u, 12u}) {
+    const uint32_t args[] = {blocks, blocks};
+    handles.push_back(run.submit(6, Group{1, 2}, args));
+  }
+  EXPECT_EQ(run.wait(handles, 10.0).size(), 3u);
+  run.stop();
+  // The words of port 3 on both cores: running totals over the three streams.
+  const std::vector<uint32_t> words = run.broadcast_words();
+  EXPECT_EQ(words.size(), 4u * KM_BCAST_WORDS);
+  const std::vector<uint32_t> ports = run.port_words();
+  ASSERT_EQ(ports.size(), 4u * KM_PORTS * KM_PORT_WORDS);
+  const auto port = [&](uint32_t core, uint32_t word) { return ports[(core * KM_PORTS + 3) * KM_PORT_WORDS + word]; };
+  EXPECT_EQ(port(1, KM_PORT_SENT), 18u);
+  EXPECT_EQ(port(1, KM_PORT_WANTED), 18u);
+  EXPECT_EQ(port(2, KM_PORT_COUNT), 18u);
+  EXPECT_EQ(port(2, KM_PORT_RECEIVED), 18u);
+  EXPECT_EQ(port(1, KM_PORT_GAVE_UP) + port(2, KM_PORT_GAVE_UP), 0u);
+}
+
+TEST(PersistentRun, AReceiverWhoseSenderStopsShortGivesUpAfterTheWaitTimeout) {
+  auto session = small_session(4, 1);
+  ProgramSpec p = basic_program();
+  p.reader_path = kKernels + "../ports/reader.cpp";
+  p.handlers = {{"stream", 6}};
+  LoadOptions o;
+  o.wait_s = 0.1;
+  dispatch::Run& run = session->load(p, o);
+  const uint32_t args[] = {1, 2}; // the sender sends one block, the receiver waits for two
+  const uint64_t h[] = {run.submit(6, Group{0, 2}, args)};
+  try {
+    run.wait(h, 10.0);
+    FAIL() << "expected KernelFailed";
+  } catch (const KernelFailed& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("port: gave up waiting (the session's wait timeout) for the sender's block"), std::string::npos)
+        << m;
+    EXPECT_NE(m.find("ports/reader.cpp:"), std::string::npos) << m;
+    EXPECT_NE(m.find("core (1,0) NCRISC"), std::string::npos) << m;
+  }
+  const std::vector<uint32_t> ports = run.port_words();
+  EXPECT_EQ(ports[(1 * KM_PORTS + 3) * KM_PORT_WORDS + KM_PORT_GAVE_UP], 2u); // core 1 gave up receiving
+  EXPECT_EQ(ports[(1 * KM_PORTS + 3) * KM_PORT_WORDS + KM_PORT_RECEIVED], 1u);
+}

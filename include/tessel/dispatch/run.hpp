@@ -93,6 +93,8 @@ public:
   std::vector<uint32_t> state_words() const;
   // After the stop: each core's broadcast words (KM_BCAST_WORDS per core, core order).
   std::vector<uint32_t> broadcast_words() const;
+  // After the stop: each core's port words (KM_PORTS x KM_PORT_WORDS per core, core order).
+  std::vector<uint32_t> port_words() const;
   // After the stop: the trace entries of one handle (the cores that ran it).
   std::vector<TraceEntry> trace(uint64_t handle) const;
   uint32_t traced() const; // sequence numbers traced per core

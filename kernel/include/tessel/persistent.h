@@ -294,6 +294,82 @@ private:
   uint32_t x0_, y0_, x1_, y1_, receivers_, root_x_, root_y_;
   bool root_ = false;
 };
+
+// A core-to-core port: a one-way, flow-controlled stream of blocks from one
+// core's port `slot` to the same slot of a peer, through a ring of `window`
+// block slots at the same L1 address on both cores (`region`). The receiver
+// grants the sender `window` blocks when it opens the stream and one more for
+// each block it releases (but the last `window`); the sender waits for a
+// grant, writes the block into the receiver's ring, then increments the
+// receiver's COUNT; the receiver waits for COUNT to pass what it took. The
+// counts are running totals kept on both cores, so streams follow one
+// another across commands. Every wait has the session's `wait` timeout: one
+// that runs out records the give-up in the port's words (run.state()'s
+// ports) and fails the kernel at the wait's line.
+class Port {
+public:
+  // peer: the other core's NoC coordinates as x | y << 16 (session.nocs().words).
+  Port(uint32_t slot, uint32_t peer, uint32_t region, uint32_t block_bytes, uint32_t window)
+      : slot_(slot), peer_x_(peer & 0xFFFFu), peer_y_(peer >> 16), region_(region), block_bytes_(block_bytes),
+        window_(window) {
+    if (slot_ >= KM_PORTS || window_ == 0) {
+      tessel_kernel_ctx* k = tessel_ctx();
+      k->api->fail(k, "persistent::Port: the slot must be below KM_PORTS (8) and the window at least 1", nullptr, 0);
+      __builtin_unreachable();
+    }
+  }
+  uint32_t slot_address(uint32_t block) const { return region_ + (block % window_) * block_bytes_; }
+
+  // Receiver: grant the sender the first slots of a stream of `blocks`.
+  void open(uint32_t blocks, TESSEL_SITE_PARAMS) {
+    const uint32_t n = blocks < window_ ? blocks : window_;
+    if (n) noc_semaphore_inc(peer_word(KM_PORT_WANTED), n, noc_index, TESSEL_SITE);
+  }
+  // Sender: send this stream's next block from `src` (an L1 address of this core).
+  void send(uint32_t src, TESSEL_SITE_PARAMS) {
+    volatile uint32_t* w = words();
+    const uint32_t sent = w[KM_PORT_SENT];
+    if (!wait_at_least(&w[KM_PORT_WANTED], sent + 1, TESSEL_SITE)) give_up(1, TESSEL_SITE);
+    noc_async_write(src, get_noc_addr(peer_x_, peer_y_, slot_address(sent)), block_bytes_, noc_index, TESSEL_SITE);
+    noc_async_write_barrier(noc_index, TESSEL_SITE);
+    noc_semaphore_inc(peer_word(KM_PORT_COUNT), 1, noc_index, TESSEL_SITE);
+    w[KM_PORT_SENT] = sent + 1;
+  }
+  // Receiver: wait for the stream's next block; returns its L1 address.
+  uint32_t receive(TESSEL_SITE_PARAMS) {
+    volatile uint32_t* w = words();
+    const uint32_t received = w[KM_PORT_RECEIVED];
+    if (!wait_at_least(&w[KM_PORT_COUNT], received + 1, TESSEL_SITE)) give_up(2, TESSEL_SITE);
+    w[KM_PORT_RECEIVED] = received + 1;
+    return slot_address(received);
+  }
+  // Receiver: the block taken last is used; `left` is how many blocks of the
+  // stream are still to come (its slot is granted again while left >= window).
+  void release(uint32_t left, TESSEL_SITE_PARAMS) {
+    if (left >= window_) noc_semaphore_inc(peer_word(KM_PORT_WANTED), 1, noc_index, TESSEL_SITE);
+  }
+
+private:
+  volatile uint32_t* words() const {
+    return detail::state_words() + KM_PORT_OFFSET / 4 + slot_ * KM_PORT_WORDS;
+  }
+  uint64_t peer_word(uint32_t index) const {
+    return get_noc_addr(peer_x_, peer_y_, KM_CONTROL_L1 + KM_PORT_OFFSET + 4 * (slot_ * KM_PORT_WORDS + index));
+  }
+  [[noreturn]] void give_up(uint32_t how, const char* file, uint32_t line) const {
+    volatile uint32_t* w = words();
+    if (w[KM_PORT_GAVE_UP] == 0) w[KM_PORT_GAVE_UP] = how;
+    tessel_kernel_ctx* k = tessel_ctx();
+    k->api->fail(k,
+                 how == 1 ? "port: gave up waiting (the session's wait timeout) for the receiver's grant: see "
+                            "run.state()'s ports"
+                          : "port: gave up waiting (the session's wait timeout) for the sender's block: see "
+                            "run.state()'s ports",
+                 file, line);
+    __builtin_unreachable();
+  }
+  uint32_t slot_, peer_x_, peer_y_, region_, block_bytes_, window_;
+};
 #endif
 
 // The runtime's loop: serves commands until EXIT.

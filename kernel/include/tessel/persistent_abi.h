@@ -127,6 +127,19 @@
 #define KM_BCAST_WANTED_BASE 16u  // KM_BCAST_WINDOW_MAX words
 #define KM_BCAST_WINDOW_MAX 8u
 #define KM_BCAST_WORDS 24u
+// Core-to-core ports (persistent::Port): KM_PORTS slots of KM_PORT_WORDS
+// words. On the receiver of port p: COUNT, the blocks that arrived, and
+// RECEIVED, those it took; on the sender: WANTED, the grants the receiver
+// gave, and SENT, the blocks it sent. GAVE_UP: 1 when this core gave up
+// sending on the port, 2 receiving (0: never).
+#define KM_PORT_OFFSET 0x500u
+#define KM_PORTS 8u
+#define KM_PORT_WORDS 8u
+#define KM_PORT_COUNT 0u
+#define KM_PORT_WANTED 1u
+#define KM_PORT_SENT 2u
+#define KM_PORT_RECEIVED 3u
+#define KM_PORT_GAVE_UP 4u
 #define KM_CONTROL_BYTES 0x600u // the whole control block, per core
 // Words of a broadcast's arguments (layout.broadcast_args): the rectangle's
 // first and last NoC coordinates (x | y << 16), the receivers, the root's.

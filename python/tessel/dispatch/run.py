@@ -287,12 +287,19 @@ class Run:
         """Each core's state words as a dict, by core (x, y) (after the stop)."""
         words = self.state_words("Run.state")
         bwords = np.asarray(self._native.broadcast_words(), dtype=np.uint32).reshape(self._cores, _BCAST_WORDS)
+        pwords = np.asarray(self._native.port_words(), dtype=np.uint32).reshape(
+            self._cores, _K["KM_PORTS"], _K["KM_PORT_WORDS"])
         gx = self._session.grid[0]
         out = {}
         for i, w in enumerate(words):
             d = {name: int(w[index]) for name, index in WORD_INDEX.items()}
             d["phase"] = PHASES.get(d["phase"], d["phase"])
-            d["ports"] = []
+            pw = pwords[i]
+            d["ports"] = [{"port": p, "count": int(pw[p, _K["KM_PORT_COUNT"]]),
+                           "wanted": int(pw[p, _K["KM_PORT_WANTED"]]), "sent": int(pw[p, _K["KM_PORT_SENT"]]),
+                           "received": int(pw[p, _K["KM_PORT_RECEIVED"]]),
+                           "gave_up": {0: None, 1: "sending", 2: "receiving"}.get(int(pw[p, _K["KM_PORT_GAVE_UP"]]))}
+                          for p in range(_K["KM_PORTS"]) if pw[p].any()]
             b = bwords[i]
             d["broadcasts"] = [] if not b.any() else [{
                 "valid": int(b[_K["KM_BCAST_VALID"]]),
