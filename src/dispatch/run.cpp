@@ -579,8 +579,8 @@ ResultBlock Run::abort() {
   r.read_events();
   r.join_card();
   r.read_back();
-  r.session->log("run aborted: " + std::to_string(r.result.abandoned.size()) + " commands abandoned");
   r.log_kernel_state();
+  r.session->log("run aborted: " + std::to_string(r.result.abandoned.size()) + " commands abandoned");
   return r.result;
 }
 
