@@ -51,8 +51,16 @@ RunResult run_dispatch_broadcast(const RunOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<uint64_t> handles;
   for (uint32_t job = 0; job < jobs; ++job) {
-    const uint32_t args[] = {bargs[0], bargs[1], bargs[2], bargs[3], in->address(), out->address(), job, kBlocks,
-                             kPages | kWindow << 16, check ? 1u : 0u};
+    const uint32_t args[] = {bargs[0],
+                             bargs[1],
+                             bargs[2],
+                             bargs[3],
+                             in->address(),
+                             out->address(),
+                             job,
+                             kBlocks,
+                             kPages | kWindow << 16,
+                             check ? 1u : 0u};
     handles.push_back(run.submit(kHandler, dispatch::Group{0, cores}, args));
   }
   run.wait(handles, 30.0);
@@ -77,8 +85,8 @@ RunResult run_dispatch_broadcast(const RunOptions& o) {
                 "%u jobs: core (0,0) multicast %u blocks of %u pages (window %u) to %u cores (%s %ux%u), %s; host "
                 "time %.1f us per job (silicon 47.9: %.2fx)",
                 jobs, kBlocks, kPages, kWindow, cores - 1, device->arch_name().c_str(), grid.x, grid.y,
-                check ? (std::to_string(wrong) + " wrong checksums").c_str() : "not checked",
-                us_per_job, us_per_job / 47.9);
+                check ? (std::to_string(wrong) + " wrong checksums").c_str() : "not checked", us_per_job,
+                us_per_job / 47.9);
   r.summary = line;
   return r;
 }

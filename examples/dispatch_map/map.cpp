@@ -6,10 +6,10 @@
 #include <cstdio>
 
 #include "example.hpp"
-#include "tessel/tessel.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
 #include "tessel/tensor_accessor_args.hpp"
+#include "tessel/tessel.hpp"
 
 namespace tessel::examples {
 

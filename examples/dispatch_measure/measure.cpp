@@ -79,8 +79,7 @@ RunResult run_dispatch_measure(const RunOptions& o) {
   std::snprintf(line, sizeof line,
                 "%u host-fed NOP commands: %.3f us/command (silicon 1.228: %.2fx); exclusive NOP period 1 core "
                 "%.2f us (silicon 1.90: %.2fx), %u cores %.2f us (2.28: %.2fx), %u cores %.2f us (2.27: %.2fx)",
-                hf.n, host_fed, host_fed / 1.228, one, one / 1.90, some, twelve, twelve / 2.28, cores, all,
-                all / 2.27);
+                hf.n, host_fed, host_fed / 1.228, one, one / 1.90, some, twelve, twelve / 2.28, cores, all, all / 2.27);
   RunResult r;
   r.passed = host_fed > 0 && one > 0 && twelve > 0 && all > 0;
   r.summary = line;

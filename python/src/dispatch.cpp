@@ -239,59 +239,59 @@ void bind_dispatch(nb::module_& m) {
       .def("closed", &Session::closed)
       .def("drop_log", [](Session& s) { s.set_log(nullptr); })
       .def("close", [](Session& s, bool aborting) { blocking([&] { s.close(aborting); }); })
-      .def(
-          "load",
-          [](Session& s, const std::string& name, const std::string& reader, const std::string& compute,
-             const std::string& writer, const std::vector<std::tuple<uint32_t, std::string, uint32_t, uint32_t>>& buffers,
-             const CoreArgsList& core_args, const std::vector<uint32_t>& reader_cta,
-             const std::vector<uint32_t>& writer_cta, const std::vector<uint32_t>& compute_cta, uint32_t fidelity,
-             bool fp32_dest_acc_en, bool dst_full_sync_en, bool math_approx_mode,
-             const std::vector<uint32_t>& unpack_to_dest, const std::map<std::string, std::string>& defines,
-             uint32_t depth, const std::map<std::string, uint32_t>& handlers,
-             const std::tuple<std::string, std::string, std::string>& opt, uint32_t trace, double deadline,
-             double wait, double idle, double kernel_idle, double start, uint32_t host_depth, uint32_t event_depth,
-             uint32_t batch, double settle) -> std::shared_ptr<Run> {
-            ProgramSpec p;
-            p.name = name;
-            p.reader_path = reader;
-            p.compute_path = compute;
-            p.writer_path = writer;
-            for (const auto& [index, format, page_bytes, pages] : buffers)
-              p.buffers.push_back(BufferSpec{index, format, page_bytes, pages});
-            const uint32_t grid_x = s.grid().x;
-            if (!core_args.empty())
-              p.args = [core_args, grid_x](CoreCoord c) {
-                const auto& [r, w, k] = core_args.at(c.y * grid_x + c.x);
-                return CoreArgs{r, w, k};
-              };
-            p.reader_compile_args = reader_cta;
-            p.writer_compile_args = writer_cta;
-            p.compute_compile_args = compute_cta;
-            p.compute.math_fidelity = MathFidelity(fidelity);
-            p.compute.fp32_dest_acc_en = fp32_dest_acc_en;
-            p.compute.dst_full_sync_en = dst_full_sync_en;
-            p.compute.math_approx_mode = math_approx_mode;
-            for (uint32_t mode : unpack_to_dest)
-              p.compute.unpack_to_dest_mode.push_back(UnpackToDestMode(mode));
-            for (const auto& [k, v] : defines)
-              p.defines[k] = v;
-            p.depth = depth;
-            p.handlers = handlers;
-            p.opt = OptLevels{std::get<0>(opt), std::get<1>(opt), std::get<2>(opt)};
-            LoadOptions o;
-            o.trace = trace;
-            o.deadline_s = deadline;
-            o.wait_s = wait;
-            o.idle_s = idle;
-            o.kernel_idle_s = kernel_idle;
-            o.start_s = start;
-            o.host_depth = host_depth;
-            o.event_depth = event_depth;
-            o.batch = batch;
-            o.settle_us = settle;
-            blocking([&] { s.load(p, o); });
-            return s.run_ptr();
-          });
+      .def("load",
+           [](Session& s, const std::string& name, const std::string& reader, const std::string& compute,
+              const std::string& writer,
+              const std::vector<std::tuple<uint32_t, std::string, uint32_t, uint32_t>>& buffers,
+              const CoreArgsList& core_args, const std::vector<uint32_t>& reader_cta,
+              const std::vector<uint32_t>& writer_cta, const std::vector<uint32_t>& compute_cta, uint32_t fidelity,
+              bool fp32_dest_acc_en, bool dst_full_sync_en, bool math_approx_mode,
+              const std::vector<uint32_t>& unpack_to_dest, const std::map<std::string, std::string>& defines,
+              uint32_t depth, const std::map<std::string, uint32_t>& handlers,
+              const std::tuple<std::string, std::string, std::string>& opt, uint32_t trace, double deadline,
+              double wait, double idle, double kernel_idle, double start, uint32_t host_depth, uint32_t event_depth,
+              uint32_t batch, double settle) -> std::shared_ptr<Run> {
+             ProgramSpec p;
+             p.name = name;
+             p.reader_path = reader;
+             p.compute_path = compute;
+             p.writer_path = writer;
+             for (const auto& [index, format, page_bytes, pages] : buffers)
+               p.buffers.push_back(BufferSpec{index, format, page_bytes, pages});
+             const uint32_t grid_x = s.grid().x;
+             if (!core_args.empty())
+               p.args = [core_args, grid_x](CoreCoord c) {
+                 const auto& [r, w, k] = core_args.at(c.y * grid_x + c.x);
+                 return CoreArgs{r, w, k};
+               };
+             p.reader_compile_args = reader_cta;
+             p.writer_compile_args = writer_cta;
+             p.compute_compile_args = compute_cta;
+             p.compute.math_fidelity = MathFidelity(fidelity);
+             p.compute.fp32_dest_acc_en = fp32_dest_acc_en;
+             p.compute.dst_full_sync_en = dst_full_sync_en;
+             p.compute.math_approx_mode = math_approx_mode;
+             for (uint32_t mode : unpack_to_dest)
+               p.compute.unpack_to_dest_mode.push_back(UnpackToDestMode(mode));
+             for (const auto& [k, v] : defines)
+               p.defines[k] = v;
+             p.depth = depth;
+             p.handlers = handlers;
+             p.opt = OptLevels{std::get<0>(opt), std::get<1>(opt), std::get<2>(opt)};
+             LoadOptions o;
+             o.trace = trace;
+             o.deadline_s = deadline;
+             o.wait_s = wait;
+             o.idle_s = idle;
+             o.kernel_idle_s = kernel_idle;
+             o.start_s = start;
+             o.host_depth = host_depth;
+             o.event_depth = event_depth;
+             o.batch = batch;
+             o.settle_us = settle;
+             blocking([&] { s.load(p, o); });
+             return s.run_ptr();
+           });
 }
 
 } // namespace tessel::python

@@ -58,8 +58,8 @@ void hold_card(int card) {
                    holder);
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0)
-    throw DispatchError("Session.open: cannot open the lock file " + path + " of card " + std::to_string(card) +
-                        ": " + std::strerror(errno) + " (TESSEL_CARD_LOCK_DIR sets its directory)");
+    throw DispatchError("Session.open: cannot open the lock file " + path + " of card " + std::to_string(card) + ": " +
+                        std::strerror(errno) + " (TESSEL_CARD_LOCK_DIR sets its directory)");
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     const int holder = card_holder(card);

@@ -32,9 +32,9 @@ namespace tessel::dispatch {
 
 // One command line: 64 bytes.
 struct alignas(64) CommandLine {
-  uint32_t tag;            // the host's handle, low 32 bits (0: a runtime command)
-  uint32_t handler_flags;  // handler | flags << 8
-  uint32_t group;          // first | count << 16 (queued: count only)
+  uint32_t tag;           // the host's handle, low 32 bits (0: a runtime command)
+  uint32_t handler_flags; // handler | flags << 8
+  uint32_t group;         // first | count << 16 (queued: count only)
   uint32_t arg_count;
   uint32_t args[KM_ARGS_MAX];
   uint32_t spare[2];

@@ -30,7 +30,9 @@ const volatile uint32_t* card_take(tessel_kernel_ctx* k, const char* file, uint3
 void card_done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line) {
   dispatcher_of(k).done(k, slot, file, line);
 }
-void card_set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) { dispatcher_of(k).set_result(k, slot, value); }
+void card_set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
+  dispatcher_of(k).set_result(k, slot, value);
+}
 uint64_t card_ticks(tessel_kernel_ctx* k) { return dispatcher_of(k).now_ticks(); }
 void card_announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count) {
   dispatcher_of(k).announce(k, numbers, count);
@@ -45,10 +47,10 @@ const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ti
 } // namespace
 
 Dispatcher::Dispatcher(sim::Chip& chip, CardMemory& memory, const DispatcherConfig& config)
-    : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()),
-      core_state_(cores_), slots_(config.depth), words_(size_t(cores_) * KM_STATE_WORDS, 0u),
-      trace_(size_t(config.trace) * cores_ * 4, 0u), deadline_ticks_(seconds_to_ticks(config.deadline_s)),
-      idle_ticks_(seconds_to_ticks(config.idle_s)), kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
+    : chip_(chip), mem_(memory), config_(config), cores_(chip.core_count()), core_state_(cores_), slots_(config.depth),
+      words_(size_t(cores_) * KM_STATE_WORDS, 0u), trace_(size_t(config.trace) * cores_ * 4, 0u),
+      deadline_ticks_(seconds_to_ticks(config.deadline_s)), idle_ticks_(seconds_to_ticks(config.idle_s)),
+      kernel_idle_ticks_(seconds_to_ticks(config.kernel_idle_s)),
       grid_stop_ticks_(seconds_to_ticks(config.grid_stop_s)), wait_ticks_(seconds_to_ticks(config.wait_s)) {
   jobs_.reserve(KM_JOB_QUEUE);
   for (CoreState& cs : core_state_)
@@ -81,8 +83,7 @@ uint32_t* Dispatcher::state_words(uint32_t core) const {
 }
 
 uint32_t* Dispatcher::mailbox(uint32_t core, uint32_t slot) const {
-  return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1 + KM_MAILBOX_OFFSET) +
-         slot * KM_MAILBOX_WORDS;
+  return reinterpret_cast<uint32_t*>(chip_.core(core).l1 + KM_CONTROL_L1 + KM_MAILBOX_OFFSET) + slot * KM_MAILBOX_WORDS;
 }
 
 uint32_t* Dispatcher::trace_entry(uint32_t core, uint64_t sequence) const {
@@ -382,16 +383,16 @@ bool Dispatcher::take_line(const Command& c) {
   }
   if (!event_room()) return false; // every other line ends in an event
   if (exited_ || exit_pending_) return reject(c, KMD_REJECT_EXITED), true;
-  if ((handler >= KM_HANDLER_RESERVED_FIRST && handler <= KM_HANDLER_RESERVED_LAST) ||
-      handler == KM_HANDLER_RUN || handler == KM_HANDLER_CANCEL || handler == KM_HANDLER_EXIT)
+  if ((handler >= KM_HANDLER_RESERVED_FIRST && handler <= KM_HANDLER_RESERVED_LAST) || handler == KM_HANDLER_RUN ||
+      handler == KM_HANDLER_CANCEL || handler == KM_HANDLER_EXIT)
     return reject(c, KMD_REJECT_HANDLER), true;
   if (c.flags & KM_FLAG_RESERVED) return reject(c, KMD_REJECT_FLAGS), true;
   if (handler == KM_HANDLER_PING) {
     post(KM_EVENT_PONG, c.tag, 0, 0, 0);
     return true;
   }
-  const bool group_ok = queued ? (c.count >= 1 && c.count <= cores_)
-                               : (c.count >= 1 && c.first < cores_ && c.count <= cores_ - c.first);
+  const bool group_ok =
+      queued ? (c.count >= 1 && c.count <= cores_) : (c.count >= 1 && c.first < cores_ && c.count <= cores_ - c.first);
   if (!group_ok) return reject(c, KMD_REJECT_GROUP), true;
   if (queued) {
     if (jobs_.size() >= KM_JOB_QUEUE) return reject(c, KMD_REJECT_QUEUE), true;
@@ -495,9 +496,8 @@ std::string Dispatcher::where_is(const sim::Fiber* f) const {
   if (!f) return "not launched";
   switch (f->state) {
   case sim::FiberState::Blocked:
-    return "waits for " + chip_.describe_wait(f) + (f->wait.file ? " at " + std::string(f->wait.file) + ":" +
-                                                                          std::to_string(f->wait.line)
-                                                                    : std::string());
+    return "waits for " + chip_.describe_wait(f) +
+           (f->wait.file ? " at " + std::string(f->wait.file) + ":" + std::to_string(f->wait.line) : std::string());
   case sim::FiberState::Ready:
   case sim::FiberState::Running: return "running";
   case sim::FiberState::Done: return "returned";
@@ -601,8 +601,7 @@ bool Dispatcher::idle(sim::Chip& chip) {
     const uint64_t spin_until = now + kSpinTicks;
     for (uint32_t i = 0; !woken; ++i) {
       woken = mem_.stored.load(std::memory_order_acquire) != ring_taken_ ||
-              mem_.stop.load(std::memory_order_relaxed) != 0 ||
-              mem_.read_count.load(std::memory_order_relaxed) != read;
+              mem_.stop.load(std::memory_order_relaxed) != 0 || mem_.read_count.load(std::memory_order_relaxed) != read;
       __builtin_ia32_pause();
       if ((i & 63) == 63) {
         if (now_ticks() >= spin_until) break;

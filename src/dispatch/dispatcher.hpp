@@ -111,7 +111,7 @@ private:
     std::bitset<256> handles[TESSEL_RISC_COUNT];
   };
   uint32_t riscs_for(const CoreState& cs, uint32_t handler) const; // bit per KM_ROLE_*
-  bool serve_idle(uint32_t core, uint32_t slot, uint64_t now); // a command no RISC handles, on an idle core
+  bool serve_idle(uint32_t core, uint32_t slot, uint64_t now);     // a command no RISC handles, on an idle core
 
   bool pump();                      // ring and job queue -> cores; true if anything changed
   bool take_line(const Command& c); // false: hold it at the head of the ring

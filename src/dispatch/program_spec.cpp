@@ -72,8 +72,8 @@ uint32_t ProgramSpec::handler(const std::string& name) const {
   std::string known;
   for (const auto& [n, v] : handlers)
     known += (known.empty() ? "" : ", ") + n;
-  throw ProgramError(program_name(*this) + " has no handler '" + name + "' (it has: " +
-                     (known.empty() ? "none" : known) + ")");
+  throw ProgramError(program_name(*this) + " has no handler '" + name +
+                     "' (it has: " + (known.empty() ? "none" : known) + ")");
 }
 
 } // namespace tessel::dispatch

@@ -280,8 +280,8 @@ void Run::Impl::read_back() {
   const size_t per_core = size_t(options.trace) * KM_TRACE_ENTRY_BYTES / 4;
   trace_words.resize(per_core * cores);
   for (uint32_t c = 0; c < cores && per_core; ++c)
-    std::memcpy(&trace_words[c * per_core], reinterpret_cast<const void*>(uintptr_t(chip.core(c).cbs[KM_CB_TRACE].fifo_addr)),
-                per_core * 4);
+    std::memcpy(&trace_words[c * per_core],
+                reinterpret_cast<const void*>(uintptr_t(chip.core(c).cbs[KM_CB_TRACE].fifo_addr)), per_core * 4);
   stopped = true;
 }
 
@@ -347,8 +347,8 @@ uint64_t Run::submit_many(std::span<const uint32_t> handlers, std::span<const ui
   Impl& r = *impl_;
   r.check_open("submit_many");
   if (n == 0)
-    n = std::max({handlers.size(), firsts.size(), counts.size(),
-                  args_per_command ? args.size() / args_per_command : 0});
+    n = std::max(
+        {handlers.size(), firsts.size(), counts.size(), args_per_command ? args.size() / args_per_command : 0});
   const auto check_len = [&](size_t len, const char* what) {
     if (len != 1 && len != n)
       throw ValidationError(std::string("Run.submit_many: ") + what + " has " + std::to_string(len) +
@@ -379,9 +379,9 @@ uint64_t Run::submit_many(std::span<const uint32_t> handlers, std::span<const ui
   const uint64_t first_handle = r.next_handle;
   for (size_t i = 0; i < n; ++i)
     submit_one(handlers[handlers.size() == 1 ? 0 : i],
-           Group{firsts[firsts.size() == 1 ? 0 : i], counts[counts.size() == 1 ? 0 : i]},
-           args_per_command ? args.subspan(i * args_per_command, args_per_command) : std::span<const uint32_t>(),
-           flags);
+               Group{firsts[firsts.size() == 1 ? 0 : i], counts[counts.size() == 1 ? 0 : i]},
+               args_per_command ? args.subspan(i * args_per_command, args_per_command) : std::span<const uint32_t>(),
+               flags);
   r.submit_s += since(t0);
   return first_handle;
 }
@@ -433,7 +433,8 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
   Impl& r = *impl_;
   if (handles.empty()) throw ValidationError("Run.wait_any: no handles given");
   for (uint64_t h : handles)
-    if (!r.find(h)) throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run");
+    if (!r.find(h))
+      throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run");
   uint64_t found = 0;
   const auto any = [&] {
     found = 0;

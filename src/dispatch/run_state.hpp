@@ -64,8 +64,8 @@ struct Run::Impl {
   std::vector<uint32_t> state_words;
   std::vector<uint32_t> broadcast_words; // KM_BCAST_WORDS per core, after the stop
   std::vector<uint32_t> port_words;      // KM_PORTS x KM_PORT_WORDS per core, after the stop
-  std::vector<uint32_t> trace_words; // after the stop: per core, trace x 4 words
-  std::string failure; // the card's error (a kernel fault, a stop), once finished
+  std::vector<uint32_t> trace_words;     // after the stop: per core, trace x 4 words
+  std::string failure;                   // the card's error (a kernel fault, a stop), once finished
 
   double submit_s = 0, wait_s = 0, native_s = 0;
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 
 #include "dispatch/run_state.hpp"
-#include "jit/cross_build.hpp"
 #include "dispatch/session_state.hpp"
+#include "jit/cross_build.hpp"
 #include "runtime/device_state.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/dispatch/errors.hpp"
@@ -92,7 +92,8 @@ KernelSizes check_cross_build(const ProgramSpec& spec, uint32_t kernel_bytes) {
     if (!largest || t.text_bytes > largest->text_bytes) largest = &t;
   if (!report.findings.empty()) {
     std::vector<InstructionFinding> findings;
-    std::string message = "Program '" + spec.name + "': the kernels hold instructions the Tensix cores lack (a core "
+    std::string message = "Program '" + spec.name +
+                          "': the kernels hold instructions the Tensix cores lack (a core "
                           "that meets one stops without a report):";
     for (const jit::InstructionFinding& f : report.findings) {
       findings.push_back({f.thread, f.instruction, f.function, f.file, f.line});
@@ -118,8 +119,7 @@ std::string sizes_line(const KernelSizes& sizes) {
   std::string line = "kernel sizes (estimate):";
   for (size_t i = 0; i < sizes.threads.size(); ++i)
     line += (i ? ", " : " ") + sizes.threads[i].name + " " + std::to_string(sizes.threads[i].text_bytes);
-  return line + "; total " + std::to_string(sizes.total_bytes) + " of " + std::to_string(sizes.buffer_bytes) +
-         " bytes";
+  return line + "; total " + std::to_string(sizes.total_bytes) + " of " + std::to_string(sizes.buffer_bytes) + " bytes";
 }
 
 sim::Chip* Session::Impl::chip() const { return device->state().chip.get(); }
@@ -187,9 +187,7 @@ bool Session::closed() const { return impl_->closed; }
 Run* Session::run() { return impl_->run.get(); }
 std::shared_ptr<Run> Session::run_ptr() { return impl_->run; }
 
-std::pair<uint32_t, uint32_t> Session::l1() const {
-  return {impl_->kernel_bytes, kL1Budget - impl_->kernel_bytes};
-}
+std::pair<uint32_t, uint32_t> Session::l1() const { return {impl_->kernel_bytes, kL1Budget - impl_->kernel_bytes}; }
 
 Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   Impl& s = *impl_;
@@ -223,10 +221,18 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   const CoreRangeSet all(CoreRange(CoreCoord{0, 0}, CoreCoord{grid.x - 1, grid.y - 1}));
   KernelHandle reader, writer, compute;
   try {
-    DataMovementConfig rc{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, spec.reader_compile_args,
-                          kernel_defines(spec, spec.opt.reader), {}, host_opt_level(spec.opt.reader)};
-    DataMovementConfig wc{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, spec.writer_compile_args,
-                          kernel_defines(spec, spec.opt.writer), {}, host_opt_level(spec.opt.writer)};
+    DataMovementConfig rc{DataMovementProcessor::RISCV_1,
+                          NOC::RISCV_1_default,
+                          spec.reader_compile_args,
+                          kernel_defines(spec, spec.opt.reader),
+                          {},
+                          host_opt_level(spec.opt.reader)};
+    DataMovementConfig wc{DataMovementProcessor::RISCV_0,
+                          NOC::RISCV_0_default,
+                          spec.writer_compile_args,
+                          kernel_defines(spec, spec.opt.writer),
+                          {},
+                          host_opt_level(spec.opt.writer)};
     ComputeConfig cc = spec.compute;
     cc.compile_args = spec.compute_compile_args;
     cc.defines = kernel_defines(spec, spec.opt.compute);
@@ -310,7 +316,8 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
     unpark(rp->memory->host_park);
   });
   const auto t0 = Clock::now();
-  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.start_s));
+  const auto deadline =
+      t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.start_s));
   CardMemory& m = *r->memory;
   while (!m.ready.load(std::memory_order_acquire) && !m.finished.load(std::memory_order_acquire) &&
          Clock::now() < deadline) {
@@ -322,10 +329,11 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
     Run run(std::move(r));
     const bool finished = run.impl().card_finished();
     const ResultBlock result = run.abort();
-    throw StartError(std::string("Session.load: the dispatcher did not report READY from every core ") +
-                         (finished ? "(the kernel finished first)" : "within " + std::to_string(options.start_s) + " s") +
-                         (result.message.empty() ? "" : ": " + result.message),
-                     result);
+    throw StartError(
+        std::string("Session.load: the dispatcher did not report READY from every core ") +
+            (finished ? "(the kernel finished first)" : "within " + std::to_string(options.start_s) + " s") +
+            (result.message.empty() ? "" : ": " + result.message),
+        result);
   }
   s.log("kernel started: READY from every core (" + std::to_string(cores) + ") in " +
         std::to_string(int(std::chrono::duration<double, std::milli>(Clock::now() - t0).count())) + " ms");

@@ -9,14 +9,6 @@
 namespace tessel::jit {
 namespace {
 
-template <typename T>
-std::optional<T> read_struct(std::string_view image, uint64_t offset) {
-  if (offset > image.size() || image.size() - offset < sizeof(T)) return std::nullopt;
-  T value;
-  std::memcpy(&value, image.data() + offset, sizeof(T));
-  return value;
-}
-
 // A NUL-terminated name at `offset` of a string table section, or nullopt.
 std::optional<std::string_view> string_at(std::string_view image, const Elf32_Shdr& table, uint32_t offset) {
   if (table.sh_offset > image.size() || offset >= table.sh_size || image.size() - table.sh_offset < table.sh_size)
@@ -48,14 +40,14 @@ std::string_view trim_left(std::string_view text) {
 } // namespace
 
 std::optional<ThreadImage> read_thread_image(std::string_view image) {
-  auto header = read_struct<Elf32_Ehdr>(image, 0);
+  auto header = read_elf_struct<Elf32_Ehdr>(image, 0);
   if (!header || std::memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS32 ||
       header->e_ident[EI_DATA] != ELFDATA2LSB || header->e_machine != EM_RISCV ||
       header->e_shentsize != sizeof(Elf32_Shdr) || header->e_shnum == 0)
     return std::nullopt;
   std::vector<Elf32_Shdr> sections(header->e_shnum);
   for (uint16_t i = 0; i < header->e_shnum; ++i) {
-    auto section = read_struct<Elf32_Shdr>(image, uint64_t{header->e_shoff} + uint64_t{i} * sizeof(Elf32_Shdr));
+    auto section = read_elf_struct<Elf32_Shdr>(image, uint64_t{header->e_shoff} + uint64_t{i} * sizeof(Elf32_Shdr));
     if (!section) return std::nullopt;
     sections[i] = *section;
   }
@@ -80,7 +72,7 @@ std::optional<ThreadImage> read_thread_image(std::string_view image) {
     if (table.sh_entsize != sizeof(Elf32_Sym) || table.sh_link >= sections.size()) return std::nullopt;
     const Elf32_Shdr& names = sections[table.sh_link];
     for (uint64_t at = sizeof(Elf32_Sym); at + sizeof(Elf32_Sym) <= table.sh_size; at += sizeof(Elf32_Sym)) {
-      auto symbol = read_struct<Elf32_Sym>(image, uint64_t{table.sh_offset} + at);
+      auto symbol = read_elf_struct<Elf32_Sym>(image, uint64_t{table.sh_offset} + at);
       if (!symbol) return std::nullopt;
       if (symbol->st_shndx != SHN_UNDEF || ELF32_ST_BIND(symbol->st_info) != STB_GLOBAL) continue;
       auto name = string_at(image, names, symbol->st_name);

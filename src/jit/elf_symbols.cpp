@@ -9,16 +9,6 @@
 namespace tessel::jit {
 namespace {
 
-// Bounds-checked reads of ELF structures from an image that may be truncated
-// or garbage (a corrupt cache entry).
-template <typename T>
-std::optional<T> read_struct(std::string_view image, uint64_t offset) {
-  if (offset > image.size() || image.size() - offset < sizeof(T)) return std::nullopt;
-  T value;
-  std::memcpy(&value, image.data() + offset, sizeof(T));
-  return value;
-}
-
 bool is_toolchain_symbol(std::string_view name) {
   constexpr std::string_view kPrefixes[] = {
       "__",       "completed.", "_GLOBAL_OFFSET_TABLE_",
@@ -38,7 +28,7 @@ std::optional<AddressRange> relro_range(std::string_view image, const Elf64_Ehdr
   if (header.e_phoff == 0) return range;
   if (header.e_phentsize != sizeof(Elf64_Phdr)) return std::nullopt;
   for (uint16_t i = 0; i < header.e_phnum; ++i) {
-    auto program = read_struct<Elf64_Phdr>(image, header.e_phoff + uint64_t{i} * sizeof(Elf64_Phdr));
+    auto program = read_elf_struct<Elf64_Phdr>(image, header.e_phoff + uint64_t{i} * sizeof(Elf64_Phdr));
     if (!program) return std::nullopt;
     if (program->p_type == PT_GNU_RELRO) range = {program->p_vaddr, program->p_vaddr + program->p_memsz};
   }
@@ -48,7 +38,7 @@ std::optional<AddressRange> relro_range(std::string_view image, const Elf64_Ehdr
 } // namespace
 
 std::optional<std::vector<std::string>> writable_data_symbols(std::string_view image) {
-  auto header = read_struct<Elf64_Ehdr>(image, 0);
+  auto header = read_elf_struct<Elf64_Ehdr>(image, 0);
   if (!header || std::memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
       header->e_shentsize != sizeof(Elf64_Shdr) || header->e_shnum == 0)
     return std::nullopt;
@@ -57,7 +47,7 @@ std::optional<std::vector<std::string>> writable_data_symbols(std::string_view i
 
   std::vector<Elf64_Shdr> sections(header->e_shnum);
   for (uint16_t i = 0; i < header->e_shnum; ++i) {
-    auto section = read_struct<Elf64_Shdr>(image, header->e_shoff + uint64_t{i} * sizeof(Elf64_Shdr));
+    auto section = read_elf_struct<Elf64_Shdr>(image, header->e_shoff + uint64_t{i} * sizeof(Elf64_Shdr));
     if (!section) return std::nullopt;
     sections[i] = *section;
   }
@@ -86,7 +76,7 @@ std::optional<std::vector<std::string>> writable_data_symbols(std::string_view i
   bool in_crtstuff = false;
   uint64_t count = symbols->sh_size / sizeof(Elf64_Sym);
   for (uint64_t i = 1; i < count; ++i) {
-    auto symbol = read_struct<Elf64_Sym>(image, symbols->sh_offset + i * sizeof(Elf64_Sym));
+    auto symbol = read_elf_struct<Elf64_Sym>(image, symbols->sh_offset + i * sizeof(Elf64_Sym));
     if (!symbol) return std::nullopt;
     auto name = name_at(symbol->st_name);
     if (!name) return std::nullopt;

@@ -2,6 +2,8 @@
 // statics and thread-locals, which must be per core.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,5 +24,15 @@ std::optional<std::vector<std::string>> writable_data_symbols(std::string_view i
 // The demangled form of a symbol name, or the name itself if it is not a
 // mangled C++ name.
 std::string demangle(const std::string& name);
+
+// A bounds-checked read of an ELF structure at `offset` of an image that may
+// be truncated or garbage (a corrupt cache entry): nullopt past its end.
+template <typename T>
+std::optional<T> read_elf_struct(std::string_view image, uint64_t offset) {
+  if (offset > image.size() || image.size() - offset < sizeof(T)) return std::nullopt;
+  T value;
+  std::memcpy(&value, image.data() + offset, sizeof(T));
+  return value;
+}
 
 } // namespace tessel::jit

@@ -31,8 +31,11 @@ ProgramSpec basic_program(uint32_t depth = 4) {
   p.compute_path = kKernels + "compute.cpp";
   p.buffers = {BufferSpec{kScratchCb, "uint32", 64, 1}};
   p.depth = depth;
-  p.handlers = {{"fill", kHandlerFill}, {"spin", kHandlerSpin}, {"result", kHandlerResult},
-                {"fault", kHandlerFault}, {"count", kHandlerCount}};
+  p.handlers = {{"fill", kHandlerFill},
+                {"spin", kHandlerSpin},
+                {"result", kHandlerResult},
+                {"fault", kHandlerFault},
+                {"count", kHandlerCount}};
   return p;
 }
 
@@ -170,7 +173,7 @@ TEST(PersistentRun, QueuedCommandsGetTheLowestFreeGroup) {
     handles.push_back(run.submit(KM_HANDLER_NOP, Group{0, 2}, {}, SubmitFlags{.queued = true}));
   EXPECT_FALSE(run.group(handles[0])->first_known);
   EXPECT_EQ(run.wait(std::span(handles).first(1), 10.0)[0].auxiliary, 0u); // nothing ran: the lowest group
-  EXPECT_FALSE(run.group(handles[0]).has_value()); // waited for: forgotten
+  EXPECT_FALSE(run.group(handles[0]).has_value());                         // waited for: forgotten
   const std::vector<dispatch::Event> events = run.wait(std::span(handles).subspan(1), 10.0);
   for (const dispatch::Event& e : events) {
     EXPECT_EQ(e.kind, EventKind::Done);
@@ -327,8 +330,8 @@ TEST(PersistentRun, KernelSizesAreMeasuredAndLogged) {
   EXPECT_EQ(sizes.total_bytes, total);
   bool logged = false;
   for (const std::string& l : lines)
-    logged |= l.rfind("kernel sizes (estimate): reader ", 0) == 0 && l.find(std::to_string(total) + " of 70656") !=
-                                                                          std::string::npos;
+    logged |= l.rfind("kernel sizes (estimate): reader ", 0) == 0 &&
+              l.find(std::to_string(total) + " of 70656") != std::string::npos;
   EXPECT_TRUE(logged);
   run.stop();
 }

@@ -132,8 +132,8 @@ const Expectation kExpectations[] = {
      [](uint32_t, const GridCase& g) {
        const uint32_t group = std::min(8u, g.full_x * g.full_y);
        return std::vector<std::string>{"15 jobs of " + std::to_string(group) + " cores doubled " +
-                                           std::to_string(15 * group) + " bf16 tiles on " + std::string(g.arch) + " " +
-                                           std::to_string(g.full_x) + "x" + std::to_string(g.full_y) + " (0 wrong)"};
+                                       std::to_string(15 * group) + " bf16 tiles on " + std::string(g.arch) + " " +
+                                       std::to_string(g.full_x) + "x" + std::to_string(g.full_y) + " (0 wrong)"};
      }},
     {"dispatch_broadcast", 3,
      [](uint32_t size, const GridCase& g) {

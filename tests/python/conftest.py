@@ -1,3 +1,4 @@
+import faulthandler
 import os
 import pathlib
 
@@ -8,6 +9,18 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 os.environ.setdefault("TESSEL_CACHE_DIR", str(ROOT / "build" / "kernel-cache"))
 
 import tessel  # noqa: E402
+
+# No test may hang the run: one that takes this long dumps every thread's
+# stack and ends the process.
+TEST_TIMEOUT_S = 120
+
+
+@pytest.fixture(autouse=True)
+def _timeout():
+    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
+    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="module")

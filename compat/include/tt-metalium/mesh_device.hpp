@@ -122,7 +122,7 @@ private:
 
   MeshShape shape_;
   std::vector<std::unique_ptr<IDevice>> devices_; // row-major
-  bool borrowed_ = false; // wrap_unit_mesh: the chip's owner closes it
+  bool borrowed_ = false;                         // wrap_unit_mesh: the chip's owner closes it
   std::unique_ptr<MeshCommandQueue> queue_;
   // Traces: mesh trace id -> each chip's trace id (row-major).
   std::map<uint32_t, std::vector<uint32_t>> traces_;

@@ -4,7 +4,6 @@
 #include "map.hpp"
 #include "tessel/persistent.h"
 
-
 void map_tile(const persistent::Command& c) {
   constexpr auto args = TensorAccessorArgs<0>();
   const auto in = TensorAccessor(args, c.arg(0), get_tile_size(kCbIn));

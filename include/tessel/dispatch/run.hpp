@@ -99,7 +99,7 @@ public:
   std::vector<TraceEntry> trace(uint64_t handle) const;
   uint32_t traced() const; // sequence numbers traced per core
 
-  uint64_t submitted() const; // the last handle
+  uint64_t submitted() const;       // the last handle
   const KernelSizes& sizes() const; // the program's kernels against the session's kernel buffer
   double submit_s() const;
   double wait_s() const;

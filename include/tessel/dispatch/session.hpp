@@ -26,26 +26,26 @@ namespace tessel::dispatch {
 class Run;
 
 struct SessionConfig {
-  int card = -1;                   // which simulated card (-1: card 0); held per process (CardBusy)
-  std::shared_ptr<Device> device;  // use this device instead (kept open at close)
-  uint32_t pll_mhz = 1000;         // the X280 clock: 200, 800, 1000 or 1750
+  int card = -1;                               // which simulated card (-1: card 0); held per process (CardBusy)
+  std::shared_ptr<Device> device;              // use this device instead (kept open at close)
+  uint32_t pll_mhz = 1000;                     // the X280 clock: 200, 800, 1000 or 1750
   std::function<void(const std::string&)> log; // one line per step
   double grid_timeout_s = 10.0;
-  uint32_t kernel_bytes = 0;       // 0: 70,656; else a multiple of 64 from 64 to 1,531,712
+  uint32_t kernel_bytes = 0; // 0: 70,656; else a multiple of 64 from 64 to 1,531,712
   std::string policy = "deterministic";
 };
 
 struct LoadOptions {
-  uint32_t trace = 0;            // sequence numbers traced per core
-  double deadline_s = 1.0;       // submit to the group's completion
-  double wait_s = 2.0;           // the cores' timeout on a wait for another core
-  double idle_s = 120.0;         // the cores' timeout on a wait for the next command
-  double kernel_idle_s = 0.0;    // the dispatcher's own idle timeout; 0: off
-  double start_s = 10.0;         // READY within this
-  uint32_t host_depth = 64;      // command ring slots: a power of two, at most 64
-  uint32_t event_depth = 128;    // event ring entries: a power of two, at most 128
-  uint32_t batch = 64;           // commands stored per batch (then one fence)
-  double settle_us = 1.0;        // pause after a fence before the next store
+  uint32_t trace = 0;         // sequence numbers traced per core
+  double deadline_s = 1.0;    // submit to the group's completion
+  double wait_s = 2.0;        // the cores' timeout on a wait for another core
+  double idle_s = 120.0;      // the cores' timeout on a wait for the next command
+  double kernel_idle_s = 0.0; // the dispatcher's own idle timeout; 0: off
+  double start_s = 10.0;      // READY within this
+  uint32_t host_depth = 64;   // command ring slots: a power of two, at most 64
+  uint32_t event_depth = 128; // event ring entries: a power of two, at most 128
+  uint32_t batch = 64;        // commands stored per batch (then one fence)
+  double settle_us = 1.0;     // pause after a fence before the next store
 };
 
 class Session {
@@ -70,7 +70,7 @@ public:
   // runs), launches its kernels on every core, starts the dispatcher and
   // waits for READY. Aborts a run still loaded first.
   Run& load(const ProgramSpec& program, const LoadOptions& options = {});
-  Run* run(); // the loaded run, or null
+  Run* run();                     // the loaded run, or null
   std::shared_ptr<Run> run_ptr(); // the same, shared (it outlives a later load)
 
   // Stops a loaded run (Run::stop on a normal close; abort when `aborting`),

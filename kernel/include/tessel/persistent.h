@@ -49,11 +49,11 @@ inline constexpr uint32_t kArgsMax = KM_ARGS_MAX;
 struct Command {
   uint32_t handler;
   uint32_t flags;
-  uint32_t sequence;    // the card's number for it (all sources)
-  uint32_t slot;        // its completion slot
-  uint32_t first_core;  // the group, in core order
+  uint32_t sequence;   // the card's number for it (all sources)
+  uint32_t slot;       // its completion slot
+  uint32_t first_core; // the group, in core order
   uint32_t core_count;
-  uint32_t index;       // this core's place in the group (0: the leader)
+  uint32_t index; // this core's place in the group (0: the leader)
   uint32_t arg_count;
   uint32_t args[KM_ARGS_MAX];
   bool leader() const { return index == 0; }
@@ -151,7 +151,9 @@ inline uint32_t token_slot(uint32_t cb) {
 } // namespace detail
 
 // The program's own runtime argument i (after the runtime's start-up ones).
-inline uint32_t arg(uint32_t i, TESSEL_SITE_PARAMS) { return get_arg_val<uint32_t>(int(kStartupArgs + i), TESSEL_SITE); }
+inline uint32_t arg(uint32_t i, TESSEL_SITE_PARAMS) {
+  return get_arg_val<uint32_t>(int(kStartupArgs + i), TESSEL_SITE);
+}
 // This RISC's role (KM_ROLE_*), this core's index in core order, the core count.
 inline uint32_t role() { return tessel_ctx()->rt_args[0]; }
 inline uint32_t core_index() { return tessel_ctx()->rt_args[1]; }
@@ -219,8 +221,8 @@ public:
   void send(uint32_t block, uint32_t src, TESSEL_SITE_PARAMS) {
     volatile uint32_t* w = words();
     const uint32_t s = block % window_;
-    if (!wait_counted(&w[KM_BCAST_WANTED + s], w[KM_BCAST_WANTED_BASE + s] + receivers_ * (block / window_ + 1),
-                      block, TESSEL_SITE))
+    if (!wait_counted(&w[KM_BCAST_WANTED + s], w[KM_BCAST_WANTED_BASE + s] + receivers_ * (block / window_ + 1), block,
+                      TESSEL_SITE))
       give_up(block, "the receivers' grants (WANTED)", TESSEL_SITE);
     const uint32_t dst = slot_address(block);
     noc_async_write_multicast(src, get_noc_multicast_addr(x0_, y0_, x1_, y1_, dst), block_bytes_, receivers_, false,
@@ -350,9 +352,7 @@ public:
   }
 
 private:
-  volatile uint32_t* words() const {
-    return detail::state_words() + KM_PORT_OFFSET / 4 + slot_ * KM_PORT_WORDS;
-  }
+  volatile uint32_t* words() const { return detail::state_words() + KM_PORT_OFFSET / 4 + slot_ * KM_PORT_WORDS; }
   uint64_t peer_word(uint32_t index) const {
     return get_noc_addr(peer_x_, peer_y_, KM_CONTROL_L1 + KM_PORT_OFFSET + 4 * (slot_ * KM_PORT_WORDS + index));
   }
@@ -422,8 +422,8 @@ inline void serve(const Entry* table, uint32_t count, TESSEL_SITE_PARAMS) {
 
 // The kernel's entry: the runtime's loop over the given handlers (none: a
 // kernel that only takes part in the protocol).
-#define TESSEL_PERSISTENT_KERNEL(...)                                                                                 \
-  void kernel_main() {                                                                                                \
-    static const persistent::Entry tessel_handlers[] = {persistent::Entry{~0u, nullptr}, ##__VA_ARGS__};             \
-    persistent::serve(tessel_handlers + 1, uint32_t(sizeof tessel_handlers / sizeof tessel_handlers[0]) - 1);         \
+#define TESSEL_PERSISTENT_KERNEL(...)                                                                                  \
+  void kernel_main() {                                                                                                 \
+    static const persistent::Entry tessel_handlers[] = {persistent::Entry{~0u, nullptr}, ##__VA_ARGS__};               \
+    persistent::serve(tessel_handlers + 1, uint32_t(sizeof tessel_handlers / sizeof tessel_handlers[0]) - 1);          \
   }

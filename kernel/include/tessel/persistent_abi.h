@@ -123,8 +123,8 @@
 #define KM_BCAST_WAIT_TICKS 3u
 #define KM_BCAST_GAVE_UP 4u
 #define KM_BCAST_DONE_BASE 5u
-#define KM_BCAST_WANTED 8u        // KM_BCAST_WINDOW_MAX words
-#define KM_BCAST_WANTED_BASE 16u  // KM_BCAST_WINDOW_MAX words
+#define KM_BCAST_WANTED 8u       // KM_BCAST_WINDOW_MAX words
+#define KM_BCAST_WANTED_BASE 16u // KM_BCAST_WINDOW_MAX words
 #define KM_BCAST_WINDOW_MAX 8u
 #define KM_BCAST_WORDS 24u
 // Core-to-core ports (persistent::Port): KM_PORTS slots of KM_PORT_WORDS

@@ -4,8 +4,6 @@ rejects (its job queue full), a missed deadline, a faulting handler, a
 host-side wait that runs out, a kernel that does not compile, one that never
 serves, and the class hierarchy. After each the session loads again."""
 
-import faulthandler
-import pathlib
 
 import pytest
 
@@ -13,22 +11,8 @@ import tessel
 import tessel.dispatch as km
 from tessel.dispatch import abi
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
-BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
-KERNELS = pathlib.Path(__file__).resolve().parent / "kernels"
-GRID = (4, 2)
-CORES = GRID[0] * GRID[1]
-K = abi.headers().constants
-TEST_TIMEOUT_S = 60
+from .common import ROOT, BASIC, BASIC_HEADER, KERNELS, GRID, CORES, K  # noqa: F401
 
-
-@pytest.fixture(autouse=True)
-def _timeout():
-    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
-    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

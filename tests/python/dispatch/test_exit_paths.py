@@ -4,7 +4,6 @@ loaded run before the process exits, and a card is held by one live process
 at a time (CardBusy names the holder). Each case runs in a process of its
 own, with this process's PYTHONPATH and TESSEL_CACHE_DIR."""
 
-import faulthandler
 import os
 import pathlib
 import subprocess
@@ -19,7 +18,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
 BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
 CHILD_TIMEOUT_S = 30
-TEST_TIMEOUT_S = 60
 
 # A child that loads the basic program on a 4 x 2 device and prints its log.
 PRELUDE = textwrap.dedent(f"""\
@@ -33,14 +31,6 @@ PRELUDE = textwrap.dedent(f"""\
         return km.Program("basic", {str(BASIC)!r}, buffers=[km.Buffer(0, "uint32", 64, 1)],
                           handlers=km.abi.handlers({str(BASIC_HEADER)!r}))
     """)
-
-
-@pytest.fixture(autouse=True)
-def _timeout():
-    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
-    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ queued and exclusive commands, stop's result block, the cores' state words,
 the trace and the host's timing, on a 4 x 2 Blackhole device and the C++
 tests' basic program."""
 
-import faulthandler
-import pathlib
 
 import numpy as np
 import pytest
@@ -15,21 +13,8 @@ import tessel
 import tessel.dispatch as km
 from tessel.dispatch import abi
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
-BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
-GRID = (4, 2)
-CORES = GRID[0] * GRID[1]
-K = abi.headers().constants
-TEST_TIMEOUT_S = 60
+from .common import ROOT, BASIC, BASIC_HEADER, GRID, CORES, K  # noqa: F401
 
-
-@pytest.fixture(autouse=True)
-def _timeout():
-    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
-    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

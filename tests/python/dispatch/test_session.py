@@ -9,7 +9,6 @@ the opening snippet and kernel_bytes use the card's full 12 x 10 grid,
 where the spec's numbers (15 jobs of 8 cores) hold.
 """
 
-import faulthandler
 import pathlib
 
 import numpy as np
@@ -18,24 +17,12 @@ import pytest
 import tessel
 import tessel.dispatch as km
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
-BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
+from .common import ROOT, BASIC, BASIC_HEADER, GRID, CORES  # noqa: F401
+
 PROBE = pathlib.Path(__file__).resolve().parent / "kernels" / "probe"
 PROBE_HEADER = PROBE.parent / "probe.hpp"
 MAP = ROOT / "examples" / "dispatch_map" / "kernels"
-GRID = (4, 2)
-CORES = GRID[0] * GRID[1]
-TEST_TIMEOUT_S = 60
 NO_OPT_LEVEL = 0xFFFF  # probe.hpp's kNoOptLevel
-
-
-@pytest.fixture(autouse=True)
-def _timeout():
-    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
-    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ submit_many, wait, wait_any, drain and the handle queries): each case raises
 its exact message, naming the call, the argument and what was expected, and
 queues nothing: the next command gets the next handle."""
 
-import faulthandler
 import pathlib
 
 import numpy as np
@@ -17,15 +16,6 @@ BASIC = ROOT / "tests" / "dispatch" / "kernels" / "basic"
 BASIC_HEADER = ROOT / "tests" / "dispatch" / "kernels" / "basic.hpp"
 GRID = (4, 2)  # 8 cores
 HANDLE = "an integer (1..9223372036854775807)"
-TEST_TIMEOUT_S = 60
-
-
-@pytest.fixture(autouse=True)
-def _timeout():
-    """Every test has a timeout: a hung test dumps its stacks and ends the run."""
-    faulthandler.dump_traceback_later(TEST_TIMEOUT_S, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 def basic_program():

@@ -1,6 +1,6 @@
+#include "../basic.hpp"
 #include "compute_kernel_api.h"
 #include "tessel/persistent.h"
-#include "../basic.hpp"
 
 void fault() {
   volatile uint32_t* p = nullptr;

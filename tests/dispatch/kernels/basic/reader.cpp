@@ -1,6 +1,6 @@
+#include "../basic.hpp"
 #include "dataflow_api.h"
 #include "tessel/persistent.h"
-#include "../basic.hpp"
 
 void spin() { cb_wait_front(kScratchCb, 1); }
 

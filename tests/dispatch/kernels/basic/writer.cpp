@@ -1,6 +1,6 @@
+#include "../basic.hpp"
 #include "dataflow_api.h"
 #include "tessel/persistent.h"
-#include "../basic.hpp"
 
 void fill(const persistent::Command& c) {
   const uint32_t address = c.arg(0), page_bytes = c.arg(1), value = c.arg(2);

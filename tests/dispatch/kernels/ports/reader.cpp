@@ -1,9 +1,9 @@
 // Ports: the group's first core sends arg 0 64-byte blocks to the second
 // over port 3 (word i of block b = b * 1000 + i); the second waits for arg 1
 // blocks, checks each and fails at the first wrong word.
+#include "../basic.hpp"
 #include "api/dataflow/dataflow_api.h"
 #include "tessel/persistent.h"
-#include "../basic.hpp"
 
 void stream(const persistent::Command& c) {
   const uint32_t blocks = c.index == 0 ? c.arg(0) : c.arg(1);

@@ -1,6 +1,6 @@
+#include "../probe.hpp"
 #include "compute_kernel_api.h"
 #include "tessel/persistent.h"
-#include "../probe.hpp"
 
 uint32_t own_arg() { return persistent::arg(0); }
 

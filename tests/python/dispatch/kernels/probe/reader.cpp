@@ -1,6 +1,6 @@
+#include "../probe.hpp"
 #include "dataflow_api.h"
 #include "tessel/persistent.h"
-#include "../probe.hpp"
 
 uint32_t opt_level() {
 #ifdef KM_OPT_LEVEL

@@ -1,6 +1,6 @@
+#include "../probe.hpp"
 #include "dataflow_api.h"
 #include "tessel/persistent.h"
-#include "../probe.hpp"
 
 #ifndef PROBE_VALUE
 #define PROBE_VALUE 0
