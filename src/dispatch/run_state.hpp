@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +18,36 @@
 #include "tessel/program.hpp"
 
 namespace tessel::dispatch {
+
+// A queue that pops at the front by moving an index: one vector, grown by
+// doubling and reused, so pushing and popping a command allocates nothing in
+// the steady state (a std::deque allocates a block every few entries, an
+// aligned one for command lines). The popped entries are dropped when the
+// queue empties and compacted away when they are the larger half.
+template <typename T>
+class FrontQueue {
+public:
+  bool empty() const { return head_ == items_.size(); }
+  size_t size() const { return items_.size() - head_; }
+  T& front() { return items_[head_]; }
+  T& back() { return items_.back(); }
+  T& operator[](size_t i) { return items_[head_ + i]; }
+  const T& operator[](size_t i) const { return items_[head_ + i]; }
+  void push_back(const T& v) { items_.push_back(v); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 4096 && head_ * 2 >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + ptrdiff_t(head_));
+      head_ = 0;
+    }
+  }
+
+private:
+  std::vector<T> items_;
+  size_t head_ = 0;
+};
 
 struct HandleState {
   enum : uint8_t { Queued, Stored, Arrived, Forgotten } state = Queued;
@@ -45,14 +74,14 @@ struct Run::Impl {
   bool card_lost = false; // GridTimeout: the thread was left running
 
   // Host side of the rings.
-  std::deque<CommandLine> queue; // submitted, not stored yet
+  FrontQueue<CommandLine> queue; // submitted, not stored yet
   uint32_t stored = 0;           // lines published
   uint64_t stored_with_event = 0;
   uint32_t events_read = 0;
   std::chrono::steady_clock::time_point last_fence{};
 
   // Handles: handles[i] is handle base + i.
-  std::deque<HandleState> handles;
+  FrontQueue<HandleState> handles;
   uint64_t base = 1;
   uint64_t next_handle = 1;
   uint64_t last_sequence = 0;

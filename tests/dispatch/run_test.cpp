@@ -152,6 +152,23 @@ TEST(PersistentRun, TheKernelRejectsWhatTheHostWouldNotSend) {
   run.stop();
 }
 
+TEST(PersistentRun, ACommandAfterExitIsRejectedWithReasonExited) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  submit_raw(run, KM_HANDLER_EXIT, 0, 0, 0); // EXIT, then a NOP behind it in the same batch
+  const uint64_t late[] = {submit_raw(run, KM_HANDLER_NOP, 0, 0, 1)};
+  try {
+    run.wait(late);
+    FAIL() << "expected CommandRejected";
+  } catch (const CommandRejected& e) {
+    EXPECT_EQ(e.reason, uint32_t(KMD_REJECT_EXITED));
+    EXPECT_EQ(e.reason_name, "exited");
+  }
+  const ResultBlock r = run.stop(); // the kernel has finished: stop reads it back
+  EXPECT_EQ(r.error, KM_ERROR_NONE);
+  EXPECT_EQ(r.rejected, 1u);
+}
+
 TEST(PersistentRun, TheHostChecksHandlersAndGroupsBeforeQueuing) {
   auto session = small_session();
   dispatch::Run& run = session->load(basic_program());
