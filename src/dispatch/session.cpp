@@ -193,8 +193,8 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   Impl& s = *impl_;
   if (s.closed) throw ValidationError("Session.load: the session is closed");
   if (s.run && s.run->impl().card_lost)
-    throw DispatchError("Session.load: the grid of this session's last run did not return (GridTimeout): its card "
-                        "cannot load again; open another session");
+    throw DispatchError("Session.load: the grid of the run loaded before did not return (GridTimeout): this card "
+                        "cannot load again; open a new Session"); open another session");
   spec.validate();
   validate_options(options);
   const CoreCoord grid = s.device->grid();
