@@ -194,7 +194,7 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   if (s.closed) throw ValidationError("Session.load: the session is closed");
   if (s.run && s.run->impl().card_lost)
     throw DispatchError("Session.load: the grid of the run loaded before did not return (GridTimeout): this card "
-                        "cannot load again; open a new Session"); open another session");
+                        "cannot load again; open a new Session");
   spec.validate();
   validate_options(options);
   const CoreCoord grid = s.device->grid();
