@@ -146,7 +146,7 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
 void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line) {
   const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
   CoreState& cs = core_state_[c];
-  if (slot >= config_.depth || !slots_[slot].busy) {
+  if (slot >= config_.depth || !busy(slot)) {
     std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
     chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
   }
@@ -247,7 +247,7 @@ bool Dispatcher::expire_waits(uint64_t now) {
 
 void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
   const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
-  if (slot < config_.depth && slots_[slot].busy && slots_[slot].command.first == c) slots_[slot].result = value;
+  if (slot < config_.depth && busy(slot) && slots_[slot].command.first == c) slots_[slot].result = value;
 }
 
 // ---------------------------------------------------------------------------
@@ -257,9 +257,9 @@ bool Dispatcher::event_room() {
   // The host's read count is re-read only when the last one it wrote leaves
   // no room: reading it for every command would move its cache line between
   // the two threads every time.
-  if (uint32_t(uint32_t(posted_) - read_count_) + busy_slots_ + 1 <= config_.event_depth) return true;
+  if (uint32_t(uint32_t(posted_) - read_count_) + busy_slots() + 1 <= config_.event_depth) return true;
   read_count_ = mem_.read_count.load(std::memory_order_relaxed);
-  return uint32_t(uint32_t(posted_) - read_count_) + busy_slots_ + 1 <= config_.event_depth;
+  return uint32_t(uint32_t(posted_) - read_count_) + busy_slots() + 1 <= config_.event_depth;
 }
 
 // Against the groups of the commands in flight (submitted, not completed),
@@ -316,7 +316,6 @@ void Dispatcher::deliver(uint32_t core, uint32_t slot) {
 void Dispatcher::submit(const Command& c, uint32_t first) {
   const uint32_t slot = uint32_t(free_slot());
   Slot& s = slots_[slot];
-  s.busy = true;
   busy_mask_ |= 1u << slot;
   s.command = c;
   s.command.first = first;
@@ -326,7 +325,6 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   s.reported = 0;
   s.result = 0;
   s.reported_cores.reset();
-  ++busy_slots_;
   next_deadline_ = std::min(next_deadline_, s.deadline_tick);
   last_activity_tick_ = s.submit_tick;
   for (uint32_t core = first; core < first + c.count; ++core) {
@@ -358,9 +356,7 @@ void Dispatcher::complete(uint32_t slot) {
   const uint64_t now = now_ticks();
   const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
   if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
-  s.busy = false;
   busy_mask_ &= ~(1u << slot);
-  --busy_slots_;
   last_activity_tick_ = now;
   // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
   post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
@@ -369,8 +365,8 @@ void Dispatcher::complete(uint32_t slot) {
 
 void Dispatcher::recompute_deadline() {
   next_deadline_ = ~0ull;
-  for (const Slot& s : slots_)
-    if (s.busy) next_deadline_ = std::min(next_deadline_, s.deadline_tick);
+  for (uint32_t m = busy_mask_; m; m &= m - 1)
+    next_deadline_ = std::min(next_deadline_, slots_[__builtin_ctz(m)].deadline_tick);
 }
 
 bool Dispatcher::take_line(const Command& c) {
@@ -470,7 +466,7 @@ bool Dispatcher::pump() {
     }
   }
   if (progress) mem_.taken.store(ring_taken_, std::memory_order_release);
-  if (exit_pending_ && busy_slots_ == 0 && jobs_.empty()) {
+  if (exit_pending_ && busy_mask_ == 0 && jobs_.empty()) {
     send_exit();
     progress = true;
   }
@@ -560,10 +556,10 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
   const bool woke = now >= next_wait_deadline_ && expire_waits(now);
   if (now >= next_deadline_) {
     for (uint32_t i = 0; i < config_.depth; ++i)
-      if (slots_[i].busy && slots_[i].deadline_tick <= now) return time_out(chip, i), woke;
+      if (busy(i) && slots_[i].deadline_tick <= now) return time_out(chip, i), woke;
     recompute_deadline(); // the bound was a completed command's
   }
-  if (busy_slots_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
+  if (busy_mask_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
     const uint64_t quiet = now - last_activity_tick_;
     if (idle_ticks_ && quiet > idle_ticks_) {
       error_ = KM_ERROR_IDLE;

@@ -27,7 +27,6 @@
 #pragma once
 
 #include <bitset>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -91,7 +90,6 @@ private:
     uint64_t taken_tick = 0; // from the ring (the deadline's start for host commands)
   };
   struct Slot {
-    bool busy = false;
     Command command;
     uint64_t sequence = 0;
     uint64_t submit_tick = 0, deadline_tick = 0;
@@ -149,8 +147,9 @@ private:
   std::vector<uint32_t> words_;
   std::vector<uint32_t> trace_;
   void flush_to_l1();
-  uint32_t busy_slots_ = 0;
-  uint32_t busy_mask_ = 0; // bit per busy slot
+  uint32_t busy_mask_ = 0; // bit per slot holding a command in flight
+  bool busy(uint32_t slot) const { return busy_mask_ >> slot & 1u; }
+  uint32_t busy_slots() const { return uint32_t(__builtin_popcount(busy_mask_)); }
   // Job queue of queued commands waiting for room (oldest first).
   std::vector<Command> jobs_;
   uint32_t ready_cores_ = 0;

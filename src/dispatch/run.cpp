@@ -186,7 +186,7 @@ bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
 // Failures
 
 std::string Run::Impl::kernel_activity() const {
-  // Read-only looks at the control blocks: the pass markers 20 ms apart.
+  // Read-only looks at the card's live state words: the pass markers 20 ms apart.
   std::vector<uint32_t> passes(cores);
   for (uint32_t c = 0; c < cores; ++c)
     passes[c] = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(c))[KM_WORD_PASS];
