@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "base/park.hpp"
 #include "tessel/persistent_abi.h"
 
 namespace tessel::dispatch {
@@ -49,9 +50,9 @@ struct CardEvent {
   uint32_t ticks;     // submit to completion, or the result word
 };
 
-struct alignas(64) ParkWord {
-  std::atomic<uint32_t> parked{0};
-};
+using base::park;
+using base::ParkWord;
+using base::unpark;
 
 struct CardMemory {
   CommandLine ring[KM_HOST_DEPTH_MAX];
@@ -65,9 +66,5 @@ struct CardMemory {
   alignas(64) std::atomic<uint32_t> finished{0};   // card: the run ended
   ParkWord card_park, host_park;
 };
-
-// futex helpers on a park word.
-void park(ParkWord& w, uint32_t timeout_us);
-void unpark(ParkWord& w);
 
 } // namespace tessel::dispatch

@@ -1,0 +1,262 @@
+// The data mover of a runtime-sequence design (tessel.iron): the runtime's
+// own kernel on RISCV_0 of every core with channels. Its one loop serves
+// every channel of the core (tables, locks, doorbell: tessel/iron_abi.h):
+//
+//   loop: bell = doorbell
+//         for each channel: move one object if its locks (and task) allow
+//         if nothing moved: return if stopped, else wait for doorbell > bell
+//
+// A move takes every lock it needs before it touches a byte, so a broadcast
+// moves only when every destination has room (the DeadlockModel rule), and a
+// split's or join's segments move independently on their own locks.
+// A host channel's task streams bytes through its access pattern (offset +
+// sum index*stride, outermost first, modulo the tensor) into objects; a task
+// may end inside an object and the next task of the queue continues it.
+#ifndef TESSEL_IRON_MOVER_H
+#define TESSEL_IRON_MOVER_H
+
+#include "tessel/iron.h"
+
+namespace iron_mover {
+
+inline uint64_t noc_at(uint32_t xy, uint32_t addr) { return get_noc_addr(xy & 0xff, xy >> 8, addr); }
+
+// NoC transfers need the local and remote addresses equally aligned; a run
+// that is not goes through the core's bounce buffer at the remote's
+// misalignment (the runs are at most a page, the buffer a page plus 64).
+inline void read_run(uint64_t remote, uint32_t l1, uint32_t bytes, uint32_t alignment) {
+  const uint32_t mis = uint32_t(remote) & (alignment - 1);
+  if ((l1 & (alignment - 1)) == mis) {
+    noc_async_read(remote, l1, bytes);
+    return;
+  }
+  const uint32_t bounce = iron::table()->scratch + mis;
+  noc_async_read(remote, bounce, bytes);
+  noc_async_read_barrier();
+  __builtin_memcpy(iron::at(l1), iron::at(bounce), bytes);
+}
+
+inline void write_run(uint32_t l1, uint64_t remote, uint32_t bytes, uint32_t alignment) {
+  const uint32_t mis = uint32_t(remote) & (alignment - 1);
+  if ((l1 & (alignment - 1)) == mis) {
+    noc_async_write(l1, remote, bytes);
+    return;
+  }
+  noc_async_write_barrier(); // the bounce buffer may still be read by the last write
+  const uint32_t bounce = iron::table()->scratch + mis;
+  __builtin_memcpy(iron::at(bounce), iron::at(l1), bytes);
+  noc_async_write(bounce, remote, bytes);
+}
+
+inline uint32_t slot_addr(const iron_end& e) { return e.slots + e.head * e.slot_bytes + e.offset_bytes; }
+
+inline bool locks_ready(const iron_end& e) {
+  for (uint32_t i = 0; i < e.lock_count; ++i)
+    if (*reinterpret_cast<volatile uint32_t*>(iron::at(e.locks[i])) < 1) return false;
+  return true;
+}
+
+inline void take_locks(iron_end& e) {
+  for (uint32_t i = 0; i < e.lock_count; ++i)
+    __atomic_fetch_sub(reinterpret_cast<uint32_t*>(iron::at(e.locks[i])), 1u, __ATOMIC_RELAXED);
+}
+
+inline void give_locks(iron_end& e) {
+  for (uint32_t i = 0; i < e.lock_count; ++i)
+    iron::give(e.gives[i], 1, __FILE__, __LINE__);
+  e.head = (e.head + 1) % e.depth;
+}
+
+// Takes every destination's room, or none (and notes which one is full).
+inline bool take_rooms(iron_channel& c) {
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    if (!locks_ready(c.dests[d])) {
+      c.blocked = IRON_BLOCKED_ROOM;
+      c.blocked_dest = d;
+      return false;
+    }
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    take_locks(c.dests[d]);
+  return true;
+}
+
+// Core to core(s): one object from the source slot to every destination.
+inline bool move_pools(iron_channel& c) {
+  if (!locks_ready(c.source)) {
+    c.blocked = IRON_BLOCKED_SOURCE;
+    return false;
+  }
+  if (!take_rooms(c)) return false;
+  take_locks(c.source);
+  const uint32_t src = slot_addr(c.source);
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
+  noc_async_write_barrier();
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    give_locks(c.dests[d]);
+  give_locks(c.source);
+  c.blocked = IRON_BLOCKED_NONE;
+  ++c.moved_objects;
+  return true;
+}
+
+// The next run of a task: contiguous elements from its current index, up to
+// `limit` elements, within one tensor wrap. Returns the element count and
+// sets *first to the first element's index in the tensor.
+inline uint32_t next_run(const iron_task& t, const uint32_t* index, uint32_t limit, uint32_t* first) {
+  uint64_t e = t.offset;
+  for (uint32_t i = 0; i < IRON_TAP_DIMS; ++i)
+    e += uint64_t(index[i]) * t.strides[i];
+  e %= t.tensor_elements;
+  *first = uint32_t(e);
+  uint32_t run = 1;
+  const uint32_t inner = IRON_TAP_DIMS - 1;
+  if (t.strides[inner] == 1) run = t.sizes[inner] - index[inner];
+  if (run > limit) run = limit;
+  if (run > t.tensor_elements - e) run = uint32_t(t.tensor_elements - e);
+  return run;
+}
+
+inline void advance(const iron_task& t, uint32_t* index, uint32_t count) {
+  const uint32_t inner = IRON_TAP_DIMS - 1;
+  index[inner] += count;
+  for (uint32_t i = inner; i > 0 && index[i] >= t.sizes[i]; --i) {
+    index[i] = 0;
+    ++index[i - 1];
+  }
+}
+
+// Moves bytes between a task's host buffer and one L1 range (to_l1: a fill),
+// page by page, as far as `bytes` or the task's end; returns bytes moved.
+inline uint32_t stream(iron_channel& c, iron_task& t, uint32_t l1, uint32_t bytes, bool to_l1) {
+  const InterleavedAddrGen<true> dram{t.dram_base, t.page_bytes};
+  uint32_t moved = 0;
+  while (moved < bytes && c.task_elements < t.elements) {
+    uint32_t first = 0;
+    const uint32_t want = (bytes - moved) / t.element_bytes;
+    uint32_t run = next_run(t, c.index, want < t.elements - c.task_elements ? want : t.elements - c.task_elements,
+                            &first);
+    // Within one page of the host buffer.
+    const uint64_t byte = uint64_t(first) * t.element_bytes;
+    const uint32_t page = uint32_t(byte / t.page_bytes), in_page = uint32_t(byte % t.page_bytes);
+    if (run == 0) break; // the object is full short of one element: a task smaller than its element
+    uint32_t run_bytes = run * t.element_bytes;
+    if (run_bytes > t.page_bytes - in_page) {
+      run = (t.page_bytes - in_page) / t.element_bytes;
+      run_bytes = run * t.element_bytes;
+    }
+    const uint64_t remote = dram.get_noc_addr(page, in_page);
+    if (to_l1)
+      read_run(remote, l1 + moved, run_bytes, tessel_ctx()->dram_read_alignment);
+    else
+      write_run(l1 + moved, remote, run_bytes, tessel_ctx()->dram_write_alignment);
+    moved += run_bytes;
+    c.task_elements += run;
+    advance(t, c.index, run);
+  }
+  return moved;
+}
+
+inline void finish_task(iron_channel& c) {
+  c.task_elements = 0;
+  for (uint32_t i = 0; i < IRON_TAP_DIMS; ++i)
+    c.index[i] = 0;
+  __atomic_store_n(&c.done, c.done + 1, __ATOMIC_RELEASE);
+}
+
+// A fill: task bytes into the destination objects (the first destination is
+// on this core; the others get a copy of each whole object).
+inline bool move_fill(iron_channel& c) {
+  bool moved_any = false;
+  for (;;) {
+    if (c.done == __atomic_load_n(&c.pushed, __ATOMIC_ACQUIRE)) {
+      c.blocked = IRON_BLOCKED_TASK;
+      return moved_any;
+    }
+    if (!c.taken) {
+      if (!take_rooms(c)) return moved_any;
+      c.taken = 1;
+    }
+    iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
+    iron_end& d0 = c.dests[0];
+    const uint32_t n = stream(c, t, slot_addr(d0) + c.partial_bytes, c.move_bytes - c.partial_bytes, true);
+    c.partial_bytes += n;
+    moved_any = moved_any || n > 0;
+    noc_async_read_barrier();
+    if (c.partial_bytes == c.move_bytes) {
+      for (uint32_t d = 1; d < c.dest_count; ++d)
+        write_run(slot_addr(d0), noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes,
+                  tessel_ctx()->l1_alignment);
+      noc_async_write_barrier();
+      for (uint32_t d = 0; d < c.dest_count; ++d)
+        give_locks(c.dests[d]);
+      c.partial_bytes = 0;
+      c.taken = 0;
+      ++c.moved_objects;
+    }
+    if (c.task_elements == t.elements) finish_task(c);
+    c.blocked = IRON_BLOCKED_NONE;
+    if (c.taken == 0) return true; // one object per scan: the other channels get their turn
+  }
+}
+
+// A drain: source objects out through the task's pattern.
+inline bool move_drain(iron_channel& c) {
+  bool moved_any = false;
+  for (;;) {
+    if (c.done == __atomic_load_n(&c.pushed, __ATOMIC_ACQUIRE)) {
+      c.blocked = IRON_BLOCKED_TASK;
+      return moved_any;
+    }
+    if (!c.taken) {
+      if (!locks_ready(c.source)) {
+        c.blocked = IRON_BLOCKED_SOURCE;
+        return moved_any;
+      }
+      take_locks(c.source);
+      c.taken = 1;
+    }
+    iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
+    const uint32_t n = stream(c, t, slot_addr(c.source) + c.partial_bytes, c.move_bytes - c.partial_bytes, false);
+    c.partial_bytes += n;
+    moved_any = moved_any || n > 0;
+    noc_async_write_barrier();
+    if (c.partial_bytes == c.move_bytes) {
+      give_locks(c.source);
+      c.partial_bytes = 0;
+      c.taken = 0;
+      ++c.moved_objects;
+    }
+    if (c.task_elements == t.elements) finish_task(c);
+    c.blocked = IRON_BLOCKED_NONE;
+    if (c.taken == 0) return true;
+  }
+}
+
+inline void serve() {
+  iron_core_table* t = iron::table();
+  iron_channel* channels = reinterpret_cast<iron_channel*>(iron::at(t->channels));
+  volatile uint32_t* bell = &t->doorbell;
+  for (;;) {
+    const uint32_t seen = *bell;
+    bool moved = false;
+    for (uint32_t i = 0; i < t->channel_count; ++i) {
+      iron_channel& c = channels[i];
+      if (c.kind == IRON_CHANNEL_POOL_TO_POOLS)
+        moved = move_pools(c) || moved;
+      else if (c.kind == IRON_CHANNEL_HOST_TO_POOLS)
+        moved = move_fill(c) || moved;
+      else
+        moved = move_drain(c) || moved;
+    }
+    if (moved) continue;
+    if (t->stop) return;
+    noc_semaphore_wait_min(bell, seen + 1);
+  }
+}
+
+} // namespace iron_mover
+
+void kernel_main() { iron_mover::serve(); }
+
+#endif
