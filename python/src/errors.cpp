@@ -1,4 +1,5 @@
 // C++ exceptions to the Python classes of tessel.errors, message unchanged.
+#include "tessel/flow/loaded_design.hpp"
 #include "bindings.hpp"
 #include "tessel/error.hpp"
 
@@ -29,7 +30,7 @@ void bind_errors(nb::module_&) {
       std::rethrow_exception(p);
     } catch (const Error& e) {
       // Most derived first.
-      set_if<ProgramError>(e, "ProgramError") || set_if<ValidationError>(e, "ValidationError") ||
+      set_if<flow::FlowError>(e, "FlowError") || set_if<ProgramError>(e, "ProgramError") || set_if<ValidationError>(e, "ValidationError") ||
           set_if<OutOfMemoryError>(e, "OutOfMemoryError") || set_if<DeadlockError>(e, "DeadlockError") ||
           set_if<KernelError>(e, "KernelError") || set_if<KernelFault>(e, "KernelFault") ||
           set_if<Interrupted>(e, "Interrupted") || set_if<Error>(e, "Error");

@@ -21,6 +21,11 @@ class OutOfMemoryError(Error):
     """An allocation did not fit in DRAM or L1."""
 
 
+class FlowError(Error):
+    """A runtime sequence that cannot go on (tessel.iron): descriptors
+    exhausted, a task never freed, a grid left unfinished at the end of a call."""
+
+
 class DeadlockError(Error):
     """No simulated RISC could make progress; the message is the per-RISC report."""
 
@@ -42,6 +47,7 @@ __all__ = [
     "ValidationError",
     "ProgramError",
     "OutOfMemoryError",
+    "FlowError",
     "DeadlockError",
     "KernelError",
     "KernelFault",

@@ -1,0 +1,32 @@
+"""tessel.iron: IRON's runtime data movement (Runtime, Worker, ObjectFifo,
+TaskGroup, Buffer, WorkerRuntimeBarrier, jit with DispatchTime/CompileTime)
+over tessel's simulated chip. IRON programs run with only the import changed:
+
+    import tessel.iron as iron
+    from tessel.iron import ObjectFifo, Program, Runtime, Worker
+
+The model (docs/sequences.md): a Worker is a persistent kernel on one core,
+generated from its core_fn; an ObjectFifo is a pool of objects per endpoint
+plus the core's data mover; the Runtime's sequence body is recorded once and
+run in order on the card on every call.
+"""
+
+from .buffer import Buffer
+from .controlflow import range_, yield_
+from .dataflow import ObjectFifo, ObjectFifoHandle
+from .device import NPU1, NPU1Col1, NPU2, NPU2Col1, get_current_device, set_current_device
+from .errors import DeadlockError, FlowError, IronRuntimeError, RaceWarning
+from .kernel import ExternalFunction, Kernel
+from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, SequentialPlacer, Tile
+from .program import Design, Program
+from .runtime import Runtime, Task, TaskGroup
+from .taps import TensorAccessPattern, TensorAccessSequence, TensorTiler2D
+from .worker import Worker, WorkerRuntimeBarrier
+from . import kernels
+
+try:  # the JIT front end
+    from .markers import Compile, CompileTime, DispatchTime, In, InOut, Out
+    from .jit import jit
+    from .tensor import Tensor, arange, asnumpy, ones, randint, tensor, zeros
+except ImportError:  # pragma: no cover - only while the package is assembled
+    pass

@@ -1,0 +1,192 @@
+"""ObjectFifo and its handles (IRON semantics): a pool of `depth` objects per
+endpoint, a data mover between cores, acquire/release inside a Worker's
+core_fn, fill/drain in a Runtime's sequence body."""
+
+from . import trace
+from .errors import IronRuntimeError
+from .expr import Scalar
+from .placement import Tile
+from .types import array_type, c_type, element_count
+
+
+class TracedObject:
+    """One acquired object inside a traced core_fn: a pointer in L1."""
+
+    def __init__(self, expr, fifo):
+        self.expr = expr
+        self.fifo = fifo
+
+    def c_arg(self, dtype):
+        return f"reinterpret_cast<{c_type(dtype)}*>({self.expr})"
+
+
+class TracedObjects:
+    """acquire(n > 1): the n objects held, oldest first."""
+
+    def __init__(self, name, n, fifo):
+        self.name, self.n, self.fifo = name, n, fifo
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if not isinstance(i, int) or not 0 <= i < self.n:
+            raise IndexError(f"acquire({self.n}) holds objects 0 to {self.n - 1}, not {i!r}")
+        return TracedObject(f"{self.name}[{i}]", self.fifo)
+
+
+class ObjectFifoHandle:
+    def __init__(self, fifo, producer, depth, tile):
+        self.fifo = fifo
+        self.producer = producer
+        self.depth = fifo.depth if depth is None else depth
+        self.tile = tile
+        self.endpoint = None  # a Worker, or the Runtime
+        self.index = None  # the worker's handle number, once traced
+
+    @property
+    def name(self):
+        return f"{self.fifo.name}.{'prod' if self.producer else 'cons'}()"
+
+    def __repr__(self):
+        return self.name
+
+    # -- inside core_fn --------------------------------------------------
+    def _worker_trace(self, call):
+        t = trace.worker_trace()
+        if t is None:
+            raise IronRuntimeError(f"{self.name}.{call}() is called inside a Worker's core_fn")
+        if self.index is None or self.endpoint is not t.worker:
+            raise IronRuntimeError(
+                f"{self.name}.{call}(): this handle was not given to worker '{t.worker.name}' in its fn_args")
+        return t
+
+    def acquire(self, n=1):
+        t = self._worker_trace("acquire")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= self.depth:
+            raise IronRuntimeError(f"{self.name}.acquire({n!r}): n must be 1 to the handle's depth {self.depth}")
+        name = t.fresh("obj")
+        if n == 1:
+            t.emit(f"uint8_t* {name} = iron::acquire({self.index}, 1);")
+            return TracedObject(name, self.fifo)
+        t.emit(f"uint8_t* {name}[{n}]; iron::acquire({self.index}, {n}); "
+               f"for (uint32_t i = 0; i < {n}; ++i) {name}[i] = iron::object({self.index}, i);")
+        return TracedObjects(name, n, self.fifo)
+
+    def release(self, n=1):
+        t = self._worker_trace("release")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= self.depth:
+            raise IronRuntimeError(f"{self.name}.release({n!r}): n must be 0 to the handle's depth {self.depth}")
+        t.emit(f"iron::release({self.index}, {n});")
+
+    # -- inside a sequence body -------------------------------------------
+    def _task(self, verb, buffer, tap, wait, group, managed, offset, sizes, strides):
+        from .runtime import RuntimeData, Task, record_task
+
+        seq = trace.sequence()
+        if seq is None:
+            raise IronRuntimeError(f"{self.name}.{verb}() is called inside a Runtime's sequence body")
+        if self.endpoint is not seq.runtime:
+            raise IronRuntimeError(
+                f"{self.name}.{verb}(): pass this handle to the Runtime in its fn_args, so its shim end is bound")
+        if not isinstance(buffer, RuntimeData):
+            raise TypeError(f"{self.name}.{verb}(): the buffer must be an argument of the sequence body, "
+                            f"got {buffer!r}")
+        if self.fifo.dtype != buffer.dtype:
+            raise TypeError(f"{self.name}.{verb}(): buffer '{buffer.name}' holds {buffer.dtype}, "
+                            f"the fifo's objects hold {self.fifo.dtype}")
+        n = buffer.count
+        if tap is not None:
+            if not (offset is None and sizes is None and strides is None):
+                raise TypeError(f"{self.name}.{verb}(): give a tap or offset/sizes/strides, not both")
+            tap_elements = 1
+            for d in tap.tensor_dims:
+                tap_elements *= d
+            if tap_elements != n:
+                raise ValueError(f"{self.name}.{verb}(): the tap is over {tap_elements} elements, "
+                                 f"buffer '{buffer.name}' has {n}")
+            off, sz, st = tap.descriptor(4)
+            off = Scalar.of(off)
+        else:
+            sz = list(sizes) if sizes is not None else [1, 1, 1, n]
+            st = list(strides) if strides is not None else [0, 0, 0, 1]
+            if len(sz) > 4 or len(sz) != len(st):
+                raise ValueError(f"{self.name}.{verb}(): sizes and strides take at most 4 matching dimensions")
+            sz = [1] * (4 - len(sz)) + sz
+            st = [0] * (4 - len(st)) + st
+            off = Scalar.of(0 if offset is None else offset, "offset")
+        if group is not None and not managed:
+            raise IronRuntimeError(f"{self.name}.{verb}(): an unmanaged task (managed=False) takes no group")
+        task = Task(self, verb, buffer, wait, managed, trace.user_site())
+        record_task(seq, task, group, off, sz, st)
+        return task
+
+    def fill(self, source, tap=None, wait=False, group=None, managed=True, offset=None, sizes=None, strides=None,
+             **unsupported):
+        _reject_unsupported("fill", unsupported)
+        if not self.producer:
+            raise IronRuntimeError(f"{self.name}.fill(): fill a producer handle (of.prod()); this is a consumer")
+        return self._task("fill", source, tap, wait, group, managed, offset, sizes, strides)
+
+    def drain(self, dest, tap=None, wait=False, group=None, managed=True, offset=None, sizes=None, strides=None,
+              **unsupported):
+        _reject_unsupported("drain", unsupported)
+        if self.producer:
+            raise IronRuntimeError(f"{self.name}.drain(): drain a consumer handle (of.cons()); this is a producer")
+        return self._task("drain", dest, tap, wait, group, managed, offset, sizes, strides)
+
+    # -- links --------------------------------------------------------------
+    def split(self, *args, **kwargs):
+        raise NotImplementedError("ObjectFifoHandle.split is not supported yet (staging cores are planned)")
+
+    def join(self, *args, **kwargs):
+        raise NotImplementedError("ObjectFifoHandle.join is not supported yet (staging cores are planned)")
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("ObjectFifoHandle.forward is not supported yet (staging cores are planned)")
+
+
+def _reject_unsupported(verb, kwargs):
+    if kwargs:
+        raise TypeError(f"{verb}() does not take {', '.join(sorted(kwargs))} here")
+
+
+class ObjectFifo:
+    _count = 0
+
+    def __init__(self, obj_type, depth=2, name=None, dims_to_stream=None, dims_from_stream_per_cons=None):
+        self.shape, self.dtype = array_type(obj_type, "ObjectFifo obj_type")
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise ValueError(f"ObjectFifo: depth must be an integer >= 1, got {depth!r}")
+        if dims_to_stream or dims_from_stream_per_cons:
+            raise NotImplementedError("ObjectFifo layout transforms (dims_to_stream) are not supported yet")
+        ObjectFifo._count += 1
+        self.name = name or f"of{ObjectFifo._count}"
+        self.obj_type = obj_type
+        self.depth = depth
+        self.count = element_count(self.shape)
+        self.object_bytes = self.count * self.dtype.itemsize
+        self._prod = None
+        self._cons = []
+
+    def prod(self, depth=None, tile=None):
+        if tile is not None and not isinstance(tile, Tile):
+            raise TypeError(f"{self.name}.prod(tile=...) takes a Tile, got {tile!r}")
+        if self._prod is None:
+            self._prod = ObjectFifoHandle(self, True, depth, tile)
+        else:
+            if depth is not None:
+                self._prod.depth = depth
+            if tile is not None:
+                self._prod.tile = tile
+        return self._prod
+
+    def cons(self, depth=None, tile=None):
+        if tile is not None and not isinstance(tile, Tile):
+            raise TypeError(f"{self.name}.cons(tile=...) takes a Tile, got {tile!r}")
+        h = ObjectFifoHandle(self, False, depth, tile)
+        self._cons.append(h)
+        return h
+
+    def __repr__(self):
+        return f"ObjectFifo({self.name}, {self.count} x {self.dtype}, depth {self.depth})"

@@ -1,0 +1,29 @@
+"""Errors of tessel.iron at resolve time (what IRON raises as IronRuntimeError);
+errors while a design runs are tessel's own (FlowError, DeadlockError, ...)."""
+
+from ..errors import DeadlockError, Error, FlowError  # noqa: F401
+
+
+class IronRuntimeError(Error, RuntimeError):
+    """A design that cannot be resolved: a rule of the sequence or of a
+    worker broken, named with the line of the sequence body or core_fn."""
+
+
+class RaceWarning(UserWarning):
+    """A likely bug silicon may run correctly: an un-awaited task no awaited
+    task of its group depends on (the spec's race rule)."""
+
+
+def strict_mode():
+    import os
+
+    return os.environ.get("TESSEL_STRICT", "") == "1"
+
+
+def warn_or_raise(message):
+    """A warning, or with TESSEL_STRICT=1 an IronRuntimeError (design §8)."""
+    import warnings
+
+    if strict_mode():
+        raise IronRuntimeError(message + " (TESSEL_STRICT=1 makes this an error)")
+    warnings.warn(message, RaceWarning, stacklevel=4)

@@ -1,0 +1,73 @@
+"""Placement: Tile(col, row), the Any* markers, and the sequential placer.
+
+A Worker's Tile(col, row) is the Tensix core at logical (col, row). The host
+end of a fifo sits on a shim tile, Tile(col, 0) given to prod(tile=...) or
+cons(tile=...): shim column col, with 2 fill (MM2S) and 2 drain (S2MM) DMA
+channels and 16 descriptors per shim tile.
+"""
+
+
+class Tile:
+    def __init__(self, col, row):
+        for name, v in (("col", col), ("row", row)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise TypeError(f"Tile: {name} must be an integer >= 0, got {v!r}")
+        self.col, self.row = col, row
+
+    def __eq__(self, other):
+        return isinstance(other, Tile) and (self.col, self.row) == (other.col, other.row)
+
+    def __hash__(self):
+        return hash((self.col, self.row))
+
+    def __repr__(self):
+        return f"Tile({self.col}, {self.row})"
+
+
+class _AnyTile:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+AnyComputeTile = _AnyTile("AnyComputeTile")
+AnyMemTile = _AnyTile("AnyMemTile")
+AnyShimTile = _AnyTile("AnyShimTile")
+
+SHIM_FILL_CHANNELS = 2
+SHIM_DRAIN_CHANNELS = 2
+
+
+class SequentialPlacer:
+    """Places unplaced workers on free cores in row-major order
+    (cores_per_col: rows used per column, default all), then puts each host
+    end on the shim column of its core, moving right when that column's
+    channels are taken. Like IRON's, it checks channel counts only."""
+
+    def __init__(self, cores_per_col=None):
+        self.cores_per_col = cores_per_col
+
+    def place_workers(self, workers, grid):
+        gx, gy = grid
+        rows = gy if self.cores_per_col is None else min(gy, self.cores_per_col)
+        taken = {w.tile for w in workers if isinstance(w.tile, Tile)}
+        for t in taken:
+            if t.col >= gx or t.row >= gy:
+                raise ValueError(f"Tile({t.col}, {t.row}) is outside the {gx} x {gy} grid")
+        free = [Tile(x, y) for x in range(gx) for y in range(rows) if Tile(x, y) not in taken]
+        for w in workers:
+            if not isinstance(w.tile, Tile):
+                if not free:
+                    raise ValueError(f"no free core left for worker '{w.name}' on the {gx} x {gy} grid")
+                w.tile = free.pop(0)
+
+    def place_shim(self, column, kind, used, grid_x):
+        limit = SHIM_FILL_CHANNELS if kind == "fill" else SHIM_DRAIN_CHANNELS
+        for col in list(range(column, grid_x)) + list(range(0, column)):
+            n = used.get((col, kind), 0)
+            if n < limit:
+                used[(col, kind)] = n + 1
+                return col, n
+        raise ValueError(f"every shim tile's {limit} {kind} channels are taken")

@@ -1,0 +1,253 @@
+"""Runtime: a sequence body recorded once into the stream the card runs on
+every call; fill/drain tasks, TaskGroups, RTP writes and barrier sets."""
+
+import numpy as np
+
+from . import trace
+from .dataflow import ObjectFifoHandle
+from .errors import IronRuntimeError
+from .expr import Scalar
+from .types import array_type, element_count, is_array_type
+
+# Op kinds (tessel::flow::OpKind).
+PUSH, AWAIT, FREE, COPY, WRITE_RTP, SET_BARRIER, LOOP_BEGIN, LOOP_END = range(8)
+
+
+class RuntimeData:
+    """A host buffer argument of the sequence body (bound on every call)."""
+
+    def __init__(self, index, shape, dtype, name):
+        self.index, self.shape, self.dtype, self.name = index, shape, dtype, name
+        self.count = element_count(shape)
+
+    def __repr__(self):
+        return f"RuntimeData({self.name}: {self.count} x {self.dtype})"
+
+
+class Task:
+    def __init__(self, handle, verb, buffer, wait, managed, site):
+        self.handle, self.verb, self.buffer = handle, verb, buffer
+        self.wait, self.managed, self.site = wait, managed, site
+        self.slot = None
+        self.group = None
+        self.freed = False
+
+    def _seq(self, call):
+        s = trace.sequence()
+        if s is None:
+            raise IronRuntimeError(f"Task.{call}() is called inside a Runtime's sequence body")
+        return s
+
+    def await_(self):
+        s = self._seq("await_")
+        if self.managed:
+            raise IronRuntimeError(f"{self.describe()}: await_() is for unmanaged tasks (managed=False); "
+                                   "a managed task is awaited by its TaskGroup's finish()")
+        if not self.wait:
+            raise IronRuntimeError(f"{self.describe()}: await_() needs a task issued with wait=True "
+                                   "(only those give a completion token)")
+        _op(s, AWAIT, a=self.slot)
+
+    def free(self):
+        s = self._seq("free")
+        if self.managed:
+            raise IronRuntimeError(f"{self.describe()}: a managed task is freed by its TaskGroup; "
+                                   "do not free it by hand")
+        if self.freed:
+            raise IronRuntimeError(f"{self.describe()}: freed twice")
+        self.freed = True
+        _op(s, FREE, a=self.slot)
+
+    def describe(self):
+        return f"the {self.handle.fifo.name} {self.verb} at line {self.site[1]}"
+
+
+class TaskGroup:
+    def __init__(self):
+        s = trace.sequence()
+        if s is None:
+            raise IronRuntimeError("TaskGroup() is created inside a Runtime's sequence body")
+        self.tasks = []
+        self.finished = False
+        self.site = trace.user_site()
+        s.groups.append(self)
+
+    def finish(self):
+        s = trace.sequence()
+        if s is None:
+            raise IronRuntimeError("TaskGroup.finish() is called inside a Runtime's sequence body")
+        if self.finished:
+            raise IronRuntimeError(f"the TaskGroup of line {self.site[1]} is finished twice")
+        _finish(s, self.tasks)
+        self.finished = True
+
+
+def _op(s, kind, a=0, b=0, c=0, wait=False, value=None, sizes=(1, 1, 1, 1), strides=(0, 0, 0, 0)):
+    s.ops.append((kind, trace.user_site()[1], a, b, c, wait, Scalar.of(0 if value is None else value),
+                  list(sizes), list(strides)))
+    return len(s.ops) - 1
+
+
+def _finish(s, tasks):
+    _check_races(tasks)
+    for t in tasks:
+        if t.wait:
+            _op(s, AWAIT, a=t.slot)
+    for t in tasks:
+        _op(s, FREE, a=t.slot)
+        t.freed = True
+
+
+def _check_races(tasks):
+    """The race rule: an un-awaited task must feed an awaited one of its group
+    (its data reaches an awaited drain through the workers)."""
+    from .errors import warn_or_raise
+
+    awaited = [t for t in tasks if t.wait]
+    for t in tasks:
+        if t.wait:
+            continue
+        if not any(_feeds(t, a) for a in awaited):
+            others = ", ".join(f"the {a.handle.fifo.name} {a.verb} at line {a.site[1]}" for a in awaited) or "none"
+            warn_or_raise(f"{t.site[0]}:{t.site[1]}: the {t.handle.fifo.name} {t.verb} is not awaited and no awaited "
+                          f"task of its TaskGroup depends on it (awaited: {others}); finish() may free its "
+                          "descriptor while it still moves data: await it, or make it feed an awaited task")
+
+
+def _feeds(task, awaited):
+    if task.verb != "fill" or awaited.verb != "drain":
+        return False
+    # Fifos reachable from the filled one through workers.
+    seen, todo = set(), [task.handle.fifo]
+    while todo:
+        f = todo.pop()
+        if f is awaited.handle.fifo:
+            return True
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        for cons in f._cons:
+            w = cons.endpoint
+            for h in getattr(w, "handles", []):
+                if h.producer:
+                    todo.append(h.fifo)
+    return False
+
+
+def record_task(s, task, group, offset, sizes, strides):
+    task.slot = s.new_slot()
+    if task.managed:
+        if group is None:
+            if s.explicit_used and s.runtime.strict_task_groups:
+                raise IronRuntimeError(_mix_message(task))
+            s.default_tasks.append(task)
+        else:
+            if not isinstance(group, TaskGroup):
+                raise TypeError(f"{task.describe()}: group must be a TaskGroup, got {group!r}")
+            if group.finished:
+                raise IronRuntimeError(f"{task.describe()}: its TaskGroup (line {group.site[1]}) is already finished")
+            if s.default_tasks and s.runtime.strict_task_groups:
+                raise IronRuntimeError(_mix_message(s.default_tasks[0]))
+            s.explicit_used = True
+            group.tasks.append(task)
+            task.group = group
+    _op(s, PUSH, a=task.slot, b=task.handle.channel_index, c=task.buffer.index, wait=task.wait, value=offset,
+        sizes=sizes, strides=strides)
+
+
+def _mix_message(task):
+    return (f"{task.describe()}: this sequence uses both the default task group and explicit TaskGroups; assign "
+            "every managed transfer to an explicit group (or pass strict_task_groups=False to the Runtime)")
+
+
+def write_rtp(buffer, i, value):
+    s = trace.sequence()
+    if s is None:
+        raise IronRuntimeError(f"Buffer '{buffer.name}' is written inside a Runtime's sequence body")
+    if not buffer.use_write_rtp:
+        raise IronRuntimeError(f"Buffer '{buffer.name}' was not declared with use_write_rtp=True")
+    if buffer.worker is None:
+        raise IronRuntimeError(f"Buffer '{buffer.name}' is given to no worker")
+    if not isinstance(i, int) or not 0 <= i < buffer.count:
+        raise IndexError(f"Buffer '{buffer.name}' has elements 0 to {buffer.count - 1}, not {i!r}")
+    _op(s, WRITE_RTP, a=buffer.worker.index, b=buffer.index, c=i, value=Scalar.of(value, "an RTP value"))
+
+
+def set_barrier(barrier, value):
+    s = trace.sequence()
+    if s is None:
+        raise IronRuntimeError("WorkerRuntimeBarrier.set() is called inside a Runtime's sequence body")
+    v = Scalar.of(value, "a barrier value")
+    if v.is_constant() and not 0 <= v.constant <= 63:
+        raise ValueError(f"WorkerRuntimeBarrier.set({v.constant}): values are 0 to 63 (the lock's range)")
+    if not barrier.workers:
+        raise IronRuntimeError("WorkerRuntimeBarrier.set(): the barrier is given to no worker")
+    for w, number in barrier.workers:
+        _op(s, SET_BARRIER, a=w.index, b=number, value=v)
+
+
+def loop_begin(s, count):
+    reg = s.new_register()
+    return reg, _op(s, LOOP_BEGIN, a=reg, value=count)
+
+
+def loop_end(s, reg, begin):
+    end = _op(s, LOOP_END, a=reg, b=begin)
+    k = s.ops[begin]
+    s.ops[begin] = (k[0], k[1], k[2], end) + k[4:]
+
+
+class Runtime:
+    def __init__(self, sequence, fn_args=(), *, strict_task_groups=True):
+        from . import dispatch_time
+
+        if not callable(sequence):
+            raise TypeError(f"Runtime: the sequence body must be a function, got {sequence!r}")
+        self.sequence = sequence
+        self.fn_args = list(fn_args)
+        self.strict_task_groups = strict_task_groups
+        self.params = dispatch_time.claim_runtime_args(self, self.fn_args)
+        claimed = {pos for pos, _ in self.params}
+        self.handles = []
+        self.buffers = []  # (position, shape, dtype)
+        for i, a in enumerate(self.fn_args):
+            if i in claimed:
+                continue
+            if isinstance(a, ObjectFifoHandle):
+                if a.endpoint is not None and a.endpoint is not self:
+                    raise IronRuntimeError(f"Runtime: handle {a.name} already belongs to "
+                                           f"{getattr(a.endpoint, 'name', 'another Runtime')}")
+                a.endpoint = self
+                self.handles.append(a)
+            elif is_array_type(a):
+                shape, dtype = array_type(a, f"Runtime fn_args[{i}]")
+                self.buffers.append((i, shape, dtype))
+            elif isinstance(a, type) and issubclass(a, np.generic):
+                raise NotImplementedError("Runtime: scalar-type arguments are DispatchTime parameters here "
+                                          "(use tessel.iron.jit with DispatchTime[...])")
+
+    def record(self):
+        """Runs the body once; returns the recording."""
+        s = trace.SequenceRecording(self)
+        param_regs = {pos: k for k, (pos, _) in enumerate(self.params)}
+        s.registers = len(self.params)
+        args = []
+        buf_index = 0
+        for i, a in enumerate(self.fn_args):
+            if i in param_regs:
+                args.append(Scalar.register(param_regs[i]))
+            elif is_array_type(a):
+                _, shape, dtype = self.buffers[buf_index]
+                args.append(RuntimeData(buf_index, shape, dtype, f"arg{i}"))
+                buf_index += 1
+            else:
+                args.append(a)
+        with s:
+            self.sequence(*args)
+            for g in s.groups:
+                if not g.finished:
+                    raise IronRuntimeError(f"{g.site[0]}:{g.site[1]}: a TaskGroup created here is never "
+                                           "finished; call finish() before the sequence body ends")
+            if s.default_tasks:
+                _finish(s, s.default_tasks)
+        return s

@@ -1,0 +1,86 @@
+"""The recording contexts: a Worker's core_fn traced into C++, and a Runtime's
+sequence body recorded into ops. One of each may be active at a time."""
+
+import contextvars
+import os
+import sys
+
+_worker = contextvars.ContextVar("tessel_iron_worker_trace", default=None)
+_sequence = contextvars.ContextVar("tessel_iron_sequence", default=None)
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def worker_trace():
+    return _worker.get()
+
+
+def sequence():
+    return _sequence.get()
+
+
+def user_site():
+    """(file, line) of the innermost caller outside tessel.iron."""
+    f = sys._getframe(1)
+    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == _HERE:
+        f = f.f_back
+    if f is None:
+        return ("?", 0)
+    return (f.f_code.co_filename, f.f_lineno)
+
+
+class WorkerTrace:
+    """Emits a worker's kernel: statements with #line to their core_fn line."""
+
+    def __init__(self, worker):
+        self.worker = worker
+        self.lines = []
+        self.depth = 1
+        self.names = 0
+        self.functions = {}  # name -> ExternalFunction
+
+    def fresh(self, prefix):
+        self.names += 1
+        return f"{prefix}{self.names}"
+
+    def emit(self, text, site=None):
+        file, line = site or user_site()
+        pad = "  " * self.depth
+        self.lines.append(f'#line {line} "{file}"')
+        self.lines.append(pad + text)
+
+    def __enter__(self):
+        self._token = _worker.set(self)
+        return self
+
+    def __exit__(self, *exc):
+        _worker.reset(self._token)
+
+
+class SequenceRecording:
+    """Collects a sequence body's ops (see program.py for their form)."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self.ops = []
+        self.slots = 0
+        self.registers = 0
+        self.groups = []
+        self.default_tasks = []
+        self.explicit_used = False
+        self.loops = 0
+
+    def new_slot(self):
+        self.slots += 1
+        return self.slots - 1
+
+    def new_register(self):
+        self.registers += 1
+        return self.registers - 1
+
+    def __enter__(self):
+        self._token = _sequence.set(self)
+        return self
+
+    def __exit__(self, *exc):
+        _sequence.reset(self._token)

@@ -1,0 +1,110 @@
+"""Worker: a persistent kernel on one core, generated from its core_fn; and
+WorkerRuntimeBarrier, a lock per worker the sequence body sets (0..63)."""
+
+from . import trace
+from .buffer import Buffer
+from .dataflow import ObjectFifo, ObjectFifoHandle
+from .errors import IronRuntimeError
+from .kernel import ExternalFunction
+from .placement import AnyComputeTile, Tile
+
+
+class WorkerRuntimeBarrier:
+    def __init__(self, initial_value=0):
+        _check_value("WorkerRuntimeBarrier initial_value", initial_value)
+        self.initial_value = initial_value
+        self.workers = []  # (worker, barrier number on it)
+
+    def wait_for_value(self, value):
+        self._core_call("wait_for_value", value)
+
+    def release_with_value(self, value):
+        self._core_call("release_with_value", value)
+
+    def _core_call(self, call, value):
+        t = trace.worker_trace()
+        if t is None:
+            raise IronRuntimeError(f"WorkerRuntimeBarrier.{call}() is called inside a Worker's core_fn")
+        _check_value(f"WorkerRuntimeBarrier.{call}", value)
+        number = dict((id(w), b) for w, b in self.workers).get(id(t.worker))
+        if number is None:
+            raise IronRuntimeError(f"this barrier was not given to worker '{t.worker.name}' in its fn_args")
+        t.emit(f"iron::{call}({number}, {value});")
+
+    def set(self, value):
+        from .runtime import set_barrier
+
+        set_barrier(self, value)
+
+
+def _check_value(what, value):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 63:
+        raise ValueError(f"{what}: barrier values are integers 0 to 63 (the lock's range), got {value!r}")
+
+
+class Worker:
+    _count = 0
+
+    def __init__(self, core_fn, fn_args=(), placement=AnyComputeTile, while_true=True, stack_size=None,
+                 allocation_scheme=None, trace=None, name=None):
+        from . import dispatch_time
+
+        if core_fn is not None and not callable(core_fn):
+            raise TypeError(f"Worker: core_fn must be a function, got {core_fn!r}")
+        fn_args = list(fn_args)
+        dispatch_time.check_worker_args(fn_args)
+        for i, a in enumerate(fn_args):
+            if isinstance(a, ObjectFifo):
+                raise TypeError(f"Worker fn_args[{i}] is the ObjectFifo '{a.name}' itself: pass a handle, "
+                                f"{a.name}.prod() or {a.name}.cons()")
+        if placement is not AnyComputeTile and not isinstance(placement, Tile):
+            raise TypeError(f"Worker: placement must be a Tile or AnyComputeTile, got {placement!r}")
+        Worker._count += 1
+        self.name = name or f"worker{Worker._count - 1}"
+        self.core_fn = core_fn
+        self.fn_args = fn_args
+        self.tile = placement
+        self.while_true = while_true
+        self.handles = []
+        self.barriers = []
+        self.buffers = []
+        for i, a in enumerate(fn_args):
+            if isinstance(a, ObjectFifoHandle):
+                if a.endpoint is not None and a.endpoint is not self:
+                    raise IronRuntimeError(f"Worker '{self.name}': handle {a.name} already belongs to "
+                                           f"{getattr(a.endpoint, 'name', 'the Runtime')}")
+                a.endpoint = self
+                a.index = len(self.handles)
+                self.handles.append(a)
+            elif isinstance(a, WorkerRuntimeBarrier):
+                a.workers.append((self, len(self.barriers)))
+                self.barriers.append(a)
+            elif isinstance(a, Buffer):
+                if a.worker is not None and a.worker is not self:
+                    raise IronRuntimeError(f"Buffer '{a.name}' is given to two workers ('{a.worker.name}' and "
+                                           f"'{self.name}'); a Buffer lives on one core")
+                a.worker, a.index = self, len(self.buffers)
+                self.buffers.append(a)
+
+    def generate(self):
+        """The worker's kernel source (C++), from one trace of core_fn."""
+        t = trace.WorkerTrace(self)
+        if self.core_fn is not None:
+            with t:
+                if self.while_true:
+                    t.lines.append("  for (;;) {")
+                    t.depth = 2
+                self.core_fn(*self.fn_args)
+                if self.while_true:
+                    t.lines.append("  }")
+        head = ['#include "tessel/iron.h"']
+        for f in t.functions.values():
+            head.append(f.source_text())
+        body = "\n".join(t.lines)
+        return "\n".join(head) + f"\n#line 1 \"{self.name}\"\nvoid kernel_main() {{\n{body}\n}}\n"
+
+    def __repr__(self):
+        return f"Worker({self.name})"
+
+
+__all__ = ["Worker", "WorkerRuntimeBarrier", "ExternalFunction"]
