@@ -98,8 +98,10 @@ class Worker:
                 if self.while_true:
                     t.lines.append("  }")
         head = ['#include "tessel/iron.h"']
+        sources = {}  # a source shared by several functions goes in once
         for f in t.functions.values():
-            head.append(f.source_text())
+            sources.setdefault(f.source_string if f.source_string is not None else f.source_file, f.source_text())
+        head.extend(sources.values())
         body = "\n".join(t.lines)
         return "\n".join(head) + f"\n#line 1 \"{self.name}\"\nvoid kernel_main() {{\n{body}\n}}\n"
 
