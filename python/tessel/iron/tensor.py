@@ -1,0 +1,164 @@
+"""Host tensors for iron.jit designs: `iron.tensor`, `iron.zeros`,
+`iron.ones`, `iron.arange`, `iron.randint`.
+
+A Tensor owns one C-contiguous numpy array. A jit call binds that array to
+the design directly (no copy), so what the design writes to an Out tensor is
+in the Tensor when the call returns, and `numpy()` is a view of the same
+memory. The simulated device reads host memory, so `device` ("npu" or
+"cpu") is recorded for IRON compatibility and moves no data.
+"""
+
+from typing import Any
+
+import numpy as np
+
+from .._check import describe
+
+__all__ = ["Tensor", "tensor", "zeros", "ones", "arange", "randint", "asnumpy"]
+
+_DEVICES = ("npu", "cpu")
+
+
+def _device(device: Any, what: str) -> str:
+    if device not in _DEVICES:
+        raise ValueError(f"{what}: device must be 'npu' or 'cpu', got {device!r}")
+    return device
+
+
+def _dtype(dtype: Any, what: str) -> np.dtype:
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{what}: dtype must be a NumPy dtype or scalar type, got {describe(dtype)}") from None
+
+
+def _shape(shape: tuple, what: str) -> tuple:
+    """zeros(4), zeros(2, 3) and zeros((2, 3)) all name a shape."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    for extent in shape:
+        if isinstance(extent, (bool, np.bool_)) or not isinstance(extent, (int, np.integer)) or extent < 0:
+            raise TypeError(f"{what}: shape must be non-negative integers, got {shape!r}")
+    return tuple(int(extent) for extent in shape)
+
+
+class Tensor:
+    """A host tensor over a C-contiguous numpy array. Indexing reads and
+    writes the array (slices are numpy views); `numpy()` returns the array
+    itself. Compared and hashed by identity, as a buffer is."""
+
+    __slots__ = ("_array", "_device", "__weakref__")
+
+    def __init__(self, data: Any, *, dtype: Any = None, device: str = "npu", copy: bool = True):
+        device = _device(device, "tessel.iron.Tensor")
+        if dtype is not None:
+            dtype = _dtype(dtype, "tessel.iron.Tensor")
+        if isinstance(data, Tensor):
+            data = data._array
+        array = np.array(data, dtype=dtype, order="C", copy=True if copy else None)
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        self._array = array
+        self._device = device
+
+    @property
+    def shape(self) -> tuple:
+        return self._array.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._array.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    @property
+    def device(self) -> str:
+        return self._device
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self._array.size
+
+    def numpy(self) -> np.ndarray:
+        """The tensor's own array (a view of its storage, not a copy)."""
+        return self._array
+
+    def to(self, device: str) -> "Tensor":
+        """Record the tensor as living on `device` ("npu" or "cpu") and return
+        it; host memory serves both, so nothing is copied."""
+        self._device = _device(device, "Tensor.to")
+        return self
+
+    def fill_(self, value: Any) -> "Tensor":
+        """Set every element to `value`; returns the tensor."""
+        self._array.fill(value)
+        return self
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if dtype is not None and np.dtype(dtype) != self._array.dtype:
+            if copy is False:
+                raise ValueError(f"Tensor of {self._array.dtype} cannot be viewed as {np.dtype(dtype)} without a copy")
+            return self._array.astype(dtype)
+        return self._array.copy() if copy else self._array
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._array[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._array[key] = np.asarray(value) if isinstance(value, Tensor) else value
+
+    def __len__(self) -> int:
+        return len(self._array)
+
+    def __iter__(self):
+        return iter(self._array)
+
+    def __repr__(self) -> str:
+        body = np.array2string(self._array, separator=", ", threshold=16)
+        return f"tessel.iron.Tensor({body}, shape={self.shape}, dtype={self.dtype.name}, device={self._device!r})"
+
+
+def tensor(data: Any, dtype: Any = None, device: str = "npu") -> Tensor:
+    """A Tensor holding a copy of `data` (anything numpy.array accepts)."""
+    return Tensor(data, dtype=dtype, device=_device(device, "tessel.iron.tensor"))
+
+
+def zeros(*shape: Any, dtype: Any = np.float32, device: str = "npu") -> Tensor:
+    """A Tensor of zeros: zeros(n), zeros(m, n) or zeros((m, n))."""
+    shape, device = _shape(shape, "tessel.iron.zeros"), _device(device, "tessel.iron.zeros")
+    return Tensor(np.zeros(shape, dtype=_dtype(dtype, "tessel.iron.zeros")), device=device, copy=False)
+
+
+def ones(*shape: Any, dtype: Any = np.float32, device: str = "npu") -> Tensor:
+    """A Tensor of ones: ones(n), ones(m, n) or ones((m, n))."""
+    shape, device = _shape(shape, "tessel.iron.ones"), _device(device, "tessel.iron.ones")
+    return Tensor(np.ones(shape, dtype=_dtype(dtype, "tessel.iron.ones")), device=device, copy=False)
+
+
+def arange(*args: Any, dtype: Any = None, device: str = "npu") -> Tensor:
+    """numpy.arange(*args) as a Tensor: arange(stop), arange(start, stop[, step])."""
+    dtype = None if dtype is None else _dtype(dtype, "tessel.iron.arange")
+    device = _device(device, "tessel.iron.arange")
+    return Tensor(np.arange(*args, dtype=dtype), device=device, copy=False)
+
+
+def randint(low: int, high: int, size: Any, *, dtype: Any = np.int64, device: str = "npu") -> Tensor:
+    """Integers drawn uniformly from [low, high) (numpy's global generator,
+    so numpy.random.seed makes them repeatable), of shape `size`."""
+    dtype, device = _dtype(dtype, "tessel.iron.randint"), _device(device, "tessel.iron.randint")
+    shape = _shape((size,), "tessel.iron.randint")
+    if dtype.kind in "iu":
+        values = np.random.randint(low, high, size=shape, dtype=dtype)
+    else:
+        values = np.random.randint(low, high, size=shape).astype(dtype)
+    return Tensor(values, device=device, copy=False)
+
+
+def asnumpy(value: Any) -> np.ndarray:
+    """A Tensor's own array, a numpy array unchanged, anything else through
+    numpy.asarray."""
+    if isinstance(value, Tensor):
+        return value.numpy()
+    return np.asarray(value)
