@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "flow/layout.hpp"
@@ -19,6 +21,15 @@ namespace tessel::flow {
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kMoverSource = "#include \"tessel/iron_mover.h\"\n";
+} // namespace
+
+// One grid runs on a device at a time: the design whose grid runs there now.
+// A call of another design stops it first (it starts afresh at its own next
+// call: every call ends with nothing left in its fifos, so only a worker's
+// place in a loop that spans calls is lost). Host threads only.
+namespace {
+std::mutex active_mutex;
+std::map<const Device*, LoadedDesign::Impl*> active;
 } // namespace
 
 struct LoadedDesign::Impl {
@@ -41,7 +52,22 @@ struct LoadedDesign::Impl {
 };
 
 void LoadedDesign::Impl::launch() {
+  {
+    Impl* other = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(active_mutex);
+      auto it = active.find(device.get());
+      if (it != active.end() && it->second != this) other = it->second;
+    }
+    if (other) other->halt();
+    std::lock_guard<std::mutex> lock(active_mutex);
+    active[device.get()] = this;
+  }
   sim::Chip& c = chip();
+  // The tables and pools are the runtime's L1: NoC transfers into them are legal.
+  const uint32_t cores = device->grid().x * device->grid().y;
+  const uint32_t region = (layout.region_bytes + 15) & ~15u;
+  c.memory_map().add(sim::MemoryKind::L1, IRON_TABLE_L1, uint64_t(cores) * region, region, region, cores);
   // The tables' initial images: every lock at its initial count, no task.
   for (const CoreImage& img : layout.cores)
     std::memcpy(c.core(img.chip_index).l1 + IRON_TABLE_L1, img.table.data(), img.table.size());
@@ -79,6 +105,10 @@ void LoadedDesign::Impl::halt() {
   base::unpark(line->card_park);
   card.join();
   running = false;
+  if (device->is_open()) chip().memory_map().remove(sim::MemoryKind::L1, IRON_TABLE_L1);
+  std::lock_guard<std::mutex> lock(active_mutex);
+  auto it = active.find(device.get());
+  if (it != active.end() && it->second == this) active.erase(it);
 }
 
 LoadedDesign::LoadedDesign(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -126,10 +156,6 @@ std::unique_ptr<LoadedDesign> LoadedDesign::load(std::shared_ptr<Device> device,
   }
   for (size_t i = 0; i < s.args.size(); ++i)
     d.buffers.push_back(Buffer::create(device, {s.args[i].bytes, d.layout.page_bytes[i], BufferType::DRAM, {}}));
-  // The tables and pools are the runtime's L1: NoC transfers into them are legal.
-  const uint32_t cores = device->grid().x * device->grid().y;
-  const uint32_t region = (d.layout.region_bytes + 15) & ~15u;
-  d.chip().memory_map().add(sim::MemoryKind::L1, IRON_TABLE_L1, uint64_t(cores) * region, region, region, cores);
   return std::unique_ptr<LoadedDesign>(new LoadedDesign(std::move(impl)));
 }
 
@@ -196,7 +222,6 @@ void LoadedDesign::close() {
   Impl& d = *impl_;
   if (d.closed) return;
   d.halt();
-  if (d.device && d.device->is_open()) d.chip().memory_map().remove(sim::MemoryKind::L1, IRON_TABLE_L1);
   d.buffers.clear();
   d.closed = true;
 }

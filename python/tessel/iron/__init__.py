@@ -24,9 +24,6 @@ from .taps import TensorAccessPattern, TensorAccessSequence, TensorTiler2D
 from .worker import Worker, WorkerRuntimeBarrier
 from . import kernels
 
-try:  # the JIT front end
-    from .markers import Compile, CompileTime, DispatchTime, In, InOut, Out
-    from .jit import jit
-    from .tensor import Tensor, arange, asnumpy, ones, randint, tensor, zeros
-except ImportError:  # pragma: no cover - only while the package is assembled
-    pass
+from .markers import Compile, CompileTime, DispatchTime, In, InOut, Out
+from .tensor import Tensor, arange, asnumpy, ones, randint, tensor, zeros
+from .jit import jit  # the function (iron.jit.clear_memory_cache() stays reachable on it)

@@ -135,15 +135,21 @@ class ObjectFifoHandle:
             raise IronRuntimeError(f"{self.name}.drain(): drain a consumer handle (of.cons()); this is a producer")
         return self._task("drain", dest, tap, wait, group, managed, offset, sizes, strides)
 
-    # -- links --------------------------------------------------------------
-    def split(self, *args, **kwargs):
-        raise NotImplementedError("ObjectFifoHandle.split is not supported yet (staging cores are planned)")
+    # -- links (links.py) -----------------------------------------------------
+    def split(self, offsets, **kwargs):
+        from .links import split
 
-    def join(self, *args, **kwargs):
-        raise NotImplementedError("ObjectFifoHandle.join is not supported yet (staging cores are planned)")
+        return split(self, offsets, **kwargs)
 
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ObjectFifoHandle.forward is not supported yet (staging cores are planned)")
+    def join(self, offsets, **kwargs):
+        from .links import join
+
+        return join(self, offsets, **kwargs)
+
+    def forward(self, **kwargs):
+        from .links import forward
+
+        return forward(self, **kwargs)
 
 
 def _reject_unsupported(verb, kwargs):

@@ -70,6 +70,7 @@ class TaskGroup:
         self.tasks = []
         self.finished = False
         self.site = trace.user_site()
+        self.loop_depth = s.loop_depth
         s.groups.append(self)
 
     def finish(self):
@@ -137,6 +138,13 @@ def _feeds(task, awaited):
 def record_task(s, task, group, offset, sizes, strides):
     task.slot = s.new_slot()
     if task.managed:
+        depth = s.loop_depth if group is None else group.loop_depth
+        if depth != s.loop_depth:
+            raise IronRuntimeError(
+                f"{task.describe()}: a managed task in a range_ loop needs a TaskGroup created and finished in "
+                "the same loop (the " + ("default group" if group is None else f"TaskGroup of line {group.site[1]}") +
+                " is finished outside it, and would free only the last iteration's task); or use managed=False "
+                "with await_() and free() in the loop")
         if group is None:
             if s.explicit_used and s.runtime.strict_task_groups:
                 raise IronRuntimeError(_mix_message(task))
@@ -188,10 +196,16 @@ def set_barrier(barrier, value):
 
 def loop_begin(s, count):
     reg = s.new_register()
+    s.loop_depth += 1
     return reg, _op(s, LOOP_BEGIN, a=reg, value=count)
 
 
 def loop_end(s, reg, begin):
+    s.loop_depth -= 1
+    for g in s.groups:
+        if g.loop_depth > s.loop_depth and not g.finished:
+            raise IronRuntimeError(f"{g.site[0]}:{g.site[1]}: a TaskGroup created in a range_ loop is not finished "
+                                   "before the loop's iteration ends")
     end = _op(s, LOOP_END, a=reg, b=begin)
     k = s.ops[begin]
     s.ops[begin] = (k[0], k[1], k[2], end) + k[4:]

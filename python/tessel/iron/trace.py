@@ -68,7 +68,7 @@ class SequenceRecording:
         self.groups = []
         self.default_tasks = []
         self.explicit_used = False
-        self.loops = 0
+        self.loop_depth = 0  # range_ loops open around the current op
 
     def new_slot(self):
         self.slots += 1

@@ -1,0 +1,102 @@
+"""split / join / forward: an ObjectFifoLink through a staging core.
+
+A link's staging core (a Tensix core no worker uses, or the Tile given) holds
+one pool whose object is the whole object, cut into segments, each with its
+own lock pair. A split fills every segment at once and empties each through
+its own output fifo; a join fills each segment from its own input fifo and
+empties the whole object at once; a forward is a split into one. The copies
+are the staging core's mover's; no worker takes part."""
+
+from .dataflow import ObjectFifo, ObjectFifoHandle
+from .errors import IronRuntimeError
+from .placement import AnyMemTile, Tile
+from .types import array_type, element_count
+
+
+class Link:
+    def __init__(self, kind, source_handle, fifos, offsets, tile):
+        self.kind = kind  # "split" or "join"
+        self.source_handle = source_handle  # split: the cons handle split; join: the prod handle joined
+        self.fifos = fifos
+        self.offsets = offsets  # elements, per fifo
+        self.tile = tile
+        self.name = f"{kind} of {source_handle.fifo.name}"
+        self.pool = None  # set when resolved
+
+    @property
+    def big(self):
+        return self.source_handle.fifo
+
+
+def _new_fifos(handle, offsets, obj_types, names, depths, verb):
+    f = handle.fifo
+    n = len(offsets)
+    if n < 1:
+        raise ValueError(f"{handle.name}.{verb}(): give at least one offset")
+    obj_types = list(obj_types) if obj_types is not None else [f.obj_type] * n
+    if len(obj_types) != n:
+        raise ValueError(f"{handle.name}.{verb}(): {n} offsets but {len(obj_types)} obj_types")
+    names = list(names) if names is not None else [f"{f.name}_{verb}{i}" for i in range(n)]
+    depths = list(depths) if depths is not None else [f.depth] * n
+    out, end = [], []
+    for i, (off, t) in enumerate(zip(offsets, obj_types)):
+        shape, dtype = array_type(t, f"{handle.name}.{verb}() obj_types[{i}]")
+        if dtype != f.dtype:
+            raise TypeError(f"{handle.name}.{verb}(): part {i} holds {dtype}, {f.name} holds {f.dtype}")
+        count = element_count(shape)
+        if not isinstance(off, int) or off < 0 or off + count > f.count:
+            raise ValueError(f"{handle.name}.{verb}(): part {i} ({count} elements at offset {off!r}) is outside "
+                             f"the {f.count}-element object of {f.name}")
+        out.append(ObjectFifo(t, depth=depths[i], name=names[i]))
+        end.append((off, off + count))
+    covered = sorted(end)
+    if sum(b - a for a, b in covered) != f.count or any(covered[i][1] > covered[i + 1][0]
+                                                         for i in range(len(covered) - 1)):
+        raise ValueError(f"{handle.name}.{verb}(): the parts must tile the {f.count}-element object of {f.name} "
+                         f"exactly, without overlap; they cover {covered}")
+    return out
+
+
+def _tile(tile, what):
+    if tile is not AnyMemTile and not isinstance(tile, Tile):
+        raise TypeError(f"{what}: tile must be a Tile or AnyMemTile, got {tile!r}")
+    return tile
+
+
+def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, **unsupported):
+    if unsupported:
+        raise NotImplementedError(f"split(): {', '.join(sorted(unsupported))} not supported yet")
+    if handle.producer:
+        raise IronRuntimeError(f"{handle.name}.split(): only consumer handles can be split")
+    _claim(handle)
+    fifos = _new_fifos(handle, list(offsets), obj_types, names, depths, "split")
+    link = Link("split", handle, fifos, list(offsets), _tile(tile, f"{handle.name}.split()"))
+    handle.endpoint = link
+    for f in fifos:
+        f.prod().endpoint = link
+    return fifos
+
+
+def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, **unsupported):
+    if unsupported:
+        raise NotImplementedError(f"join(): {', '.join(sorted(unsupported))} not supported yet")
+    if not handle.producer:
+        raise IronRuntimeError(f"{handle.name}.join(): only producer handles can be joined")
+    _claim(handle)
+    fifos = _new_fifos(handle, list(offsets), obj_types, names, depths, "join")
+    link = Link("join", handle, fifos, list(offsets), _tile(tile, f"{handle.name}.join()"))
+    handle.endpoint = link
+    for f in fifos:  # the link consumes every part
+        f.cons().endpoint = link
+    return fifos
+
+
+def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None):
+    f = handle.fifo
+    return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
+                 names=[name or f"{f.name}_fwd"])[0]
+
+
+def _claim(handle):
+    if handle.endpoint is not None:
+        raise IronRuntimeError(f"{handle.name} already belongs to {getattr(handle.endpoint, 'name', 'the Runtime')}")
