@@ -20,10 +20,11 @@ def strict_mode():
     return os.environ.get("TESSEL_STRICT", "") == "1"
 
 
-def warn_or_raise(message):
-    """A warning, or with TESSEL_STRICT=1 an IronRuntimeError (design §8)."""
+def warn_or_raise(message, site):
+    """A warning at site (file, line), or with TESSEL_STRICT=1 an
+    IronRuntimeError (design §8)."""
     import warnings
 
     if strict_mode():
         raise IronRuntimeError(message + " (TESSEL_STRICT=1 makes this an error)")
-    warnings.warn(message, RaceWarning, stacklevel=4)
+    warnings.warn_explicit(message, RaceWarning, site[0], site[1])

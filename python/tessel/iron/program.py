@@ -43,68 +43,141 @@ def _fifos(rt, workers):
     return out
 
 
+def _links(fifos):
+    from .links import Link
+
+    out = []
+    for f in fifos:
+        for h in [f._prod] + f._cons:
+            if h is not None and isinstance(h.endpoint, Link) and h.endpoint not in out:
+                out.append(h.endpoint)
+    return out
+
+
+def _all_fifos(rt, workers):
+    """Every fifo reachable from the runtime's and workers' handles, links included."""
+    from .links import Link
+
+    fifos = _fifos(rt, workers)
+    i = 0
+    while i < len(fifos):
+        f = fifos[i]
+        for h in [f._prod] + f._cons:
+            if h is not None and isinstance(h.endpoint, Link):
+                for g in [h.endpoint.big] + h.endpoint.fifos:
+                    if all(g is not x for x in fifos):
+                        fifos.append(g)
+        i += 1
+    return fifos
+
+
 def resolve_spec(rt, workers, grid, placer):
     """The design as plain data (the fields of tessel::flow::DesignSpec)."""
+    from .links import Link
+
     gx, gy = grid
     placer.place_workers(workers, (gx, gy))
     for i, w in enumerate(workers):
         w.index = i
+    fifos = _all_fifos(rt, workers)
+    links = _links(fifos)
+    used = {(w.tile.col, w.tile.row) for w in workers}
+    for link in links:  # staging cores: the Tile given, else the first core no worker or link uses
+        if isinstance(link.tile, Tile):
+            if (link.tile.col, link.tile.row) in used:
+                raise IronRuntimeError(f"the {link.name} is placed on Tile({link.tile.col}, {link.tile.row}), "
+                                       "which a worker or another link already uses")
+        else:
+            free = [(x, y) for y in range(gy) for x in range(gx) if (x, y) not in used]
+            if not free:
+                raise IronRuntimeError(f"no free core left for the staging pool of the {link.name}")
+            link.tile = Tile(*free[-1])
+        used.add((link.tile.col, link.tile.row))
     pools, channels = [], []
     shim_used = {}
 
-    def pool(name, tile, depth, fifo):
-        pools.append((name, (tile.col, tile.row), depth, fifo.object_bytes, 1))
+    def pool(name, tile, depth, object_bytes, segments=1):
+        pools.append((name, (tile.col, tile.row), depth, object_bytes, segments))
         return len(pools) - 1
 
+    for link in links:
+        big = link.big
+        h = link.source_handle
+        link.pool = pool(f"{link.name} staging on ({link.tile.col},{link.tile.row})", link.tile, h.depth,
+                         big.object_bytes, len(link.fifos))
+        link.all_segments = list(range(len(link.fifos)))
+
+    def where(h):
+        e = h.endpoint
+        return f"({e.tile.col},{e.tile.row})"
+
     handle_pool = {}
-    for f in _fifos(rt, workers):
+
+    def source_of(f):
+        """('host', handle) or ('pool', pool, segments, offset bytes, move bytes)."""
         prod = f._prod
         if prod is None or prod.endpoint is None:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no producer: give {f.name}.prod() to a Worker or "
                                    "to the Runtime")
+        e = prod.endpoint
+        if e is rt:
+            return ("host", prod)
+        if isinstance(e, Link):
+            if e.kind == "split":
+                i = next(k for k, g in enumerate(e.fifos) if g is f)
+                return ("pool", e.pool, [i], e.offsets[i] * f.dtype.itemsize, f.object_bytes)
+            return ("pool", e.pool, e.all_segments, 0, f.object_bytes)
+        if id(prod) not in handle_pool:
+            handle_pool[id(prod)] = pool(f"{f.name} producer on {where(prod)}", e.tile, prod.depth, f.object_bytes)
+        return ("pool", handle_pool[id(prod)], [0], 0, f.object_bytes)
+
+    def sink_of(f, c):
+        e = c.endpoint
+        if e is rt:
+            return ("host", c)
+        if isinstance(e, Link):
+            if e.kind == "split":
+                return ("pool", e.pool, e.all_segments, 0)
+            i = next(k for k, g in enumerate(e.fifos) if g is f)
+            return ("pool", e.pool, [i], e.offsets[i] * f.dtype.itemsize)
+        handle_pool[id(c)] = pool(f"{f.name} consumer on {where(c)}", e.tile, c.depth, f.object_bytes)
+        return ("pool", handle_pool[id(c)], [0], 0)
+
+    for f in fifos:
         cons = [c for c in f._cons if c.endpoint is not None]
         if not cons:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no consumer: give {f.name}.cons() to a Worker or "
                                    "to the Runtime")
-        host_cons = [c for c in cons if c.endpoint is rt]
-        if len(host_cons) > 1:
-            raise IronRuntimeError(f"ObjectFifo '{f.name}': two consumer handles are given to the Runtime")
-        if host_cons and len(cons) > 1:
-            raise NotImplementedError(f"ObjectFifo '{f.name}': a fifo drained by the host and read by workers "
-                                      "is not supported yet")
-        worker_cons = [c for c in cons if c.endpoint is not rt]
-        if prod.endpoint is rt:
-            if host_cons:
+        src = source_of(f)
+        prod = f._prod
+        # A worker reading its own fifo: one pool on its core, no mover.
+        if (src[0] == "pool" and len(cons) == 1 and cons[0].endpoint is prod.endpoint
+                and isinstance(prod.endpoint, Worker)):
+            handle_pool[id(cons[0])] = src[1]
+            continue
+        sinks = [sink_of(f, c) for c in cons]
+        hosts = [k for k in sinks if k[0] == "host"]
+        if hosts and len(sinks) > 1:
+            raise NotImplementedError(f"ObjectFifo '{f.name}': a fifo drained by the host and read by workers or "
+                                      "links is not supported yet")
+        if src[0] == "host":
+            if hosts:
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' goes from the Runtime to the Runtime")
-            dests = []
-            for c in worker_cons:
-                handle_pool[id(c)] = pool(f"{f.name} consumer on ({c.endpoint.tile.col},{c.endpoint.tile.row})",
-                                          c.endpoint.tile, c.depth, f)
-                dests.append((handle_pool[id(c)], [0], 0))
-            home = worker_cons[0].endpoint.tile
-            col, ch = placer.place_shim(prod.tile.col if prod.tile else home.col, "fill", shim_used, gx)
+            home = pools[sinks[0][1]][1]
+            col, ch = placer.place_shim(prod.tile.col if prod.tile else home[0], "fill", shim_used, gx)
             prod.channel_index = len(channels)
-            channels.append((f"{f.name} fill (shim ({col},0) MM2S {ch})", (-1, [0], 0), dests, f.object_bytes, col, ch))
-            continue
-        pt = prod.endpoint.tile
-        p = pool(f"{f.name} producer on ({pt.col},{pt.row})", pt, prod.depth, f)
-        handle_pool[id(prod)] = p
-        if host_cons:
-            c = host_cons[0]
-            col, ch = placer.place_shim(c.tile.col if c.tile else pt.col, "drain", shim_used, gx)
+            channels.append((f"{f.name} fill (shim ({col},0) MM2S {ch})", (-1, [0], 0),
+                             [(k[1], k[2], k[3]) for k in sinks], f.object_bytes, col, ch))
+        elif hosts:
+            c = hosts[0][1]
+            home = pools[src[1]][1]
+            col, ch = placer.place_shim(c.tile.col if c.tile else home[0], "drain", shim_used, gx)
             c.channel_index = len(channels)
-            channels.append((f"{f.name} drain (shim ({col},0) S2MM {ch})", (p, [0], 0), [(-1, [0], 0)],
-                             f.object_bytes, col, ch))
-            continue
-        if len(worker_cons) == 1 and worker_cons[0].endpoint is prod.endpoint:
-            handle_pool[id(worker_cons[0])] = p  # one core: one pool, no mover
-            continue
-        dests = []
-        for c in worker_cons:
-            ct = c.endpoint.tile
-            handle_pool[id(c)] = pool(f"{f.name} consumer on ({ct.col},{ct.row})", ct, c.depth, f)
-            dests.append((handle_pool[id(c)], [0], 0))
-        channels.append((f"{f.name} move", (p, [0], 0), dests, f.object_bytes, -1, 0))
+            channels.append((f"{f.name} drain (shim ({col},0) S2MM {ch})", (src[1], src[2], src[3]), [(-1, [0], 0)],
+                             src[4], col, ch))
+        else:
+            channels.append((f"{f.name} move", (src[1], src[2], src[3]), [(k[1], k[2], k[3]) for k in sinks],
+                             src[4], -1, 0))
 
     wspecs = []
     for w in workers:

@@ -112,10 +112,12 @@ def _check_races(tasks):
             others = ", ".join(f"the {a.handle.fifo.name} {a.verb} at line {a.site[1]}" for a in awaited) or "none"
             warn_or_raise(f"{t.site[0]}:{t.site[1]}: the {t.handle.fifo.name} {t.verb} is not awaited and no awaited "
                           f"task of its TaskGroup depends on it (awaited: {others}); finish() may free its "
-                          "descriptor while it still moves data: await it, or make it feed an awaited task")
+                          "descriptor while it still moves data: await it, or make it feed an awaited task", t.site)
 
 
 def _feeds(task, awaited):
+    from .links import Link
+
     if task.verb != "fill" or awaited.verb != "drain":
         return False
     # Fifos reachable from the filled one through workers.
@@ -128,8 +130,10 @@ def _feeds(task, awaited):
             continue
         seen.add(id(f))
         for cons in f._cons:
-            w = cons.endpoint
-            for h in getattr(w, "handles", []):
+            e = cons.endpoint
+            if isinstance(e, Link):  # a split's parts, or a join's whole
+                todo.extend(e.fifos if e.kind == "split" else [e.big])
+            for h in getattr(e, "handles", []):
                 if h.producer:
                     todo.append(h.fifo)
     return False
