@@ -142,7 +142,7 @@ def _feeds(task, awaited):
 def record_task(s, task, group, offset, sizes, strides):
     task.slot = s.new_slot()
     if task.managed:
-        depth = s.loop_depth if group is None else group.loop_depth
+        depth = 0 if group is None else group.loop_depth
         if depth != s.loop_depth:
             raise IronRuntimeError(
                 f"{task.describe()}: a managed task in a range_ loop needs a TaskGroup created and finished in "

@@ -20,13 +20,21 @@ def sequence():
 
 
 def user_site():
-    """(file, line) of the innermost caller outside tessel.iron."""
+    """(file, line) in the function being traced or recorded (the core_fn or
+    the sequence body; a helper it calls is named by the line calling it),
+    else of the innermost caller outside tessel.iron."""
+    roots = [c.root for c in (_worker.get(), _sequence.get()) if c is not None and c.root is not None]
+    first = None
     f = sys._getframe(1)
-    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == _HERE:
+    while f is not None:
+        if f.f_code in roots:
+            return (f.f_code.co_filename, f.f_lineno)
+        if first is None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) != _HERE:
+            first = f
         f = f.f_back
-    if f is None:
+    if first is None:
         return ("?", 0)
-    return (f.f_code.co_filename, f.f_lineno)
+    return (first.f_code.co_filename, first.f_lineno)
 
 
 class WorkerTrace:
@@ -34,6 +42,7 @@ class WorkerTrace:
 
     def __init__(self, worker):
         self.worker = worker
+        self.root = getattr(worker.core_fn, "__code__", None)
         self.lines = []
         self.depth = 1
         self.names = 0
@@ -62,6 +71,7 @@ class SequenceRecording:
 
     def __init__(self, runtime):
         self.runtime = runtime
+        self.root = getattr(runtime.sequence, "__code__", None)
         self.ops = []
         self.slots = 0
         self.registers = 0
@@ -69,6 +79,7 @@ class SequenceRecording:
         self.default_tasks = []
         self.explicit_used = False
         self.loop_depth = 0  # range_ loops open around the current op
+        self.carried = []  # range_ loops with iter_args, innermost last
 
     def new_slot(self):
         self.slots += 1
