@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/device_state.hpp"
 #include "dispatch/run_state.hpp"
 #include "dispatch/session_state.hpp"
 #include "tessel/dispatch/errors.hpp"
@@ -255,7 +256,10 @@ void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
 
 void Run::Impl::join_card() {
   if (card.joinable()) card.join();
-  if (!card_joined) session->chip()->memory_map().remove(sim::MemoryKind::L1, KM_CONTROL_L1);
+  if (!card_joined) {
+    session->chip()->memory_map().remove(sim::MemoryKind::L1, KM_CONTROL_L1);
+    session->device->state().persistent.reset();
+  }
   card_joined = true;
 }
 

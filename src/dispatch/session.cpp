@@ -298,7 +298,10 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
         std::to_string(options.event_depth));
   Run::Impl* rp = r.get();
   std::shared_ptr<Device> device = s.device;
+  s.device->state().persistent = runtime::DeviceState::PersistentGrid{
+      "the persistent program '" + spec.name + "' of a dispatch Session", {}};
   rp->card = std::thread([rp, device, &chip] {
+    runtime::mark_card_thread();
     Dispatcher& d = *rp->dispatcher;
     chip.set_agent(&d);
     try {

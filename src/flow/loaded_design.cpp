@@ -63,6 +63,10 @@ void LoadedDesign::Impl::launch() {
     std::lock_guard<std::mutex> lock(active_mutex);
     active[device.get()] = this;
   }
+  // A host launch on this device stops this grid first (it starts afresh at
+  // the next call).
+  device->state().persistent = runtime::DeviceState::PersistentGrid{"the grid of design '" + spec.name + "'",
+                                                                     [this] { halt(); }};
   sim::Chip& c = chip();
   // The tables and pools are the runtime's L1: NoC transfers into them are legal.
   const uint32_t cores = device->grid().x * device->grid().y;
@@ -84,6 +88,7 @@ void LoadedDesign::Impl::launch() {
   std::exception_ptr* err = &card_error;
   card = std::thread([l, s, dev, p, err] {
     sim::Chip& chip = *dev->state().chip;
+    runtime::mark_card_thread();
     chip.set_agent(s);
     try {
       dev->command_queue().enqueue_program(*p);
@@ -106,6 +111,7 @@ void LoadedDesign::Impl::halt() {
   card.join();
   running = false;
   if (device->is_open()) chip().memory_map().remove(sim::MemoryKind::L1, IRON_TABLE_L1);
+  device->state().persistent.reset();
   std::lock_guard<std::mutex> lock(active_mutex);
   auto it = active.find(device.get());
   if (it != active.end() && it->second == this) active.erase(it);

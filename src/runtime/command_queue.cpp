@@ -260,6 +260,13 @@ void CommandQueue::compile_program(Program& program) {
   ensure_plan(program.state(), ds);
 }
 
+namespace runtime {
+namespace {
+thread_local bool card_thread = false;
+}
+void mark_card_thread() { card_thread = true; }
+} // namespace runtime
+
 void CommandQueue::enqueue_program(Program& program, bool) {
   runtime::DeviceState& ds = device_.state();
   ds.require_open("enqueue_program");
@@ -277,6 +284,13 @@ void CommandQueue::enqueue_program(Program& program, bool) {
     // Recorded with its dispatch values as they are now, run by replay_trace.
     traces_[ds.capturing_trace_id - 1]->append(runtime::capture_launch(st, st.plan, ds.arch.grid_x));
     return;
+  }
+  if (ds.persistent && !runtime::card_thread) {
+    if (!ds.persistent->release)
+      throw ValidationError("enqueue_program: the device is running " + ds.persistent->owner +
+                            " on its card thread; stop or close it before launching another program");
+    const std::function<void()> release = ds.persistent->release; // clears ds.persistent
+    release();
   }
   runtime::configure_cores(st, st.plan, *ds.chip);
   ds.chip->run(st.plan.launches);

@@ -2,6 +2,10 @@
 // kernel cache it builds with. Internal to the runtime layer.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <string>
+
 #include <memory>
 #include <string>
 
@@ -33,6 +37,10 @@ void check_transfer(const Buffer& buffer, const void* host, uint64_t size_bytes,
 void copy_to_device(const Buffer& buffer, const void* src);
 void copy_from_device(const Buffer& buffer, void* dst);
 
+// Marks the calling thread as a card thread (the thread a persistent grid
+// runs on): its own launches are the persistent grid's, never refused.
+void mark_card_thread();
+
 struct DeviceState {
   DeviceConfig config;
   sim::ArchSpec arch;
@@ -48,6 +56,15 @@ struct DeviceState {
   // The trace the device's queue is capturing (0: none). While it is set,
   // only program launches may be enqueued and no buffer may be allocated.
   uint32_t capturing_trace_id = 0;
+  // A persistent grid running on the device's own card thread (a tessel.iron
+  // design's, a dispatch session's), or none. A host launch may not run
+  // beside it: enqueue_program calls release() (which returns once that grid
+  // has ended) or, when the owner gave none, refuses naming the owner.
+  struct PersistentGrid {
+    std::string owner;
+    std::function<void()> release;
+  };
+  std::optional<PersistentGrid> persistent;
   ~DeviceState();
 
   bool open() const { return chip != nullptr; }

@@ -96,3 +96,27 @@ def test_a_worker_chaining_two_kernels_through_its_own_fifo(device):
     y = np.zeros(N, np.int32)
     design(x, y)
     np.testing.assert_array_equal(y, x * 4)
+
+
+def test_a_program_enqueued_beside_a_design_stops_its_grid_and_the_design_goes_on(device):
+    import tessel
+
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+    w = Worker(stage(1, 1), [a.cons(), c.prod(), affine()])
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    x = np.arange(N, dtype=np.int32)
+    y = np.zeros(N, np.int32)
+    design(x, y)
+    p = tessel.Program()
+    p.add_kernel_from_source("void kernel_main() {}", "empty", tessel.CoreRange((0, 0), (0, 0)),
+                             tessel.DataMovementConfig())
+    device.command_queue.enqueue_program(p)  # would run beside the design's grid: that grid stops first
+    y[:] = 0
+    design(x, y)
+    np.testing.assert_array_equal(y, x + 1)
+    assert design._native.launches == 2

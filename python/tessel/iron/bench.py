@@ -1,0 +1,134 @@
+"""tessel.iron's figures, each a ratio against a reference run in the same
+process (the machines are shared and noisy):
+
+    python -m tessel.iron.bench [--calls 200] [--mib 64] [--size 512]
+
+- call: per-call cost of a cached design given a new DispatchTime value
+  each call, against a cached plain program enqueued on the same cores;
+- passthrough: bytes/s of one worker moving --mib MiB, against numpy's
+  copy (memcpy) of the same bytes;
+- matmul: the single-core matmul example at --size^3 (bf16 in, f32 out)
+  against numpy's float32 matmul.
+"""
+
+import argparse
+import importlib.util
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def _example(name):
+    from .. import _tessel  # noqa: F401 - sets TESSEL_EXAMPLES_DIR in a wheel
+
+    root = os.environ.get("TESSEL_EXAMPLES_DIR") or os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                                                 "examples")
+    path = os.path.join(root, "iron", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"tessel_iron_bench_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _best_of(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def call_cost(device, calls):
+    import tessel
+
+    ex = _example("dispatch_copy")
+    tile = 256
+    a = np.arange(ex.CAPACITY_TILES * tile, dtype=np.int32)
+    b = np.zeros_like(a)
+    ex.copy(a, b, count=1)  # build and warm
+    counts = [1 + i % ex.CAPACITY_TILES for i in range(calls)]
+    t0 = time.perf_counter()
+    for n in counts:
+        ex.copy(a, b, count=n)
+    design_s = (time.perf_counter() - t0) / calls
+
+    dev = ex.iron.get_current_device()
+    p = tessel.Program()
+    core = tessel.CoreRange((0, 0), (0, 0))
+    p.add_kernel_from_source("void kernel_main() {}", "empty", core, tessel.DataMovementConfig())
+    q = dev.command_queue
+    q.enqueue_program(p)
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        q.enqueue_program(p)
+    plain_s = (time.perf_counter() - t0) / calls
+    print(f"call: cached design, new DispatchTime value each call: {design_s * 1e6:.1f} us; cached plain program "
+          f"enqueue on the same core: {plain_s * 1e6:.1f} us; ratio {design_s / plain_s:.2f}x "
+          f"({len(ex.copy._kernel_cache)} design built for {calls} calls)")
+
+
+def passthrough_rate(device, mib):
+    ex = _example("passthrough")
+    n = mib * 1024 * 1024
+    line = 64 * 1024
+    design = ex.build(n=n, line=line, device=device)
+    a = (np.arange(n, dtype=np.uint32) * 2654435761 >> 24).astype(np.uint8)
+    b = np.zeros(n, np.uint8)
+    design(a, b)
+    if not np.array_equal(a, b):
+        raise SystemExit("passthrough: wrong bytes")
+    best, _ = _best_of(lambda: design(a, b), 3)
+    c = np.empty_like(a)
+    copy_best, _ = _best_of(lambda: np.copyto(c, a), 5)
+    print(f"passthrough {mib} MiB through one worker: {n / best / 1e9:.3f} GB/s; memcpy of the same bytes "
+          f"{n / copy_best / 1e9:.2f} GB/s; ratio {copy_best / best:.4f}x")
+
+
+def matmul_time(device, size):
+    ex = _example("matmul_single_core")
+    tile = 64
+    t0 = time.perf_counter()
+    c, ref, design = ex.run(size, size, size, tile, tile, tile, device=device)
+    first = time.perf_counter() - t0
+    if not np.allclose(c, ref, rtol=1e-4, atol=1e-3):
+        raise SystemExit("matmul: wrong result")
+    rng = np.random.default_rng(0)
+    from tessel import formats
+
+    a_bits = formats.bf16_bits(rng.uniform(-1, 1, (size, size)).astype(np.float32)).reshape(-1)
+    b_bits = formats.bf16_bits(rng.uniform(-1, 1, (size, size)).astype(np.float32)).reshape(-1)
+    out = np.zeros(size * size, np.float32)
+    best, _ = _best_of(lambda: design(a_bits, b_bits, out), 2)
+    af = rng.uniform(-1, 1, (size, size)).astype(np.float32)
+    bf = rng.uniform(-1, 1, (size, size)).astype(np.float32)
+    np_best, _ = _best_of(lambda: af @ bf, 5)
+    print(f"matmul {size}^3 single core (tiles {tile}): {best * 1e3:.1f} ms per call (first call with build "
+          f"{first:.1f} s); numpy float32 matmul {np_best * 1e3:.2f} ms; ratio {best / np_best:.0f}x slower")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tessel.iron.bench", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--mib", type=int, default=64)
+    ap.add_argument("--size", type=int, default=512)
+    ap.add_argument("--only", choices=["call", "passthrough", "matmul"])
+    args = ap.parse_args(argv)
+    import tessel
+
+    with tessel.Device.open(grid=(4, 4)) as device:
+        if args.only in (None, "call"):
+            call_cost(device, args.calls)
+        if args.only in (None, "passthrough"):
+            passthrough_rate(device, args.mib)
+        if args.only in (None, "matmul"):
+            matmul_time(device, args.size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
