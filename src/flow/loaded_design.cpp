@@ -195,7 +195,10 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
   uint32_t checks = 0;
   bool timed_out = false;
   while (l.answered.load(std::memory_order_acquire) != request && !l.finished.load(std::memory_order_acquire)) {
-    if (++checks < 2000) continue;
+    if (++checks < (1u << 16)) { // spin (yielding) before parking: see sequencer.cpp
+      if (checks % 64 == 0) std::this_thread::yield();
+      continue;
+    }
     if (interrupt_requested() || Clock::now() > deadline) {
       timed_out = !interrupt_requested();
       break;

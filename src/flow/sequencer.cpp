@@ -9,9 +9,10 @@
 namespace tessel::flow {
 
 namespace {
-// A host that answers within this many checks is not parked for (a futex
-// round trip costs tens of microseconds on a VM).
-constexpr uint32_t kSpinChecks = 4000;
+// A host that calls again within this long is not parked for (a futex
+// round trip costs tens of microseconds on a VM): the card spins, yielding
+// its core at every 64th check, for this many checks after a call ends.
+constexpr uint32_t kSpinChecks = 1u << 16;
 } // namespace
 
 Sequencer::Sequencer(sim::Chip& chip, const DesignSpec& spec, const Layout& layout, CallLine& line)

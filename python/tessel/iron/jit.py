@@ -293,6 +293,14 @@ def _code_summary(code: types.CodeType) -> tuple:
     return digest.hexdigest(), tuple(sorted(names))
 
 
+def _cell_full(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
 def _function_fingerprint(fn: types.FunctionType, module: str, seen: dict, with_defaults: bool = True) -> list:
     """The code digest of fn plus what its closure cells, the globals it
     names and (with_defaults) its parameter defaults hold: plain values, and
@@ -752,6 +760,19 @@ class JitDesign:
 
     # -- building
 
+    def _code_fingerprint(self) -> list:
+        """_function_fingerprint of the generator, recomputed only when a
+        global of its module or one of its closure cells was rebound since
+        the last call (the probe: the identities of those values)."""
+        g = self._generator
+        probe = (tuple(map(id, g.__globals__.values())),
+                 tuple(id(c.cell_contents) if _cell_full(c) else None for c in (g.__closure__ or ())))
+        memo = self.__dict__.get("_fingerprint_memo")
+        if memo is None or memo[0] != probe:
+            memo = (probe, _function_fingerprint(g, g.__module__, {}, with_defaults=False))
+            self.__dict__["_fingerprint_memo"] = memo
+        return memo[1]
+
     def _key(self, arrays: dict, compile_values: dict) -> _Key:
         unstable = []
         where = self.__qualname__
@@ -776,7 +797,7 @@ class JitDesign:
             "tessel": _tessel_version,
             "generator": self._name,
             # The generator's own defaults enter as CompileTime values; DispatchTime defaults never specialise.
-            "code": _function_fingerprint(self._generator, self._generator.__module__, {}, with_defaults=False),
+            "code": self._code_fingerprint(),
             "signature": [[p.name, p.role, repr(p.marker) if p.role != _DISPATCH else type_name(p.marker)]
                           for p in self._params],
             "tensors": [[name, list(a.shape), a.dtype.name, a.dtype.str] for name, a in arrays.items()],
@@ -788,7 +809,25 @@ class JitDesign:
         return _Key(text, digest, memory, not unstable)
 
     def _compiled(self, given: dict, arrays: dict, compile_values: dict) -> CompiledDesign:
-        key = self._key(arrays, compile_values)
+        # The last call's key serves again when nothing it was built from
+        # changed: the same tensor shapes and dtypes, equal CompileTime values,
+        # the generator's globals and cells unrebound (_code_fingerprint's probe).
+        g = self._generator
+        try:
+            quick = (tuple(map(id, g.__globals__.values())),
+                     tuple(id(c.cell_contents) if _cell_full(c) else None for c in (g.__closure__ or ())),
+                     tuple((n, a.shape, a.dtype.str) for n, a in arrays.items()),
+                     tuple(sorted(compile_values.items())))
+            hash(quick)
+        except TypeError:
+            quick = None
+        last = self.__dict__.get("_last_key")
+        if quick is not None and last is not None and last[0] == quick:
+            key = last[1]
+        else:
+            key = self._key(arrays, compile_values)
+            if quick is not None:
+                self.__dict__["_last_key"] = (quick, key)
         with self._lock:
             compiled = self._kernel_cache.get(key.memory)
             if compiled is None:
