@@ -2,6 +2,7 @@
 fifo, and results checked against numpy."""
 
 import numpy as np
+import pytest
 
 import tessel.iron as iron
 from tessel.iron import ObjectFifo, Program, Runtime, Tile, Worker
@@ -120,3 +121,39 @@ def test_a_program_enqueued_beside_a_design_stops_its_grid_and_the_design_goes_o
     design(x, y)
     np.testing.assert_array_equal(y, x + 1)
     assert design._native.launches == 2
+
+
+def test_a_crashing_kernel_is_reported_with_its_line_and_the_design_goes_on(device):
+    import tessel
+
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+    bad = iron.ExternalFunction("bad_kernel", source_string="""
+extern "C" void bad_kernel(int32_t* in, int32_t* out, int32_t n) {
+  if (in[0] == 13) { volatile int32_t* p = nullptr; *p = 1; }
+  for (int32_t i = 0; i < n; ++i) out[i] = in[i];
+}
+""", arg_types=[line, line, np.int32])
+
+    def core_fn(of_in, of_out, k):
+        x = of_in.acquire(1)
+        y = of_out.acquire(1)
+        k(x, y, LINE)
+        of_in.release(1)
+        of_out.release(1)
+
+    w = Worker(core_fn, [a.cons(), c.prod(), bad])
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    x = np.arange(N, dtype=np.int32)
+    x[LINE] = 13
+    with pytest.raises(tessel.KernelFault) as e:
+        design(x, np.zeros(N, np.int32))
+    assert "bad_kernel.cc:3" in str(e.value), str(e.value)
+    x[LINE] = 0
+    y = np.zeros(N, np.int32)
+    design(x, y)
+    np.testing.assert_array_equal(y, x)
