@@ -87,7 +87,7 @@ inline bool move_pools(iron_channel& c) {
     return false;
   }
   if (!take_rooms(c)) return false;
-  take_locks(c.source);
+  take_locks(c.source); // ready, and only this channel takes it
   const uint32_t src = slot_addr(c.source);
   for (uint32_t d = 0; d < c.dest_count; ++d)
     write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
@@ -164,44 +164,30 @@ inline void finish_task(iron_channel& c) {
   __atomic_store_n(&c.done, c.done + 1, __ATOMIC_RELEASE);
 }
 
-// A fill: task bytes into the destination objects (the first destination is
-// on this core; the others get a copy of each whole object).
-inline bool move_fill(iron_channel& c) {
-  bool moved_any = false;
-  for (;;) {
-    if (c.done == __atomic_load_n(&c.pushed, __ATOMIC_ACQUIRE)) {
-      c.blocked = IRON_BLOCKED_TASK;
-      return moved_any;
-    }
-    if (!c.taken) {
-      if (!take_rooms(c)) return moved_any;
-      c.taken = 1;
-    }
-    iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
-    iron_end& d0 = c.dests[0];
-    const uint32_t n = stream(c, t, slot_addr(d0) + c.partial_bytes, c.move_bytes - c.partial_bytes, true);
-    c.partial_bytes += n;
-    moved_any = moved_any || n > 0;
-    noc_async_read_barrier();
-    if (c.partial_bytes == c.move_bytes) {
-      for (uint32_t d = 1; d < c.dest_count; ++d)
-        write_run(slot_addr(d0), noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes,
-                  tessel_ctx()->l1_alignment);
-      noc_async_write_barrier();
-      for (uint32_t d = 0; d < c.dest_count; ++d)
-        give_locks(c.dests[d]);
-      c.partial_bytes = 0;
-      c.taken = 0;
-      ++c.moved_objects;
-    }
-    if (c.task_elements == t.elements) finish_task(c);
-    c.blocked = IRON_BLOCKED_NONE;
-    if (c.taken == 0) return true; // one object per scan: the other channels get their turn
+inline bool take_source(iron_channel& c) {
+  if (!locks_ready(c.source)) {
+    c.blocked = IRON_BLOCKED_SOURCE;
+    return false;
   }
+  take_locks(c.source);
+  return true;
 }
 
-// A drain: source objects out through the task's pattern.
-inline bool move_drain(iron_channel& c) {
+// A fill's object is whole in the first destination (on this core): the
+// others get a copy, then every destination its object.
+inline void deliver(iron_channel& c) {
+  const uint32_t src = slot_addr(c.dests[0]);
+  for (uint32_t d = 1; d < c.dest_count; ++d)
+    write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
+  noc_async_write_barrier();
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    give_locks(c.dests[d]);
+}
+
+// A fill (task bytes into the destination objects) or a drain (source
+// objects out through the task's pattern): one object per call, then the
+// other channels get their turn.
+inline bool move_host(iron_channel& c, bool fill) {
   bool moved_any = false;
   for (;;) {
     if (c.done == __atomic_load_n(&c.pushed, __ATOMIC_ACQUIRE)) {
@@ -209,20 +195,23 @@ inline bool move_drain(iron_channel& c) {
       return moved_any;
     }
     if (!c.taken) {
-      if (!locks_ready(c.source)) {
-        c.blocked = IRON_BLOCKED_SOURCE;
-        return moved_any;
-      }
-      take_locks(c.source);
+      if (!(fill ? take_rooms(c) : take_source(c))) return moved_any;
       c.taken = 1;
     }
     iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
-    const uint32_t n = stream(c, t, slot_addr(c.source) + c.partial_bytes, c.move_bytes - c.partial_bytes, false);
+    const uint32_t l1 = (fill ? slot_addr(c.dests[0]) : slot_addr(c.source)) + c.partial_bytes;
+    const uint32_t n = stream(c, t, l1, c.move_bytes - c.partial_bytes, fill);
     c.partial_bytes += n;
     moved_any = moved_any || n > 0;
-    noc_async_write_barrier();
+    if (fill)
+      noc_async_read_barrier();
+    else
+      noc_async_write_barrier();
     if (c.partial_bytes == c.move_bytes) {
-      give_locks(c.source);
+      if (fill)
+        deliver(c);
+      else
+        give_locks(c.source);
       c.partial_bytes = 0;
       c.taken = 0;
       ++c.moved_objects;
@@ -244,10 +233,8 @@ inline void serve() {
       iron_channel& c = channels[i];
       if (c.kind == IRON_CHANNEL_POOL_TO_POOLS)
         moved = move_pools(c) || moved;
-      else if (c.kind == IRON_CHANNEL_HOST_TO_POOLS)
-        moved = move_fill(c) || moved;
       else
-        moved = move_drain(c) || moved;
+        moved = move_host(c, c.kind == IRON_CHANNEL_HOST_TO_POOLS) || moved;
     }
     if (moved) continue;
     if (t->stop) return;
