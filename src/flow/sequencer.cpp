@@ -20,7 +20,8 @@ Sequencer::Sequencer(sim::Chip& chip, const DesignSpec& spec, const Layout& layo
   int32_t columns = 0;
   for (const ChannelSpec& c : spec.channels)
     columns = std::max(columns, c.shim_column + 1);
-  free_descriptors_.assign(size_t(columns), spec.descriptors_per_shim);
+  free_ids_.resize(size_t(columns));
+  id_holder_.resize(size_t(columns));
   moved_at_start_.assign(spec.channels.size(), 0);
 }
 
@@ -60,6 +61,12 @@ void Sequencer::start_call() {
   loop_counts_.assign(spec_.sequence.ops.size(), 0);
   slots_.assign(spec_.sequence.slots, -1);
   tasks_.clear();
+  for (size_t col = 0; col < free_ids_.size(); ++col) {
+    free_ids_[col].clear();
+    for (uint32_t id = spec_.descriptors_per_shim; id-- > 0;)
+      free_ids_[col].push_back(id);
+    id_holder_[col].assign(spec_.descriptors_per_shim, -1);
+  }
   stats_ = {};
   for (size_t c = 0; c < spec_.channels.size(); ++c)
     moved_at_start_[c] = channel(uint32_t(c)).moved_objects;
@@ -72,8 +79,8 @@ bool Sequencer::run_op(const Op& op) {
     const ChannelSpec& cs = spec_.channels[op.b];
     iron_channel& c = channel(op.b);
     if (c.pushed - __atomic_load_n(&c.done, __ATOMIC_ACQUIRE) >= spec_.queue_depth) return false; // back-pressure
-    uint32_t& free = free_descriptors_[size_t(cs.shim_column)];
-    if (free == 0) {
+    std::vector<uint32_t>& free = free_ids_[size_t(cs.shim_column)];
+    if (free.empty()) {
       std::string holders;
       for (const TaskInstance& t : tasks_)
         if (!t.freed && spec_.channels[t.channel].shim_column == cs.shim_column)
@@ -103,11 +110,27 @@ bool Sequencer::run_op(const Op& op) {
       elements *= op.sizes[i];
     }
     t.elements = uint32_t(elements);
+    // The descriptor: one freed while its task still ran, and taken again
+    // now, would cut that task short on silicon.
+    const uint32_t id = free.back();
+    const int32_t previous = id_holder_[size_t(cs.shim_column)][id];
+    if (previous >= 0) {
+      const TaskInstance& p = tasks_[size_t(previous)];
+      const iron_channel& pc = channel(p.channel);
+      if (int32_t(__atomic_load_n(&pc.done, __ATOMIC_ACQUIRE) - p.number) <= 0)
+        flow_error(op, "it takes descriptor " + std::to_string(id) + " of shim tile (" +
+                           std::to_string(cs.shim_column) + ",0), which the " + spec_.channels[p.channel].name +
+                           " task of " + at_line(p.line) + " still uses: that task was freed at " +
+                           at_line(p.free_line) +
+                           " before it finished, and on silicon the rest of its transfer would be lost (await it, "
+                           "or a task that depends on it, before freeing it)");
+    }
     t.number = uint32_t(tasks_.size());
     c.queue[c.pushed % IRON_QUEUE_DEPTH] = t;
-    TaskInstance inst{op.b, c.pushed, op.line, 0, op.wait, false};
+    TaskInstance inst{op.b, c.pushed, op.line, 0, op.wait, false, id, 0};
     __atomic_store_n(&c.pushed, c.pushed + 1, __ATOMIC_RELEASE);
-    --free;
+    free.pop_back();
+    id_holder_[size_t(cs.shim_column)][id] = int32_t(tasks_.size());
     slots_[op.a] = int32_t(tasks_.size());
     tasks_.push_back(inst);
     ++stats_.tasks;
@@ -126,7 +149,8 @@ bool Sequencer::run_op(const Op& op) {
     TaskInstance& t = tasks_[size_t(slots_[op.a])];
     if (t.freed) flow_error(op, "free() of a task already freed");
     t.freed = true;
-    ++free_descriptors_[size_t(spec_.channels[t.channel].shim_column)];
+    t.free_line = op.line;
+    free_ids_[size_t(spec_.channels[t.channel].shim_column)].push_back(t.descriptor);
     return true;
   }
   case OpKind::Copy: slots_[op.a] = slots_[op.b]; return true;

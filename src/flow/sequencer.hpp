@@ -61,6 +61,8 @@ struct TaskInstance {
   uint32_t line = 0;
   uint64_t iteration = 0; // of the innermost loop, for reports
   bool wait = false, freed = false;
+  uint32_t descriptor = 0; // its id on its shim tile
+  uint32_t free_line = 0;  // where it was freed
 };
 
 class Sequencer final : public sim::CardAgent {
@@ -99,7 +101,10 @@ private:
   std::vector<int64_t> loop_counts_; // per op (LoopBegin)
   std::vector<int32_t> slots_;       // task instance per slot, -1: none
   std::vector<TaskInstance> tasks_;
-  std::vector<uint32_t> free_descriptors_; // per shim column
+  // Per shim column: descriptor ids free (a stack: the last freed is taken
+  // first), and the task instance that last held each id (-1: none).
+  std::vector<std::vector<uint32_t>> free_ids_;
+  std::vector<std::vector<int32_t>> id_holder_;
   std::vector<uint64_t> moved_at_start_;   // per channel
   CallStats stats_;
 };

@@ -100,20 +100,22 @@ def test_a_group_carried_through_a_loop_over_a_dispatch_count(device):
     assert len(design._kernel_cache) == 1
 
 
-def test_an_unmanaged_task_carried_through_a_loop(device):
+def test_unmanaged_tasks_carried_through_a_loop(device):
+    # A fill is freed only once the drain that depends on it is awaited: the
+    # drain and its fill are carried to the next iteration together.
     def seq(a, c, in_h, out_h):
-        first = chunk(out_h, "drain", c, 0, managed=False, wait=True)
+        d0 = chunk(out_h, "drain", c, 0, managed=False, wait=True)
         f0 = chunk(in_h, "fill", a, 0, managed=False)
-        for i, prev, last in range_(TILES - 1, iter_args=[first]):
+        for i, (prev_d, prev_f), (last_d, last_f) in range_(TILES - 1, iter_args=[d0, f0]):
             f = chunk(in_h, "fill", a, i + 1, managed=False)
             d = chunk(out_h, "drain", c, i + 1, managed=False, wait=True)
-            prev.await_()
-            prev.free()
-            f.free()
-            yield_([d])
-        last.await_()
-        last.free()
-        f0.free()
+            prev_d.await_()
+            prev_d.free()
+            prev_f.free()
+            yield_([d, f])
+        last_d.await_()
+        last_d.free()
+        last_f.free()
 
     run(passthrough(device, seq), TILES)
 
@@ -252,3 +254,21 @@ def test_a_call_that_leaves_data_behind_names_it(device):
     with pytest.raises(iron.FlowError) as e:
         design(a, c)
     assert "out producer on (0,0): 1 object(s) filled and never taken" in str(e.value)
+
+
+def test_reusing_the_descriptor_of_a_task_freed_while_it_still_ran_is_an_error(device):
+    def seq(a, c, in_h, out_h):
+        f = in_h.fill(a, managed=False)  # 8 tiles: still moving when freed
+        f.free()
+        d = chunk(out_h, "drain", c, 0, managed=False, wait=True)  # takes the same descriptor
+        d.await_()
+        d.free()
+
+    design = passthrough(device, seq)
+    a, c = np.ones(T * TILES, np.int32), np.zeros(T * TILES, np.int32)
+    with pytest.raises(iron.FlowError) as e:
+        design(a, c)
+    m = str(e.value)
+    assert re.search(r"out drain \(shim \(0,0\) S2MM 0\) task at test_sequences.py:\d+: it takes descriptor 0 of shim "
+                     r"tile \(0,0\), which the in fill \(shim \(0,0\) MM2S 0\) task of test_sequences.py:\d+ still "
+                     r"uses: that task was freed at test_sequences.py:\d+ before it finished", m), m
