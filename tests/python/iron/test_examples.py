@@ -50,3 +50,36 @@ def test_copy_with_a_dispatch_time_count():
     ex = example("dispatch_copy")
     assert ex.main() == 0
     assert len(ex.copy._kernel_cache) == 1
+
+
+def test_one_compiled_design_across_100_dispatch_values():
+    import tessel.iron as iron
+
+    ex = example("dispatch_copy")
+    tile = 256
+    a = iron.arange(ex.CAPACITY_TILES * tile, dtype=np.int32)
+    for k in range(100):
+        count = 1 + (k * 5) % ex.CAPACITY_TILES
+        b = iron.zeros(ex.CAPACITY_TILES * tile, dtype=np.int32)
+        ex.copy(a, b, count=count)
+        want = np.where(np.arange(a.numel()) < count * tile, a.numpy(), 0)
+        np.testing.assert_array_equal(b.numpy(), want, err_msg=f"count={count}")
+    assert len(ex.copy._kernel_cache) == 1
+
+
+def test_jit_with_a_fixed_value_builds_its_own_design():
+    import tessel.iron as iron
+
+    ex = example("dispatch_copy")
+    fixed = iron.jit(ex.copy._generator, count=2)
+    a = iron.arange(ex.CAPACITY_TILES * 256, dtype=np.int32)
+    b = iron.zeros(ex.CAPACITY_TILES * 256, dtype=np.int32)
+    fixed(a, b)
+    np.testing.assert_array_equal(b.numpy()[: 2 * 256], a.numpy()[: 2 * 256])
+    assert not b.numpy()[2 * 256:].any()
+    try:
+        fixed(a, b, count=3)
+    except TypeError as e:
+        assert "`count` is fixed to 2 by specialization" in str(e)
+    else:
+        raise AssertionError("a fixed value was overridden")
