@@ -54,7 +54,15 @@ std::string Sequencer::deadlock_report() const {
   r += ":";
   // Workers: their blocked waits, by lock.
   for (sim::Fiber* f : chip_.active_fibers()) {
-    if (f->state != sim::FiberState::Blocked || f->risc != TESSEL_RISC_NCRISC) continue;
+    if (f->risc != TESSEL_RISC_NCRISC) continue;
+    if (f->state == sim::FiberState::Done || f->state == sim::FiberState::Idle) {
+      for (size_t w = 0; w < spec_.workers.size(); ++w)
+        if (layout_.cores[layout_.worker_core[w]].chip_index == f->core->index)
+          r += "\n  worker '" + spec_.workers[w].name + "' on " + core_text(spec_.workers[w].core) +
+               " has returned: its core_fn ran once (Worker(while_true=False)) and serves no later object";
+      continue;
+    }
+    if (f->state != sim::FiberState::Blocked) continue;
     int32_t worker = -1;
     for (size_t w = 0; w < spec_.workers.size(); ++w)
       if (layout_.cores[layout_.worker_core[w]].chip_index == f->core->index) worker = int32_t(w);

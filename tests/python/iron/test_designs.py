@@ -157,3 +157,136 @@ extern "C" void bad_kernel(int32_t* in, int32_t* out, int32_t n) {
     y = np.zeros(N, np.int32)
     design(x, y)
     np.testing.assert_array_equal(y, x)
+
+
+WINDOW = """
+extern "C" void window_sum(int32_t* a, int32_t* b, int32_t* out, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+}
+"""
+
+
+def test_a_sliding_window_acquire_2_release_1(device):
+    """acquire(2) is absolute: the object still held comes back first, and
+    one new object joins it (out[k] = in[k] + in[k+1] per object)."""
+    a, c = ObjectFifo(line, name="a", depth=3), ObjectFifo(line, name="c")
+    k = iron.ExternalFunction("window_sum", source_string=WINDOW, arg_types=[line, line, line, np.int32])
+    objects = N // LINE
+
+    def core_fn(a_h, c_h, k):
+        a_h.acquire(1)
+        for _ in iron.range_(objects - 1):
+            pair = a_h.acquire(2)
+            y = c_h.acquire(1)
+            k(pair[0], pair[1], y, LINE)
+            a_h.release(1)
+            c_h.release(1)
+        a_h.release(1)
+
+    w = Worker(core_fn, [a.cons(), c.prod(), k])
+    out_ty = np.ndarray[(N - LINE,), np.dtype[np.int32]]
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    design = Program(device, Runtime(seq, [vec, out_ty, a.prod(), c.cons()]), [w]).resolve_program()
+    x = np.arange(N, dtype=np.int32) * 3
+    y = np.zeros(N - LINE, np.int32)
+    design(x, y)
+    np.testing.assert_array_equal(y, x[:-LINE] + x[LINE:])
+
+
+def test_a_worker_that_does_not_loop_serves_one_call_and_the_next_deadlocks(device):
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+    w = Worker(stage(1, 0), [a.cons(), c.prod(), affine()], while_true=False)
+    one = np.ndarray[(LINE,), np.dtype[np.int32]]
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    design = Program(device, Runtime(seq, [one, one, a.prod(), c.cons()]), [w]).resolve_program()
+    x = np.arange(LINE, dtype=np.int32)
+    y = np.zeros(LINE, np.int32)
+    design(x, y)
+    np.testing.assert_array_equal(y, x)
+    with pytest.raises(iron.DeadlockError) as e:
+        design(x, y)  # the worker ran its core_fn once and returned (IRON's cores are not restarted per call)
+    m = str(e.value)
+    assert "has returned: its core_fn ran once (Worker(while_true=False)) and serves no later object" in m, m
+    assert "c drain (shim (0,0) S2MM 0) waits for an object from c producer on (0,0)" in m, m
+
+
+def test_one_barrier_given_to_two_workers_is_a_lock_on_each(device):
+    barrier = iron.WorkerRuntimeBarrier()
+    rtps = [iron.Buffer(np.ndarray[(4,), np.dtype[np.int32]], name=f"rtp{i}", use_write_rtp=True) for i in range(2)]
+    fifos = [(ObjectFifo(line, name=f"a{i}"), ObjectFifo(line, name=f"c{i}")) for i in range(2)]
+    k = affine()
+
+    def core_fn(a_h, c_h, rtp, barrier, k):
+        barrier.wait_for_value(1)
+        x = a_h.acquire(1)
+        y = c_h.acquire(1)
+        k(x, y, rtp[0], rtp[1], LINE)
+        a_h.release(1)
+        c_h.release(1)
+
+    workers = [Worker(core_fn, [a.cons(), c.prod(), rtps[i], barrier, k]) for i, (a, c) in enumerate(fifos)]
+
+    def seq(x, y0, y1, a0, a1, c0, c1):
+        for i, r in enumerate(rtps):
+            r[0] = i + 2
+            r[1] = 100 * i
+        barrier.set(1)
+        a0.fill(x)
+        a1.fill(x)
+        c0.drain(y0, wait=True)
+        c1.drain(y1, wait=True)
+
+    one = np.ndarray[(LINE,), np.dtype[np.int32]]
+    rt = Runtime(seq, [one, one, one, fifos[0][0].prod(), fifos[1][0].prod(), fifos[0][1].cons(), fifos[1][1].cons()])
+    design = Program(device, rt, workers).resolve_program()
+    x = np.arange(LINE, dtype=np.int32)
+    y0, y1 = np.zeros(LINE, np.int32), np.zeros(LINE, np.int32)
+    design(x, y0, y1)
+    np.testing.assert_array_equal(y0, x * 2)
+    np.testing.assert_array_equal(y1, x * 3 + 100)
+    ops = design.spec["ops"]
+    assert sum(1 for op in ops if op[0] == 5) == 2  # SetBarrier once per worker
+
+
+def test_a_pinned_shim_tile(device):
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+    w = Worker(stage(1, 0), [a.cons(), c.prod(), affine()])
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    rt = Runtime(seq, [vec, vec, a.prod(tile=Tile(2, 0)), c.cons(tile=Tile(3, 0))])
+    design = Program(device, rt, [w]).resolve_program()
+    names = [ch[0] for ch in design.spec["channels"]]
+    assert names == ["a fill (shim (2,0) MM2S 0)", "c drain (shim (3,0) S2MM 0)"]
+    x = np.arange(N, dtype=np.int32)
+    y = np.zeros(N, np.int32)
+    design(x, y)
+    np.testing.assert_array_equal(y, x)
+
+
+def test_a_design_reloads_from_its_dict(device):
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+    w = Worker(stage(5, -2), [a.cons(), c.prod(), affine()])
+
+    def seq(x, y, a_h, c_h):
+        a_h.fill(x)
+        c_h.drain(y, wait=True)
+
+    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    import json
+
+    again = iron.Design.from_dict(json.loads(json.dumps(design.to_dict())), device)
+    x = np.arange(N, dtype=np.int32)
+    y = np.zeros(N, np.int32)
+    again(x, y)
+    np.testing.assert_array_equal(y, x * 5 - 2)
