@@ -53,6 +53,7 @@ struct DataMovementConfig {
   Defines defines;
   NamedCompileArgs named_compile_args;
   int opt_level = -1; // -1: the default (-O2)
+  std::vector<std::string> include_dirs; // absolute; searched for #include after the kernel's directory and tessel's headers
 };
 
 struct ComputeConfig {

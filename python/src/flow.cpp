@@ -34,9 +34,10 @@ void bind_flow(nb::module_& m) {
       .def("__init__",
            [](WorkerSpec* w, std::string name, std::pair<uint32_t, uint32_t> core, std::string source,
               std::string source_name, std::vector<HandleSpec> handles, std::vector<uint32_t> rtp_bytes,
-              std::vector<uint32_t> barrier_initial) {
-             new (w) WorkerSpec{std::move(name), coord(core), std::move(source), std::move(source_name), {},
-                                std::move(handles), std::move(rtp_bytes), std::move(barrier_initial)};
+              std::vector<uint32_t> barrier_initial, std::vector<std::string> include_dirs) {
+             new (w) WorkerSpec{std::move(name),    coord(core),          std::move(source),
+                                std::move(source_name), std::move(include_dirs), std::move(handles),
+                                std::move(rtp_bytes), std::move(barrier_initial)};
            });
   nb::class_<ChannelEnd>(m, "FlowEnd")
       .def("__init__", [](ChannelEnd* e, int32_t pool, std::vector<uint32_t> segments, uint32_t offset_bytes) {

@@ -143,7 +143,7 @@ std::unique_ptr<LoadedDesign> LoadedDesign::load(std::shared_ptr<Device> device,
   // every core with channels.
   try {
     for (const WorkerSpec& w : s.workers) {
-      DataMovementConfig cfg{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, {}, {}, {}, -1};
+      DataMovementConfig cfg{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, {}, {}, {}, -1, w.include_dirs};
       d.program.add_kernel_from_source(w.source, w.source_name.empty() ? w.name : w.source_name, CoreRangeSet(w.core),
                                        cfg);
     }

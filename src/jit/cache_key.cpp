@@ -83,6 +83,10 @@ void validate_request(const BuildRequest& request) {
                             "' cannot be passed to the compiler (expected a non-empty name without '=' and no "
                             "control characters in name or value)");
   }
+  for (const std::string& dir : request.include_dirs)
+    if (dir.empty() || dir[0] != '/' || has_control_char(dir))
+      throw ValidationError("kernel " + source_name(request) + ": include directory '" + dir +
+                            "' cannot be passed to the compiler (expected an absolute path without control characters)");
   for (const auto& [name, value] : request.named_compile_args) {
     if (name.empty() || has_control_char(name))
       throw ValidationError("kernel " + source_name(request) + ": named compile-time argument '" + name +
@@ -187,6 +191,8 @@ std::vector<std::string> request_flags(const BuildRequest& request, std::string_
   flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1"
                                                       : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
   if (uses_sfpi(request, source)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
+  for (const std::string& dir : request.include_dirs)
+    flags.push_back("-I" + dir);
   // Only kernels that name get_tile_size depend on the CBs' formats.
   if (!request.cb_tile_sizes.empty() && source.find("get_tile_size") != std::string::npos) {
     std::string list = "-DTESSEL_CB_TILE_SIZES=";

@@ -40,6 +40,9 @@ struct BuildRequest {
   std::string display_name;
   KernelKind kind = KernelKind::DataMovement;
   std::vector<std::pair<std::string, std::string>> defines;
+  // Extra directories for #include (absolute paths, searched after the
+  // kernel's own directory and the kernel headers).
+  std::vector<std::string> include_dirs;
   std::vector<uint32_t> compile_args;
   std::vector<std::pair<std::string, uint32_t>> named_compile_args;
   int opt_level = -1; // -1: O2 for data movement, O3 for compute

@@ -156,6 +156,7 @@ KernelSpec dm_spec(const DataMovementConfig& c) {
   s.defines = c.defines;
   s.named_compile_args = c.named_compile_args;
   s.opt_level = c.opt_level;
+  s.include_dirs = c.include_dirs;
   return s;
 }
 

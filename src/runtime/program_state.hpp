@@ -37,6 +37,7 @@ struct KernelSpec {
   Defines defines;
   NamedCompileArgs named_compile_args;
   int opt_level = -1;
+  std::vector<std::string> include_dirs;
   ComputeConfig compute_config;
   uint64_t unpack_to_dest_fp32 = 0; // bit per CB index with UnpackToDestFp32 (compute kernels)
   std::unordered_map<uint32_t, std::vector<uint32_t>> runtime_args; // core_key -> words
@@ -82,6 +83,7 @@ inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<Cb
   r.display_name = k.name;
   r.kind = k.compute ? jit::KernelKind::Compute : jit::KernelKind::DataMovement;
   r.defines.assign(k.defines.begin(), k.defines.end());
+  r.include_dirs = k.include_dirs;
   if (k.compute) {
     // The ComputeConfig as compile-time constants (compute.h: APPROX, DST_ACCUM_MODE, ...).
     const ComputeConfig& c = k.compute_config;

@@ -30,9 +30,28 @@ class ExternalFunction:
             raise TypeError(f"ExternalFunction '{name}': give exactly one of source_file= and source_string=")
         if source_file is not None and not os.path.isfile(source_file):
             raise FileNotFoundError(f"ExternalFunction '{name}': no source file {source_file!r}")
-        if include_dirs or compile_flags:
-            raise NotImplementedError(f"ExternalFunction '{name}': include_dirs and compile_flags are not supported "
-                                      "yet; #include headers by path from the source")
+        self.include_dirs = [os.path.abspath(d) for d in include_dirs]
+        for d in self.include_dirs:
+            if not os.path.isdir(d):
+                raise FileNotFoundError(f"ExternalFunction '{name}': include_dirs names no directory {d!r}")
+        self.defines = []  # (name, value or None), from -D flags
+        flags = list(compile_flags)
+        i = 0
+        while i < len(flags):
+            f = flags[i]
+            if f == "-I" and i + 1 < len(flags):
+                self.include_dirs.append(os.path.abspath(flags[i + 1]))
+                i += 2
+                continue
+            if f.startswith("-I") and len(f) > 2:
+                self.include_dirs.append(os.path.abspath(f[2:]))
+            elif f.startswith("-D") and len(f) > 2 and f[2:].split("=")[0].isidentifier():
+                key, _, value = f[2:].partition("=")
+                self.defines.append((key, value if "=" in f else None))
+            else:
+                raise ValueError(f"ExternalFunction '{name}': compile flag {f!r} is not supported here; the kernel "
+                                 "is built with the worker's kernel, so only -DNAME[=VALUE] and -I DIR apply")
+            i += 1
         self.name = name
         self.source_file = os.path.abspath(source_file) if source_file else None
         self.source_string = source_string
@@ -41,13 +60,18 @@ class ExternalFunction:
                         for i, t in enumerate(self.arg_types)]
 
     def source_text(self):
-        if self.source_string is not None:
-            return f'#line 1 "{self.name}.cc"\n{self.source_string}\n'
-        return f'#include "{self.source_file}"\n'
+        """The source as the worker's kernel includes it, with its -D flags
+        defined around it only."""
+        body = (f'#line 1 "{self.name}.cc"\n{self.source_string}\n' if self.source_string is not None
+                else f'#include "{self.source_file}"\n')
+        before = "".join(f"#define {k} {'' if v is None else v}\n" for k, v in self.defines)
+        after = "".join(f"#undef {k}\n" for k, _ in self.defines)
+        return before + body + after
 
     def hash(self):
         text = self.source_string if self.source_string is not None else open(self.source_file).read()
-        return hashlib.sha256((self.name + repr(self.arg_types) + text).encode()).hexdigest()
+        return hashlib.sha256((self.name + repr(self.arg_types) + repr(self.defines) + repr(self.include_dirs) +
+                               text).encode()).hexdigest()
 
     def __call__(self, *args):
         t = trace.worker_trace()

@@ -87,7 +87,8 @@ class Worker:
                 self.buffers.append(a)
 
     def generate(self):
-        """The worker's kernel source (C++), from one trace of core_fn."""
+        """The worker's kernel source (C++), from one trace of core_fn, and
+        the include directories its external kernels need."""
         t = trace.WorkerTrace(self)
         if self.core_fn is not None:
             with t:
@@ -100,10 +101,12 @@ class Worker:
         head = ['#include "tessel/iron.h"']
         sources = {}  # a source shared by several functions goes in once
         for f in t.functions.values():
-            sources.setdefault(f.source_string if f.source_string is not None else f.source_file, f.source_text())
+            key = (f.source_string if f.source_string is not None else f.source_file, tuple(f.defines))
+            sources.setdefault(key, f.source_text())
         head.extend(sources.values())
         body = "\n".join(t.lines)
-        return "\n".join(head) + f"\n#line 1 \"{self.name}\"\nvoid kernel_main() {{\n{body}\n}}\n"
+        dirs = list(dict.fromkeys(d for f in t.functions.values() for d in f.include_dirs))
+        return "\n".join(head) + f"\n#line 1 \"{self.name}\"\nvoid kernel_main() {{\n{body}\n}}\n", dirs
 
     def __repr__(self):
         return f"Worker({self.name})"

@@ -7,6 +7,8 @@ import pytest
 import tessel.iron as iron
 from tessel.iron import ObjectFifo, Program, Runtime, Tile, Worker
 
+from .common import fill_drain, per_object
+
 N, LINE = 1024, 256
 vec = np.ndarray[(N,), np.dtype[np.int32]]
 line = np.ndarray[(LINE,), np.dtype[np.int32]]
@@ -23,14 +25,7 @@ def affine():
 
 
 def stage(mul, add):
-    def core_fn(of_in, of_out, k):
-        x = of_in.acquire(1)
-        y = of_out.acquire(1)
-        k(x, y, mul, add, LINE)
-        of_in.release(1)
-        of_out.release(1)
-
-    return core_fn
+    return per_object(mul, add, LINE)
 
 
 def test_a_pipeline_of_two_workers_moves_objects_core_to_core(device):
@@ -39,11 +34,7 @@ def test_a_pipeline_of_two_workers_moves_objects_core_to_core(device):
     w0 = Worker(stage(2, 0), [a.cons(), b.prod(), k], placement=Tile(0, 0))
     w1 = Worker(stage(1, 5), [b.cons(), c.prod(), k], placement=Tile(2, 1))
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w0, w1]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w0, w1]).resolve_program()
     x = np.arange(N, dtype=np.int32) - 300
     for _ in range(2):
         y = np.zeros(N, np.int32)
@@ -88,11 +79,7 @@ def test_a_worker_chaining_two_kernels_through_its_own_fifo(device):
 
     w = Worker(core_fn, [a.cons(), mid.prod(), mid.cons(), c.prod(), k])
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
     x = np.arange(N, dtype=np.int32)
     y = np.zeros(N, np.int32)
     design(x, y)
@@ -105,11 +92,7 @@ def test_a_program_enqueued_beside_a_design_stops_its_grid_and_the_design_goes_o
     a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
     w = Worker(stage(1, 1), [a.cons(), c.prod(), affine()])
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
     x = np.arange(N, dtype=np.int32)
     y = np.zeros(N, np.int32)
     design(x, y)
@@ -143,11 +126,7 @@ extern "C" void bad_kernel(int32_t* in, int32_t* out, int32_t n) {
 
     w = Worker(core_fn, [a.cons(), c.prod(), bad])
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
     x = np.arange(N, dtype=np.int32)
     x[LINE] = 13
     with pytest.raises(tessel.KernelFault) as e:
@@ -186,11 +165,7 @@ def test_a_sliding_window_acquire_2_release_1(device):
     w = Worker(core_fn, [a.cons(), c.prod(), k])
     out_ty = np.ndarray[(N - LINE,), np.dtype[np.int32]]
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, out_ty, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, out_ty, a.prod(), c.cons()]), [w]).resolve_program()
     x = np.arange(N, dtype=np.int32) * 3
     y = np.zeros(N - LINE, np.int32)
     design(x, y)
@@ -202,11 +177,7 @@ def test_a_worker_that_does_not_loop_serves_one_call_and_the_next_deadlocks(devi
     w = Worker(stage(1, 0), [a.cons(), c.prod(), affine()], while_true=False)
     one = np.ndarray[(LINE,), np.dtype[np.int32]]
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [one, one, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [one, one, a.prod(), c.cons()]), [w]).resolve_program()
     x = np.arange(LINE, dtype=np.int32)
     y = np.zeros(LINE, np.int32)
     design(x, y)
@@ -260,11 +231,7 @@ def test_a_pinned_shim_tile(device):
     a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
     w = Worker(stage(1, 0), [a.cons(), c.prod(), affine()])
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    rt = Runtime(seq, [vec, vec, a.prod(tile=Tile(2, 0)), c.cons(tile=Tile(3, 0))])
+    rt = Runtime(fill_drain, [vec, vec, a.prod(tile=Tile(2, 0)), c.cons(tile=Tile(3, 0))])
     design = Program(device, rt, [w]).resolve_program()
     names = [ch[0] for ch in design.spec["channels"]]
     assert names == ["a fill (shim (2,0) MM2S 0)", "c drain (shim (3,0) S2MM 0)"]
@@ -278,11 +245,7 @@ def test_a_design_reloads_from_its_dict(device):
     a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
     w = Worker(stage(5, -2), [a.cons(), c.prod(), affine()])
 
-    def seq(x, y, a_h, c_h):
-        a_h.fill(x)
-        c_h.drain(y, wait=True)
-
-    design = Program(device, Runtime(seq, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
     import json
 
     again = iron.Design.from_dict(json.loads(json.dumps(design.to_dict())), device)
@@ -290,3 +253,36 @@ def test_a_design_reloads_from_its_dict(device):
     y = np.zeros(N, np.int32)
     again(x, y)
     np.testing.assert_array_equal(y, x * 5 - 2)
+
+
+def test_an_external_function_with_include_dirs_and_defines(device, tmp_path):
+    import pathlib
+    import shutil
+
+    data = pathlib.Path(__file__).parent / "data"
+    src_dir, inc_dir = tmp_path / "src", tmp_path / "inc"
+    src_dir.mkdir()
+    inc_dir.mkdir()
+    shutil.copy(data / "scale_k.cc", src_dir)
+    shutil.copy(data / "scale_k.h", inc_dir)  # found only through include_dirs
+    k = iron.ExternalFunction("scale_k_kernel", source_file=str(src_dir / "scale_k.cc"), arg_types=[line, line, np.int32],
+                              include_dirs=[str(inc_dir)], compile_flags=["-DSCALE=3", "-DBIAS=-4"])
+    a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+
+    def core_fn(a_h, c_h, k):
+        x = a_h.acquire(1)
+        y = c_h.acquire(1)
+        k(x, y, LINE)
+        a_h.release(1)
+        c_h.release(1)
+
+    design = Program(device, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [Worker(core_fn, [a.cons(), c.prod(), k])]
+                     ).resolve_program()
+    x = np.arange(N, dtype=np.int32)
+    y = np.zeros(N, np.int32)
+    design(x, y)
+    np.testing.assert_array_equal(y, x * 3 - 4)
+    with pytest.raises(ValueError) as e:
+        iron.ExternalFunction("f", source_string="", compile_flags=["-O3"])
+    assert str(e.value) == ("ExternalFunction 'f': compile flag '-O3' is not supported here; the kernel is built with "
+                            "the worker's kernel, so only -DNAME[=VALUE] and -I DIR apply")

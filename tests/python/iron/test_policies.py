@@ -6,45 +6,23 @@ import numpy as np
 import pytest
 
 import tessel
-import tessel.iron as iron
 from tessel.iron import ObjectFifo, Program, Runtime, TaskGroup, Worker
+
+from .common import add_kernel, per_object
 
 N, LINE = 2048, 256
 vec = np.ndarray[(N,), np.dtype[np.int32]]
 line = np.ndarray[(LINE,), np.dtype[np.int32]]
 part = np.ndarray[(LINE // 2,), np.dtype[np.int32]]
 
-ADD = """
-extern "C" void add_k(int32_t* in, int32_t* out, int32_t k, int32_t n) {
-  for (int32_t i = 0; i < n; ++i) out[i] = in[i] + k;
-}
-"""
-
-
-def add(n):
-    t = np.ndarray[(n,), np.dtype[np.int32]]
-    return iron.ExternalFunction("add_k", source_string=ADD, arg_types=[t, t, np.int32, np.int32])
-
-
-def stage(k, n):
-    def core_fn(i, o, kern):
-        x = i.acquire(1)
-        y = o.acquire(1)
-        kern(x, y, k, n)
-        i.release(1)
-        o.release(1)
-
-    return core_fn
-
-
 def build(device):
     """A broadcast to a split branch and a plain branch, in two task groups."""
     a, b, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="b"), ObjectFifo(line, name="c")
     halves = a.cons().split([0, LINE // 2], obj_types=[part, part])
     joined = b.prod().join([0, LINE // 2], obj_types=[part, part])
-    w = [Worker(stage(10 * (i + 1), LINE // 2), [halves[i].cons(), joined[i].prod(), add(LINE // 2)])
+    w = [Worker(per_object(10 * (i + 1), LINE // 2), [halves[i].cons(), joined[i].prod(), add_kernel(LINE // 2)])
          for i in range(2)]
-    w.append(Worker(stage(-1, LINE), [a.cons(depth=3), c.prod(), add(LINE)]))
+    w.append(Worker(per_object(-1, LINE), [a.cons(depth=3), c.prod(), add_kernel(LINE)]))
 
     def seq(x, y, z, a_h, b_h, c_h):
         for g in range(2):

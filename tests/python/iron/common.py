@@ -1,0 +1,37 @@
+"""Pieces the tessel.iron tests share: a kernel adding a constant, a worker
+body calling a kernel once per object, and the fill-then-drain sequence."""
+
+import numpy as np
+
+import tessel.iron as iron
+
+ADD = """
+extern "C" void add_k(int32_t* in, int32_t* out, int32_t k, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) out[i] = in[i] + k;
+}
+"""
+
+
+def add_kernel(n):
+    """add_k(in, out, k, n) over n int32 elements."""
+    t = np.ndarray[(n,), np.dtype[np.int32]]
+    return iron.ExternalFunction("add_k", source_string=ADD, arg_types=[t, t, np.int32, np.int32])
+
+
+def per_object(*scalars):
+    """A core_fn(of_in, of_out, kernel) calling kernel(in, out, *scalars) once per object."""
+
+    def core_fn(of_in, of_out, kernel):
+        x = of_in.acquire(1)
+        y = of_out.acquire(1)
+        kernel(x, y, *scalars)
+        of_in.release(1)
+        of_out.release(1)
+
+    return core_fn
+
+
+def fill_drain(x, y, in_h, out_h):
+    """The sequence body of a one-in, one-out design."""
+    in_h.fill(x)
+    out_h.drain(y, wait=True)
