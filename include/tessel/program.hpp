@@ -66,6 +66,7 @@ struct ComputeConfig {
   Defines defines;
   NamedCompileArgs named_compile_args;
   int opt_level = -1; // -1: the default (-O3)
+  std::vector<std::string> include_dirs; // as DataMovementConfig's
 };
 
 // One CB config: a memory region of total_size_bytes shared by one or more

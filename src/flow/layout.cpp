@@ -147,20 +147,19 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     }
   for (size_t i = 0; i < out.cores.size(); ++i) {
     CoreImage& img = out.cores[i];
+    // A worker's barrier words, the list of its RTP buffers' addresses, the buffers.
     uint32_t a = align16(next[i]);
     img.barriers_addr = a;
-    if (img.worker >= 0) {
-      const WorkerSpec& w = spec.workers[img.worker];
-      a += align16(4 * w.barrier_initial.size());
-      const uint32_t list = a;
-      a += align16(4 * w.rtp_bytes.size());
-      for (uint32_t bytes : w.rtp_bytes) {
+    const WorkerSpec* w = img.worker >= 0 ? &spec.workers[img.worker] : nullptr;
+    if (w) a += align16(4 * w->barrier_initial.size());
+    const uint32_t rtp_list = a;
+    if (w) {
+      a += align16(4 * w->rtp_bytes.size());
+      for (uint32_t bytes : w->rtp_bytes) {
         img.rtp_addrs.push_back(a);
         a += align16(bytes);
       }
-      next[i] = list;
     }
-    const uint32_t rtp_list = img.worker >= 0 ? next[i] : a;
     a = align64(a);
     const uint32_t scratch = a;
     if (!img.channels.empty()) a += align64(bounce_bytes);

@@ -169,6 +169,7 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
   Impl& d = *impl_;
   const DesignSpec& s = d.spec;
   if (d.closed) throw ValidationError("design '" + s.name + "': called after close()");
+  if (!d.device->is_open()) throw ValidationError("design '" + s.name + "': its device is closed");
   if (buffers.size() != s.args.size())
     throw ValidationError("design '" + s.name + "': called with " + std::to_string(buffers.size()) +
                           " host buffers; its Runtime declares " + std::to_string(s.args.size()));

@@ -76,6 +76,11 @@ std::shared_ptr<Device> Device::open(const DeviceConfig& config) { return std::s
 Device::~Device() = default;
 
 void Device::close() {
+  // A persistent grid that can stop (a flow design's) ends before its chip does.
+  if (state_->persistent && state_->persistent->release) {
+    const std::function<void()> release = state_->persistent->release;
+    release();
+  }
   program_cache_->clear();
   state_->chip.reset();
 }

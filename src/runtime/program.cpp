@@ -168,6 +168,7 @@ KernelSpec compute_spec(const ComputeConfig& c) {
   s.defines = c.defines;
   s.named_compile_args = c.named_compile_args;
   s.opt_level = c.opt_level;
+  s.include_dirs = c.include_dirs;
   s.compute_config = c;
   for (size_t i = 0; i < c.unpack_to_dest_mode.size() && i < 64; ++i)
     if (c.unpack_to_dest_mode[i] == UnpackToDestMode::UnpackToDestFp32) s.unpack_to_dest_fp32 |= uint64_t(1) << i;

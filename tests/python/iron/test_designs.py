@@ -286,3 +286,19 @@ def test_an_external_function_with_include_dirs_and_defines(device, tmp_path):
         iron.ExternalFunction("f", source_string="", compile_flags=["-O3"])
     assert str(e.value) == ("ExternalFunction 'f': compile flag '-O3' is not supported here; the kernel is built with "
                             "the worker's kernel, so only -DNAME[=VALUE] and -I DIR apply")
+
+
+def test_closing_the_device_stops_a_design_and_its_calls_then_refuse():
+    import tessel
+
+    with tessel.Device.open(grid=(2, 2)) as d:
+        a, c = ObjectFifo(line, name="a"), ObjectFifo(line, name="c")
+        w = Worker(stage(1, 1), [a.cons(), c.prod(), affine()])
+        design = Program(d, Runtime(fill_drain, [vec, vec, a.prod(), c.cons()]), [w]).resolve_program()
+        x = np.arange(N, dtype=np.int32)
+        y = np.zeros(N, np.int32)
+        design(x, y)  # its grid now waits on the card thread for the next call
+    with pytest.raises(tessel.ValidationError) as e:
+        design(x, y)
+    assert str(e.value) == "design 'fill_drain': its device is closed"
+    design.close()
