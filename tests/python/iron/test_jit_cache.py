@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 
 from tessel.iron.dispatch_time import DispatchParameter, claim_runtime_args
-from tessel.iron.jit import _acquire_lock, _release_lock, clear_memory_cache, jit
+from tessel.iron.design_cache import acquire_lock, release_lock
+from tessel.iron.jit import clear_memory_cache, jit
 from tessel.iron.markers import CompileTime, DispatchTime, In, Out
 from tessel.iron.tensor import arange, zeros
 
@@ -324,7 +325,7 @@ def test_waiter_on_a_removed_lock_file_starts_over(cache_dir, monkeypatch):
     (directory / "design.json").unlink()
     clear_memory_cache()
 
-    held = _acquire_lock(directory)  # this test plays the other process
+    held = acquire_lock(directory)  # this test plays the other process
     waiting = threading.Event()
     real_flock = fcntl.flock
 
@@ -339,7 +340,7 @@ def test_waiter_on_a_removed_lock_file_starts_over(cache_dir, monkeypatch):
         assert waiting.wait(10)
         (directory / "design.json").write_text(entry)
     finally:
-        _release_lock(directory, held)
+        release_lock(directory, held)
     thread.join(10)
     assert not thread.is_alive()
     assert len(GENERATED) == 1 and len(FakeDesign.loaded) == 1
