@@ -20,7 +20,8 @@ from .kernel import ExternalFunction, Kernel
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, SequentialPlacer, Tile
 from .program import Design, Program
 from .runtime import Runtime, Task, TaskGroup
-from .taps import TensorAccessPattern, TensorAccessSequence, TensorTiler2D
+from .taps import TensorAccessPattern, TensorAccessSequence
+from .tilers import TensorTiler2D
 from .worker import Worker, WorkerRuntimeBarrier
 from . import kernels
 
