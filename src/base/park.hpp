@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <thread>
 
 namespace tessel::base {
 
@@ -18,5 +19,23 @@ struct alignas(64) ParkWord {
 void park(ParkWord& w, uint32_t timeout_us);
 // Wakes a sleeper of w, if there is one.
 void unpark(ParkWord& w);
+
+// One step of waiting for ready(): for the first spin_checks steps a check
+// (yielding the core at every 64th, so a waiter sharing a core with the
+// other side lets it run), after that a park of at most park_us. A futex
+// round trip costs tens of microseconds on a VM, so an answer that comes
+// soon is not parked for. Returns ready().
+template <typename Ready>
+bool spin_or_park(ParkWord& w, uint32_t& checks, uint32_t spin_checks, uint32_t park_us, Ready ready) {
+  if (ready()) return true;
+  if (++checks < spin_checks) {
+    if (checks % 64 == 0) std::this_thread::yield();
+    return false;
+  }
+  w.parked.store(1);
+  if (!ready()) park(w, park_us);
+  w.parked.store(0);
+  return ready();
+}
 
 } // namespace tessel::base

@@ -38,7 +38,7 @@ struct LoadedDesign::Impl {
   Layout layout;
   Program program;
   std::vector<std::shared_ptr<Buffer>> buffers; // one per arg
-  std::vector<bool> is_input, is_output;         // per arg, from the stream's tasks
+  std::vector<bool> is_input, is_output;        // per arg, from the stream's tasks
   std::unique_ptr<CallLine> line;
   std::unique_ptr<Sequencer> sequencer;
   std::thread card;
@@ -65,8 +65,8 @@ void LoadedDesign::Impl::launch() {
   }
   // A host launch on this device stops this grid first (it starts afresh at
   // the next call).
-  device->state().persistent = runtime::DeviceState::PersistentGrid{"the grid of design '" + spec.name + "'",
-                                                                     [this] { halt(); }};
+  device->state().persistent =
+      runtime::DeviceState::PersistentGrid{"the grid of design '" + spec.name + "'", [this] { halt(); }};
   sim::Chip& c = chip();
   // The tables and pools are the runtime's L1: NoC transfers into them are legal.
   const uint32_t cores = device->grid().x * device->grid().y;
@@ -192,21 +192,18 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
   const uint32_t request = l.requested.load() + 1;
   l.requested.store(request, std::memory_order_release);
   base::unpark(l.card_park);
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   uint32_t checks = 0;
   bool timed_out = false;
-  while (l.answered.load(std::memory_order_acquire) != request && !l.finished.load(std::memory_order_acquire)) {
-    if (++checks < (1u << 16)) { // spin (yielding) before parking: see sequencer.cpp
-      if (checks % 64 == 0) std::this_thread::yield();
-      continue;
-    }
-    if (interrupt_requested() || Clock::now() > deadline) {
+  const auto ended = [&] {
+    return l.answered.load(std::memory_order_acquire) == request || l.finished.load(std::memory_order_acquire);
+  };
+  while (!base::spin_or_park(l.host_park, checks, kSpinChecks, 20000, ended)) {
+    if (checks >= kSpinChecks && (interrupt_requested() || Clock::now() > deadline)) {
       timed_out = !interrupt_requested();
       break;
     }
-    l.host_park.parked.store(1);
-    if (l.answered.load() != request && !l.finished.load()) base::park(l.host_park, 20000);
-    l.host_park.parked.store(0);
   }
   ++d.calls;
   const bool answered = l.answered.load(std::memory_order_acquire) == request;

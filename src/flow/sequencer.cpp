@@ -1,19 +1,11 @@
 #include "flow/sequencer.hpp"
 
 #include <cstddef>
-#include <thread>
 
 #include "sim/chip.hpp"
 #include "tessel/iron_abi.h"
 
 namespace tessel::flow {
-
-namespace {
-// A host that calls again within this long is not parked for (a futex
-// round trip costs tens of microseconds on a VM): the card spins, yielding
-// its core at every 64th check, for this many checks after a call ends.
-constexpr uint32_t kSpinChecks = 1u << 16;
-} // namespace
 
 Sequencer::Sequencer(sim::Chip& chip, const DesignSpec& spec, const Layout& layout, CallLine& line)
     : chip_(chip), spec_(spec), layout_(layout), line_(line) {
@@ -85,12 +77,10 @@ bool Sequencer::run_op(const Op& op) {
       for (const TaskInstance& t : tasks_)
         if (!t.freed && spec_.channels[t.channel].shim_column == cs.shim_column)
           holders += "\n  " + spec_.channels[t.channel].name + " task at " + at_line(t.line) +
-                     (t.iteration ? " (iteration " + std::to_string(t.iteration) + ")" : "") +
                      (t.wait ? ", awaited" : ", not awaited");
       flow_error(op, "shim tile (" + std::to_string(cs.shim_column) + ",0) has no free descriptor: all " +
                          std::to_string(spec_.descriptors_per_shim) +
-                         " are held by tasks not freed yet (finish their TaskGroup, or free() them, first):" +
-                         holders);
+                         " are held by tasks not freed yet (finish their TaskGroup, or free() them, first):" + holders);
     }
     const ArgSpec& arg = spec_.args[op.c];
     iron_task t{};
@@ -127,7 +117,7 @@ bool Sequencer::run_op(const Op& op) {
     }
     t.number = uint32_t(tasks_.size());
     c.queue[c.pushed % IRON_QUEUE_DEPTH] = t;
-    TaskInstance inst{op.b, c.pushed, op.line, 0, op.wait, false, id, 0};
+    TaskInstance inst{op.b, c.pushed, op.line, op.wait, false, id, 0};
     __atomic_store_n(&c.pushed, c.pushed + 1, __ATOMIC_RELEASE);
     free.pop_back();
     id_holder_[size_t(cs.shim_column)][id] = int32_t(tasks_.size());
@@ -190,16 +180,12 @@ bool Sequencer::run_op(const Op& op) {
 bool Sequencer::advance() {
   bool any = false;
   const auto& ops = spec_.sequence.ops;
-  while (state_ == State::Running || state_ == State::Blocked) {
+  while (state_ == State::Running) {
     if (pc_ >= ops.size()) {
       state_ = State::Done;
       break;
     }
-    if (!run_op(ops[pc_])) {
-      state_ = State::Blocked;
-      break;
-    }
-    state_ = State::Running;
+    if (!run_op(ops[pc_])) break; // blocked: the same op again next time
     ++pc_;
     ++stats_.ops;
     any = true;
@@ -225,7 +211,7 @@ void Sequencer::poll(sim::Chip&) {
     chip_.request_stop("the design was closed");
     return;
   }
-  if (state_ != State::Running && state_ != State::Blocked) return;
+  if (state_ != State::Running) return;
   try {
     advance();
   } catch (const FlowError& e) {
@@ -242,14 +228,10 @@ bool Sequencer::idle(sim::Chip&) {
     }
     if (state_ == State::Waiting) {
       if (line_.requested.load(std::memory_order_acquire) == served_) {
-        // Nothing to do until the host calls: spin a little, then park.
-        if (++checks < kSpinChecks) {
-          if (checks % 64 == 0) std::this_thread::yield();
-          continue;
-        }
-        line_.card_park.parked.store(1);
-        if (line_.requested.load() == served_ && !line_.stop.load()) base::park(line_.card_park, 100000);
-        line_.card_park.parked.store(0);
+        // Nothing to do until the host calls.
+        base::spin_or_park(line_.card_park, checks, kSpinChecks, 100000, [&] {
+          return line_.requested.load(std::memory_order_acquire) != served_ || line_.stop.load();
+        });
         continue;
       }
       start_call();

@@ -25,8 +25,8 @@
 #include "base/park.hpp"
 #include "flow/layout.hpp"
 #include "sim/card_agent.hpp"
-#include "tessel/iron_abi.h"
 #include "tessel/flow/loaded_design.hpp"
+#include "tessel/iron_abi.h"
 
 namespace tessel::sim {
 class Chip;
@@ -42,6 +42,9 @@ struct CallResult {
   std::exception_ptr kernel_error; // set when the grid's run threw
   CallStats stats;
 };
+
+// Checks either side spins for before it parks (base::spin_or_park).
+inline constexpr uint32_t kSpinChecks = 1u << 16;
 
 struct CallLine {
   std::vector<uint32_t> buffer_addrs; // device addresses of the bound buffers
@@ -59,7 +62,6 @@ struct TaskInstance {
   uint32_t channel = 0;
   uint32_t number = 0; // the channel's task count before it (done > number: finished)
   uint32_t line = 0;
-  uint64_t iteration = 0; // of the innermost loop, for reports
   bool wait = false, freed = false;
   uint32_t descriptor = 0; // its id on its shim tile
   uint32_t free_line = 0;  // where it was freed
@@ -77,7 +79,7 @@ public:
   std::string leftovers() const; // empty when the grid is quiescent
 
 private:
-  enum class State : uint8_t { Waiting, Running, Blocked, Done };
+  enum class State : uint8_t { Waiting, Running, Done }; // Running: at pc_, which may be blocked
   void start_call();
   // Runs ops until one blocks or the stream ends; true if any op ran.
   bool advance();
@@ -105,7 +107,7 @@ private:
   // first), and the task instance that last held each id (-1: none).
   std::vector<std::vector<uint32_t>> free_ids_;
   std::vector<std::vector<int32_t>> id_holder_;
-  std::vector<uint64_t> moved_at_start_;   // per channel
+  std::vector<uint64_t> moved_at_start_; // per channel
   CallStats stats_;
 };
 

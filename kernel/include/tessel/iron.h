@@ -79,14 +79,11 @@ inline void wait_for_value(uint32_t b, uint32_t value, TESSEL_SITE_PARAMS) {
 
 inline void release_with_value(uint32_t b, uint32_t value, TESSEL_SITE_PARAMS) {
   if (value > 63) fail("WorkerRuntimeBarrier.release_with_value: values are 0 to 63", TESSEL_SITE);
-  __atomic_fetch_add(const_cast<uint32_t*>(barrier_word(b)), value, __ATOMIC_RELAXED);
-  noc_semaphore_set(barrier_word(b), *barrier_word(b), TESSEL_SITE); // wakes a waiter, as a lock release does
+  noc_semaphore_set(barrier_word(b), *barrier_word(b) + value, TESSEL_SITE); // a semaphore write wakes its waiters
 }
 
 // An RTP Buffer's bytes in this core's L1.
-inline void* rtp(uint32_t r) {
-  return at(reinterpret_cast<const uint32_t*>(at(table()->rtps))[r]);
-}
+inline void* rtp(uint32_t r) { return at(reinterpret_cast<const uint32_t*>(at(table()->rtps))[r]); }
 
 } // namespace iron
 

@@ -7,7 +7,7 @@ its own output fifo; a join fills each segment from its own input fifo and
 empties the whole object at once; a forward is a split into one. The copies
 are the staging core's mover's; no worker takes part."""
 
-from .dataflow import ObjectFifo, ObjectFifoHandle
+from .dataflow import ObjectFifo
 from .errors import IronRuntimeError
 from .placement import AnyMemTile, Tile
 from .types import array_type, element_count

@@ -9,7 +9,6 @@ import numpy as np
 
 from .. import _tessel
 from . import device as device_mod
-from .dataflow import ObjectFifoHandle
 from .errors import IronRuntimeError
 from .placement import SequentialPlacer, Tile
 from .runtime import Runtime

@@ -5,7 +5,6 @@ from . import trace
 from .buffer import Buffer
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .errors import IronRuntimeError
-from .kernel import ExternalFunction
 from .placement import AnyComputeTile, Tile
 
 
@@ -112,4 +111,4 @@ class Worker:
         return f"Worker({self.name})"
 
 
-__all__ = ["Worker", "WorkerRuntimeBarrier", "ExternalFunction"]
+__all__ = ["Worker", "WorkerRuntimeBarrier"]
