@@ -1,7 +1,8 @@
 // What the host and the card share (spec: Rules the host keeps), and nothing
 // else: the command ring (host_depth lines in the X280's memory), the event
 // ring (event_depth entries in host memory), the host's read-count line, the
-// stop flag, and two park words for waking a side that sleeps.
+// stop flag, the upload region, and two park words for waking a side that
+// sleeps.
 //
 // Protocol (single producer, single consumer each way)
 //  - Command ring: the host writes lines ring[i % depth] for i in
@@ -27,6 +28,7 @@
 #include <cstdint>
 
 #include "base/park.hpp"
+#include "tessel/engine_abi.h"
 #include "tessel/persistent_abi.h"
 
 namespace tessel::dispatch {
@@ -65,6 +67,11 @@ struct CardMemory {
   alignas(64) std::atomic<uint32_t> ready{0};      // card: every core's loop waits for commands
   alignas(64) std::atomic<uint32_t> finished{0};   // card: the run ended
   ParkWord card_park, host_park;
+  // The upload region (engines): the host writes whole lines of it before it
+  // stores the RUN that names them, and never the range of a running or kept
+  // engine; upload_bytes is 0 for a program with an X280 thread.
+  uint32_t upload_bytes = KM_UPLOAD_REGION_BYTES;
+  alignas(64) uint32_t upload[KM_UPLOAD_REGION_BYTES / 4];
 };
 
 } // namespace tessel::dispatch

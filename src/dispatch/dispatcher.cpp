@@ -359,7 +359,10 @@ void Dispatcher::complete(uint32_t slot) {
   busy_mask_ &= ~(1u << slot);
   last_activity_tick_ = now;
   // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
-  post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
+  if (s.command.engine)
+    engine_completed(s);
+  else
+    post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
   if (!in_pump_) pump(); // which wakes the host
 }
 
@@ -379,10 +382,11 @@ bool Dispatcher::take_line(const Command& c) {
   }
   if (!event_room()) return false; // every other line ends in an event
   if (exited_ || exit_pending_) return reject(c, KMD_REJECT_EXITED), true;
-  if ((handler >= KM_HANDLER_RESERVED_FIRST && handler <= KM_HANDLER_RESERVED_LAST) || handler == KM_HANDLER_RUN ||
-      handler == KM_HANDLER_CANCEL || handler == KM_HANDLER_EXIT)
+  if ((handler >= KM_HANDLER_RESERVED_FIRST && handler <= KM_HANDLER_RESERVED_LAST) || handler == KM_HANDLER_EXIT)
     return reject(c, KMD_REJECT_HANDLER), true;
   if (c.flags & KM_FLAG_RESERVED) return reject(c, KMD_REJECT_FLAGS), true;
+  if (handler == KM_HANDLER_RUN) return run_engine(c), true;
+  if (handler == KM_HANDLER_CANCEL) return cancel_engine(c), true;
   if (handler == KM_HANDLER_PING) {
     post(KM_EVENT_PONG, c.tag, 0, 0, 0);
     return true;
@@ -419,6 +423,7 @@ bool Dispatcher::pump() {
     return true; // the waiting readers were woken to leave their loops
   }
   if (aborting_) return false;
+  if (any_engine_running()) progress |= step_engines();
   // Queued jobs first: each takes the lowest group of its size on idle cores.
   for (size_t j = 0; j < jobs_.size();) {
     if (free_slot() < 0 || !event_room()) break;
@@ -466,7 +471,8 @@ bool Dispatcher::pump() {
     }
   }
   if (progress) mem_.taken.store(ring_taken_, std::memory_order_release);
-  if (exit_pending_ && busy_mask_ == 0 && jobs_.empty()) {
+  if (any_engine_running()) progress |= step_engines(); // the ring's commands may have started or freed some
+  if (exit_pending_ && busy_mask_ == 0 && jobs_.empty() && !any_engine_running()) {
     send_exit();
     progress = true;
   }
@@ -522,7 +528,15 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
              std::to_string(s.command.first + s.command.count - 1) + ") missed its deadline of " +
              std::to_string(config_.deadline_s) + " s: " + std::to_string(stuck_.size()) +
              " core(s) of its group did not report";
-  post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
+  if (s.command.engine) {
+    Engine& e = *engines_[s.command.engine - 1].engine;
+    CardEvent& ev = mem_.events[posted_ % config_.event_depth]; // the run ends here: room is not waited for
+    ev = CardEvent{KM_EVENT_ENGINE_ERROR, e.req(), KM_STREAM_ERROR_TIMEOUT | ((s.command.token + 1) & 0xFFFFu) << 8, 0};
+    ++posted_;
+    wake_host_ = true;
+  } else {
+    post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
+  }
   wake_host();
   chip.request_stop(message_);
 }
@@ -559,7 +573,7 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
       if (busy(i) && slots_[i].deadline_tick <= now) return time_out(chip, i), woke;
     recompute_deadline(); // the bound was a completed command's
   }
-  if (busy_mask_ == 0 && jobs_.empty() && state_ == KM_STATE_RUNNING) {
+  if (busy_mask_ == 0 && jobs_.empty() && !any_engine_running() && state_ == KM_STATE_RUNNING) {
     const uint64_t quiet = now - last_activity_tick_;
     if (idle_ticks_ && quiet > idle_ticks_) {
       error_ = KM_ERROR_IDLE;

@@ -24,15 +24,25 @@
 //  - EXIT is held until nothing is in flight and the job queue is empty; it
 //    then goes to every core (mailbox slot `depth`), and later commands are
 //    rejected (KMD_REJECT_EXITED).
+//  - Engines (dispatcher_engines.cpp): RUN starts a stream or graph from the
+//    upload region, CANCEL stops one; both are answered only when rejected.
+//    An engine's commands take slots and sequence numbers like the host's;
+//    their completions go to the engine, never to the event ring. An
+//    engine's own events wait for room beside every host command in flight
+//    (unread + host slots + 1 <= event_depth). EXIT also waits until no
+//    engine runs.
 #pragma once
 
+#include <array>
 #include <bitset>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "dispatch/card_clock.hpp"
 #include "dispatch/card_memory.hpp"
+#include "dispatch/engine.hpp"
 #include "sim/card_agent.hpp"
 #include "sim/chip.hpp"
 #include "tessel/dispatch/errors.hpp"
@@ -88,6 +98,8 @@ private:
     uint32_t arg_count = 0;
     uint32_t args[KM_ARGS_MAX] = {};
     uint64_t taken_tick = 0; // from the ring (the deadline's start for host commands)
+    uint32_t engine = 0;     // the engine slot + 1 that sent it (0: the host)
+    uint32_t token = 0;      // the engine's
   };
   struct Slot {
     Command command;
@@ -182,6 +194,25 @@ private:
   uint64_t next_wait_deadline_ = ~0ull;
   uint64_t wait_ticks_;
   bool expire_waits(uint64_t now);
+
+  // Engines: four stream slots, then two graph slots.
+  struct EngineSlot {
+    std::unique_ptr<Engine> engine; // null: free
+    bool running = false;           // kept graphs stay loaded between runs
+  };
+  class Sink;
+  friend class Sink;
+  std::array<EngineSlot, KM_ENGINE_STREAMS_MAX + KM_ENGINE_GRAPHS_MAX> engines_;
+  uint32_t engines_running_ = 0;
+  bool any_engine_running() const { return engines_running_ != 0; }
+  void run_engine(const Command& c);
+  void cancel_engine(const Command& c);
+  bool step_engines();
+  bool engine_submit(uint32_t slot, const EngineCommand& c);
+  bool engine_post(uint32_t slot, uint32_t kind, uint32_t auxiliary, uint32_t value);
+  bool engine_event_room();
+  void engine_completed(const Slot& s);
+  int find_engine(uint32_t req) const;
 };
 
 } // namespace tessel::dispatch

@@ -1,6 +1,7 @@
 #include "tessel/dispatch/result.hpp"
 
 #include "tessel/dispatch/run.hpp"
+#include "tessel/engine_abi.h"
 #include "tessel/persistent_abi.h"
 
 namespace tessel::dispatch {
@@ -22,6 +23,8 @@ const char* reject_reason_name(uint32_t reason) {
   case KMD_REJECT_GROUP: return "group";
   case KMD_REJECT_EXITED: return "exited";
   case KMD_REJECT_QUEUE: return "queue";
+  case KMD_REJECT_ENGINES: return "engines";
+  case KMD_REJECT_REQ: return "req";
   default: return "unknown";
   }
 }
@@ -41,7 +44,8 @@ const char* error_name(uint32_t error) {
 
 std::optional<uint64_t> read_sequence(uint64_t previous, uint32_t low16) {
   const uint32_t delta = (low16 - uint32_t(previous)) & 0xFFFFu;
-  if (delta < 32768u) return previous + delta;
+  // Fewer than 32,768 commands of other sources between: delta <= 32,768.
+  if (delta <= 32768u) return previous + delta;
   const uint32_t lag = 65536u - delta;
   if (lag <= 2048u && previous >= lag) return previous - lag;
   return std::nullopt;

@@ -8,17 +8,15 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/device_state.hpp"
 #include "dispatch/run_state.hpp"
 #include "dispatch/session_state.hpp"
+#include "runtime/device_state.hpp"
 #include "tessel/dispatch/errors.hpp"
 
 namespace tessel::dispatch {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-// The host spins this long for the card before it parks (see the card's kSpinTicks).
-constexpr auto kSpin = std::chrono::microseconds(200);
 
 Clock::time_point after(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -72,7 +70,7 @@ void Run::Impl::store_some() {
   bool published = false;
   while (!queue.empty()) {
     const uint32_t ring_room = options.host_depth - (stored - m.taken.load(std::memory_order_acquire));
-    const uint64_t event_room = options.event_depth - (stored_with_event - events_read);
+    const uint64_t event_room = options.event_depth - (stored_with_event - command_events);
     size_t n = std::min<size_t>({queue.size(), options.batch, ring_room, event_room});
     if (n == 0) break;
     // Whole batches: a short one only when the card has taken every stored
@@ -106,6 +104,19 @@ void Run::Impl::store_some() {
 }
 
 void Run::Impl::handle_event(const CardEvent& e) {
+  if (e.kind >= KM_EVENT_ENGINE_EVENT && e.kind <= KM_EVENT_ENGINE_ERROR) return engine_event(e);
+  ++command_events;
+  if (e.tag & kRuntimeTag) {
+    if (RuntimeCommand* c = runtime(e.tag)) {
+      c->arrived = true;
+      c->kind = e.kind;
+      c->reason = e.auxiliary & 0xFFu;
+    } else {
+      failure = "the dispatcher sent an event (kind " + std::to_string(e.kind) + ") for a runtime command (tag " +
+                std::to_string(e.tag & ~kRuntimeTag) + ") not in flight";
+    }
+    return;
+  }
   uint64_t handle = (next_handle & ~0xFFFFFFFFull) | e.tag;
   if (handle >= next_handle) handle -= 1ull << 32;
   HandleState* h = find(handle);
@@ -147,42 +158,6 @@ void Run::Impl::read_events() {
   unpark(m.card_park);
 }
 
-template <typename Done>
-bool Run::Impl::wait_until(Done done, Clock::time_point deadline) {
-  CardMemory& m = *memory;
-  for (;;) {
-    store_some();
-    read_events();
-    if (done()) return true;
-    if (card_finished()) {
-      read_events();
-      return done();
-    }
-    if (Clock::now() >= deadline) return false;
-    const uint32_t posted = m.posted.load(std::memory_order_relaxed);
-    const uint32_t taken = m.taken.load(std::memory_order_relaxed);
-    bool woken = false;
-    const auto spin_until = Clock::now() + kSpin;
-    for (uint32_t i = 0; !woken; ++i) {
-      woken = m.posted.load(std::memory_order_acquire) != posted || m.finished.load(std::memory_order_relaxed) ||
-              (!queue.empty() && m.taken.load(std::memory_order_relaxed) != taken);
-      __builtin_ia32_pause();
-      if ((i & 63) == 63) {
-        if (Clock::now() >= spin_until) break;
-        // The card's thread may share this core: let it run (card_memory.hpp, "Spinning").
-        if (i >= 1024) sched_yield();
-      }
-    }
-    if (woken) continue;
-    m.host_park.parked.store(1, std::memory_order_seq_cst);
-    if (m.posted.load(std::memory_order_seq_cst) == posted && !m.finished.load()) {
-      const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now()).count();
-      park(m.host_park, uint32_t(std::clamp<int64_t>(left, 1, 10000)));
-    }
-    m.host_park.parked.store(0, std::memory_order_relaxed);
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Failures
 
@@ -222,11 +197,18 @@ void Run::Impl::log_kernel_state() const {
 }
 
 void Run::Impl::raise_failed(const std::string& context) {
+  if (!card_finished()) {
+    // The host saw the card break the protocol (an event for nothing in
+    // flight): the grid is stopped before the card is read back.
+    memory->stop.store(1, std::memory_order_seq_cst);
+    unpark(memory->card_park);
+  }
   join_card();
   read_back();
   log_kernel_state();
   std::string message = context + ": the persistent kernel failed";
   if (!result.message.empty()) message += ": " + result.message;
+  if (!failure.empty()) message += ": " + failure;
   throw KernelFailed(message, result);
 }
 
@@ -467,8 +449,8 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
 uint64_t Run::drain(double timeout_s) {
   const auto t0 = Clock::now();
   Impl& r = *impl_;
-  const uint64_t before = r.events_read;
-  const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.events_read; };
+  const uint64_t before = r.command_events;
+  const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.command_events; };
   const bool ok = r.wait_until(all, after(timeout_s));
   r.native_s += since(t0);
   r.wait_s += since(t0);
@@ -483,7 +465,7 @@ uint64_t Run::drain(double timeout_s) {
                           std::to_string(timeout_s) + " s; " + r.kernel_activity(),
                       pending);
   }
-  return r.events_read - before;
+  return r.command_events - before;
 }
 
 std::optional<Event> Run::event(uint64_t handle) const {
@@ -518,6 +500,23 @@ ResultBlock Run::stop(double timeout_s) {
   if (r.stopped) return r.result;
   const auto deadline = after(timeout_s);
   std::optional<std::string> drain_error;
+  if (!r.card_finished()) {
+    // Every engine still running (or unknown) is cancelled and its end waited for.
+    try {
+      for (const std::shared_ptr<EngineHandle>& h : std::vector(r.engines)) {
+        const auto left = [&] { return std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()); };
+        try {
+          cancel(h, left());
+          if (!h->end) wait_engine(h, left());
+        } catch (const EngineError&) {    // its cancelled (or another) error event: it ended
+        } catch (const EngineRejected&) { // an unknown RUN that was rejected: it never ran
+        }
+      }
+    } catch (const WaitTimeout& e) {
+      abort();
+      throw EngineTimeout(std::string("Run.stop: ") + e.what() + "; the run was aborted", nullptr);
+    }
+  }
   if (!r.card_finished()) {
     try {
       drain(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));

@@ -3,6 +3,9 @@
 // commands not stored yet and its table of handles. Internal to dispatch.
 #pragma once
 
+#include <sched.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -59,6 +62,15 @@ struct HandleState {
   Event event;
 };
 
+// A command the runtime sends on its own (RUN, CANCEL, PING): its tag has
+// kRuntimeTag set, outside the handles' numbers, and its answer is kept here.
+constexpr uint32_t kRuntimeTag = 0x80000000u;
+struct RuntimeCommand {
+  uint32_t tag = 0;
+  bool arrived = false;
+  uint32_t kind = 0, reason = 0;
+};
+
 struct Run::Impl {
   Session::Impl* session = nullptr;
   LoadOptions options;
@@ -77,7 +89,8 @@ struct Run::Impl {
   FrontQueue<CommandLine> queue; // submitted, not stored yet
   uint32_t stored = 0;           // lines published
   uint64_t stored_with_event = 0;
-  uint32_t events_read = 0;
+  uint32_t events_read = 0;    // events taken from the ring (the read count)
+  uint64_t command_events = 0; // of them, the commands' (not the engines')
   std::chrono::steady_clock::time_point last_fence{};
 
   // Handles: handles[i] is handle base + i.
@@ -98,6 +111,21 @@ struct Run::Impl {
 
   double submit_s = 0, wait_s = 0, native_s = 0;
 
+  // Engines (run_engines.cpp).
+  std::vector<RuntimeCommand> runtime_commands; // sent, answer not taken yet
+  uint32_t next_runtime_tag = kRuntimeTag | 1u;
+  std::vector<std::shared_ptr<Upload>> uploads;       // not released
+  std::vector<std::shared_ptr<EngineHandle>> engines; // started, not ended (or unknown)
+  std::vector<uint32_t> binding_lines;                // offsets of binding lines in use
+  uint32_t queue_runtime(uint32_t handler, std::initializer_list<uint32_t> args);
+  RuntimeCommand* runtime(uint32_t tag);
+  void engine_event(const CardEvent& e);
+  std::optional<uint32_t> free_range(uint32_t bytes) const;
+  // Sends `line_tag`'s command's PING and waits for it; true when answered in time.
+  bool ping(double timeout_s, uint32_t& ping_tag);
+  void settle(uint32_t tag); // a RUN or CANCEL answered without an event: its event room comes back
+  void end_engine(const std::shared_ptr<EngineHandle>& h);
+
   HandleState* find(uint64_t handle);
   const HandleState* find(uint64_t handle) const;
   void check_open(const char* call) const;
@@ -117,5 +145,45 @@ struct Run::Impl {
   void raise_event_errors(uint64_t handle, const HandleState& h);
   ~Impl();
 };
+
+// The host spins this long for the card before it parks (see the card's kSpinTicks).
+inline constexpr auto kHostSpin = std::chrono::microseconds(200);
+
+template <typename Done>
+bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point deadline) {
+  using Clock = std::chrono::steady_clock;
+  CardMemory& m = *memory;
+  for (;;) {
+    store_some();
+    read_events();
+    if (done()) return true;
+    if (card_finished()) {
+      read_events();
+      return done();
+    }
+    if (Clock::now() >= deadline) return false;
+    const uint32_t posted = m.posted.load(std::memory_order_relaxed);
+    const uint32_t taken = m.taken.load(std::memory_order_relaxed);
+    bool woken = false;
+    const auto spin_until = Clock::now() + kHostSpin;
+    for (uint32_t i = 0; !woken; ++i) {
+      woken = m.posted.load(std::memory_order_acquire) != posted || m.finished.load(std::memory_order_relaxed) ||
+              (!queue.empty() && m.taken.load(std::memory_order_relaxed) != taken);
+      __builtin_ia32_pause();
+      if ((i & 63) == 63) {
+        if (Clock::now() >= spin_until) break;
+        // The card's thread may share this core: let it run (card_memory.hpp, "Spinning").
+        if (i >= 1024) sched_yield();
+      }
+    }
+    if (woken) continue;
+    m.host_park.parked.store(1, std::memory_order_seq_cst);
+    if (m.posted.load(std::memory_order_seq_cst) == posted && !m.finished.load()) {
+      const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - Clock::now()).count();
+      park(m.host_park, uint32_t(std::clamp<int64_t>(left, 1, 10000)));
+    }
+    m.host_park.parked.store(0, std::memory_order_relaxed);
+  }
+}
 
 } // namespace tessel::dispatch

@@ -12,9 +12,11 @@ TEST(ReadSequence, ForwardWithinTheField) {
   EXPECT_EQ(read_sequence(100000, (100000 + 5) & 0xFFFF), 100005u);
 }
 
+// k commands of other sources between two host commands put the second k + 1 after the first.
 TEST(ReadSequence, OtherSourcesUpTo32767Between) {
   EXPECT_EQ(read_sequence(1000, (1000 + 32767) & 0xFFFF), 1000u + 32767);
-  EXPECT_FALSE(read_sequence(1000, (1000 + 32768) & 0xFFFF).has_value()); // the gap the host cannot read
+  EXPECT_EQ(read_sequence(1000, (1000 + 32768) & 0xFFFF), 1000u + 32768); // 32,767 between: still exact
+  EXPECT_FALSE(read_sequence(1000, (1000 + 32769) & 0xFFFF).has_value()); // 32,768 between: the gap
   EXPECT_FALSE(read_sequence(1000, (1000 + 40000) & 0xFFFF).has_value());
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tessel/dispatch/engines.hpp"
 #include "tessel/dispatch/result.hpp"
 #include "tessel/error.hpp"
 
@@ -102,6 +103,32 @@ public:
   KernelFailed(const std::string& message, std::optional<ResultBlock> result)
       : DispatchError(message), result(std::move(result)) {}
   std::optional<ResultBlock> result;
+};
+
+// The kernel rejected a RUN or CANCEL (KMD_REJECT_ENGINES, KMD_REJECT_REQ,
+// KMD_REJECT_EXITED); handle is 0, req the engine's.
+class EngineRejected : public CommandRejected {
+public:
+  EngineRejected(const std::string& message, uint32_t req, uint32_t reason, std::string reason_name)
+      : CommandRejected(message, 0, reason, std::move(reason_name)), req(req) {}
+  uint32_t req;
+};
+
+// A stream or graph ended with an error event.
+class EngineError : public DispatchError {
+public:
+  EngineError(const std::string& message, EngineEvent event, std::shared_ptr<EngineHandle> handle)
+      : DispatchError(message), event(std::move(event)), handle(std::move(handle)) {}
+  EngineEvent event;
+  std::shared_ptr<EngineHandle> handle;
+};
+
+// wait_engine ran out, or a RUN or CANCEL was not answered in time.
+class EngineTimeout : public WaitTimeout {
+public:
+  EngineTimeout(const std::string& message, std::shared_ptr<EngineHandle> handle)
+      : WaitTimeout(message, {}), handle(std::move(handle)) {}
+  std::shared_ptr<EngineHandle> handle;
 };
 
 // The grid's kernels did not return within grid_timeout.

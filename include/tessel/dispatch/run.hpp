@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tessel/dispatch/engines.hpp"
 #include "tessel/dispatch/result.hpp"
 
 namespace tessel::dispatch {
@@ -99,6 +100,33 @@ public:
   std::vector<TraceEntry> trace(uint64_t handle) const;
   uint32_t traced() const; // sequence numbers traced per core
 
+  // Engines (engines.hpp; spec: Engines). upload writes a stream's or
+  // graph's bytes as whole lines at the first free place of the upload
+  // region (ValidationError, before anything is written, when they do not
+  // fit); graph gives a Graph upload its binding names.
+  std::shared_ptr<Upload> upload(const std::vector<uint8_t>& bytes, const std::string& kind,
+                                 std::shared_ptr<const Graph> graph = nullptr);
+  // Frees an upload's lines; a kept graph is dropped first (CANCEL and its cancelled event).
+  void release(const std::shared_ptr<Upload>& upload, double timeout_s = 10.0);
+  // KM_HANDLER_RUN and a PING behind it; returns when the PING is answered.
+  // bindings: up to 16 words (Graph::binding_values gives them by name);
+  // kept rewrites the header's keep bit first. EngineRejected, EngineTimeout.
+  std::shared_ptr<EngineHandle> start(const std::shared_ptr<Upload>& upload, const std::vector<uint32_t>& bindings = {},
+                                      std::optional<bool> kept = std::nullopt, double timeout_s = 10.0);
+  // Runs the kept graph with req again (KM_HANDLER_RUN, a2 = 2).
+  std::shared_ptr<EngineHandle> restart(uint32_t req, const std::vector<uint32_t>& bindings = {},
+                                        double timeout_s = 10.0);
+  // KM_HANDLER_CANCEL (nothing for an engine that has ended); the engine ends
+  // with its cancelled event. For an unknown handle it learns the RUN's answer.
+  void cancel(const std::shared_ptr<EngineHandle>& handle, double timeout_s = 10.0);
+  // Its end event; EngineError for an error event, EngineTimeout, KernelFailed.
+  EngineEvent wait_engine(const std::shared_ptr<EngineHandle>& handle, double timeout_s = 10.0);
+  // The same stream or graph run from the host, its commands through the host ring.
+  HostfedResult run_hostfed(const std::vector<uint8_t>& bytes, const std::vector<uint32_t>& bindings = {},
+                            double timeout_s = 10.0);
+  std::vector<std::shared_ptr<Upload>> uploads() const; // not released
+  uint32_t upload_region_bytes() const;
+
   uint64_t submitted() const;       // the last handle
   const KernelSizes& sizes() const; // the program's kernels against the session's kernel buffer
   double submit_s() const;
@@ -114,7 +142,8 @@ private:
 
 // The host's reading of a 16-bit sequence field (spec: sequence numbering):
 // `previous` is the sequence of the host's previous command. Exact while
-// fewer than 32,768 commands of other sources came between; a lag of up to
+// fewer than 32,768 commands of other sources came between (a difference
+// of at most 32,768); a lag of up to
 // 2,048 (a queued command) reads backwards. Anything else is a gap the host
 // cannot read: nullopt.
 std::optional<uint64_t> read_sequence(uint64_t previous, uint32_t low16);
