@@ -12,6 +12,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "dispatch_bindings.hpp"
 #include "tessel/dispatch/errors.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
@@ -138,12 +139,12 @@ using Handles = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::devic
 void bind_dispatch(nb::module_& m) {
   nb::register_exception_translator(translate);
 
-  nb::class_<Run>(m, "DispatchRun")
-      .def("submit",
-           [](Run& r, uint32_t handler, uint32_t first, uint32_t count, const std::vector<uint32_t>& args,
-              bool exclusive, bool result, bool queued) {
-             return r.submit(handler, Group{first, count}, args, SubmitFlags{exclusive, result, queued});
-           })
+  nb::class_<Run> run(m, "DispatchRun");
+  run.def("submit",
+          [](Run& r, uint32_t handler, uint32_t first, uint32_t count, const std::vector<uint32_t>& args,
+             bool exclusive, bool result, bool queued) {
+            return r.submit(handler, Group{first, count}, args, SubmitFlags{exclusive, result, queued});
+          })
       .def("submit_many",
            [](Run& r, U32s handlers, U32s firsts, U32s counts, std::optional<U32s> args, uint32_t columns,
               bool exclusive, size_t n) {
@@ -207,6 +208,7 @@ void bind_dispatch(nb::module_& m) {
       .def("submit_s", &Run::submit_s)
       .def("wait_s", &Run::wait_s)
       .def("native_s", &Run::native_s);
+  bind_engines(m, run);
 
   nb::class_<Session>(m, "DispatchSession")
       .def_static(

@@ -4,7 +4,8 @@
   (also `static`/`inline`, in namespaces and structs), every
   `#define KM*_* expr` and every `enum` / `enum class` value of a header.
 - headers() -> Headers: the constants of the runtime's own headers
-  (tessel/persistent_abi.h and, when there, tessel/persistent.h), cached.
+  (tessel/persistent_abi.h and, when there, tessel/engine_abi.h and
+  tessel/persistent.h), cached.
 - handlers(source) -> {name: number}: a program's handler table, from a dict
   or from a header's `constexpr uint32_t kHandlerName = n;` lines.
 
@@ -152,6 +153,14 @@ def _runtime_headers(abi_path, abi_stamp, persistent_path, persistent_stamp):
     abi = _read(abi_path, {}, "abi.headers")
     merged = abi.result()
     paths = [abi_path]
+    # The engines' ABI beside it (tessel/engine_abi.h), when there.
+    engine_path = os.path.join(os.path.dirname(abi_path), "engine_abi.h")
+    if os.path.exists(engine_path):
+        for name, value in _read(engine_path, dict(merged), "abi.headers").result().items():
+            if name in merged and merged[name] != value:
+                raise HeaderError(f"abi.headers: {name} is {value} in {engine_path} but {merged[name]} in {abi_path}")
+            merged[name] = value
+        paths.append(engine_path)
     if persistent_path is not None:
         reader = _read(persistent_path, dict(merged), "abi.headers")
         for name, value in reader.result().items():
@@ -173,8 +182,8 @@ def _runtime_headers(abi_path, abi_stamp, persistent_path, persistent_stamp):
 
 
 def headers() -> Headers:
-    """The constants of the runtime's headers: tessel/persistent_abi.h and, when it
-    exists, tessel/persistent.h, in $TESSEL_KERNEL_INCLUDE_DIR (or the checkout's
+    """The constants of the runtime's headers: tessel/persistent_abi.h and, when
+    they exist, tessel/engine_abi.h and tessel/persistent.h, in $TESSEL_KERNEL_INCLUDE_DIR (or the checkout's
     kernel/include). Parsed once per file version; each call returns its own dict."""
     include = os.path.normpath(_include_dir())
     abi_path = os.path.join(include, "tessel", "persistent_abi.h")

@@ -102,6 +102,40 @@ class KernelFailed(DispatchError):
         self.result = _result(result)
 
 
+class EngineRejected(CommandRejected):
+    """The kernel rejected a RUN or CANCEL (four streams or two graphs running
+    or kept, no such req, a command after EXIT); `req` is the engine's."""
+
+    def __init__(self, message, handle=None, reason=None, reason_name=None, req=None):
+        super().__init__(message, handle, reason, reason_name)
+        self.req = req
+
+
+class EngineError(DispatchError):
+    """A stream or graph ended with an error event: `event` (an EngineEvent),
+    `handle`, and the event's reason, reason_name, pc and node."""
+
+    def __init__(self, message, event=None, handle=None):
+        super().__init__(message)
+        if isinstance(event, tuple):
+            from .engines.events import EngineEvent
+
+            event = EngineEvent(handle, *event)
+        self.event = event
+        self.handle = handle
+        for name in ("reason", "reason_name", "pc", "node"):
+            setattr(self, name, getattr(event, name, None))
+
+
+class EngineTimeout(WaitTimeout):
+    """wait_engine ran out, or a RUN or CANCEL was not answered in time; `handle`
+    is the engine's (marked unknown when its RUN was not answered)."""
+
+    def __init__(self, message, handle=None, pending=()):
+        super().__init__(message, pending)
+        self.handle = handle
+
+
 class GridTimeout(DispatchError):
     """The grid's kernels did not return within grid_timeout."""
 
@@ -118,5 +152,8 @@ __all__ = [
     "CommandRejected",
     "CommandTimeout",
     "KernelFailed",
+    "EngineRejected",
+    "EngineError",
+    "EngineTimeout",
     "GridTimeout",
 ]

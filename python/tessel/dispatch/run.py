@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _check
 from . import abi
+from .run_engines import EngineCalls
 
 _K = abi.headers().constants
 STATE_WORDS = _K["KM_STATE_WORDS"]
@@ -133,8 +134,9 @@ def _timeout(value, what):
     return float(value)
 
 
-class Run:
-    """A loaded persistent program. Made by Session.load."""
+class Run(EngineCalls):
+    """A loaded persistent program. Made by Session.load. Its engine calls
+    (upload, start, wait_engine, ...) are EngineCalls'."""
 
     def __init__(self, native, session, program):
         self._native = native
