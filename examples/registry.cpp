@@ -23,6 +23,8 @@ RunResult run_operation_collective(const RunOptions&);
 RunResult run_dispatch_map(const RunOptions&);
 RunResult run_dispatch_broadcast(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
+RunResult run_dispatch_graph(const RunOptions&);
+RunResult run_dispatch_stream(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
@@ -57,6 +59,13 @@ const Example kExamples[] = {
     {"dispatch_measure",
      "persistent dispatch: host-fed NOP cost (--size commands) and exclusive NOP periods on 1, 12 and 120 cores",
      run_dispatch_measure},
+    {"dispatch_graph",
+     "persistent dispatch: the spec's 06_graph, a kept graph (step, left, right, norm, a cpu loop while error < "
+     "limit) started, restarted with other bindings, released",
+     run_dispatch_graph},
+    {"dispatch_stream",
+     "persistent dispatch: a stream on the card enqueues 24 jobs of 8 cores and reports its progress with EVENTs",
+     run_dispatch_stream},
 };
 } // namespace
 

@@ -140,6 +140,18 @@ const Expectation kExpectations[] = {
        return std::vector<std::string>{std::to_string(size) + " jobs: core (0,0) multicast 16 blocks of 4 pages",
                                        "to " + std::to_string(g.full_x * g.full_y - 1) + " cores", "0 wrong"};
      }},
+    {"dispatch_graph", 0,
+     [](uint32_t, const GridCase& g) {
+       const uint32_t rows = std::min(60u, g.full_x * g.full_y);
+       return std::vector<std::string>{"graph on " + std::to_string(rows) + " rows", "restarted",
+                                       "state tensors match the host's loop"};
+     }},
+    {"dispatch_stream", 0,
+     [](uint32_t, const GridCase& g) {
+       const uint32_t group = std::min(8u, g.full_x * g.full_y);
+       return std::vector<std::string>{"a stream enqueued 24 jobs of " + std::to_string(group) + " cores",
+                                       "0 wrong", "progress events 4,8,12,16,20,24"};
+     }},
     {"dispatch_measure", 2000,
      [](uint32_t size, const GridCase& g) {
        return std::vector<std::string>{std::to_string(size) + " host-fed NOP commands",

@@ -36,3 +36,14 @@ def test_broadcast_cli_takes_the_spec_flags(root, capsys):
     broadcast = _load(root, "dispatch_broadcast", "broadcast")
     assert broadcast.main(["--rect", "0,0,4,2", "--blocks", "4", "--pages", "1", "--window", "2", "--jobs", "2"])
     assert "0 wrong checksums" in capsys.readouterr().out
+
+
+def test_graph_is_started_restarted_and_released(root, capsys):
+    assert _load(root, "dispatch_graph", "graph").main()
+    out = capsys.readouterr().out
+    assert "state tensors PASSED against the host's loop" in out and "restarted" in out
+
+
+def test_stream_enqueues_its_pipeline_and_reports_progress(root, capsys):
+    assert _load(root, "dispatch_stream", "stream").main()
+    assert "progress events [4, 8, 12, 16, 20, 24]" in capsys.readouterr().out
