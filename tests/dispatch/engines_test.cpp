@@ -323,3 +323,55 @@ TEST(Engines, SequenceGapWithEngineCommands) {
   EXPECT_THROW(l.run->wait(std::vector<uint64_t>{c}), DispatchError);
   l.run->stop();
 }
+
+// A RUN not answered in time leaves the handle unknown; cancel learns the
+// RUN's answer (here: it ran) and stops it.
+TEST(Engines, UnknownHandleSettledByCancel) {
+  Loaded l = load();
+  Stream s(5);
+  Stream::Label top = s.label();
+  s.place(top);
+  s.jmp(top);
+  auto up = l.run->upload(s.encode(), "stream");
+  std::shared_ptr<EngineHandle> h;
+  try {
+    l.run->start(up, {}, std::nullopt, 0.0);
+    FAIL() << "a RUN with no time to answer was answered";
+  } catch (const EngineTimeout& e) {
+    h = e.handle;
+  }
+  ASSERT_TRUE(h);
+  EXPECT_TRUE(h->unknown);
+  l.run->cancel(h, 10.0);
+  EXPECT_FALSE(h->unknown);
+  try {
+    l.run->wait_engine(h);
+    FAIL();
+  } catch (const EngineError& e) {
+    EXPECT_EQ(e.event.reason_name, "cancelled");
+  }
+  // A rejected RUN that timed out: cancel raises EngineRejected (it never ran).
+  std::vector<std::shared_ptr<EngineHandle>> graphs;
+  for (uint32_t req = 10; req < 12; ++req) {
+    auto g = counting_graph(req, true);
+    auto gh = l.run->start(l.run->upload(g->encode(), "graph", g), g->binding_values({{"counter", 0}, {"limit", 1}}));
+    l.run->wait_engine(gh);
+  }
+  auto third = counting_graph(12, true);
+  auto tu = l.run->upload(third->encode(), "graph", third);
+  std::shared_ptr<EngineHandle> rejected;
+  try {
+    l.run->start(tu, third->binding_values({{"counter", 0}, {"limit", 1}}), std::nullopt, 0.0);
+  } catch (const EngineTimeout& e) {
+    rejected = e.handle;
+  }
+  ASSERT_TRUE(rejected);
+  try {
+    l.run->cancel(rejected);
+    FAIL() << "the third kept graph ran";
+  } catch (const EngineRejected& e) {
+    EXPECT_EQ(e.reason_name, "engines");
+  }
+  EXPECT_EQ(tu->state, "loaded");
+  l.run->stop();
+}
