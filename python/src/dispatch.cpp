@@ -51,55 +51,43 @@ nb::dict result_dict(const ResultBlock& r) {
 
 nb::object optional_result(const std::optional<ResultBlock>& r) { return r ? nb::object(result_dict(*r)) : nb::none(); }
 
-PyObject* dispatch_error_class(const char* name) {
-  static PyObject* errors = nb::module_::import_("tessel.dispatch.errors").release().ptr();
-  return nb::handle(errors).attr(name).ptr();
-}
-
-// Raise tessel.dispatch.errors.<name>(message, **facts).
-void raise_as(const char* name, const char* message, nb::dict facts) {
-  nb::handle cls = dispatch_error_class(name);
-  nb::object error = cls(nb::str(message), **facts);
-  PyErr_SetObject(cls.ptr(), error.ptr());
-}
-
 void translate(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
   } catch (const CardBusy& e) {
     nb::dict f;
     f["pid"] = e.pid;
-    raise_as("CardBusy", e.what(), f);
+    raise_dispatch_error("CardBusy", e.what(), f);
   } catch (const KernelSizeError& e) {
     nb::dict f;
     nb::list threads;
     for (const auto& t : e.sizes.threads)
       threads.append(nb::make_tuple(t.name, t.text_bytes));
     f["sizes"] = nb::make_tuple(threads, e.sizes.total_bytes, e.sizes.buffer_bytes);
-    raise_as("KernelSizeError", e.what(), f);
+    raise_dispatch_error("KernelSizeError", e.what(), f);
   } catch (const KernelInstructionError& e) {
     nb::list findings;
     for (const auto& x : e.findings)
       findings.append(nb::make_tuple(x.thread, x.instruction, x.function, x.file, x.line));
     nb::dict f;
     f["findings"] = findings;
-    raise_as("KernelInstructionError", e.what(), f);
+    raise_dispatch_error("KernelInstructionError", e.what(), f);
   } catch (const dispatch::ProgramError& e) {
-    raise_as("ProgramError", e.what(), nb::dict());
+    raise_dispatch_error("ProgramError", e.what(), nb::dict());
   } catch (const StartError& e) {
     nb::dict f;
     f["result"] = optional_result(e.result);
-    raise_as("StartError", e.what(), f);
+    raise_dispatch_error("StartError", e.what(), f);
   } catch (const WaitTimeout& e) {
     nb::dict f;
     f["pending"] = nb::cast(e.pending);
-    raise_as("WaitTimeout", e.what(), f);
+    raise_dispatch_error("WaitTimeout", e.what(), f);
   } catch (const CommandRejected& e) {
     nb::dict f;
     f["handle"] = e.handle;
     f["reason"] = e.reason;
     f["reason_name"] = e.reason_name;
-    raise_as("CommandRejected", e.what(), f);
+    raise_dispatch_error("CommandRejected", e.what(), f);
   } catch (const CommandTimeout& e) {
     nb::dict f;
     f["handle"] = e.handle;
@@ -116,15 +104,15 @@ void translate(const std::exception_ptr& p, void*) {
       cores.append(d);
     }
     f["cores"] = cores;
-    raise_as("CommandTimeout", e.what(), f);
+    raise_dispatch_error("CommandTimeout", e.what(), f);
   } catch (const KernelFailed& e) {
     nb::dict f;
     f["result"] = optional_result(e.result);
-    raise_as("KernelFailed", e.what(), f);
+    raise_dispatch_error("KernelFailed", e.what(), f);
   } catch (const GridTimeout& e) {
-    raise_as("GridTimeout", e.what(), nb::dict());
+    raise_dispatch_error("GridTimeout", e.what(), nb::dict());
   } catch (const DispatchError& e) {
-    raise_as("DispatchError", e.what(), nb::dict());
+    raise_dispatch_error("DispatchError", e.what(), nb::dict());
   }
 }
 
@@ -135,6 +123,14 @@ std::vector<uint64_t> handle_list(const nb::ndarray<const uint64_t, nb::ndim<1>,
 using Handles = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 } // namespace
+
+// Raise tessel.dispatch.errors.<name>(message, **facts).
+void raise_dispatch_error(const char* name, const char* message, nb::dict facts) {
+  static PyObject* errors = nb::module_::import_("tessel.dispatch.errors").release().ptr();
+  nb::handle cls = nb::handle(errors).attr(name);
+  nb::object error = cls(nb::str(message), **facts);
+  PyErr_SetObject(cls.ptr(), error.ptr());
+}
 
 void bind_dispatch(nb::module_& m) {
   nb::register_exception_translator(translate);

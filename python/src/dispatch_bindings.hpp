@@ -11,6 +11,8 @@
 namespace tessel::python {
 
 void bind_engines(nb::module_& m, nb::class_<dispatch::Run>& run);
+// Raise tessel.dispatch.errors.<name>(message, **facts) (for an exception translator).
+void raise_dispatch_error(const char* name, const char* message, nb::dict facts);
 // (kind, value, registers, reason, reason_name, pc, node)
 nb::tuple engine_event_tuple(const dispatch::EngineEvent& e);
 

@@ -29,17 +29,6 @@ std::vector<uint8_t> from_bytes(const nb::bytes& b) {
   return std::vector<uint8_t>(p, p + b.size());
 }
 
-PyObject* error_class(const char* name) {
-  static PyObject* errors = nb::module_::import_("tessel.dispatch.errors").release().ptr();
-  return nb::handle(errors).attr(name).ptr();
-}
-
-void raise_as(const char* name, const char* message, nb::dict facts) {
-  nb::handle cls = error_class(name);
-  nb::object error = cls(nb::str(message), **facts);
-  PyErr_SetObject(cls.ptr(), error.ptr());
-}
-
 // Tried before the dispatch errors' translator: the engine errors are
 // CommandRejected and WaitTimeout subclasses.
 void translate(const std::exception_ptr& p, void*) {
@@ -50,16 +39,16 @@ void translate(const std::exception_ptr& p, void*) {
     f["reason"] = e.reason;
     f["reason_name"] = e.reason_name;
     f["req"] = e.req;
-    raise_as("EngineRejected", e.what(), f);
+    raise_dispatch_error("EngineRejected", e.what(), f);
   } catch (const EngineError& e) {
     nb::dict f;
     f["event"] = engine_event_tuple(e.event);
     f["handle"] = nb::cast(e.handle);
-    raise_as("EngineError", e.what(), f);
+    raise_dispatch_error("EngineError", e.what(), f);
   } catch (const EngineTimeout& e) {
     nb::dict f;
     f["handle"] = e.handle ? nb::cast(e.handle) : nb::none();
-    raise_as("EngineTimeout", e.what(), f);
+    raise_dispatch_error("EngineTimeout", e.what(), f);
   }
 }
 

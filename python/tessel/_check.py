@@ -87,3 +87,10 @@ def real(value, what):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a number, got {describe(value)}")
     return float(value)
+
+
+def timeout(value, what):
+    """Non-negative seconds (a ValueError names the call otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError(f"{what}: timeout must be non-negative seconds, got {describe(value)}")
+    return float(value)

@@ -128,11 +128,6 @@ def _core_numbers(values, what):
     return np.ascontiguousarray(a, dtype=np.uint32)
 
 
-def _timeout(value, what):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise ValueError(f"{what}: timeout must be non-negative seconds, got {_check.describe(value)}")
-    return float(value)
-
 
 class Run(EngineCalls):
     """A loaded persistent program. Made by Session.load. Its engine calls
@@ -222,7 +217,7 @@ class Run(EngineCalls):
         hs, single = _handles(handles, "Run.wait")
         t0 = time.perf_counter()
         try:
-            events = self._native.wait(hs, _timeout(timeout, "Run.wait"))
+            events = self._native.wait(hs, _check.timeout(timeout, "Run.wait"))
         finally:
             self._python_wait_s += time.perf_counter() - t0
         out = [Event(*e) for e in events]
@@ -233,7 +228,7 @@ class Run(EngineCalls):
         hs, _ = _handles(handles, "Run.wait_any")
         t0 = time.perf_counter()
         try:
-            return Event(*self._native.wait_any(hs, _timeout(timeout, "Run.wait_any")))
+            return Event(*self._native.wait_any(hs, _check.timeout(timeout, "Run.wait_any")))
         finally:
             self._python_wait_s += time.perf_counter() - t0
 
@@ -241,7 +236,7 @@ class Run(EngineCalls):
         """Wait for every submitted command; returns how many events it waited for."""
         t0 = time.perf_counter()
         try:
-            return self._native.drain(_timeout(timeout, "Run.drain"))
+            return self._native.drain(_check.timeout(timeout, "Run.drain"))
         finally:
             self._python_wait_s += time.perf_counter() - t0
 
@@ -264,7 +259,7 @@ class Run(EngineCalls):
     def stop(self, timeout=10.0):
         """Drain, EXIT every core, wait for the kernels, read back. Returns the
         result block; raises KernelFailed unless it is clean."""
-        return Result(self._native.stop(_timeout(timeout, "Run.stop")))
+        return Result(self._native.stop(_check.timeout(timeout, "Run.stop")))
 
     def abort(self):
         """The failure path: stop the grid from the host, then the dispatcher; read back."""

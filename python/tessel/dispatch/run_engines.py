@@ -13,11 +13,6 @@ __all__ = ["EngineCalls"]
 _KINDS = ("stream", "graph")
 
 
-def _timeout(value, what):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise ValueError(f"{what}: timeout must be non-negative seconds, got {_check.describe(value)}")
-    return float(value)
-
 
 def _encoded(engine, kind, what):
     from .engines.graph import Graph
@@ -78,7 +73,7 @@ class EngineCalls:
 
     def release(self, upload, timeout=10.0):
         """Free an upload's lines; a kept graph is dropped first (CANCEL and its cancelled event)."""
-        self._native.release(self._upload_arg(upload, "Run.release")._native, _timeout(timeout, "Run.release"))
+        self._native.release(self._upload_arg(upload, "Run.release")._native, _check.timeout(timeout, "Run.release"))
 
     def start(self, upload, bindings=(), kept=None, timeout=10.0):
         """Send KM_HANDLER_RUN (and a PING behind it); returns an EngineHandle.
@@ -89,7 +84,7 @@ class EngineCalls:
         if kept is not None:
             _check.flag(kept, "Run.start: kept")
         return self._engine_call(lambda: self._native.start(upload._native, words, kept,
-                                                            _timeout(timeout, "Run.start")), upload)
+                                                            _check.timeout(timeout, "Run.start")), upload)
 
     def restart(self, req, bindings=(), timeout=10.0):
         """Run the kept graph with req again with new bindings (KM_HANDLER_RUN, a2 = 2)."""
@@ -97,7 +92,7 @@ class EngineCalls:
         kept = [u for u in self._engine_state() if u.req == req and u.state == "kept"]
         source = kept[0].source if kept else None
         words = _binding_words(bindings, source, "Run.restart")
-        return self._engine_call(lambda: self._native.restart(req, words, _timeout(timeout, "Run.restart")),
+        return self._engine_call(lambda: self._native.restart(req, words, _check.timeout(timeout, "Run.restart")),
                                  kept[0] if kept else None)
 
     def _engine_call(self, call, upload):
@@ -118,14 +113,14 @@ class EngineCalls:
         """Send KM_HANDLER_CANCEL (nothing for an engine that has ended): it ends
         with its cancelled error event. For an unknown handle, also learns the
         RUN's answer (EngineRejected if it was rejected)."""
-        self._native.cancel(self._handle_arg(handle, "Run.cancel")._native, _timeout(timeout, "Run.cancel"))
+        self._native.cancel(self._handle_arg(handle, "Run.cancel")._native, _check.timeout(timeout, "Run.cancel"))
 
     def wait_engine(self, handle, timeout=10.0):
         """Wait for the engine's end; returns its EngineEvent. EngineError for an
         error event, EngineTimeout when timeout passes, KernelFailed if the kernel finished."""
         handle = self._handle_arg(handle, "Run.wait_engine")
         try:
-            self._native.wait_engine(handle._native, _timeout(timeout, "Run.wait_engine"))
+            self._native.wait_engine(handle._native, _check.timeout(timeout, "Run.wait_engine"))
         except EngineError as e:
             e.handle = handle
             e.event = handle.end
@@ -141,7 +136,7 @@ class EngineCalls:
         data, kind, source = _encoded(graph_or_stream, None if not isinstance(
             graph_or_stream, (bytes, bytearray, memoryview)) else "stream", "Run.run_hostfed")
         words = _binding_words(bindings, source, "Run.run_hostfed")
-        return HostfedResult(self._native.run_hostfed(data, words, _timeout(timeout, "Run.run_hostfed")))
+        return HostfedResult(self._native.run_hostfed(data, words, _check.timeout(timeout, "Run.run_hostfed")))
 
     @property
     def upload_region(self):
