@@ -204,6 +204,7 @@ private:
   friend class Sink;
   std::array<EngineSlot, KM_ENGINE_STREAMS_MAX + KM_ENGINE_GRAPHS_MAX> engines_;
   uint32_t engines_running_ = 0;
+  uint32_t first_engine_ = 0; // step_engines' round robin
   bool any_engine_running() const { return engines_running_ != 0; }
   void run_engine(const Command& c);
   void cancel_engine(const Command& c);

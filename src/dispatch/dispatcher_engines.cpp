@@ -87,7 +87,12 @@ void Dispatcher::cancel_engine(const Command& c) {
 
 bool Dispatcher::step_engines() {
   bool moved = false;
-  for (uint32_t i = 0; i < engines_.size(); ++i) {
+  // Round robin from the slot after the one that went first last time: no
+  // engine starves another.
+  const uint32_t n = uint32_t(engines_.size());
+  first_engine_ = (first_engine_ + 1) % n;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t i = (first_engine_ + k) % n;
     EngineSlot& e = engines_[i];
     if (!e.running) continue;
     Sink sink(*this, i);

@@ -111,6 +111,7 @@ void Run::Impl::handle_event(const CardEvent& e) {
       c->arrived = true;
       c->kind = e.kind;
       c->reason = e.auxiliary & 0xFFu;
+      if (e.kind == KM_EVENT_PONG) runtime_answered(e.tag);
     } else {
       failure = "the dispatcher sent an event (kind " + std::to_string(e.kind) + ") for a runtime command (tag " +
                 std::to_string(e.tag & ~kRuntimeTag) + ") not in flight";

@@ -75,22 +75,45 @@ RuntimeCommand* Run::Impl::runtime(uint32_t tag) {
   return nullptr;
 }
 
-void Run::Impl::settle(uint32_t tag) {
-  RuntimeCommand* c = runtime(tag);
-  if (c && !c->arrived) --stored_with_event; // it was stored counting an event it never had
-  std::erase_if(runtime_commands, [&](const RuntimeCommand& x) { return x.tag == tag; });
+// A PING's PONG: everything sent before it has been answered, so a RUN or
+// CANCEL without an event was accepted and gives back the event room it was
+// stored with. Records no live handle still asks about go.
+void Run::Impl::runtime_answered(uint32_t ping_tag) {
+  for (RuntimeCommand& c : runtime_commands) {
+    if (c.tag == ping_tag) break;
+    if (!c.answered && !c.arrived) --stored_with_event;
+    c.answered = true;
+  }
+  std::erase_if(runtime_commands, [&](const RuntimeCommand& c) {
+    if (c.tag == ping_tag) return true;
+    if (!c.answered) return false;
+    for (const auto& h : engines)
+      if (h->run_tag == c.tag) return false; // its handle learns the RUN's answer from it
+    return true;
+  });
 }
 
-bool Run::Impl::ping(double timeout_s, uint32_t& ping_tag) {
-  ping_tag = queue_runtime(KM_HANDLER_PING, {});
-  const bool ok = wait_until([&] { return runtime(ping_tag)->arrived; }, after(timeout_s));
+bool Run::Impl::ping(double timeout_s) {
+  const uint32_t tag = queue_runtime(KM_HANDLER_PING, {});
+  const bool ok = wait_until([&] { return runtime(tag) == nullptr; }, after(timeout_s));
   if (!failure.empty()) raise_failed("Run: an engine command");
-  if (ok) std::erase_if(runtime_commands, [&](const RuntimeCommand& x) { return x.tag == ping_tag; });
   return ok;
+}
+
+// The answer to a handle's RUN, once the PING behind it was answered:
+// nullopt when it was accepted, else the rejection's reason. Forgets the RUN.
+std::optional<uint32_t> Run::Impl::run_answer(EngineHandle& h) {
+  const RuntimeCommand* run = runtime(h.run_tag);
+  std::optional<uint32_t> reason;
+  if (run && run->arrived) reason = run->reason;
+  std::erase_if(runtime_commands, [&](const RuntimeCommand& c) { return c.tag == h.run_tag && c.answered; });
+  h.run_tag = 0;
+  return reason;
 }
 
 void Run::Impl::end_engine(const std::shared_ptr<EngineHandle>& h) {
   std::erase(engines, h);
+  std::erase_if(runtime_commands, [&](const RuntimeCommand& c) { return c.tag == h->run_tag && c.answered; });
   if (h->binding_line) std::erase(binding_lines, h->binding_line - 1);
   h->binding_line = 0;
   if (h->upload->state == "running") h->upload->state = "loaded";
@@ -113,6 +136,7 @@ void Run::Impl::engine_event(const CardEvent& e) {
     return;
   }
   EngineEvent ev = decode_event(e, h->kind == "stream");
+  h->unknown = false; // it ran
   h->events.push_back(ev);
   if (e.kind == KM_EVENT_ENGINE_END || e.kind == KM_EVENT_ENGINE_ERROR) {
     h->end = ev;
@@ -191,13 +215,11 @@ void Run::release(const std::shared_ptr<Upload>& upload, double timeout_s) {
     throw ValidationError("Run.release: the " + upload->kind + " with req " + std::to_string(upload->req) +
                           " is running: cancel it, or wait for its end, first");
   if (upload->state == "kept" && !r.stopped && !r.card_finished()) {
-    const uint32_t tag = r.queue_runtime(KM_HANDLER_CANCEL, {upload->req});
-    uint32_t ping_tag = 0;
-    if (!r.ping(timeout_s, ping_tag))
+    r.queue_runtime(KM_HANDLER_CANCEL, {upload->req});
+    if (!r.ping(timeout_s))
       throw EngineTimeout("Run.release: the kernel did not answer the CANCEL of the kept graph with req " +
                               std::to_string(upload->req) + " within " + secs(timeout_s) + " s",
                           nullptr);
-    r.settle(tag);
   }
   std::erase(r.uploads, upload);
   upload->state = "released";
@@ -208,9 +230,20 @@ void Run::release(const std::shared_ptr<Upload>& upload, double timeout_s) {
 
 namespace {
 
+// No bindings for an upload of a Graph: its constants (and no named binding may be left without a value).
+std::vector<uint32_t> default_bindings(const Upload& u, const std::vector<uint32_t>& bindings, const char* what) {
+  if (!bindings.empty() || !u.graph) return bindings;
+  try {
+    return u.graph->binding_values({});
+  } catch (const ValidationError& e) {
+    throw ValidationError(std::string(what) + ": no bindings given for a graph with named bindings (" + e.what() + ")");
+  }
+}
+
 std::shared_ptr<EngineHandle> send_run(Run::Impl& r, const std::shared_ptr<Upload>& u,
-                                       const std::vector<uint32_t>& bindings, uint32_t mode, double timeout_s,
+                                       const std::vector<uint32_t>& given, uint32_t mode, double timeout_s,
                                        const char* what) {
+  const std::vector<uint32_t> bindings = default_bindings(*u, given, what);
   if (bindings.size() > KM_ENGINE_BINDINGS_MAX)
     throw ValidationError(std::string(what) + ": " + std::to_string(bindings.size()) +
                           " binding words: at most 16 (one line)");
@@ -232,8 +265,7 @@ std::shared_ptr<EngineHandle> send_run(Run::Impl& r, const std::shared_ptr<Uploa
   r.engines.push_back(h);
   const std::string before = u->state;
   u->state = "running";
-  uint32_t ping_tag = 0;
-  if (!r.ping(timeout_s, ping_tag)) {
+  if (!r.ping(timeout_s)) {
     if (r.card_finished()) r.raise_failed(what);
     h->unknown = true;
     throw EngineTimeout(std::string(what) + ": the kernel did not answer the RUN of req " + std::to_string(u->req) +
@@ -241,17 +273,13 @@ std::shared_ptr<EngineHandle> send_run(Run::Impl& r, const std::shared_ptr<Uploa
                             " s: the engine may have started (cancel or stop settles it)",
                         h);
   }
-  const RuntimeCommand* run = r.runtime(h->run_tag);
-  if (run && run->arrived) {
-    const uint32_t reason = run->reason;
-    r.settle(h->run_tag);
+  if (const std::optional<uint32_t> reason = r.run_answer(*h)) {
     r.end_engine(h);
     u->state = before;
     throw EngineRejected(std::string(what) + ": the kernel rejected the RUN of req " + std::to_string(u->req) +
-                             ": reason " + std::to_string(reason) + " (" + reject_reason_name(reason) + ")",
-                         u->req, reason, reject_reason_name(reason));
+                             ": reason " + std::to_string(*reason) + " (" + reject_reason_name(*reason) + ")",
+                         u->req, *reason, reject_reason_name(*reason));
   }
-  r.settle(h->run_tag);
   return h;
 }
 
@@ -298,30 +326,27 @@ void Run::cancel(const std::shared_ptr<EngineHandle>& h, double timeout_s) {
   if (r.stopped || r.card_finished()) return;
   r.store_some();
   r.read_events();
-  if (h->end || std::find(r.engines.begin(), r.engines.end(), h) == r.engines.end()) return;
-  const uint32_t tag = r.queue_runtime(KM_HANDLER_CANCEL, {h->req});
-  uint32_t ping_tag = 0;
-  if (!r.ping(timeout_s, ping_tag)) {
+  if (h->end || std::find(r.engines.begin(), r.engines.end(), h) == r.engines.end()) {
+    if (h->unknown && h->end) h->unknown = false; // it ran: it has an end event
+    return;
+  }
+  r.queue_runtime(KM_HANDLER_CANCEL, {h->req});
+  if (!r.ping(timeout_s)) {
     if (r.card_finished()) r.raise_failed("Run.cancel");
     throw EngineTimeout("Run.cancel: the kernel did not answer the CANCEL of req " + std::to_string(h->req) +
                             " within " + secs(timeout_s) + " s",
                         h);
   }
+  // A rejected CANCEL means the engine had ended: its end event came first.
   if (h->unknown) {
     h->unknown = false;
-    const RuntimeCommand* run = r.runtime(h->run_tag);
-    if (run && run->arrived) {
-      const uint32_t reason = run->reason;
-      r.settle(h->run_tag);
-      r.settle(tag);
+    if (const std::optional<uint32_t> reason = r.run_answer(*h)) {
       r.end_engine(h);
       throw EngineRejected("Run.cancel: the RUN of req " + std::to_string(h->req) + " had been rejected: reason " +
-                               std::to_string(reason) + " (" + reject_reason_name(reason) + "); it never ran",
-                           h->req, reason, reject_reason_name(reason));
+                               std::to_string(*reason) + " (" + reject_reason_name(*reason) + "); it never ran",
+                           h->req, *reason, reject_reason_name(*reason));
     }
-    r.settle(h->run_tag);
   }
-  r.settle(tag); // a rejected CANCEL: the engine had ended, its end event came first
 }
 
 EngineEvent Run::wait_engine(const std::shared_ptr<EngineHandle>& h, double timeout_s) {
@@ -396,6 +421,7 @@ HostfedResult Run::run_hostfed(const std::vector<uint8_t>& bytes, const std::vec
                                double timeout_s) {
   Impl& r = *impl_;
   r.check_open("run_hostfed");
+  if (bytes.empty()) throw ValidationError("Run.run_hostfed: no bytes to run");
   if (bindings.size() > KM_ENGINE_BINDINGS_MAX)
     throw ValidationError("Run.run_hostfed: " + std::to_string(bindings.size()) +
                           " binding words: at most 16 (one line)");

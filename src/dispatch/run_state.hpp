@@ -67,7 +67,8 @@ struct HandleState {
 constexpr uint32_t kRuntimeTag = 0x80000000u;
 struct RuntimeCommand {
   uint32_t tag = 0;
-  bool arrived = false;
+  bool arrived = false;  // its event came (a rejection, or the PONG of a PING)
+  bool answered = false; // a PING sent after it was answered
   uint32_t kind = 0, reason = 0;
 };
 
@@ -121,9 +122,10 @@ struct Run::Impl {
   RuntimeCommand* runtime(uint32_t tag);
   void engine_event(const CardEvent& e);
   std::optional<uint32_t> free_range(uint32_t bytes) const;
-  // Sends `line_tag`'s command's PING and waits for it; true when answered in time.
-  bool ping(double timeout_s, uint32_t& ping_tag);
-  void settle(uint32_t tag); // a RUN or CANCEL answered without an event: its event room comes back
+  // Sends a PING behind what is queued and waits for its answer; true when answered in time.
+  bool ping(double timeout_s);
+  void runtime_answered(uint32_t ping_tag);
+  std::optional<uint32_t> run_answer(EngineHandle& h);
   void end_engine(const std::shared_ptr<EngineHandle>& h);
 
   HandleState* find(uint64_t handle);

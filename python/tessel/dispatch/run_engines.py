@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from .. import _check
 from .engines.events import EngineHandle, HostfedResult, Upload
+from ..errors import ValidationError
 from .errors import EngineError, EngineTimeout
 
 __all__ = ["EngineCalls"]
@@ -90,7 +91,10 @@ class EngineCalls:
         """Run the kept graph with req again with new bindings (KM_HANDLER_RUN, a2 = 2)."""
         req = _check.integer(req, "Run.restart: req", 1, 255)
         kept = [u for u in self._engine_state() if u.req == req and u.state == "kept"]
-        source = kept[0].source if kept else None
+        if not kept:
+            raise ValidationError(f"Run.restart: no kept graph has req {req} (a graph is kept after its end when it "
+                                  f"was uploaded or started with keep)")
+        source = kept[0].source
         words = _binding_words(bindings, source, "Run.restart")
         return self._engine_call(lambda: self._native.restart(req, words, _check.timeout(timeout, "Run.restart")),
                                  kept[0] if kept else None)
@@ -135,8 +139,13 @@ class EngineCalls:
         registers, its commands through this run's host ring. Returns a HostfedResult."""
         data, kind, source = _encoded(graph_or_stream, None if not isinstance(
             graph_or_stream, (bytes, bytearray, memoryview)) else "stream", "Run.run_hostfed")
+        from .engines.graph import Graph
+
+        timeout = _check.timeout(timeout, "Run.run_hostfed")
+        if bindings is None and isinstance(source, Graph):
+            bindings = {}  # its constants; a named binding without a value raises
         words = _binding_words(bindings, source, "Run.run_hostfed")
-        return HostfedResult(self._native.run_hostfed(data, words, _check.timeout(timeout, "Run.run_hostfed")))
+        return HostfedResult(self._native.run_hostfed(data, words, timeout))
 
     @property
     def upload_region(self):

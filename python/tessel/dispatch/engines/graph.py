@@ -25,6 +25,7 @@ graph's first two results.
 from collections.abc import Mapping
 
 from ... import _check
+from ...errors import ValidationError
 from .ops import OPS, K
 
 __all__ = ["Graph", "Value", "Node", "CpuNode"]
@@ -57,18 +58,21 @@ class Node:
 
 def _cpu_op(name, code):
     def register_form(self, rd, rs, rt):
-        g = self.graph
-        rd, rs = g._value(rd, f"cpu.{name}", write=True), g._value(rs, f"cpu.{name}")
+        g, what = self.graph, f"cpu.{name}"
+        g._check(rd, what, write=True), g._check(rs, what)  # before any constant is made
         if isinstance(rt, Value):
-            g._native.op(self.index, code, rd, rs, g._value(rt, f"cpu.{name}"))
+            g._check(rt, what)
+            g._native.op(self.index, code, g._id(rd), g._id(rs), g._id(rt))
         else:
-            g._native.op_imm(self.index, code, rd, rs, _check.word(rt, f"Graph cpu.{name}: its value"))
+            rt = _check.word(rt, f"Graph.{what}: its value")
+            g._native.op_imm(self.index, code, g._id(rd), g._id(rs), rt)
         return self
 
     def immediate_form(self, rd, rs, imm):
-        g = self.graph
-        g._native.op_imm(self.index, code, g._value(rd, f"cpu.{name}i", write=True), g._value(rs, f"cpu.{name}i"),
-                         _check.word(imm, f"Graph cpu.{name}i: its value"))
+        g, what = self.graph, f"cpu.{name}i"
+        g._check(rd, what, write=True), g._check(rs, what)
+        imm = _check.word(imm, f"Graph.{what}: its value")
+        g._native.op_imm(self.index, code, g._id(rd), g._id(rs), imm)
         return self
 
     register_form.__name__, immediate_form.__name__ = name, name + "i"
@@ -87,14 +91,15 @@ class CpuNode(Node):
 
     def mov(self, rd, rs):
         g = self.graph
-        g._native.op(self.index, OPS["mov"], g._value(rd, "cpu.mov", write=True), g._value(rs, "cpu.mov"),
-                     g._value(rs, "cpu.mov"))
+        g._check(rd, "cpu.mov", write=True), g._check(rs, "cpu.mov")
+        g._native.op(self.index, OPS["mov"], g._id(rd), g._id(rs), g._id(rs))
         return self
 
     def li(self, rd, value):
         g = self.graph
-        rd = g._value(rd, "cpu.li", write=True)
-        g._native.op_imm(self.index, OPS["mov"], rd, rd, _check.word(value, "Graph cpu.li: value"))
+        g._check(rd, "cpu.li", write=True)
+        value = _check.word(value, "Graph.cpu.li: value")
+        g._native.op_imm(self.index, OPS["mov"], g._id(rd), g._id(rd), value)
         return self
 
 
@@ -125,27 +130,42 @@ class Graph:
         self._native = _tessel.EngineGraph(self.deadline_microseconds, self.max_runs, self.req, self.keep)
         self.again = Value(self, self._native.again(), "again")
         self._nodes = 0
+        self._constants = {}  # value -> id
 
-    def _value(self, v, what, write=False):
+    def _check(self, v, what, write=False):
+        """Checks a value or an integer operand (nothing is added to the graph)."""
         if isinstance(v, Value):
             if v.graph is not self:
                 raise ValueError(f"Graph.{what}: a value of another graph")
             if write and v.kind == "constant":
                 raise ValueError(f"Graph.{what}: an operation cannot write a constant")
-            return v.id
+            return
         if write:
             raise TypeError(f"Graph.{what}: the destination must be a binding, a register or graph.again, got "
                             f"{_check.describe(v)}")
-        return self._native.constant(_check.word(v, f"Graph.{what}: a constant"))
+        _check.word(v, f"Graph.{what}: a constant")
+
+    def _id(self, v):
+        """A checked operand's value id: an integer becomes a constant."""
+        if isinstance(v, Value):
+            return v.id
+        if v not in self._constants:
+            self._constants[v] = self._native.constant(v)
+        return self._constants[v]
 
     def _after(self, after, what):
         if isinstance(after, Node):
             after = [after]
+        if not isinstance(after, (list, tuple)):
+            raise TypeError(f"Graph.{what}: after= takes a node or a list of nodes of this graph, got "
+                            f"{_check.describe(after)}")
         out = []
         for n in after:
             if not isinstance(n, Node) or n.graph is not self:
                 raise TypeError(f"Graph.{what}: after= takes nodes of this graph, got {_check.describe(n)}")
             out.append(n.index)
+        if len(out) > K["KM_GRAPH_DEPS_MAX"]:
+            raise ValidationError(f"Graph: a node comes after {len(out)} nodes: at most {K['KM_GRAPH_DEPS_MAX']}")
         return out
 
     def bindings(self, *names):
@@ -169,19 +189,43 @@ class Graph:
         count = _check.integer(group[1], "Graph.command: group's count", 1, 0xFFFF)
         if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
             raise TypeError("Graph.command: args must be a sequence of values and integers")
-        ids = [self._value(a, "command") for a in args]
-        rid = None if result is None else self._value(result, "command", write=True)
+        args = list(args)
+        if len(args) > K["KM_ARGS_MAX"]:
+            raise ValidationError(f"Graph.command: {len(args)} args: a command carries at most {K['KM_ARGS_MAX']}")
+        for a in args:
+            self._check(a, "command")
+        if result is not None:
+            self._check(result, "command", write=True)
+            if result is self.again:
+                raise ValidationError("Graph.command: result= must be a register or a binding of this graph")
         flags = K["KM_FLAG_EXCLUSIVE"] if _check.flag(exclusive, "Graph.command: exclusive") else 0
-        index = self._native.command(handler, first, count, ids, self._after(after, "command"), rid, flags)
+        deps = self._after(after, "command")
+        self._room("command")
+        ids = [self._id(a) for a in args]  # constants only once everything is checked
+        index = self._native.command(handler, first, count, ids, deps, None if result is None else result.id, flags)
+        self._nodes += 1
         return Node(self, index)
+
+    def _room(self, what):
+        if self._nodes >= K["KM_GRAPH_NODES_MAX"]:
+            raise ValidationError(f"Graph: more than {K['KM_GRAPH_NODES_MAX']} nodes")
 
     def cpu(self, after=()):
         """A cpu node: add its operations with its methods (cpu.addi(...), cpu.lt(...))."""
-        return CpuNode(self, self._native.cpu(self._after(after, "cpu")))
+        deps = self._after(after, "cpu")
+        self._room("cpu")
+        node = CpuNode(self, self._native.cpu(deps))
+        self._nodes += 1
+        return node
 
     def register_of(self, value):
-        """The register a value lives in (0..15; `again` is 16)."""
-        return self._native.register_of(self._value(value, "register_of"))
+        """The register a value (or a constant already used) lives in (0..15; `again` is 16)."""
+        self._check(value, "register_of")
+        if not isinstance(value, Value):
+            if value not in self._constants:
+                raise ValueError(f"Graph.register_of: {value} is not a constant of the graph")
+            return self._native.register_of(self._constants[value])
+        return self._native.register_of(value.id)
 
     @property
     def binding_names(self):
