@@ -361,6 +361,8 @@ void Dispatcher::complete(uint32_t slot) {
   // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
   if (s.command.engine)
     engine_completed(s);
+  else if (s.command.thread)
+    thread_completed(s);
   else
     post(KM_EVENT_DONE, s.command.tag, s.command.first, s.sequence, ticks);
   if (!in_pump_) pump(); // which wakes the host
@@ -424,6 +426,7 @@ bool Dispatcher::pump() {
   }
   if (aborting_) return false;
   if (any_engine_running()) progress |= step_engines();
+  if (threads_running_) progress |= serve_threads();
   // Queued jobs first: each takes the lowest group of its size on idle cores.
   for (size_t j = 0; j < jobs_.size();) {
     if (free_slot() < 0 || !event_room()) break;
@@ -534,6 +537,8 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
     ev = CardEvent{KM_EVENT_ENGINE_ERROR, e.req(), KM_STREAM_ERROR_TIMEOUT | ((s.command.token + 1) & 0xFFFFu) << 8, 0};
     ++posted_;
     wake_host_ = true;
+  } else if (s.command.thread) {
+    // The thread's command: the run ends here (the host reads the grid's stop).
   } else {
     post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
   }
@@ -568,12 +573,14 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
     return false;
   }
   const bool woke = now >= next_wait_deadline_ && expire_waits(now);
+  if (threads_running_) check_threads(); // also enforces their deadlines
   if (now >= next_deadline_) {
     for (uint32_t i = 0; i < config_.depth; ++i)
       if (busy(i) && slots_[i].deadline_tick <= now) return time_out(chip, i), woke;
     recompute_deadline(); // the bound was a completed command's
   }
-  if (busy_mask_ == 0 && jobs_.empty() && !any_engine_running() && state_ == KM_STATE_RUNNING) {
+  if (busy_mask_ == 0 && jobs_.empty() && !any_engine_running() && threads_running_ == 0 &&
+      state_ == KM_STATE_RUNNING) {
     const uint64_t quiet = now - last_activity_tick_;
     if (idle_ticks_ && quiet > idle_ticks_) {
       error_ = KM_ERROR_IDLE;
@@ -619,7 +626,9 @@ bool Dispatcher::idle(sim::Chip& chip) {
       }
     }
     if (woken) continue;
-    uint64_t wait_ticks = 10 * 1000 * KM_TIMER_MHZ; // 10 ms at most: timers stay live
+    // 10 ms at most: timers stay live. A running X280 thread cannot wake the
+    // card (it is another process): 100 us at most then, to take its commands.
+    uint64_t wait_ticks = (threads_running_ ? 100 : 10 * 1000) * KM_TIMER_MHZ;
     for (uint64_t d : {next_deadline_, next_wait_deadline_})
       if (d != ~0ull) wait_ticks = std::min(wait_ticks, d > now ? d - now : 1);
     mem_.card_park.parked.store(1, std::memory_order_seq_cst);

@@ -31,6 +31,11 @@
 //    engine's own events wait for room beside every host command in flight
 //    (unread + host slots + 1 <= event_depth). EXIT also waits until no
 //    engine runs.
+//  - X280 threads (dispatcher_threads.cpp) are a third source: their
+//    commands take slots and sequence numbers like the others', and their
+//    completions go back to the thread. A command a thread gets wrong (a
+//    handler, flags or a group the kernel rejects) is completed at once
+//    with KM_X280_REJECTED as its result word.
 #pragma once
 
 #include <array>
@@ -43,6 +48,7 @@
 #include "dispatch/card_clock.hpp"
 #include "dispatch/card_memory.hpp"
 #include "dispatch/engine.hpp"
+#include "dispatch/x280_thread.hpp"
 #include "sim/card_agent.hpp"
 #include "sim/chip.hpp"
 #include "tessel/dispatch/errors.hpp"
@@ -98,8 +104,9 @@ private:
     uint32_t arg_count = 0;
     uint32_t args[KM_ARGS_MAX] = {};
     uint64_t taken_tick = 0; // from the ring (the deadline's start for host commands)
-    uint32_t engine = 0;     // the engine slot + 1 that sent it (0: the host)
-    uint32_t token = 0;      // the engine's
+    uint32_t engine = 0;     // the engine slot + 1 that sent it (0: the host or a thread)
+    uint32_t thread = 0;     // the X280 thread's index + 1 that sent it (0: the host or an engine)
+    uint32_t token = 0;      // the engine's, or the thread's ticket
   };
   struct Slot {
     Command command;
@@ -214,6 +221,24 @@ private:
   bool engine_event_room();
   void engine_completed(const Slot& s);
   int find_engine(uint32_t req) const;
+
+  // X280 threads (dispatcher_threads.cpp): a third source of commands.
+public:
+  // Set before the card thread starts; the threads outlive it.
+  void set_threads(std::vector<X280Thread*> threads);
+
+private:
+  struct ThreadSlot {
+    X280Thread* thread = nullptr;
+    bool has_pending = false; // a command taken, waiting for a slot
+    X280Command pending{};
+    bool finished = false;
+  };
+  std::vector<ThreadSlot> threads_;
+  uint32_t threads_running_ = 0;
+  bool serve_threads();
+  void thread_completed(const Slot& s);
+  bool check_threads(); // true: one ended
 };
 
 } // namespace tessel::dispatch

@@ -64,6 +64,24 @@ void ProgramSpec::validate() const {
   opt_level_number(opt.reader, "reader");
   opt_level_number(opt.writer, "writer");
   opt_level_number(opt.compute, "compute");
+  std::set<std::string> region_names;
+  for (const X280Region& r : regions) {
+    if (r.name.empty()) throw ProgramError(what + ": a region has an empty name");
+    if (r.value.empty()) throw ProgramError(what + ": region '" + r.name + "' holds no bytes");
+    if (!region_names.insert(r.name).second) throw ProgramError(what + ": region '" + r.name + "' is declared twice");
+  }
+  std::set<uint32_t> clusters;
+  for (const X280ThreadSpec& t : threads) {
+    if (t.cluster < 1 || t.cluster > 3)
+      throw ProgramError(what + ": a thread on cluster " + std::to_string(t.cluster) +
+                         ": the work clusters are 1, 2 and 3 (cluster 0 runs the dispatcher)");
+    if (!clusters.insert(t.cluster).second)
+      throw ProgramError(what + ": cluster " + std::to_string(t.cluster) + " has two threads (one per cluster)");
+    for (const std::string& name : t.regions)
+      if (!region_names.count(name))
+        throw ProgramError(what + ": the thread on cluster " + std::to_string(t.cluster) + " uses region '" + name +
+                           "', which the program does not declare");
+  }
 }
 
 uint32_t ProgramSpec::handler(const std::string& name) const {

@@ -34,6 +34,8 @@ Run::Impl::~Impl() {
     (void)memory.release();
     (void)dispatcher.release();
     (void)program.release();
+    for (auto& t : threads)
+      (void)t.release();
     return;
   }
   if (card.joinable()) {
@@ -501,6 +503,10 @@ ResultBlock Run::stop(double timeout_s) {
   if (r.stopped) return r.result;
   const auto deadline = after(timeout_s);
   std::optional<std::string> drain_error;
+  // X280 threads still running are stopped and their ends waited for: their
+  // commands come before EXIT.
+  if (!r.threads.empty())
+    r.wait_threads(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()), true);
   if (!r.card_finished()) {
     // Every engine still running (or unknown) is cancelled and its end waited for.
     try {

@@ -16,6 +16,7 @@
 
 #include "dispatch/card_memory.hpp"
 #include "dispatch/dispatcher.hpp"
+#include "dispatch/x280_thread.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
 #include "tessel/program.hpp"
@@ -80,6 +81,11 @@ struct Run::Impl {
   uint32_t cores = 0;
   uint32_t grid_x = 0;
   std::unique_ptr<Program> program; // the persistent kernels on every core
+  // X280 threads (thread = "card"), started after READY; the card's
+  // dispatcher uses them until its thread ends. results[i] once known.
+  std::vector<std::unique_ptr<X280Thread>> threads;
+  std::vector<std::optional<X280ThreadResult>> thread_results;
+  std::vector<X280ThreadResult> wait_threads(double timeout_s, bool stop);
   std::unique_ptr<CardMemory> memory;
   std::unique_ptr<Dispatcher> dispatcher;
   std::thread card;

@@ -43,6 +43,7 @@ void validate_options(const LoadOptions& o) {
   if (o.wait_s < 0 || o.idle_s < 0 || o.kernel_idle_s < 0 || o.settle_us < 0)
     bad("wait, idle, kernel_idle and settle_microseconds must not be negative");
   if (o.trace > 4096) bad("trace " + std::to_string(o.trace) + " is too many: at most 4096 sequence numbers per core");
+  if (o.thread != "card" && o.thread != "host") bad("thread '" + o.thread + "': expected \"card\" or \"host\"");
 }
 
 Defines kernel_defines(const ProgramSpec& p, const std::string& opt) {
@@ -269,6 +270,11 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
       }
     s.device->command_queue().compile_program(p);
     r->sizes = check_cross_build(spec, s.kernel_bytes);
+    // The X280 threads build here too, before anything runs.
+    if (options.thread == "card")
+      for (const X280ThreadSpec& t : spec.threads)
+        r->threads.push_back(X280Thread::build(t, spec.regions));
+    r->thread_results.resize(r->threads.size());
   } catch (const DispatchError&) {
     throw;
   } catch (const tessel::ProgramError& e) {
@@ -289,6 +295,12 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   dc.idle_s = options.idle_s;
   dc.kernel_idle_s = options.kernel_idle_s;
   r->dispatcher = std::make_unique<Dispatcher>(chip, *r->memory, dc);
+  // A program with an X280 thread has no upload region: the thread's ring lies there.
+  r->memory->upload_bytes = spec.threads.empty() ? KM_UPLOAD_REGION_BYTES : 0u;
+  std::vector<X280Thread*> threads;
+  for (auto& t : r->threads)
+    threads.push_back(t.get());
+  r->dispatcher->set_threads(std::move(threads));
   // The control blocks are the runtime's L1: NoC transfers into them are legal.
   chip.memory_map().add(sim::MemoryKind::L1, KM_CONTROL_L1, uint64_t(cores) * KM_CONTROL_BYTES, KM_CONTROL_BYTES,
                         KM_CONTROL_BYTES, cores);
@@ -298,8 +310,8 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
         std::to_string(options.event_depth));
   Run::Impl* rp = r.get();
   std::shared_ptr<Device> device = s.device;
-  s.device->state().persistent = runtime::DeviceState::PersistentGrid{
-      "the persistent program '" + spec.name + "' of a dispatch Session", {}};
+  s.device->state().persistent =
+      runtime::DeviceState::PersistentGrid{"the persistent program '" + spec.name + "' of a dispatch Session", {}};
   rp->card = std::thread([rp, device, &chip] {
     runtime::mark_card_thread();
     Dispatcher& d = *rp->dispatcher;
@@ -340,6 +352,12 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   }
   s.log("kernel started: READY from every core (" + std::to_string(cores) + ") in " +
         std::to_string(int(std::chrono::duration<double, std::milli>(Clock::now() - t0).count())) + " ms");
+  for (auto& t : r->threads) {
+    t->start();
+    s.log("X280 thread started on cluster " + std::to_string(t->cluster()));
+  }
+  if (!spec.threads.empty() && options.thread == "host")
+    s.log("X280 threads: thread=\"host\", their host_fallback runs instead");
   s.run = std::make_shared<Run>(std::move(r));
   return *s.run;
 }

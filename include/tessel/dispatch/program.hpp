@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessel/core_coord.hpp"
+#include "tessel/dispatch/x280.hpp"
 #include "tessel/program.hpp"
 
 namespace tessel::dispatch {
@@ -47,6 +48,11 @@ struct ProgramSpec {
   uint32_t depth = 4;    // mailbox slots, 1 to 16
   std::map<std::string, uint32_t> handlers; // name -> 1..239
   OptLevels opt;
+  // X280 threads on work clusters 1..3, one per cluster (program.thread),
+  // and the regions they use (program.region). A program with a thread has
+  // no upload region for engines.
+  std::vector<X280ThreadSpec> threads;
+  std::vector<X280Region> regions;
 
   // Checks every field (ProgramError naming the field and the rule).
   void validate() const;

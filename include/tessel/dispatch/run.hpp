@@ -24,6 +24,7 @@
 
 #include "tessel/dispatch/engines.hpp"
 #include "tessel/dispatch/result.hpp"
+#include "tessel/dispatch/x280.hpp"
 
 namespace tessel::dispatch {
 
@@ -126,6 +127,13 @@ public:
                             double timeout_s = 10.0);
   std::vector<std::shared_ptr<Upload>> uploads() const; // not released
   uint32_t upload_region_bytes() const;
+
+  // X280 threads (x280.hpp; spec: thread_result, run.thread.read). Waits for
+  // each thread's end (stopping one still running when timeout_s passes) and
+  // returns their results in declaration order; the same results later.
+  std::vector<X280ThreadResult> thread_result(double timeout_s = 10.0);
+  // After the stop: a region's bytes as the thread on `cluster` left them.
+  std::vector<uint8_t> thread_read(uint32_t cluster, const std::string& region) const;
 
   uint64_t submitted() const;       // the last handle
   const KernelSizes& sizes() const; // the program's kernels against the session's kernel buffer

@@ -46,6 +46,9 @@ struct LoadOptions {
   uint32_t event_depth = 128; // event ring entries: a power of two, at most 128
   uint32_t batch = 64;        // commands stored per batch (then one fence)
   double settle_us = 1.0;     // pause after a fence before the next store
+  // A program's X280 threads: "card" builds them before the launch and starts
+  // them after READY; "host" runs none of them (the caller runs its fallbacks).
+  std::string thread = "card";
 };
 
 class Session {

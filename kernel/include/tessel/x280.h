@@ -38,6 +38,10 @@
 // Commands of one thread in flight (submitted and not completed) at most: as
 // an engine's stream (KM_ENGINE_INFLIGHT); submit waits for room.
 #define KM_X280_INFLIGHT 16u
+// The result word of a command the kernel rejected (a group outside the grid,
+// queued with exclusive, a command after EXIT): it completes at once, sent to
+// no core.
+#define KM_X280_REJECTED 0xFFFFFFFFu
 // Clusters a thread may run on; cluster 0 runs the dispatcher.
 #define KM_X280_CLUSTER_FIRST 1u
 #define KM_X280_CLUSTER_LAST 3u
