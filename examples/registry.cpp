@@ -25,6 +25,7 @@ RunResult run_dispatch_broadcast(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
 RunResult run_dispatch_graph(const RunOptions&);
 RunResult run_dispatch_stream(const RunOptions&);
+RunResult run_dispatch_thread(const RunOptions&);
 
 namespace {
 const Example kExamples[] = {
@@ -66,6 +67,9 @@ const Example kExamples[] = {
     {"dispatch_stream",
      "persistent dispatch: a stream on the card enqueues 24 jobs of 8 cores and reports its progress with EVENTs",
      run_dispatch_stream},
+    {"dispatch_thread",
+     "persistent dispatch: an X280 thread sums a region and sends its own jobs while the grid runs the host's",
+     run_dispatch_thread},
 };
 } // namespace
 

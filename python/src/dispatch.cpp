@@ -248,7 +248,11 @@ void bind_dispatch(nb::module_& m) {
               uint32_t depth, const std::map<std::string, uint32_t>& handlers,
               const std::tuple<std::string, std::string, std::string>& opt, uint32_t trace, double deadline,
               double wait, double idle, double kernel_idle, double start, uint32_t host_depth, uint32_t event_depth,
-              uint32_t batch, double settle) -> std::shared_ptr<Run> {
+              uint32_t batch, double settle,
+              const std::vector<std::tuple<uint32_t, std::vector<std::string>, std::vector<std::string>,
+                                           std::vector<uint32_t>, double, std::string>>& threads,
+              const std::vector<std::pair<std::string, nb::bytes>>& regions,
+              const std::string& thread) -> std::shared_ptr<Run> {
              ProgramSpec p;
              p.name = name;
              p.reader_path = reader;
@@ -287,6 +291,13 @@ void bind_dispatch(nb::module_& m) {
              o.event_depth = event_depth;
              o.batch = batch;
              o.settle_us = settle;
+             o.thread = thread;
+             for (const auto& [cluster, sources, names, words, deadline, prefetch] : threads)
+               p.threads.push_back(X280ThreadSpec{cluster, sources, names, words, deadline, prefetch});
+             for (const auto& [name, value] : regions) {
+               const uint8_t* b = static_cast<const uint8_t*>(value.data());
+               p.regions.push_back(X280Region{name, std::vector<uint8_t>(b, b + value.size())});
+             }
              blocking([&] { s.load(p, o); });
              return s.run_ptr();
            });

@@ -210,6 +210,25 @@ void bind_engines(nb::module_& m, nb::class_<Run>& run) {
              return hostfed_dict(blocking([&] { return r.run_hostfed(bytes, bindings, timeout); }));
            })
       .def("upload_region_bytes", &Run::upload_region_bytes)
+      .def("thread_result",
+           [](Run& r, double timeout) {
+             const std::vector<X280ThreadResult> results = blocking([&] { return r.thread_result(timeout); });
+             nb::list out;
+             for (const X280ThreadResult& t : results)
+               out.append(
+                   nb::make_tuple(t.cluster, t.status, t.value, t.error, t.seconds, t.commands, t.log, t.output));
+             return out;
+           })
+      .def("thread_region_bytes",
+           [](const Run& r, uint32_t cluster, const std::string& name) { return r.thread_read(cluster, name).size(); })
+      .def("thread_read",
+           [](const Run& r, uint32_t cluster, const std::string& name, size_t first, size_t n) {
+             const std::vector<uint8_t> b = r.thread_read(cluster, name);
+             if (first > b.size() || n > b.size() - first)
+               throw ValidationError("run.thread.read: bytes " + std::to_string(first) + " + " + std::to_string(n) +
+                                     " lie outside the region's " + std::to_string(b.size()));
+             return nb::bytes(reinterpret_cast<const char*>(b.data()) + first, n);
+           })
       .def("uploads", &Run::uploads);
 }
 

@@ -21,6 +21,9 @@ if os.path.isfile(os.path.join(_here, "kernel", "include", "tessel", "kernel_pre
     os.environ.setdefault("TESSEL_KERNEL_INCLUDE_DIR", os.path.join(_here, "kernel", "include"))
 if os.path.isdir(os.path.join(_here, "examples")):
     os.environ.setdefault("TESSEL_EXAMPLES_DIR", os.path.join(_here, "examples"))
+# ... and the runner X280 threads run in (tessel.dispatch: program.thread).
+if os.path.isfile(os.path.join(_here, "tessel-x280-runner")):
+    os.environ.setdefault("TESSEL_X280_RUNNER", os.path.join(_here, "tessel-x280-runner"))
 
 from . import _tessel  # noqa: E402
 from .errors import *  # noqa: E402,F401,F403

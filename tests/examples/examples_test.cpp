@@ -152,6 +152,13 @@ const Expectation kExpectations[] = {
        return std::vector<std::string>{"a stream enqueued 24 jobs of " + std::to_string(group) + " cores",
                                        "0 wrong", "progress events 4,8,12,16,20,24"};
      }},
+    {"dispatch_thread", 0,
+     [](uint32_t, const GridCase& g) {
+       const uint32_t group = std::max(1u, std::min(8u, g.full_x * g.full_y / 2));
+       return std::vector<std::string>{"an X280 thread summed 65536 values in 4 chunks (total right)",
+                                       "15 host jobs and 4 of the thread's on " + std::to_string(group) +
+                                           " cores each (0 wrong tiles)"};
+     }},
     {"dispatch_measure", 2000,
      [](uint32_t size, const GridCase& g) {
        return std::vector<std::string>{std::to_string(size) + " host-fed NOP commands",

@@ -179,6 +179,48 @@ class Program:
                                    f"{', '.join(OPT_LEVELS)}")
         self.opt = opt
         self.sizes = None
+        self.threads = []  # ThreadDecl, one per cluster
+        self.regions = {}  # name -> bytes
+
+    def region(self, name, value):
+        """A region shared by the program's X280 threads: `value` its initial
+        bytes (bytes-like or a numpy array) or its size in bytes (zeros)."""
+        name = _check.text(name, "Program.region: name")
+        if name in self.regions:
+            raise ProgramError(f"Program.region: region {name!r} is declared twice")
+        if isinstance(value, int) and not isinstance(value, bool):
+            data = bytes(_check.integer(value, f"Program.region({name!r}): size", 1, 1 << 30))
+        else:
+            try:
+                data = memoryview(value).cast("B").tobytes()
+            except TypeError:
+                raise TypeError(f"Program.region({name!r}): value must be bytes, a numpy array or a size, got "
+                                f"{_check.describe(value)}") from None
+            if not data:
+                raise ProgramError(f"Program.region({name!r}): a region holds at least one byte")
+        self.regions[name] = data
+        return self
+
+    def thread(self, cluster=1, sources=(), regions=(), words=(), host_fallback=None, deadline=0.0,
+               prefetch="documented", clusters=None):
+        """An X280 thread on a work cluster (1..3; clusters=(1, 2, 3) declares
+        one on each): C/C++ `sources` built by the runtime (tessel/x280.h is
+        its API), the `regions` it uses, its `words`, a `host_fallback(ctx)`
+        run instead with load(thread="host"), a deadline in seconds (0:
+        none) and the prefetch mode ("documented" or "off")."""
+        from .threads import ThreadDecl
+
+        targets = [cluster] if clusters is None else list(clusters)
+        if not targets:
+            raise ProgramError("Program.thread: clusters is empty")
+        decls = [ThreadDecl(c, sources, regions, words, host_fallback, deadline, prefetch, self) for c in targets]
+        taken = {t.cluster for t in self.threads}
+        for d in decls:
+            if d.cluster in taken:
+                raise ProgramError(f"Program.thread: cluster {d.cluster} has a thread already (one per cluster)")
+            taken.add(d.cluster)
+        self.threads += decls
+        return self
 
     def handler(self, name):
         """A handler's number by name ('nop' is 0); a number is checked and returned."""

@@ -133,10 +133,13 @@ class Run(EngineCalls):
     """A loaded persistent program. Made by Session.load. Its engine calls
     (upload, start, wait_engine, ...) are EngineCalls'."""
 
-    def __init__(self, native, session, program):
+    def __init__(self, native, session, program, thread_mode="card"):
+        from .threads import RunThreads
+
         self._native = native
         self._session = session
         self._program = program
+        self.thread = RunThreads(self, program, thread_mode)  # run.thread.read(name)
         self._cores = session.grid[0] * session.grid[1]
         self._python_wait_s = 0.0
 
@@ -258,8 +261,30 @@ class Run(EngineCalls):
 
     def stop(self, timeout=10.0):
         """Drain, EXIT every core, wait for the kernels, read back. Returns the
-        result block; raises KernelFailed unless it is clean."""
-        return Result(self._native.stop(_check.timeout(timeout, "Run.stop")))
+        result block; raises KernelFailed unless it is clean. With
+        load(thread="host"), host_fallbacks not run yet run first."""
+        timeout = _check.timeout(timeout, "Run.stop")
+        if self.thread.mode == "host" and self._program.threads and not self._native.stopped():
+            self.thread.run_fallbacks()
+        return Result(self._native.stop(timeout))
+
+    def thread_result(self, timeout=10.0):
+        """A program with X280 threads: waits for each (stopping one still
+        running when timeout passes) and returns its ThreadResult, or a list
+        of them for several. With load(thread="host") the host_fallbacks run
+        here, on the calling thread, their commands through this run."""
+        from .threads import ThreadResult
+
+        if not self._program.threads:
+            from ..errors import ValidationError
+
+            raise ValidationError("Run.thread_result: the program has no X280 thread")
+        timeout = _check.timeout(timeout, "Run.thread_result")
+        if self.thread.mode == "host":
+            results = self.thread.run_fallbacks()
+        else:
+            results = [ThreadResult(*t) for t in self._native.thread_result(timeout)]
+        return results[0] if len(results) == 1 else results
 
     def abort(self):
         """The failure path: stop the grid from the host, then the dispatcher; read back."""

@@ -18,6 +18,7 @@ from ..device import Device
 from . import tensor as _tensor
 from .errors import DispatchError
 from .layout import Nocs
+from .errors import ProgramError
 from .program import KernelSizes, Program
 from .run import Run
 
@@ -193,6 +194,16 @@ class Session:
         host_depth = _check.integer(host_depth, "Session.load: host_depth", 1, 64)
         event_depth = _check.integer(event_depth, "Session.load: event_depth", 1, 128)
         batch = _check.integer(batch, "Session.load: batch", 1, 1 << 16)
+        for decl in program.threads:
+            decl.check_regions(program.regions)
+            if thread == "host" and decl.host_fallback is None:
+                raise ProgramError(f"Session.load: thread='host' but the thread on cluster {decl.cluster} has no "
+                                   f"host_fallback")
+            if thread == "card" and not decl.sources:
+                raise ProgramError(f"Session.load: thread='card' but the thread on cluster {decl.cluster} has no "
+                                   f"sources (only a host_fallback: load with thread='host')")
+        threads = [(d.cluster, d.sources, d.regions, d.words, d.deadline, d.prefetch) for d in program.threads]
+        regions = list(program.regions.items())
         fidelity, flags, unpack = program._compute
         buffers = [(b.index, b.format, b.page_bytes, b.pages) for b in program.buffers]
         opt = tuple(program.opt.get(k, "") for k in ("reader", "writer", "compute"))
@@ -203,10 +214,10 @@ class Session:
             program.compile_args["compute"], fidelity, flags["fp32_dest_acc_en"], flags["dst_full_sync_en"],
             flags["math_approx_mode"], unpack, program.defines, depth, program.handlers, opt, trace,
             seconds["deadline"], seconds["wait"], seconds["idle"], seconds["kernel_idle"], seconds["start"],
-            host_depth, event_depth, batch, seconds["settle_microseconds"])
+            host_depth, event_depth, batch, seconds["settle_microseconds"], threads, regions, thread)
         threads, total, buffer = native.sizes()
         program.sizes = KernelSizes(threads, total, buffer)
-        self.run = Run(native, self, program)
+        self.run = Run(native, self, program, thread)
         return self.run
 
     def __repr__(self):

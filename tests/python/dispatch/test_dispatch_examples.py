@@ -47,3 +47,10 @@ def test_graph_is_started_restarted_and_released(root, capsys):
 def test_stream_enqueues_its_pipeline_and_reports_progress(root, capsys):
     assert _load(root, "dispatch_stream", "stream").main()
     assert "progress events [4, 8, 12, 16, 20, 24]" in capsys.readouterr().out
+
+
+def test_thread_reduces_a_region_while_the_grid_works(root, capsys):
+    thread = _load(root, "dispatch_thread", "thread")
+    for mode in ("card", "host"):
+        assert thread.main(mode)
+        assert f"thread ({mode}): done, 4 chunks" in capsys.readouterr().out

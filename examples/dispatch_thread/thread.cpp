@@ -1,0 +1,97 @@
+// dispatch_thread: an X280 thread that reduces a region while the grid
+// works — the host sends 15 map jobs (each core doubling a bf16 tile) while
+// a thread on work cluster 1 sums a region of uint32 values into a second
+// region and, after each of its 4 chunks, sends a map job of its own: a
+// third source of the dispatcher's one sequence. Checked against the host.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "example.hpp"
+#include "tessel/dispatch/run.hpp"
+#include "tessel/dispatch/session.hpp"
+#include "tessel/tensor_accessor_args.hpp"
+#include "tessel/tessel.hpp"
+
+namespace tessel::examples {
+
+RunResult run_dispatch_thread(const RunOptions& o) {
+  constexpr uint32_t kJobs = 15, kChunks = 4, kValues = 1u << 16, kHandlerMap = 1, kTileBytes = 2048;
+  dispatch::SessionConfig sc;
+  sc.device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
+  auto session = dispatch::Session::open(sc);
+  auto device = session->device_ptr();
+  const uint32_t cores = device->grid().x * device->grid().y;
+  // The host's jobs on the first half of the cores, the thread's on the second.
+  const uint32_t group = std::max(1u, std::min(8u, cores / 2)), tiles = (kJobs + kChunks) * group;
+  CommandQueue& cq = device->command_queue();
+  Lcg rng(3);
+  std::vector<float> x(size_t(tiles) * 1024);
+  for (float& v : x)
+    v = bf16_to_float(float_to_bf16(float(rng.uniform(-4, 4))));
+  std::vector<uint32_t> values(kValues);
+  uint64_t expected_total = 0;
+  for (uint32_t& v : values)
+    expected_total += v = uint32_t(rng.next() >> 32);
+  const std::vector<uint8_t> packed = pack_tiles(tilize(x, tiles * 32, 32), DataFormat::Float16_b);
+  auto src = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
+  auto dst = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
+  cq.enqueue_write_buffer(*src, packed.data(), packed.size());
+
+  dispatch::ProgramSpec p;
+  p.name = "map";
+  p.reader_path = kernel_path("dispatch_map", "reader.cpp");
+  p.compute_path = kernel_path("dispatch_map", "compute.cpp");
+  p.writer_path = kernel_path("dispatch_map", "writer.cpp");
+  p.buffers = {{0, "bfloat16", kTileBytes, 2}, {16, "bfloat16", kTileBytes, 2}};
+  TensorAccessorArgs(*src).append_to(p.reader_compile_args);
+  TensorAccessorArgs(*dst).append_to(p.writer_compile_args);
+  p.handlers = {{"map", kHandlerMap}};
+  p.depth = 8;
+  dispatch::X280Region in{"values", std::vector<uint8_t>(values.size() * 4)};
+  std::memcpy(in.value.data(), values.data(), in.value.size());
+  p.regions = {in, {"total", std::vector<uint8_t>(8)}};
+  dispatch::X280ThreadSpec thread;
+  thread.cluster = 1;
+  thread.sources = {kernel_path("dispatch_thread", "reduce.cpp")};
+  thread.regions = {"values", "total"};
+  thread.words = {kHandlerMap, cores > 1 ? group : 0, group, src->address(), dst->address(), kJobs * group, kChunks};
+  thread.deadline_s = 30;
+  p.threads = {thread};
+
+  const auto t0 = std::chrono::steady_clock::now();
+  dispatch::Run& run = session->load(p);
+  std::vector<uint64_t> handles;
+  for (uint32_t job = 0; job < kJobs; ++job) {
+    const uint32_t args[] = {src->address(), dst->address(), job * group};
+    handles.push_back(run.submit(kHandlerMap, dispatch::Group{0, group}, args));
+  }
+  run.wait(handles, 10.0);
+  const dispatch::X280ThreadResult result = run.thread_result(30.0).at(0);
+  run.stop();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  uint64_t total = 0;
+  std::memcpy(&total, run.thread_read(1, "total").data(), 8);
+  std::vector<uint8_t> out(packed.size());
+  cq.enqueue_read_buffer(*dst, out.data(), out.size());
+  const std::vector<float> y = untilize(unpack_tiles(out, DataFormat::Float16_b), tiles * 32, 32);
+  size_t wrong = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    wrong += y[i] != 2 * x[i];
+  RunResult r;
+  r.passed = result.status == "done" && result.value == kChunks && total == expected_total && wrong == 0;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "an X280 thread summed %u values in %u chunks (total %s) while the grid ran %u host jobs and %llu of "
+                "the thread's on %u cores each (%zu wrong tiles)%s%s",
+                kValues, result.value, total == expected_total ? "right" : "WRONG", kJobs,
+                (unsigned long long)result.commands, group, wrong, result.error.empty() ? "" : ": ",
+                result.error.c_str());
+  r.summary = line;
+  r.seconds = seconds;
+  return r;
+}
+
+} // namespace tessel::examples
