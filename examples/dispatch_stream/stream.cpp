@@ -7,43 +7,26 @@
 #include <chrono>
 #include <cstdio>
 
+#include "dispatch_map/map_setup.hpp"
 #include "example.hpp"
 #include "tessel/dispatch/engines.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
 #include "tessel/engine_abi.h"
-#include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tessel.hpp"
 
 namespace tessel::examples {
 
 RunResult run_dispatch_stream(const RunOptions& o) {
-  constexpr uint32_t kJobs = 24, kEvery = 4, kHandlerMap = 1, kTileBytes = 2048;
+  constexpr uint32_t kJobs = 24, kEvery = 4;
   dispatch::SessionConfig sc;
   sc.device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
   auto session = dispatch::Session::open(sc);
   auto device = session->device_ptr();
   const uint32_t group = std::min(8u, device->grid().x * device->grid().y), tiles = kJobs * group;
   CommandQueue& cq = device->command_queue();
-  Lcg rng(2);
-  std::vector<float> x(size_t(tiles) * 1024);
-  for (float& v : x)
-    v = bf16_to_float(float_to_bf16(float(rng.uniform(-4, 4))));
-  const std::vector<uint8_t> packed = pack_tiles(tilize(x, tiles * 32, 32), DataFormat::Float16_b);
-  auto src = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
-  auto dst = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
-  cq.enqueue_write_buffer(*src, packed.data(), packed.size());
-
-  dispatch::ProgramSpec p;
-  p.name = "map";
-  p.reader_path = kernel_path("dispatch_map", "reader.cpp");
-  p.compute_path = kernel_path("dispatch_map", "compute.cpp");
-  p.writer_path = kernel_path("dispatch_map", "writer.cpp");
-  p.buffers = {{0, "bfloat16", kTileBytes, 2}, {16, "bfloat16", kTileBytes, 2}};
-  TensorAccessorArgs(*src).append_to(p.reader_compile_args);
-  TensorAccessorArgs(*dst).append_to(p.writer_compile_args);
-  p.handlers = {{"map", kHandlerMap}};
-  p.depth = 8;
+  const MapSetup m = map_setup(device, tiles, 2, 8);
+  const dispatch::ProgramSpec& p = m.program;
 
   // r0 jobs done, r1 the job's first tile, r2 scratch, r3 the job count (a binding).
   using A = dispatch::Stream::Arg;
@@ -52,8 +35,8 @@ RunResult run_dispatch_stream(const RunOptions& o) {
              count = dispatch::Stream::reg(3);
   const auto top = s.label(), skip = s.label();
   s.place(top);
-  s.submit(kHandlerMap, {false, 0, group}, {A::word(src->address()), A::word(dst->address()), A::reg(tile)}, 0,
-           std::nullopt, true);
+  s.submit(MapSetup::kHandlerMap, {false, 0, group},
+           {A::word(m.src->address()), A::word(m.dst->address()), A::reg(tile)}, 0, std::nullopt, true);
   s.alu_imm(KM_OP_ADD, tile, tile, group);
   s.alu_imm(KM_OP_ADD, done, done, 1);
   s.alu_imm(KM_OP_AND, scratch, done, kEvery - 1);
@@ -73,12 +56,7 @@ RunResult run_dispatch_stream(const RunOptions& o) {
   run.stop();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::vector<uint8_t> out(packed.size());
-  cq.enqueue_read_buffer(*dst, out.data(), out.size());
-  const std::vector<float> y = untilize(unpack_tiles(out, DataFormat::Float16_b), tiles * 32, 32);
-  size_t wrong = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    wrong += y[i] != 2 * x[i];
+  const size_t wrong = m.wrong(cq);
   std::string progress;
   uint32_t expected = kEvery;
   bool in_order = true;

@@ -8,16 +8,16 @@
 #include <cstdio>
 #include <cstring>
 
+#include "dispatch_map/map_setup.hpp"
 #include "example.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
-#include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tessel.hpp"
 
 namespace tessel::examples {
 
 RunResult run_dispatch_thread(const RunOptions& o) {
-  constexpr uint32_t kJobs = 15, kChunks = 4, kValues = 1u << 16, kHandlerMap = 1, kTileBytes = 2048;
+  constexpr uint32_t kJobs = 15, kChunks = 4, kValues = 1u << 16;
   dispatch::SessionConfig sc;
   sc.device = Device::open({o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir});
   auto session = dispatch::Session::open(sc);
@@ -26,29 +26,13 @@ RunResult run_dispatch_thread(const RunOptions& o) {
   // The host's jobs on the first half of the cores, the thread's on the second.
   const uint32_t group = std::max(1u, std::min(8u, cores / 2)), tiles = (kJobs + kChunks) * group;
   CommandQueue& cq = device->command_queue();
-  Lcg rng(3);
-  std::vector<float> x(size_t(tiles) * 1024);
-  for (float& v : x)
-    v = bf16_to_float(float_to_bf16(float(rng.uniform(-4, 4))));
+  MapSetup m = map_setup(device, tiles, 3, 8);
+  dispatch::ProgramSpec& p = m.program;
+  Lcg rng(4);
   std::vector<uint32_t> values(kValues);
   uint64_t expected_total = 0;
   for (uint32_t& v : values)
     expected_total += v = uint32_t(rng.next() >> 32);
-  const std::vector<uint8_t> packed = pack_tiles(tilize(x, tiles * 32, 32), DataFormat::Float16_b);
-  auto src = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
-  auto dst = Buffer::create(device, {packed.size(), kTileBytes, BufferType::DRAM});
-  cq.enqueue_write_buffer(*src, packed.data(), packed.size());
-
-  dispatch::ProgramSpec p;
-  p.name = "map";
-  p.reader_path = kernel_path("dispatch_map", "reader.cpp");
-  p.compute_path = kernel_path("dispatch_map", "compute.cpp");
-  p.writer_path = kernel_path("dispatch_map", "writer.cpp");
-  p.buffers = {{0, "bfloat16", kTileBytes, 2}, {16, "bfloat16", kTileBytes, 2}};
-  TensorAccessorArgs(*src).append_to(p.reader_compile_args);
-  TensorAccessorArgs(*dst).append_to(p.writer_compile_args);
-  p.handlers = {{"map", kHandlerMap}};
-  p.depth = 8;
   dispatch::X280Region in{"values", std::vector<uint8_t>(values.size() * 4)};
   std::memcpy(in.value.data(), values.data(), in.value.size());
   p.regions = {in, {"total", std::vector<uint8_t>(8)}};
@@ -56,7 +40,8 @@ RunResult run_dispatch_thread(const RunOptions& o) {
   thread.cluster = 1;
   thread.sources = {kernel_path("dispatch_thread", "reduce.cpp")};
   thread.regions = {"values", "total"};
-  thread.words = {kHandlerMap, cores > 1 ? group : 0, group, src->address(), dst->address(), kJobs * group, kChunks};
+  thread.words = {MapSetup::kHandlerMap, cores > 1 ? group : 0, group,  m.src->address(),
+                  m.dst->address(),      kJobs * group,         kChunks};
   thread.deadline_s = 30;
   p.threads = {thread};
 
@@ -64,8 +49,8 @@ RunResult run_dispatch_thread(const RunOptions& o) {
   dispatch::Run& run = session->load(p);
   std::vector<uint64_t> handles;
   for (uint32_t job = 0; job < kJobs; ++job) {
-    const uint32_t args[] = {src->address(), dst->address(), job * group};
-    handles.push_back(run.submit(kHandlerMap, dispatch::Group{0, group}, args));
+    const uint32_t args[] = {m.src->address(), m.dst->address(), job * group};
+    handles.push_back(run.submit(MapSetup::kHandlerMap, dispatch::Group{0, group}, args));
   }
   run.wait(handles, 10.0);
   const dispatch::X280ThreadResult result = run.thread_result(30.0).at(0);
@@ -74,12 +59,7 @@ RunResult run_dispatch_thread(const RunOptions& o) {
 
   uint64_t total = 0;
   std::memcpy(&total, run.thread_read(1, "total").data(), 8);
-  std::vector<uint8_t> out(packed.size());
-  cq.enqueue_read_buffer(*dst, out.data(), out.size());
-  const std::vector<float> y = untilize(unpack_tiles(out, DataFormat::Float16_b), tiles * 32, 32);
-  size_t wrong = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    wrong += y[i] != 2 * x[i];
+  const size_t wrong = m.wrong(cq);
   RunResult r;
   r.passed = result.status == "done" && result.value == kChunks && total == expected_total && wrong == 0;
   char line[320];

@@ -217,6 +217,9 @@ private:
   void cancel_engine(const Command& c);
   bool step_engines();
   bool engine_submit(uint32_t slot, const EngineCommand& c);
+  // An engine's or a thread's command: to the job queue (queued), or submitted
+  // when a slot is free and an exclusive one overlaps nothing; false: not now.
+  bool place(const Command& c);
   bool engine_post(uint32_t slot, uint32_t kind, uint32_t auxiliary, uint32_t value);
   bool engine_event_room();
   void engine_completed(const Slot& s);

@@ -119,6 +119,10 @@ bool Dispatcher::engine_submit(uint32_t slot, const EngineCommand& ec) {
   c.engine = slot + 1;
   c.token = ec.token;
   c.taken_tick = now_ticks();
+  return place(c);
+}
+
+bool Dispatcher::place(const Command& c) {
   if (c.flags & KM_FLAG_QUEUE) {
     if (jobs_.size() >= KM_JOB_QUEUE) return false;
     jobs_.push_back(c);

@@ -46,14 +46,7 @@ bool Dispatcher::serve_threads() {
       c.thread = i + 1;
       c.token = x.ticket;
       c.taken_tick = now_ticks();
-      if (queued) {
-        if (jobs_.size() >= KM_JOB_QUEUE) break;
-        jobs_.push_back(c);
-      } else {
-        if ((c.flags & KM_FLAG_EXCLUSIVE) && (!jobs_.empty() || overlaps_busy(c.first, c.count))) break;
-        if (free_slot() < 0) break;
-        submit(c, c.first);
-      }
+      if (!place(c)) break; // held until there is room
       t.has_pending = false;
     }
   }
