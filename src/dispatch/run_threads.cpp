@@ -17,7 +17,8 @@ std::vector<X280ThreadResult> Run::Impl::wait_threads(double timeout_s, bool sto
   std::vector<X280ThreadResult> out;
   for (size_t i = 0; i < threads.size(); ++i) {
     if (!thread_results[i]) {
-      const double left = std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
+      // Stopping: the thread has the grace of a stop request to return, then it is killed.
+      const double left = stop ? 0.0 : std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
       thread_results[i] = threads[i]->wait(left);
       const X280ThreadResult& r = *thread_results[i];
       session->log("X280 thread on cluster " + std::to_string(r.cluster) + " ended: " + r.status + ", value " +

@@ -1,8 +1,11 @@
 """Program: what a persistent program runs (the spec's Program table). It
 opens nothing; Session.load builds it against the session's card."""
 
+import numbers
 import os
 from collections.abc import Callable, Mapping
+
+import numpy as np
 
 from .. import _check
 from . import abi
@@ -186,11 +189,15 @@ class Program:
         """A region shared by the program's X280 threads: `value` its initial
         bytes (bytes-like or a numpy array) or its size in bytes (zeros)."""
         name = _check.text(name, "Program.region: name")
+        if not name:
+            raise ProgramError("Program.region: a region needs a name")
         if name in self.regions:
             raise ProgramError(f"Program.region: region {name!r} is declared twice")
-        if isinstance(value, int) and not isinstance(value, bool):
-            data = bytes(_check.integer(value, f"Program.region({name!r}): size", 1, 1 << 30))
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            data = bytes(_check.integer(int(value), f"Program.region({name!r}): size", 1, 1 << 30))
         else:
+            if isinstance(value, np.ndarray):
+                value = np.ascontiguousarray(value)
             try:
                 data = memoryview(value).cast("B").tobytes()
             except TypeError:
@@ -210,7 +217,15 @@ class Program:
         none) and the prefetch mode ("documented" or "off")."""
         from .threads import ThreadDecl
 
+        if clusters is not None and not isinstance(clusters, (list, tuple)):
+            raise TypeError(f"Program.thread: clusters must be a tuple of cluster numbers, got "
+                            f"{_check.describe(clusters)}")
         targets = [cluster] if clusters is None else list(clusters)
+        # One pass over iterators: every cluster's thread gets the same values.
+        sources = sources if isinstance(sources, (str, os.PathLike)) or not hasattr(sources, "__iter__") else (
+            list(sources) if not isinstance(sources, (bytes, bytearray)) else sources)
+        regions = regions if isinstance(regions, str) or not hasattr(regions, "__iter__") else list(regions)
+        words = words if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__") else list(words)
         if not targets:
             raise ProgramError("Program.thread: clusters is empty")
         decls = [ThreadDecl(c, sources, regions, words, host_fallback, deadline, prefetch, self) for c in targets]

@@ -31,14 +31,20 @@ class ThreadDecl:
         self.cluster = _check.integer(cluster, f"{what}: cluster", 1, 3)
         if isinstance(sources, (str, os.PathLike)):
             sources = [sources]
+        if not isinstance(sources, (list, tuple)):
+            raise TypeError(f"{what}: sources must be a path or a list of paths, got {_check.describe(sources)}")
         self.sources = []
         for s in sources:
+            if not isinstance(s, (str, os.PathLike)):
+                raise TypeError(f"{what}: a source must be a path, got {_check.describe(s)}")
             path = os.path.abspath(os.fspath(s))
             if not os.path.isfile(path):
                 raise ProgramError(f"{what}: source {path!r} does not exist")
             self.sources.append(path)
         if isinstance(regions, str):
             regions = [regions]
+        if not isinstance(regions, (list, tuple)):
+            raise TypeError(f"{what}: regions must be a name or a list of names, got {_check.describe(regions)}")
         self.regions = [_check.text(r, f"{what}: a region name") for r in regions]
         if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
             raise TypeError(f"{what}: words must be a list of 32-bit words, got {_check.describe(words)}")
@@ -49,7 +55,7 @@ class ThreadDecl:
             raise TypeError(f"{what}: host_fallback must be a callable fallback(ctx) or None, got "
                             f"{_check.describe(host_fallback)}")
         self.host_fallback = host_fallback
-        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not deadline >= 0:
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not 0 <= deadline < float("inf"):
             raise ValueError(f"{what}: deadline must be non-negative seconds (0: none), got "
                              f"{_check.describe(deadline)}")
         self.deadline = float(deadline)
@@ -110,8 +116,9 @@ class ThreadContext:
         return self._regions[name]
 
     def submit(self, handler, group=None, args=(), result=False):
+        handle = self._run.submit(handler, group=group, args=args, result=result)
         self.commands += 1
-        return self._run.submit(handler, group=group, args=args, result=result)
+        return handle
 
     def wait(self, handle, timeout=10.0):
         return self._run.wait(handle, timeout=timeout)
@@ -153,7 +160,7 @@ class RunThreads:
         if self._results is not None:
             return self._results
         out = []
-        for d in sorted(self._program.threads, key=lambda d: d.cluster):
+        for d in self._program.threads:  # in declaration order, as on the card
             ctx = ThreadContext(self._run, d, self._host[d.cluster])
             t0 = time.perf_counter()
             if d.host_fallback is None:
