@@ -1380,3 +1380,12 @@ def test_event_repr_and_equality(run):
     assert end != h.events[0]
     assert "EngineHandle(kind='stream', req=57, end" in repr(h)
     assert isinstance(h.upload, Upload) and "state='released'" in repr(h.upload)
+
+
+def test_error_names_come_from_the_header():
+    """The KM_STREAM_ERROR_* names (docs/engines.md's table), read from engine_abi.h."""
+    from tessel.dispatch.engines import ERROR_NAMES
+
+    assert ERROR_NAMES == {0: "none", 1: "header", 2: "opcode", 3: "pc", 4: "register", 5: "handler", 6: "group",
+                           7: "args", 8: "steps", 9: "deadline", 10: "cancelled", 11: "flags", 12: "runs", 13: "node",
+                           14: "bindings", 15: "timeout"}

@@ -1,6 +1,8 @@
 """What the engines give back: Upload, EngineHandle, EngineEvent and
 HostfedResult (the spec's fields), over the native run's records."""
 
+from .ops import ERROR_NAMES
+
 __all__ = ["Upload", "EngineHandle", "EngineEvent", "HostfedResult", "HostfedCommand"]
 
 
@@ -19,7 +21,8 @@ class EngineEvent:
         self.handle, self.kind, self.value = handle, kind, value
         self.registers = tuple(registers)
         self.reason = reason if kind == "error" else None
-        self.reason_name = reason_name if kind == "error" else None
+        # The KM_STREAM_ERROR_* name in lower case, read from the header.
+        self.reason_name = ERROR_NAMES.get(reason, reason_name) if kind == "error" else None
         self.pc, self.node = pc, node
 
     def __eq__(self, other):
