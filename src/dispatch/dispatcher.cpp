@@ -396,15 +396,9 @@ bool Dispatcher::take_line(const Command& c) {
   const bool group_ok =
       queued ? (c.count >= 1 && c.count <= cores_) : (c.count >= 1 && c.first < cores_ && c.count <= cores_ - c.first);
   if (!group_ok) return reject(c, KMD_REJECT_GROUP), true;
-  if (queued) {
-    if (jobs_.size() >= KM_JOB_QUEUE) return reject(c, KMD_REJECT_QUEUE), true;
-    jobs_.push_back(c);
-    return true;
-  }
-  if ((c.flags & KM_FLAG_EXCLUSIVE) && (!jobs_.empty() || overlaps_busy(c.first, c.count))) return false;
-  if (free_slot() < 0) return false;
-  submit(c, c.first);
-  return true;
+  // A host command is rejected when the job queue is full; an engine's or a thread's waits (place()).
+  if (queued && jobs_.size() >= KM_JOB_QUEUE) return reject(c, KMD_REJECT_QUEUE), true;
+  return place(c);
 }
 
 bool Dispatcher::pump() {
