@@ -224,67 +224,67 @@ bool Engine::run_ops(const Node& n, uint32_t node) {
   return true;
 }
 
+// One pass in node order finds every ready node: a node comes after earlier
+// nodes only.
 bool Engine::step_graph(EngineSink& sink) {
   bool moved = false;
-  for (;;) {
-    if (round_pending_) {
-      if (!sink.post(KM_EVENT_ENGINE_ROUND, 0, runs_)) return moved;
-      round_pending_ = false;
-      moved = true;
-    }
-    bool progress = false;
-    for (uint32_t i = 0; i < nodes_.size(); ++i) {
-      if (node_state_[i] != NodeState::Pending) continue;
-      const Node& n = nodes_[i];
-      bool ready = true;
-      for (uint32_t d = 0; d < n.deps_count && ready; ++d)
-        ready = node_state_[n.deps[d]] == NodeState::Done;
-      if (!ready) continue;
-      if (n.type == KM_NODE_CPU) {
-        if (!run_ops(n, i)) return true;
-        node_state_[i] = NodeState::Done;
-        ++nodes_done_;
-        progress = true;
-        continue;
-      }
-      EngineCommand c;
-      c.handler = n.handler;
-      c.flags = n.flags;
-      c.first = n.first;
-      c.count = n.count;
-      c.arg_count = n.arg_count;
-      for (uint32_t a = 0; a < n.arg_count; ++a)
-        c.args[a] = regs_[n.args[a]];
-      c.node = i;
-      c.token = i;
-      // Marked sent first: the sink may complete it before submit returns.
-      node_state_[i] = NodeState::Sent;
-      ++inflight_;
-      if (!sink.submit(c)) { // later ready nodes may still go
-        node_state_[i] = NodeState::Pending;
-        --inflight_;
-        continue;
-      }
+  if (round_pending_) {
+    if (!sink.post(KM_EVENT_ENGINE_ROUND, 0, runs_)) return moved;
+    round_pending_ = false;
+    moved = true;
+  }
+  bool progress = false;
+  for (uint32_t i = 0; i < nodes_.size(); ++i) {
+    if (node_state_[i] != NodeState::Pending) continue;
+    const Node& n = nodes_[i];
+    bool ready = true;
+    for (uint32_t d = 0; d < n.deps_count && ready; ++d)
+      ready = node_state_[n.deps[d]] == NodeState::Done;
+    if (!ready) continue;
+    if (n.type == KM_NODE_CPU) {
+      if (!run_ops(n, i)) return true;
+      node_state_[i] = NodeState::Done;
+      ++nodes_done_;
       progress = true;
+      continue;
     }
-    moved |= progress;
-    if (nodes_done_ < nodes_.size()) return moved;
-    // The round ended.
-    ++runs_;
-    const bool again = regs_[KM_GRAPH_AGAIN] != 0;
-    if (!again) {
-      halted_ = true;
-      return true;
+    EngineCommand c;
+    c.handler = n.handler;
+    c.flags = n.flags;
+    c.first = n.first;
+    c.count = n.count;
+    c.arg_count = n.arg_count;
+    for (uint32_t a = 0; a < n.arg_count; ++a)
+      c.args[a] = regs_[n.args[a]];
+    c.node = i;
+    c.token = i;
+    // Marked sent first: the sink may complete it before submit returns.
+    node_state_[i] = NodeState::Sent;
+    ++inflight_;
+    if (!sink.submit(c)) { // later ready nodes may still go
+      node_state_[i] = NodeState::Pending;
+      --inflight_;
+      continue;
     }
-    if (max_ && runs_ >= max_) return fail(KM_STREAM_ERROR_RUNS, ~0u), true;
-    regs_[KM_GRAPH_AGAIN] = 0;
-    std::fill(node_state_.begin(), node_state_.end(), NodeState::Pending);
-    nodes_done_ = 0;
-    round_pending_ = true;
-    // One round a step: the other engines, the host's ring and the cores get
-    // their turn before the next (a round of cpu nodes alone never waits).
+    progress = true;
+  }
+  moved |= progress;
+  if (nodes_done_ < nodes_.size()) return moved;
+  // The round ended.
+  ++runs_;
+  const bool again = regs_[KM_GRAPH_AGAIN] != 0;
+  if (!again) {
+    halted_ = true;
     return true;
   }
+  if (max_ && runs_ >= max_) return fail(KM_STREAM_ERROR_RUNS, ~0u), true;
+  regs_[KM_GRAPH_AGAIN] = 0;
+  std::fill(node_state_.begin(), node_state_.end(), NodeState::Pending);
+  nodes_done_ = 0;
+  round_pending_ = true;
+  // One round a step: the other engines, the host's ring and the cores get
+  // their turn before the next (a round of cpu nodes alone never waits).
+  return true;
 }
 
 bool Engine::step_stream(EngineSink& sink, uint32_t budget) {

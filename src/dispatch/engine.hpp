@@ -63,8 +63,6 @@ public:
   bool loaded() const { return load_error_ == KM_STREAM_ERROR_NONE; } // the upload read cleanly
   // A kept graph whose upload read cleanly stays loaded after its end (KM_EVENT_KEPT).
   bool kept_after_end() const { return kind_ == KM_ENGINE_GRAPH && keep_ && loaded(); }
-  uint32_t upload_bytes() const { return bytes_; }
-  uint32_t inflight() const { return inflight_; }
   uint32_t runs() const { return runs_; }
   const uint32_t* registers() const { return regs_.data(); }
   // After the end: KM_STREAM_ERROR_* (NONE for a clean end) and the pc or node (~0u: none).
