@@ -34,7 +34,7 @@ struct DeviceState;
 struct DeviceConfig {
   std::string arch = "blackhole";       // "blackhole" or "wormhole_b0"
   uint32_t grid_x = 0, grid_y = 0;      // 0: the arch's full worker grid
-  std::string policy = "deterministic"; // or "random:<seed>"
+  std::string policy = "deterministic"; // or "random:<seed>", "parallel", "parallel:<threads>"
   std::string kernel_cache_dir;         // empty: the default cache
   // The device-memory checker: every NoC transfer must stay inside one live
   // buffer, CB or semaphore. Unset: TESSEL_CHECK_MEMORY (1/0), else on.

@@ -62,7 +62,7 @@ def main(argv=None):
     run.add_argument("example")
     run.add_argument("--arch", default="blackhole")
     run.add_argument("--grid", type=_grid, default=None, help="worker grid XxY")
-    run.add_argument("--policy", default="deterministic", help="deterministic or random:<seed>")
+    run.add_argument("--policy", default="deterministic", help="deterministic, random:<seed>, parallel or parallel:<threads>")
     run.add_argument("--size", type=int, default=0, help="example-specific problem size")
     run.add_argument("--format", default="", help="data format (where the example has it)")
     run.add_argument("--op", default="", help="example-specific op selection")

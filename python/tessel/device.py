@@ -74,7 +74,8 @@ class Device:
              check_memory=None, profiler=None):
         """Open a simulated device: arch 'blackhole' or 'wormhole_b0'; grid
         (x, y) worker cores (None: the arch's full grid); policy
-        'deterministic' or 'random:<seed>'."""
+        'deterministic', 'random:<seed>', 'parallel' (one thread per host core)
+        or 'parallel:<threads>'."""
         _check.text(arch, "Device.open: arch")
         _check.text(policy, "Device.open: policy")
         gx = gy = 0

@@ -26,7 +26,7 @@ struct Variable {
 constexpr Variable kVariables[] = {
     {"TESSEL_ARCH", "blackhole or wormhole_b0 (compat devices)"},
     {"TESSEL_GRID", "a worker grid such as 4x2 (compat devices)"},
-    {"TESSEL_POLICY", "deterministic or random:<seed> (compat devices)"},
+    {"TESSEL_POLICY", "deterministic, random:<seed>, parallel or parallel:<threads> (compat devices)"},
     {"TESSEL_MESH", "the system mesh's shape, rows x columns such as 2x4 (compat SystemMesh)"},
     {"TESSEL_CACHE_DIR", "the kernel cache directory"},
     {"TESSEL_KERNEL_CXX", "the C++ compiler kernels are built with"},

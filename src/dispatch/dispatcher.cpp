@@ -205,18 +205,16 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
                                uint32_t line) {
   if (*word >= value) return 1;
   sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
-  sim::Core& core = *static_cast<sim::Core*>(k->sim_core);
   f->wait = {};
   f->wait.kind = sim::WaitKind::SemAtLeast;
   f->wait.sem = word;
   f->wait.value = value;
   f->wait.file = file;
   f->wait.line = line;
-  core.mem_waiters.push_back(f);
   const uint64_t deadline = wait_ticks_ ? now_ticks() + wait_ticks_ : ~0ull;
   waits_.push_back(TimedWait{f, deadline, false});
   next_wait_deadline_ = std::min(next_wait_deadline_, deadline);
-  chip_.block(f);
+  chip_.wait_memory(f);
   bool timed_out = false;
   for (size_t i = 0; i < waits_.size(); ++i)
     if (waits_[i].fiber == f) {
@@ -233,8 +231,7 @@ bool Dispatcher::expire_waits(uint64_t now) {
   next_wait_deadline_ = ~0ull;
   for (TimedWait& w : waits_) {
     if (!w.timed_out && w.deadline <= now && w.fiber->state == sim::FiberState::Blocked) {
-      auto& ws = w.fiber->core->mem_waiters;
-      ws.erase(std::remove(ws.begin(), ws.end(), w.fiber), ws.end());
+      chip_.forget_memory_waiter(w.fiber);
       w.timed_out = true;
       chip_.make_ready(w.fiber);
       woke = true;

@@ -17,6 +17,7 @@
 #include "base/warning.hpp"
 #include "sim/fault.hpp"
 #include "sim/fiber_sanitizers.hpp"
+#include "sim/parallel_run.hpp"
 #include "tessel/error.hpp"
 #include "tessel/interrupt.hpp"
 
@@ -34,6 +35,15 @@ uint64_t splitmix64(uint64_t& s) {
 }
 
 thread_local Fiber* t_running = nullptr;
+
+// Parses a whole decimal number in [lo, hi]; false otherwise.
+bool parse_number(const std::string& text, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtoull(text.c_str(), &end, 0);
+  return end && *end == '\0' && errno == 0 && out >= lo && out <= hi;
+}
 
 void fiber_main(bctx::transfer_t t);
 
@@ -126,24 +136,45 @@ struct Chip::StackPool {
 
 SchedulerPolicy SchedulerPolicy::parse(const std::string& text) {
   SchedulerPolicy p;
+  unsigned long long n = 0;
   if (text == "deterministic" || text.empty()) return p;
-  if (text.rfind("random:", 0) == 0) {
-    const std::string num = text.substr(7);
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long seed = std::strtoull(num.c_str(), &end, 0);
-    if (!num.empty() && std::isdigit(static_cast<unsigned char>(num[0])) && end && *end == '\0' && errno == 0) {
-      p.kind = Kind::Random;
-      p.seed = seed;
-      return p;
-    }
+  if (text.rfind("random:", 0) == 0 && parse_number(text.substr(7), 0, ~0ull, n)) {
+    p.kind = Kind::Random;
+    p.seed = n;
+    return p;
   }
-  throw ValidationError("unknown scheduling policy '" + text + "': expected 'deterministic' or 'random:<seed>'");
+  if (text == "parallel") {
+    p.kind = Kind::Parallel;
+    return p;
+  }
+  if (text.rfind("parallel:", 0) == 0) {
+    if (!parse_number(text.substr(9), 1, kMaxThreads, n))
+      throw ValidationError("scheduling policy '" + text + "': the thread count must be a whole number from 1 to " +
+                            std::to_string(kMaxThreads));
+    p.kind = Kind::Parallel;
+    p.threads = uint32_t(n);
+    return p;
+  }
+  throw ValidationError("unknown scheduling policy '" + text +
+                        "': expected 'deterministic', 'random:<seed>', 'parallel' or 'parallel:<threads>'");
 }
 
 std::string SchedulerPolicy::to_string() const {
-  return kind == Kind::Deterministic ? "deterministic" : "random:" + std::to_string(seed);
+  switch (kind) {
+  case Kind::Deterministic: return "deterministic";
+  case Kind::Random: return "random:" + std::to_string(seed);
+  case Kind::Parallel: return threads ? "parallel:" + std::to_string(threads) : "parallel";
+  }
+  return "?";
 }
+
+uint32_t SchedulerPolicy::thread_count() const {
+  if (kind != Kind::Parallel) return 1;
+  if (threads) return threads;
+  return std::clamp(host_cores(), 1u, kMaxThreads);
+}
+
+thread_local WatchSlot* t_watch = nullptr;
 
 Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
     : arch_(arch), policy_(policy),
@@ -152,7 +183,7 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
   base::check_variable_names();
   install_fault_handler();
   watchdog_timeout_ms_ = watchdog_timeout_ms_from_env();
-  watch_ = &watch_slot();
+  t_watch = &watch_slot();
   dprint_cores_ = parse_dprint_cores(arch_);
   cores_.reserve(arch.core_count());
   for (uint32_t y = 0; y < arch.grid_y; ++y) {
@@ -200,6 +231,7 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
 }
 
 Chip::~Chip() {
+  pool_.reset();
   for (auto& f : fibers_)
     fiber_san::destroy(f->san);
 }
@@ -334,7 +366,7 @@ Fiber* Chip::fiber_for(Core& core, uint32_t risc) {
   reset_fiber(f.get());
   core.fibers[risc] = f.get();
   fibers_.push_back(std::move(f));
-  if (ready_.size() < fibers_.size()) ready_.resize(fibers_.size() * 2);
+  ready_.reserve(fibers_.size());
   return core.fibers[risc];
 }
 
@@ -352,44 +384,49 @@ void Chip::reset_fiber(Fiber* f) {
 void Chip::make_ready(Fiber* f) {
   f->state = FiberState::Ready;
   f->wait.kind = WaitKind::None;
-  size_t cap = ready_.size();
   Fiber* cur = t_running;
   if (cur != nullptr) {
     // The woken RISC's wait ends when the waker acted (profiler.hpp, "The clock").
     uint64_t& woken_clock = f->core->ctx[f->risc].clock;
     woken_clock = std::max(woken_clock, cur->core->ctx[cur->risc].clock);
   }
+  RunQueue* queue = &ready_;
+  if (__builtin_expect(parallel_ != nullptr, 0)) {
+    queue = parallel_->queue_for(f);
+    if (!queue) return; // posted to its own thread
+  }
   if (cur != nullptr && cur->core == f->core) {
     // Woken by a RISC of its own core: run it next, while the core's CB data
     // and stacks are still in the host's caches (measured: tessel bench pipeline).
-    ready_head_ = (ready_head_ + cap - 1) % cap;
-    ready_[ready_head_] = f;
+    queue->push_front(f);
   } else {
-    ready_[(ready_head_ + ready_count_) % cap] = f;
+    queue->push_back(f);
   }
-  ++ready_count_;
 }
 
 Fiber* Chip::pick_next() {
-  if (ready_count_ == 0) return nullptr;
-  size_t cap = ready_.size();
-  if (policy_.kind == SchedulerPolicy::Kind::Random && ready_count_ > 1) {
-    size_t k = splitmix64(rng_state_) % ready_count_;
-    std::swap(ready_[ready_head_], ready_[(ready_head_ + k) % cap]);
-  }
-  Fiber* f = ready_[ready_head_];
-  ready_head_ = (ready_head_ + 1) % cap;
-  --ready_count_;
-  return f;
+  if (policy_.kind == SchedulerPolicy::Kind::Random && ready_.size() > 1)
+    ready_.swap_front(splitmix64(rng_state_) % ready_.size());
+  return ready_.pop_front();
 }
 
 bool Chip::yield(Fiber* f) {
-  if (ready_count_ == 0 && !poll_memory_waiters()) return false;
+  RunQueue* queue = &ready_;
+  if (__builtin_expect(parallel_ != nullptr, 0)) {
+    queue = parallel_->yield_queue();
+    if (!queue) return false;
+  } else if (ready_.empty() && !poll_memory_waiters()) {
+    return false;
+  }
   f->state = FiberState::Ready;
-  ready_[(ready_head_ + ready_count_) % ready_.size()] = f;
-  ++ready_count_;
+  queue->push_back(f);
   yield_to_scheduler(f);
   return true;
+}
+
+void Chip::resume(Fiber* f) {
+  f->state = FiberState::Running;
+  switch_to(f);
 }
 
 void Chip::block(Fiber* f) {
@@ -416,7 +453,10 @@ void Chip::warn(Fiber* f, std::string message, const char* file, uint32_t line) 
   // A per-chip set of call sites keeps a warning in a loop to one lookup.
   const uint64_t site = reinterpret_cast<uintptr_t>(file) * 0x9e3779b97f4a7c15ull ^
                         reinterpret_cast<uintptr_t>(f->kernel_name) * 0xbf58476d1ce4e5b9ull ^ line;
-  if (warned_sites_.count(site)) return;
+  {
+    std::lock_guard lock(warned_mutex_);
+    if (warned_sites_.count(site)) return;
+  }
   std::string key = std::string(f->kernel_name ? f->kernel_name : "?") + "|" + (file ? file : "?") + ":" +
                     std::to_string(line) + "|" + message;
   std::string report = where(f, file, line) + message;
@@ -427,6 +467,7 @@ void Chip::warn(Fiber* f, std::string message, const char* file, uint32_t line) 
     report += base::kStrictSuffix;
     fail_report(f, std::move(report), false); // the frames are abandoned: nothing else is alive here
   }
+  std::lock_guard lock(warned_mutex_);
   warned_sites_.insert(site);
 }
 
@@ -455,23 +496,41 @@ void Chip::wake_memory_waiters(Core& core) {
   auto& ws = core.mem_waiters;
   for (size_t i = 0; i < ws.size();) {
     if (wait_satisfied(ws[i]->wait)) {
-      note_progress();
-      make_ready(ws[i]);
+      Fiber* f = ws[i];
       ws[i] = ws.back();
       ws.pop_back();
+      note_progress();
+      make_ready(f);
     } else {
       ++i;
     }
   }
+  core.waiting.store(uint32_t(ws.size()), std::memory_order_relaxed);
+}
+
+void Chip::wait_memory(Fiber* f) {
+  Core& c = *f->core;
+  c.mem_waiters.push_back(f);
+  c.waiting.store(uint32_t(c.mem_waiters.size()), std::memory_order_relaxed);
+  block(f);
+}
+
+void Chip::forget_memory_waiter(Fiber* f) {
+  auto& ws = f->core->mem_waiters;
+  ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
+  f->core->waiting.store(uint32_t(ws.size()), std::memory_order_relaxed);
+}
+
+bool memory_wait_satisfied(const Fiber* f) {
+  return f->state == FiberState::Blocked &&
+         (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) && wait_satisfied(f->wait);
 }
 
 bool Chip::poll_memory_waiters() {
   bool any = false;
   for (Fiber* f : active_) {
-    if (f->state == FiberState::Blocked &&
-        (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) && wait_satisfied(f->wait)) {
-      auto& ws = f->core->mem_waiters;
-      ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
+    if (memory_wait_satisfied(f)) {
+      forget_memory_waiter(f);
       note_progress();
       make_ready(f);
       any = true;
@@ -480,13 +539,14 @@ bool Chip::poll_memory_waiters() {
   return any;
 }
 
+void Chip::after_write_parallel(Core& core) { parallel_->after_write(core); }
+
 void Chip::run(std::span<const Launch> launches) {
   ensure_fault_stack();
   // Every run replays from the seed, so a failing dispatch can be replayed alone.
   rng_state_ = policy_.seed;
   WatchSlot& watch = watch_slot();
-  watch_ = &watch;
-  WatchScope watching(watch, watchdog_timeout_ms_);
+  t_watch = &watch;
   switches_ = 0;
   ++run_count_;
   active_.clear();
@@ -500,7 +560,22 @@ void Chip::run(std::span<const Launch> launches) {
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
     active_.push_back(f);
   }
-  ready_head_ = ready_count_ = 0;
+  if (policy_.kind == SchedulerPolicy::Kind::Parallel && !agent_ && policy_.thread_count() > 1 &&
+      ParallelRun::cores_of(active_) > 1) {
+    if (!pool_) pool_ = std::make_unique<ParallelRun>(*this);
+    switch (pool_->run(policy_.thread_count(), watchdog_timeout_ms_)) {
+    case ParallelRun::End::Finished: switches_ = pool_->switches(); return finish_run(launches);
+    case ParallelRun::End::Failed: throw_failure(pool_->failed_fiber(), launches);
+    case ParallelRun::End::Interrupted: abort_run(launches); throw Interrupted(interrupted_report(launches.size()));
+    case ParallelRun::End::Deadlock: {
+      std::string report = deadlock_report();
+      abort_run(launches);
+      throw DeadlockError(report);
+    }
+    }
+  }
+  WatchScope watching(watch, watchdog_timeout_ms_);
+  ready_.clear();
   for (Fiber* f : active_)
     make_ready(f);
 
@@ -531,9 +606,8 @@ void Chip::run(std::span<const Launch> launches) {
       abort_run(launches);
       throw DeadlockError(report);
     }
-    f->state = FiberState::Running;
     ++switches_;
-    switch_to(f);
+    resume(f);
     switch (f->state) {
     case FiberState::Done:
       --remaining;
@@ -541,24 +615,31 @@ void Chip::run(std::span<const Launch> launches) {
       break;
     case FiberState::Blocked:
     case FiberState::Ready: break;
-    case FiberState::Failed: {
-      std::string msg = std::move(f->error_message);
-      abort_run(launches);
-      throw KernelError(msg);
-    }
-    case FiberState::Faulted: {
-      if (f->fault_signal == kWatchdogSignal && interrupt_requested()) {
-        // The watchdog stopped a fiber that did not switch after the request.
-        abort_run(launches);
-        throw Interrupted(interrupted_report(launches.size()));
-      }
-      std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
-      abort_run(launches);
-      throw KernelFault(msg);
-    }
+    case FiberState::Failed:
+    case FiberState::Faulted: throw_failure(f, launches);
     default: break;
     }
   }
+  finish_run(launches);
+}
+
+void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
+  if (f->state == FiberState::Failed) {
+    std::string msg = std::move(f->error_message);
+    abort_run(launches);
+    throw KernelError(msg);
+  }
+  if (f->fault_signal == kWatchdogSignal && interrupt_requested()) {
+    // The watchdog stopped a fiber that did not switch after the request.
+    abort_run(launches);
+    throw Interrupted(interrupted_report(launches.size()));
+  }
+  std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
+  abort_run(launches);
+  throw KernelFault(msg);
+}
+
+void Chip::finish_run(std::span<const Launch> launches) {
   for (Fiber* f : active_)
     f->state = FiberState::Idle;
   for (const Launch& l : launches) {
@@ -593,8 +674,10 @@ void Chip::abort_run(std::span<const Launch> launches) {
     std::fill(std::begin(c.cb_back_waiter), std::end(c.cb_back_waiter), nullptr);
     std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
     std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
+    c.waiting.store(0, std::memory_order_relaxed);
   }
-  ready_head_ = ready_count_ = 0;
+  ready_.clear();
+  if (pool_) pool_->clear();
   active_.clear();
 }
 

@@ -14,18 +14,25 @@
 //    stored to a semaphore with a plain pointer store); if still nothing can
 //    run while fibers remain blocked, that is a deadlock: the run stops with a
 //    DeadlockError describing every blocked RISC.
+//  - Under the parallel policy (parallel_run.hpp) the cores of a run are
+//    spread over several host threads, each with its own ready queue; the
+//    RISCs of one core always run on one thread, so a core's CBs, DST and
+//    waiters are only touched by it.
 //  - A failing kernel call or a fault in kernel code stops the whole launch:
 //    every fiber of it is reset to a fresh firmware loop (its stack abandoned,
 //    never unwound) and the error is thrown on the host thread. The chip stays
 //    usable.
 //
-// Thread-safety: a Chip is driven by one host thread at a time.
+// Thread-safety: a Chip is driven by one host thread at a time (a parallel
+// run's worker threads act only inside Chip::run).
 #pragma once
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <unordered_set>
@@ -38,6 +45,7 @@
 #include "sim/memory.hpp"
 #include "sim/memory_map.hpp"
 #include "sim/profiler.hpp"
+#include "sim/run_queue.hpp"
 #include "sim/watchdog.hpp"
 #include "tessel/error.hpp"
 #include "tessel/kernel_abi.h"
@@ -137,6 +145,8 @@ struct Fiber {
   uintptr_t fault_address = 0;
   uintptr_t fault_pc = 0;
   uintptr_t fault_sp = 0;
+  // A parallel run's inbox link: made ready by another thread (parallel_run.cpp).
+  std::atomic<Fiber*> posted_next{nullptr};
 };
 
 inline constexpr int kCrashSignal = -1;
@@ -160,20 +170,32 @@ struct Core {
   uint8_t cb_consumer[TESSEL_MAX_CBS] = {};
   Fiber* cb_front_waiter[TESSEL_MAX_CBS] = {};
   Fiber* cb_back_waiter[TESSEL_MAX_CBS] = {};
-  // Fibers parked on an L1 word of this core.
+  // Fibers parked on an L1 word of this core; `waiting` mirrors its size for
+  // other threads of a parallel run, which may only read that.
   std::vector<Fiber*> mem_waiters;
+  std::atomic<uint32_t> waiting{0};
+  // The worker thread of a parallel run that runs this core's RISCs.
+  uint32_t owner = 0;
   // The compute engine, created on the first compute launch on this core.
   std::unique_ptr<ComputeState> compute;
 };
 
 struct SchedulerPolicy {
-  enum class Kind : uint8_t { Deterministic, Random };
+  enum class Kind : uint8_t { Deterministic, Random, Parallel };
+  static constexpr uint32_t kMaxThreads = 64;
   Kind kind = Kind::Deterministic;
   uint64_t seed = 0;
-  // "deterministic" or "random:<seed>"; throws ValidationError otherwise.
+  uint32_t threads = 0; // Parallel: host threads, 0 = one per host core
+  // "deterministic", "random:<seed>", "parallel" or "parallel:<threads>";
+  // throws ValidationError otherwise.
   static SchedulerPolicy parse(const std::string& text);
   std::string to_string() const;
+  // The host threads a parallel run may use (threads, or the host's cores).
+  uint32_t thread_count() const;
 };
+
+class ParallelRun;
+extern thread_local WatchSlot* t_watch; // the running thread's watchdog slot
 
 // A run ended by Chip::request_stop(): what() is the reason given.
 class RunStopped : public Error {
@@ -253,11 +275,21 @@ public:
 
   // Used by the kernel API implementation (sim internals).
   // Progress and looking calls: see watchdog.hpp.
-  void note_progress() { sim::note_progress(*watch_); }
+  void note_progress() { sim::note_progress(*t_watch); }
   void check_progress(Fiber* f, const char* call, const char* file, uint32_t line) {
-    if (__builtin_expect(is_stalled(*watch_), 0)) stop_stalled(f, call, file, line);
+    if (__builtin_expect(is_stalled(*t_watch), 0)) stop_stalled(f, call, file, line);
   }
   void make_ready(Fiber* f);
+  // After a store into core's L1 that may satisfy a fiber parked on a word there.
+  void after_write(Core& core) {
+    if (__builtin_expect(parallel_ != nullptr, 0))
+      after_write_parallel(core);
+    else if (!core.mem_waiters.empty())
+      wake_memory_waiters(core);
+  }
+  // Parks the running fiber on an L1 word of its own core until a store
+  // satisfies f->wait (set by the caller).
+  void wait_memory(Fiber* f);
   // Never returns: the calling fiber's frames are abandoned, not unwound. So
   // build the message in a statement of its own (`std::string m = ...;`) and
   // pass it with std::move: a string still alive in the caller would leak.
@@ -276,11 +308,19 @@ public:
   // no other fiber is ready.
   bool yield(Fiber* f);
   void wake_memory_waiters(Core& core);
+  // Removes f from its core's memory waiters (it stopped waiting).
+  void forget_memory_waiter(Fiber* f);
   std::string where(const Fiber* f, const char* file, uint32_t line) const;
   static const char* risc_name(uint32_t risc);
 
 private:
+  friend class ParallelRun;
+  void resume(Fiber* f); // switch to a ready fiber until it blocks, yields or ends
   Fiber* fiber_for(Core& core, uint32_t risc);
+  void after_write_parallel(Core& core);
+  void finish_run(std::span<const Launch> launches);
+  // Ends a run stopped by a failed or faulted fiber: throws its error.
+  [[noreturn]] void throw_failure(Fiber* f, std::span<const Launch> launches);
   void reset_fiber(Fiber* f);
   void abort_run(std::span<const Launch> launches);
   std::string deadlock_report() const;
@@ -300,16 +340,17 @@ private:
   std::vector<uint8_t> dprint_cores_; // per core: 1 = enabled
   std::vector<std::unique_ptr<Fiber>> fibers_;
   std::vector<Fiber*> active_; // fibers of the current run
-  std::vector<Fiber*> ready_;  // ring buffer
-  size_t ready_head_ = 0, ready_count_ = 0;
+  RunQueue ready_;
+  ParallelRun* parallel_ = nullptr; // set while a parallel run is on
+  std::unique_ptr<ParallelRun> pool_;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
   CardAgent* agent_ = nullptr;
   bool stop_requested_ = false;
   std::string stop_reason_;
-  WatchSlot* watch_ = nullptr; // the running thread's watchdog slot
   MemoryMap memory_map_;
   std::unordered_set<uint64_t> warned_sites_; // warn(): (kernel, file, line) already reported
+  std::mutex warned_mutex_;
   bool check_memory_ = true;
   uint64_t configuration_ = 0;
   uint32_t watchdog_timeout_ms_ = 0;
@@ -319,6 +360,9 @@ private:
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };
+
+// A fiber blocked on an L1 word whose wait is now satisfied.
+bool memory_wait_satisfied(const Fiber* f);
 
 // The function table kernels call through (kernel_api.cpp).
 const tessel_sim_api* kernel_api_table();

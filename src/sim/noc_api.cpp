@@ -205,7 +205,7 @@ inline void note_write(tessel_kernel_ctx* k, bool changed, const char* call, con
 }
 
 void after_write(Core* c) {
-  if (c && !c->mem_waiters.empty()) c->chip->wake_memory_waiters(*c);
+  if (c) c->chip->after_write(*c);
 }
 } // namespace
 
@@ -373,8 +373,7 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
     if (mode ? v >= value : v == value) return;
     Fiber* f = fiber_of(k);
     f->wait = {mode ? WaitKind::SemAtLeast : WaitKind::SemEqual, 0, 0, sem, value, file, line};
-    c.mem_waiters.push_back(f);
-    c.chip->block(f);
+    c.chip->wait_memory(f);
   }
 }
 

@@ -1,6 +1,6 @@
 // Conformance suite for the example programs: every registered example runs
 // on the blackhole and wormhole_b0 full grids and on a small custom grid,
-// under the deterministic policy and three random seeds. Each example checks
+// under the deterministic policy, three random seeds and parallel on 2 and 3 threads. Each example checks
 // its own output against a host reference (RunResult::passed); this suite
 // also checks that the summary reports the problem size it was given.
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ const GridCase kGrids[] = {
     {"blackhole_3x2", "blackhole", 3, 2, 3, 2},
 };
 
-const char* const kPolicies[] = {"deterministic", "random:1", "random:2", "random:3"};
+const char* const kPolicies[] = {"deterministic", "random:1", "random:2", "random:3", "parallel:2", "parallel:3"};
 
 // What one example is run with, and the text its summary must contain.
 struct Expectation {
@@ -149,8 +149,8 @@ const Expectation kExpectations[] = {
     {"dispatch_stream", 0,
      [](uint32_t, const GridCase& g) {
        const uint32_t group = std::min(8u, g.full_x * g.full_y);
-       return std::vector<std::string>{"a stream enqueued 24 jobs of " + std::to_string(group) + " cores",
-                                       "0 wrong", "progress events 4,8,12,16,20,24"};
+       return std::vector<std::string>{"a stream enqueued 24 jobs of " + std::to_string(group) + " cores", "0 wrong",
+                                       "progress events 4,8,12,16,20,24"};
      }},
     {"dispatch_thread", 0,
      [](uint32_t, const GridCase& g) {

@@ -453,9 +453,12 @@ TEST_F(InvalidInputTest, BadDeviceConfigs) {
   EXPECT_EQ(error_from<ValidationError>([] { Device::open({"grayskull"}); }),
             "unknown architecture 'grayskull': expected 'blackhole' or 'wormhole_b0'");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "random:abc"); }),
-            "unknown scheduling policy 'random:abc': expected 'deterministic' or 'random:<seed>'");
-  EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "parallel:4"); }),
-            "unknown scheduling policy 'parallel:4': expected 'deterministic' or 'random:<seed>'");
+            "unknown scheduling policy 'random:abc': expected 'deterministic', 'random:<seed>', 'parallel' or "
+            "'parallel:<threads>'");
+  EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "parallel:0"); }),
+            "scheduling policy 'parallel:0': the thread count must be a whole number from 1 to 64");
+  EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "parallel:65"); }),
+            "scheduling policy 'parallel:65': the thread count must be a whole number from 1 to 64");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 0, 3); }),
             "grid 0x3 is not valid for blackhole: expected 1x1 up to 63x62");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("wormhole_b0", 64, 1); }),

@@ -60,11 +60,10 @@ TEST_P(CbPollTest, PollingLoopsMakeProgress) {
   EXPECT_EQ(rec.at(0), n * (n + 1) / 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, CbPollTest, ::testing::Values("deterministic", "random:1", "random:42"),
-                         [](const auto& info) {
-                           return info.param == "deterministic" ? std::string("deterministic")
-                                                                : "random_" + info.param.substr(7);
-                         });
+INSTANTIATE_TEST_SUITE_P(Policies, CbPollTest,
+                         ::testing::Values(std::string("deterministic"), std::string("random:1"),
+                                           std::string("random:42"), std::string("parallel:2")),
+                         policy_name);
 
 TEST(CbPollDeadlockTest, PollingACbNobodyFillsIsADeadlockAtThePoll) {
   auto device = open_device();

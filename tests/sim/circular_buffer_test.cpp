@@ -323,12 +323,7 @@ TEST_P(CircularBufferPolicyTest, DataArrivesInOrderOnEveryCore) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, CircularBufferPolicyTest, ::testing::ValuesIn(policies()), [](const auto& info) {
-  std::string name = info.param;
-  for (char& ch : name)
-    if (ch == ':') ch = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Policies, CircularBufferPolicyTest, ::testing::ValuesIn(policies()), policy_name);
 
 } // namespace
 } // namespace tessel::test

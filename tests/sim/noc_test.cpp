@@ -320,12 +320,7 @@ TEST_P(NocSemaphoreTest, SetMulticastReachesEveryReceiver) {
   EXPECT_EQ(words[3], 7u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, NocSemaphoreTest, ::testing::ValuesIn(policies()), [](const auto& info) {
-  std::string name = info.param;
-  for (char& ch : name)
-    if (ch == ':') ch = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Policies, NocSemaphoreTest, ::testing::ValuesIn(policies()), policy_name);
 
 TEST_F(NocTest, SetMulticastWithWrongDestinationCountFails) {
   Program p;

@@ -392,6 +392,16 @@ std::string error_from(F&& fn) {
   return {};
 }
 
-inline std::vector<std::string> policies() { return {"deterministic", "random:1", "random:42", "random:20250101"}; }
+// A policy as a test-name suffix: "random:1" -> "random_1".
+inline std::string policy_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& ch : name)
+    if (ch == ':') ch = '_';
+  return name;
+}
+
+inline std::vector<std::string> policies() {
+  return {"deterministic", "random:1", "random:42", "random:20250101", "parallel:2", "parallel:3"};
+}
 
 } // namespace tessel::test

@@ -147,11 +147,21 @@ TEST(SchedulingPolicy, RandomSeedReplaysIdentically) {
 
 TEST(SchedulingPolicy, BadPolicyIsRejectedAndTheOldOneKept) {
   auto device = open_device("blackhole", 2, 2, "random:3");
-  for (const char* bad : {"random:", "random:x1", "fastest", "parallel"}) {
+  for (const char* bad : {"random:", "random:x1", "fastest", "parallel2"}) {
     EXPECT_EQ(error_from<ValidationError>([&] { device->set_policy(bad); }),
-              std::string("unknown scheduling policy '") + bad + "': expected 'deterministic' or 'random:<seed>'");
+              std::string("unknown scheduling policy '") + bad +
+                  "': expected 'deterministic', 'random:<seed>', 'parallel' or 'parallel:<threads>'");
     EXPECT_EQ(device->policy(), "random:3");
   }
+  for (const char* bad : {"parallel:", "parallel:0", "parallel:x", "parallel:65", "parallel:-1"}) {
+    EXPECT_EQ(error_from<ValidationError>([&] { device->set_policy(bad); }),
+              std::string("scheduling policy '") + bad + "': the thread count must be a whole number from 1 to 64");
+    EXPECT_EQ(device->policy(), "random:3");
+  }
+  device->set_policy("parallel");
+  EXPECT_EQ(device->policy(), "parallel");
+  device->set_policy("parallel:3");
+  EXPECT_EQ(device->policy(), "parallel:3");
   device->set_policy("deterministic");
   EXPECT_EQ(device->policy(), "deterministic");
   expect_device_works(device);

@@ -68,12 +68,7 @@ TEST_P(SemaphorePolicyTest, WaitSeesAPlainStoreFromAnotherRisc) {
   EXPECT_EQ(rec->at(1), 6u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, SemaphorePolicyTest, ::testing::ValuesIn(policies()), [](const auto& info) {
-  std::string name = info.param;
-  for (char& ch : name)
-    if (ch == ':') ch = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Policies, SemaphorePolicyTest, ::testing::ValuesIn(policies()), policy_name);
 
 class SemaphoreTest : public ::testing::Test {
 protected:

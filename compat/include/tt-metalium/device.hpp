@@ -6,7 +6,7 @@
 // since Metalium programs have no way to say it:
 //   TESSEL_ARCH    blackhole (default) or wormhole_b0
 //   TESSEL_GRID    a custom worker grid, e.g. 4x2 (default: the arch's full grid)
-//   TESSEL_POLICY  deterministic (default) or random:<seed>
+//   TESSEL_POLICY  deterministic (default), random:<seed>, parallel or parallel:<threads>
 // and the kernel cache from TESSEL_CACHE_DIR as for any tessel program.
 // l1_small_size, trace_region_size, the dispatch core config, L1 bank remap
 // and worker L1 size are accepted and ignored: tessel reserves no L1 for

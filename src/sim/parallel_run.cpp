@@ -1,0 +1,321 @@
+#include "sim/parallel_run.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+
+#include "sim/chip.hpp"
+#include "sim/fault.hpp"
+#include "sim/watchdog.hpp"
+#include "tessel/interrupt.hpp"
+
+namespace tessel::sim {
+
+namespace {
+// Idle workers check this many times (yielding the core every 64th) before
+// they park; between runs the worker threads do the same.
+constexpr uint32_t kSpinChecks = 4096;
+constexpr uint32_t kParkUs = 100000; // a parked worker re-checks this often
+} // namespace
+
+struct ParallelRun::Worker {
+  uint32_t index = 0;
+  RunQueue queue;
+  std::vector<Fiber*> fibers; // of this run, owned by this worker
+  uint64_t switches = 0;
+  uint64_t seen_generation = 0;
+  std::thread thread;
+  alignas(64) std::atomic<Fiber*> inbox{nullptr}; // fibers other workers made ready
+  std::atomic<uint32_t> poked{0};                 // a store may have satisfied a memory waiter here
+  std::atomic<uint32_t> idle{0};                  // 1: idle (not counted in active_)
+  base::ParkWord park;                            // parked while idle in a run
+  base::ParkWord between;                         // parked between runs (threads 1..)
+};
+
+namespace {
+thread_local ParallelRun::Worker* t_worker = nullptr;
+} // namespace
+
+uint32_t host_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return uint32_t(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ParallelRun::ParallelRun(Chip& chip) : chip_(chip) {}
+
+ParallelRun::~ParallelRun() {
+  quit_.store(true);
+  for (auto& w : workers_)
+    base::unpark(w->between);
+  for (auto& w : workers_)
+    if (w->thread.joinable()) w->thread.join();
+}
+
+uint32_t ParallelRun::cores_of(std::span<Fiber* const> fibers) {
+  uint32_t last = 0;
+  for (const Fiber* f : fibers)
+    last = std::max(last, f->core->index);
+  std::vector<uint8_t> seen(last + 1, 0);
+  uint32_t n = 0;
+  for (const Fiber* f : fibers)
+    if (!seen[f->core->index]++) ++n;
+  return n;
+}
+
+void ParallelRun::start_threads(uint32_t count) {
+  while (workers_.size() < count) {
+    auto w = std::make_unique<Worker>();
+    w->index = uint32_t(workers_.size());
+    w->seen_generation = generation_.load();
+    Worker& ref = *w;
+    workers_.push_back(std::move(w));
+    if (ref.index > 0) ref.thread = std::thread([this, &ref] { thread_main(ref); });
+  }
+}
+
+void ParallelRun::thread_main(Worker& w) {
+  for (;;) {
+    uint32_t checks = 0;
+    const auto ready = [&] { return quit_.load() || generation_.load(std::memory_order_acquire) != w.seen_generation; };
+    while (!base::spin_or_park(w.between, checks, kSpinChecks, kParkUs, ready)) {
+    }
+    if (quit_.load()) return;
+    w.seen_generation = generation_.load(std::memory_order_acquire);
+    if (w.index >= used_) continue;
+    work(w);
+    finished_workers_.fetch_add(1);
+    base::unpark(caller_park_);
+  }
+}
+
+ParallelRun::End ParallelRun::run(uint32_t threads, uint32_t watchdog_ms) {
+  std::span<Fiber* const> fibers = chip_.active_;
+  const uint32_t cores = cores_of(fibers);
+  const uint32_t n = std::min(threads, cores);
+  start_threads(n);
+  // Contiguous groups of the run's cores, in index order.
+  std::vector<Core*> order;
+  order.reserve(cores);
+  for (Fiber* f : fibers)
+    order.push_back(f->core);
+  std::sort(order.begin(), order.end(), [](const Core* a, const Core* b) { return a->index < b->index; });
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (uint32_t i = 0; i < chip_.core_count(); ++i)
+    chip_.core(i).owner = 0;
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i]->owner = uint32_t(i * n / order.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    Worker& w = *workers_[i];
+    w.queue.clear();
+    w.queue.reserve(fibers.size());
+    w.fibers.clear();
+    w.switches = 0;
+    w.inbox.store(nullptr);
+    w.poked.store(0);
+    w.idle.store(0);
+  }
+  for (Fiber* f : fibers) {
+    Worker& w = *workers_[f->core->owner];
+    w.fibers.push_back(f);
+    f->state = FiberState::Ready;
+    f->wait.kind = WaitKind::None;
+    w.queue.push_back(f);
+  }
+  used_ = n;
+  watchdog_ms_ = watchdog_ms;
+  active_.store(n);
+  remaining_.store(fibers.size());
+  end_.store(0);
+  failed_.store(nullptr);
+  finished_workers_.store(0);
+  chip_.parallel_ = this;
+  generation_.fetch_add(1, std::memory_order_release);
+  for (uint32_t i = 1; i < n; ++i)
+    base::unpark(workers_[i]->between);
+  work(*workers_[0]);
+  uint32_t checks = 0;
+  while (!base::spin_or_park(caller_park_, checks, kSpinChecks, kParkUs,
+                             [&] { return finished_workers_.load() == n - 1; })) {
+  }
+  chip_.parallel_ = nullptr;
+  t_watch = &watch_slot();
+  return End(end_.load());
+}
+
+uint64_t ParallelRun::switches() const {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < used_; ++i)
+    n += workers_[i]->switches;
+  return n;
+}
+
+void ParallelRun::clear() {
+  for (auto& w : workers_) {
+    w->queue.clear();
+    w->fibers.clear();
+    w->inbox.store(nullptr);
+    w->poked.store(0);
+  }
+}
+
+void ParallelRun::work(Worker& w) {
+  t_worker = &w;
+  ensure_fault_stack();
+  WatchSlot& slot = watch_slot();
+  t_watch = &slot;
+  WatchScope watching(slot, watchdog_ms_);
+  for (Fiber* f : w.fibers)
+    f->core->ctx[f->risc].watch = &slot.words;
+  for (;;) {
+    if (__builtin_expect(end_.load(std::memory_order_relaxed) != 0, 0)) break;
+    if (__builtin_expect(interrupt_requested(), 0)) {
+      end(End::Interrupted);
+      break;
+    }
+    if (w.inbox.load(std::memory_order_relaxed)) take_posted(w);
+    if (w.poked.load(std::memory_order_relaxed) && w.poked.exchange(0, std::memory_order_acquire)) poll(w);
+    Fiber* f = w.queue.pop_front();
+    if (!f) {
+      // Pairs with the fence of a store's after_write (see the header).
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      if (poll(w)) continue;
+      if (go_idle(w)) break;
+      continue;
+    }
+    ++w.switches;
+    chip_.resume(f);
+    switch (f->state) {
+    case FiberState::Done:
+      note_progress(slot);
+      if (remaining_.fetch_sub(1) == 1) end(End::Finished);
+      break;
+    case FiberState::Failed:
+    case FiberState::Faulted: {
+      Fiber* none = nullptr;
+      if (failed_.compare_exchange_strong(none, f)) end(End::Failed);
+      break;
+    }
+    default: break;
+    }
+  }
+  t_worker = nullptr;
+}
+
+bool ParallelRun::go_idle(Worker& w) {
+  w.idle.store(1);
+  if (active_.fetch_sub(1) == 1) {
+    // Every worker is idle: nothing can change unless a plain store satisfied
+    // a memory waiter without a poke.
+    reactivate(w);
+    if (end_.load()) return true;
+    bool found = false;
+    for (uint32_t i = 0; i < used_; ++i) {
+      Worker& v = *workers_[i];
+      if (std::any_of(v.fibers.begin(), v.fibers.end(), memory_wait_satisfied)) {
+        found = true;
+        if (&v == &w)
+          w.poked.store(1);
+        else
+          poke(v);
+      }
+    }
+    if (found) return false;
+    end(End::Deadlock);
+    return true;
+  }
+  uint32_t checks = 0;
+  const auto ready = [&] {
+    return end_.load(std::memory_order_relaxed) || !w.idle.load(std::memory_order_relaxed) ||
+           w.inbox.load(std::memory_order_relaxed) || w.poked.load(std::memory_order_relaxed);
+  };
+  while (!base::spin_or_park(w.park, checks, kSpinChecks, kParkUs, ready)) {
+  }
+  if (end_.load()) return true;
+  reactivate(w);
+  note_progress(*t_watch); // waiting for another thread is not a stall of this one
+  return false;
+}
+
+bool ParallelRun::poll(Worker& w) {
+  bool any = false;
+  for (Fiber* f : w.fibers)
+    if (memory_wait_satisfied(f)) {
+      chip_.forget_memory_waiter(f);
+      chip_.note_progress();
+      chip_.make_ready(f);
+      any = true;
+    }
+  return any;
+}
+
+void ParallelRun::take_posted(Worker& w) {
+  Fiber* list = w.inbox.exchange(nullptr, std::memory_order_acquire);
+  Fiber* reversed = nullptr; // the stack is newest first; run them oldest first
+  while (list) {
+    Fiber* next = list->posted_next.load(std::memory_order_relaxed);
+    list->posted_next.store(reversed, std::memory_order_relaxed);
+    reversed = list;
+    list = next;
+  }
+  for (; reversed; reversed = reversed->posted_next.load(std::memory_order_relaxed))
+    w.queue.push_back(reversed);
+}
+
+void ParallelRun::post(Worker& owner, Fiber* f) {
+  Fiber* head = owner.inbox.load(std::memory_order_relaxed);
+  do
+    f->posted_next.store(head, std::memory_order_relaxed);
+  while (!owner.inbox.compare_exchange_weak(head, f));
+  activate(owner);
+}
+
+void ParallelRun::poke(Worker& v) {
+  v.poked.store(1);
+  activate(v);
+}
+
+void ParallelRun::activate(Worker& v) {
+  // The caller is active, so active_ cannot reach 0 before v is counted.
+  uint32_t one = 1;
+  if (v.idle.load() && v.idle.compare_exchange_strong(one, 0)) active_.fetch_add(1);
+  base::unpark(v.park);
+}
+
+void ParallelRun::reactivate(Worker& w) {
+  uint32_t one = 1;
+  if (w.idle.compare_exchange_strong(one, 0)) active_.fetch_add(1);
+}
+
+void ParallelRun::end(End how) {
+  uint32_t none = 0;
+  end_.compare_exchange_strong(none, uint32_t(how));
+  for (uint32_t i = 0; i < used_; ++i)
+    base::unpark(workers_[i]->park);
+}
+
+RunQueue* ParallelRun::queue_for(Fiber* f) {
+  Worker& owner = *workers_[f->core->owner];
+  if (t_worker == &owner) return &owner.queue;
+  post(owner, f);
+  return nullptr;
+}
+
+RunQueue* ParallelRun::yield_queue() {
+  Worker& w = *t_worker;
+  if (w.inbox.load(std::memory_order_relaxed)) take_posted(w);
+  if (w.queue.empty() && !poll(w)) return nullptr;
+  return &w.queue;
+}
+
+void ParallelRun::after_write(Core& core) {
+  if (workers_[core.owner].get() == t_worker) {
+    if (!core.mem_waiters.empty()) chip_.wake_memory_waiters(core);
+    return;
+  }
+  // Pairs with the fence before the owner's last poll (see the header).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (core.waiting.load(std::memory_order_relaxed)) poke(*workers_[core.owner]);
+}
+
+} // namespace tessel::sim
