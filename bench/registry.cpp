@@ -20,6 +20,7 @@ void run_matmul();
 void run_trace_replay();
 void run_dispatch_cached();
 void run_memory_check();
+void run_parallel();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -40,6 +41,10 @@ const Benchmark kBenchmarks[] = {
      run_trace_replay},
     {"memory_check", "the pipeline copy and the eltwise add on 120 cores with the device-memory checker vs without",
      run_memory_check},
+    {"parallel",
+     "the parallel policy (2 threads, every host core) vs deterministic: pipeline, eltwise, mcast matmul 1024^3 and "
+     "2048^3, and the 2048^3 matmul vs sgemm on every host core",
+     run_parallel},
 };
 } // namespace
 
