@@ -18,6 +18,7 @@
 #include "sim/fault.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/parallel_run.hpp"
+#include "sim/progress.hpp"
 #include "tessel/error.hpp"
 #include "tessel/interrupt.hpp"
 
@@ -183,6 +184,7 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
   base::check_variable_names();
   install_fault_handler();
   watchdog_timeout_ms_ = watchdog_timeout_ms_from_env();
+  check_progress_setting();
   t_watch = &watch_slot();
   dprint_cores_ = parse_dprint_cores(arch_);
   cores_.reserve(arch.core_count());
@@ -574,7 +576,7 @@ void Chip::run(std::span<const Launch> launches) {
     }
     }
   }
-  WatchScope watching(watch, watchdog_timeout_ms_);
+  WatchScope watching(watch, watchdog_timeout_ms_, agent_ == nullptr); // a card's run lasts its whole session
   ready_.clear();
   for (Fiber* f : active_)
     make_ready(f);

@@ -187,6 +187,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   check_not_in_flight(k, fiber_of(k)->reads, q, q.wr_ptr, "cb_push_back", cb, pages, true, file, line);
   q.reserved_pages -= std::min(pages, q.reserved_pages);
   if (k->risc == TESSEL_RISC_COMPUTE) c.compute->pack_cursor[cb] = 0; // pack_tile restarts at the new wr_ptr
+  note_pages(*t_watch, pages);
   q.received = uint16_t(q.received + pages);
   q.wr_ptr += pages * q.page_size;
   if (q.wr_ptr == q.fifo_limit) q.wr_ptr = q.fifo_addr;

@@ -1,10 +1,12 @@
 #include "sim/watchdog.hpp"
 
 #include "base/env.hpp"
+#include "sim/progress.hpp"
 #include "tessel/interrupt.hpp"
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -45,11 +47,16 @@ std::vector<Entry>& registry() {
 
 void watchdog_loop() {
   using Clock = std::chrono::steady_clock;
+  std::vector<const WatchSlot*> running;
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
     std::lock_guard lock(registry_mutex());
     const auto now = Clock::now();
     const bool interrupted = interrupt_requested();
+    running.clear();
+    for (const Entry& e : registry())
+      if (e.slot->running.load(std::memory_order_relaxed)) running.push_back(e.slot);
+    sample_progress(running, steady_ns());
     for (Entry& e : registry()) {
       if (interrupted && e.slot->running.load(std::memory_order_relaxed)) {
         if (++e.interrupt_samples % kInterruptSamples == 0) pthread_kill(e.thread, kWatchdogSignal);
@@ -106,14 +113,24 @@ WatchSlot& watch_slot() {
   return *t.slot;
 }
 
-WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms) : slot_(slot) {
+WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms, bool progress) : slot_(slot) {
   start_watchdog_thread(); // also for interrupt requests when the timeout is off
   slot_.timeout_ms.store(timeout_ms, std::memory_order_relaxed);
+  slot_.pages.store(0, std::memory_order_relaxed);
+  slot_.run_start_ns.store(steady_ns(), std::memory_order_relaxed);
+  slot_.shows_progress.store(progress ? 1 : 0, std::memory_order_relaxed);
   note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);
 }
 
-WatchScope::~WatchScope() { slot_.running.store(0, std::memory_order_release); }
+WatchScope::~WatchScope() {
+  slot_.running.store(0, std::memory_order_release);
+  if (progress_line_shown()) {
+    std::lock_guard lock(registry_mutex());
+    const auto& r = registry();
+    if (std::none_of(r.begin(), r.end(), [](const Entry& e) { return e.slot->running.load(); })) end_progress_line();
+  }
+}
 
 uint32_t watchdog_timeout_ms_from_env() {
   const double s = base::env_seconds("TESSEL_WATCHDOG_S", 10.0);

@@ -42,6 +42,12 @@ struct WatchSlot {
   tessel_watch_words words = {0, 0};
   std::atomic<uint32_t> running{0};
   std::atomic<uint32_t> timeout_ms{0};
+  // For the progress line (progress.hpp): CB pages pushed by this thread's
+  // fibers in its current run (its own thread writes, a load and a store),
+  // when that run started, and whether it shows progress at all.
+  std::atomic<uint64_t> pages{0};
+  std::atomic<int64_t> run_start_ns{0};
+  std::atomic<uint32_t> shows_progress{0};
 
   uint64_t progress() const { return __atomic_load_n(&words.progress, __ATOMIC_RELAXED); }
   uint64_t stalled() const { return __atomic_load_n(&words.stalled, __ATOMIC_RELAXED); }
@@ -58,11 +64,16 @@ inline void note_progress(WatchSlot& slot) {
 
 inline bool is_stalled(const WatchSlot& slot) { return slot.stalled() == slot.progress() + 1; }
 
+inline void note_pages(WatchSlot& slot, uint32_t pages) {
+  slot.pages.store(slot.pages.load(std::memory_order_relaxed) + pages, std::memory_order_relaxed);
+}
+
 // Marks this thread as running kernels for the guard's lifetime.
 class WatchScope {
 public:
-  // timeout_ms == 0 disables the watchdog for this run.
-  WatchScope(WatchSlot& slot, uint32_t timeout_ms);
+  // timeout_ms == 0 disables the watchdog for this run; `progress`: the run
+  // may show a progress line (progress.hpp).
+  WatchScope(WatchSlot& slot, uint32_t timeout_ms, bool progress = true);
   ~WatchScope();
   WatchScope(const WatchScope&) = delete;
   WatchScope& operator=(const WatchScope&) = delete;

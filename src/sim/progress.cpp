@@ -1,0 +1,101 @@
+#include "sim/progress.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+
+#include "base/env.hpp"
+#include "sim/watchdog.hpp"
+#include "tessel/error.hpp"
+
+namespace tessel::sim {
+
+namespace {
+constexpr int64_t kAfterNs = 2'000'000'000; // runs shorter than this show nothing
+constexpr int64_t kEveryNs = 500'000'000;   // the line's refresh period
+
+std::atomic<bool> g_shown{false};
+int64_t g_last_print = 0;
+uint64_t g_last_pages = 0;
+
+// Read at every refresh, so a program may change it between runs.
+bool enabled() {
+  const auto text = base::env_text("TESSEL_PROGRESS");
+  if (text && *text == "0") return false;
+  if (text && *text == "1") return true;
+  if (text) throw ValidationError("TESSEL_PROGRESS='" + *text + "' is not valid: expected 1 or 0");
+  return isatty(STDERR_FILENO) == 1;
+}
+} // namespace
+
+void check_progress_setting() { enabled(); }
+
+namespace {
+
+void write_all(const char* text, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0) return;
+    text += w, n -= size_t(w);
+  }
+}
+
+// "1234567" -> "1.23 M"
+void human(double v, char* out, size_t size) {
+  if (v >= 1e9)
+    std::snprintf(out, size, "%.2f G", v / 1e9);
+  else if (v >= 1e6)
+    std::snprintf(out, size, "%.2f M", v / 1e6);
+  else if (v >= 1e3)
+    std::snprintf(out, size, "%.1f k", v / 1e3);
+  else
+    std::snprintf(out, size, "%.0f", v);
+}
+} // namespace
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns) {
+  int64_t start = now_ns;
+  uint64_t pages = 0;
+  bool any = false;
+  for (const WatchSlot* s : running)
+    if (s->shows_progress.load(std::memory_order_relaxed)) {
+      any = true;
+      start = std::min(start, s->run_start_ns.load(std::memory_order_relaxed));
+      pages += s->pages.load(std::memory_order_relaxed);
+    }
+  if (!any || now_ns - start < kAfterNs || now_ns - g_last_print < kEveryNs) return;
+  try {
+    if (!enabled()) return;
+  } catch (const ValidationError&) {
+    return; // reported by check_progress_setting() when the chip was made
+  }
+  const double dt = g_shown ? double(now_ns - g_last_print) / 1e9 : double(now_ns - start) / 1e9;
+  const double rate = double(pages - std::min(pages, g_shown ? g_last_pages : 0)) / dt;
+  char total[32], per_s[32], line[160];
+  human(double(pages), total, sizeof total);
+  human(rate, per_s, sizeof per_s);
+  const int n = std::snprintf(line, sizeof line, "\r[tessel] running %.1f s: %s CB pages pushed (%s pages/s)\033[K",
+                              double(now_ns - start) / 1e9, total, per_s);
+  write_all(line, size_t(std::clamp(n, 0, int(sizeof line) - 1)));
+  g_last_print = now_ns;
+  g_last_pages = pages;
+  g_shown = true;
+}
+
+bool progress_line_shown() { return g_shown.load(std::memory_order_relaxed); }
+
+void end_progress_line() {
+  if (!g_shown.exchange(false)) return;
+  write_all("\r\033[K", 4);
+  g_last_print = 0;
+}
+
+} // namespace tessel::sim
