@@ -54,3 +54,22 @@ def test_matmul_multicore_reuse_mcast_in_python(root, fmt):
     assert pcc >= 0.999
     assert outside == 0, f"{outside} values outside their bound"
     assert worst <= 1
+
+
+@pytest.mark.parametrize("policy", ["parallel:2", "parallel:3"])
+def test_python_host_programs_under_the_parallel_policy(root, policy):
+    """The same programs on cores spread over host threads: byte-identical
+    results, so the same error figures as under the deterministic policy."""
+    def both(p):
+        with tessel.Device.open(grid=(4, 4), policy=p) as d:
+            assert d.policy == p
+            matmul = _load(root, "matmul_multicore_reuse_mcast").run(d, 128, tessel.DataFormat.Float16_b)
+            eltwise = _load(root, "eltwise_binary").run(d, 20, tessel.DataFormat.Float16_b)
+        return matmul, eltwise
+
+    assert both(policy) == both("deterministic")
+
+
+def test_a_malformed_parallel_policy_is_a_validation_error():
+    with pytest.raises(tessel.ValidationError, match=r"'parallel:0': the thread count must be a whole number from 1 to 64"):
+        tessel.Device.open(policy="parallel:0")
