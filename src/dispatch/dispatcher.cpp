@@ -95,6 +95,7 @@ uint32_t* Dispatcher::trace_entry(uint32_t core, uint64_t sequence) const {
 // The persistent kernels' calls
 
 const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file, uint32_t line) {
+  Calls calls(calls_held_);
   const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
   CoreState& cs = core_state_[c];
   uint32_t* words = state_words(c);
@@ -115,7 +116,9 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     f->wait.file = file;
     f->wait.line = line;
     cs.reader = f;
-    chip_.block(f);
+    calls.released_by_switch();
+    chip_.block_releasing(f, calls_held_);
+    calls.lock();
   }
   uint32_t slot = config_.depth; // the stop flag: leave the loop (the EXIT slot)
   if (words[KM_WORD_STOP] == 0) {
@@ -144,9 +147,11 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
 }
 
 void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uint32_t line) {
+  Calls calls(calls_held_);
   const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
   CoreState& cs = core_state_[c];
   if (slot >= config_.depth || !busy(slot)) {
+    calls.unlock(); // the fiber's frames are abandoned
     std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
     chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
   }
@@ -162,6 +167,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
 }
 
 void Dispatcher::announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count) {
+  Calls calls(calls_held_);
   CoreState& cs = core_state_[static_cast<sim::Core*>(k->sim_core)->index];
   const uint32_t role = k->rt_args[0];
   if (role > KM_ROLE_COMPUTE) return;
@@ -204,6 +210,7 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
 uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
                                uint32_t line) {
   if (*word >= value) return 1;
+  Calls calls(calls_held_);
   sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
   f->wait = {};
   f->wait.kind = sim::WaitKind::SemAtLeast;
@@ -214,7 +221,9 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
   const uint64_t deadline = wait_ticks_ ? now_ticks() + wait_ticks_ : ~0ull;
   waits_.push_back(TimedWait{f, deadline, false});
   next_wait_deadline_ = std::min(next_wait_deadline_, deadline);
-  chip_.wait_memory(f);
+  calls.released_by_switch();
+  chip_.wait_memory_releasing(f, calls_held_);
+  calls.lock();
   bool timed_out = false;
   for (size_t i = 0; i < waits_.size(); ++i)
     if (waits_[i].fiber == f) {
@@ -223,6 +232,7 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
       waits_.pop_back();
       break;
     }
+  f->wait_cancelled.store(false, std::memory_order_relaxed); // no cancel comes after its removal
   return *word >= value ? 1 : (timed_out ? 0 : 1);
 }
 
@@ -230,10 +240,9 @@ bool Dispatcher::expire_waits(uint64_t now) {
   bool woke = false;
   next_wait_deadline_ = ~0ull;
   for (TimedWait& w : waits_) {
-    if (!w.timed_out && w.deadline <= now && w.fiber->state == sim::FiberState::Blocked) {
-      chip_.forget_memory_waiter(w.fiber);
+    if (!w.timed_out && w.deadline <= now) {
       w.timed_out = true;
-      chip_.make_ready(w.fiber);
+      chip_.cancel_memory_wait(w.fiber);
       woke = true;
     } else if (!w.timed_out) {
       next_wait_deadline_ = std::min(next_wait_deadline_, w.deadline);
@@ -243,6 +252,7 @@ bool Dispatcher::expire_waits(uint64_t now) {
 }
 
 void Dispatcher::set_result(tessel_kernel_ctx* k, uint32_t slot, uint32_t value) {
+  Calls calls(calls_held_);
   const uint32_t c = static_cast<sim::Core*>(k->sim_core)->index;
   if (slot < config_.depth && busy(slot) && slots_[slot].command.first == c) slots_[slot].result = value;
 }
@@ -589,11 +599,13 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
 }
 
 void Dispatcher::poll(sim::Chip& chip) {
+  Calls calls(calls_held_);
   pump();
   check_timers(chip, now_ticks());
 }
 
 bool Dispatcher::idle(sim::Chip& chip) {
+  Calls calls(calls_held_);
   for (;;) {
     if (pump()) return true;
     if (ready_cores_ < cores_ && state_ == KM_STATE_STARTING) {

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <bitset>
 #include <cstdint>
 #include <memory>
@@ -150,6 +151,37 @@ private:
   uint32_t* mailbox(uint32_t core, uint32_t slot) const;
   uint32_t* trace_entry(uint32_t core, uint64_t sequence) const;
   std::string where_is(const sim::Fiber* f) const;
+
+  // Held by every card call and by poll() and idle(): under the parallel
+  // policy the persistent kernels call in from several host threads. A call
+  // that parks its fiber keeps it until the fiber has switched out
+  // (Chip::block_releasing).
+  class Calls {
+  public:
+    explicit Calls(std::atomic<bool>& held) : held_(held) { lock(); }
+    ~Calls() {
+      if (locked_) unlock();
+    }
+    Calls(const Calls&) = delete;
+    Calls& operator=(const Calls&) = delete;
+    void lock() {
+      while (held_.exchange(true, std::memory_order_acquire))
+        while (held_.load(std::memory_order_relaxed))
+          __builtin_ia32_pause();
+      locked_ = true;
+    }
+    void unlock() {
+      held_.store(false, std::memory_order_release);
+      locked_ = false;
+    }
+    // The fiber parks; the lock is released once it has switched out.
+    void released_by_switch() { locked_ = false; }
+
+  private:
+    std::atomic<bool>& held_;
+    bool locked_ = false;
+  };
+  std::atomic<bool> calls_held_{false};
 
   sim::Chip& chip_;
   CardMemory& mem_;

@@ -386,6 +386,7 @@ void Chip::reset_fiber(Fiber* f) {
 void Chip::make_ready(Fiber* f) {
   f->state = FiberState::Ready;
   f->wait.kind = WaitKind::None;
+  f->wait_cancelled.store(false, std::memory_order_relaxed);
   Fiber* cur = t_running;
   if (cur != nullptr) {
     // The woken RISC's wait ends when the waker acted (profiler.hpp, "The clock").
@@ -429,6 +430,10 @@ bool Chip::yield(Fiber* f) {
 void Chip::resume(Fiber* f) {
   f->state = FiberState::Running;
   switch_to(f);
+  if (__builtin_expect(f->release_after_switch != nullptr, 0)) {
+    f->release_after_switch->store(false, std::memory_order_release);
+    f->release_after_switch = nullptr;
+  }
 }
 
 void Chip::block(Fiber* f) {
@@ -517,6 +522,23 @@ void Chip::wait_memory(Fiber* f) {
   block(f);
 }
 
+void Chip::block_releasing(Fiber* f, std::atomic<bool>& lock) {
+  f->release_after_switch = &lock;
+  block(f);
+}
+
+void Chip::wait_memory_releasing(Fiber* f, std::atomic<bool>& lock) {
+  f->release_after_switch = &lock;
+  wait_memory(f);
+}
+
+void Chip::cancel_memory_wait(Fiber* f) {
+  if (parallel_) return parallel_->cancel_memory_wait(f);
+  if (f->state != FiberState::Blocked) return;
+  forget_memory_waiter(f);
+  make_ready(f);
+}
+
 void Chip::forget_memory_waiter(Fiber* f) {
   auto& ws = f->core->mem_waiters;
   ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
@@ -525,7 +547,8 @@ void Chip::forget_memory_waiter(Fiber* f) {
 
 bool memory_wait_satisfied(const Fiber* f) {
   return f->state == FiberState::Blocked &&
-         (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) && wait_satisfied(f->wait);
+         (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) &&
+         (wait_satisfied(f->wait) || f->wait_cancelled.load(std::memory_order_acquire));
 }
 
 bool Chip::poll_memory_waiters() {
@@ -562,13 +585,19 @@ void Chip::run(std::span<const Launch> launches) {
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
     active_.push_back(f);
   }
-  if (policy_.kind == SchedulerPolicy::Kind::Parallel && !agent_ && policy_.thread_count() > 1 &&
+  stop_requested_ = false;
+  if (policy_.kind == SchedulerPolicy::Kind::Parallel && policy_.thread_count() > 1 &&
       ParallelRun::cores_of(active_) > 1) {
     if (!pool_) pool_ = std::make_unique<ParallelRun>(*this);
     switch (pool_->run(policy_.thread_count(), watchdog_timeout_ms_)) {
     case ParallelRun::End::Finished: switches_ = pool_->switches(); return finish_run(launches);
     case ParallelRun::End::Failed: throw_failure(pool_->failed_fiber(), launches);
     case ParallelRun::End::Interrupted: abort_run(launches); throw Interrupted(interrupted_report(launches.size()));
+    case ParallelRun::End::Stopped: {
+      std::string reason = std::move(stop_reason_);
+      abort_run(launches);
+      throw RunStopped(reason);
+    }
     case ParallelRun::End::Deadlock: {
       std::string report = deadlock_report();
       abort_run(launches);
@@ -582,7 +611,6 @@ void Chip::run(std::span<const Launch> launches) {
     make_ready(f);
 
   size_t remaining = active_.size();
-  stop_requested_ = false;
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
     if (__builtin_expect(interrupt_requested(), 0)) {

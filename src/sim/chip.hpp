@@ -147,6 +147,11 @@ struct Fiber {
   uintptr_t fault_sp = 0;
   // A parallel run's inbox link: made ready by another thread (parallel_run.cpp).
   std::atomic<Fiber*> posted_next{nullptr};
+  // Set by block_releasing(): the lock its scheduler releases once the fiber
+  // has switched out.
+  std::atomic<bool>* release_after_switch = nullptr;
+  // Its memory wait was cancelled (cancel_memory_wait) by another thread.
+  std::atomic<bool> wait_cancelled{false};
 };
 
 inline constexpr int kCrashSignal = -1;
@@ -290,6 +295,13 @@ public:
   // Parks the running fiber on an L1 word of its own core until a store
   // satisfies f->wait (set by the caller).
   void wait_memory(Fiber* f);
+  // block() / wait_memory() holding a spin lock (true = held) that the
+  // scheduler releases once the fiber has switched out, so that no other
+  // thread can make it ready before it is parked.
+  void block_releasing(Fiber* f, std::atomic<bool>& lock);
+  void wait_memory_releasing(Fiber* f, std::atomic<bool>& lock);
+  // Ends f's memory wait early, as if satisfied; from any thread of the run.
+  void cancel_memory_wait(Fiber* f);
   // Never returns: the calling fiber's frames are abandoned, not unwound. So
   // build the message in a statement of its own (`std::string m = ...;`) and
   // pass it with std::move: a string still alive in the caller would leak.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/card_agent.hpp"
 #include "sim/chip.hpp"
 #include "sim/fault.hpp"
 #include "sim/watchdog.hpp"
@@ -167,11 +168,24 @@ void ParallelRun::work(Worker& w) {
   WatchScope watching(slot, watchdog_ms_);
   for (Fiber* f : w.fibers)
     f->core->ctx[f->risc].watch = &slot.words;
+  CardAgent* const agent = w.index == 0 ? chip_.agent_ : nullptr;
+  uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
     if (__builtin_expect(end_.load(std::memory_order_relaxed) != 0, 0)) break;
     if (__builtin_expect(interrupt_requested(), 0)) {
       end(End::Interrupted);
       break;
+    }
+    if (agent) {
+      if (chip_.stop_requested_) {
+        end(End::Stopped);
+        break;
+      }
+      if (--until_poll == 0) {
+        until_poll = CardAgent::kPollSwitches;
+        agent->poll(chip_);
+        continue;
+      }
     }
     if (w.inbox.load(std::memory_order_relaxed)) take_posted(w);
     if (w.poked.load(std::memory_order_relaxed) && w.poked.exchange(0, std::memory_order_acquire)) poll(w);
@@ -180,7 +194,7 @@ void ParallelRun::work(Worker& w) {
       // Pairs with the fence of a store's after_write (see the header).
       std::atomic_thread_fence(std::memory_order_seq_cst);
       if (poll(w)) continue;
-      if (go_idle(w)) break;
+      if (agent ? serve_agent(w) : go_idle(w)) break;
       continue;
     }
     ++w.switches;
@@ -202,6 +216,38 @@ void ParallelRun::work(Worker& w) {
   t_worker = nullptr;
 }
 
+bool ParallelRun::wake_satisfied_waiters(Worker& w) {
+  bool found = false;
+  for (uint32_t i = 0; i < used_; ++i) {
+    Worker& v = *workers_[i];
+    if (std::any_of(v.fibers.begin(), v.fibers.end(), memory_wait_satisfied)) {
+      found = true;
+      if (&v == &w)
+        w.poked.store(1);
+      else
+        poke(v);
+    }
+  }
+  return found;
+}
+
+bool ParallelRun::serve_agent(Worker& w) {
+  if (active_.load() > 1) {
+    // Others run: feed the card now and then, and sleep until poked or posted to.
+    chip_.agent_->poll(chip_);
+    if (!w.queue.empty()) return false;
+    w.park.parked.store(1);
+    if (!w.inbox.load() && !w.poked.load() && !end_.load()) base::park(w.park, 50);
+    w.park.parked.store(0);
+    return false;
+  }
+  // Every other worker is idle, so nothing changes but by this thread.
+  if (wake_satisfied_waiters(w)) return false;
+  if (chip_.agent_->idle(chip_) || chip_.stop_requested_) return false; // a stop ends the run at the loop's top
+  end(End::Deadlock);
+  return true;
+}
+
 bool ParallelRun::go_idle(Worker& w) {
   w.idle.store(1);
   if (active_.fetch_sub(1) == 1) {
@@ -209,18 +255,7 @@ bool ParallelRun::go_idle(Worker& w) {
     // a memory waiter without a poke.
     reactivate(w);
     if (end_.load()) return true;
-    bool found = false;
-    for (uint32_t i = 0; i < used_; ++i) {
-      Worker& v = *workers_[i];
-      if (std::any_of(v.fibers.begin(), v.fibers.end(), memory_wait_satisfied)) {
-        found = true;
-        if (&v == &w)
-          w.poked.store(1);
-        else
-          poke(v);
-      }
-    }
-    if (found) return false;
+    if (wake_satisfied_waiters(w)) return false;
     end(End::Deadlock);
     return true;
   }
@@ -306,6 +341,15 @@ RunQueue* ParallelRun::yield_queue() {
   if (w.inbox.load(std::memory_order_relaxed)) take_posted(w);
   if (w.queue.empty() && !poll(w)) return nullptr;
   return &w.queue;
+}
+
+void ParallelRun::cancel_memory_wait(Fiber* f) {
+  f->wait_cancelled.store(true, std::memory_order_release);
+  Worker& owner = *workers_[f->core->owner];
+  if (&owner == t_worker)
+    owner.poked.store(1);
+  else
+    poke(owner);
 }
 
 void ParallelRun::after_write(Core& core) {

@@ -23,6 +23,13 @@
 //    every memory waiter once (a plain store may have satisfied one without
 //    a poke), and if none is satisfied the run is deadlocked and ends with
 //    the same report as under the deterministic policy.
+//  - A card agent (card_agent.hpp) is served by worker 0 alone: it polls the
+//    agent every kPollSwitches switches, and instead of going idle it polls
+//    the agent while other workers run, or calls the agent's idle() when
+//    every other worker is idle (the agent may park there for the host), so
+//    worker 0 is never counted idle and the agent decides every deadlock.
+//    The agent's persistent kernels call it from every worker: it
+//    serialises them itself (block_releasing).
 //  - A failed or faulted fiber, a deadlock, an interrupt or the last fiber
 //    finishing ends the run: the first end wins, every worker stops at its
 //    next switch, and the caller's thread reports it as Chip::run does.
@@ -54,7 +61,7 @@ uint32_t host_cores();
 
 class ParallelRun {
 public:
-  enum class End : uint32_t { Finished = 1, Failed, Deadlock, Interrupted };
+  enum class End : uint32_t { Finished = 1, Failed, Deadlock, Interrupted, Stopped };
   struct Worker; // one host thread's share of a run
 
   explicit ParallelRun(Chip& chip);
@@ -81,13 +88,17 @@ public:
   RunQueue* yield_queue();
   // After a store into core's L1 (see Chip::after_write).
   void after_write(Core& core);
+  // Chip::cancel_memory_wait: f's owner wakes it at its next poll.
+  void cancel_memory_wait(Fiber* f);
 
 private:
   void start_threads(uint32_t count);
   void thread_main(Worker& w);
   void work(Worker& w);
-  bool go_idle(Worker& w); // true: the run is over
-  bool poll(Worker& w);    // wakes w's satisfied memory waiters
+  bool go_idle(Worker& w);                // true: the run is over
+  bool serve_agent(Worker& w);            // worker 0 with a card agent, nothing to run; true: the run is over
+  bool wake_satisfied_waiters(Worker& w); // every other worker idle: poke the owners of satisfied waits
+  bool poll(Worker& w);                   // wakes w's satisfied memory waiters
   void take_posted(Worker& w);
   void post(Worker& owner, Fiber* f);
   void poke(Worker& v);

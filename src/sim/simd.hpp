@@ -7,8 +7,8 @@
 // clang builds (the fuzz preset): clang 14 cannot clone function templates.
 #pragma once
 
-#if defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__) && \
-    !defined(__SANITIZE_THREAD__)
+#if defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&                                    \
+    !defined(__SANITIZE_UNDEFINED__) && !defined(__SANITIZE_THREAD__)
 #define TESSEL_TILE_LOOP __attribute__((target_clones("avx2", "default")))
 #else
 #define TESSEL_TILE_LOOP

@@ -39,10 +39,11 @@ ProgramSpec basic_program(uint32_t depth = 4) {
   return p;
 }
 
-std::unique_ptr<Session> small_session(uint32_t gx = 4, uint32_t gy = 2) {
+std::unique_ptr<Session> small_session(uint32_t gx = 4, uint32_t gy = 2, const std::string& policy = "deterministic") {
   DeviceConfig dc;
   dc.grid_x = gx;
   dc.grid_y = gy;
+  dc.policy = policy;
   SessionConfig sc;
   sc.device = Device::open(dc);
   return Session::open(sc);
@@ -495,8 +496,12 @@ TEST(PersistentRun, APortStreamsBlocksFromOneCoreToAnotherAcrossCommands) {
   EXPECT_EQ(port(1, KM_PORT_GAVE_UP) + port(2, KM_PORT_GAVE_UP), 0u);
 }
 
-TEST(PersistentRun, AReceiverWhoseSenderStopsShortGivesUpAfterTheWaitTimeout) {
-  auto session = small_session(4, 1);
+class PersistentRunPolicy : public testing::TestWithParam<std::string> {};
+
+// The cores on host threads too: the card's wait timeout ends a wait that
+// another thread's core owns.
+TEST_P(PersistentRunPolicy, AReceiverWhoseSenderStopsShortGivesUpAfterTheWaitTimeout) {
+  auto session = small_session(4, 1, GetParam());
   ProgramSpec p = basic_program();
   p.reader_path = kKernels + "../ports/reader.cpp";
   p.handlers = {{"stream", 6}};
@@ -519,3 +524,11 @@ TEST(PersistentRun, AReceiverWhoseSenderStopsShortGivesUpAfterTheWaitTimeout) {
   EXPECT_EQ(ports[(1 * KM_PORTS + 3) * KM_PORT_WORDS + KM_PORT_GAVE_UP], 2u); // core 1 gave up receiving
   EXPECT_EQ(ports[(1 * KM_PORTS + 3) * KM_PORT_WORDS + KM_PORT_RECEIVED], 1u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Policies, PersistentRunPolicy, testing::Values("deterministic", "parallel:2", "parallel:4"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == ':') ch = '_';
+                           return name;
+                         });

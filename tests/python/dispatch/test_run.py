@@ -405,7 +405,7 @@ def test_timing(run):
 # Every scheduling policy
 
 
-@pytest.mark.parametrize("policy", ["deterministic", "random:1", "random:7", "random:1234"])
+@pytest.mark.parametrize("policy", ["deterministic", "random:1", "random:7", "random:1234", "parallel:2", "parallel:3"])
 def test_commands_complete_under_every_policy(policy):
     """The cores' fibers in another order each time: every command still
     completes, on its group, with its data and its leader's word."""

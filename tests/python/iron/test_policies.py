@@ -36,7 +36,7 @@ def build(device):
     return Program(device, Runtime(seq, [vec, vec, vec, a.prod(), b.cons(), c.cons()]), w).resolve_program()
 
 
-@pytest.mark.parametrize("policy", ["deterministic", "random:1", "random:2", "random:3"])
+@pytest.mark.parametrize("policy", ["deterministic", "random:1", "random:2", "random:3", "parallel:2", "parallel:3"])
 def test_a_broadcast_split_join_design_under_every_policy(policy):
     with tessel.Device.open(grid=(4, 4), policy=policy) as device:
         design = build(device)
