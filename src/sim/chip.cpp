@@ -492,8 +492,8 @@ void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t l
 namespace {
 bool wait_satisfied(const WaitInfo& w) {
   switch (w.kind) {
-  case WaitKind::SemEqual: return *w.sem == w.value;
-  case WaitKind::SemAtLeast: return *w.sem >= w.value;
+  case WaitKind::SemEqual: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) == w.value;
+  case WaitKind::SemAtLeast: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) >= w.value;
   default: return false;
   }
 }

@@ -369,7 +369,8 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
   check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
   Core& c = core_of(k);
   for (;;) {
-    uint32_t v = *sem;
+    // Atomic: under the parallel policy another thread's core may increment it now.
+    const uint32_t v = __atomic_load_n(sem, __ATOMIC_RELAXED);
     if (mode ? v >= value : v == value) return;
     Fiber* f = fiber_of(k);
     f->wait = {mode ? WaitKind::SemAtLeast : WaitKind::SemEqual, 0, 0, sem, value, file, line};
