@@ -20,6 +20,7 @@ void run_matmul();
 void run_trace_replay();
 void run_dispatch_cached();
 void run_memory_check();
+void run_event_trace();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -40,6 +41,9 @@ const Benchmark kBenchmarks[] = {
      run_trace_replay},
     {"memory_check", "the pipeline copy and the eltwise add on 120 cores with the device-memory checker vs without",
      run_memory_check},
+    {"event_trace",
+     "the pipeline copy and the eltwise add on 120 cores traced (streamed to a file, and a ring) vs untraced",
+     run_event_trace},
 };
 } // namespace
 
