@@ -21,6 +21,7 @@ void run_trace_replay();
 void run_dispatch_cached();
 void run_memory_check();
 void run_parallel();
+void run_event_trace();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -45,6 +46,9 @@ const Benchmark kBenchmarks[] = {
      "the parallel policy (2 threads, every host core) vs deterministic: pipeline, eltwise, mcast matmul 1024^3 and "
      "2048^3, and the 2048^3 matmul vs sgemm on every host core",
      run_parallel},
+    {"event_trace",
+     "the pipeline copy and the eltwise add on 120 cores traced (streamed to a file, and a ring) vs untraced",
+     run_event_trace},
 };
 } // namespace
 

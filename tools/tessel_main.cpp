@@ -1,7 +1,8 @@
-// The `tessel` command-line tool: info, run, list, bench, runner.
+// The `tessel` command-line tool: info, run, list, bench, runner, stats.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench.hpp"
 #include "example.hpp"
@@ -38,6 +39,29 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
   std::printf("%s: %s: ran in %.3f ms after %.3f ms of compile and planning (policy %s)\n", e->name,
               r.passed ? "PASSED" : "FAILED", r.seconds * 1e3, r.compile_seconds * 1e3, o.policy.c_str());
   return r.passed ? 0 : 1;
+}
+
+// --trace / --trace-ring: every device the command opens is traced, as
+// TESSEL_TRACE / TESSEL_TRACE_RING would have it (the examples open their own).
+void set_trace_options(const char* command, const std::string& path, const std::string& ring) {
+  if (!ring.empty()) {
+    const bool digits = ring.size() <= 19 && ring.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::strtoull(ring.c_str(), nullptr, 10) > tessel::kMaxTraceRingEvents)
+      throw tessel::ValidationError(std::string("tessel ") + command + ": --trace-ring '" + ring +
+                                    "' is not valid: expected a whole number of events per RISC, 0 (write every "
+                                    "event) to " +
+                                    std::to_string(tessel::kMaxTraceRingEvents));
+    if (path.empty())
+      throw tessel::ValidationError(std::string("tessel ") + command +
+                                    ": --trace-ring needs --trace <file> (where the ring is written)");
+    setenv("TESSEL_TRACE_RING", ring.c_str(), 1);
+  }
+  if (!path.empty()) setenv("TESSEL_TRACE", path.c_str(), 1);
+}
+
+int cmd_stats(const std::string& path, uint32_t waits) {
+  std::fputs(tessel::format_trace_stats(tessel::read_trace_stats(path, waits)).c_str(), stdout);
+  return 0;
 }
 
 int cmd_bench(const std::string& name) {
@@ -120,6 +144,15 @@ int main(int argc, char** argv) {
   run->add_option("--size", run_opts.size, "example-specific problem size");
   run->add_option("--format", run_opts.format, "data format: Float16_b, Float32 or Bfp8_b (where the example has it)");
   run->add_option("--op", run_opts.op, "example-specific op selection (e.g. eltwise_sfpu --op exp)");
+  std::string trace_path, trace_ring;
+  run->add_option("--trace", trace_path, "write an event trace (Chrome/Perfetto JSON, docs/trace.md) to this file");
+  run->add_option("--trace-ring", trace_ring, "with --trace: keep only the last N events per RISC");
+
+  std::string stats_path;
+  uint32_t stats_waits = 10;
+  auto* stats = app.add_subcommand("stats", "busy, waiting and idle time, NoC bytes and tiles per core of a trace");
+  stats->add_option("trace", stats_path, "a trace file (tessel run --trace, TESSEL_TRACE)")->required();
+  stats->add_option("--waits", stats_waits, "how many of the longest waits to list (default 10)");
 
   auto* list = app.add_subcommand("list", "list the examples and benchmarks");
 
@@ -159,6 +192,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*bench) return cmd_bench(bench_name);
+    if (*stats) return cmd_stats(stats_path, stats_waits);
     if (*runner_list) {
       std::printf(
           "operations with a compiled-in factory (tessel runner emit <example> <dir>; tessel runner run <dir>):\n");
@@ -180,6 +214,7 @@ int main(int argc, char** argv) {
         o.grid_x = gx;
         o.grid_y = gy;
       }
+      if (*run) set_trace_options("run", trace_path, trace_ring);
       return *run ? cmd_run(example, o) : cmd_runner_run(runner_dir, o);
     }
   } catch (const tessel::Error& e) {

@@ -42,7 +42,18 @@ struct DeviceConfig {
   // The device profiler (profiler.hpp). Unset: on if TESSEL_PROFILER or
   // TT_METAL_DEVICE_PROFILER is 1, else off.
   std::optional<bool> profiler;
+  // The event trace (docs/trace.md): a Chrome/Perfetto trace-event JSON file
+  // of what every RISC did, streamed while the device runs and complete when
+  // it closes. Devices naming the same file share it, one process each.
+  // Unset: TESSEL_TRACE, else none; "": none.
+  std::optional<std::string> trace_path;
+  // With a trace: keep only the last N events of each RISC and write them
+  // when the device closes (0: write every event as it happens; at most
+  // kMaxTraceRingEvents). Unset: TESSEL_TRACE_RING, else 0.
+  std::optional<uint64_t> trace_ring_events;
 };
+
+inline constexpr uint64_t kMaxTraceRingEvents = 10'000'000;
 
 class Device : public std::enable_shared_from_this<Device> {
 public:
@@ -92,6 +103,11 @@ public:
   void set_profiler_enabled(bool on);
   std::vector<ProfilerRecord> profiler_records() const;
   void clear_profiler_records();
+
+  // The event trace's file (absolute), or "" when the device is not traced;
+  // and the ring's events per RISC (0: streaming).
+  std::string trace_path() const;
+  uint64_t trace_ring_events() const;
 
   CommandQueue& command_queue();
   // Compiled programs reused by structure (program_cache.hpp): statistics and clear().

@@ -18,4 +18,5 @@
 #include "tessel/runtime_resources.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
+#include "tessel/trace_stats.hpp"
 #include "tessel/work_split.hpp"

@@ -44,7 +44,8 @@ void bind_device(nb::module_& m) {
   nb::class_<Device>(m, "Device")
       .def_static("open",
                   [](const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy,
-                     const std::string& cache, int check_memory, int profiler) {
+                     const std::string& cache, int check_memory, int profiler, std::optional<std::string> trace,
+                     std::optional<uint64_t> trace_ring) {
                     DeviceConfig c;
                     c.arch = arch;
                     c.grid_x = gx;
@@ -53,9 +54,13 @@ void bind_device(nb::module_& m) {
                     c.kernel_cache_dir = cache;
                     c.check_memory = tristate(check_memory);
                     c.profiler = tristate(profiler);
+                    c.trace_path = std::move(trace);
+                    c.trace_ring_events = trace_ring;
                     return Device::open(c);
                   })
       .def("close", &Device::close)
+      .def("trace_path", &Device::trace_path)
+      .def("trace_ring_events", &Device::trace_ring_events)
       .def("is_open", &Device::is_open)
       .def("arch", &Device::arch_name)
       .def("grid",

@@ -14,6 +14,7 @@ NB_MODULE(_tessel, m) {
   bind_dispatch(m);
   bind_mesh_capsule(m);
   bind_flow(m);
+  bind_trace(m);
   m.def("install_interrupt_handler", &install_interrupt_handler);
   m.def("request_interrupt", &tessel::request_interrupt);
   m.def("clear_interrupt", &tessel::clear_interrupt);

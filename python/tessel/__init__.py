@@ -53,6 +53,7 @@ from .program import (  # noqa: E402
     WriterDataMovementConfig,
 )
 from . import formats  # noqa: E402,F401
+from .trace import TraceStats, trace_stats  # noqa: E402,F401
 
 # Ctrl-C stops a simulated run in progress (raising KeyboardInterrupt).
 _tessel.install_interrupt_handler()

@@ -1,6 +1,7 @@
-"""python -m tessel: info, list, run <example>, bench — as the `tessel` CLI."""
+"""python -m tessel: info, list, run <example>, bench, stats <trace> — as the `tessel` CLI."""
 
 import argparse
+import os
 import sys
 
 from . import Device, errors
@@ -34,7 +35,22 @@ def _grid(text):
         raise argparse.ArgumentTypeError(f"--grid '{text}' is not of the form XxY") from None
 
 
+def _trace_ring(text):
+    if not text.isdigit() or int(text) > _tessel.MAX_TRACE_RING_EVENTS:
+        raise argparse.ArgumentTypeError(f"--trace-ring '{text}' is not valid: expected a whole number of events "
+                                         f"per RISC, 0 (write every event) to {_tessel.MAX_TRACE_RING_EVENTS}")
+    return text
+
+
 def _run(args):
+    # The example opens its own devices: they are traced as TESSEL_TRACE says.
+    if args.trace_ring is not None:
+        if not args.trace:
+            print("tessel run: --trace-ring needs --trace <file> (where the ring is written)", file=sys.stderr)
+            return 2
+        os.environ["TESSEL_TRACE_RING"] = args.trace_ring
+    if args.trace:
+        os.environ["TESSEL_TRACE"] = args.trace
     gx, gy = args.grid or (0, 0)
     passed, summary, seconds, compile_seconds = _tessel.examples.run(
         args.example, args.arch, gx, gy, args.policy, args.size, args.format, args.op)
@@ -42,6 +58,13 @@ def _run(args):
     print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms after "
           f"{compile_seconds * 1e3:.3f} ms of compile and planning (policy {args.policy})")
     return 0 if passed else 1
+
+
+def _stats(args):
+    from .trace import trace_stats
+
+    print(trace_stats(args.trace, longest_waits=args.waits).report, end="")
+    return 0
 
 
 def _bench(args):
@@ -66,11 +89,17 @@ def main(argv=None):
     run.add_argument("--size", type=int, default=0, help="example-specific problem size")
     run.add_argument("--format", default="", help="data format (where the example has it)")
     run.add_argument("--op", default="", help="example-specific op selection")
+    run.add_argument("--trace", default="", help="write an event trace (Chrome/Perfetto JSON) to this file")
+    run.add_argument("--trace-ring", type=_trace_ring, default=None,
+                     help="with --trace: keep only the last N events per RISC")
+    stats = sub.add_parser("stats", help="busy, waiting and idle time, NoC bytes and tiles per core of a trace")
+    stats.add_argument("trace", help="a trace file (run --trace, TESSEL_TRACE)")
+    stats.add_argument("--waits", type=int, default=10, help="how many of the longest waits to list")
     bench = sub.add_parser("bench", help="the Python figures: one '<figure> <value> <unit>' line each")
     bench.add_argument("name", nargs="?", default="all", help="dispatch, buffer, ops or all")
     args = p.parse_args(argv)
     try:
-        return {"info": _info, "list": _list, "run": _run, "bench": _bench}[args.command](args)
+        return {"info": _info, "list": _list, "run": _run, "bench": _bench, "stats": _stats}[args.command](args)
     except errors.Error as e:
         print(f"tessel: {e}", file=sys.stderr)
         return 1

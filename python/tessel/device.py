@@ -71,11 +71,14 @@ class Device:
 
     @classmethod
     def open(cls, arch="blackhole", grid=None, policy="deterministic", *, kernel_cache_dir=None,
-             check_memory=None, profiler=None):
+             check_memory=None, profiler=None, trace=None, trace_ring=None):
         """Open a simulated device: arch 'blackhole' or 'wormhole_b0'; grid
         (x, y) worker cores (None: the arch's full grid); policy
         'deterministic', 'random:<seed>', 'parallel' (one thread per host core)
-        or 'parallel:<threads>'."""
+        or 'parallel:<threads>'. trace: a file to write the event
+        trace to (Chrome/Perfetto JSON, docs/trace.md; None: TESSEL_TRACE,
+        "": none); trace_ring: keep only the last N events per RISC, written
+        when the device closes (None: TESSEL_TRACE_RING, 0: every event)."""
         _check.text(arch, "Device.open: arch")
         _check.text(policy, "Device.open: policy")
         gx = gy = 0
@@ -84,8 +87,16 @@ class Device:
                 raise TypeError(f"Device.open: grid must be an (x, y) tuple or None, got {_check.describe(grid)}")
             gx, gy = (_check.integer(g, f"Device.open: grid[{i}]", 1, 0xFFFF) for i, g in enumerate(grid))
         cache = "" if kernel_cache_dir is None else os.fspath(kernel_cache_dir)
+        if trace is not None:
+            if not isinstance(trace, (str, os.PathLike)):
+                raise TypeError(f"Device.open: trace must be a path (str or os.PathLike) or None, got "
+                                f"{_check.describe(trace)}")
+            trace = os.fspath(trace)
+        if trace_ring is not None:
+            trace_ring = _check.integer(trace_ring, "Device.open: trace_ring", 0, _tessel.MAX_TRACE_RING_EVENTS,
+                                        "a number of events per RISC")
         raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
-                                  _tristate(profiler, "Device.open: profiler"))
+                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring)
         return cls._wrap(raw)
 
     @classmethod
@@ -138,6 +149,10 @@ class Device:
     dram_bank_size = property(lambda self: self._d.dram_bank_size())
     num_cb_indices = property(lambda self: self._d.num_cb_indices())
     clock_mhz = property(lambda self: self._d.clock_mhz())
+    trace_path = property(lambda self: self._d.trace_path() or None,
+                          doc="The event trace's file (absolute), or None when the device is not traced.")
+    trace_ring = property(lambda self: self._d.trace_ring_events(),
+                          doc="The trace ring's events per RISC (0: every event is written).")
     check_memory = property(lambda self: self._d.check_memory())
 
     @property

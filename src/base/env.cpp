@@ -40,6 +40,8 @@ constexpr Variable kVariables[] = {
     {"TESSEL_STRICT", "1 or 0: make every warning an error"},
     {"TESSEL_PROFILER", "1 or 0: record kernels' device profiler markers"},
     {"TESSEL_PROFILER_DIR", "the directory profiler reads write profile_log_device.csv to (compat)"},
+    {"TESSEL_TRACE", "a file to write the event trace to (Chrome/Perfetto JSON, docs/trace.md)"},
+    {"TESSEL_TRACE_RING", "keep only the last N trace events per RISC, written when the device closes"},
     {"TESSEL_INSN_CHECK", "1 or 0: check cross-compiled kernels for instructions the cores lack (size estimate)"},
     {"TESSEL_CARD_LOCK_DIR", "where dispatch sessions keep their per-card lock files (default /tmp)"},
     {"TESSEL_X280_RUNNER", "the tessel-x280-runner X280 threads run in (default: the build tree's; a wheel sets it)"},
@@ -81,6 +83,15 @@ double env_seconds(const char* name, double fallback) {
   const double seconds = std::strtod(text->c_str(), nullptr);
   if (errno != 0 || !std::isfinite(seconds)) malformed(name, *text, expected);
   return seconds;
+}
+
+std::optional<uint64_t> env_count(const char* name, uint64_t max, const char* expected) {
+  const std::optional<std::string> text = env_text(name);
+  if (!text) return std::nullopt;
+  if (text->size() > 19 || text->find_first_not_of("0123456789") != std::string::npos) malformed(name, *text, expected);
+  const uint64_t n = std::strtoull(text->c_str(), nullptr, 10);
+  if (n > max) malformed(name, *text, expected);
+  return n;
 }
 
 bool env_flag(const char* name, bool fallback) {

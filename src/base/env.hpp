@@ -24,6 +24,10 @@ std::optional<std::string> env_text(const char* name);
 // when unset.
 double env_seconds(const char* name, double fallback);
 
+// A whole number 0..max in decimal digits (no sign, no spaces), or nullopt
+// when unset; `expected` says what it is, for the error.
+std::optional<uint64_t> env_count(const char* name, uint64_t max, const char* expected);
+
 // A switch: 1/0, true/false, on/off, yes/no (any case), or `fallback` when unset.
 bool env_flag(const char* name, bool fallback);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/chip.hpp"
+#include "sim/trace.hpp"
 
 namespace tessel::dispatch {
 
@@ -40,6 +41,16 @@ void card_announce(tessel_kernel_ctx* k, const uint32_t* numbers, uint32_t count
 uint32_t card_wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
                         uint32_t line) {
   return dispatcher_of(k).wait_word(k, word, value, file, line);
+}
+
+// A RISC finished its part of the command in `slot`: the command's span on
+// it starts where the RISC took the command (its token's pop, or the reader's take).
+void trace_done(sim::Tracer& t, tessel_kernel_ctx& k, uint32_t handler, uint64_t sequence, uint32_t slot) {
+  const uint32_t role = k.rt_args[0];
+  const uint32_t token_cb = role == KM_ROLE_COMPUTE  ? KM_CB_TOKEN_COMPUTE
+                            : role == KM_ROLE_WRITER ? KM_CB_TOKEN_WRITER
+                                                     : 64;
+  t.command_done(k, handler, uint32_t(sequence), slot, token_cb);
 }
 
 const tessel_card_api kCardApi = {card_take, card_done, card_set_result, card_ticks, card_announce, card_wait_word};
@@ -142,6 +153,7 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
       t[0] = uint32_t(now_ticks());
       t[3] = words[KM_WORD_PASS];
     }
+    if (sim::Tracer* t = chip_.tracer()) t->command_taken(*k);
   }
   return mb;
 }
@@ -155,6 +167,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
     std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
     chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
   }
+  if (sim::Tracer* t = chip_.tracer()) trace_done(*t, *k, slots_[slot].command.handler, slots_[slot].sequence, slot);
   if (++cs.riscs_done[slot] < cs.riscs_expected[slot]) return;
   cs.riscs_done[slot] = 0;
   uint32_t* words = state_words(c);

@@ -4,7 +4,9 @@
 #include <mutex>
 
 #include "base/env.hpp"
+#include "base/trace_file.hpp"
 #include "runtime/device_state.hpp"
+#include "runtime/device_trace.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/error.hpp"
@@ -52,6 +54,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   sim::ArchSpec arch = sim::arch_preset(config.arch);
   if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
+  sim::TraceOptions trace = runtime::open_device_trace(config, arch);
   s.arch = arch;
   if (!config.kernel_cache_dir.empty()) {
     s.own_cache = std::make_unique<jit::KernelCache>(config.kernel_cache_dir);
@@ -64,6 +67,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   s.chip->set_profiler_enabled(config.profiler ? *config.profiler
                                                : base::env_flag("TESSEL_PROFILER", false) ||
                                                      base::env_flag("TT_METAL_DEVICE_PROFILER", false));
+  if (trace.file) sim::set_chip_trace(*s.chip, std::move(trace));
   s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
   s.generation = g_generation.fetch_add(1);
@@ -124,6 +128,16 @@ bool Device::check_memory() const {
 void Device::set_policy(const std::string& policy) {
   state_->require_open("Device::set_policy");
   state_->chip->set_policy(sim::SchedulerPolicy::parse(policy));
+}
+
+std::string Device::trace_path() const {
+  const sim::Tracer* t = state_->open() ? state_->chip->tracer() : nullptr;
+  return t ? t->file().path() : std::string();
+}
+
+uint64_t Device::trace_ring_events() const {
+  const sim::Tracer* t = state_->open() ? state_->chip->tracer() : nullptr;
+  return t ? t->ring_events() : 0;
 }
 
 CommandQueue& Device::command_queue() { return *queue_; }

@@ -19,6 +19,7 @@
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/parallel_run.hpp"
 #include "sim/progress.hpp"
+#include "sim/trace.hpp"
 #include "tessel/error.hpp"
 #include "tessel/interrupt.hpp"
 
@@ -313,6 +314,7 @@ void fiber_main(bctx::transfer_t t) {
     Chip& chip = *f->core->chip;
     const bool profiled = f->core->ctx[f->risc].profiler_enabled != 0;
     if (profiled) chip.profiler().begin_kernel(*f, chip.run_count());
+    if (Tracer* t = chip.tracer()) t->kernel_begin(*f);
     if (f->entry() != 0) {
       f->core->chip->fail(f,
                           "kernel '" + std::string(f->kernel_name ? f->kernel_name : "?") +
@@ -340,6 +342,7 @@ void fiber_main(bctx::transfer_t t) {
                             q->ranges[0].file, q->ranges[0].line);
       }
     if (profiled) chip.profiler().end_kernel(*f);
+    if (Tracer* t = chip.tracer()) t->kernel_end(*f);
     f->state = FiberState::Done;
     yield_to_scheduler(f);
   }
@@ -438,7 +441,9 @@ void Chip::resume(Fiber* f) {
 
 void Chip::block(Fiber* f) {
   f->state = FiberState::Blocked;
+  if (tracer_) tracer_->wait_begin(*f);
   yield_to_scheduler(f);
+  if (tracer_) tracer_->wait_end(*f);
 }
 
 void Chip::fail(Fiber* f, std::string message, const char* file, uint32_t line) {

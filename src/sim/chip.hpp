@@ -56,6 +56,7 @@ namespace bctx = boost::context::detail;
 
 class Chip;
 struct Core;
+class Tracer;
 
 using KernelEntry = int (*)();
 
@@ -278,6 +279,11 @@ public:
   void set_profiler_enabled(bool on);
   uint32_t run_count() const { return run_count_; }
 
+  // The event trace (trace.hpp): none unless set; set_tracer (trace.cpp)
+  // also points every RISC at the traced kernel API table, or back.
+  Tracer* tracer() const { return tracer_.get(); }
+  void set_tracer(std::unique_ptr<Tracer> tracer);
+
   // Used by the kernel API implementation (sim internals).
   // Progress and looking calls: see watchdog.hpp.
   void note_progress() { sim::note_progress(*t_watch); }
@@ -369,6 +375,7 @@ private:
   Profiler profiler_;
   uint32_t run_count_ = 0;
   uint64_t clock_epoch_ = 0; // the latest RISC clock of the runs so far
+  std::unique_ptr<Tracer> tracer_;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };

@@ -26,6 +26,7 @@
 #include "sim/noc_api.hpp"
 #include "sim/profiler.hpp"
 #include "sim/sfpi_api.hpp"
+#include "sim/trace.hpp"
 
 namespace tessel::sim {
 
@@ -287,6 +288,8 @@ void api_dprint(tessel_kernel_ctx* k, const char* text, uint32_t length) {
   static const char* const kTags[] = {"BR", "NC", "TR0", "TR1", "TR2"};
   Core& c = core_of(k);
   c.chip->check_progress(fiber_of(k), "DPRINT", nullptr, 0);
+  if (Tracer* t = c.chip->tracer()) t->dprint(*k, text, length);
+  if (!c.chip->dprint_enabled(c.index)) return; // traced only (trace.cpp enables every core's DPRINT)
   uint32_t first = k->risc == TESSEL_RISC_COMPUTE ? 2 : k->risc, last = first;
   if (k->risc == TESSEL_RISC_COMPUTE) {
     if (k->dprint_thread <= TESSEL_DPRINT_THREAD_PACK)

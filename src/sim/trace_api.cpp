@@ -1,0 +1,191 @@
+// The kernel API's traced function table: while a chip is traced, every
+// RISC's context points here instead of at kernel_api_table(). Each traced
+// call runs the plain one, then records what it did (trace.hpp); a call that
+// fails does not return, so it records nothing. Untraced, kernels call the
+// plain table directly: the trace costs nothing when it is off.
+#include <bit>
+
+#include "sim/chip.hpp"
+#include "sim/kernel_api_support.hpp"
+#include "sim/sfpu.hpp"
+#include "sim/trace.hpp"
+
+namespace tessel::sim {
+
+namespace {
+
+const tessel_sim_api& plain() { return *kernel_api_table(); }
+Tracer& tracer_of(tessel_kernel_ctx* k) { return *core_of(k).chip->tracer(); }
+
+// ---------------------------------------------------------------------------
+// Circular buffers: counted (a command's start is its token's pop)
+
+void cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  plain().cb_push_back(k, cb, pages, file, line);
+  tracer_of(k).cb_pages(*k, cb, pages, true);
+}
+
+void cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  plain().cb_pop_front(k, cb, pages, file, line);
+  tracer_of(k).cb_pages(*k, cb, pages, false);
+}
+
+// ---------------------------------------------------------------------------
+// NoC
+
+void noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t noc, const char* file,
+              uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().noc_read(k, src, dst_l1, size, noc, file, line);
+  tracer_of(k).noc_unicast(*k, "noc_async_read", begin, src, size, true);
+}
+
+void noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t noc, const char* file,
+               uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().noc_write(k, src_l1, dst, size, noc, file, line);
+  tracer_of(k).noc_unicast(*k, "noc_async_write", begin, dst, size, false);
+}
+
+void noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
+                         uint32_t loopback, uint32_t noc, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().noc_write_multicast(k, src_l1, mcast, size, num_dests, loopback, noc, file, line);
+  tracer_of(k).noc_multicast(*k, "noc_async_write_multicast", begin, mcast, size, loopback != 0);
+}
+
+void noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, uint32_t be, uint32_t noc, const char* file,
+                      uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().noc_inline_write(k, dst, value, be, noc, file, line);
+  tracer_of(k).noc_unicast(*k, "noc_inline_dw_write", begin, dst, 4, false);
+}
+
+void sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t noc, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().sem_inc(k, dst, incr, noc, file, line);
+  tracer_of(k).noc_unicast(*k, "noc_semaphore_inc", begin, dst, 4, false);
+}
+
+void sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
+                       uint32_t noc, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().sem_set_multicast(k, src_l1, mcast, num_dests, loopback, noc, file, line);
+  tracer_of(k).noc_multicast(*k, "noc_semaphore_set_multicast", begin, mcast, 4, loopback != 0);
+}
+
+// ---------------------------------------------------------------------------
+// Compute: a call's tiles by kind (matmul counts tile products)
+
+void copy_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().copy_tile(k, cb, itile, idst, file, line);
+  tracer_of(k).compute_call(*k, "copy_tile", ComputeKind::Unpack, 1, begin);
+}
+
+void copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
+                uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().copy_block(k, cb, itile, idst, n, file, line);
+  tracer_of(k).compute_call(*k, "copy_block_matmul_partials", ComputeKind::Unpack, n, begin);
+}
+
+void binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
+                  uint32_t idst, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().binary_tiles(k, op, cb0, cb1, i0, i1, idst, file, line);
+  const char* name = op == TESSEL_BINARY_ADD ? "add_tiles" : op == TESSEL_BINARY_SUB ? "sub_tiles" : "mul_tiles";
+  tracer_of(k).compute_call(*k, name, ComputeKind::Eltwise, 1, begin);
+}
+
+void bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0, uint32_t cb1, uint32_t i0,
+                 uint32_t i1, uint32_t idst, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().bcast_tiles(k, op, bcast, cb0, cb1, i0, i1, idst, file, line);
+  const char* name = op == TESSEL_BINARY_ADD   ? "add_tiles_bcast"
+                     : op == TESSEL_BINARY_SUB ? "sub_tiles_bcast"
+                                               : "mul_tiles_bcast";
+  tracer_of(k).compute_call(*k, name, ComputeKind::Eltwise, 1, begin);
+}
+
+void reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
+                 uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().reduce_tile(k, pool_dim, cb, cb_scaler, itile, itile_scaler, idst, file, line);
+  tracer_of(k).compute_call(*k, "reduce_tile", ComputeKind::Eltwise, 1, begin);
+}
+
+void transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t idst, const char* file,
+                       uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().transpose_wh_tile(k, cb, itile, idst, file, line);
+  tracer_of(k).compute_call(*k, "transpose_wh_tile", ComputeKind::Eltwise, 1, begin);
+}
+
+void matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
+            uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().matmul(k, cb0, cb1, i0, i1, idst, transpose, ct, rt, kt, file, line);
+  const bool single = ct == 1 && rt == 1 && kt == 1;
+  tracer_of(k).compute_call(*k, single ? "matmul_tiles" : "matmul_block", ComputeKind::Matmul, uint64_t(ct) * rt * kt,
+                            begin);
+}
+
+void sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
+                const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().sfpu_unary(k, op, idst, p0, p1, approx, file, line);
+  tracer_of(k).compute_call(*k, sfpu_name(op), ComputeKind::Sfpu, 1, begin);
+}
+
+void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
+                 uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().sfpu_binary(k, op, idst0, idst1, odst, file, line);
+  tracer_of(k).compute_call(*k, sfpu_binary_name(op), ComputeKind::Sfpu, 1, begin);
+}
+
+void sfpi_open(tessel_kernel_ctx* k, const char* call, uint32_t tile_mask, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().sfpi_open(k, call, tile_mask, file, line);
+  tracer_of(k).compute_call(*k, call ? call : "sfpi", ComputeKind::Sfpu, uint64_t(std::popcount(tile_mask)), begin);
+}
+
+void pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  plain().pack_tile(k, idst, cb, index, file, line);
+  tracer_of(k).compute_call(*k, "pack_tile", ComputeKind::Pack, 1, begin);
+}
+
+tessel_sim_api make_table() {
+  tessel_sim_api t = plain();
+  t.cb_push_back = cb_push_back;
+  t.cb_pop_front = cb_pop_front;
+  t.noc_read = noc_read;
+  t.noc_write = noc_write;
+  t.noc_write_multicast = noc_write_multicast;
+  t.noc_inline_write = noc_inline_write;
+  t.sem_inc = sem_inc;
+  t.sem_set_multicast = sem_set_multicast;
+  t.copy_tile = copy_tile;
+  t.copy_block = copy_block;
+  t.binary_tiles = binary_tiles;
+  t.bcast_tiles = bcast_tiles;
+  t.reduce_tile = reduce_tile;
+  t.transpose_wh_tile = transpose_wh_tile;
+  t.matmul = matmul;
+  t.sfpu_unary = sfpu_unary;
+  t.sfpu_binary = sfpu_binary;
+  t.sfpi_open = sfpi_open;
+  t.pack_tile = pack_tile;
+  return t;
+}
+
+} // namespace
+
+const tessel_sim_api* traced_api_table() {
+  static const tessel_sim_api table = make_table();
+  return &table;
+}
+
+} // namespace tessel::sim
