@@ -42,6 +42,20 @@ void kernel_main() {
 }
 )";
 
+// kRing on every core of `range`, in its cores' order: `laps` laps, started
+// by the first core when `started`, else every core waits first (a deadlock).
+Program ring(const std::shared_ptr<Device>& device, const CoreRange& range, uint32_t laps, bool started) {
+  Program p;
+  p.add_semaphore(range, 0);
+  KernelHandle k = p.add_kernel_from_source(kRing, "ring.cpp", range, DataMovementConfig{});
+  const auto cores = range.cores();
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const CoreCoord next = device->worker_core_from_logical_core(cores[(i + 1) % cores.size()]);
+    p.set_runtime_args(k, cores[i], {laps, started && i == 0 ? 1u : 0u, uint32_t(next.x), uint32_t(next.y)});
+  }
+  return p;
+}
+
 class ParallelTest : public ::testing::TestWithParam<std::string> {
 protected:
   // kMixed on every core of a 4x2 grid, the last core doing `how`.
@@ -100,15 +114,7 @@ TEST_P(ParallelTest, ACrossThreadDeadlockIsReportedAsUnderDeterministic) {
   // cycle of waits over every core, so over every thread.
   const auto run = [](const std::string& policy) {
     auto device = open_device("blackhole", 4, 2, policy);
-    Program p;
-    const CoreRange all({0, 0}, {3, 1});
-    p.add_semaphore(all, 0);
-    KernelHandle k = p.add_kernel_from_source(kRing, "ring.cpp", all, DataMovementConfig{});
-    const auto cores = all.cores();
-    for (size_t i = 0; i < cores.size(); ++i) {
-      const CoreCoord next = device->worker_core_from_logical_core(cores[(i + 1) % cores.size()]);
-      p.set_runtime_args(k, cores[i], {3u, 0u, uint32_t(next.x), uint32_t(next.y)});
-    }
+    Program p = ring(device, CoreRange({0, 0}, {3, 1}), 3, false);
     std::string msg = error_of<DeadlockError>(device->command_queue(), p);
     expect_device_works(device);
     return msg;
@@ -121,15 +127,7 @@ TEST_P(ParallelTest, ACrossThreadDeadlockIsReportedAsUnderDeterministic) {
 TEST_P(ParallelTest, ATokenRingOverEveryThreadLosesNoWakeUp) {
   // 12 cores, so every thread owns several; 500 laps of the token.
   auto device = open_device("blackhole", 4, 3, GetParam());
-  Program p;
-  const CoreRange all({0, 0}, {3, 2});
-  p.add_semaphore(all, 0);
-  KernelHandle k = p.add_kernel_from_source(kRing, "ring.cpp", all, DataMovementConfig{});
-  const auto cores = all.cores();
-  for (size_t i = 0; i < cores.size(); ++i) {
-    const CoreCoord next = device->worker_core_from_logical_core(cores[(i + 1) % cores.size()]);
-    p.set_runtime_args(k, cores[i], {500u, i == 0 ? 1u : 0u, uint32_t(next.x), uint32_t(next.y)});
-  }
+  Program p = ring(device, CoreRange({0, 0}, {3, 2}), 500, true);
   for (int run = 0; run < 3; ++run)
     ASSERT_NO_THROW(device->command_queue().enqueue_program(p)) << "run " << run;
   expect_device_works(device);
