@@ -3,13 +3,11 @@
 // ratio against it, measured in the same process (machines are noisy).
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 
-namespace tessel {
-class CommandQueue;
-class Program;
-} // namespace tessel
+#include "tessel/tessel.hpp"
 
 namespace tessel::bench {
 
@@ -24,6 +22,17 @@ const Benchmark* find_benchmark(const std::string& name);
 
 // Print one figure line.
 void figure(const std::string& name, double value, const char* unit);
+
+// A device with three bf16 DRAM buffers of tiles_per_core tiles per core on
+// its whole grid (a and b filled), and, compiled and run once, the
+// element-wise add c = a + b (eltwise_binary's program) or the copy a -> c
+// (copy_multi_core's).
+struct ProgramSetup {
+  std::shared_ptr<Device> device;
+  std::shared_ptr<Buffer> a, b, c;
+  Program program;
+};
+ProgramSetup make_program_setup(const DeviceConfig& config, bool eltwise, uint32_t tiles_per_core);
 
 // The best wall time, in seconds, of `repeats` runs of an already compiled program.
 double best_run_seconds(CommandQueue& cq, Program& program, int repeats);

@@ -16,32 +16,14 @@ namespace tessel::bench {
 
 namespace {
 
-struct Setup {
-  std::shared_ptr<Device> device;
-  std::shared_ptr<Buffer> a, b, c;
-  Program program;
-};
-
-Setup make_setup(bool checked, bool eltwise, uint32_t tiles_per_core) {
+ProgramSetup make_setup(bool checked, bool eltwise, uint32_t tiles_per_core) {
   DeviceConfig config;
   config.check_memory = checked;
-  Setup s{Device::open(config), {}, {}, {}, {}};
-  const CoreCoord grid = s.device->grid();
-  const uint32_t tiles = grid.x * grid.y * tiles_per_core;
-  const uint32_t page = tile_size(DataFormat::Float16_b);
-  auto make = [&] { return Buffer::create(s.device, {uint64_t(tiles) * page, page, BufferType::DRAM}); };
-  s.a = make(), s.b = make(), s.c = make();
-  std::vector<uint8_t> bytes(s.a->size(), 0x3c);
-  s.device->command_queue().enqueue_write_buffer(*s.a, bytes);
-  s.device->command_queue().enqueue_write_buffer(*s.b, bytes);
-  s.program = eltwise ? examples::make_eltwise_binary_program(grid, *s.a, *s.b, *s.c, tiles, "add_tiles")
-                      : examples::make_copy_program(grid, *s.a, *s.c, tiles_per_core, 4);
-  s.device->command_queue().enqueue_program(s.program); // warm-up: compile, touch pages
-  return s;
+  return make_program_setup(config, eltwise, tiles_per_core);
 }
 
 void measure(const std::string& label, bool eltwise, uint32_t tiles_per_core) {
-  Setup on = make_setup(true, eltwise, tiles_per_core), off = make_setup(false, eltwise, tiles_per_core);
+  ProgramSetup on = make_setup(true, eltwise, tiles_per_core), off = make_setup(false, eltwise, tiles_per_core);
   const uint32_t tiles = 120 * tiles_per_core;
   const int repeats = std::max(7, int(40000 / tiles));
   double t_on = 1e30, t_off = 1e30;

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <vector>
+
+#include "example.hpp"
+#include "tessel/tile.hpp"
 
 #include "tessel/command_queue.hpp"
 #include "tessel/program.hpp"
@@ -74,6 +78,22 @@ double best_run_seconds(CommandQueue& cq, Program& program, int repeats) {
     best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
   }
   return best;
+}
+
+ProgramSetup make_program_setup(const DeviceConfig& config, bool eltwise, uint32_t tiles_per_core) {
+  ProgramSetup s{Device::open(config), {}, {}, {}, {}};
+  const CoreCoord grid = s.device->grid();
+  const uint32_t tiles = grid.x * grid.y * tiles_per_core;
+  const uint32_t page = tile_size(DataFormat::Float16_b);
+  auto make = [&] { return Buffer::create(s.device, {uint64_t(tiles) * page, page, BufferType::DRAM}); };
+  s.a = make(), s.b = make(), s.c = make();
+  std::vector<uint8_t> bytes(s.a->size(), 0x3c);
+  s.device->command_queue().enqueue_write_buffer(*s.a, bytes);
+  s.device->command_queue().enqueue_write_buffer(*s.b, bytes);
+  s.program = eltwise ? examples::make_eltwise_binary_program(grid, *s.a, *s.b, *s.c, tiles, "add_tiles")
+                      : examples::make_copy_program(grid, *s.a, *s.c, tiles_per_core, 4);
+  s.device->command_queue().enqueue_program(s.program); // warm-up: compile, touch pages
+  return s;
 }
 
 } // namespace tessel::bench
