@@ -48,29 +48,40 @@ void endpoint_text(JsonText& j, const Chip& chip, int core_index, int bank) {
   }
 }
 
-// The wait as Chip::describe_wait words it, at the moment it begins.
-void describe(PendingWait& w, const Fiber& f) {
+// What the wait's `what` says, as Chip::describe_wait words it: the state is
+// taken when the wait begins and put into words only when the span is written.
+void capture(PendingWait& w, const Fiber& f) {
   const WaitInfo& i = f.wait;
-  const Core& c = *f.core;
-  switch (i.kind) {
-  case WaitKind::CbFront:
-  case WaitKind::CbBack: {
-    const tessel_cb_iface& q = c.cbs[i.cb];
-    const uint32_t visible = uint16_t(q.received - q.acked);
-    std::snprintf(w.what, sizeof w.what, "%s(cb=%u, pages=%u): CB %u has %u visible, %u reserved, %u free of %u pages",
-                  i.kind == WaitKind::CbFront ? "cb_wait_front" : "cb_reserve_back", i.cb, i.pages, i.cb, visible,
-                  q.reserved_pages, q.num_pages - visible, q.num_pages);
-    break;
+  if (i.kind == WaitKind::CbFront || i.kind == WaitKind::CbBack) {
+    const tessel_cb_iface& q = f.core->cbs[i.cb];
+    w.visible = uint16_t(q.received - q.acked);
+    w.reserved = q.reserved_pages;
+    w.num_pages = q.num_pages;
+  } else if (i.kind == WaitKind::SemEqual || i.kind == WaitKind::SemAtLeast) {
+    w.sem_value = *i.sem;
   }
+}
+
+void describe(JsonText& j, const PendingWait& w) {
+  j.ch('"');
+  switch (WaitKind(w.kind)) {
+  case WaitKind::CbFront:
+  case WaitKind::CbBack:
+    j.raw(WaitKind(w.kind) == WaitKind::CbFront ? "cb_wait_front(cb=" : "cb_reserve_back(cb=").u64(w.cb);
+    j.raw(", pages=").u64(w.pages).raw("): CB ").u64(w.cb).raw(" has ").u64(w.visible).raw(" visible, ");
+    j.u64(w.reserved).raw(" reserved, ").u64(w.num_pages - w.visible).raw(" free of ").u64(w.num_pages);
+    j.raw(" pages");
+    break;
   case WaitKind::SemEqual:
   case WaitKind::SemAtLeast:
-    std::snprintf(w.what, sizeof w.what, "%s(L1 0x%x): value %u, waiting for %s %u",
-                  i.kind == WaitKind::SemEqual ? "noc_semaphore_wait" : "noc_semaphore_wait_min", w.sem_offset,
-                  unsigned(*i.sem), i.kind == WaitKind::SemEqual ? "==" : ">=", i.value);
+    j.raw(WaitKind(w.kind) == WaitKind::SemEqual ? "noc_semaphore_wait(L1 " : "noc_semaphore_wait_min(L1 ");
+    j.hex(w.sem_offset).raw("): value ").u64(w.sem_value).raw(", waiting for ");
+    j.raw(WaitKind(w.kind) == WaitKind::SemEqual ? "== " : ">= ").u64(w.value);
     break;
-  case WaitKind::Card: std::snprintf(w.what, sizeof w.what, "its next command (the card's mailbox)"); break;
-  default: std::snprintf(w.what, sizeof w.what, "(not waiting)"); break;
+  case WaitKind::Card: j.raw("its next command (the card's mailbox)"); break;
+  default: j.raw("(not waiting)"); break;
   }
+  j.ch('"');
 }
 
 bool same_wait(const PendingWait& w, const WaitInfo& i, uint32_t sem_offset) {
@@ -178,7 +189,8 @@ void Tracer::write_wait(RiscTrace& r) {
   }
   j.ch('"');
   span_head(j, "wait", w.begin, w.end, pid_, r.tid);
-  j.raw(",\"args\":{\"what\":").str(w.what);
+  j.raw(",\"args\":{\"what\":");
+  describe(j, w);
   if (w.file) j.key("file").str(short_file(w.file)).key("line").u64(w.line);
   if (w.kind == uint8_t(WaitKind::CbFront) || w.kind == uint8_t(WaitKind::CbBack))
     j.key("cb").u64(w.cb).key("pages").u64(w.pages);
@@ -239,7 +251,10 @@ void Tracer::kernel_begin(Fiber& f) {
   r.kernel_begin = r.last_end = r.stamp(trace_clock(k));
   r.kernel_run = chip_.run_count();
   r.totals = {};
-  std::snprintf(r.kernel_path, sizeof r.kernel_path, "%s", f.kernel_name ? f.kernel_name : "kernel");
+  const char* path = f.kernel_name ? f.kernel_name : "kernel";
+  const size_t n = std::min(std::strlen(path), sizeof r.kernel_path - 1);
+  std::memcpy(r.kernel_path, path, n);
+  r.kernel_path[n] = '\0';
 }
 
 void Tracer::kernel_end(Fiber& f) {
@@ -271,7 +286,7 @@ void Tracer::wait_begin(Fiber& f) {
   w.line = f.wait.line;
   w.begin = w.end = r.stamp(now);
   w.blocked_clock = w.end_clock = now;
-  describe(w, f);
+  capture(w, f);
   r.pending = RiscTrace::Pending::Wait;
 }
 
