@@ -28,10 +28,16 @@ uint32_t risc_index(const tessel_kernel_ctx& k) {
 }
 
 // `{"name":<name>,"cat":<cat>,"ph":"X","ts":..,"dur":..,"pid":..,"tid":..` (no closing brace).
-JsonText& span_head(JsonText& j, const char* cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid) {
-  j.key("cat").str(cat).raw(",\"ph\":\"X\",\"ts\":").micros(begin).raw(",\"dur\":").micros(end - begin);
+// `cat` is the literal ,"cat":"<kind>","ph":"X" (kSpanNoc, ...).
+JsonText& span_head(JsonText& j, std::string_view cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid) {
+  j.raw(cat).raw(",\"ts\":").micros(begin).raw(",\"dur\":").micros(end - begin);
   return j.raw(",\"pid\":").u64(pid).raw(",\"tid\":").u64(tid);
 }
+constexpr std::string_view kSpanNoc = ",\"cat\":\"noc\",\"ph\":\"X\"";
+constexpr std::string_view kSpanWait = ",\"cat\":\"wait\",\"ph\":\"X\"";
+constexpr std::string_view kSpanCompute = ",\"cat\":\"compute\",\"ph\":\"X\"";
+constexpr std::string_view kSpanKernel = ",\"cat\":\"kernel\",\"ph\":\"X\"";
+constexpr std::string_view kSpanCommand = ",\"cat\":\"command\",\"ph\":\"X\"";
 
 void end_event(RiscTrace& r, JsonText& j) {
   j.raw("},\n");
@@ -188,7 +194,7 @@ void Tracer::write_wait(RiscTrace& r) {
   default: j.raw("?"); break;
   }
   j.ch('"');
-  span_head(j, "wait", w.begin, w.end, pid_, r.tid);
+  span_head(j, kSpanWait, w.begin, w.end, pid_, r.tid);
   j.raw(",\"args\":{\"what\":");
   describe(j, w);
   if (w.file) j.key("file").str(short_file(w.file)).key("line").u64(w.line);
@@ -206,7 +212,7 @@ void Tracer::write_compute(RiscTrace& r) {
     j.raw(i ? ", " : "").raw(c.names[i]);
   if (c.more_names) j.raw(", ...");
   j.ch('"');
-  span_head(j, "compute", c.begin, c.end, pid_, r.tid);
+  span_head(j, kSpanCompute, c.begin, c.end, pid_, r.tid);
   j.raw(",\"args\":{\"calls\":").u64(c.calls);
   for (size_t k = 0; k < size_t(ComputeKind::Count); ++k)
     if (c.tiles[k]) j.key(kComputeKindNames[k]).u64(c.tiles[k]);
@@ -219,7 +225,7 @@ void Tracer::write_kernel(RiscTrace& r, uint64_t end, bool ended) {
   const KernelTotals& t = r.totals;
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":").str(short_file(r.kernel_path));
-  span_head(j, "kernel", r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid);
+  span_head(j, kSpanKernel, r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid);
   j.raw(",\"args\":{\"path\":").str(r.kernel_path).key("run").u64(r.kernel_run);
   j.key("wait_steps").u64(t.wait).key("waits").u64(t.waits);
   j.key("noc_read_bytes").u64(t.noc_read_bytes).key("noc_write_bytes").u64(t.noc_write_bytes);
@@ -319,7 +325,7 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, "noc", b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"from\":" : ",\"to\":");
     endpoint_text(j, chip_, core, bank);
@@ -328,7 +334,7 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   }
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw(read ? "{\"name\":\"NoC read\"" : "{\"name\":\"NoC write\"");
-  span_head(j, "noc", b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)));
+  span_head(j, kSpanNoc, b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)));
   j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
   j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"by\":" : ",\"from\":").str(r.name).raw("}");
   end_event(r, j);
@@ -362,7 +368,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, "noc", b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"destinations\":").u64(dests);
     j.raw(",\"to\":\"cores (").u64(x0 - me.noc_x + me.logical_x).ch(',').u64(y0 - me.noc_y + me.logical_y);
@@ -372,7 +378,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   each_destination([&](uint32_t c) {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"NoC write\"");
-    span_head(j, "noc", b, b, pid_, core_tid(c, kL1Track));
+    span_head(j, kSpanNoc, b, b, pid_, core_tid(c, kL1Track));
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"from\":").str(r.name).raw(",\"multicast\":true}");
     end_event(r, j);
@@ -439,7 +445,7 @@ void Tracer::command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t seque
   const uint64_t now = r.stamp(trace_clock(k));
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":\"handler ").u64(handler).ch('"');
-  span_head(j, "command", std::min(begin, now), now, pid_, r.tid);
+  span_head(j, kSpanCommand, std::min(begin, now), now, pid_, r.tid);
   j.raw(",\"args\":{\"handler\":").u64(handler).key("sequence").u64(sequence).key("slot").u64(slot).raw("}");
   end_event(r, j);
   r.last_end = now;
