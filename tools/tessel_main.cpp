@@ -47,13 +47,13 @@ void set_trace_options(const char* command, const std::string& path, const std::
   if (!ring.empty()) {
     const bool digits = ring.size() <= 19 && ring.find_first_not_of("0123456789") == std::string::npos;
     if (!digits || std::strtoull(ring.c_str(), nullptr, 10) > tessel::kMaxTraceRingEvents)
-      throw tessel::ValidationError(std::string("tessel ") + command + ": --trace-ring '" + ring +
+      throw tessel::ValidationError(std::string(command) + " --trace-ring '" + ring +
                                     "' is not valid: expected a whole number of events per RISC, 0 (write every "
                                     "event) to " +
                                     std::to_string(tessel::kMaxTraceRingEvents));
     if (path.empty())
-      throw tessel::ValidationError(std::string("tessel ") + command +
-                                    ": --trace-ring needs --trace <file> (where the ring is written)");
+      throw tessel::ValidationError(std::string(command) +
+                                    " --trace-ring needs --trace <file> (where the ring is written)");
     setenv("TESSEL_TRACE_RING", ring.c_str(), 1);
   }
   if (!path.empty()) setenv("TESSEL_TRACE", path.c_str(), 1);

@@ -28,10 +28,16 @@ uint32_t risc_index(const tessel_kernel_ctx& k) {
 }
 
 // `{"name":<name>,"cat":<cat>,"ph":"X","ts":..,"dur":..,"pid":..,"tid":..` (no closing brace).
-JsonText& span_head(JsonText& j, const char* cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid) {
-  j.key("cat").str(cat).raw(",\"ph\":\"X\",\"ts\":").micros(begin).raw(",\"dur\":").micros(end - begin);
+// `cat` is the literal ,"cat":"<kind>","ph":"X" (kSpanNoc, ...).
+JsonText& span_head(JsonText& j, std::string_view cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid) {
+  j.raw(cat).raw(",\"ts\":").micros(begin).raw(",\"dur\":").micros(end - begin);
   return j.raw(",\"pid\":").u64(pid).raw(",\"tid\":").u64(tid);
 }
+constexpr std::string_view kSpanNoc = ",\"cat\":\"noc\",\"ph\":\"X\"";
+constexpr std::string_view kSpanWait = ",\"cat\":\"wait\",\"ph\":\"X\"";
+constexpr std::string_view kSpanCompute = ",\"cat\":\"compute\",\"ph\":\"X\"";
+constexpr std::string_view kSpanKernel = ",\"cat\":\"kernel\",\"ph\":\"X\"";
+constexpr std::string_view kSpanCommand = ",\"cat\":\"command\",\"ph\":\"X\"";
 
 void end_event(RiscTrace& r, JsonText& j) {
   j.raw("},\n");
@@ -48,29 +54,40 @@ void endpoint_text(JsonText& j, const Chip& chip, int core_index, int bank) {
   }
 }
 
-// The wait as Chip::describe_wait words it, at the moment it begins.
-void describe(PendingWait& w, const Fiber& f) {
+// What the wait's `what` says, as Chip::describe_wait words it: the state is
+// taken when the wait begins and put into words only when the span is written.
+void capture(PendingWait& w, const Fiber& f) {
   const WaitInfo& i = f.wait;
-  const Core& c = *f.core;
-  switch (i.kind) {
-  case WaitKind::CbFront:
-  case WaitKind::CbBack: {
-    const tessel_cb_iface& q = c.cbs[i.cb];
-    const uint32_t visible = uint16_t(q.received - q.acked);
-    std::snprintf(w.what, sizeof w.what, "%s(cb=%u, pages=%u): CB %u has %u visible, %u reserved, %u free of %u pages",
-                  i.kind == WaitKind::CbFront ? "cb_wait_front" : "cb_reserve_back", i.cb, i.pages, i.cb, visible,
-                  q.reserved_pages, q.num_pages - visible, q.num_pages);
-    break;
+  if (i.kind == WaitKind::CbFront || i.kind == WaitKind::CbBack) {
+    const tessel_cb_iface& q = f.core->cbs[i.cb];
+    w.visible = uint16_t(q.received - q.acked);
+    w.reserved = q.reserved_pages;
+    w.num_pages = q.num_pages;
+  } else if (i.kind == WaitKind::SemEqual || i.kind == WaitKind::SemAtLeast) {
+    w.sem_value = *i.sem;
   }
+}
+
+void describe(JsonText& j, const PendingWait& w) {
+  j.ch('"');
+  switch (WaitKind(w.kind)) {
+  case WaitKind::CbFront:
+  case WaitKind::CbBack:
+    j.raw(WaitKind(w.kind) == WaitKind::CbFront ? "cb_wait_front(cb=" : "cb_reserve_back(cb=").u64(w.cb);
+    j.raw(", pages=").u64(w.pages).raw("): CB ").u64(w.cb).raw(" has ").u64(w.visible).raw(" visible, ");
+    j.u64(w.reserved).raw(" reserved, ").u64(w.num_pages - w.visible).raw(" free of ").u64(w.num_pages);
+    j.raw(" pages");
+    break;
   case WaitKind::SemEqual:
   case WaitKind::SemAtLeast:
-    std::snprintf(w.what, sizeof w.what, "%s(L1 0x%x): value %u, waiting for %s %u",
-                  i.kind == WaitKind::SemEqual ? "noc_semaphore_wait" : "noc_semaphore_wait_min", w.sem_offset,
-                  unsigned(*i.sem), i.kind == WaitKind::SemEqual ? "==" : ">=", i.value);
+    j.raw(WaitKind(w.kind) == WaitKind::SemEqual ? "noc_semaphore_wait(L1 " : "noc_semaphore_wait_min(L1 ");
+    j.hex(w.sem_offset).raw("): value ").u64(w.sem_value).raw(", waiting for ");
+    j.raw(WaitKind(w.kind) == WaitKind::SemEqual ? "== " : ">= ").u64(w.value);
     break;
-  case WaitKind::Card: std::snprintf(w.what, sizeof w.what, "its next command (the card's mailbox)"); break;
-  default: std::snprintf(w.what, sizeof w.what, "(not waiting)"); break;
+  case WaitKind::Card: j.raw("its next command (the card's mailbox)"); break;
+  default: j.raw("(not waiting)"); break;
   }
+  j.ch('"');
 }
 
 bool same_wait(const PendingWait& w, const WaitInfo& i, uint32_t sem_offset) {
@@ -177,8 +194,9 @@ void Tracer::write_wait(RiscTrace& r) {
   default: j.raw("?"); break;
   }
   j.ch('"');
-  span_head(j, "wait", w.begin, w.end, pid_, r.tid);
-  j.raw(",\"args\":{\"what\":").str(w.what);
+  span_head(j, kSpanWait, w.begin, w.end, pid_, r.tid);
+  j.raw(",\"args\":{\"what\":");
+  describe(j, w);
   if (w.file) j.key("file").str(short_file(w.file)).key("line").u64(w.line);
   if (w.kind == uint8_t(WaitKind::CbFront) || w.kind == uint8_t(WaitKind::CbBack))
     j.key("cb").u64(w.cb).key("pages").u64(w.pages);
@@ -194,7 +212,7 @@ void Tracer::write_compute(RiscTrace& r) {
     j.raw(i ? ", " : "").raw(c.names[i]);
   if (c.more_names) j.raw(", ...");
   j.ch('"');
-  span_head(j, "compute", c.begin, c.end, pid_, r.tid);
+  span_head(j, kSpanCompute, c.begin, c.end, pid_, r.tid);
   j.raw(",\"args\":{\"calls\":").u64(c.calls);
   for (size_t k = 0; k < size_t(ComputeKind::Count); ++k)
     if (c.tiles[k]) j.key(kComputeKindNames[k]).u64(c.tiles[k]);
@@ -207,7 +225,7 @@ void Tracer::write_kernel(RiscTrace& r, uint64_t end, bool ended) {
   const KernelTotals& t = r.totals;
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":").str(short_file(r.kernel_path));
-  span_head(j, "kernel", r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid);
+  span_head(j, kSpanKernel, r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid);
   j.raw(",\"args\":{\"path\":").str(r.kernel_path).key("run").u64(r.kernel_run);
   j.key("wait_steps").u64(t.wait).key("waits").u64(t.waits);
   j.key("noc_read_bytes").u64(t.noc_read_bytes).key("noc_write_bytes").u64(t.noc_write_bytes);
@@ -239,7 +257,10 @@ void Tracer::kernel_begin(Fiber& f) {
   r.kernel_begin = r.last_end = r.stamp(trace_clock(k));
   r.kernel_run = chip_.run_count();
   r.totals = {};
-  std::snprintf(r.kernel_path, sizeof r.kernel_path, "%s", f.kernel_name ? f.kernel_name : "kernel");
+  const char* path = f.kernel_name ? f.kernel_name : "kernel";
+  const size_t n = std::min(std::strlen(path), sizeof r.kernel_path - 1);
+  std::memcpy(r.kernel_path, path, n);
+  r.kernel_path[n] = '\0';
 }
 
 void Tracer::kernel_end(Fiber& f) {
@@ -271,7 +292,7 @@ void Tracer::wait_begin(Fiber& f) {
   w.line = f.wait.line;
   w.begin = w.end = r.stamp(now);
   w.blocked_clock = w.end_clock = now;
-  describe(w, f);
+  capture(w, f);
   r.pending = RiscTrace::Pending::Wait;
 }
 
@@ -304,7 +325,7 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, "noc", b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"from\":" : ",\"to\":");
     endpoint_text(j, chip_, core, bank);
@@ -313,7 +334,7 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   }
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw(read ? "{\"name\":\"NoC read\"" : "{\"name\":\"NoC write\"");
-  span_head(j, "noc", b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)));
+  span_head(j, kSpanNoc, b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)));
   j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
   j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"by\":" : ",\"from\":").str(r.name).raw("}");
   end_event(r, j);
@@ -347,7 +368,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, "noc", b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"destinations\":").u64(dests);
     j.raw(",\"to\":\"cores (").u64(x0 - me.noc_x + me.logical_x).ch(',').u64(y0 - me.noc_y + me.logical_y);
@@ -357,7 +378,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   each_destination([&](uint32_t c) {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"NoC write\"");
-    span_head(j, "noc", b, b, pid_, core_tid(c, kL1Track));
+    span_head(j, kSpanNoc, b, b, pid_, core_tid(c, kL1Track));
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"from\":").str(r.name).raw(",\"multicast\":true}");
     end_event(r, j);
@@ -424,7 +445,7 @@ void Tracer::command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t seque
   const uint64_t now = r.stamp(trace_clock(k));
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":\"handler ").u64(handler).ch('"');
-  span_head(j, "command", std::min(begin, now), now, pid_, r.tid);
+  span_head(j, kSpanCommand, std::min(begin, now), now, pid_, r.tid);
   j.raw(",\"args\":{\"handler\":").u64(handler).key("sequence").u64(sequence).key("slot").u64(slot).raw("}");
   end_event(r, j);
   r.last_end = now;

@@ -15,13 +15,13 @@ TraceBuffer::TraceBuffer(base::TraceFile* file, uint64_t ring_events) : file_(fi
 
 void TraceBuffer::allocate() {
   if (ring_events_ == 0) {
-    storage_ = std::make_unique<char[]>(kChunkBytes);
+    storage_ = std::make_unique_for_overwrite<char[]>(kChunkBytes);
     return;
   }
-  scratch_ = std::make_unique<char[]>(kMaxEventBytes);
+  scratch_ = std::make_unique_for_overwrite<char[]>(kMaxEventBytes);
   slots_ = size_t(std::min<uint64_t>(ring_events_, kFirstRingSlots));
   store_bytes_ = std::max(slots_ * kRingBytesPerEvent, kMaxEventBytes);
-  storage_ = std::make_unique<char[]>(store_bytes_);
+  storage_ = std::make_unique_for_overwrite<char[]>(store_bytes_);
   entries_ = std::make_unique<Entry[]>(slots_);
 }
 
@@ -41,7 +41,7 @@ void TraceBuffer::drop_oldest() {
 void TraceBuffer::grow() {
   const size_t slots = size_t(std::min<uint64_t>(ring_events_, uint64_t(slots_) * 2));
   const size_t bytes = std::max(slots * kRingBytesPerEvent, kMaxEventBytes);
-  auto storage = std::make_unique<char[]>(bytes);
+  auto storage = std::make_unique_for_overwrite<char[]>(bytes);
   auto entries = std::make_unique<Entry[]>(slots);
   size_t at = 0;
   for (size_t i = 0; i < count_; ++i) {

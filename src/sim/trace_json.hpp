@@ -75,7 +75,16 @@ public:
   JsonText& str(const char* s, size_t n) {
     if (n > kMaxStringBytes) n = kMaxStringBytes;
     ch('"');
-    for (size_t i = 0; i < n && at_ + 7 < end_; ++i) {
+    // Most text needs no escape: copy the run up to the first byte that does.
+    size_t plain = 0;
+    while (plain < n && static_cast<unsigned char>(s[plain]) >= 0x20 && static_cast<unsigned char>(s[plain]) < 0x80 &&
+           s[plain] != '"' && s[plain] != '\\')
+      ++plain;
+    const size_t room = at_ < end_ ? size_t(end_ - at_) - 1 : 0; // and the closing quote
+    if (plain > room) plain = room, overflowed_ = true;
+    std::memcpy(at_, s, plain);
+    at_ += plain;
+    for (size_t i = plain; i < n && at_ + 7 < end_; ++i) {
       const unsigned char c = static_cast<unsigned char>(s[i]);
       if (c == '"' || c == '\\') {
         *at_++ = '\\';
