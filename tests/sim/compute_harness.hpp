@@ -137,6 +137,7 @@ void MAIN {
     case 44: bcast_any(a, false, b >> 8, b & 255, c, d, e); break;
     case 45: copy_block_matmul_partials(a, b, c, d); break; // @copy_block
     case 46: pack_tile<true>(a, b, c); break; // @pack_out_of_order
+    case 47: matmul_block(a >> 8, a & 255, b, c, d, 1, e >> 16, (e >> 8) & 255, e & 255); break; // @matmul_block_t
     case 40: cb_wait_front(a, b); break;
     case 41: cb_pop_front(a, b); break;
     case 42: cb_reserve_back(a, b); break;
@@ -215,6 +216,7 @@ enum : uint32_t {
   kBcast = 44,          // (op_dim, (cb0 << 8) | cb1, i0, i1, idst)
   kCopyBlock = 45,      // (cb, itile, idst, n)
   kPackAt = 46,         // (idst, cb, page)
+  kMatmulBlockT = 47,   // matmul_block with transpose = 1
 };
 
 struct Steps {
