@@ -44,6 +44,7 @@ void ComputeState::reset() {
   acquire_file = nullptr;
   acquire_line = 0;
   std::memset(pack_cursor, 0, sizeof pack_cursor);
+  matmul_stride = {};
 }
 
 void reset_compute(Core& core) {
@@ -302,6 +303,11 @@ void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t 
   check_compute(k, "copy_block_matmul_partials", file, line);
   const CallText what{CallText::CopyBlock, 0, {cb, itile, idst, n}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
+  if (cb < k->num_cb_indices && k->cbs[cb].configured) {
+    const tessel_cb_iface& q = k->cbs[cb];
+    for (uint32_t i = 0; i < n && itile + i < q.waited_pages; ++i)
+      prefetch(front_page(q, itile + i), q.tile_size);
+  }
   for (uint32_t i = 0; i < n; ++i)
     copy_one(k, "copy_block_matmul_partials", what, cb, itile + i, idst + i, file, line);
 }

@@ -1,10 +1,18 @@
 // matmul_tiles / matmul_block: the checks, the unpack of the operands into
-// source registers as the multiplier sees them, and the tile products
-// (tile_math.hpp), each DST tile accumulating in place.
+// source registers as the multiplier sees them, and the hand-off of the whole
+// output block to the float kernel (matmul_kernel.hpp).
+//
+// Per call: rt in0 tiles (rows of the output block) and ct in1 tiles
+// (columns) are unpacked once each, in1 transposed within the tile when the
+// init asked for it, then cut to what the fidelity's passes see (tile_math.hpp);
+// the kernel then adds in0[r] x in1[j] to every DST tile of the block in one
+// pass over it. No allocation: the unpacked operands live in per-thread
+// scratch.
 #include <memory>
 
 #include "sim/compute.hpp"
 #include "sim/compute_support.hpp"
+#include "sim/matmul_kernel.hpp"
 #include "sim/tile_math.hpp"
 
 namespace tessel::sim {
@@ -22,18 +30,39 @@ struct MatmulScratch {
   alignas(64) float a2[kDstTiles][kTileHW]; // HiFi3: lo(in0)
   alignas(64) float b2[kDstTiles][kTileHW]; // HiFi3: hi(in1)
   alignas(64) float t[kTileHW];             // in1 before its transpose
-  alignas(64) float rows[kTileHW];
 };
 MatmulScratch& matmul_scratch() {
   thread_local std::unique_ptr<MatmulScratch> s = std::make_unique<MatmulScratch>();
   return *s;
 }
 
-// Unpacks tile `itile` of cb (checked) into `out`, as a source register holds it.
-inline void unpack_src_tile(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
-                            float* out, const char* file, uint32_t line) {
-  const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
-  unpack_src(DataFormat(k->cbs[cb].data_format), tile, out);
+// The pages the next call will probably read, for the kernel to fetch into
+// L2 while this call computes. A kernel's k loop steps its tile indices by
+// the same amounts on every call (in0 by 1, in1 by the block's width), and
+// restarts them for the next sub-block; so the guess is these indices plus
+// the step last seen on two calls in a row (a restart's one-off step is not
+// learned). A wrong guess costs only the prefetches; pages outside the
+// waited window are skipped.
+void plan_prefetch(tessel_kernel_ctx* k, ComputeState& s, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1,
+                   uint32_t rt, uint32_t ct, uint32_t kt, MatmulBlock& m) {
+  ComputeState::MatmulStride& st = s.matmul_stride;
+  const uint32_t seen0 = i0 - st.last0, seen1 = i1 - st.last1;
+  if (seen0 == st.seen0 && seen1 == st.seen1) st.step0 = seen0, st.step1 = seen1;
+  st.seen0 = seen0;
+  st.seen1 = seen1;
+  st.last0 = i0;
+  st.last1 = i1;
+  const uint32_t next0 = i0 + st.step0, next1 = i1 + st.step1;
+  auto add = [&m](const tessel_cb_iface& q, uint32_t page) {
+    if (page >= q.waited_pages) return;
+    m.prefetch[m.prefetch_count] = static_cast<const char*>(front_page(q, page));
+    m.prefetch_lines[m.prefetch_count++] = (q.tile_size + 63) / 64;
+  };
+  m.prefetch_count = 0;
+  for (uint32_t r = 0; r < rt; ++r)
+    add(k->cbs[cb0], next0 + r * kt);
+  for (uint32_t c = 0; c < ct; ++c)
+    add(k->cbs[cb1], next1 + c);
 }
 
 } // namespace
@@ -69,39 +98,56 @@ void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, u
   check_float_operand(k, what, cb0, file, line);
   check_float_operand(k, what, cb1, file, line);
   // in1 goes to SrcA and in0 to SrcB; kernels configure them in either order.
+  const DataFormat f0 = DataFormat(k->cbs[cb0].data_format), f1 = DataFormat(k->cbs[cb1].data_format);
   if (s.fmt_a != DataFormat::Invalid) {
-    const DataFormat f0 = DataFormat(k->cbs[cb0].data_format), f1 = DataFormat(k->cbs[cb1].data_format);
     if (!(f1 == s.fmt_a && f0 == s.fmt_b) && !(f0 == s.fmt_a && f1 == s.fmt_b))
       unpack_format_error(k, what, f1 != s.fmt_a && f1 != s.fmt_b ? cb1 : cb0, f1 != s.fmt_a ? 0 : 1, file, line);
   }
+  // Every operand page is checked before any is read.
+  const uint8_t* in0[kDstTiles];
+  const uint8_t* in1[kDstTiles];
+  for (uint32_t r = 0; r < rt; ++r)
+    in0[r] = front_tile(k, name, what, cb0, i0 + r * kt, file, line);
+  for (uint32_t c = 0; c < ct; ++c)
+    in1[c] = front_tile(k, name, what, cb1, i1 + c, file, line);
+  MatmulBlock m;
+
+  // The pages are often not in the host's caches (other cores ran since
+  // they were written): ask for all of them at once, so their misses overlap
+  // instead of stalling one tile at a time.
+  for (uint32_t r = 0; r < rt; ++r)
+    prefetch(in0[r], k->cbs[cb0].tile_size);
+  for (uint32_t c = 0; c < ct; ++c)
+    prefetch(in1[c], k->cbs[cb1].tile_size);
+  for (uint32_t t = 0; t < rt * ct; ++t)
+    m.c[t] = math_dst(k, what, idst + t, file, line, Access::Update);
 
   MatmulScratch& w = matmul_scratch();
   const uint32_t fid = k->math_fidelity;
   const bool prep = fidelity_needs_prep(fid);
+  m.rt = rt;
+  m.ct = ct;
+  m.two_pass = prep && fidelity_passes(fid) == 2;
+  m.round = !k->fp32_dest_acc_en;
   for (uint32_t r = 0; r < rt; ++r) {
-    unpack_src_tile(k, name, what, cb0, i0 + r * kt, w.a[r], file, line);
+    unpack_src(f0, in0[r], w.a[r]);
     if (prep) prepare_srcb(fid, w.a[r], w.a2[r]);
+    m.a[r] = w.a[r];
+    m.a2[r] = w.a2[r];
   }
   for (uint32_t c = 0; c < ct; ++c) {
     if (transpose) {
-      unpack_src_tile(k, name, what, cb1, i1 + c, w.t, file, line);
-      to_rows(w.t, w.rows);
-      transpose_rows(w.rows, w.t);
-      from_rows(w.t, w.b[c]);
+      unpack_src(f1, in1[c], w.t);
+      transpose_tile(w.t, w.b[c]);
     } else {
-      unpack_src_tile(k, name, what, cb1, i1 + c, w.b[c], file, line);
+      unpack_src(f1, in1[c], w.b[c]);
     }
     if (prep) prepare_srca(fid, w.b[c], w.b2[c]);
+    m.b[c] = w.b[c];
+    m.b2[c] = w.b2[c];
   }
-  const bool two = prep && fidelity_passes(fid) == 2;
-  const bool round = !k->fp32_dest_acc_en;
-  // Each DST tile accumulates in place (face order), rounded once at the end.
-  for (uint32_t r = 0; r < rt; ++r)
-    for (uint32_t c = 0; c < ct; ++c) {
-      float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
-      matmul_tile_acc(w.a[r], w.b[c], d, round && !two);
-      if (two) matmul_tile_acc(w.a2[r], w.b2[c], d, round);
-    }
+  plan_prefetch(k, s, cb0, cb1, i0, i1, rt, ct, kt, m);
+  matmul_block_acc(m);
 }
 
 } // namespace tessel::sim

@@ -178,4 +178,19 @@ inline void need_hw(tessel_kernel_ctx* k, const CallText& what, const char* file
                  file, line);
 }
 
+// Asks for the host cache lines of [p, p + size_bytes) into every cache level
+// (kLocality 3) or into L2 and beyond (2). CB pages are often not in the
+// host's caches when an op reads them (other cores ran since they were
+// written): asking for all of an op's pages at once overlaps their misses.
+template <int kLocality = 3>
+inline void prefetch(const void* p, uint32_t size_bytes) {
+  for (uint32_t offset = 0; offset < size_bytes; offset += 64)
+    __builtin_prefetch(static_cast<const char*>(p) + offset, 0, kLocality);
+}
+
+// Page `page` from the front of a CB (no checks).
+inline const void* front_page(const tessel_cb_iface& q, uint32_t page) {
+  return reinterpret_cast<const void*>(uintptr_t(q.rd_ptr) + uintptr_t(page) * q.page_size);
+}
+
 } // namespace tessel::sim::detail
