@@ -1,10 +1,12 @@
-// The compute engine: DST protocol, inits, unpack -> FPU op -> DST, pack.
-// Invariants and the DST layout are in compute.hpp.
+// The compute engine: DST protocol, unpack -> FPU op -> DST, SFPU ops, pack.
+// Invariants and the DST layout are in compute.hpp; the inits are in
+// compute_init.cpp, matmul in compute_matmul.cpp, the shared checks and
+// messages in compute_support.hpp.
 //
 // Numerics (docs/numerics.md): unpack converts the CB tile to float exactly
 // (formats.cpp); an op computes in float; the value written to DST is
 // rounded to bfloat16 precision unless fp32_dest_acc_en; pack converts to the
-// output CB's format. Every loop over a tile is a plain float loop the
+// output CB's format. Every loop over a tile here is a plain float loop the
 // compiler vectorises.
 #include "sim/compute.hpp"
 
@@ -14,6 +16,7 @@
 #include <string>
 
 #include "sim/chip.hpp"
+#include "sim/compute_support.hpp"
 #include "sim/formats.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/sfpu.hpp"
@@ -22,6 +25,8 @@
 #include "tessel/tile.hpp"
 
 namespace tessel::sim {
+
+using namespace detail;
 
 void ComputeState::reset() {
   zero_mask = ~0u;
@@ -39,6 +44,7 @@ void ComputeState::reset() {
   acquire_file = nullptr;
   acquire_line = 0;
   std::memset(pack_cursor, 0, sizeof pack_cursor);
+  matmul_stride = {};
 }
 
 void reset_compute(Core& core) {
@@ -60,286 +66,22 @@ std::string dst_left_held(const ComputeState& s, const char** file, uint32_t* li
 
 namespace {
 
-inline ComputeState& state_of(tessel_kernel_ctx* k) { return *core_of(k).compute; }
-
-std::string num(uint32_t v) { return std::to_string(v); }
-std::string site(const char* file, uint32_t line) { return std::string(file ? file : "?") + ":" + num(line); }
-
-const char* binary_name(uint32_t op) {
-  return op == TESSEL_BINARY_ADD ? "add_tiles" : op == TESSEL_BINARY_SUB ? "sub_tiles" : "mul_tiles";
-}
-ComputeOp binary_compute_op(uint32_t op) {
-  return op == TESSEL_BINARY_ADD ? ComputeOp::Add : op == TESSEL_BINARY_SUB ? ComputeOp::Sub : ComputeOp::Mul;
-}
-
-// A call as messages show it, formatted only when something fails (the hot
-// path builds no strings).
-struct CallText {
-  enum Kind : uint8_t { Copy, Binary, Pack, Matmul, Reduce, Transpose, Bcast, Sfpu, SfpuBinary, CopyBlock } kind;
-  uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op
-  uint32_t v[9];
-};
-
-const char* pool_name(uint32_t pool) {
-  return pool == TESSEL_POOL_SUM ? "SUM" : pool == TESSEL_POOL_AVG ? "AVG" : "MAX";
-}
-const char* dim_name(uint32_t dim) {
-  return dim == TESSEL_REDUCE_ROW ? "REDUCE_ROW" : dim == TESSEL_REDUCE_COL ? "REDUCE_COL" : "REDUCE_SCALAR";
-}
-std::string reduce_text(uint32_t pool_dim) {
-  return std::string("<") + pool_name(pool_dim >> 4) + ", " + dim_name(pool_dim & 15u) + ">";
-}
-const char* bcast_name(uint32_t b) {
-  return b == TESSEL_BCAST_ROW ? "rows" : b == TESSEL_BCAST_COL ? "cols" : "scalar";
-}
-std::string bcast_call(uint32_t op_bcast) {
-  const uint32_t op = op_bcast >> 4;
-  return std::string(op == TESSEL_BINARY_ADD   ? "add"
-                     : op == TESSEL_BINARY_SUB ? "sub"
-                                               : "mul") +
-         "_tiles_bcast_" + bcast_name(op_bcast & 15u);
-}
-
-TESSEL_COLD std::string text(const CallText& c) {
-  const uint32_t* v = c.v;
-  switch (c.kind) {
-  case CallText::Copy: return "copy_tile(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";
-  case CallText::Binary:
-    return std::string(binary_name(c.op)) + "(cb0=" + num(v[0]) + ", cb1=" + num(v[1]) + ", itile0=" + num(v[2]) +
-           ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
-  case CallText::Matmul:
-    if (v[6] == 1 && v[7] == 1 && v[8] == 1)
-      return "matmul_tiles(in0=" + num(v[0]) + ", in1=" + num(v[1]) + ", itile0=" + num(v[2]) +
-             ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + (v[5] ? ", transpose=1)" : ")");
-    return "matmul_block(in0=" + num(v[0]) + ", in1=" + num(v[1]) + ", itile0=" + num(v[2]) + ", itile1=" + num(v[3]) +
-           ", idst=" + num(v[4]) + ", transpose=" + num(v[5]) + ", ct_dim=" + num(v[6]) + ", rt_dim=" + num(v[7]) +
-           ", kt_dim=" + num(v[8]) + ")";
-  case CallText::Reduce:
-    return "reduce_tile" + reduce_text(c.op) + "(cb=" + num(v[0]) + ", cb_scaler=" + num(v[1]) +
-           ", itile=" + num(v[2]) + ", itile_scaler=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
-  case CallText::Transpose:
-    return "transpose_wh_tile(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";
-  case CallText::Bcast:
-    return bcast_call(c.op) + "(cb0=" + num(v[0]) + ", cb1=" + num(v[1]) + ", itile0=" + num(v[2]) +
-           ", itile1=" + num(v[3]) + ", idst=" + num(v[4]) + ")";
-  case CallText::Sfpu: return std::string(sfpu_name(c.op)) + "(idst=" + num(v[0]) + ")";
-  case CallText::SfpuBinary:
-    return std::string(sfpu_binary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
-           ", odst=" + num(v[2]) + ")";
-  case CallText::CopyBlock:
-    return "copy_block_matmul_partials(cb=" + num(v[0]) + ", start_itile=" + num(v[1]) + ", start_idst=" + num(v[2]) +
-           ", ntiles=" + num(v[3]) + ")";
-  default: return "pack_tile(idst=" + num(v[0]) + ", cb=" + num(v[1]) + ")";
-  }
-}
-
-// The compute calls exist only on the compute RISC (its ComputeState).
-TESSEL_COLD void not_compute(tessel_kernel_ctx* k, const char* call, const char* file, uint32_t line) {
-  {
-    std::string msg = std::string(call) + " is a compute kernel call, but this kernel runs on " +
-                      Chip::risc_name(k->risc) + " (create it with a ComputeConfig)";
-    fail(k, std::move(msg), file, line);
-  }
-}
-inline void check_compute(tessel_kernel_ctx* k, const char* call, const char* file, uint32_t line) {
-  if (__builtin_expect(k->risc != TESSEL_RISC_COMPUTE, 0)) not_compute(k, call, file, line);
-}
-
-} // namespace
-
-std::string dst_mode(const tessel_kernel_ctx* k) {
-  return std::string(k->dst_full_sync_en ? "full-sync" : "half-sync") +
-         (k->fp32_dest_acc_en ? " with fp32_dest_acc_en" : " with 16-bit DST");
-}
-
-namespace {
-
-[[noreturn]] TESSEL_COLD void dst_index_error(tessel_kernel_ctx* k, const CallText& what, uint32_t idst,
-                                              const char* file, uint32_t line) {
-  const uint32_t cap = dst_capacity(k);
-  {
-    std::string msg = text(what) + ": DST index " + num(idst) + " is out of range: one acquire holds " + num(cap) +
-                      " tiles in " + dst_mode(k) + " mode (indices 0.." + num(cap - 1) +
-                      "; half-sync 8, full-sync 16, halved by fp32_dest_acc_en)";
-    fail(k, std::move(msg), file, line);
-  }
-}
-
-[[noreturn]] TESSEL_COLD void math_not_holding(tessel_kernel_ctx* k, const CallText& what, const char* file,
-                                               uint32_t line) {
-  const ComputeState& s = state_of(k);
-  {
-    std::string msg = text(what) +
-                      ": MATH does not hold DST: call tile_regs_acquire (or acquire_dst) before writing DST" +
-                      (s.committed ? " (the last section was already handed to PACK with tile_regs_commit)" : "");
-    fail(k, std::move(msg), file, line);
-  }
-}
-
-std::string last_init_note(const ComputeState& s) {
-  if (!s.op_init_call) return " (no op init was called in this kernel)";
-  return std::string(" (the last op init was ") + s.op_init_call + " at " + site(s.op_init_file, s.op_init_line) + ")";
-}
-
-[[noreturn]] TESSEL_COLD void missing_init(tessel_kernel_ctx* k, const CallText& what, const char* need,
-                                           const char* file, uint32_t line) {
-  {
-    std::string msg = text(what) + ": " + need + last_init_note(state_of(k));
-    fail(k, std::move(msg), file, line);
-  }
-}
-
-// A binary op whose own *_tiles_init is not the most recent op init. The
-// message is built here, not by the caller: a failing kernel's frame is
-// abandoned, never unwound, so the caller must hold no strings.
-[[noreturn]] TESSEL_COLD void missing_op_init(tessel_kernel_ctx* k, const CallText& what, const char* name,
-                                              const char* file, uint32_t line) {
-  std::string msg = text(what) + ": the FPU is not configured for " + name + ": call " + name +
-                    "_init(cb0, cb1) first" + last_init_note(state_of(k));
-  fail(k, std::move(msg), file, line); // msg is left empty: nothing leaks from this abandoned frame
-}
-
-// A CB as an operand: configured, in a format the engine converts, pages
-// large enough for a tile.
-inline tessel_cb_iface& operand_cb(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb,
-                                   const char* file, uint32_t line) {
-  if (__builtin_expect(cb >= k->num_cb_indices || !k->cbs[cb].configured, 0)) {
-    k->api->fail_cb(k, call, cb, file, line);
-    __builtin_unreachable();
-  }
-  tessel_cb_iface& q = k->cbs[cb];
-  const DataFormat format = DataFormat(q.data_format);
-  if (__builtin_expect(!is_packable(format), 0)) {
-    std::string msg =
-        text(what) + ": CB " + num(cb) + " holds " + to_string(format) +
-        ", which the compute engine does not convert; expected Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, "
-        "UInt32, UInt16 or UInt8";
-    fail(k, std::move(msg), file, line);
-  }
-  if (__builtin_expect(q.page_size < q.tile_size, 0)) {
-    std::string msg = text(what) + ": CB " + num(cb) + " has " + num(q.page_size) + "-byte pages, smaller than one " +
-                      to_string(format) + " tile (" + num(q.tile_size) + " bytes)";
-    fail(k, std::move(msg), file, line);
-  }
-  return q;
-}
-
-// Pointer to tile `itile` from the front of an input CB this RISC waited for.
-inline const uint8_t* front_tile(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb,
-                                 uint32_t itile, const char* file, uint32_t line) {
-  tessel_cb_iface& q = operand_cb(k, call, what, cb, file, line);
-  const uint8_t consumer = core_of(k).cb_consumer[cb];
-  if (__builtin_expect(consumer != TESSEL_RISC_COMPUTE + 1 || itile >= q.waited_pages, 0)) {
-    if (consumer != 0 && consumer != TESSEL_RISC_COMPUTE + 1) {
-      std::string msg = text(what) + ": CB " + num(cb) + " is consumed on this core by " +
-                        Chip::risc_name(consumer - 1u) + "; a CB has one consumer RISC";
-      fail(k, std::move(msg), file, line);
-    }
-    if (consumer == 0 || q.waited_pages == 0) {
-      std::string msg =
-          text(what) + ": no pages of CB " + num(cb) + " are waited for: call cb_wait_front(" + num(cb) + ", n) first";
-      fail(k, std::move(msg), file, line);
-    }
-    {
-      std::string msg = text(what) + ": tile " + num(itile) + " of CB " + num(cb) + " is beyond the " +
-                        num(q.waited_pages) + (q.waited_pages == 1 ? " page" : " pages") +
-                        " waited for with cb_wait_front (tile indices 0.." + num(q.waited_pages - 1) + ")";
-      fail(k, std::move(msg), file, line);
-    }
-  }
-  return reinterpret_cast<const uint8_t*>(uintptr_t(q.rd_ptr) + uintptr_t(itile) * q.page_size);
-}
-
-// DST tile idst of the section MATH holds.
-// How an op uses a DST tile: Overwrite writes every element without reading
-// it; Update reads it (so a logically zero tile is zeroed first).
-enum class Access : uint8_t { Overwrite, Update };
-
-// fresh (if given): whether the tile was untouched since the acquire.
-inline float* math_dst(tessel_kernel_ctx* k, const CallText& what, uint32_t idst, const char* file, uint32_t line,
-                       Access access, bool* fresh = nullptr) {
-  ComputeState& s = state_of(k);
-  if (__builtin_expect(!s.math_holds, 0)) math_not_holding(k, what, file, line);
-  if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
-  const uint32_t t = section_base(k, s.acquires - 1) + idst;
-  const uint32_t bit = 1u << t;
-  if (fresh) *fresh = (s.zero_mask & bit) != 0;
-  if ((s.zero_mask & bit) && access == Access::Update) std::memset(s.dst[t], 0, sizeof s.dst[t]);
-  s.zero_mask &= ~bit;
-  return s.dst[t];
-}
-
-// ---- Data-format configuration ----
-
-std::string site_note(const InitSite& at) {
-  return at.call ? std::string(" (by ") + at.call + " at " + site(at.file, at.line) + ")" : std::string();
-}
-
-// An operand CB whose format is not the one the unpacker's SrcA (which = 0)
-// or SrcB (1) is configured for. Unset configuration (no full init yet) is
-// reported by the init checks, not here.
-[[noreturn]] TESSEL_COLD void unpack_format_error(tessel_kernel_ctx* k, const CallText& what, uint32_t cb,
-                                                  uint32_t which, const char* file, uint32_t line) {
-  const ComputeState& s = state_of(k);
-  const DataFormat want = which ? s.fmt_b : s.fmt_a;
-  const char* reg = which ? "SrcB" : "SrcA";
-  std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(DataFormat(k->cbs[cb].data_format)) +
-                    ", but the unpacker's " + reg + " is configured for " + to_string(want) +
-                    site_note(which ? s.fmt_b_site : s.fmt_a_site) + ": call reconfig_data_format_" +
-                    (which ? "srcb(" : "srca(") + num(cb) + ") (or reconfig_data_format) first";
-  fail(k, std::move(msg), file, line);
-}
-inline void check_unpack_format(tessel_kernel_ctx* k, const CallText& what, uint32_t cb, uint32_t which,
-                                const char* file, uint32_t line) {
-  const ComputeState& s = state_of(k);
-  const DataFormat want = which ? s.fmt_b : s.fmt_a;
-  if (__builtin_expect(want != DataFormat::Invalid && DataFormat(k->cbs[cb].data_format) != want, 0))
-    unpack_format_error(k, what, cb, which, file, line);
-}
-
-// FPU multiplies (matmul, reduce) work on floating-point formats only.
-inline void check_float_operand(tessel_kernel_ctx* k, const CallText& what, uint32_t cb, const char* file,
-                                uint32_t line) {
-  const DataFormat f = DataFormat(k->cbs[cb].data_format);
-  if (__builtin_expect(f != DataFormat::Float16_b && f != DataFormat::Float32 && f != DataFormat::Bfp8_b &&
-                           f != DataFormat::Bfp4_b,
-                       0)) {
-    std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(f) +
-                      "; this FPU op takes floating-point tiles (Float32, Float16_b, Bfp8_b or Bfp4_b)";
-    fail(k, std::move(msg), file, line);
-  }
-}
-
-// Per-thread scratch for ops that unpack several tiles (a matmul block holds
-// up to 16 in0 and 16 in1 tiles). Ops never yield mid-call, so one per host
-// thread is enough.
+// Per-thread scratch for the ops that unpack their operands (matmul has its
+// own, compute_matmul.cpp). Ops never yield mid-call, so one per host thread
+// is enough.
 struct Scratch {
   alignas(64) float sa[kTileHW]; // unpacked operands (SrcA / SrcB)
   alignas(64) float sb[kTileHW];
-  alignas(64) float a[kDstTiles][kTileHW];
-  alignas(64) float b[kDstTiles][kTileHW];
-  alignas(64) float a2[kDstTiles][kTileHW];
-  alignas(64) float b2[kDstTiles][kTileHW];
+  alignas(64) float a[kTileHW];
+  alignas(64) float b[kTileHW];
+  alignas(64) float a2[kTileHW];
+  alignas(64) float b2[kTileHW];
   alignas(64) float c[kTileHW];
   alignas(64) float t[kTileHW];
 };
 Scratch& scratch() {
   thread_local std::unique_ptr<Scratch> s = std::make_unique<Scratch>();
   return *s;
-}
-
-// Unpacks a CB tile into a source register (SrcA/SrcB): 19 bits, so Float32
-// values keep 10 explicit mantissa bits (the other formats fit).
-inline void unpack_src(DataFormat format, const uint8_t* tile, float* out) {
-  unpack_tile(format, tile, out);
-  if (format == DataFormat::Float32) keep_mantissa_bits(out, kSrcBits);
-}
-
-// Unpacks tile `itile` of cb (checked) into `out`, as a source register holds it.
-inline void unpack_src_tile(tessel_kernel_ctx* k, const char* call, const CallText& what, uint32_t cb, uint32_t itile,
-                            float* out, const char* file, uint32_t line) {
-  const uint8_t* tile = front_tile(k, call, what, cb, itile, file, line);
-  unpack_src(DataFormat(k->cbs[cb].data_format), tile, out);
 }
 
 // Unpacks tile `itile` of cb (checked) into `rows`, row-major, as a source register holds it.
@@ -387,131 +129,6 @@ const char* step_name(uint32_t step) {
 }
 
 } // namespace
-
-// ---------------------------------------------------------------------------
-
-namespace {
-
-// A CB named by an init: it must exist on this core.
-inline DataFormat init_cb_format(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
-  if (__builtin_expect(cb >= k->num_cb_indices || !k->cbs[cb].configured, 0)) {
-    k->api->fail_cb(k, call, cb, file, line);
-    __builtin_unreachable();
-  }
-  return DataFormat(k->cbs[cb].data_format);
-}
-
-// reconfig_data_format*(old, new): the hardware reconfigures only when the
-// two CBs' formats differ, so a wrong `old` leaves the previous format in
-// place (and a later op on `new` reports it). old1 = 1 + old, or 0 if absent.
-void reconfig(tessel_kernel_ctx* k, DataFormat& fmt, InitSite& at, const char* call, uint32_t cb, uint32_t old1,
-              const char* file, uint32_t line) {
-  const DataFormat f = init_cb_format(k, call, cb, file, line);
-  if (old1 != 0 && init_cb_format(k, call, old1 - 1, file, line) == f) return;
-  fmt = f;
-  at = {call, file, line};
-}
-
-} // namespace
-
-void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
-                      const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(fiber_of(k), call, file, line);
-  check_compute(k, call, file, line);
-  ComputeState& s = state_of(k);
-  auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
-    s.op = op;
-    s.acc_to_dest = acc;
-    s.op_arg = arg;
-    s.op_init_call = call;
-    s.op_init_file = file;
-    s.op_init_line = line;
-  };
-  // The full inits configure the unpacker's two sources and the packer.
-  auto configure = [&](uint32_t srca_cb, uint32_t srcb_cb, uint32_t pack_cb) {
-    const DataFormat fa = init_cb_format(k, call, srca_cb, file, line);
-    const DataFormat fb = init_cb_format(k, call, srcb_cb, file, line);
-    const DataFormat fp = init_cb_format(k, call, pack_cb, file, line);
-    s.hw_started = true;
-    s.fmt_a = fa;
-    s.fmt_b = fb;
-    s.fmt_pack = fp;
-    s.fmt_a_site = s.fmt_b_site = s.fmt_pack_site = {call, file, line};
-  };
-  // Every init but the SFPU ones, the reconfigs and reduce_uninit sets the
-  // unpacker up for its own op.
-  const bool binary_math_only = (init == TESSEL_INIT_ADD || init == TESSEL_INIT_SUB || init == TESSEL_INIT_MUL) &&
-                                (c & TESSEL_BINARY_INIT_MATH_ONLY) != 0;
-  if (binary_math_only && !s.unpack_binary_site.call) {
-    std::string msg = std::string(call) +
-                      " configures MATH only, but the unpacker is not set up for eltwise binary ops" +
-                      last_init_note(s) + ": call binary_op_init_common(cb0, cb1, ocb) first or use the full init";
-    fail(k, std::move(msg), file, line);
-  }
-  const bool unpacker_init = init != TESSEL_INIT_SFPU && init != TESSEL_INIT_SFPU_BINARY &&
-                             init != TESSEL_INIT_REDUCE_UNINIT && init != TESSEL_INIT_RECONFIG_SRCA &&
-                             init != TESSEL_INIT_RECONFIG_SRCB && init != TESSEL_INIT_RECONFIG_PACK;
-  if (unpacker_init && !binary_math_only) {
-    const bool binary = init == TESSEL_INIT_BINARY_COMMON || init == TESSEL_INIT_ADD || init == TESSEL_INIT_SUB ||
-                        init == TESSEL_INIT_MUL;
-    s.unpack_binary_site = binary ? InitSite{call, file, line} : InitSite{};
-  }
-  switch (init) {
-  case TESSEL_INIT_HW_STARTUP:
-  case TESSEL_INIT_BINARY_COMMON: configure(a, b, c); break;
-  case TESSEL_INIT_UNARY_COMMON:
-    configure(a, a, c);
-    set_op(ComputeOp::Copy, false);
-    break;
-  case TESSEL_INIT_COPY: set_op(ComputeOp::Copy, false); break;
-  case TESSEL_INIT_ADD: set_op(ComputeOp::Add, (c & 1u) != 0); break;
-  case TESSEL_INIT_SUB: set_op(ComputeOp::Sub, (c & 1u) != 0); break;
-  case TESSEL_INIT_MUL: set_op(ComputeOp::Mul, (c & 1u) != 0); break;
-  case TESSEL_INIT_MATMUL_FULL:
-    configure(b, a, c >> 8); // in1 -> SrcA, in0 -> SrcB
-    set_op(ComputeOp::Matmul, false, c & 1u);
-    break;
-  case TESSEL_INIT_MATMUL:
-    init_cb_format(k, call, a, file, line);
-    init_cb_format(k, call, b, file, line);
-    set_op(ComputeOp::Matmul, false, c & 1u);
-    break;
-  case TESSEL_INIT_REDUCE:
-    init_cb_format(k, call, a, file, line);
-    init_cb_format(k, call, b, file, line);
-    set_op(ComputeOp::Reduce, false, c);
-    break;
-  case TESSEL_INIT_REDUCE_UNINIT:
-    if (s.op != ComputeOp::Reduce) {
-      std::string msg = std::string(call) + ": no reduce_init is in effect" + last_init_note(s);
-      fail(k, std::move(msg), file, line);
-    }
-    set_op(ComputeOp::None, false);
-    break;
-  case TESSEL_INIT_TRANSPOSE:
-    init_cb_format(k, call, a, file, line);
-    set_op(ComputeOp::Transpose, false);
-    break;
-  case TESSEL_INIT_BCAST:
-    init_cb_format(k, call, a, file, line);
-    init_cb_format(k, call, b, file, line);
-    set_op(ComputeOp::Bcast, false, c);
-    break;
-  case TESSEL_INIT_SFPU:
-  case TESSEL_INIT_SFPU_BINARY:
-    s.sfpu_mask = init == TESSEL_INIT_SFPU ? a : 0;
-    s.sfpu_binary_mask = init == TESSEL_INIT_SFPU ? 0 : a;
-    s.sfpu_site = {call, file, line};
-    break;
-  case TESSEL_INIT_RECONFIG_SRCA: reconfig(k, s.fmt_a, s.fmt_a_site, call, a, b, file, line); break;
-  case TESSEL_INIT_RECONFIG_SRCB: reconfig(k, s.fmt_b, s.fmt_b_site, call, a, b, file, line); break;
-  case TESSEL_INIT_RECONFIG_PACK: reconfig(k, s.fmt_pack, s.fmt_pack_site, call, a, b, file, line); break;
-  default: {
-    std::string msg = std::string(call) + ": unknown init " + num(init);
-    fail(k, std::move(msg), file, line);
-  }
-  }
-}
 
 void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), "tile_regs_acquire/commit/wait/release", file, line);
@@ -655,25 +272,16 @@ constexpr const char* kCopyInitNeeded =
     "the unpacker is not configured for copy_tile: call copy_tile_init(cb) (or unary_op_init_common / init_sfpu) "
     "first";
 
-// Requires the FPU to be started (a full init ran).
-inline void need_hw(tessel_kernel_ctx* k, const CallText& what, const char* file, uint32_t line) {
-  if (__builtin_expect(!state_of(k).hw_started, 0))
-    missing_init(k, what,
-                 "the unpacker, FPU and packer are not configured: call compute_kernel_hw_startup (or the op's full "
-                 "init, e.g. binary_op_init_common, mm_init) first",
-                 file, line);
-}
-
 // d (+)= a x b elementwise at the kernel's fidelity: a on SrcA, b on SrcB.
 void fidelity_mul(tessel_kernel_ctx* k, float* d, float* a, float* b, bool acc, bool round) {
   const uint32_t fid = k->math_fidelity;
   Scratch& w = scratch();
-  prepare_srca(fid, a, w.a2[0]);
-  prepare_srcb(fid, b, w.b2[0]);
+  prepare_srca(fid, a, w.a2);
+  prepare_srcb(fid, b, w.b2);
   const bool two = fidelity_passes(fid) == 2;
   for (uint32_t i = 0; i < kTileHW; ++i) {
     float r = a[i] * b[i];
-    if (two) r += w.a2[0][i] * w.b2[0][i];
+    if (two) r += w.a2[i] * w.b2[i];
     if (acc) r += d[i];
     d[i] = round ? round_to_bf16(r) : r;
   }
@@ -695,6 +303,11 @@ void api_copy_block(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, uint32_t 
   check_compute(k, "copy_block_matmul_partials", file, line);
   const CallText what{CallText::CopyBlock, 0, {cb, itile, idst, n}};
   if (__builtin_expect(state_of(k).op != ComputeOp::Copy, 0)) missing_init(k, what, kCopyInitNeeded, file, line);
+  if (cb < k->num_cb_indices && k->cbs[cb].configured) {
+    const tessel_cb_iface& q = k->cbs[cb];
+    for (uint32_t i = 0; i < n && itile + i < q.waited_pages; ++i)
+      prefetch(front_page(q, itile + i), q.tile_size);
+  }
   for (uint32_t i = 0; i < n; ++i)
     copy_one(k, "copy_block_matmul_partials", what, cb, itile + i, idst + i, file, line);
 }
@@ -739,71 +352,6 @@ void api_binary_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t cb0, uint32_t 
   }
 }
 
-void api_matmul(tessel_kernel_ctx* k, uint32_t cb0, uint32_t cb1, uint32_t i0, uint32_t i1, uint32_t idst,
-                uint32_t transpose, uint32_t ct, uint32_t rt, uint32_t kt, const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(fiber_of(k), "matmul_tiles", file, line);
-  const bool block = !(ct == 1 && rt == 1 && kt == 1);
-  const char* name = block ? "matmul_block" : "matmul_tiles";
-  check_compute(k, name, file, line);
-  ComputeState& s = state_of(k);
-  const CallText what{CallText::Matmul, 0, {cb0, cb1, i0, i1, idst, transpose, ct, rt, kt}};
-  need_hw(k, what, file, line);
-  if (__builtin_expect(s.op != ComputeOp::Matmul, 0))
-    missing_init(k, what,
-                 "the FPU is not configured for matmul: call mm_init(in0, in1, out) (or matmul_init, mm_init_short, "
-                 "mm_block_init) first",
-                 file, line);
-  if (__builtin_expect(transpose != s.op_arg, 0)) {
-    std::string msg = text(what) + ": transpose=" + num(transpose) + " but " + s.op_init_call + " at " +
-                      site(s.op_init_file, s.op_init_line) + " configured transpose=" + num(s.op_arg) +
-                      " (the unpacker transposes in1 only as its init says)";
-    fail(k, std::move(msg), file, line);
-  }
-  if (__builtin_expect(ct == 0 || rt == 0 || ct * rt > dst_capacity(k), 0)) {
-    std::string msg = text(what) + ": a " + num(rt) + " x " + num(ct) +
-                      " output block must have at least 1 and at most " + num(dst_capacity(k)) +
-                      " tiles (the capacity of one DST acquire, " + dst_mode(k) + ")";
-    fail(k, std::move(msg), file, line);
-  }
-  if (__builtin_expect(idst + ct * rt > dst_capacity(k), 0)) dst_index_error(k, what, idst + ct * rt - 1, file, line);
-  math_dst(k, what, idst, file, line, Access::Update); // MATH holds DST
-  check_float_operand(k, what, cb0, file, line);
-  check_float_operand(k, what, cb1, file, line);
-  // in1 goes to SrcA and in0 to SrcB; kernels configure them in either order.
-  if (s.fmt_a != DataFormat::Invalid) {
-    const DataFormat f0 = DataFormat(k->cbs[cb0].data_format), f1 = DataFormat(k->cbs[cb1].data_format);
-    if (!(f1 == s.fmt_a && f0 == s.fmt_b) && !(f0 == s.fmt_a && f1 == s.fmt_b))
-      unpack_format_error(k, what, f1 != s.fmt_a && f1 != s.fmt_b ? cb1 : cb0, f1 != s.fmt_a ? 0 : 1, file, line);
-  }
-
-  Scratch& w = scratch();
-  const uint32_t fid = k->math_fidelity;
-  const bool prep = fidelity_needs_prep(fid);
-  for (uint32_t r = 0; r < rt; ++r) {
-    unpack_src_tile(k, name, what, cb0, i0 + r * kt, w.a[r], file, line);
-    if (prep) prepare_srcb(fid, w.a[r], w.a2[r]);
-  }
-  for (uint32_t c = 0; c < ct; ++c) {
-    if (transpose) {
-      unpack_rows(k, name, what, cb1, i1 + c, w.c, w.t, file, line);
-      transpose_rows(w.c, w.t);
-      from_rows(w.t, w.b[c]);
-    } else {
-      unpack_src_tile(k, name, what, cb1, i1 + c, w.b[c], file, line);
-    }
-    if (prep) prepare_srca(fid, w.b[c], w.b2[c]);
-  }
-  const bool two = prep && fidelity_passes(fid) == 2;
-  const bool round = !k->fp32_dest_acc_en;
-  // Each DST tile accumulates in place (face order), rounded once at the end.
-  for (uint32_t r = 0; r < rt; ++r)
-    for (uint32_t c = 0; c < ct; ++c) {
-      float* d = math_dst(k, what, idst + r * ct + c, file, line, Access::Update);
-      matmul_tile_acc(w.a[r], w.b[c], d, round && !two);
-      if (two) matmul_tile_acc(w.a2[r], w.b2[c], d, round);
-    }
-}
-
 void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
                      uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), "reduce_tile", file, line);
@@ -826,13 +374,13 @@ void api_reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint3
   check_unpack_format(k, what, cb, 0, file, line);
   check_unpack_format(k, what, cb_scaler, 1, file, line);
   Scratch& w = scratch();
-  unpack_rows(k, "reduce_tile", what, cb, itile, w.a[0], w.t, file, line);
-  unpack_rows(k, "reduce_tile", what, cb_scaler, itile_scaler, w.b[0], w.t, file, line);
+  unpack_rows(k, "reduce_tile", what, cb, itile, w.a, w.t, file, line);
+  unpack_rows(k, "reduce_tile", what, cb_scaler, itile_scaler, w.b, w.t, file, line);
   // The scaler is element [0][0]; every product goes through the multiplier.
-  const float scaler = w.b[0][0];
+  const float scaler = w.b[0];
   for (uint32_t i = 0; i < kTileHW; ++i)
-    w.b[0][i] = scaler;
-  fidelity_mul(k, w.c, w.a[0], w.b[0], false, false);
+    w.b[i] = scaler;
+  fidelity_mul(k, w.c, w.a, w.b, false, false);
   const bool max = (pool_dim >> 4) == TESSEL_POOL_MAX;
   const uint32_t dim = pool_dim & 15u;
   const bool round = !k->fp32_dest_acc_en;
@@ -881,8 +429,8 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
   float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   check_unpack_format(k, what, cb, 0, file, line);
   Scratch& w = scratch();
-  unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a[0], w.t, file, line);
-  transpose_rows(w.a[0], w.c);
+  unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a, w.t, file, line);
+  transpose_rows(w.a, w.c);
   from_rows(w.c, w.t);
   k->fp32_dest_acc_en ? store<false>(d, w.t) : store<true>(d, w.t);
 }
@@ -907,8 +455,8 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   const uint8_t* a = front_tile(k, "*_tiles_bcast", what, cb0, i0, file, line);
   Scratch& w = scratch();
   unpack_src(DataFormat(k->cbs[cb0].data_format), a, w.sa);
-  unpack_rows(k, "*_tiles_bcast", what, cb1, i1, w.b[0], w.t, file, line);
-  float* rows = w.b[0];
+  unpack_rows(k, "*_tiles_bcast", what, cb1, i1, w.b, w.t, file, line);
+  float* rows = w.b;
   for (uint32_t r = 0; r < 32; ++r)
     for (uint32_t c = 0; c < 32; ++c)
       w.c[r * 32 + c] = bcast == TESSEL_BCAST_ROW ? rows[c] : bcast == TESSEL_BCAST_COL ? rows[r * 32] : rows[0];

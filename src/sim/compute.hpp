@@ -82,6 +82,15 @@ struct ComputeState {
   // Pages packed into each CB since its last cb_push_back.
   uint32_t pack_cursor[TESSEL_MAX_CBS] = {};
 
+  // What guesses the next matmul call's in0 and in1 tile indices
+  // (compute_matmul.cpp): the last call's, the step between the last two
+  // calls, and the step learned (seen on two calls in a row).
+  struct MatmulStride {
+    uint32_t last0 = 0, last1 = 0;
+    uint32_t seen0 = 0, seen1 = 0;
+    uint32_t step0 = 0, step1 = 0;
+  } matmul_stride;
+
   void reset();
 };
 

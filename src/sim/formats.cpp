@@ -191,9 +191,11 @@ TESSEL_TILE_LOOP void pack_bf16_tile(const float* in, uint8_t* out) {
   std::memcpy(out, values, sizeof values);
 }
 
-TESSEL_TILE_LOOP void unpack_bf16_tile(const uint8_t* in, float* out) {
-  uint16_t values[kTileHW];
-  std::memcpy(values, in, sizeof values);
+// Reads the values in place (no staging copy: unpack sits on every FPU op's
+// path).
+using bf16_alias = uint16_t __attribute__((may_alias));
+TESSEL_TILE_LOOP void unpack_bf16_tile(const uint8_t* __restrict in, float* __restrict out) {
+  auto values = reinterpret_cast<const bf16_alias*>(in);
   for (uint32_t i = 0; i < kTileHW; ++i)
     out[i] = from_bf16(values[i]);
 }

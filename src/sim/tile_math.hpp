@@ -1,11 +1,12 @@
 // Tile math for the compute engine's FPU ops that care where an element sits
 // in the tile (matmul, reduce, transpose, broadcasts), and the multiplier
-// model behind MathFidelity.
+// model behind MathFidelity. (The matmul kernel itself: matmul_kernel.hpp.)
 //
 // Layouts. DST tiles and unpacked CB tiles are in tile order (four 16x16
 // faces, each row-major: face f holds rows 16*(f/2).., columns 16*(f%2)..).
-// The matmul kernel works on that order directly; the other functions here
-// work on row-major 32x32 copies ("rows"), and to_rows / from_rows convert.
+// transpose_tile and the matmul kernel work on that order directly; the
+// other functions here work on row-major 32x32 copies ("rows"), and
+// to_rows / from_rows convert.
 #pragma once
 
 #include <bit>
@@ -20,12 +21,8 @@ void from_rows(const float* rows, float* tile);
 // Row-major transpose (out != in).
 void transpose_rows(const float* in, float* out);
 
-// c += a x b on 32x32 tiles in tile (face) order, c then rounded to bfloat16
-// precision when `round` (c, a, b distinct). Rows are addressed through the
-// faces (each row is two runs of 16 floats, 256 apart), so no tile is
-// reordered. Uses AVX2/FMA when the host has them (checked once), a portable
-// loop otherwise.
-void matmul_tile_acc(const float* a, const float* b, float* c, bool round);
+// out = the transpose of `in`, both in tile order (out != in).
+void transpose_tile(const float* in, float* out);
 
 // The Tensix multiplier takes 5 significant bits of its SrcA operand and 7 of
 // its SrcB operand per pass (19-bit source registers: 11 significant bits in
