@@ -11,8 +11,8 @@
 namespace tessel::base {
 
 const JsonValue* JsonValue::find(std::string_view key) const {
-  for (const auto& [k, v] : members)
-    if (k == key) return &v;
+  for (size_t i = 0; i < member_keys.size(); ++i)
+    if (member_keys[i] == key) return &member_values[i];
   return nullptr;
 }
 
@@ -78,7 +78,9 @@ private:
         if (at_ >= s_.size() || s_[at_] != '"') fail("an object key (a string) was expected");
         std::string key = string();
         expect(':', "':' was expected after an object key");
-        v.members.emplace_back(std::move(key), value(depth + 1));
+        JsonValue member = value(depth + 1);
+        v.member_keys.push_back(std::move(key));
+        v.member_values.push_back(std::move(member));
       } while (eat(','));
       expect('}', "',' or '}' was expected in an object");
     } else if (c == '[') {

@@ -14,7 +14,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace tessel::base {
@@ -24,9 +23,11 @@ struct JsonValue {
   Type type = Type::Null;
   bool boolean = false;
   double number = 0;
-  std::string text; // String
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;
+  std::string text;                     // String
+  std::vector<JsonValue> items;         // Array
+  std::vector<std::string> member_keys; // Object: keys, in file order,
+  std::vector<JsonValue> member_values; // and their values (a std::pair of an
+                                        // incomplete type is not portable)
 
   // The member named `key` of an object, or null.
   const JsonValue* find(std::string_view key) const;
