@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
   run->add_option("--size", run_opts.size, "example-specific problem size");
   run->add_option("--format", run_opts.format, "data format: Float16_b, Float32 or Bfp8_b (where the example has it)");
   run->add_option("--op", run_opts.op, "example-specific op selection (e.g. eltwise_sfpu --op exp)");
-  std::string trace_path, trace_ring;
+  std::string trace_path, trace_ring, noc_mode;
+  run->add_option("--noc", noc_mode, "eager or checked: when NoC transfers land (docs/guide.md, NoC modes)");
   run->add_option("--trace", trace_path, "write an event trace (Chrome/Perfetto JSON, docs/trace.md) to this file");
   run->add_option("--trace-ring", trace_ring, "with --trace: keep only the last N events per RISC");
 
@@ -215,6 +216,11 @@ int main(int argc, char** argv) {
         o.grid_y = gy;
       }
       if (*run) set_trace_options("run", trace_path, trace_ring);
+      if (*run && !noc_mode.empty()) {
+        if (noc_mode != "eager" && noc_mode != "checked")
+          throw tessel::ValidationError("run --noc '" + noc_mode + "' is not valid: expected eager or checked");
+        setenv("TESSEL_NOC", noc_mode.c_str(), 1); // every device the example opens
+      }
       return *run ? cmd_run(example, o) : cmd_runner_run(runner_dir, o);
     }
   } catch (const tessel::Error& e) {

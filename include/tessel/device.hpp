@@ -39,6 +39,12 @@ struct DeviceConfig {
   // The device-memory checker: every NoC transfer must stay inside one live
   // buffer, CB or semaphore. Unset: TESSEL_CHECK_MEMORY (1/0), else on.
   std::optional<bool> check_memory;
+  // When NoC transfers land: "eager" (at issue) or "checked" (at their
+  // barriers; a kernel that reads a read's destination, or changes a
+  // write's source, before waiting is reported; docs/guide.md "NoC modes").
+  // Checked runs under the deterministic and random policies only.
+  // Unset: TESSEL_NOC, else eager.
+  std::optional<std::string> noc;
   // The device profiler (profiler.hpp). Unset: on if TESSEL_PROFILER or
   // TT_METAL_DEVICE_PROFILER is 1, else off.
   std::optional<bool> profiler;
@@ -94,6 +100,7 @@ public:
   std::string policy() const;
   void set_policy(const std::string& policy);
   bool check_memory() const;
+  std::string noc_mode() const; // "eager" or "checked"
 
   // The device profiler (profiler.hpp): whether kernels' markers are
   // recorded, and the records of the runs since the last clear, ordered by

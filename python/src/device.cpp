@@ -45,7 +45,7 @@ void bind_device(nb::module_& m) {
       .def_static("open",
                   [](const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy,
                      const std::string& cache, int check_memory, int profiler, std::optional<std::string> trace,
-                     std::optional<uint64_t> trace_ring) {
+                     std::optional<uint64_t> trace_ring, std::optional<std::string> noc) {
                     DeviceConfig c;
                     c.arch = arch;
                     c.grid_x = gx;
@@ -56,6 +56,7 @@ void bind_device(nb::module_& m) {
                     c.profiler = tristate(profiler);
                     c.trace_path = std::move(trace);
                     c.trace_ring_events = trace_ring;
+                    c.noc = std::move(noc);
                     return Device::open(c);
                   })
       .def("close", &Device::close)
@@ -82,6 +83,7 @@ void bind_device(nb::module_& m) {
       .def("policy", &Device::policy)
       .def("set_policy", &Device::set_policy)
       .def("check_memory", &Device::check_memory)
+      .def("noc_mode", &Device::noc_mode)
       .def("memory_statistics",
            [](const Device& d, int type) {
              const auto s = d.memory_statistics(BufferType(type));

@@ -71,14 +71,18 @@ class Device:
 
     @classmethod
     def open(cls, arch="blackhole", grid=None, policy="deterministic", *, kernel_cache_dir=None,
-             check_memory=None, profiler=None, trace=None, trace_ring=None):
+             check_memory=None, profiler=None, trace=None, trace_ring=None, noc=None):
         """Open a simulated device: arch 'blackhole' or 'wormhole_b0'; grid
         (x, y) worker cores (None: the arch's full grid); policy
         'deterministic', 'random:<seed>', 'parallel' (one thread per host core)
         or 'parallel:<threads>'. trace: a file to write the event
         trace to (Chrome/Perfetto JSON, docs/trace.md; None: TESSEL_TRACE,
         "": none); trace_ring: keep only the last N events per RISC, written
-        when the device closes (None: TESSEL_TRACE_RING, 0: every event)."""
+        when the device closes (None: TESSEL_TRACE_RING, 0: every event).
+        noc: 'eager' (transfers land when issued) or 'checked' (they land at
+        their barriers, and a kernel that reads a read's destination or
+        changes a write's source before waiting is reported; None:
+        TESSEL_NOC, else 'eager')."""
         _check.text(arch, "Device.open: arch")
         _check.text(policy, "Device.open: policy")
         gx = gy = 0
@@ -95,8 +99,10 @@ class Device:
         if trace_ring is not None:
             trace_ring = _check.integer(trace_ring, "Device.open: trace_ring", 0, _tessel.MAX_TRACE_RING_EVENTS,
                                         "a number of events per RISC")
+        if noc is not None:
+            _check.text(noc, "Device.open: noc")
         raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
-                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring)
+                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc)
         return cls._wrap(raw)
 
     @classmethod
@@ -154,6 +160,7 @@ class Device:
     trace_ring = property(lambda self: self._d.trace_ring_events(),
                           doc="The trace ring's events per RISC (0: every event is written).")
     check_memory = property(lambda self: self._d.check_memory())
+    noc_mode = property(lambda self: self._d.noc_mode())
 
     @property
     def policy(self):

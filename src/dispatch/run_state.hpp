@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dispatch/card_memory.hpp"
+#include "sim/progress.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "dispatch/x280_thread.hpp"
 #include "tessel/dispatch/run.hpp"
@@ -161,10 +162,12 @@ template <typename Done>
 bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point deadline) {
   using Clock = std::chrono::steady_clock;
   CardMemory& m = *memory;
+  sim::WaitProgress progress(command_events);
   for (;;) {
     store_some();
     read_events();
     if (done()) return true;
+    progress.update(command_events);
     if (card_finished()) {
       read_events();
       return done();

@@ -37,6 +37,14 @@ uint32_t acquire_lane() {
                         " devices are open already; close one first");
 }
 
+sim::NocMode noc_mode_of(const DeviceConfig& config) {
+  if (config.noc) return sim::parse_noc_mode(*config.noc, "Device::open: noc");
+  const std::optional<std::string> env = base::env_text("TESSEL_NOC");
+  if (!env || *env == "eager") return sim::NocMode::Eager;
+  if (*env == "checked") return sim::NocMode::Checked;
+  throw ValidationError("TESSEL_NOC='" + *env + "' is not valid: expected eager or checked");
+}
+
 void release_lane(uint32_t lane) {
   std::lock_guard lock(g_lanes_mutex);
   g_lanes_in_use &= ~(uint64_t(1) << lane);
@@ -54,6 +62,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   sim::ArchSpec arch = sim::arch_preset(config.arch);
   if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
+  const sim::NocMode noc_mode = noc_mode_of(config);
   sim::TraceOptions trace = runtime::open_device_trace(config, arch);
   s.arch = arch;
   if (!config.kernel_cache_dir.empty()) {
@@ -63,6 +72,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
     s.cache = &jit::default_kernel_cache();
   }
   s.chip = std::make_unique<sim::Chip>(arch, policy);
+  s.chip->set_noc_mode(noc_mode);
   s.chip->set_check_memory(config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true));
   s.chip->set_profiler_enabled(config.profiler ? *config.profiler
                                                : base::env_flag("TESSEL_PROFILER", false) ||
@@ -118,6 +128,11 @@ uint32_t Device::clock_mhz() const { return state_->arch.clock_mhz; }
 std::string Device::policy() const {
   state_->require_open("Device::policy");
   return state_->chip->policy().to_string();
+}
+
+std::string Device::noc_mode() const {
+  state_->require_open("Device::noc_mode");
+  return sim::noc_mode_name(state_->chip->noc_mode());
 }
 
 bool Device::check_memory() const {

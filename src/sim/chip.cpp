@@ -190,9 +190,28 @@ Chip::~Chip() {
     fiber_san::destroy(f->san);
 }
 
+namespace {
+void require_single_thread(const SchedulerPolicy& policy, const char* where) {
+  if (policy.kind == SchedulerPolicy::Kind::Parallel && policy.thread_count() > 1)
+    throw ValidationError(std::string(where) + ": the checked NoC mode runs under the deterministic or random " +
+                          "policy, not '" + policy.to_string() + "' (its landings are not thread-safe)");
+}
+} // namespace
+
 void Chip::set_policy(SchedulerPolicy policy) {
+  if (checked_) require_single_thread(policy, "set_policy");
   policy_ = policy;
   rng_state_ = policy.seed;
+}
+
+void Chip::set_noc_mode(NocMode mode) {
+  if (mode == noc_mode()) return;
+  if (mode == NocMode::Checked) {
+    require_single_thread(policy_, "noc=checked");
+    checked_ = std::make_unique<CheckedNoc>(*this);
+  } else {
+    checked_.reset();
+  }
 }
 
 bool Chip::dprint_enabled(uint32_t core_index) const { return dprint_cores_[core_index] != 0; }
@@ -375,6 +394,7 @@ bool Chip::yield(Fiber* f) {
   } else if (ready_.empty() && !poll_memory_waiters()) {
     return false;
   }
+  if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
   f->state = FiberState::Ready;
   queue->push_back(f);
   yield_to_scheduler(f);
@@ -391,6 +411,8 @@ void Chip::resume(Fiber* f) {
 }
 
 void Chip::block(Fiber* f) {
+  // A scheduling point: the RISC's writes land (checked_noc.hpp).
+  if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
   f->state = FiberState::Blocked;
   if (tracer_) tracer_->wait_begin(*f);
   yield_to_scheduler(f);
@@ -539,6 +561,7 @@ void Chip::run(std::span<const Launch> launches) {
     f->entry = l.entry;
     f->kernel_name = l.kernel_name;
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);
+    if (checked_) kernel_code_range(reinterpret_cast<const void*>(l.entry), &f->code_lo, &f->code_hi);
     active_.push_back(f);
   }
   stop_requested_ = false;
@@ -615,6 +638,11 @@ void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
     abort_run(launches);
     throw KernelError(msg);
   }
+  if (f->fault_signal == kInFlightSignal) {
+    std::string msg = checked_->in_flight_report(*f);
+    abort_run(launches);
+    throw KernelError(msg);
+  }
   if (f->fault_signal == kWatchdogSignal && interrupt_requested()) {
     // The watchdog stopped a fiber that did not switch after the request.
     abort_run(launches);
@@ -626,6 +654,7 @@ void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
 }
 
 void Chip::finish_run(std::span<const Launch> launches) {
+  if (checked_) checked_->end_run(active_);
   for (Fiber* f : active_)
     f->state = FiberState::Idle;
   for (const Launch& l : launches) {
@@ -647,6 +676,7 @@ void Chip::request_stop(std::string reason) {
 }
 
 void Chip::abort_run(std::span<const Launch> launches) {
+  if (checked_) checked_->end_run(active_);
   settle_clocks();
   for (Fiber* f : active_)
     if (f->state != FiberState::Done)

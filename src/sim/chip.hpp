@@ -40,6 +40,7 @@
 
 #include "sim/arch.hpp"
 #include "sim/card_agent.hpp"
+#include "sim/checked_noc.hpp"
 #include "sim/compute.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/memory.hpp"
@@ -153,9 +154,19 @@ struct Fiber {
   std::atomic<bool>* release_after_switch = nullptr;
   // Its memory wait was cancelled (cancel_memory_wait) by another thread.
   std::atomic<bool> wait_cancelled{false};
+  // The checked NoC mode (checked_noc.hpp): transfers issued and not landed,
+  // in issue order; the kernel's code (its access faults are its own); and,
+  // when it touched a transfer's range, which (in_flight_write: it stored 1,
+  // loaded 0, unknown -1) and the issuing RISC.
+  std::vector<PendingTransfer> pending;
+  uintptr_t code_lo = 0, code_hi = 0;
+  PendingTransfer in_flight;
+  uint32_t in_flight_issuer = 0;
+  int in_flight_write = -1;
 };
 
 inline constexpr int kCrashSignal = -1;
+inline constexpr int kInFlightSignal = -2; // stopped by CheckedNoc: touched a transfer in flight
 
 struct Core {
   Chip* chip = nullptr;
@@ -229,7 +240,13 @@ public:
   Core& core(uint32_t index) { return *cores_[index]; }
   Core& core(uint32_t logical_x, uint32_t logical_y) { return *cores_[logical_y * arch_.grid_x + logical_x]; }
   const SchedulerPolicy& policy() const { return policy_; }
+  // Throws ValidationError for the parallel policy in the checked NoC mode.
   void set_policy(SchedulerPolicy policy);
+  // The NoC completion mode (checked_noc.hpp): eager unless set. Checked
+  // needs a single-threaded policy (ValidationError otherwise). Not during a run.
+  NocMode noc_mode() const { return checked_ ? NocMode::Checked : NocMode::Eager; }
+  void set_noc_mode(NocMode mode);
+  CheckedNoc* checked_noc() const { return checked_.get(); }
 
   // NoC coordinate lookups: the core index / DRAM bank at (x, y), or -1.
   int core_at_noc(uint32_t x, uint32_t y) const { return (x | y) < 64 ? core_by_noc_[y * 64 + x] : -1; }
@@ -376,6 +393,7 @@ private:
   uint32_t run_count_ = 0;
   uint64_t clock_epoch_ = 0; // the latest RISC clock of the runs so far
   std::unique_ptr<Tracer> tracer_;
+  std::unique_ptr<CheckedNoc> checked_;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };

@@ -58,6 +58,23 @@ bool chain_to_previous(int sig, siginfo_t* info, void* uc_raw) {
 
 void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   Fiber* f = running_fiber();
+  auto* uc = static_cast<ucontext_t*>(uc_raw);
+  bool in_flight = false;
+  if (sig == SIGSEGV && (f == nullptr || f->fault_signal == 0)) {
+    // Pages the checked NoC mode guards (checked_noc.hpp).
+#if defined(__x86_64__)
+    const uintptr_t pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+    const int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0; // the page fault's W/R bit
+#else
+    const uintptr_t pc = uintptr_t(uc->uc_mcontext.pc);
+    const int write = -1;
+#endif
+    switch (checked_noc_fault(f, reinterpret_cast<uintptr_t>(info->si_addr), pc, write)) {
+    case GuardedFault::Landed: return; // the access runs again
+    case GuardedFault::InFlight: in_flight = true; break;
+    case GuardedFault::NotGuarded: break;
+    }
+  }
   if (f == nullptr || f->fault_signal != 0) {
     // Not kernel code, or a fault while recovering from one.
     if (sig == kWatchdogSignal) {
@@ -75,8 +92,7 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     sigaction(sig, &previous_action(sig), nullptr);
     return; // the instruction faults again under the previous action
   }
-  auto* uc = static_cast<ucontext_t*>(uc_raw);
-  f->fault_signal = sig;
+  f->fault_signal = in_flight ? kInFlightSignal : sig;
   f->fault_address = reinterpret_cast<uintptr_t>(info->si_addr);
 #if defined(__x86_64__)
   f->fault_pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
@@ -335,6 +351,12 @@ KernelFrame kernel_frame(const void* kernel_code, uintptr_t pc, uintptr_t sp, ui
   KernelFrame frame{scan_for_return(sp, stack_end, code), true, object_name_of(pc)};
   if (frame.pc == 0) frame.return_address = false;
   return frame;
+}
+
+void kernel_code_range(const void* code, uintptr_t* lo, uintptr_t* hi) {
+  const CodeRange range = code_range_of(code);
+  *lo = range.lo;
+  *hi = range.hi;
 }
 
 uintptr_t kernel_caller_from_here(const void* kernel_code) {

@@ -41,6 +41,9 @@ struct KernelFrame {
 // fiber's stack. When pc is outside the kernel, the stack is scanned for the
 // innermost return address into the kernel's code.
 KernelFrame kernel_frame(const void* kernel_code, uintptr_t pc, uintptr_t sp, uintptr_t stack_end);
+// The executable segment [*lo, *hi) of the loaded object holding `code`
+// (both 0 when unknown). Not for signal handlers.
+void kernel_code_range(const void* code, uintptr_t* lo, uintptr_t* hi);
 // The innermost return address into the kernel's code on the calling stack
 // (unwinding from here), or 0.
 uintptr_t kernel_caller_from_here(const void* kernel_code);

@@ -1,7 +1,8 @@
 // The simulator side of the kernel ABI's NoC transfers and semaphores.
 //
-// NoC (eager completion): a transfer takes effect when issued, so barriers
-// only check. Every transfer is checked for zero length, coordinates, bounds
+// NoC: in the eager mode a transfer takes effect when issued, so barriers
+// only check; in the checked mode (checked_noc.hpp) it is recorded and lands
+// later, at its barrier or earlier (see there). Every transfer is checked for zero length, coordinates, bounds
 // and alignment (source and destination must agree modulo the arch's
 // alignment for the memory involved).
 #include "sim/noc_api.hpp"
@@ -207,6 +208,15 @@ inline void note_write(tessel_kernel_ctx* k, bool changed, const char* call, con
 void after_write(Core* c) {
   if (c) c->chip->after_write(*c);
 }
+
+// The checked NoC mode's state, or null in the eager mode.
+inline CheckedNoc* checked(tessel_kernel_ctx* k) { return core_of(k).chip->checked_noc(); }
+
+// A semaphore or inline write follows the RISC's earlier writes on the NoC.
+inline void land_writes_first(tessel_kernel_ctx* k) {
+  if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0) && !fiber_of(k)->pending.empty())
+    c->land(*fiber_of(k), false, true);
+}
 } // namespace
 
 void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t, const char* file,
@@ -218,8 +228,10 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
   uint32_t d = local_l1(k, call, "destination", dst_l1, size, file, line);
   check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr, file, line);
   Core& me = core_of(k);
-  std::memmove(me.l1 + d, s.host, size);
   fiber_of(k)->reads.add(d, d + size, file, line);
+  if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
+    return c->issue(*fiber_of(k), {me.l1 + d, s.host, &me, size, d, d + size, true, call, file, line});
+  std::memmove(me.l1 + d, s.host, size);
   after_write(&me);
 }
 
@@ -231,8 +243,10 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
   Endpoint d = resolve(k, call, dst, size, false, file, line);
   check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr, file, line);
-  std::memmove(d.host, core_of(k).l1 + s, size);
   fiber_of(k)->writes.add(s, s + size, file, line);
+  if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
+    return c->issue(*fiber_of(k), {d.host, core_of(k).l1 + s, d.core, size, s, s + size, false, call, file, line});
+  std::memmove(d.host, core_of(k).l1 + s, size);
   after_write(d.core);
 }
 
@@ -312,7 +326,10 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
   const uint8_t* src = core_of(k).l1 + s;
   uint32_t dst_off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
   check_alignment(k, call, dst_off, s, k->l1_alignment, false, file, line);
+  CheckedNoc* c = checked(k);
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
+    if (__builtin_expect(c != nullptr, 0))
+      return c->issue(*fiber_of(k), {dst.l1 + off, src, &dst, size, s, s + size, false, call, file, line});
     std::memmove(dst.l1 + off, src, size);
     after_write(&dst);
   });
@@ -324,6 +341,7 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
   const char* call = "noc_inline_dw_write";
   Endpoint d = resolve(k, call, dst, 4, false, file, line, "inline writes");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  land_writes_first(k);
   bool changed = false;
   for (uint32_t b = 0; b < 4; ++b)
     if (be & (1u << b)) {
@@ -343,6 +361,7 @@ void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char* 
   Fiber* f = fiber_of(k);
   const bool reads = kind == 0 || kind == 4, writes = kind == 1 || kind == 2 || kind == 4;
   note_write(k, (reads && f->reads.total) || (writes && f->writes.total), kNames[kind < 5 ? kind : 4], file, line);
+  if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0) && !f->pending.empty()) c->land(*f, reads, writes);
   if (reads) f->reads.clear();
   if (writes) f->writes.clear();
 }
@@ -380,6 +399,7 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
 
 void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
   check_local_word(k, "noc_semaphore_set", sem, file, line);
+  land_writes_first(k);
   note_write(k, *sem != value, "noc_semaphore_set", file, line);
   *sem = value;
   after_write(&core_of(k));
@@ -389,6 +409,7 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
   const char* call = "noc_semaphore_inc";
   Endpoint d = resolve(k, call, dst, 4, false, file, line, "atomic increments");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  land_writes_first(k);
   note_write(k, incr != 0, call, file, line);
   __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);
   after_write(d.core);
@@ -398,6 +419,7 @@ void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast
                            uint32_t, const char* file, uint32_t line) {
   const char* call = loopback ? "noc_semaphore_set_multicast_loopback_src" : "noc_semaphore_set_multicast";
   uint32_t s = local_l1(k, call, "source", src_l1, 4, file, line);
+  land_writes_first(k);
   uint32_t value;
   std::memcpy(&value, core_of(k).l1 + s, 4);
   if (uint32_t(mcast & 3))

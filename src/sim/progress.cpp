@@ -90,6 +90,35 @@ void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns) 
   g_shown = true;
 }
 
+WaitProgress::WaitProgress(uint64_t done)
+    : start_ns_(steady_ns()), next_ns_(start_ns_ + kAfterNs), first_(done), last_(done) {}
+
+WaitProgress::~WaitProgress() {
+  if (shown_) end_progress_line();
+}
+
+void WaitProgress::show(uint64_t done) {
+  const int64_t now = steady_ns();
+  next_ns_ = now + kEveryNs;
+  try {
+    if (!enabled()) return;
+  } catch (const ValidationError&) {
+    return; // reported by check_progress_setting() when the chip was made
+  }
+  const double dt = double(now - (shown_ ? last_ns_ : start_ns_)) / 1e9;
+  const double rate = double(done - (shown_ ? last_ : first_)) / dt;
+  char total[32], per_s[32], line[160];
+  human(double(done), total, sizeof total);
+  human(rate, per_s, sizeof per_s);
+  const int n = std::snprintf(line, sizeof line, "\r[tessel] waiting %.1f s: %s commands done (%s commands/s)\033[K",
+                              double(now - start_ns_) / 1e9, total, per_s);
+  write_all(line, size_t(std::clamp(n, 0, int(sizeof line) - 1)));
+  last_ = done;
+  last_ns_ = now;
+  shown_ = true;
+  g_shown = true;
+}
+
 bool progress_line_shown() { return g_shown.load(std::memory_order_relaxed); }
 
 void end_progress_line() {

@@ -26,4 +26,28 @@ bool progress_line_shown();
 // Erases the line (under the watchdog's registry lock).
 void end_progress_line();
 
+// The progress line of a host thread's long wait for a persistent-dispatch
+// card (whose run lasts its whole session, so the watchdog shows none for
+// it): past 2 s, "[tessel] waiting 4.5 s: 1.23 k commands done (250
+// commands/s)", under the same rules. Made when the wait starts; update() is
+// called from the wait's loop (at least every 10 ms) with the commands the
+// run has done; the line is erased when the object goes.
+class WaitProgress {
+public:
+  explicit WaitProgress(uint64_t done);
+  ~WaitProgress();
+  WaitProgress(const WaitProgress&) = delete;
+  WaitProgress& operator=(const WaitProgress&) = delete;
+  void update(uint64_t done) {
+    if (steady_ns() >= next_ns_) show(done);
+  }
+
+private:
+  void show(uint64_t done);
+  int64_t start_ns_, next_ns_;
+  uint64_t first_, last_;
+  int64_t last_ns_ = 0;
+  bool shown_ = false;
+};
+
 } // namespace tessel::sim

@@ -31,11 +31,8 @@ ProgramSpec basic_program(uint32_t depth = 4) {
   p.compute_path = kKernels + "compute.cpp";
   p.buffers = {BufferSpec{kScratchCb, "uint32", 64, 1}};
   p.depth = depth;
-  p.handlers = {{"fill", kHandlerFill},
-                {"spin", kHandlerSpin},
-                {"result", kHandlerResult},
-                {"fault", kHandlerFault},
-                {"count", kHandlerCount}};
+  p.handlers = {{"fill", kHandlerFill},   {"spin", kHandlerSpin},   {"result", kHandlerResult},
+                {"fault", kHandlerFault}, {"count", kHandlerCount}, {"nap", kHandlerNap}};
   return p;
 }
 
@@ -284,6 +281,36 @@ TEST(PersistentRun, AFaultInAHandlerIsKernelFailedNamingCoreRiscAndLine) {
   const uint64_t nop[] = {again.submit(0, Group{})};
   EXPECT_EQ(again.wait(nop)[0].kind, EventKind::Done);
   again.stop();
+}
+
+// A host wait on the card past 2 s shows the commands done on stderr
+// (TESSEL_PROGRESS=1 shows it though stderr is a file here), then erases it.
+TEST(PersistentRun, ALongWaitShowsTheCommandsDone) {
+  auto session = small_session();
+  dispatch::Run& run = session->load(basic_program());
+  std::vector<uint64_t> handles;
+  const uint32_t ms[] = {100};
+  for (uint32_t i = 0; i < 25; ++i)
+    handles.push_back(run.submit(kHandlerNap, Group{0, 1}, ms));
+  char path[] = "/tmp/tessel-wait-progress-XXXXXX";
+  const int fd = mkstemp(path);
+  const int saved = dup(STDERR_FILENO);
+  setenv("TESSEL_PROGRESS", "1", 1);
+  dup2(fd, STDERR_FILENO);
+  const size_t events = run.wait(handles, 30.0).size();
+  dup2(saved, STDERR_FILENO);
+  unsetenv("TESSEL_PROGRESS");
+  close(saved);
+  std::string text(4096, '\0');
+  text.resize(size_t(std::max<ssize_t>(0, pread(fd, text.data(), text.size(), 0))));
+  close(fd);
+  unlink(path);
+  run.stop();
+  EXPECT_EQ(events, 25u);
+  EXPECT_NE(text.find("\r[tessel] waiting 2."), std::string::npos) << text;
+  EXPECT_NE(text.find(" commands done ("), std::string::npos) << text;
+  EXPECT_NE(text.find(" commands/s)\033[K"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() >= 4 ? text.size() - 4 : 0), "\r\033[K") << "the line is erased at the end";
 }
 
 TEST(PersistentRun, AWaitThatRunsOutLeavesTheRunLoaded) {

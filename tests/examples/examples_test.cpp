@@ -1,6 +1,7 @@
 // Conformance suite for the example programs: every registered example runs
 // on the blackhole and wormhole_b0 full grids and on a small custom grid,
-// under the deterministic policy, three random seeds and parallel on 2 and 3 threads. Each example checks
+// under the deterministic policy, three random seeds, parallel on 2 and 3 threads and the checked NoC mode
+// ("checked": deterministic, with TESSEL_NOC=checked). Each example checks
 // its own output against a host reference (RunResult::passed); this suite
 // also checks that the summary reports the problem size it was given.
 #include <gtest/gtest.h>
@@ -34,7 +35,8 @@ const GridCase kGrids[] = {
     {"blackhole_3x2", "blackhole", 3, 2, 3, 2},
 };
 
-const char* const kPolicies[] = {"deterministic", "random:1", "random:2", "random:3", "parallel:2", "parallel:3"};
+const char* const kPolicies[] = {"deterministic", "random:1",   "random:2", "random:3",
+                                 "parallel:2",    "parallel:3", "checked"};
 
 // What one example is run with, and the text its summary must contain.
 struct Expectation {
@@ -216,17 +218,31 @@ TEST_P(ExampleConformance, PassesAndReportsItsSize) {
   o.arch = c.grid->arch;
   o.grid_x = c.grid->grid_x;
   o.grid_y = c.grid->grid_y;
-  o.policy = c.policy;
+  const bool checked = c.policy == "checked";
+  o.policy = checked ? "deterministic" : c.policy;
   o.size = want->size;
   o.kernel_cache_dir = cache_dir();
+  struct NocMode { // TESSEL_NOC=checked for the devices the example opens
+    explicit NocMode(bool checked) : set(checked) {
+      if (set) setenv("TESSEL_NOC", "checked", 1);
+    }
+    ~NocMode() { end(); }
+    void end() {
+      if (set) unsetenv("TESSEL_NOC");
+      set = false;
+    }
+    bool set;
+  } noc_mode(checked);
   const RunResult r = example->run(o);
+  noc_mode.end();
   EXPECT_TRUE(r.passed) << r.summary;
   for (const std::string& text : want->summary_mentions(want->size, *c.grid))
     EXPECT_NE(r.summary.find(text), std::string::npos) << "summary \"" << r.summary << "\" lacks \"" << text << "\"";
   // Race-free programs give the same results on host threads: the same error
   // figures in the summary as under the deterministic policy (persistent
   // dispatch summaries report host timings, so they differ anyway).
-  if (c.policy.rfind("parallel", 0) == 0 && c.example.rfind("dispatch_", 0) != 0) {
+  // The checked NoC mode only moves data later, never differently.
+  if ((checked || c.policy.rfind("parallel", 0) == 0) && c.example.rfind("dispatch_", 0) != 0) {
     o.policy = "deterministic";
     EXPECT_EQ(r.summary, example->run(o).summary);
   }

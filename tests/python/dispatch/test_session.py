@@ -175,7 +175,7 @@ def test_program_fields_and_defaults():
 
 def test_handlers_from_a_dict_and_from_a_header():
     by_dict = basic_program()
-    assert by_dict.handlers == {"fill": 1, "spin": 2, "result": 3, "fault": 4, "count": 5}
+    assert by_dict.handlers == {"fill": 1, "spin": 2, "result": 3, "fault": 4, "count": 5, "nap": 6}
     header = probe_program()  # kHandlerCompileArg -> compile_arg; kNoOptLevel is not a handler
     assert header.handlers == {"define": 1, "writer_opt": 2, "reader_opt": 3, "compile_arg": 4, "writer_arg": 5,
                                "reader_arg": 6, "compute_arg": 7, "core_index": 8}

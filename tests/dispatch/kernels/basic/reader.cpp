@@ -9,4 +9,12 @@ uint32_t count() {
   return ++commands;
 }
 
-TESSEL_PERSISTENT_KERNEL(TESSEL_HANDLER(kHandlerSpin, spin), TESSEL_HANDLER(kHandlerCount, count))
+// Spins on the card's clock for arg0 milliseconds.
+void nap(const persistent::Command& c) {
+  const uint64_t end = persistent::ticks() + uint64_t(c.arg(0)) * KM_TIMER_MHZ * 1000;
+  while (persistent::ticks() < end) {
+  }
+}
+
+TESSEL_PERSISTENT_KERNEL(TESSEL_HANDLER(kHandlerSpin, spin), TESSEL_HANDLER(kHandlerCount, count),
+                         TESSEL_HANDLER(kHandlerNap, nap))
