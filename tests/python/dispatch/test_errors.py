@@ -56,7 +56,7 @@ HOST_CHECKS = [
     ("runtime-handler", ValueError, dict(handler=255), "Run.submit: handler must be an integer (0..239), got 255"),
     ("unknown-number", km.ProgramError, dict(handler=9), "Program 'basic' has no handler number 9"),
     ("unknown-name", km.ProgramError, dict(handler="exit"),
-     "Program 'basic' has no handler 'exit' (it has: fill, spin, result, fault, count)"),
+     "Program 'basic' has no handler 'exit' (it has: fill, spin, result, fault, count, nap)"),
     ("group-outside", ValueError, dict(handler=0, group=(6, 3)),
      "Run.submit: group (6, 3) does not lie inside the 8 cores"),
     ("group-empty", ValueError, dict(handler=0, group=(0, 0)),

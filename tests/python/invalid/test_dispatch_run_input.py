@@ -69,7 +69,7 @@ SUBMIT = [
     ("handler-negative", ValueError, lambda r: r.submit(-1), "Run.submit: handler must be an integer (0..239), got -1"),
     ("handler-unknown-number", km.ProgramError, lambda r: r.submit(7), "Program 'basic' has no handler number 7"),
     ("handler-unknown-name", km.ProgramError, lambda r: r.submit("map"),
-     "Program 'basic' has no handler 'map' (it has: fill, spin, result, fault, count)"),
+     "Program 'basic' has no handler 'map' (it has: fill, spin, result, fault, count, nap)"),
     ("handler-bool", TypeError, lambda r: r.submit(True),
      "Run.submit: handler must be an integer (0..239), got True (bool)"),
     ("handler-float", TypeError, lambda r: r.submit(1.0),
@@ -174,7 +174,7 @@ SUBMIT_MANY = [
     ("exclusive-str", TypeError, lambda r: r.submit_many(0, 0, 1, exclusive="x"),
      "Run.submit_many: exclusive must be True or False, got 'x' (str)"),
     ("handler-unknown", km.ProgramError, lambda r: r.submit_many("map", 0, 1),
-     "Program 'basic' has no handler 'map' (it has: fill, spin, result, fault, count)"),
+     "Program 'basic' has no handler 'map' (it has: fill, spin, result, fault, count, nap)"),
 ]
 
 
