@@ -26,6 +26,7 @@ void run_dispatch_cached();
 void run_memory_check();
 void run_parallel();
 void run_event_trace();
+void run_checked_noc();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -53,6 +54,8 @@ const Benchmark kBenchmarks[] = {
     {"event_trace",
      "the pipeline copy and the eltwise add on 120 cores traced (streamed to a file, and a ring) vs untraced",
      run_event_trace},
+    {"checked_noc", "the pipeline copy and the eltwise add on 120 cores in the checked NoC mode vs the eager one",
+     run_checked_noc},
 };
 } // namespace
 

@@ -39,12 +39,31 @@ const char* noc_mode_name(NocMode mode) { return mode == NocMode::Checked ? "che
 // Per page of one core's L1: how many pending transfers guard it, by kind.
 // A page is inaccessible while a read lands in it, read-only while only
 // writes read from it.
+// `applied` is each page's protection now, so that only changes cost a
+// system call (each mprotect of a multi-threaded process flushes TLBs).
 struct CheckedNoc::Guards {
   std::vector<uint16_t> no_access, read_only;
+  std::vector<uint8_t> applied;
   int protection(size_t page) const {
     return no_access[page] ? PROT_NONE : read_only[page] ? PROT_READ : PROT_READ | PROT_WRITE;
   }
   bool any(size_t page) const { return no_access[page] | read_only[page]; }
+  // Gives pages [first, last] of `l1` the protection want(page), one
+  // mprotect per run of pages that change alike.
+  template <class Want>
+  void apply(uint8_t* l1, size_t first, size_t last, Want want) {
+    for (size_t p = first; p <= last;) {
+      const int prot = want(p);
+      size_t q = p + 1;
+      while (q <= last && want(q) == prot && (applied[q] == prot) == (applied[p] == prot))
+        ++q;
+      if (applied[p] != prot) {
+        mprotect(l1 + p * kPageBytes, (q - p) * kPageBytes, prot);
+        std::fill(applied.begin() + ptrdiff_t(p), applied.begin() + ptrdiff_t(q), uint8_t(prot));
+      }
+      p = q;
+    }
+  }
 };
 
 CheckedNoc::CheckedNoc(Chip& chip) : chip_(chip), guards_(chip.core_count()) {
@@ -65,6 +84,7 @@ CheckedNoc::Guards& CheckedNoc::guards_of(const Core& core) {
     g = std::make_unique<Guards>();
     g->no_access.assign(pages, 0);
     g->read_only.assign(pages, 0);
+    g->applied.assign(pages, uint8_t(PROT_READ | PROT_WRITE));
   }
   return *g;
 }
@@ -89,17 +109,10 @@ void CheckedNoc::protect_span(const uint8_t* lo_ptr, const uint8_t* hi_ptr) {
   uint32_t off = 0;
   Core* core = core_holding(chip_, lo_ptr, &off);
   if (!core || !guards_[core->index]) return;
-  const Guards& g = *guards_[core->index];
+  Guards& g = *guards_[core->index];
   const size_t first = off / kPageBytes;
   const size_t last = std::min((off + size_t(hi_ptr - lo_ptr) - 1) / kPageBytes, g.no_access.size() - 1);
-  for (size_t p = first; p <= last;) {
-    const int prot = g.protection(p);
-    size_t q = p + 1;
-    while (q <= last && g.protection(q) == prot)
-      ++q;
-    mprotect(core->l1 + p * kPageBytes, (q - p) * kPageBytes, prot);
-    p = q;
-  }
+  g.apply(core->l1, first, last, [&](size_t p) { return g.protection(p); });
 }
 
 // Makes the guarded pages [lo_ptr, hi_ptr) touches writable, for a landing.
@@ -107,14 +120,10 @@ void CheckedNoc::open_span(const uint8_t* lo_ptr, const uint8_t* hi_ptr) {
   uint32_t off = 0;
   Core* core = core_holding(chip_, lo_ptr, &off);
   if (!core || !guards_[core->index]) return;
-  const Guards& g = *guards_[core->index];
+  Guards& g = *guards_[core->index];
   const size_t first = off / kPageBytes;
   const size_t last = std::min((off + size_t(hi_ptr - lo_ptr) - 1) / kPageBytes, g.no_access.size() - 1);
-  for (size_t p = first; p <= last; ++p)
-    if (g.any(p)) {
-      mprotect(core->l1 + first * kPageBytes, (last - first + 1) * kPageBytes, PROT_READ | PROT_WRITE);
-      return;
-    }
+  g.apply(core->l1, first, last, [](size_t) { return PROT_READ | PROT_WRITE; });
 }
 
 void CheckedNoc::guard(const Core& core, uint32_t lo, uint32_t hi, bool read, int delta) {
