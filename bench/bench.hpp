@@ -37,4 +37,11 @@ ProgramSetup make_program_setup(const DeviceConfig& config, bool eltwise, uint32
 // The best wall time, in seconds, of `repeats` runs of an already compiled program.
 double best_run_seconds(CommandQueue& cq, Program& program, int repeats);
 
+// Two setups' programs timed in turns, three rounds of `repeats` runs each,
+// so that drift hits both alike: their best times, and each a nanoseconds
+// per tile figure (label_<a_name>_ns_per_tile, ...) and the ratio
+// label_<a_name>_over_<b_name>.
+void compare_setups(const std::string& label, ProgramSetup& a, const char* a_name, ProgramSetup& b, const char* b_name,
+                    uint32_t tiles, int repeats);
+
 } // namespace tessel::bench

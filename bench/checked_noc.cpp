@@ -36,15 +36,7 @@ void measure(const std::string& label, bool eltwise, uint32_t tiles_per_core) {
     return;
   }
   const uint32_t tiles = 120 * tiles_per_core;
-  const int repeats = std::max(5, int(40000 / tiles));
-  double t_eager = 1e30, t_checked = 1e30;
-  for (int round = 0; round < 3; ++round) {
-    t_eager = std::min(t_eager, best_run_seconds(eager.device->command_queue(), eager.program, repeats));
-    t_checked = std::min(t_checked, best_run_seconds(checked.device->command_queue(), checked.program, repeats));
-  }
-  figure(label + "_eager_ns_per_tile", t_eager / tiles * 1e9, "ns");
-  figure(label + "_checked_ns_per_tile", t_checked / tiles * 1e9, "ns");
-  figure(label + "_checked_over_eager", t_checked / t_eager, "x");
+  compare_setups(label, checked, "checked", eager, "eager", tiles, std::max(5, int(40000 / tiles)));
 }
 
 } // namespace

@@ -25,15 +25,7 @@ ProgramSetup make_setup(bool checked, bool eltwise, uint32_t tiles_per_core) {
 void measure(const std::string& label, bool eltwise, uint32_t tiles_per_core) {
   ProgramSetup on = make_setup(true, eltwise, tiles_per_core), off = make_setup(false, eltwise, tiles_per_core);
   const uint32_t tiles = 120 * tiles_per_core;
-  const int repeats = std::max(7, int(40000 / tiles));
-  double t_on = 1e30, t_off = 1e30;
-  for (int round = 0; round < 3; ++round) {
-    t_on = std::min(t_on, best_run_seconds(on.device->command_queue(), on.program, repeats));
-    t_off = std::min(t_off, best_run_seconds(off.device->command_queue(), off.program, repeats));
-  }
-  figure(label + "_checked_ns_per_tile", t_on / tiles * 1e9, "ns");
-  figure(label + "_unchecked_ns_per_tile", t_off / tiles * 1e9, "ns");
-  figure(label + "_checked_over_unchecked", t_on / t_off, "x");
+  compare_setups(label, on, "checked", off, "unchecked", tiles, std::max(7, int(40000 / tiles)));
 }
 
 } // namespace

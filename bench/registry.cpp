@@ -83,6 +83,18 @@ double best_run_seconds(CommandQueue& cq, Program& program, int repeats) {
   return best;
 }
 
+void compare_setups(const std::string& label, ProgramSetup& a, const char* a_name, ProgramSetup& b, const char* b_name,
+                    uint32_t tiles, int repeats) {
+  double t_a = 1e30, t_b = 1e30;
+  for (int round = 0; round < 3; ++round) {
+    t_a = std::min(t_a, best_run_seconds(a.device->command_queue(), a.program, repeats));
+    t_b = std::min(t_b, best_run_seconds(b.device->command_queue(), b.program, repeats));
+  }
+  figure(label + "_" + a_name + "_ns_per_tile", t_a / tiles * 1e9, "ns");
+  figure(label + "_" + b_name + "_ns_per_tile", t_b / tiles * 1e9, "ns");
+  figure(label + "_" + a_name + "_over_" + b_name, t_a / t_b, "x");
+}
+
 ProgramSetup make_program_setup(const DeviceConfig& config, bool eltwise, uint32_t tiles_per_core) {
   ProgramSetup s{Device::open(config), {}, {}, {}, {}};
   const CoreCoord grid = s.device->grid();

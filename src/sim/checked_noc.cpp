@@ -103,27 +103,17 @@ Core* core_holding(Chip& chip, const uint8_t* p, uint32_t* offset) {
 }
 } // namespace
 
-// Sets the protection of the pages of `core` that [lo_ptr, hi_ptr) touches
-// from their counts, one mprotect per run of pages alike.
-void CheckedNoc::protect_span(const uint8_t* lo_ptr, const uint8_t* hi_ptr) {
+// The pages [lo_ptr, hi_ptr) touches get the protection their counts ask
+// for, or (open, for a landing) read and write. Memory outside every L1,
+// or of a core no transfer guarded yet, is left alone.
+void CheckedNoc::set_span(const uint8_t* lo_ptr, const uint8_t* hi_ptr, bool open) {
   uint32_t off = 0;
   Core* core = core_holding(chip_, lo_ptr, &off);
   if (!core || !guards_[core->index]) return;
   Guards& g = *guards_[core->index];
   const size_t first = off / kPageBytes;
   const size_t last = std::min((off + size_t(hi_ptr - lo_ptr) - 1) / kPageBytes, g.no_access.size() - 1);
-  g.apply(core->l1, first, last, [&](size_t p) { return g.protection(p); });
-}
-
-// Makes the guarded pages [lo_ptr, hi_ptr) touches writable, for a landing.
-void CheckedNoc::open_span(const uint8_t* lo_ptr, const uint8_t* hi_ptr) {
-  uint32_t off = 0;
-  Core* core = core_holding(chip_, lo_ptr, &off);
-  if (!core || !guards_[core->index]) return;
-  Guards& g = *guards_[core->index];
-  const size_t first = off / kPageBytes;
-  const size_t last = std::min((off + size_t(hi_ptr - lo_ptr) - 1) / kPageBytes, g.no_access.size() - 1);
-  g.apply(core->l1, first, last, [](size_t) { return PROT_READ | PROT_WRITE; });
+  g.apply(core->l1, first, last, [&](size_t p) { return open ? PROT_READ | PROT_WRITE : g.protection(p); });
 }
 
 void CheckedNoc::guard(const Core& core, uint32_t lo, uint32_t hi, bool read, int delta) {
@@ -131,7 +121,7 @@ void CheckedNoc::guard(const Core& core, uint32_t lo, uint32_t hi, bool read, in
   std::vector<uint16_t>& counts = read ? g.no_access : g.read_only;
   for (size_t p = lo / kPageBytes; p <= (hi - 1) / kPageBytes; ++p)
     counts[p] = uint16_t(counts[p] + delta);
-  protect_span(core.l1 + lo, core.l1 + hi);
+  set_span(core.l1 + lo, core.l1 + hi, false);
 }
 
 void CheckedNoc::issue(Fiber& f, const PendingTransfer& t) {
@@ -141,11 +131,11 @@ void CheckedNoc::issue(Fiber& f, const PendingTransfer& t) {
 }
 
 void CheckedNoc::land_one(const PendingTransfer& t) {
-  open_span(t.src, t.src + t.size);
-  open_span(t.dst, t.dst + t.size);
+  set_span(t.src, t.src + t.size, true);
+  set_span(t.dst, t.dst + t.size, true);
   std::memmove(t.dst, t.src, t.size);
-  protect_span(t.src, t.src + t.size);
-  protect_span(t.dst, t.dst + t.size);
+  set_span(t.src, t.src + t.size, false);
+  set_span(t.dst, t.dst + t.size, false);
 }
 
 bool CheckedNoc::has_pending(const Fiber& f) const { return !f.pending.empty(); }

@@ -101,8 +101,7 @@ private:
   Guards& guards_of(const Core& core);
   void guard(const Core& core, uint32_t lo, uint32_t hi, bool read, int delta);
   void land_one(const PendingTransfer& t);
-  void protect_span(const uint8_t* lo, const uint8_t* hi);
-  void open_span(const uint8_t* lo, const uint8_t* hi);
+  void set_span(const uint8_t* lo, const uint8_t* hi, bool open);
 
   Chip& chip_;
   std::vector<std::unique_ptr<Guards>> guards_; // per core, made on its first transfer

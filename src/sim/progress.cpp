@@ -54,6 +54,17 @@ void human(double v, char* out, size_t size) {
   else
     std::snprintf(out, size, "%.0f", v);
 }
+
+// "\r[tessel] running 4.5 s: 1.23 M CB pages pushed (274.1 k pages/s)", in place.
+void write_line(const char* doing, double seconds, double total, const char* what, double rate, const char* unit) {
+  char total_text[32], rate_text[32], line[160];
+  human(total, total_text, sizeof total_text);
+  human(rate, rate_text, sizeof rate_text);
+  const int n = std::snprintf(line, sizeof line, "\r[tessel] %s %.1f s: %s %s (%s %s/s)\033[K", doing, seconds,
+                              total_text, what, rate_text, unit);
+  write_all(line, size_t(std::clamp(n, 0, int(sizeof line) - 1)));
+  g_shown = true;
+}
 } // namespace
 
 int64_t steady_ns() {
@@ -79,15 +90,9 @@ void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns) 
   }
   const double dt = g_shown ? double(now_ns - g_last_print) / 1e9 : double(now_ns - start) / 1e9;
   const double rate = double(pages - std::min(pages, g_shown ? g_last_pages : 0)) / dt;
-  char total[32], per_s[32], line[160];
-  human(double(pages), total, sizeof total);
-  human(rate, per_s, sizeof per_s);
-  const int n = std::snprintf(line, sizeof line, "\r[tessel] running %.1f s: %s CB pages pushed (%s pages/s)\033[K",
-                              double(now_ns - start) / 1e9, total, per_s);
-  write_all(line, size_t(std::clamp(n, 0, int(sizeof line) - 1)));
+  write_line("running", double(now_ns - start) / 1e9, double(pages), "CB pages pushed", rate, "pages");
   g_last_print = now_ns;
   g_last_pages = pages;
-  g_shown = true;
 }
 
 WaitProgress::WaitProgress(uint64_t done)
@@ -107,16 +112,10 @@ void WaitProgress::show(uint64_t done) {
   }
   const double dt = double(now - (shown_ ? last_ns_ : start_ns_)) / 1e9;
   const double rate = double(done - (shown_ ? last_ : first_)) / dt;
-  char total[32], per_s[32], line[160];
-  human(double(done), total, sizeof total);
-  human(rate, per_s, sizeof per_s);
-  const int n = std::snprintf(line, sizeof line, "\r[tessel] waiting %.1f s: %s commands done (%s commands/s)\033[K",
-                              double(now - start_ns_) / 1e9, total, per_s);
-  write_all(line, size_t(std::clamp(n, 0, int(sizeof line) - 1)));
+  write_line("waiting", double(now - start_ns_) / 1e9, double(done), "commands done", rate, "commands");
   last_ = done;
   last_ns_ = now;
   shown_ = true;
-  g_shown = true;
 }
 
 bool progress_line_shown() { return g_shown.load(std::memory_order_relaxed); }
