@@ -26,6 +26,8 @@ void run_dispatch_cached();
 void run_memory_check();
 void run_parallel();
 void run_event_trace();
+void run_timing();
+void run_timing_overhead();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -53,6 +55,11 @@ const Benchmark kBenchmarks[] = {
     {"event_trace",
      "the pipeline copy and the eltwise add on 120 cores traced (streamed to a file, and a ring) vs untraced",
      run_event_trace},
+    {"timing",
+     "the cycle estimate vs published silicon: matmul per core at each fidelity, DRAM GB/s, NoC B/cycle, null programs",
+     run_timing},
+    {"timing_overhead", "the pipeline copy and a 512^3 mcast matmul on 120 cores timed vs untimed (host CPU time)",
+     run_timing_overhead},
 };
 } // namespace
 

@@ -71,14 +71,16 @@ class Device:
 
     @classmethod
     def open(cls, arch="blackhole", grid=None, policy="deterministic", *, kernel_cache_dir=None,
-             check_memory=None, profiler=None, trace=None, trace_ring=None):
+             check_memory=None, profiler=None, trace=None, trace_ring=None, timing=None):
         """Open a simulated device: arch 'blackhole' or 'wormhole_b0'; grid
         (x, y) worker cores (None: the arch's full grid); policy
         'deterministic', 'random:<seed>', 'parallel' (one thread per host core)
         or 'parallel:<threads>'. trace: a file to write the event
         trace to (Chrome/Perfetto JSON, docs/trace.md; None: TESSEL_TRACE,
         "": none); trace_ring: keep only the last N events per RISC, written
-        when the device closes (None: TESSEL_TRACE_RING, 0: every event)."""
+        when the device closes (None: TESSEL_TRACE_RING, 0: every event).
+        timing: estimate cycles (docs/timing.md; last_run_timing() reports
+        each run; None: TESSEL_TIMING, 0 or 1)."""
         _check.text(arch, "Device.open: arch")
         _check.text(policy, "Device.open: policy")
         gx = gy = 0
@@ -96,7 +98,8 @@ class Device:
             trace_ring = _check.integer(trace_ring, "Device.open: trace_ring", 0, _tessel.MAX_TRACE_RING_EVENTS,
                                         "a number of events per RISC")
         raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
-                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring)
+                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring,
+                                  _tristate(timing, "Device.open: timing"))
         return cls._wrap(raw)
 
     @classmethod
@@ -154,6 +157,16 @@ class Device:
     trace_ring = property(lambda self: self._d.trace_ring_events(),
                           doc="The trace ring's events per RISC (0: every event is written).")
     check_memory = property(lambda self: self._d.check_memory())
+    timing = property(lambda self: self._d.timing_enabled(),
+                      doc="Whether the device estimates cycles (Device.open(timing=True), TESSEL_TIMING=1).")
+
+    def last_run_timing(self):
+        """The estimate of the device's last program run, a TimingReport
+        (runs == 0 before the first); raises ValidationError when the device
+        does not estimate time."""
+        from .timing import TimingReport
+
+        return TimingReport._from_native(self._d.last_run_timing())
 
     @property
     def policy(self):
