@@ -114,8 +114,8 @@ struct CoreTiming {
 
 class Timing {
 public:
-  static constexpr uint64_t kBucketCycles = 128;
-  static constexpr uint32_t kBuckets = 1024; // per calendar, a ring
+  static constexpr uint64_t kBucketCycles = 256;
+  static constexpr uint32_t kBuckets = 4096; // per calendar, a ring: 2^20 cycles
 
   Timing(Chip& chip, TimingCosts costs);
   Timing(const Timing&) = delete;
