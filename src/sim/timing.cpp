@@ -27,26 +27,33 @@ Timing::Timing(Chip& chip, TimingCosts costs) : chip_(chip), costs_(costs) {
   cores_.reserve(chip.core_count());
   for (uint32_t c = 0; c < chip.core_count(); ++c)
     cores_.push_back(std::make_unique<CoreTiming>());
-  const size_t calendars = size_t(chip.core_count()) * 2 + a.dram_banks;
-  calendars_ = std::make_unique<std::atomic<uint64_t>[]>(calendars * kBuckets);
-  for (size_t i = 0; i < calendars * kBuckets; ++i)
+  endpoints_ = size_t(chip.core_count()) * 2 + a.dram_banks;
+  calendars_ = std::make_unique<std::atomic<uint64_t>[]>(endpoints_ * kBuckets);
+  for (size_t i = 0; i < endpoints_ * kBuckets; ++i)
     calendars_[i].store(0, std::memory_order_relaxed);
 }
 
+namespace {
+// The steps from a to b going up a ring of n (a, b < n; anything else wraps first).
+inline uint32_t ring_steps(uint32_t a, uint32_t b, uint32_t n) {
+  if (__builtin_expect((a | b) >= n, 0)) a %= n, b %= n;
+  return b >= a ? b - a : b + n - a;
+}
+} // namespace
+
 uint32_t Timing::hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
-  const uint32_t dx = (x1 + noc_w_ - x0 % noc_w_) % noc_w_, dy = (y1 + noc_h_ - y0 % noc_h_) % noc_h_;
-  if ((noc & 1) == 0) return dx + dy;
-  return (noc_w_ - dx) % noc_w_ + (noc_h_ - dy) % noc_h_;
+  if ((noc & 1) == 0) return ring_steps(x0, x1, noc_w_) + ring_steps(y0, y1, noc_h_);
+  return ring_steps(x1, x0, noc_w_) + ring_steps(y1, y0, noc_h_);
 }
 
-uint64_t Timing::book(std::atomic<uint64_t>* calendar, double bytes_per_cycle, uint64_t start, uint64_t bytes) {
+uint64_t Timing::book(size_t endpoint, double bytes_per_cycle, uint64_t start, uint64_t bytes) {
   const uint64_t capacity = std::max<uint64_t>(1, uint64_t(bytes_per_cycle * kBucketCycles));
   uint64_t end = start + uint64_t(std::ceil(double(bytes) / bytes_per_cycle));
   uint64_t left = bytes;
   for (uint64_t b = start / kBucketCycles; left != 0; ++b) {
     // In the bucket the transfer starts in, the bytes before its start are not its to use.
     const uint64_t before = b == start / kBucketCycles ? uint64_t((start % kBucketCycles) * bytes_per_cycle) : 0;
-    std::atomic<uint64_t>& word = calendar[b % kBuckets];
+    std::atomic<uint64_t>& word = calendars_[(b % kBuckets) * endpoints_ + endpoint];
     uint64_t old = word.load(std::memory_order_relaxed);
     uint64_t used = 0, take = 0;
     for (;;) {
@@ -55,7 +62,12 @@ uint64_t Timing::book(std::atomic<uint64_t>* calendar, double bytes_per_cycle, u
       const uint64_t filled = std::max(used, before);
       take = filled < capacity ? std::min(capacity - filled, left) : 0;
       if (take == 0 || tag > b) break; // full; or the ring moved on past this bucket: no record to add to
-      if (word.compare_exchange_weak(old, (b << kUsedBits) | (used + take), std::memory_order_relaxed)) break;
+      const uint64_t booked = (b << kUsedBits) | (used + take);
+      if (!concurrent_) { // one host thread runs every RISC: no other writer
+        word.store(booked, std::memory_order_relaxed);
+        break;
+      }
+      if (word.compare_exchange_weak(old, booked, std::memory_order_relaxed)) break;
     }
     if (take == 0) continue;
     left -= take;
@@ -66,12 +78,12 @@ uint64_t Timing::book(std::atomic<uint64_t>* calendar, double bytes_per_cycle, u
 }
 
 uint64_t Timing::book_core_port(uint32_t core_index, uint32_t noc, uint64_t start, uint64_t bytes) {
-  return book(&calendars_[(size_t(core_index) * 2 + (noc & 1)) * kBuckets], costs_.noc_bytes_per_cycle, start, bytes);
+  return book(size_t(core_index) * 2 + (noc & 1), costs_.noc_bytes_per_cycle, start, bytes);
 }
 
 uint64_t Timing::book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes) {
   const size_t index = size_t(chip_.core_count()) * 2 + bank;
-  return book(&calendars_[index * kBuckets], costs_.dram_bank_bytes_per_cycle, start, bytes);
+  return book(index, costs_.dram_bank_bytes_per_cycle, start, bytes);
 }
 
 void Timing::stamp_max(std::atomic<uint64_t>& stamp, uint64_t t) {
@@ -81,6 +93,7 @@ void Timing::stamp_max(std::atomic<uint64_t>& stamp, uint64_t t) {
 }
 
 void Timing::begin_run(const std::vector<Fiber*>& fibers) {
+  concurrent_ = chip_.policy().kind == SchedulerPolicy::Kind::Parallel;
   for (const Fiber* f : fibers) {
     const uint64_t clock = f->core->ctx[f->risc].clock;
     RiscTiming& r = risc(f->core->index, f->risc);

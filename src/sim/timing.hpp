@@ -24,7 +24,8 @@
 // time (order-tolerant). A bucket word packs (bucket number, bytes used) and
 // is updated with compare-and-swap: a parallel run's threads share the
 // calendars without locks; under parallel the order of the updates (and so
-// the estimate) may vary slightly, under deterministic it is fixed.
+// the estimate) may vary slightly, under deterministic it is fixed. (Runs
+// on one host thread store without the compare-and-swap.)
 //
 // Invariants
 //  - A RISC's RiscTiming, and its core's CB stamps, are touched only by the
@@ -114,8 +115,8 @@ struct CoreTiming {
 
 class Timing {
 public:
-  static constexpr uint64_t kBucketCycles = 256;
-  static constexpr uint32_t kBuckets = 4096; // per calendar, a ring: 2^20 cycles
+  static constexpr uint64_t kBucketCycles = 1024;
+  static constexpr uint32_t kBuckets = 1024; // per calendar, a ring: 2^20 cycles
 
   Timing(Chip& chip, TimingCosts costs);
   Timing(const Timing&) = delete;
@@ -142,14 +143,19 @@ public:
   const RunTimingReport& last_run() const { return last_; }
 
 private:
-  uint64_t book(std::atomic<uint64_t>* calendar, double bytes_per_cycle, uint64_t start, uint64_t bytes);
+  uint64_t book(size_t endpoint, double bytes_per_cycle, uint64_t start, uint64_t bytes);
 
   Chip& chip_;
   TimingCosts costs_;
   uint32_t noc_w_ = 1, noc_h_ = 1; // the NoC grid's size
+  bool concurrent_ = true;         // this run's RISCs may run on several host threads (set by begin_run)
   std::vector<RiscTiming> riscs_;
   std::vector<std::unique_ptr<CoreTiming>> cores_;
-  std::unique_ptr<std::atomic<uint64_t>[]> calendars_; // cores x 2 NoCs, then DRAM banks; kBuckets each
+  // Every endpoint's calendar (cores x 2 NoCs, then DRAM banks), bucket-major:
+  // the words of one bucket of every endpoint are adjacent, so RISCs at
+  // about the same simulated time share a few cache lines.
+  size_t endpoints_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> calendars_;
   RunTimingReport last_;
 };
 

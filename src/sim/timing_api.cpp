@@ -16,7 +16,8 @@ namespace tessel::sim {
 
 namespace {
 
-const tessel_sim_api& plain() { return *unticked_api_table(); }
+const tessel_sim_api* const g_unticked = unticked_api_table();
+const tessel_sim_api& plain() { return *g_unticked; }
 Timing& timing_of(tessel_kernel_ctx* k) { return *core_of(k).chip->timing(); }
 RiscTiming& risc_of(tessel_kernel_ctx* k) { return timing_of(k).risc(core_of(k).index, k->risc); }
 
