@@ -27,6 +27,8 @@ void run_memory_check();
 void run_parallel();
 void run_event_trace();
 void run_checked_noc();
+void run_timing();
+void run_timing_overhead();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -56,6 +58,11 @@ const Benchmark kBenchmarks[] = {
      run_event_trace},
     {"checked_noc", "the pipeline copy and the eltwise add on 120 cores in the checked NoC mode vs the eager one",
      run_checked_noc},
+    {"timing",
+     "the cycle estimate vs published silicon: matmul per core at each fidelity, DRAM GB/s, NoC B/cycle, null programs",
+     run_timing},
+    {"timing_overhead", "the pipeline copy and a 512^3 mcast matmul on 120 cores timed vs untimed (host CPU time)",
+     run_timing_overhead},
 };
 } // namespace
 

@@ -25,7 +25,7 @@ int cmd_info(const std::string& arch) {
   return 0;
 }
 
-int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
+int cmd_run(const std::string& name, const tessel::examples::RunOptions& o, bool timing) {
   const auto* e = tessel::examples::find_example(name);
   if (!e) {
     std::fprintf(stderr, "tessel run: no example named '%s'; examples:", name.c_str());
@@ -38,6 +38,7 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o) {
   std::printf("%s: %s\n", e->name, r.summary.c_str());
   std::printf("%s: %s: ran in %.3f ms after %.3f ms of compile and planning (policy %s)\n", e->name,
               r.passed ? "PASSED" : "FAILED", r.seconds * 1e3, r.compile_seconds * 1e3, o.policy.c_str());
+  if (timing) std::fputs(tessel::format_timing_report(tessel::process_timing()).c_str(), stdout);
   return r.passed ? 0 : 1;
 }
 
@@ -148,6 +149,10 @@ int main(int argc, char** argv) {
   run->add_option("--noc", noc_mode, "eager or checked: when NoC transfers land (docs/guide.md, NoC modes)");
   run->add_option("--trace", trace_path, "write an event trace (Chrome/Perfetto JSON, docs/trace.md) to this file");
   run->add_option("--trace-ring", trace_ring, "with --trace: keep only the last N events per RISC");
+  bool run_timing = false;
+  run->add_flag("--timing", run_timing,
+                "estimate cycles (as TESSEL_TIMING=1) and print the estimated device time and busy/wait per RISC "
+                "(docs/timing.md)");
 
   std::string stats_path;
   uint32_t stats_waits = 10;
@@ -221,7 +226,8 @@ int main(int argc, char** argv) {
           throw tessel::ValidationError("run --noc '" + noc_mode + "' is not valid: expected eager or checked");
         setenv("TESSEL_NOC", noc_mode.c_str(), 1); // every device the example opens
       }
-      return *run ? cmd_run(example, o) : cmd_runner_run(runner_dir, o);
+      if (*run && run_timing) setenv("TESSEL_TIMING", "1", 1);
+      return *run ? cmd_run(example, o, run_timing) : cmd_runner_run(runner_dir, o);
     }
   } catch (const tessel::Error& e) {
     std::fprintf(stderr, "tessel: %s\n", e.what());

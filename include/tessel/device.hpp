@@ -16,6 +16,7 @@
 #include "tessel/buffer.hpp"
 #include "tessel/core_coord.hpp"
 #include "tessel/profiler.hpp"
+#include "tessel/timing.hpp"
 
 namespace tessel {
 
@@ -57,6 +58,10 @@ struct DeviceConfig {
   // when the device closes (0: write every event as it happens; at most
   // kMaxTraceRingEvents). Unset: TESSEL_TRACE_RING, else 0.
   std::optional<uint64_t> trace_ring_events;
+  // The cycle estimate (timing.hpp, docs/timing.md): every RISC's clock
+  // counts estimated cycles, each run is reported (last_run_timing), and the
+  // trace is stamped in estimated time. Unset: TESSEL_TIMING (0 or 1), else off.
+  std::optional<bool> timing;
 };
 
 inline constexpr uint64_t kMaxTraceRingEvents = 10'000'000;
@@ -115,6 +120,12 @@ public:
   // and the ring's events per RISC (0: streaming).
   std::string trace_path() const;
   uint64_t trace_ring_events() const;
+
+  // Whether the device estimates time, and the estimate of its last program
+  // run (an empty report, runs == 0, before the first; throws
+  // ValidationError when the device does not estimate time).
+  bool timing_enabled() const;
+  TimingReport last_run_timing() const;
 
   CommandQueue& command_queue();
   // Compiled programs reused by structure (program_cache.hpp): statistics and clear().

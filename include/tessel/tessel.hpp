@@ -18,5 +18,6 @@
 #include "tessel/runtime_resources.hpp"
 #include "tessel/tensor_accessor_args.hpp"
 #include "tessel/tile.hpp"
+#include "tessel/timing.hpp"
 #include "tessel/trace_stats.hpp"
 #include "tessel/work_split.hpp"

@@ -45,7 +45,7 @@ void bind_device(nb::module_& m) {
       .def_static("open",
                   [](const std::string& arch, uint32_t gx, uint32_t gy, const std::string& policy,
                      const std::string& cache, int check_memory, int profiler, std::optional<std::string> trace,
-                     std::optional<uint64_t> trace_ring, std::optional<std::string> noc) {
+                     std::optional<uint64_t> trace_ring, std::optional<std::string> noc, int timing) {
                     DeviceConfig c;
                     c.arch = arch;
                     c.grid_x = gx;
@@ -57,8 +57,18 @@ void bind_device(nb::module_& m) {
                     c.trace_path = std::move(trace);
                     c.trace_ring_events = trace_ring;
                     c.noc = std::move(noc);
+                    c.timing = tristate(timing);
                     return Device::open(c);
                   })
+      .def("timing_enabled", &Device::timing_enabled)
+      .def("last_run_timing",
+           [](const Device& d) {
+             const TimingReport r = d.last_run_timing();
+             nb::list riscs;
+             for (const RiscTiming& x : r.riscs)
+               riscs.append(nb::make_tuple(x.core.x, x.core.y, x.risc, x.busy_cycles, x.wait_cycles));
+             return nb::make_tuple(r.clock_mhz, r.kernel_cycles, r.dispatch_cycles, r.device_cycles, r.runs, riscs);
+           })
       .def("close", &Device::close)
       .def("trace_path", &Device::trace_path)
       .def("trace_ring_events", &Device::trace_ring_events)

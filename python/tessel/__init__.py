@@ -54,6 +54,7 @@ from .program import (  # noqa: E402
 )
 from . import formats  # noqa: E402,F401
 from .trace import TraceStats, trace_stats  # noqa: E402,F401
+from .timing import RiscTiming, TimingReport  # noqa: E402,F401
 
 # Ctrl-C stops a simulated run in progress (raising KeyboardInterrupt).
 _tessel.install_interrupt_handler()

@@ -71,7 +71,7 @@ class Device:
 
     @classmethod
     def open(cls, arch="blackhole", grid=None, policy="deterministic", *, kernel_cache_dir=None,
-             check_memory=None, profiler=None, trace=None, trace_ring=None, noc=None):
+             check_memory=None, profiler=None, trace=None, trace_ring=None, noc=None, timing=None):
         """Open a simulated device: arch 'blackhole' or 'wormhole_b0'; grid
         (x, y) worker cores (None: the arch's full grid); policy
         'deterministic', 'random:<seed>', 'parallel' (one thread per host core)
@@ -82,7 +82,9 @@ class Device:
         noc: 'eager' (transfers land when issued) or 'checked' (they land at
         their barriers, and a kernel that reads a read's destination or
         changes a write's source before waiting is reported; None:
-        TESSEL_NOC, else 'eager')."""
+        TESSEL_NOC, else 'eager').
+        timing: estimate cycles (docs/timing.md; last_run_timing() reports
+        each run; None: TESSEL_TIMING, 0 or 1)."""
         _check.text(arch, "Device.open: arch")
         _check.text(policy, "Device.open: policy")
         gx = gy = 0
@@ -102,7 +104,8 @@ class Device:
         if noc is not None:
             _check.text(noc, "Device.open: noc")
         raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
-                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc)
+                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc,
+                                  _tristate(timing, "Device.open: timing"))
         return cls._wrap(raw)
 
     @classmethod
@@ -160,7 +163,8 @@ class Device:
     trace_ring = property(lambda self: self._d.trace_ring_events(),
                           doc="The trace ring's events per RISC (0: every event is written).")
     check_memory = property(lambda self: self._d.check_memory())
-    noc_mode = property(lambda self: self._d.noc_mode())
+                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc,
+                                  _tristate(timing, "Device.open: timing"))
 
     @property
     def policy(self):

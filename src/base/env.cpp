@@ -43,6 +43,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_PROFILER_DIR", "the directory profiler reads write profile_log_device.csv to (compat)"},
     {"TESSEL_TRACE", "a file to write the event trace to (Chrome/Perfetto JSON, docs/trace.md)"},
     {"TESSEL_TRACE_RING", "keep only the last N trace events per RISC, written when the device closes"},
+    {"TESSEL_TIMING", "1 or 0: estimate cycles (docs/timing.md); only 0 or 1"},
     {"TESSEL_INSN_CHECK", "1 or 0: check cross-compiled kernels for instructions the cores lack (size estimate)"},
     {"TESSEL_CARD_LOCK_DIR", "where dispatch sessions keep their per-card lock files (default /tmp)"},
     {"TESSEL_X280_RUNNER", "the tessel-x280-runner X280 threads run in (default: the build tree's; a wheel sets it)"},

@@ -6,6 +6,7 @@
 #include "base/env.hpp"
 #include "base/trace_file.hpp"
 #include "runtime/device_state.hpp"
+#include "runtime/device_timing.hpp"
 #include "runtime/device_trace.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/command_queue.hpp"
@@ -63,6 +64,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
   const sim::NocMode noc_mode = noc_mode_of(config);
+  const bool timing = runtime::device_timing(config);
   sim::TraceOptions trace = runtime::open_device_trace(config, arch);
   s.arch = arch;
   if (!config.kernel_cache_dir.empty()) {
@@ -77,6 +79,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   s.chip->set_profiler_enabled(config.profiler ? *config.profiler
                                                : base::env_flag("TESSEL_PROFILER", false) ||
                                                      base::env_flag("TT_METAL_DEVICE_PROFILER", false));
+  if (timing) sim::set_chip_timing(*s.chip, true); // before the trace, whose time base follows it
   if (trace.file) sim::set_chip_trace(*s.chip, std::move(trace));
   s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
@@ -153,6 +156,17 @@ std::string Device::trace_path() const {
 uint64_t Device::trace_ring_events() const {
   const sim::Tracer* t = state_->open() ? state_->chip->tracer() : nullptr;
   return t ? t->ring_events() : 0;
+}
+
+bool Device::timing_enabled() const { return state_->open() && state_->chip->timing() != nullptr; }
+
+TimingReport Device::last_run_timing() const {
+  state_->require_open("Device::last_run_timing");
+  const sim::Timing* t = state_->chip->timing();
+  if (!t)
+    throw ValidationError("Device::last_run_timing: this device does not estimate time; open it with "
+                          "DeviceConfig::timing = true or TESSEL_TIMING=1");
+  return runtime::timing_report(t->last_run());
 }
 
 CommandQueue& Device::command_queue() { return *queue_; }

@@ -24,6 +24,7 @@ ArchSpec arch_preset(std::string_view name) {
     a.num_cb_indices = 64;
     a.worker_noc_x0 = 1;
     a.worker_noc_y0 = 2;
+    a.clock_mhz = 1350; // AICLK up to 1.35 GHz (docs.tenstorrent.com, Blackhole specifications)
     return a;
   }
   if (name == "wormhole_b0" || name == "wormhole") {

@@ -19,6 +19,7 @@
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/parallel_run.hpp"
 #include "sim/progress.hpp"
+#include "sim/timing.hpp"
 #include "sim/trace.hpp"
 #include "tessel/error.hpp"
 #include "tessel/interrupt.hpp"
@@ -564,6 +565,7 @@ void Chip::run(std::span<const Launch> launches) {
     if (checked_) kernel_code_range(reinterpret_cast<const void*>(l.entry), &f->code_lo, &f->code_hi);
     active_.push_back(f);
   }
+  if (timing_) timing_->begin_run(active_);
   stop_requested_ = false;
   if (policy_.kind == SchedulerPolicy::Kind::Parallel && policy_.thread_count() > 1 &&
       ParallelRun::cores_of(active_) > 1) {
@@ -663,6 +665,7 @@ void Chip::finish_run(std::span<const Launch> launches) {
     std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
   }
   settle_clocks();
+  if (timing_) timing_->end_run(active_);
   if (profiler_.enabled()) {
     std::string strict_error = profiler_.drain(active_);
     if (!strict_error.empty()) throw KernelError(strict_error);

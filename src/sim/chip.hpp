@@ -57,6 +57,7 @@ namespace bctx = boost::context::detail;
 
 class Chip;
 struct Core;
+class Timing;
 class Tracer;
 
 using KernelEntry = int (*)();
@@ -301,6 +302,13 @@ public:
   Tracer* tracer() const { return tracer_.get(); }
   void set_tracer(std::unique_ptr<Tracer> tracer);
 
+  // The cycle estimate (timing.hpp): none unless set; set_chip_timing
+  // (timing.cpp) attaches it and points every RISC at the timed calls.
+  Timing* timing() const { return timing_.get(); }
+  std::unique_ptr<Timing>& timing_slot() { return timing_; }
+  // Points every RISC at the kernel API table for the trace and timing now set.
+  void refresh_api_table();
+
   // Used by the kernel API implementation (sim internals).
   // Progress and looking calls: see watchdog.hpp.
   void note_progress() { sim::note_progress(*t_watch); }
@@ -394,6 +402,7 @@ private:
   uint64_t clock_epoch_ = 0; // the latest RISC clock of the runs so far
   std::unique_ptr<Tracer> tracer_;
   std::unique_ptr<CheckedNoc> checked_;
+  std::unique_ptr<Timing> timing_;
   struct StackPool;
   std::unique_ptr<StackPool> stacks_;
 };

@@ -26,6 +26,7 @@
 #include "sim/noc_api.hpp"
 #include "sim/profiler.hpp"
 #include "sim/sfpi_api.hpp"
+#include "sim/timing.hpp"
 #include "sim/trace.hpp"
 
 namespace tessel::sim {
@@ -590,8 +591,47 @@ const tessel_sim_api kTable = {
     .profiler_mark = api_profiler_mark,
 };
 
+// The same calls without the tick: what the timed calls (timing_api.cpp)
+// run, charging the clock themselves.
+tessel_sim_api make_unticked() {
+  tessel_sim_api t = kTable;
+  t.cb_reserve_back = api_cb_reserve_back;
+  t.cb_push_back = api_cb_push_back;
+  t.cb_wait_front = api_cb_wait_front;
+  t.cb_pop_front = api_cb_pop_front;
+  t.noc_read = api_noc_read;
+  t.noc_write = api_noc_write;
+  t.noc_write_multicast = api_noc_write_multicast;
+  t.noc_inline_write = api_noc_inline_write;
+  t.noc_barrier = api_noc_barrier;
+  t.sem_wait = api_sem_wait;
+  t.sem_set = api_sem_set;
+  t.sem_inc = api_sem_inc;
+  t.sem_set_multicast = api_sem_set_multicast;
+  t.cb_poll = api_cb_poll;
+  t.compute_init = api_compute_init;
+  t.dst_step = api_dst_step;
+  t.copy_tile = api_copy_tile;
+  t.binary_tiles = api_binary_tiles;
+  t.pack_tile = api_pack_tile;
+  t.matmul = api_matmul;
+  t.reduce_tile = api_reduce_tile;
+  t.transpose_wh_tile = api_transpose_wh_tile;
+  t.bcast_tiles = api_bcast_tiles;
+  t.sfpu_unary = api_sfpu_unary;
+  t.sfpu_binary = api_sfpu_binary;
+  t.copy_block = api_copy_block;
+  t.sfpi_open = api_sfpi_open;
+  return t;
+}
+
 } // namespace
 
 const tessel_sim_api* kernel_api_table() { return &kTable; }
+
+const tessel_sim_api* unticked_api_table() {
+  static const tessel_sim_api table = make_unticked();
+  return &table;
+}
 
 } // namespace tessel::sim

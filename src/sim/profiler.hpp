@@ -2,7 +2,8 @@
 // its kernel's profiler_mark calls (kernel/include/tessel/profiler.h) during
 // a run and drained, when the run ends, into the chip's list of records.
 //
-// The clock. tessel has no cycle model: a "cycle" is one step of a RISC's
+// The clock. Unless the chip is timed (timing.hpp: then a cycle is an
+// estimated one), a "cycle" is one step of a RISC's
 // simulated clock (tessel_kernel_ctx::clock), which advances by one for every
 // kernel API call that reaches the simulator (CB, NoC, semaphore and compute
 // calls; not the inline fast paths) and for every profiler marker. When a

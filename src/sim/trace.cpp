@@ -9,6 +9,7 @@
 #include "base/trace_file.hpp"
 #include "sim/chip.hpp"
 #include "sim/kernel_api_support.hpp"
+#include "sim/timing.hpp"
 
 namespace tessel::sim {
 
@@ -29,8 +30,9 @@ uint32_t risc_index(const tessel_kernel_ctx& k) {
 
 // `{"name":<name>,"cat":<cat>,"ph":"X","ts":..,"dur":..,"pid":..,"tid":..` (no closing brace).
 // `cat` is the literal ,"cat":"<kind>","ph":"X" (kSpanNoc, ...).
-JsonText& span_head(JsonText& j, std::string_view cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid) {
-  j.raw(cat).raw(",\"ts\":").micros(begin).raw(",\"dur\":").micros(end - begin);
+JsonText& span_head(JsonText& j, std::string_view cat, uint64_t begin, uint64_t end, uint32_t pid, uint32_t tid,
+                    uint64_t per_us) {
+  j.raw(cat).raw(",\"ts\":").micros(begin, per_us).raw(",\"dur\":").micros(end - begin, per_us);
   return j.raw(",\"pid\":").u64(pid).raw(",\"tid\":").u64(tid);
 }
 constexpr std::string_view kSpanNoc = ",\"cat\":\"noc\",\"ph\":\"X\"";
@@ -109,11 +111,16 @@ const char* short_file(const char* file) {
 Tracer::Tracer(Chip& chip, TraceOptions options)
     : chip_(chip), file_(std::move(options.file)), ring_events_(options.ring_events), pid_(file_->next_process_id()),
       label_(std::move(options.label)) {
+  if (chip.timing()) {
+    stamps_per_us_ = 1000000;
+    stamps_per_step_ = std::max<uint64_t>(1, uint64_t(1e6 / chip.arch().clock_mhz + 0.5));
+  }
   riscs_.reserve(size_t(chip.core_count()) * TESSEL_RISC_COUNT);
   for (uint32_t c = 0; c < chip.core_count(); ++c)
     for (uint32_t risc = 0; risc < TESSEL_RISC_COUNT; ++risc) {
       auto r = std::make_unique<RiscTrace>(file_.get(), ring_events_);
       r->tid = core_tid(c, risc);
+      r->sub_steps = stamps_per_step_;
       std::snprintf(r->name, sizeof r->name, "core (%u,%u) %s", chip.core(c).logical_x, chip.core(c).logical_y,
                     Chip::risc_name(risc));
       riscs_.push_back(std::move(r));
@@ -142,13 +149,24 @@ void Tracer::write_metadata() {
     j.raw("}},\n");
     text.append(buf, j.size());
   };
+  const bool estimated = stamps_per_us_ != 1000;
   add("process_name", 0, "name",
-      "tessel device #" + std::to_string(pid_) + ": " + label_ + " (time: logical steps, shown as 1 us each)", false);
+      "tessel device #" + std::to_string(pid_) + ": " + label_ +
+          (estimated ? " (time: estimated cycles, docs/timing.md)" : " (time: logical steps, shown as 1 us each)"),
+      false);
   add("process_sort_index", 0, "sort_index", std::to_string(pid_), true);
   {
     JsonText j(buf, sizeof buf);
     j.raw("{\"name\":\"tessel_trace\",\"ph\":\"M\",\"pid\":").u64(pid_).raw(",\"args\":{\"version\":1");
-    j.key("label").str(label_).key("time_base").str("logical").key("ns_per_step").u64(kSubSteps);
+    j.key("label").str(label_).key("time_base").str(estimated ? "estimated" : "logical").key("ns_per_step");
+    if (estimated)
+      j.raw(std::to_string(stamps_per_step_ / 1000))
+          .ch('.')
+          .u64(stamps_per_step_ / 100 % 10)
+          .u64(stamps_per_step_ / 10 % 10)
+          .u64(stamps_per_step_ % 10);
+    else
+      j.u64(kSubSteps);
     j.key("ring_events").u64(ring_events_).key("cores").u64(chip_.core_count());
     j.key("grid").str(std::to_string(chip_.arch().grid_x) + "x" + std::to_string(chip_.arch().grid_y));
     j.raw("}},\n");
@@ -194,7 +212,7 @@ void Tracer::write_wait(RiscTrace& r) {
   default: j.raw("?"); break;
   }
   j.ch('"');
-  span_head(j, kSpanWait, w.begin, w.end, pid_, r.tid);
+  span_head(j, kSpanWait, w.begin, w.end, pid_, r.tid, stamps_per_us_);
   j.raw(",\"args\":{\"what\":");
   describe(j, w);
   if (w.file) j.key("file").str(short_file(w.file)).key("line").u64(w.line);
@@ -212,7 +230,7 @@ void Tracer::write_compute(RiscTrace& r) {
     j.raw(i ? ", " : "").raw(c.names[i]);
   if (c.more_names) j.raw(", ...");
   j.ch('"');
-  span_head(j, kSpanCompute, c.begin, c.end, pid_, r.tid);
+  span_head(j, kSpanCompute, c.begin, c.end, pid_, r.tid, stamps_per_us_);
   j.raw(",\"args\":{\"calls\":").u64(c.calls);
   for (size_t k = 0; k < size_t(ComputeKind::Count); ++k)
     if (c.tiles[k]) j.key(kComputeKindNames[k]).u64(c.tiles[k]);
@@ -225,7 +243,7 @@ void Tracer::write_kernel(RiscTrace& r, uint64_t end, bool ended) {
   const KernelTotals& t = r.totals;
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":").str(short_file(r.kernel_path));
-  span_head(j, kSpanKernel, r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid);
+  span_head(j, kSpanKernel, r.kernel_begin, std::max(end, r.kernel_begin), pid_, r.tid, stamps_per_us_);
   j.raw(",\"args\":{\"path\":").str(r.kernel_path).key("run").u64(r.kernel_run);
   j.key("wait_steps").u64(t.wait).key("waits").u64(t.waits);
   j.key("noc_read_bytes").u64(t.noc_read_bytes).key("noc_write_bytes").u64(t.noc_write_bytes);
@@ -325,7 +343,7 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, kSpanNoc, b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid, stamps_per_us_);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"from\":" : ",\"to\":");
     endpoint_text(j, chip_, core, bank);
@@ -334,7 +352,8 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   }
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw(read ? "{\"name\":\"NoC read\"" : "{\"name\":\"NoC write\"");
-  span_head(j, kSpanNoc, b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)));
+  span_head(j, kSpanNoc, b, b, pid_, core >= 0 ? core_tid(uint32_t(core), kL1Track) : dram_tid(chip_, uint32_t(bank)),
+            stamps_per_us_);
   j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
   j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(read ? ",\"by\":" : ",\"from\":").str(r.name).raw("}");
   end_event(r, j);
@@ -368,7 +387,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"").raw(call).ch('"');
-    span_head(j, kSpanNoc, b, now, pid_, r.tid);
+    span_head(j, kSpanNoc, b, now, pid_, r.tid, stamps_per_us_);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_out\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"destinations\":").u64(dests);
     j.raw(",\"to\":\"cores (").u64(x0 - me.noc_x + me.logical_x).ch(',').u64(y0 - me.noc_y + me.logical_y);
@@ -378,7 +397,7 @@ void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begi
   each_destination([&](uint32_t c) {
     JsonText j(r.out.reserve(), kMaxEventBytes);
     j.raw("{\"name\":\"NoC write\"");
-    span_head(j, kSpanNoc, b, b, pid_, core_tid(c, kL1Track));
+    span_head(j, kSpanNoc, b, b, pid_, core_tid(c, kL1Track), stamps_per_us_);
     j.raw(",\"bind_id\":\"").hex(flow).raw("\",\"flow_in\":true");
     j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"from\":").str(r.name).raw(",\"multicast\":true}");
     end_event(r, j);
@@ -424,7 +443,7 @@ void Tracer::dprint(tessel_kernel_ctx& k, const char* text, uint32_t length) {
   ++r.totals.dprints;
   const uint64_t now = r.last_end = r.stamp(trace_clock(k));
   JsonText j(r.out.reserve(), kMaxEventBytes);
-  j.raw("{\"name\":\"DPRINT\",\"cat\":\"dprint\",\"ph\":\"i\",\"s\":\"t\",\"ts\":").micros(now);
+  j.raw("{\"name\":\"DPRINT\",\"cat\":\"dprint\",\"ph\":\"i\",\"s\":\"t\",\"ts\":").micros(now, stamps_per_us_);
   j.raw(",\"pid\":").u64(pid_).raw(",\"tid\":").u64(r.tid).raw(",\"args\":{\"text\":").str(text, length);
   if (k.risc == TESSEL_RISC_COMPUTE)
     j.key("thread").str(k.dprint_thread <= TESSEL_DPRINT_THREAD_PACK ? kThreads[k.dprint_thread] : "all");
@@ -445,7 +464,7 @@ void Tracer::command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t seque
   const uint64_t now = r.stamp(trace_clock(k));
   JsonText j(r.out.reserve(), kMaxEventBytes);
   j.raw("{\"name\":\"handler ").u64(handler).ch('"');
-  span_head(j, kSpanCommand, std::min(begin, now), now, pid_, r.tid);
+  span_head(j, kSpanCommand, std::min(begin, now), now, pid_, r.tid, stamps_per_us_);
   j.raw(",\"args\":{\"handler\":").u64(handler).key("sequence").u64(sequence).key("slot").u64(slot).raw("}");
   end_event(r, j);
   r.last_end = now;
@@ -467,7 +486,13 @@ void Tracer::finish() {
 
 void Chip::set_tracer(std::unique_ptr<Tracer> tracer) {
   tracer_ = std::move(tracer);
-  const tessel_sim_api* api = tracer_ ? traced_api_table() : kernel_api_table();
+  refresh_api_table();
+}
+
+void Chip::refresh_api_table() {
+  const tessel_sim_api* api = tracer_   ? (timing_ ? traced_timed_api_table() : traced_api_table())
+                              : timing_ ? timed_api_table()
+                                        : kernel_api_table();
   for (auto& c : cores_)
     for (tessel_kernel_ctx& k : c->ctx) {
       k.api = api;

@@ -24,6 +24,9 @@
 // kSubSteps - 1): the RISC's stamps are strictly increasing, which keeps
 // Perfetto's nesting (it orders spans that start together longest first)
 // the RISC's own order. Stamps round back to steps (tessel stats).
+// While the chip is timed (timing.hpp) a step is an estimated cycle: a stamp
+// is then a picosecond, a cycle 1e6 / clock_mhz of them (rounded), and the
+// file says its time base is "estimated".
 //
 // Invariants, per RISC:
 //  - Spans on a RISC's own track nest: a kernel span holds everything the
@@ -123,11 +126,12 @@ struct RiscTrace {
   uint64_t taken = 0;         // reader: when it took its current command (a stamp)
   uint64_t popped[64] = {};   // per CB: when this RISC last popped it (a stamp)
   uint64_t stamp_step = 0, stamp_sub = 0;
+  uint64_t sub_steps = kSubSteps; // stamps per clock step (Tracer::stamps_per_step)
 
   // The next stamp at `clock` (see "Times").
   uint64_t stamp(uint64_t clock) {
     if (clock > stamp_step) stamp_step = clock, stamp_sub = 0;
-    const uint64_t s = stamp_step * kSubSteps + (stamp_sub < kSubSteps - 1 ? stamp_sub : kSubSteps - 1);
+    const uint64_t s = stamp_step * sub_steps + (stamp_sub < sub_steps - 1 ? stamp_sub : sub_steps - 1);
     ++stamp_sub;
     return s;
   }
@@ -141,6 +145,10 @@ public:
   Tracer& operator=(const Tracer&) = delete;
 
   uint32_t process_id() const { return pid_; }
+  // Stamps per clock step and per microsecond of the file: 1000 and 1000
+  // (logical: a step shown as 1 us), or timed: a cycle's picoseconds and 1e6.
+  uint64_t stamps_per_step() const { return stamps_per_step_; }
+  uint64_t stamps_per_us() const { return stamps_per_us_; }
   uint64_t ring_events() const { return ring_events_; }
   const base::TraceFile& file() const { return *file_; }
 
@@ -185,6 +193,7 @@ private:
   uint64_t ring_events_;
   uint32_t pid_;
   std::string label_;
+  uint64_t stamps_per_step_ = kSubSteps, stamps_per_us_ = 1000;
   std::vector<std::unique_ptr<RiscTrace>> riscs_; // core_index * TESSEL_RISC_COUNT + risc
   bool finished_ = false;
 };
@@ -194,7 +203,9 @@ private:
 // turns it off: the tracer is finished and dropped.
 void set_chip_trace(Chip& chip, TraceOptions options);
 
-// The kernel API's function table with the traced calls (trace_api.cpp).
+// The kernel API's function table with the traced calls (trace_api.cpp),
+// over the plain calls or over the timed ones (timing.hpp).
 const tessel_sim_api* traced_api_table();
+const tessel_sim_api* traced_timed_api_table();
 
 } // namespace tessel::sim

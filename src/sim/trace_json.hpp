@@ -47,13 +47,23 @@ public:
       *at_++ = digits[--n];
     return *this;
   }
-  // A trace timestamp: `ns` nanoseconds as microseconds with three decimals.
-  JsonText& micros(uint64_t ns) {
-    u64(ns / 1000);
-    const uint32_t frac = uint32_t(ns % 1000);
+  // A trace timestamp: `stamp` of `per_us` stamps per microsecond (1000:
+  // nanoseconds, or 1000000: picoseconds) as microseconds, trailing zero
+  // decimals dropped.
+  JsonText& micros(uint64_t stamp, uint64_t per_us = 1000) {
+    u64(stamp / per_us);
+    uint64_t frac = stamp % per_us;
     if (frac == 0) return *this;
-    ch('.').ch(char('0' + frac / 100)).ch(char('0' + frac / 10 % 10));
-    return frac % 10 ? ch(char('0' + frac % 10)) : *this;
+    if (per_us == 1000) { // two decimals at least, as trace readers have always seen them
+      ch('.').ch(char('0' + frac / 100)).ch(char('0' + frac / 10 % 10));
+      return frac % 10 ? ch(char('0' + frac % 10)) : *this;
+    }
+    ch('.');
+    for (uint64_t unit = per_us / 10; unit != 0 && frac != 0; unit /= 10) {
+      ch(char('0' + frac / unit));
+      frac %= unit;
+    }
+    return *this;
   }
   JsonText& hex(uint64_t v) {
     static const char kDigits[] = "0123456789abcdef";
