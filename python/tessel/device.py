@@ -163,8 +163,17 @@ class Device:
     trace_ring = property(lambda self: self._d.trace_ring_events(),
                           doc="The trace ring's events per RISC (0: every event is written).")
     check_memory = property(lambda self: self._d.check_memory())
-                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc,
-                                  _tristate(timing, "Device.open: timing"))
+    noc_mode = property(lambda self: self._d.noc_mode())
+    timing = property(lambda self: self._d.timing_enabled(),
+                      doc="Whether the device estimates cycles (Device.open(timing=True), TESSEL_TIMING=1).")
+
+    def last_run_timing(self):
+        """The estimate of the device's last program run, a TimingReport
+        (runs == 0 before the first); raises ValidationError when the device
+        does not estimate time."""
+        from .timing import TimingReport
+
+        return TimingReport._from_native(self._d.last_run_timing())
 
     @property
     def policy(self):
