@@ -61,38 +61,48 @@ void stamp_pages(std::vector<uint64_t>& v, const tessel_cb_iface& q, uint32_t fi
     v[(first + i) % q.num_pages] = t;
 }
 
-void cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  const uint64_t before = k->clock;
-  plain().cb_reserve_back(k, cb, pages, file, line);
+// The stamps a CB's front (push times) or back (pop times) is read by.
+std::vector<uint64_t>& stamps(tessel_kernel_ctx* k, uint32_t cb, bool front) {
+  CoreTiming& c = timing_of(k).core(core_of(k).index);
+  return front ? c.pushed[cb] : c.popped[cb];
+}
+
+// After a CB wait (the plain call has returned: the pages are there): the
+// blocked time, the call, and the clock moved up to when the last of the
+// `pages` at the front was pushed (front) or at the back was popped.
+void waited_for_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint64_t before, bool front) {
   count_blocked(k, before);
   charge_call(k, timing_of(k).costs());
   const tessel_cb_iface& q = k->cbs[cb];
-  std::vector<uint64_t>& popped = slots(timing_of(k).core(core_of(k).index).popped[cb], q.num_pages);
-  wait_until(k, popped[(slot_of(q, q.wr_ptr) + pages - 1) % q.num_pages]);
+  const std::vector<uint64_t>& v = slots(stamps(k, cb, front), q.num_pages);
+  wait_until(k, v[(slot_of(q, front ? q.rd_ptr : q.wr_ptr) + pages - 1) % q.num_pages]);
 }
 
-void cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  const uint32_t first = slot_before(k, cb, true);
-  plain().cb_push_back(k, cb, pages, file, line);
-  charge_call(k, timing_of(k).costs());
-  stamp_pages(timing_of(k).core(core_of(k).index).pushed[cb], k->cbs[cb], first, pages, k->clock);
+void cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  const uint64_t before = k->clock;
+  plain().cb_reserve_back(k, cb, pages, file, line);
+  waited_for_pages(k, cb, pages, before, false);
 }
 
 void cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   const uint64_t before = k->clock;
   plain().cb_wait_front(k, cb, pages, file, line);
-  count_blocked(k, before);
+  waited_for_pages(k, cb, pages, before, true);
+}
+
+// A push stamps its pages for the front's waits, a pop for the back's.
+void cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
+  const uint32_t first = slot_before(k, cb, true);
+  plain().cb_push_back(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  const tessel_cb_iface& q = k->cbs[cb];
-  std::vector<uint64_t>& pushed = slots(timing_of(k).core(core_of(k).index).pushed[cb], q.num_pages);
-  wait_until(k, pushed[(slot_of(q, q.rd_ptr) + pages - 1) % q.num_pages]);
+  stamp_pages(stamps(k, cb, true), k->cbs[cb], first, pages, k->clock);
 }
 
 void cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   const uint32_t first = slot_before(k, cb, false);
   plain().cb_pop_front(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  stamp_pages(timing_of(k).core(core_of(k).index).popped[cb], k->cbs[cb], first, pages, k->clock);
+  stamp_pages(stamps(k, cb, false), k->cbs[cb], first, pages, k->clock);
 }
 
 void cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file, uint32_t line) {
