@@ -125,7 +125,6 @@ void CheckedNoc::guard(const Core& core, uint32_t lo, uint32_t hi, bool read, in
 }
 
 void CheckedNoc::issue(Fiber& f, const PendingTransfer& t) {
-  guards_of(*f.core); // before the push, so that nothing allocates between them
   f.pending.push_back(t);
   guard(*f.core, t.lo, t.hi, t.read, +1);
 }
@@ -137,8 +136,6 @@ void CheckedNoc::land_one(const PendingTransfer& t) {
   set_span(t.src, t.src + t.size, false);
   set_span(t.dst, t.dst + t.size, false);
 }
-
-bool CheckedNoc::has_pending(const Fiber& f) const { return !f.pending.empty(); }
 
 void CheckedNoc::land(Fiber& f, bool reads, bool writes) {
   size_t kept = 0;

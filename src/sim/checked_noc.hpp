@@ -84,7 +84,6 @@ public:
   void issue(Fiber& f, const PendingTransfer& t);
   // Lands f's pending reads and/or writes, in issue order.
   void land(Fiber& f, bool reads, bool writes);
-  bool has_pending(const Fiber& f) const;
   // The run ended (either way): every transfer of its fibers lands.
   void end_run(const std::vector<Fiber*>& fibers);
 
