@@ -395,7 +395,7 @@ bool Chip::yield(Fiber* f) {
   } else if (ready_.empty() && !poll_memory_waiters()) {
     return false;
   }
-  if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
+  land_writes_at_switch(f);
   f->state = FiberState::Ready;
   queue->push_back(f);
   yield_to_scheduler(f);
@@ -412,8 +412,7 @@ void Chip::resume(Fiber* f) {
 }
 
 void Chip::block(Fiber* f) {
-  // A scheduling point: the RISC's writes land (checked_noc.hpp).
-  if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
+  land_writes_at_switch(f);
   f->state = FiberState::Blocked;
   if (tracer_) tracer_->wait_begin(*f);
   yield_to_scheduler(f);
@@ -468,83 +467,6 @@ void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t l
   fail_report(f, std::move(report), true);
 }
 
-namespace {
-bool wait_satisfied(const WaitInfo& w) {
-  switch (w.kind) {
-  case WaitKind::SemEqual: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) == w.value;
-  case WaitKind::SemAtLeast: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) >= w.value;
-  default: return false;
-  }
-}
-} // namespace
-
-void Chip::wake_memory_waiters(Core& core) {
-  auto& ws = core.mem_waiters;
-  for (size_t i = 0; i < ws.size();) {
-    if (wait_satisfied(ws[i]->wait)) {
-      Fiber* f = ws[i];
-      ws[i] = ws.back();
-      ws.pop_back();
-      note_progress();
-      make_ready(f);
-    } else {
-      ++i;
-    }
-  }
-  core.waiting.store(uint32_t(ws.size()), std::memory_order_relaxed);
-}
-
-void Chip::wait_memory(Fiber* f) {
-  Core& c = *f->core;
-  c.mem_waiters.push_back(f);
-  c.waiting.store(uint32_t(c.mem_waiters.size()), std::memory_order_relaxed);
-  block(f);
-}
-
-void Chip::block_releasing(Fiber* f, std::atomic<bool>& lock) {
-  f->release_after_switch = &lock;
-  block(f);
-}
-
-void Chip::wait_memory_releasing(Fiber* f, std::atomic<bool>& lock) {
-  f->release_after_switch = &lock;
-  wait_memory(f);
-}
-
-void Chip::cancel_memory_wait(Fiber* f) {
-  if (parallel_) return parallel_->cancel_memory_wait(f);
-  if (f->state != FiberState::Blocked) return;
-  forget_memory_waiter(f);
-  make_ready(f);
-}
-
-void Chip::forget_memory_waiter(Fiber* f) {
-  auto& ws = f->core->mem_waiters;
-  ws.erase(std::remove(ws.begin(), ws.end(), f), ws.end());
-  f->core->waiting.store(uint32_t(ws.size()), std::memory_order_relaxed);
-}
-
-bool memory_wait_satisfied(const Fiber* f) {
-  return f->state == FiberState::Blocked &&
-         (f->wait.kind == WaitKind::SemEqual || f->wait.kind == WaitKind::SemAtLeast) &&
-         (wait_satisfied(f->wait) || f->wait_cancelled.load(std::memory_order_acquire));
-}
-
-bool Chip::poll_memory_waiters() {
-  bool any = false;
-  for (Fiber* f : active_) {
-    if (memory_wait_satisfied(f)) {
-      forget_memory_waiter(f);
-      note_progress();
-      make_ready(f);
-      any = true;
-    }
-  }
-  return any;
-}
-
-void Chip::after_write_parallel(Core& core) { parallel_->after_write(core); }
-
 void Chip::run(std::span<const Launch> launches) {
   ensure_fault_stack();
   // Every run replays from the seed, so a failing dispatch can be replayed alone.
@@ -573,17 +495,9 @@ void Chip::run(std::span<const Launch> launches) {
     switch (pool_->run(policy_.thread_count(), watchdog_timeout_ms_)) {
     case ParallelRun::End::Finished: switches_ = pool_->switches(); return finish_run(launches);
     case ParallelRun::End::Failed: throw_failure(pool_->failed_fiber(), launches);
-    case ParallelRun::End::Interrupted: abort_run(launches); throw Interrupted(interrupted_report(launches.size()));
-    case ParallelRun::End::Stopped: {
-      std::string reason = std::move(stop_reason_);
-      abort_run(launches);
-      throw RunStopped(reason);
-    }
-    case ParallelRun::End::Deadlock: {
-      std::string report = deadlock_report();
-      abort_run(launches);
-      throw DeadlockError(report);
-    }
+    case ParallelRun::End::Interrupted: throw_interrupted(launches);
+    case ParallelRun::End::Stopped: throw_stopped(launches);
+    case ParallelRun::End::Deadlock: throw_deadlock(launches);
     }
   }
   WatchScope watching(watch, watchdog_timeout_ms_, agent_ == nullptr); // a card's run lasts its whole session
@@ -594,15 +508,8 @@ void Chip::run(std::span<const Launch> launches) {
   size_t remaining = active_.size();
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
-    if (__builtin_expect(interrupt_requested(), 0)) {
-      abort_run(launches);
-      throw Interrupted(interrupted_report(launches.size()));
-    }
-    if (__builtin_expect(stop_requested_, 0)) {
-      std::string reason = std::move(stop_reason_);
-      abort_run(launches);
-      throw RunStopped(reason);
-    }
+    if (__builtin_expect(interrupt_requested(), 0)) throw_interrupted(launches);
+    if (__builtin_expect(stop_requested_, 0)) throw_stopped(launches);
     if (agent_ && --until_poll == 0) {
       until_poll = CardAgent::kPollSwitches;
       agent_->poll(*this);
@@ -613,9 +520,7 @@ void Chip::run(std::span<const Launch> launches) {
       if (remaining == 0) break;
       if (poll_memory_waiters()) continue;
       if (agent_ && (agent_->idle(*this) || stop_requested_)) continue;
-      std::string report = deadlock_report();
-      abort_run(launches);
-      throw DeadlockError(report);
+      throw_deadlock(launches);
     }
     ++switches_;
     resume(f);
@@ -645,14 +550,28 @@ void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
     abort_run(launches);
     throw KernelError(msg);
   }
-  if (f->fault_signal == kWatchdogSignal && interrupt_requested()) {
-    // The watchdog stopped a fiber that did not switch after the request.
-    abort_run(launches);
-    throw Interrupted(interrupted_report(launches.size()));
-  }
+  // The watchdog stopped a fiber that did not switch after the request.
+  if (f->fault_signal == kWatchdogSignal && interrupt_requested()) throw_interrupted(launches);
   std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
   abort_run(launches);
   throw KernelFault(msg);
+}
+
+void Chip::throw_interrupted(std::span<const Launch> launches) {
+  abort_run(launches);
+  throw Interrupted(interrupted_report(launches.size()));
+}
+
+void Chip::throw_stopped(std::span<const Launch> launches) {
+  std::string reason = std::move(stop_reason_);
+  abort_run(launches);
+  throw RunStopped(reason);
+}
+
+void Chip::throw_deadlock(std::span<const Launch> launches) {
+  std::string report = deadlock_report(); // before abort_run clears what it describes
+  abort_run(launches);
+  throw DeadlockError(report);
 }
 
 void Chip::finish_run(std::span<const Launch> launches) {

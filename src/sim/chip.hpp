@@ -364,6 +364,15 @@ private:
   void finish_run(std::span<const Launch> launches);
   // Ends a run stopped by a failed or faulted fiber: throws its error.
   [[noreturn]] void throw_failure(Fiber* f, std::span<const Launch> launches);
+  // End a run: Interrupted, RunStopped (request_stop's reason), DeadlockError.
+  [[noreturn]] void throw_interrupted(std::span<const Launch> launches);
+  [[noreturn]] void throw_stopped(std::span<const Launch> launches);
+  [[noreturn]] void throw_deadlock(std::span<const Launch> launches);
+  // A switch out of f (block, yield) is a scheduling point: in the checked
+  // NoC mode the RISC's writes land (checked_noc.hpp).
+  void land_writes_at_switch(Fiber* f) {
+    if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
+  }
   void reset_fiber(Fiber* f);
   void abort_run(std::span<const Launch> launches);
   std::string deadlock_report() const;
