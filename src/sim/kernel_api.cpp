@@ -547,91 +547,65 @@ struct Ticked<Call> {
 template <auto Call>
 inline constexpr auto ticked = &Ticked<Call>::call;
 
-const tessel_sim_api kTable = {
-    .abi_version = TESSEL_KERNEL_ABI_VERSION,
-    .cb_reserve_back = ticked<api_cb_reserve_back>,
-    .cb_push_back = ticked<api_cb_push_back>,
-    .cb_wait_front = ticked<api_cb_wait_front>,
-    .cb_pop_front = ticked<api_cb_pop_front>,
-    .noc_read = ticked<api_noc_read>,
-    .noc_write = ticked<api_noc_write>,
-    .noc_write_multicast = ticked<api_noc_write_multicast>,
-    .noc_inline_write = ticked<api_noc_inline_write>,
-    .noc_barrier = ticked<api_noc_barrier>,
-    .sem_wait = ticked<api_sem_wait>,
-    .sem_set = ticked<api_sem_set>,
-    .sem_inc = ticked<api_sem_inc>,
-    .sem_set_multicast = ticked<api_sem_set_multicast>,
-    .cb_poll = ticked<api_cb_poll>,
-    .fail = api_fail,
-    .fail_index = api_fail_index,
-    .fail_cb = api_fail_cb,
-    .fail_bank = api_fail_bank,
-    .fail_semaphore = api_fail_semaphore,
-    .dprint = api_dprint,
-    .kernel_exit = api_kernel_exit,
-    .note_bad_noc_coord = api_note_bad_noc_coord,
-    .stalled = api_stalled,
-    .compute_init = ticked<api_compute_init>,
-    .dst_step = ticked<api_dst_step>,
-    .copy_tile = ticked<api_copy_tile>,
-    .binary_tiles = ticked<api_binary_tiles>,
-    .pack_tile = ticked<api_pack_tile>,
-    .matmul = ticked<api_matmul>,
-    .reduce_tile = ticked<api_reduce_tile>,
-    .transpose_wh_tile = ticked<api_transpose_wh_tile>,
-    .bcast_tiles = ticked<api_bcast_tiles>,
-    .sfpu_unary = ticked<api_sfpu_unary>,
-    .sfpu_binary = ticked<api_sfpu_binary>,
-    .copy_block = ticked<api_copy_block>,
-    .extension = api_extension,
-    .sfpi_open = ticked<api_sfpi_open>,
-    .sfpi_reach = api_sfpi_reach,
-    .dprint_tile_slice = api_dprint_tile_slice,
-    .profiler_mark = api_profiler_mark,
-};
+// A call that reaches the simulator: ticked, except in the table the timed
+// calls (timing_api.cpp) run, which charge the clock themselves.
+template <bool Tick, auto Call>
+inline constexpr auto call = Tick ? ticked<Call> : Call;
 
-// The same calls without the tick: what the timed calls (timing_api.cpp)
-// run, charging the clock themselves.
-tessel_sim_api make_unticked() {
-  tessel_sim_api t = kTable;
-  t.cb_reserve_back = api_cb_reserve_back;
-  t.cb_push_back = api_cb_push_back;
-  t.cb_wait_front = api_cb_wait_front;
-  t.cb_pop_front = api_cb_pop_front;
-  t.noc_read = api_noc_read;
-  t.noc_write = api_noc_write;
-  t.noc_write_multicast = api_noc_write_multicast;
-  t.noc_inline_write = api_noc_inline_write;
-  t.noc_barrier = api_noc_barrier;
-  t.sem_wait = api_sem_wait;
-  t.sem_set = api_sem_set;
-  t.sem_inc = api_sem_inc;
-  t.sem_set_multicast = api_sem_set_multicast;
-  t.cb_poll = api_cb_poll;
-  t.compute_init = api_compute_init;
-  t.dst_step = api_dst_step;
-  t.copy_tile = api_copy_tile;
-  t.binary_tiles = api_binary_tiles;
-  t.pack_tile = api_pack_tile;
-  t.matmul = api_matmul;
-  t.reduce_tile = api_reduce_tile;
-  t.transpose_wh_tile = api_transpose_wh_tile;
-  t.bcast_tiles = api_bcast_tiles;
-  t.sfpu_unary = api_sfpu_unary;
-  t.sfpu_binary = api_sfpu_binary;
-  t.copy_block = api_copy_block;
-  t.sfpi_open = api_sfpi_open;
-  return t;
+template <bool Tick>
+constexpr tessel_sim_api make_table() {
+  return {
+      .abi_version = TESSEL_KERNEL_ABI_VERSION,
+      .cb_reserve_back = call<Tick, api_cb_reserve_back>,
+      .cb_push_back = call<Tick, api_cb_push_back>,
+      .cb_wait_front = call<Tick, api_cb_wait_front>,
+      .cb_pop_front = call<Tick, api_cb_pop_front>,
+      .noc_read = call<Tick, api_noc_read>,
+      .noc_write = call<Tick, api_noc_write>,
+      .noc_write_multicast = call<Tick, api_noc_write_multicast>,
+      .noc_inline_write = call<Tick, api_noc_inline_write>,
+      .noc_barrier = call<Tick, api_noc_barrier>,
+      .sem_wait = call<Tick, api_sem_wait>,
+      .sem_set = call<Tick, api_sem_set>,
+      .sem_inc = call<Tick, api_sem_inc>,
+      .sem_set_multicast = call<Tick, api_sem_set_multicast>,
+      .cb_poll = call<Tick, api_cb_poll>,
+      .fail = api_fail,
+      .fail_index = api_fail_index,
+      .fail_cb = api_fail_cb,
+      .fail_bank = api_fail_bank,
+      .fail_semaphore = api_fail_semaphore,
+      .dprint = api_dprint,
+      .kernel_exit = api_kernel_exit,
+      .note_bad_noc_coord = api_note_bad_noc_coord,
+      .stalled = api_stalled,
+      .compute_init = call<Tick, api_compute_init>,
+      .dst_step = call<Tick, api_dst_step>,
+      .copy_tile = call<Tick, api_copy_tile>,
+      .binary_tiles = call<Tick, api_binary_tiles>,
+      .pack_tile = call<Tick, api_pack_tile>,
+      .matmul = call<Tick, api_matmul>,
+      .reduce_tile = call<Tick, api_reduce_tile>,
+      .transpose_wh_tile = call<Tick, api_transpose_wh_tile>,
+      .bcast_tiles = call<Tick, api_bcast_tiles>,
+      .sfpu_unary = call<Tick, api_sfpu_unary>,
+      .sfpu_binary = call<Tick, api_sfpu_binary>,
+      .copy_block = call<Tick, api_copy_block>,
+      .extension = api_extension,
+      .sfpi_open = call<Tick, api_sfpi_open>,
+      .sfpi_reach = api_sfpi_reach,
+      .dprint_tile_slice = api_dprint_tile_slice,
+      .profiler_mark = api_profiler_mark,
+  };
 }
+
+constexpr tessel_sim_api kTable = make_table<true>();
+constexpr tessel_sim_api kUnticked = make_table<false>();
 
 } // namespace
 
 const tessel_sim_api* kernel_api_table() { return &kTable; }
 
-const tessel_sim_api* unticked_api_table() {
-  static const tessel_sim_api table = make_unticked();
-  return &table;
-}
+const tessel_sim_api* unticked_api_table() { return &kUnticked; }
 
 } // namespace tessel::sim
