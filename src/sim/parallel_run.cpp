@@ -249,7 +249,15 @@ bool ParallelRun::serve_agent(Worker& w) {
 }
 
 bool ParallelRun::go_idle(Worker& w) {
+  // A post or poke that came after this worker's last look is either seen
+  // here or sees idle == 1 and counts the worker active again (seq_cst on
+  // both sides). Either way the worker is counted while it has work.
   w.idle.store(1);
+  if (w.inbox.load() || w.poked.load()) {
+    uint32_t one = 1;
+    if (!w.idle.compare_exchange_strong(one, 0)) active_.fetch_sub(1); // a waker counted it as well
+    return false;
+  }
   if (active_.fetch_sub(1) == 1) {
     // Every worker is idle: nothing can change unless a plain store satisfied
     // a memory waiter without a poke.
@@ -259,15 +267,14 @@ bool ParallelRun::go_idle(Worker& w) {
     end(End::Deadlock);
     return true;
   }
+  // Only a waker that has counted this worker active again wakes it (see
+  // activate): a worker that woke itself on a flag could take a fiber after
+  // the last active worker had found nothing to run and declared a deadlock.
   uint32_t checks = 0;
-  const auto ready = [&] {
-    return end_.load(std::memory_order_relaxed) || !w.idle.load(std::memory_order_relaxed) ||
-           w.inbox.load(std::memory_order_relaxed) || w.poked.load(std::memory_order_relaxed);
-  };
+  const auto ready = [&] { return end_.load(std::memory_order_relaxed) || !w.idle.load(std::memory_order_acquire); };
   while (!base::spin_or_park(w.park, checks, kSpinChecks, kParkUs, ready)) {
   }
   if (end_.load()) return true;
-  reactivate(w);
   note_progress(*t_watch); // waiting for another thread is not a stall of this one
   return false;
 }
@@ -311,9 +318,14 @@ void ParallelRun::poke(Worker& v) {
 }
 
 void ParallelRun::activate(Worker& v) {
-  // The caller is active, so active_ cannot reach 0 before v is counted.
-  uint32_t one = 1;
-  if (v.idle.load() && v.idle.compare_exchange_strong(one, 0)) active_.fetch_add(1);
+  // The caller is active, so active_ cannot reach 0 before v is counted. v
+  // is counted before its idle flag clears: cleared first, v could run, go
+  // idle again and take the caller's count with its decrement.
+  if (v.idle.load()) {
+    active_.fetch_add(1);
+    uint32_t one = 1;
+    if (!v.idle.compare_exchange_strong(one, 0)) active_.fetch_sub(1); // someone else woke it
+  }
   base::unpark(v.park);
 }
 

@@ -18,7 +18,8 @@
 //    of microseconds on a VM, so a wake-up that comes soon never parks).
 //  - Deadlock detection is exact, never a timeout: `active` counts workers
 //    that are not idle, and only an active worker can wake another (it
-//    counts the woken worker active before it goes idle itself). When the
+//    counts the woken worker active before it goes idle itself; an idle
+//    worker never wakes itself on a flag it sees). When the
 //    last active worker goes idle nothing can change any more; it polls
 //    every memory waiter once (a plain store may have satisfied one without
 //    a poke), and if none is satisfied the run is deadlocked and ends with

@@ -133,6 +133,17 @@ TEST_P(ParallelTest, ATokenRingOverEveryThreadLosesNoWakeUp) {
   expect_device_works(device);
 }
 
+TEST_P(ParallelTest, AHandOffBetweenTwoThreadsIsNeverAFalseDeadlock) {
+  // Two cores on two threads pass a token 2000 times: every pass leaves one
+  // worker with nothing to run, so workers go idle and wake thousands of
+  // times per run, each time racing the other's pokes.
+  auto device = open_device("blackhole", 2, 1, GetParam());
+  Program p = ring(device, CoreRange({0, 0}, {1, 0}), 2000, true);
+  for (int run = 0; run < 20; ++run)
+    ASSERT_NO_THROW(device->command_queue().enqueue_program(p)) << "run " << run;
+  expect_device_works(device);
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, ParallelTest,
                          ::testing::Values(std::string("parallel:2"), std::string("parallel:3"),
                                            std::string("parallel:8")),
