@@ -124,24 +124,26 @@ TEST_P(ParallelTest, ACrossThreadDeadlockIsReportedAsUnderDeterministic) {
   EXPECT_EQ(run(GetParam()), expected);
 }
 
-TEST_P(ParallelTest, ATokenRingOverEveryThreadLosesNoWakeUp) {
-  // 12 cores, so every thread owns several; 500 laps of the token.
-  auto device = open_device("blackhole", 4, 3, GetParam());
-  Program p = ring(device, CoreRange({0, 0}, {3, 2}), 500, true);
-  for (int run = 0; run < 3; ++run)
+// Runs a started ring of `laps` laps over a cols x rows grid `runs` times,
+// each to its end.
+void expect_rings_finish(const std::string& policy, uint32_t cols, uint32_t rows, uint32_t laps, int runs) {
+  auto device = open_device("blackhole", cols, rows, policy);
+  Program p = ring(device, CoreRange({0, 0}, {cols - 1, rows - 1}), laps, true);
+  for (int run = 0; run < runs; ++run)
     ASSERT_NO_THROW(device->command_queue().enqueue_program(p)) << "run " << run;
   expect_device_works(device);
+}
+
+TEST_P(ParallelTest, ATokenRingOverEveryThreadLosesNoWakeUp) {
+  // 12 cores, so every thread owns several; 500 laps of the token.
+  expect_rings_finish(GetParam(), 4, 3, 500, 3);
 }
 
 TEST_P(ParallelTest, AHandOffBetweenTwoThreadsIsNeverAFalseDeadlock) {
   // Two cores on two threads pass a token 2000 times: every pass leaves one
   // worker with nothing to run, so workers go idle and wake thousands of
   // times per run, each time racing the other's pokes.
-  auto device = open_device("blackhole", 2, 1, GetParam());
-  Program p = ring(device, CoreRange({0, 0}, {1, 0}), 2000, true);
-  for (int run = 0; run < 20; ++run)
-    ASSERT_NO_THROW(device->command_queue().enqueue_program(p)) << "run " << run;
-  expect_device_works(device);
+  expect_rings_finish(GetParam(), 2, 1, 2000, 20);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, ParallelTest,
