@@ -19,8 +19,8 @@
 //  - Deadlock detection is exact, never a timeout: `active` counts workers
 //    that are not idle, and only an active worker can wake another (it
 //    counts the woken worker active before it goes idle itself; an idle
-//    worker never wakes itself on a flag it sees). When the
-//    last active worker goes idle nothing can change any more; it polls
+//    worker never wakes itself on a flag it sees). When the last active
+//    worker goes idle nothing can change any more; it polls
 //    every memory waiter once (a plain store may have satisfied one without
 //    a poke), and if none is satisfied the run is deadlocked and ends with
 //    the same report as under the deterministic policy.
