@@ -58,6 +58,7 @@ namespace bctx = boost::context::detail;
 class Chip;
 struct Core;
 class Timing;
+struct CoreTiming;
 class Tracer;
 
 using KernelEntry = int (*)();
@@ -171,6 +172,7 @@ inline constexpr int kInFlightSignal = -2; // stopped by CheckedNoc: touched a t
 
 struct Core {
   Chip* chip = nullptr;
+  CoreTiming* timing = nullptr; // this core's cycle-estimate state, while the chip is timed
   uint32_t index = 0;
   uint32_t logical_x = 0, logical_y = 0;
   uint32_t noc_x = 0, noc_y = 0;

@@ -3,6 +3,7 @@
 #include "sim/timing.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <mutex>
 
@@ -12,56 +13,95 @@
 namespace tessel::sim {
 
 namespace {
-constexpr uint32_t kUsedBits = 24; // a bucket word: bucket number << kUsedBits | bytes used
-constexpr uint64_t kUsedMask = (uint64_t(1) << kUsedBits) - 1;
-
 std::mutex g_process_mutex; // once per run, never per call
 ProcessTiming g_process;
 } // namespace
 
-Timing::Timing(Chip& chip, TimingCosts costs) : chip_(chip), costs_(costs) {
+Timing::Rate::Rate(double bytes_per_cycle) {
+  const double rate = std::max(bytes_per_cycle, 1.0 / double(kBucketCycles));
+  den = kBucketCycles;
+  for (uint64_t d = 1; d <= kBucketCycles; ++d)
+    if (std::abs(rate * double(d) - std::round(rate * double(d))) < 1e-9 * rate * double(d)) {
+      den = d;
+      break;
+    }
+  num = std::max<uint64_t>(1, uint64_t(std::llround(rate * double(den))));
+  capacity = std::max<uint64_t>(1, kBucketCycles * num / den);
+  pow2 = den == 1 && std::has_single_bit(num);
+  shift = pow2 ? uint32_t(std::countr_zero(num)) : 0;
+  by_num = Divisor(num);
+  by_den = Divisor(den);
+}
+
+Timing::Timing(Chip& chip, TimingCosts costs)
+    : chip_(chip), costs_(costs), noc_rate_(costs.noc_bytes_per_cycle), dram_rate_(costs.dram_bank_bytes_per_cycle) {
   const ArchSpec& a = chip.arch();
   noc_w_ = std::max(a.grid_x + a.worker_noc_x0, 1u);
   noc_h_ = std::max(a.grid_y + a.worker_noc_y0, a.dram_banks);
-  riscs_.resize(size_t(chip.core_count()) * TESSEL_RISC_COUNT);
   cores_.reserve(chip.core_count());
-  for (uint32_t c = 0; c < chip.core_count(); ++c)
+  for (uint32_t c = 0; c < chip.core_count(); ++c) {
     cores_.push_back(std::make_unique<CoreTiming>());
-  endpoints_ = size_t(chip.core_count()) * 2 + a.dram_banks;
+    cores_.back()->owner = this;
+  }
+  dram_endpoint0_ = size_t(chip.core_count()) * 2;
+  endpoints_ = dram_endpoint0_ + a.dram_banks;
   calendars_ = std::make_unique<std::atomic<uint64_t>[]>(endpoints_ * kBuckets);
   for (size_t i = 0; i < endpoints_ * kBuckets; ++i)
     calendars_[i].store(0, std::memory_order_relaxed);
+  full_runs_ = std::make_unique<std::atomic<uint64_t>[]>(endpoints_);
+  for (size_t i = 0; i < endpoints_; ++i)
+    full_runs_[i].store(0, std::memory_order_relaxed);
 }
 
-namespace {
-// The steps from a to b going up a ring of n (a, b < n; anything else wraps first).
-inline uint32_t ring_steps(uint32_t a, uint32_t b, uint32_t n) {
-  if (__builtin_expect((a | b) >= n, 0)) a %= n, b %= n;
-  return b >= a ? b - a : b + n - a;
-}
-} // namespace
+void Timing::drop_run(size_t endpoint) { full_runs_[endpoint].store(0, std::memory_order_relaxed); }
 
-uint32_t Timing::hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
-  if ((noc & 1) == 0) return ring_steps(x0, x1, noc_w_) + ring_steps(y0, y1, noc_h_);
-  return ring_steps(x1, x0, noc_w_) + ring_steps(y1, y0, noc_h_);
+void Timing::note_full(size_t endpoint, uint64_t b) {
+  std::atomic<uint64_t>& word = full_runs_[endpoint];
+  uint64_t old = word.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint64_t first = run_first(old), length = old & kRunLengthMask;
+    uint64_t next;
+    if (length != 0 && b == first + length && length + 1 < kBuckets)
+      next = old + 1; // extends the run (a run stays shorter than the ring)
+    else if (length != 0 && b + 1 == first && length + 1 < kBuckets)
+      next = (b << kRunBits) | (length + 1);
+    else if (length == 0 || b > first + length)
+      next = (b << kRunBits) | 1; // a later run replaces the earlier one
+    else
+      return; // inside the run, or an older bucket: keep the run
+    if (!concurrent_) {
+      word.store(next, std::memory_order_relaxed);
+      return;
+    }
+    if (word.compare_exchange_weak(old, next, std::memory_order_relaxed)) return;
+  }
 }
 
-uint64_t Timing::book(size_t endpoint, double bytes_per_cycle, uint64_t start, uint64_t bytes) {
-  const uint64_t capacity = std::max<uint64_t>(1, uint64_t(bytes_per_cycle * kBucketCycles));
-  uint64_t end = start + uint64_t(std::ceil(double(bytes) / bytes_per_cycle));
+uint64_t Timing::book_walk(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes) {
+  uint64_t end = start + rate.cycles(bytes);
   uint64_t left = bytes;
-  for (uint64_t b = start / kBucketCycles; left != 0; ++b) {
+  uint64_t b = start / kBucketCycles;
+  std::atomic<uint64_t>& run = full_runs_[endpoint];
+  if (const uint64_t r = run.load(std::memory_order_relaxed); b >= run_first(r) && b < run_end(r))
+    b = run_end(r); // the full buckets between are the walk's to skip
+  for (; left != 0; ++b) {
     // In the bucket the transfer starts in, the bytes before its start are not its to use.
-    const uint64_t before = b == start / kBucketCycles ? uint64_t((start % kBucketCycles) * bytes_per_cycle) : 0;
-    std::atomic<uint64_t>& word = calendars_[(b % kBuckets) * endpoints_ + endpoint];
+    const uint64_t before = b == start / kBucketCycles ? rate.bytes_in(start % kBucketCycles) : 0;
+    std::atomic<uint64_t>& word = calendar_word(endpoint, b);
     uint64_t old = word.load(std::memory_order_relaxed);
     uint64_t used = 0, take = 0;
     for (;;) {
       const uint64_t tag = old >> kUsedBits;
       used = tag == b ? old & kUsedMask : 0;
       const uint64_t filled = std::max(used, before);
-      take = filled < capacity ? std::min(capacity - filled, left) : 0;
+      take = filled < rate.capacity ? std::min(rate.capacity - filled, left) : 0;
       if (take == 0 || tag > b) break; // full; or the ring moved on past this bucket: no record to add to
+      // Taking a word over from a bucket a lap earlier empties that bucket: a
+      // full run it may be in no longer holds.
+      if (tag != b) {
+        const uint64_t r = run.load(std::memory_order_relaxed);
+        if (r != 0 && b >= run_first(r) + kBuckets) drop_run(endpoint);
+      }
       const uint64_t booked = (b << kUsedBits) | (used + take);
       if (!concurrent_) { // one host thread runs every RISC: no other writer
         word.store(booked, std::memory_order_relaxed);
@@ -69,21 +109,15 @@ uint64_t Timing::book(size_t endpoint, double bytes_per_cycle, uint64_t start, u
       }
       if (word.compare_exchange_weak(old, booked, std::memory_order_relaxed)) break;
     }
-    if (take == 0) continue;
+    if (take == 0) { // full
+      note_full(endpoint, b);
+      continue;
+    }
+    if (used + take == rate.capacity && (old >> kUsedBits) <= b) note_full(endpoint, b);
     left -= take;
-    const uint64_t filled = std::max(used, before) + take;
-    end = std::max(end, b * kBucketCycles + uint64_t(std::ceil(double(filled) / bytes_per_cycle)));
+    end = std::max(end, b * kBucketCycles + rate.cycles(std::max(used, before) + take));
   }
   return end;
-}
-
-uint64_t Timing::book_core_port(uint32_t core_index, uint32_t noc, uint64_t start, uint64_t bytes) {
-  return book(size_t(core_index) * 2 + (noc & 1), costs_.noc_bytes_per_cycle, start, bytes);
-}
-
-uint64_t Timing::book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes) {
-  const size_t index = size_t(chip_.core_count()) * 2 + bank;
-  return book(index, costs_.dram_bank_bytes_per_cycle, start, bytes);
 }
 
 void Timing::stamp_max(std::atomic<uint64_t>& stamp, uint64_t t) {
@@ -94,6 +128,10 @@ void Timing::stamp_max(std::atomic<uint64_t>& stamp, uint64_t t) {
 
 void Timing::begin_run(const std::vector<Fiber*>& fibers) {
   concurrent_ = chip_.policy().kind == SchedulerPolicy::Kind::Parallel;
+  uint64_t first = UINT64_MAX;
+  for (const Fiber* f : fibers)
+    first = std::min(first, f->core->ctx[f->risc].clock);
+  first_bucket_ = fibers.empty() ? first_bucket_ : first / kBucketCycles;
   for (const Fiber* f : fibers) {
     const uint64_t clock = f->core->ctx[f->risc].clock;
     RiscTiming& r = risc(f->core->index, f->risc);
@@ -139,9 +177,12 @@ ProcessTiming process_timing() {
 
 void set_chip_timing(Chip& chip, bool on) {
   chip.timing_slot() = on ? std::make_unique<Timing>(chip, timing_costs(chip.arch())) : nullptr;
-  for (uint32_t c = 0; c < chip.core_count(); ++c)
-    for (tessel_kernel_ctx& k : chip.core(c).ctx)
+  for (uint32_t c = 0; c < chip.core_count(); ++c) {
+    Core& core = chip.core(c);
+    core.timing = on ? &chip.timing()->core(c) : nullptr;
+    for (tessel_kernel_ctx& k : core.ctx)
       k.timing_enabled = on ? 1u : 0u;
+  }
   chip.refresh_api_table();
 }
 

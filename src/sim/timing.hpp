@@ -99,22 +99,34 @@ struct RunTimingReport {
   std::vector<RiscTimingReport> riscs; // every RISC of the run, by core then RISC
 };
 
-// Per-RISC state (index core * TESSEL_RISC_COUNT + risc).
+// Per-RISC state.
 struct RiscTiming {
   uint64_t read_done = 0, write_done = 0; // landing of the latest read / write (or atomic)
   uint64_t wait = 0;                      // cycles the clock was moved by waits this run
   uint64_t run_start = 0;
 };
 
-// Per-core stamps.
+class Timing;
+
+// Per-core state: the core's RISCs and its stamps (Core::timing points here
+// while the chip is timed, so a call reaches its state in one load).
 struct CoreTiming {
+  Timing* owner = nullptr;
+  RiscTiming risc[TESSEL_RISC_COUNT] = {};
   std::atomic<uint64_t> semaphore[TESSEL_MAX_SEMAPHORES] = {};
-  std::vector<uint64_t> pushed[TESSEL_MAX_CBS]; // per page slot: when it was pushed
-  std::vector<uint64_t> popped[TESSEL_MAX_CBS]; // per page slot: when it was popped
+  // Per CB: when each page was pushed and popped (timing_api.cpp numbers
+  // the pages), the two times of a page side by side.
+  struct CbStamps {
+    std::vector<uint64_t> times; // [2 * (page & (pages - 1))] pushed, [+ 1] popped
+    uint32_t pages = 0;          // the ring's size: a power of 2, or 0 before first use
+  };
+  CbStamps cb[TESSEL_MAX_CBS];
 };
 
 class Timing {
 public:
+  static constexpr uint32_t kUsedBits = 24; // a bucket word: bucket number << kUsedBits | bytes used
+  static constexpr uint64_t kUsedMask = (uint64_t(1) << kUsedBits) - 1;
   static constexpr uint64_t kBucketCycles = 1024;
   static constexpr uint32_t kBuckets = 1024; // per calendar, a ring: 2^20 cycles
 
@@ -123,16 +135,36 @@ public:
   Timing& operator=(const Timing&) = delete;
 
   const TimingCosts& costs() const { return costs_; }
-  RiscTiming& risc(uint32_t core_index, uint32_t risc) { return riscs_[core_index * TESSEL_RISC_COUNT + risc]; }
+  RiscTiming& risc(uint32_t core_index, uint32_t risc) { return cores_[core_index]->risc[risc]; }
   CoreTiming& core(uint32_t core_index) { return *cores_[core_index]; }
 
   // NoC hops from (x0, y0) to (x1, y1) on NoC `noc` (0 runs +x/+y, 1 -x/-y,
   // both wrap around: the NoCs are tori).
-  uint32_t hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const;
+  uint32_t hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
+    if ((noc & 1) == 0) return ring_steps(x0, x1, noc_w_) + ring_steps(y0, y1, noc_h_);
+    return ring_steps(x1, x0, noc_w_) + ring_steps(y1, y0, noc_h_);
+  }
+  // Hops there and back on either NoC: a ring's size in each dimension the
+  // two ends differ in.
+  uint32_t round_trip_hops(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
+    return (ring_steps(x0, x1, noc_w_) ? noc_w_ : 0) + (ring_steps(y0, y1, noc_h_) ? noc_h_ : 0);
+  }
   // Books `bytes` on a calendar from cycle `start`; returns when the last
   // byte has passed.
-  uint64_t book_core_port(uint32_t core_index, uint32_t noc, uint64_t start, uint64_t bytes);
-  uint64_t book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes);
+  uint64_t book_core_port(uint32_t core_index, uint32_t noc, uint64_t start, uint64_t bytes) {
+    return book(size_t(core_index) * 2 + (noc & 1), noc_rate_, start, bytes);
+  }
+  uint64_t book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes) {
+    return book(dram_endpoint0_ + bank, dram_rate_, start, bytes);
+  }
+  // Starts loading the words a booking at `start` will touch (a transfer's
+  // data copy then hides the cache misses).
+  void prefetch_core_port(uint32_t core_index, uint32_t noc, uint64_t start) {
+    __builtin_prefetch(&calendar_word(size_t(core_index) * 2 + (noc & 1), start / kBucketCycles), 1);
+  }
+  void prefetch_dram_bank(uint32_t bank, uint64_t start) {
+    __builtin_prefetch(&calendar_word(dram_endpoint0_ + bank, start / kBucketCycles), 1);
+  }
   // The semaphore stamp: max(stamp, t).
   static void stamp_max(std::atomic<uint64_t>& stamp, uint64_t t);
 
@@ -143,19 +175,98 @@ public:
   const RunTimingReport& last_run() const { return last_; }
 
 private:
-  uint64_t book(size_t endpoint, double bytes_per_cycle, uint64_t start, uint64_t bytes);
+  // The steps from a to b going up a ring of n (a, b < n; anything else wraps first).
+  static uint32_t ring_steps(uint32_t a, uint32_t b, uint32_t n) {
+    if (__builtin_expect((a | b) >= n, 0)) a %= n, b %= n;
+    return b >= a ? b - a : b + n - a;
+  }
+  // Division by a constant: a multiply for 32-bit dividends (exact for
+  // every 32-bit n and d), a division beyond.
+  struct Divisor {
+    uint64_t d = 1, m = 0; // m = floor((2^64 - 1) / d) + 1; 0 when d is 1
+    explicit Divisor(uint64_t divisor) : d(divisor), m(divisor > 1 ? UINT64_MAX / divisor + 1 : 0) {}
+    uint64_t divide(uint64_t n) const {
+      if (m == 0) return n;
+      if (n >> 32) return n / d;
+      return uint64_t((static_cast<unsigned __int128>(m) * n) >> 64);
+    }
+  };
+  // An endpoint kind's bandwidth as a fraction num/den bytes per cycle (the
+  // smallest den <= kBucketCycles that holds it exactly), so booking is
+  // integer arithmetic: a shift when the rate is a power of 2 bytes per cycle.
+  struct Rate {
+    uint64_t num = 1, den = 1;
+    uint64_t capacity = 1; // whole bytes per bucket
+    uint32_t shift = 0;    // log2(num), when den is 1 and num a power of 2
+    bool pow2 = false;
+    Divisor by_num{1}, by_den{1};
+    explicit Rate(double bytes_per_cycle);
+    // Cycles to move `bytes` (rounded up); bytes moved in `cycles` (rounded down).
+    uint64_t cycles(uint64_t bytes) const {
+      return pow2 ? (bytes + (uint64_t(1) << shift) - 1) >> shift : by_num.divide(bytes * den + num - 1);
+    }
+    uint64_t bytes_in(uint64_t cycles) const { return pow2 ? cycles << shift : by_den.divide(cycles * num); }
+  };
+  // Books `bytes` on `endpoint`'s calendar from `start`. The common case
+  // inline: the bucket the transfer starts in keeps room after it, and is
+  // this lap's or an earlier lap's no full run can hold (so no run
+  // changes); anything else walks (book_walk).
+  uint64_t book(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes) {
+    const uint64_t b = start / kBucketCycles;
+    std::atomic<uint64_t>& word = calendar_word(endpoint, b);
+    uint64_t old = word.load(std::memory_order_relaxed);
+    const uint64_t tag = old >> kUsedBits;
+    if (tag == b || (tag < b && b < run_first(full_runs_[endpoint].load(std::memory_order_relaxed)) + kBuckets)) {
+      const uint64_t used = tag == b ? old & kUsedMask : 0;
+      const uint64_t filled = std::max(used, rate.bytes_in(start % kBucketCycles)) + bytes;
+      if (filled < rate.capacity) {
+        const uint64_t booked = (b << kUsedBits) | (used + bytes);
+        if (!concurrent_)
+          word.store(booked, std::memory_order_relaxed);
+        else if (!word.compare_exchange_strong(old, booked, std::memory_order_relaxed))
+          return book_walk(endpoint, rate, start, bytes);
+        return std::max(start + rate.cycles(bytes), b * kBucketCycles + rate.cycles(filled));
+      }
+    }
+    return book_walk(endpoint, rate, start, bytes);
+  }
+  uint64_t book_walk(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes);
+  // Bucket b's word of `endpoint`'s calendar. The ring is rotated so that
+  // each run starts at its first row: repeated runs reuse the same, warm
+  // rows (a word's tag is the absolute bucket, so an earlier run's words
+  // read as empty).
+  std::atomic<uint64_t>& calendar_word(size_t endpoint, uint64_t b) {
+    return calendars_[((b - first_bucket_) % kBuckets) * endpoints_ + endpoint];
+  }
+  // Bucket b of `endpoint` is full: extend that endpoint's full run with it
+  // when adjacent, or start a new one past it.
+  void note_full(size_t endpoint, uint64_t b);
+  void drop_run(size_t endpoint);
+  static uint64_t run_first(uint64_t run) { return run >> kRunBits; }
+  static uint64_t run_end(uint64_t run) { return run_first(run) + (run & kRunLengthMask); }
 
   Chip& chip_;
   TimingCosts costs_;
   uint32_t noc_w_ = 1, noc_h_ = 1; // the NoC grid's size
   bool concurrent_ = true;         // this run's RISCs may run on several host threads (set by begin_run)
-  std::vector<RiscTiming> riscs_;
+  Rate noc_rate_, dram_rate_;
+  size_t dram_endpoint0_ = 0; // the first DRAM bank's calendar (after the cores' ports)
+  uint64_t first_bucket_ = 0; // the bucket the current run started in (set by begin_run)
   std::vector<std::unique_ptr<CoreTiming>> cores_;
   // Every endpoint's calendar (cores x 2 NoCs, then DRAM banks), bucket-major:
   // the words of one bucket of every endpoint are adjacent, so RISCs at
   // about the same simulated time share a few cache lines.
   size_t endpoints_ = 0;
   std::unique_ptr<std::atomic<uint64_t>[]> calendars_;
+  // Per endpoint, a run of consecutive full buckets (first << kRunBits |
+  // length, length < kBuckets), which a booking starting inside it skips:
+  // under a saturated endpoint a transfer whose clock lags the traffic would
+  // otherwise walk every full bucket between. It only ever names full
+  // buckets (a bucket empties only when the ring reuses its word, and that
+  // drops the run), so it changes no estimate.
+  static constexpr uint32_t kRunBits = 20;
+  static constexpr uint64_t kRunLengthMask = (uint64_t(1) << kRunBits) - 1;
+  std::unique_ptr<std::atomic<uint64_t>[]> full_runs_;
   RunTimingReport last_;
 };
 

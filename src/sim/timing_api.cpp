@@ -18,8 +18,9 @@ namespace {
 
 const tessel_sim_api* const g_unticked = unticked_api_table();
 const tessel_sim_api& plain() { return *g_unticked; }
-Timing& timing_of(tessel_kernel_ctx* k) { return *core_of(k).chip->timing(); }
-RiscTiming& risc_of(tessel_kernel_ctx* k) { return timing_of(k).risc(core_of(k).index, k->risc); }
+CoreTiming& core_timing(tessel_kernel_ctx* k) { return *core_of(k).timing; }
+Timing& timing_of(tessel_kernel_ctx* k) { return *core_timing(k).owner; }
+RiscTiming& risc_of(tessel_kernel_ctx* k) { return core_timing(k).risc[k->risc]; }
 
 // A call's base cost.
 inline void charge_call(tessel_kernel_ctx* k, const TimingCosts& c) { k->clock += c.call_cycles; }
@@ -39,43 +40,48 @@ inline void count_blocked(tessel_kernel_ctx* k, uint64_t before) {
 uint32_t fidelity_phases(const tessel_kernel_ctx* k) { return std::max<uint32_t>(1, k->math_fidelity); }
 
 // ---------------------------------------------------------------------------
-// Circular buffers: page slots carry their push (front) and pop (back) times
+// Circular buffers: pages carry their push (front) and pop (back) times.
+// A page is numbered by the CB's 16-bit counters (pushes: received, pops:
+// acked) and stamped at [number & (P - 1)] of a ring of a power-of-2 size
+// P >= the CB's pages: no two pages a wait can ask for share an entry, and
+// P divides 2^16, so the counters' wrap does not matter.
 
-std::vector<uint64_t>& slots(std::vector<uint64_t>& v, uint32_t num_pages) {
-  if (v.size() < num_pages) v.resize(num_pages, 0); // only when a CB is larger than any before here
-  return v;
+TESSEL_COLD void grow(CoreTiming::CbStamps& st, uint32_t num_pages) {
+  const uint32_t pages = std::bit_ceil(std::clamp<uint32_t>(num_pages, 1, 1u << 16));
+  if (pages <= st.pages) return;
+  std::vector<uint64_t> times(size_t(pages) * 2, 0); // earlier stamps are no later than this run's start
+  st.times.swap(times);
+  st.pages = pages;
 }
 
-uint32_t slot_of(const tessel_cb_iface& q, uint32_t ptr) { return q.page_size ? (ptr - q.fifo_addr) / q.page_size : 0; }
-
-// A CB's page slot at its write (or read) pointer, before the plain call has
-// checked the index: 0 for an index it will refuse.
-uint32_t slot_before(tessel_kernel_ctx* k, uint32_t cb, bool write) {
-  if (cb >= k->num_cb_indices || !k->cbs[cb].configured) return 0;
-  return slot_of(k->cbs[cb], write ? k->cbs[cb].wr_ptr : k->cbs[cb].rd_ptr);
+// The CB's stamps, grown to hold `num_pages` (only when a CB is larger than any before here).
+inline CoreTiming::CbStamps& cb_stamps(tessel_kernel_ctx* k, uint32_t cb, uint32_t num_pages) {
+  CoreTiming::CbStamps& st = core_timing(k).cb[cb];
+  if (__builtin_expect(num_pages > st.pages, 0)) grow(st, num_pages);
+  return st;
 }
 
-void stamp_pages(std::vector<uint64_t>& v, const tessel_cb_iface& q, uint32_t first, uint32_t pages, uint64_t t) {
-  slots(v, q.num_pages);
+// After a push (front) or pop of `pages`: each page is stamped with the clock.
+void stamp_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, bool front) {
+  const tessel_cb_iface& q = k->cbs[cb];
+  CoreTiming::CbStamps& st = cb_stamps(k, cb, q.num_pages);
+  const uint32_t first = uint16_t((front ? q.received : q.acked) - pages), mask = st.pages - 1;
   for (uint32_t i = 0; i < pages; ++i)
-    v[(first + i) % q.num_pages] = t;
-}
-
-// The stamps a CB's front (push times) or back (pop times) is read by.
-std::vector<uint64_t>& stamps(tessel_kernel_ctx* k, uint32_t cb, bool front) {
-  CoreTiming& c = timing_of(k).core(core_of(k).index);
-  return front ? c.pushed[cb] : c.popped[cb];
+    st.times[2 * ((first + i) & mask) + (front ? 0 : 1)] = k->clock;
 }
 
 // After a CB wait (the plain call has returned: the pages are there): the
 // blocked time, the call, and the clock moved up to when the last of the
-// `pages` at the front was pushed (front) or at the back was popped.
+// `pages` at the front was pushed (front: page acked + pages - 1) or the
+// last of the `pages` at the back was freed (back: the pop of page
+// received + pages - 1 - num_pages, the page that slot held a lap before).
 void waited_for_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint64_t before, bool front) {
   count_blocked(k, before);
   charge_call(k, timing_of(k).costs());
   const tessel_cb_iface& q = k->cbs[cb];
-  const std::vector<uint64_t>& v = slots(stamps(k, cb, front), q.num_pages);
-  wait_until(k, v[(slot_of(q, front ? q.rd_ptr : q.wr_ptr) + pages - 1) % q.num_pages]);
+  const CoreTiming::CbStamps& st = cb_stamps(k, cb, q.num_pages);
+  const uint32_t page = front ? q.acked + pages - 1 : q.received + pages - 1 - q.num_pages;
+  wait_until(k, st.times[2 * (page & (st.pages - 1)) + (front ? 0 : 1)]);
 }
 
 void cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
@@ -91,18 +97,17 @@ void cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char
 }
 
 // A push stamps its pages for the front's waits, a pop for the back's.
+// (The plain call has checked the index and counted the pages.)
 void cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  const uint32_t first = slot_before(k, cb, true);
   plain().cb_push_back(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  stamp_pages(stamps(k, cb, true), k->cbs[cb], first, pages, k->clock);
+  stamp_pages(k, cb, pages, true);
 }
 
 void cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
-  const uint32_t first = slot_before(k, cb, false);
   plain().cb_pop_front(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  stamp_pages(stamps(k, cb, false), k->cbs[cb], first, pages, k->clock);
+  stamp_pages(k, cb, pages, false);
 }
 
 void cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file, uint32_t line) {
@@ -127,60 +132,71 @@ Target decode(uint64_t a) {
 }
 
 // Semaphores of `core` written by `bytes` at L1 `offset`: stamped with `t`.
-void stamp_semaphores(Timing& t, Core& core, uint64_t offset, uint64_t bytes, uint64_t when) {
+void stamp_semaphores(Core& core, uint64_t offset, uint64_t bytes, uint64_t when) {
   const uint64_t first = core.ctx[0].semaphore_l1 & TESSEL_L1_SLOT_MASK;
   const uint64_t end = first + uint64_t(TESSEL_MAX_SEMAPHORES) * TESSEL_SEMAPHORE_STRIDE_BYTES;
   offset &= TESSEL_L1_SLOT_MASK;
   if (offset >= end || offset + bytes <= first) return;
   const uint64_t lo = std::max(offset, first), hi = std::min(offset + bytes, end);
-  CoreTiming& ct = t.core(core.index);
+  CoreTiming& ct = *core.timing;
   for (uint64_t s = (lo - first) / TESSEL_SEMAPHORE_STRIDE_BYTES; s * TESSEL_SEMAPHORE_STRIDE_BYTES + first < hi; ++s)
     Timing::stamp_max(ct.semaphore[s], when);
 }
 
 // When a transfer of `bytes` between this RISC's core and `addr` (issued
-// now, on `noc`) lands at the far end, and when its response (read data,
-// write acknowledgement) is back.
+// now, on `noc`) lands at the far end, when its response (read data, write
+// acknowledgement) is back, and the far end's core (-1: DRAM or none).
 struct Landing {
   uint64_t arrival, done;
+  int core;
 };
 
 Landing unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t noc) {
-  Timing& t = timing_of(k);
-  const TimingCosts& c = t.costs();
   Core& me = core_of(k);
-  Chip& chip = *me.chip;
+  Timing& t = *me.timing->owner;
+  const TimingCosts& c = t.costs();
   const Target to = decode(addr);
   const uint64_t start = k->clock;
   uint64_t passed = t.book_core_port(me.index, noc, start, bytes);
   uint64_t latency = c.noc_fixed_cycles;
-  if (int bank = chip.dram_bank_at_noc(to.x, to.y); bank >= 0) {
+  int far = -1;
+  if (int bank = me.chip->dram_bank_at_noc(to.x, to.y); bank >= 0) {
     passed = std::max(passed, t.book_dram_bank(uint32_t(bank), start, bytes));
     latency += c.dram_latency_cycles;
-  } else if (int ci = chip.core_at_noc(to.x, to.y); ci >= 0 && uint32_t(ci) != me.index) {
-    passed = std::max(passed, t.book_core_port(uint32_t(ci), noc, start, bytes));
+  } else if (far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
+    passed = std::max(passed, t.book_core_port(uint32_t(far), noc, start, bytes));
   }
-  const uint64_t there = uint64_t(t.hops(noc, me.noc_x, me.noc_y, to.x, to.y)) * c.hop_cycles;
-  const uint64_t back = uint64_t(t.hops(noc, to.x, to.y, me.noc_x, me.noc_y)) * c.hop_cycles;
+  const uint32_t there = t.hops(noc, me.noc_x, me.noc_y, to.x, to.y);
+  const uint32_t back = t.round_trip_hops(me.noc_x, me.noc_y, to.x, to.y) - there;
   // A read's request travels there and its data back; a write's data there, its acknowledgement back.
-  const uint64_t arrival = passed + latency + there;
-  return {arrival, arrival + back};
+  const uint64_t arrival = passed + latency + uint64_t(there) * c.hop_cycles;
+  return {arrival, arrival + uint64_t(back) * c.hop_cycles, far};
+}
+
+// Before a transfer's data moves: the calendar words unicast() will book.
+void prefetch_unicast(tessel_kernel_ctx* k, uint64_t addr, uint32_t noc, uint64_t start) {
+  Timing& t = timing_of(k);
+  Core& me = core_of(k);
+  const Target to = decode(addr);
+  t.prefetch_core_port(me.index, noc, start);
+  if (int bank = me.chip->dram_bank_at_noc(to.x, to.y); bank >= 0)
+    t.prefetch_dram_bank(uint32_t(bank), start);
+  else if (int ci = me.chip->core_at_noc(to.x, to.y); ci >= 0)
+    t.prefetch_core_port(uint32_t(ci), noc, start);
 }
 
 void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t noc) {
   const Landing l = unicast(k, dst, bytes, noc);
   RiscTiming& r = risc_of(k);
   r.write_done = std::max(r.write_done, l.done);
-  const Target to = decode(dst);
-  Chip& chip = *core_of(k).chip;
-  if (int ci = chip.core_at_noc(to.x, to.y); ci >= 0)
-    stamp_semaphores(timing_of(k), chip.core(uint32_t(ci)), to.local, bytes, l.arrival);
+  if (l.core >= 0) stamp_semaphores(core_of(k).chip->core(uint32_t(l.core)), decode(dst).local, bytes, l.arrival);
 }
 
 void noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t noc, const char* file,
               uint32_t line) {
-  plain().noc_read(k, src, dst_l1, size, noc, file, line);
   const TimingCosts& c = timing_of(k).costs();
+  prefetch_unicast(k, src, noc, k->clock + c.call_cycles + c.noc_issue_cycles);
+  plain().noc_read(k, src, dst_l1, size, noc, file, line);
   k->clock += c.call_cycles + c.noc_issue_cycles;
   const Landing l = unicast(k, src, size, noc);
   RiscTiming& r = risc_of(k);
@@ -235,7 +251,7 @@ void charge_multicast(tessel_kernel_ctx* k, uint64_t mcast, uint64_t bytes, uint
   if (off >= first + uint64_t(TESSEL_MAX_SEMAPHORES) * TESSEL_SEMAPHORE_STRIDE_BYTES || off + bytes <= first) return;
   for (uint32_t y = ylo; y <= yhi; ++y)
     for (uint32_t x = xlo; x <= xhi; ++x)
-      if (int ci = chip.core_at_noc(x, y); ci >= 0) stamp_semaphores(t, chip.core(uint32_t(ci)), off, bytes, arrival);
+      if (int ci = chip.core_at_noc(x, y); ci >= 0) stamp_semaphores(chip.core(uint32_t(ci)), off, bytes, arrival);
 }
 
 void noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests,
@@ -278,13 +294,13 @@ void sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint
   count_blocked(k, before);
   charge_call(k, timing_of(k).costs());
   if (uint32_t s = semaphore_index(k, sem); s < TESSEL_MAX_SEMAPHORES)
-    wait_until(k, timing_of(k).core(core_of(k).index).semaphore[s].load(std::memory_order_relaxed));
+    wait_until(k, core_timing(k).semaphore[s].load(std::memory_order_relaxed));
 }
 
 void sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
   charge_call(k, timing_of(k).costs());
   if (uint32_t s = semaphore_index(k, sem); s < TESSEL_MAX_SEMAPHORES)
-    Timing::stamp_max(timing_of(k).core(core_of(k).index).semaphore[s], k->clock);
+    Timing::stamp_max(core_timing(k).semaphore[s], k->clock);
   plain().sem_set(k, sem, value, file, line);
 }
 
