@@ -127,8 +127,8 @@ class Timing {
 public:
   static constexpr uint32_t kUsedBits = 24; // a bucket word: bucket number << kUsedBits | bytes used
   static constexpr uint64_t kUsedMask = (uint64_t(1) << kUsedBits) - 1;
-  static constexpr uint64_t kBucketCycles = 1024;
-  static constexpr uint32_t kBuckets = 1024; // per calendar, a ring: 2^20 cycles
+  static constexpr uint64_t kBucketCycles = 4096;
+  static constexpr uint32_t kBuckets = 1024; // per calendar, a ring: 2^22 cycles
 
   Timing(Chip& chip, TimingCosts costs);
   Timing(const Timing&) = delete;
@@ -156,14 +156,6 @@ public:
   }
   uint64_t book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes) {
     return book(dram_endpoint0_ + bank, dram_rate_, start, bytes);
-  }
-  // Starts loading the words a booking at `start` will touch (a transfer's
-  // data copy then hides the cache misses).
-  void prefetch_core_port(uint32_t core_index, uint32_t noc, uint64_t start) {
-    __builtin_prefetch(&calendar_word(size_t(core_index) * 2 + (noc & 1), start / kBucketCycles), 1);
-  }
-  void prefetch_dram_bank(uint32_t bank, uint64_t start) {
-    __builtin_prefetch(&calendar_word(dram_endpoint0_ + bank, start / kBucketCycles), 1);
   }
   // The semaphore stamp: max(stamp, t).
   static void stamp_max(std::atomic<uint64_t>& stamp, uint64_t t);

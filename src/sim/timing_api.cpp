@@ -173,18 +173,6 @@ Landing unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t no
   return {arrival, arrival + uint64_t(back) * c.hop_cycles, far};
 }
 
-// Before a transfer's data moves: the calendar words unicast() will book.
-void prefetch_unicast(tessel_kernel_ctx* k, uint64_t addr, uint32_t noc, uint64_t start) {
-  Timing& t = timing_of(k);
-  Core& me = core_of(k);
-  const Target to = decode(addr);
-  t.prefetch_core_port(me.index, noc, start);
-  if (int bank = me.chip->dram_bank_at_noc(to.x, to.y); bank >= 0)
-    t.prefetch_dram_bank(uint32_t(bank), start);
-  else if (int ci = me.chip->core_at_noc(to.x, to.y); ci >= 0)
-    t.prefetch_core_port(uint32_t(ci), noc, start);
-}
-
 void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t noc) {
   const Landing l = unicast(k, dst, bytes, noc);
   RiscTiming& r = risc_of(k);
@@ -194,9 +182,8 @@ void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t n
 
 void noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t noc, const char* file,
               uint32_t line) {
-  const TimingCosts& c = timing_of(k).costs();
-  prefetch_unicast(k, src, noc, k->clock + c.call_cycles + c.noc_issue_cycles);
   plain().noc_read(k, src, dst_l1, size, noc, file, line);
+  const TimingCosts& c = timing_of(k).costs();
   k->clock += c.call_cycles + c.noc_issue_cycles;
   const Landing l = unicast(k, src, size, noc);
   RiscTiming& r = risc_of(k);

@@ -13,9 +13,10 @@ namespace {
 
 using sim::Timing;
 
-// Wormhole: a DRAM bank carries 24 B/cycle, so a 1024-cycle bucket holds
-// twelve 2 KiB pages exactly.
-constexpr uint64_t kPage = 2048, kPagesPerBucket = 12, kBankBytesPerCycle = 24;
+// Wormhole: a DRAM bank carries 24 B/cycle, so a bucket holds a whole
+// number of 2 KiB pages.
+constexpr uint64_t kPage = 2048, kBankBytesPerCycle = 24;
+constexpr uint64_t kPagesPerBucket = Timing::kBucketCycles * kBankBytesPerCycle / kPage;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -44,9 +45,10 @@ TEST(TimingCalendarTest, ASaturatedBankFillsItsBucketsInOrder) {
 TEST(TimingCalendarTest, APageStartingLateInABucketCannotUseTheBytesBeforeIt) {
   sim::Chip chip(sim::arch_preset("wormhole_b0"));
   Timing t(chip, sim::timing_costs(chip.arch()));
-  // 1000 cycles into an empty bucket only 24 cycles (576 bytes) are left:
-  // the page spills into the next bucket and ends 1448 bytes into it.
-  EXPECT_EQ(t.book_dram_bank(0, 1000, kPage), Timing::kBucketCycles + ceil_div(kPage - 24 * 24, kBankBytesPerCycle));
+  // 24 cycles before an empty bucket's end only 576 bytes fit: the page
+  // spills into the next bucket and ends 1472 bytes into it.
+  EXPECT_EQ(t.book_dram_bank(0, Timing::kBucketCycles - 24, kPage),
+            Timing::kBucketCycles + ceil_div(kPage - 24 * 24, kBankBytesPerCycle));
   // A bucket does not know where in it its bytes went: a page from cycle 0
   // finds the 576 bytes booked and ends as if they went first.
   EXPECT_EQ(t.book_dram_bank(0, 0, kPage), ceil_div(24 * 24 + kPage, kBankBytesPerCycle));
