@@ -21,17 +21,27 @@ std::atomic<bool> g_shown{false};
 int64_t g_last_print = 0;
 uint64_t g_last_pages = 0;
 
-// Read at every refresh, so a program may change it between runs.
+// Read when a run or wait starts (on the thread that starts it, never the
+// watchdog's: a program may change the environment between runs).
 bool enabled() {
   const auto text = base::env_text("TESSEL_PROGRESS");
   if (text && *text == "0") return false;
   if (text && *text == "1") return true;
   if (text) throw ValidationError("TESSEL_PROGRESS='" + *text + "' is not valid: expected 1 or 0");
-  return isatty(STDERR_FILENO) == 1;
+  static const bool terminal = isatty(STDERR_FILENO) == 1; // once: not a system call per run
+  return terminal;
 }
 } // namespace
 
 void check_progress_setting() { enabled(); }
+
+bool progress_wanted() {
+  try {
+    return enabled();
+  } catch (const ValidationError&) {
+    return false; // reported by check_progress_setting() when the chip was made
+  }
+}
 
 namespace {
 
@@ -83,11 +93,6 @@ void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns) 
       pages += s->pages.load(std::memory_order_relaxed);
     }
   if (!any || now_ns - start < kAfterNs || now_ns - g_last_print < kEveryNs) return;
-  try {
-    if (!enabled()) return;
-  } catch (const ValidationError&) {
-    return; // reported by check_progress_setting() when the chip was made
-  }
   const double dt = g_shown ? double(now_ns - g_last_print) / 1e9 : double(now_ns - start) / 1e9;
   const double rate = double(pages - std::min(pages, g_shown ? g_last_pages : 0)) / dt;
   write_line("running", double(now_ns - start) / 1e9, double(pages), "CB pages pushed", rate, "pages");
@@ -105,11 +110,7 @@ WaitProgress::~WaitProgress() {
 void WaitProgress::show(uint64_t done) {
   const int64_t now = steady_ns();
   next_ns_ = now + kEveryNs;
-  try {
-    if (!enabled()) return;
-  } catch (const ValidationError&) {
-    return; // reported by check_progress_setting() when the chip was made
-  }
+  if (!progress_wanted()) return;
   const double dt = double(now - (shown_ ? last_ns_ : start_ns_)) / 1e9;
   const double rate = double(done - (shown_ ? last_ : first_)) / dt;
   write_line("waiting", double(now - start_ns_) / 1e9, double(done), "commands done", rate, "commands");

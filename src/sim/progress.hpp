@@ -18,6 +18,9 @@ int64_t steady_ns();
 
 // Throws ValidationError if TESSEL_PROGRESS is set to something else than 1 or 0.
 void check_progress_setting();
+// Whether a run starting now should show the line (TESSEL_PROGRESS, else
+// whether stderr is a terminal; false for an invalid setting).
+bool progress_wanted();
 
 // Called by the watchdog's thread at every sample, under its registry lock.
 void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns);

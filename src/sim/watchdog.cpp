@@ -118,7 +118,7 @@ WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms, bool progress) : sl
   slot_.timeout_ms.store(timeout_ms, std::memory_order_relaxed);
   slot_.pages.store(0, std::memory_order_relaxed);
   slot_.run_start_ns.store(steady_ns(), std::memory_order_relaxed);
-  slot_.shows_progress.store(progress ? 1 : 0, std::memory_order_relaxed);
+  slot_.shows_progress.store(progress && progress_wanted() ? 1 : 0, std::memory_order_relaxed);
   note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);
 }
