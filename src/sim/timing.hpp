@@ -139,15 +139,17 @@ public:
   CoreTiming& core(uint32_t core_index) { return *cores_[core_index]; }
 
   // NoC hops from (x0, y0) to (x1, y1) on NoC `noc` (0 runs +x/+y, 1 -x/-y,
-  // both wrap around: the NoCs are tori).
-  uint32_t hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
-    if ((noc & 1) == 0) return ring_steps(x0, x1, noc_w_) + ring_steps(y0, y1, noc_h_);
-    return ring_steps(x1, x0, noc_w_) + ring_steps(y1, y0, noc_h_);
-  }
-  // Hops there and back on either NoC: a ring's size in each dimension the
-  // two ends differ in.
-  uint32_t round_trip_hops(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
-    return (ring_steps(x0, x1, noc_w_) ? noc_w_ : 0) + (ring_steps(y0, y1, noc_h_) ? noc_h_ : 0);
+  // both wrap around: the NoCs are tori), and back again on the same NoC.
+  struct Hops {
+    uint32_t there, back;
+  };
+  Hops hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
+    if (__builtin_expect((x0 | x1) >= noc_w_ || (y0 | y1) >= noc_h_, 0))
+      x0 %= noc_w_, x1 %= noc_w_, y0 %= noc_h_, y1 %= noc_h_;
+    const uint32_t dx = x1 >= x0 ? x1 - x0 : x1 + noc_w_ - x0, dy = y1 >= y0 ? y1 - y0 : y1 + noc_h_ - y0;
+    const uint32_t up = dx + dy;                                           // going +x/+y
+    const uint32_t down = (dx ? noc_w_ - dx : 0) + (dy ? noc_h_ - dy : 0); // going -x/-y
+    return (noc & 1) == 0 ? Hops{up, down} : Hops{down, up};
   }
   // Books `bytes` on a calendar from cycle `start`; returns when the last
   // byte has passed.
@@ -167,11 +169,6 @@ public:
   const RunTimingReport& last_run() const { return last_; }
 
 private:
-  // The steps from a to b going up a ring of n (a, b < n; anything else wraps first).
-  static uint32_t ring_steps(uint32_t a, uint32_t b, uint32_t n) {
-    if (__builtin_expect((a | b) >= n, 0)) a %= n, b %= n;
-    return b >= a ? b - a : b + n - a;
-  }
   // Division by a constant: a multiply for 32-bit dividends (exact for
   // every 32-bit n and d), a division beyond.
   struct Divisor {

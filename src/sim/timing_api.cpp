@@ -62,12 +62,14 @@ inline CoreTiming::CbStamps& cb_stamps(tessel_kernel_ctx* k, uint32_t cb, uint32
 }
 
 // After a push (front) or pop of `pages`: each page is stamped with the clock.
-void stamp_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, bool front) {
+template <bool Front>
+inline void stamp_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages) {
   const tessel_cb_iface& q = k->cbs[cb];
   CoreTiming::CbStamps& st = cb_stamps(k, cb, q.num_pages);
-  const uint32_t first = uint16_t((front ? q.received : q.acked) - pages), mask = st.pages - 1;
+  const uint32_t first = uint16_t((Front ? q.received : q.acked) - pages), mask = st.pages - 1;
+  uint64_t* const times = st.times.data() + (Front ? 0 : 1);
   for (uint32_t i = 0; i < pages; ++i)
-    st.times[2 * ((first + i) & mask) + (front ? 0 : 1)] = k->clock;
+    times[2 * ((first + i) & mask)] = k->clock;
 }
 
 // After a CB wait (the plain call has returned: the pages are there): the
@@ -75,25 +77,26 @@ void stamp_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, bool front) 
 // `pages` at the front was pushed (front: page acked + pages - 1) or the
 // last of the `pages` at the back was freed (back: the pop of page
 // received + pages - 1 - num_pages, the page that slot held a lap before).
-void waited_for_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint64_t before, bool front) {
+template <bool Front>
+inline void waited_for_pages(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint64_t before) {
   count_blocked(k, before);
   charge_call(k, timing_of(k).costs());
   const tessel_cb_iface& q = k->cbs[cb];
   const CoreTiming::CbStamps& st = cb_stamps(k, cb, q.num_pages);
-  const uint32_t page = front ? q.acked + pages - 1 : q.received + pages - 1 - q.num_pages;
-  wait_until(k, st.times[2 * (page & (st.pages - 1)) + (front ? 0 : 1)]);
+  const uint32_t page = Front ? q.acked + pages - 1 : q.received + pages - 1 - q.num_pages;
+  wait_until(k, st.times[2 * (page & (st.pages - 1)) + (Front ? 0 : 1)]);
 }
 
 void cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   const uint64_t before = k->clock;
   plain().cb_reserve_back(k, cb, pages, file, line);
-  waited_for_pages(k, cb, pages, before, false);
+  waited_for_pages<false>(k, cb, pages, before);
 }
 
 void cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   const uint64_t before = k->clock;
   plain().cb_wait_front(k, cb, pages, file, line);
-  waited_for_pages(k, cb, pages, before, true);
+  waited_for_pages<true>(k, cb, pages, before);
 }
 
 // A push stamps its pages for the front's waits, a pop for the back's.
@@ -101,13 +104,13 @@ void cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char
 void cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   plain().cb_push_back(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  stamp_pages(k, cb, pages, true);
+  stamp_pages<true>(k, cb, pages);
 }
 
 void cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const char* file, uint32_t line) {
   plain().cb_pop_front(k, cb, pages, file, line);
   charge_call(k, timing_of(k).costs());
-  stamp_pages(k, cb, pages, false);
+  stamp_pages<false>(k, cb, pages);
 }
 
 void cb_poll(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, uint32_t front, const char* file, uint32_t line) {
@@ -166,11 +169,10 @@ Landing unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t no
   } else if (far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
     passed = std::max(passed, t.book_core_port(uint32_t(far), noc, start, bytes));
   }
-  const uint32_t there = t.hops(noc, me.noc_x, me.noc_y, to.x, to.y);
-  const uint32_t back = t.round_trip_hops(me.noc_x, me.noc_y, to.x, to.y) - there;
+  const Timing::Hops h = t.hops(noc, me.noc_x, me.noc_y, to.x, to.y);
   // A read's request travels there and its data back; a write's data there, its acknowledgement back.
-  const uint64_t arrival = passed + latency + uint64_t(there) * c.hop_cycles;
-  return {arrival, arrival + uint64_t(back) * c.hop_cycles, far};
+  const uint64_t arrival = passed + latency + uint64_t(h.there) * c.hop_cycles;
+  return {arrival, arrival + uint64_t(h.back) * c.hop_cycles, far};
 }
 
 void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t noc) {
@@ -226,8 +228,10 @@ void charge_multicast(tessel_kernel_ctx* k, uint64_t mcast, uint64_t bytes, uint
   const uint32_t xlo = std::min(a.x, x1), xhi = std::max(a.x, x1), ylo = std::min(a.y, y1), yhi = std::max(a.y, y1);
   uint32_t far = 0;
   for (uint32_t x : {xlo, xhi})
-    for (uint32_t y : {ylo, yhi})
-      far = std::max(far, t.hops(noc, me.noc_x, me.noc_y, x, y) + t.hops(noc, x, y, me.noc_x, me.noc_y));
+    for (uint32_t y : {ylo, yhi}) {
+      const Timing::Hops h = t.hops(noc, me.noc_x, me.noc_y, x, y);
+      far = std::max(far, h.there + h.back);
+    }
   const uint64_t passed = t.book_core_port(me.index, noc, k->clock, bytes);
   const uint64_t arrival = passed + c.noc_fixed_cycles + uint64_t(far) * c.hop_cycles / 2;
   RiscTiming& r = risc_of(k);
