@@ -34,6 +34,13 @@ struct ProgramSetup {
 };
 ProgramSetup make_program_setup(const DeviceConfig& config, bool eltwise, uint32_t tiles_per_core);
 
+// The copy program's data movement (DRAM -> a core's L1 slot -> DRAM, page
+// by page, the same interleaved addresses) done by a plain loop on the
+// simulated memory, its cores split over `threads` host threads: the best
+// wall time of `repeats` rounds. The reference for the pipeline figures.
+double native_copy_seconds(Device& device, const Buffer& src, const Buffer& dst, uint32_t tiles_per_core,
+                           uint32_t cb_pages, int repeats, uint32_t threads);
+
 // The best wall time, in seconds, of `repeats` runs of an already compiled program.
 double best_run_seconds(CommandQueue& cq, Program& program, int repeats);
 

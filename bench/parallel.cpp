@@ -4,6 +4,8 @@
 // cores of a Blackhole, and the mcast matmul at 1024^3 and 2048^3 bf16. The
 // figure is deterministic time over parallel time (the speed-up); each
 // policy's output must be byte-identical to the deterministic one's. The
+// pipeline's is also set against a plain copy loop's speed-up on two
+// threads (the host's memory bandwidth bounds both). The
 // 2048^3 matmul under `parallel` is also set against OpenBLAS's sgemm on
 // every host core.
 #include <cblas.h>
@@ -103,6 +105,15 @@ void measure(const std::string& label, Kind kind, uint32_t size, int repeats) {
   figure(label + "_parallel_ms", best[2] * 1e3, "ms");
   figure(label + "_parallel_2_speedup", best[0] / best[1], "x");
   figure(label + "_parallel_speedup", best[0] / best[2], "x");
+  if (kind == Kind::Pipeline) {
+    // What the host's memory gives the same copies done by a plain loop on
+    // two threads: the pipeline moves 4 KiB per tile and computes nothing,
+    // so its speed-up cannot pass this one.
+    const double one = native_copy_seconds(*s.device, *s.a, *s.c, size, 4, repeats, 1);
+    const double two = native_copy_seconds(*s.device, *s.a, *s.c, size, 4, repeats, 2);
+    figure(label + "_native_copy_2_threads_speedup", one / two, "x");
+    figure(label + "_parallel_2_speedup_over_native_copy_2_threads", (best[0] / best[1]) / (one / two), "x");
+  }
   if (s.flops) {
     figure(label + "_parallel_gflops", double(s.flops) / best[2] / 1e9, "GFLOP/s");
     const double blas = sgemm_all_threads(size, 4);
