@@ -98,10 +98,7 @@ uint64_t Timing::book_walk(size_t endpoint, const Rate& rate, uint64_t start, ui
       if (take == 0 || tag > b) break; // full; or the ring moved on past this bucket: no record to add to
       // Taking a word over from a bucket a lap earlier empties that bucket: a
       // full run it may be in no longer holds.
-      if (tag != b) {
-        const uint64_t r = run.load(std::memory_order_relaxed);
-        if (r != 0 && b >= run_first(r) + kBuckets) drop_run(endpoint);
-      }
+      if (tag != b && !no_run_ends_here(endpoint, b)) drop_run(endpoint);
       const uint64_t booked = (b << kUsedBits) | (used + take);
       if (!concurrent_) { // one host thread runs every RISC: no other writer
         word.store(booked, std::memory_order_relaxed);

@@ -205,7 +205,7 @@ private:
     std::atomic<uint64_t>& word = calendar_word(endpoint, b);
     uint64_t old = word.load(std::memory_order_relaxed);
     const uint64_t tag = old >> kUsedBits;
-    if (tag == b || (tag < b && b < run_first(full_runs_[endpoint].load(std::memory_order_relaxed)) + kBuckets)) {
+    if (tag == b || (tag < b && no_run_ends_here(endpoint, b))) {
       const uint64_t used = tag == b ? old & kUsedMask : 0;
       const uint64_t filled = std::max(used, rate.bytes_in(start % kBucketCycles)) + bytes;
       if (filled < rate.capacity) {
@@ -232,6 +232,12 @@ private:
   void note_full(size_t endpoint, uint64_t b);
   void drop_run(size_t endpoint);
   static uint64_t run_first(uint64_t run) { return run >> kRunBits; }
+  // Whether taking bucket b's word over from an earlier lap leaves the
+  // endpoint's full run whole (no run, or b is less than a ring past its start).
+  bool no_run_ends_here(size_t endpoint, uint64_t b) const {
+    const uint64_t r = full_runs_[endpoint].load(std::memory_order_relaxed);
+    return r == 0 || b < run_first(r) + kBuckets;
+  }
   static uint64_t run_end(uint64_t run) { return run_first(run) + (run & kRunLengthMask); }
 
   Chip& chip_;

@@ -42,6 +42,18 @@ TEST(TimingCalendarTest, ASaturatedBankFillsItsBucketsInOrder) {
   EXPECT_EQ(t.book_core_port(0, 0, 0, kPage), kPage / 32);
 }
 
+TEST(TimingCalendarTest, ABucketTheRingReusesIsNoLongerSkippedAsFull) {
+  sim::Chip chip(sim::arch_preset("wormhole_b0"));
+  Timing t(chip, sim::timing_costs(chip.arch()));
+  for (uint64_t k = 0; k < kPagesPerBucket * 10; ++k) // buckets 0..9 full
+    t.book_dram_bank(0, 0, kPage);
+  // A page a whole ring later takes bucket 3's word over: bucket 3 has no
+  // record any more, so a page from cycle 0 walks buckets 0..2 and passes there.
+  const uint64_t later = (Timing::kBuckets + 3) * Timing::kBucketCycles;
+  EXPECT_EQ(t.book_dram_bank(0, later, kPage), later + ceil_div(kPage, kBankBytesPerCycle));
+  EXPECT_EQ(t.book_dram_bank(0, 0, kPage), 3 * Timing::kBucketCycles + ceil_div(kPage, kBankBytesPerCycle));
+}
+
 TEST(TimingCalendarTest, APageStartingLateInABucketCannotUseTheBytesBeforeIt) {
   sim::Chip chip(sim::arch_preset("wormhole_b0"));
   Timing t(chip, sim::timing_costs(chip.arch()));
