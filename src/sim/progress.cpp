@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 
 #include "base/env.hpp"
 #include "sim/watchdog.hpp"
@@ -17,6 +18,10 @@ namespace {
 constexpr int64_t kAfterNs = 2'000'000'000; // runs shorter than this show nothing
 constexpr int64_t kEveryNs = 500'000'000;   // the line's refresh period
 
+// The terminal line is shared by the watchdog's thread (runs) and host
+// threads (waits): g_line_mutex orders their writes and the state below
+// (taken after the watchdog's registry lock, never before it).
+std::mutex g_line_mutex;
 std::atomic<bool> g_shown{false};
 int64_t g_last_print = 0;
 uint64_t g_last_pages = 0;
@@ -92,7 +97,9 @@ void sample_progress(std::span<const WatchSlot* const> running, int64_t now_ns) 
       start = std::min(start, s->run_start_ns.load(std::memory_order_relaxed));
       pages += s->pages.load(std::memory_order_relaxed);
     }
-  if (!any || now_ns - start < kAfterNs || now_ns - g_last_print < kEveryNs) return;
+  if (!any || now_ns - start < kAfterNs) return;
+  std::lock_guard lock(g_line_mutex);
+  if (now_ns - g_last_print < kEveryNs) return;
   const double dt = g_shown ? double(now_ns - g_last_print) / 1e9 : double(now_ns - start) / 1e9;
   const double rate = double(pages - std::min(pages, g_shown ? g_last_pages : 0)) / dt;
   write_line("running", double(now_ns - start) / 1e9, double(pages), "CB pages pushed", rate, "pages");
@@ -111,6 +118,7 @@ void WaitProgress::show(uint64_t done) {
   const int64_t now = steady_ns();
   next_ns_ = now + kEveryNs;
   if (!progress_wanted()) return;
+  std::lock_guard lock(g_line_mutex);
   const double dt = double(now - (shown_ ? last_ns_ : start_ns_)) / 1e9;
   const double rate = double(done - (shown_ ? last_ : first_)) / dt;
   write_line("waiting", double(now - start_ns_) / 1e9, double(done), "commands done", rate, "commands");
@@ -122,6 +130,7 @@ void WaitProgress::show(uint64_t done) {
 bool progress_line_shown() { return g_shown.load(std::memory_order_relaxed); }
 
 void end_progress_line() {
+  std::lock_guard lock(g_line_mutex);
   if (!g_shown.exchange(false)) return;
   write_all("\r\033[K", 4);
   g_last_print = 0;
