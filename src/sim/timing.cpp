@@ -125,10 +125,6 @@ void Timing::stamp_max(std::atomic<uint64_t>& stamp, uint64_t t) {
 
 void Timing::begin_run(const std::vector<Fiber*>& fibers) {
   concurrent_ = chip_.policy().kind == SchedulerPolicy::Kind::Parallel;
-  uint64_t first = UINT64_MAX;
-  for (const Fiber* f : fibers)
-    first = std::min(first, f->core->ctx[f->risc].clock);
-  first_bucket_ = fibers.empty() ? first_bucket_ : first / kBucketCycles;
   for (const Fiber* f : fibers) {
     const uint64_t clock = f->core->ctx[f->risc].clock;
     RiscTiming& r = risc(f->core->index, f->risc);

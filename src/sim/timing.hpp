@@ -220,12 +220,9 @@ private:
     return book_walk(endpoint, rate, start, bytes);
   }
   uint64_t book_walk(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes);
-  // Bucket b's word of `endpoint`'s calendar. The ring is rotated so that
-  // each run starts at its first row: repeated runs reuse the same, warm
-  // rows (a word's tag is the absolute bucket, so an earlier run's words
-  // read as empty).
+  // Bucket b's word of `endpoint`'s calendar.
   std::atomic<uint64_t>& calendar_word(size_t endpoint, uint64_t b) {
-    return calendars_[((b - first_bucket_) % kBuckets) * endpoints_ + endpoint];
+    return calendars_[(b % kBuckets) * endpoints_ + endpoint];
   }
   // Bucket b of `endpoint` is full: extend that endpoint's full run with it
   // when adjacent, or start a new one past it.
@@ -246,7 +243,6 @@ private:
   bool concurrent_ = true;         // this run's RISCs may run on several host threads (set by begin_run)
   Rate noc_rate_, dram_rate_;
   size_t dram_endpoint0_ = 0; // the first DRAM bank's calendar (after the cores' ports)
-  uint64_t first_bucket_ = 0; // the bucket the current run started in (set by begin_run)
   std::vector<std::unique_ptr<CoreTiming>> cores_;
   // Every endpoint's calendar (cores x 2 NoCs, then DRAM banks), bucket-major:
   // the words of one bucket of every endpoint are adjacent, so RISCs at
