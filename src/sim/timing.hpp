@@ -34,7 +34,7 @@
 //    run starts at the latest clock of the runs before), so they cost
 //    nothing.
 //  - Nothing is allocated per call: the calendars and stamp tables are
-//    allocated when timing is turned on; a core's CB stamp slots grow only
+//    allocated when timing is turned on; a core's CB stamp rings grow only
 //    when a CB has more pages than any before on that core.
 #pragma once
 
