@@ -38,6 +38,7 @@
 //    when a CB has more pages than any before on that core.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -144,7 +145,7 @@ public:
     uint32_t there, back;
   };
   Hops hops(uint32_t noc, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) const {
-    if (__builtin_expect((x0 | x1) >= noc_w_ || (y0 | y1) >= noc_h_, 0))
+    if (__builtin_expect(std::max(x0, x1) >= noc_w_ || std::max(y0, y1) >= noc_h_, 0))
       x0 %= noc_w_, x1 %= noc_w_, y0 %= noc_h_, y1 %= noc_h_;
     const uint32_t dx = x1 >= x0 ? x1 - x0 : x1 + noc_w_ - x0, dy = y1 >= y0 ? y1 - y0 : y1 + noc_h_ - y0;
     const uint32_t up = dx + dy;                                           // going +x/+y
