@@ -3,9 +3,11 @@
 // ratio against it, measured in the same process (machines are noisy).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "tessel/tessel.hpp"
 
@@ -22,6 +24,12 @@ const Benchmark* find_benchmark(const std::string& name);
 
 // Print one figure line.
 void figure(const std::string& name, double value, const char* unit);
+
+// Seconds on the steady clock since t0.
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+// The median of `values` (the upper middle one of an even count).
+double median(std::vector<double> values);
 
 // A device with three bf16 DRAM buffers of tiles_per_core tiles per core on
 // its whole grid (a and b filled), and, compiled and run once, the

@@ -74,11 +74,6 @@ extern "C" unsigned plain_kernel(const unsigned* args, unsigned n) {
   return sum;
 }
 )";
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 } // namespace
 
 void run_jit() {

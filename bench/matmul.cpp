@@ -23,8 +23,6 @@ namespace tessel::bench {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 double blas_seconds(uint32_t n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c,
                     int threads, int repeats) {
   openblas_set_num_threads(threads);

@@ -71,10 +71,6 @@ std::vector<uint8_t> output(Setup& s) {
   return out;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // One n^3 sgemm on every host core (OpenBLAS's default thread count); BLAS
 // is set back to one thread before it returns. Its idle workers still spin
 // for a while (OpenBLAS's thread timeout, about 0.1 s) before they sleep,
@@ -123,11 +119,10 @@ void against_sgemm(const std::string& label, Setup& s, uint32_t n, int rounds) {
     ratios.push_back(t_blas / t_sim);
   }
   s.device->set_policy("deterministic");
-  std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
   figure(label + "_parallel_gflops", double(s.flops) / sim / 1e9, "GFLOP/s");
   figure(label + "_sgemm_all_threads_gflops", double(s.flops) / blas / 1e9, "GFLOP/s");
   figure(label + "_parallel_ratio_to_sgemm_all_threads", blas / sim, "x");
-  figure(label + "_parallel_ratio_to_sgemm_all_threads_median_round", ratios[ratios.size() / 2], "x");
+  figure(label + "_parallel_ratio_to_sgemm_all_threads_median_round", median(ratios), "x");
 }
 
 void measure(const std::string& label, Kind kind, uint32_t size, int repeats, int rounds = 3) {

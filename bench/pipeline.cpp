@@ -19,8 +19,6 @@ namespace tessel::bench {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 // The same data movement as the kernels, done directly on the simulated memory.
 void copy_cores(Device& device, const Buffer& src, const Buffer& dst, uint32_t tiles_per_core, uint32_t cb_pages,
                 uint32_t first_core, uint32_t end_core) {

@@ -79,13 +79,21 @@ void figure(const std::string& name, double value, const char* unit) {
   std::fflush(stdout);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
 double best_run_seconds(CommandQueue& cq, Program& program, int repeats) {
-  using Clock = std::chrono::steady_clock;
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
-    const auto t0 = Clock::now();
+    const auto t0 = std::chrono::steady_clock::now();
     cq.enqueue_program(program);
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    best = std::min(best, seconds_since(t0));
   }
   return best;
 }

@@ -56,17 +56,18 @@ void measure(const std::string& label, ProgramSetup off, ProgramSetup on, int pa
   ratios.reserve(size_t(pairs));
   for (int i = 0; i < pairs; ++i) {
     // Which goes first alternates too, so that neither always follows the other.
-    const double a = cpu_seconds_of_run(i % 2 ? on : off), b = cpu_seconds_of_run(i % 2 ? off : on);
-    const double x = i % 2 ? b : a, y = i % 2 ? a : b;
-    t_off = std::min(t_off, x);
-    t_on = std::min(t_on, y);
-    ratios.push_back(y / x);
+    const bool timed_first = i % 2 != 0;
+    const double first = cpu_seconds_of_run(timed_first ? on : off);
+    const double second = cpu_seconds_of_run(timed_first ? off : on);
+    const double untimed = timed_first ? second : first, timed = timed_first ? first : second;
+    t_off = std::min(t_off, untimed);
+    t_on = std::min(t_on, timed);
+    ratios.push_back(timed / untimed);
   }
-  std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
   figure(label + "_untimed_cpu_ms", t_off * 1e3, "ms");
   figure(label + "_timed_cpu_ms", t_on * 1e3, "ms");
   figure(label + "_timed_over_untimed", t_on / t_off, "x");
-  figure(label + "_timed_over_untimed_median_pair", ratios[ratios.size() / 2], "x");
+  figure(label + "_timed_over_untimed_median_pair", median(ratios), "x");
   figure(label + "_estimated_device_us", on.device->last_run_timing().device_us(), "us");
 }
 
