@@ -7,7 +7,7 @@
 // pipeline's is also set against a plain copy loop's speed-up on two
 // threads (the host's memory bandwidth bounds both). The
 // matmul under `parallel` is also set against OpenBLAS's sgemm on every
-// host core, in alternating rounds.
+// host core, in paired rounds (paired_rounds).
 #include <cblas.h>
 
 #include <algorithm>
@@ -89,40 +89,25 @@ double sgemm_all_threads_seconds(uint32_t n, const std::vector<float>& a, const 
   return t;
 }
 
-// The matmul under `parallel` against sgemm on every core, in `rounds`
-// rounds of two runs of each, alternating which goes first: a shared host's
-// slow spells last longer than a round, so each round sees about the same
-// host, and the second run of each pair finds its data in the caches again
-// after the other's (BLAS's 48 MiB of matrices evict the simulator's).
+// The matmul under `parallel` against sgemm on every core, in paired rounds
+// (paired_rounds); each sgemm pair ends with kBlasSettleMs of settle.
 void against_sgemm(const std::string& label, Setup& s, uint32_t n, int rounds) {
   std::vector<float> a(size_t(n) * n, 0.5f), b(a.size(), 0.25f), c(a.size());
   sgemm_all_threads_seconds(n, a, b, c); // warm-up: BLAS starts its threads
   s.device->set_policy("parallel");
-  CommandQueue& cq = s.device->command_queue();
-  double sim = 1e30, blas = 1e30;
-  std::vector<double> ratios;
-  for (int i = 0; i < rounds; ++i) {
-    double t_sim = 1e30, t_blas = 1e30;
-    for (int j = 0; j < 2; ++j)
-      for (int r = 0; r < 2; ++r) {
-        if ((i + j) % 2 == 0) {
-          const auto t0 = std::chrono::steady_clock::now();
-          cq.enqueue_program(s.program);
-          t_sim = std::min(t_sim, seconds_since(t0));
-        } else {
-          t_blas = std::min(t_blas, sgemm_all_threads_seconds(n, a, b, c));
-          if (r == 1) std::this_thread::sleep_for(std::chrono::milliseconds(kBlasSettleMs));
-        }
-      }
-    sim = std::min(sim, t_sim);
-    blas = std::min(blas, t_blas);
-    ratios.push_back(t_blas / t_sim);
-  }
+  int blas_runs = 0;
+  const PairedRounds p = paired_rounds(
+      rounds, [&] { return best_run_seconds(s.device->command_queue(), s.program, 1); },
+      [&] {
+        const double t = sgemm_all_threads_seconds(n, a, b, c);
+        if (++blas_runs % 2 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(kBlasSettleMs));
+        return t;
+      });
   s.device->set_policy("deterministic");
-  figure(label + "_parallel_gflops", double(s.flops) / sim / 1e9, "GFLOP/s");
-  figure(label + "_sgemm_all_threads_gflops", double(s.flops) / blas / 1e9, "GFLOP/s");
-  figure(label + "_parallel_ratio_to_sgemm_all_threads", blas / sim, "x");
-  figure(label + "_parallel_ratio_to_sgemm_all_threads_median_round", median(ratios), "x");
+  figure(label + "_parallel_gflops", double(s.flops) / p.a / 1e9, "GFLOP/s");
+  figure(label + "_sgemm_all_threads_gflops", double(s.flops) / p.b / 1e9, "GFLOP/s");
+  figure(label + "_parallel_ratio_to_sgemm_all_threads", p.b / p.a, "x");
+  figure(label + "_parallel_ratio_to_sgemm_all_threads_median_round", p.median_b_over_a, "x");
 }
 
 void measure(const std::string& label, Kind kind, uint32_t size, int repeats, int rounds = 3) {

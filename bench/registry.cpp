@@ -88,6 +88,26 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+PairedRounds paired_rounds(int rounds, const std::function<double()>& a, const std::function<double()>& b) {
+  PairedRounds p{1e30, 1e30, 0};
+  std::vector<double> ratios;
+  for (int i = 0; i < rounds; ++i) {
+    double t_a = 1e30, t_b = 1e30;
+    for (int j = 0; j < 2; ++j)
+      for (int r = 0; r < 2; ++r) {
+        if ((i + j) % 2 == 0)
+          t_a = std::min(t_a, a());
+        else
+          t_b = std::min(t_b, b());
+      }
+    p.a = std::min(p.a, t_a);
+    p.b = std::min(p.b, t_b);
+    ratios.push_back(t_b / t_a);
+  }
+  p.median_b_over_a = median(std::move(ratios));
+  return p;
+}
+
 double best_run_seconds(CommandQueue& cq, Program& program, int repeats) {
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
