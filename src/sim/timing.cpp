@@ -19,18 +19,21 @@ ProcessTiming g_process;
 
 Timing::Rate::Rate(double bytes_per_cycle) {
   const double rate = std::max(bytes_per_cycle, 1.0 / double(kBucketCycles));
-  den = kBucketCycles;
-  for (uint64_t d = 1; d <= kBucketCycles; ++d)
+  // The smallest den that holds the rate exactly, while a bucket's units fit its word.
+  const uint64_t max_num = (kUsedMask >> 1) / kBucketCycles;
+  den = 0;
+  for (uint64_t d = 1; d <= kBucketCycles && rate * double(d) <= double(max_num); ++d)
     if (std::abs(rate * double(d) - std::round(rate * double(d))) < 1e-9 * rate * double(d)) {
       den = d;
       break;
     }
-  num = std::max<uint64_t>(1, uint64_t(std::llround(rate * double(den))));
-  capacity = std::max<uint64_t>(1, kBucketCycles * num / den);
-  pow2 = den == 1 && std::has_single_bit(num);
+  if (den == 0) // no exact fraction fits: the nearest with a den that does
+    den = std::clamp<uint64_t>(uint64_t(double(max_num) / rate), 1, kBucketCycles);
+  num = std::clamp<uint64_t>(uint64_t(std::llround(rate * double(den))), 1, max_num);
+  capacity = kBucketCycles * num;
+  pow2 = std::has_single_bit(num);
   shift = pow2 ? uint32_t(std::countr_zero(num)) : 0;
   by_num = Divisor(num);
-  by_den = Divisor(den);
 }
 
 Timing::Timing(Chip& chip, TimingCosts costs)
@@ -78,15 +81,15 @@ void Timing::note_full(size_t endpoint, uint64_t b) {
 }
 
 uint64_t Timing::book_walk(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes) {
-  uint64_t end = start + rate.cycles(bytes);
-  uint64_t left = bytes;
+  uint64_t left = rate.units(bytes);
+  uint64_t end = start + rate.cycles(left);
   uint64_t b = start / kBucketCycles;
   std::atomic<uint64_t>& run = full_runs_[endpoint];
   if (const uint64_t r = run.load(std::memory_order_relaxed); b >= run_first(r) && b < run_end(r))
     b = run_end(r); // the full buckets between are the walk's to skip
   for (; left != 0; ++b) {
-    // In the bucket the transfer starts in, the bytes before its start are not its to use.
-    const uint64_t before = b == start / kBucketCycles ? rate.bytes_in(start % kBucketCycles) : 0;
+    // In the bucket the transfer starts in, the units before its start are not its to use.
+    const uint64_t before = b == start / kBucketCycles ? rate.units_before(start % kBucketCycles) : 0;
     std::atomic<uint64_t>& word = calendar_word(endpoint, b);
     uint64_t old = word.load(std::memory_order_relaxed);
     uint64_t used = 0, take = 0;

@@ -18,14 +18,15 @@
 //
 // Contention: each DRAM bank and each core's port on each NoC has a
 // calendar of kBucketCycles-wide buckets, each holding at most
-// bandwidth x width bytes. A transfer fills buckets from its own start time
-// on, spilling into later ones when full, so a RISC whose clock is behind
-// another's in host order is charged only for traffic at its own simulated
-// time (order-tolerant). A bucket word packs (bucket number, bytes used) and
-// is updated with compare-and-swap: a parallel run's threads share the
-// calendars without locks; under parallel the order of the updates (and so
-// the estimate) may vary slightly, under deterministic it is fixed. (Runs
-// on one host thread store without the compare-and-swap.)
+// bandwidth x width bytes (counted in units of a fraction of a cycle). A
+// transfer fills buckets from its own start time on, spilling into later
+// ones when full, so a RISC whose clock is behind another's in host order
+// is charged only for traffic at its own simulated time (order-tolerant).
+// A bucket word packs (bucket number, units used) and is updated with
+// compare-and-swap: a parallel run's threads share the calendars without
+// locks; under parallel the order of the updates (and so the estimate) may
+// vary slightly, under deterministic it is fixed. (Runs on one host thread
+// store without the compare-and-swap.)
 //
 // Invariants
 //  - A RISC's RiscTiming, and its core's CB stamps, are touched only by the
@@ -126,7 +127,7 @@ struct CoreTiming {
 
 class Timing {
 public:
-  static constexpr uint32_t kUsedBits = 24; // a bucket word: bucket number << kUsedBits | bytes used
+  static constexpr uint32_t kUsedBits = 28; // a bucket word: bucket number << kUsedBits | units used
   static constexpr uint64_t kUsedMask = (uint64_t(1) << kUsedBits) - 1;
   static constexpr uint64_t kBucketCycles = 4096;
   static constexpr uint32_t kBuckets = 1024; // per calendar, a ring: 2^22 cycles
@@ -182,40 +183,43 @@ private:
     }
   };
   // An endpoint kind's bandwidth as a fraction num/den bytes per cycle (the
-  // smallest den <= kBucketCycles that holds it exactly), so booking is
-  // integer arithmetic: a shift when the rate is a power of 2 bytes per cycle.
+  // smallest den <= kBucketCycles that holds it exactly). A calendar counts
+  // in units of 1/num cycle, in which a byte is den units: booking is then
+  // integer arithmetic with one division, a shift when num is a power of 2.
   struct Rate {
     uint64_t num = 1, den = 1;
-    uint64_t capacity = 1; // whole bytes per bucket
-    uint32_t shift = 0;    // log2(num), when den is 1 and num a power of 2
+    uint64_t capacity = 1; // a bucket's units: kBucketCycles * num
+    uint32_t shift = 0;    // log2(num), when num is a power of 2
     bool pow2 = false;
-    Divisor by_num{1}, by_den{1};
+    Divisor by_num{1};
     explicit Rate(double bytes_per_cycle);
-    // Cycles to move `bytes` (rounded up); bytes moved in `cycles` (rounded down).
-    uint64_t cycles(uint64_t bytes) const {
-      return pow2 ? (bytes + (uint64_t(1) << shift) - 1) >> shift : by_num.divide(bytes * den + num - 1);
-    }
-    uint64_t bytes_in(uint64_t cycles) const { return pow2 ? cycles << shift : by_den.divide(cycles * num); }
+    // The units of `bytes`, and of the cycles before `offset` in a bucket.
+    uint64_t units(uint64_t bytes) const { return bytes * den; }
+    uint64_t units_before(uint64_t offset) const { return offset * num; }
+    // Cycles (rounded up) of `units`.
+    uint64_t cycles(uint64_t units) const { return pow2 ? (units + num - 1) >> shift : by_num.divide(units + num - 1); }
   };
   // Books `bytes` on `endpoint`'s calendar from `start`. The common case
   // inline: the bucket the transfer starts in keeps room after it, and is
   // this lap's or an earlier lap's no full run can hold (so no run
-  // changes); anything else walks (book_walk).
+  // changes); anything else walks (book_walk). The bytes have passed when
+  // the bucket's units up to the transfer's last have (no earlier than
+  // start + the transfer's own cycles, which that includes).
   uint64_t book(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes) {
     const uint64_t b = start / kBucketCycles;
     std::atomic<uint64_t>& word = calendar_word(endpoint, b);
     uint64_t old = word.load(std::memory_order_relaxed);
     const uint64_t tag = old >> kUsedBits;
     if (tag == b || (tag < b && no_run_ends_here(endpoint, b))) {
-      const uint64_t used = tag == b ? old & kUsedMask : 0;
-      const uint64_t filled = std::max(used, rate.bytes_in(start % kBucketCycles)) + bytes;
+      const uint64_t used = tag == b ? old & kUsedMask : 0, units = rate.units(bytes);
+      const uint64_t filled = std::max(used, rate.units_before(start % kBucketCycles)) + units;
       if (filled < rate.capacity) {
-        const uint64_t booked = (b << kUsedBits) | (used + bytes);
+        const uint64_t booked = (b << kUsedBits) | (used + units);
         if (!concurrent_)
           word.store(booked, std::memory_order_relaxed);
         else if (!word.compare_exchange_strong(old, booked, std::memory_order_relaxed))
           return book_walk(endpoint, rate, start, bytes);
-        return std::max(start + rate.cycles(bytes), b * kBucketCycles + rate.cycles(filled));
+        return b * kBucketCycles + rate.cycles(filled);
       }
     }
     return book_walk(endpoint, rate, start, bytes);

@@ -146,15 +146,16 @@ void stamp_semaphores(Core& core, uint64_t offset, uint64_t bytes, uint64_t when
     Timing::stamp_max(ct.semaphore[s], when);
 }
 
-// When a transfer of `bytes` between this RISC's core and `addr` (issued
-// now, on `noc`) lands at the far end, when its response (read data, write
-// acknowledgement) is back, and the far end's core (-1: DRAM or none).
+// A transfer of `bytes` between this RISC's core and `addr`, issued now on
+// `noc`: its bytes booked on both ends' calendars; returns when its
+// response (read data, write acknowledgement) is back, with when it lands
+// at the far end and the far end's core (-1: DRAM or none).
 struct Landing {
-  uint64_t arrival, done;
+  uint64_t arrival;
   int core;
 };
 
-Landing unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t noc) {
+inline uint64_t unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t noc, Landing& l) {
   Core& me = core_of(k);
   Timing& t = *me.timing->owner;
   const TimingCosts& c = t.costs();
@@ -162,23 +163,25 @@ Landing unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uint32_t no
   const uint64_t start = k->clock;
   uint64_t passed = t.book_core_port(me.index, noc, start, bytes);
   uint64_t latency = c.noc_fixed_cycles;
-  int far = -1;
+  l.core = -1;
   if (int bank = me.chip->dram_bank_at_noc(to.x, to.y); bank >= 0) {
     passed = std::max(passed, t.book_dram_bank(uint32_t(bank), start, bytes));
     latency += c.dram_latency_cycles;
-  } else if (far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
+  } else if (int far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
     passed = std::max(passed, t.book_core_port(uint32_t(far), noc, start, bytes));
+    l.core = far;
   }
   const Timing::Hops h = t.hops(noc, me.noc_x, me.noc_y, to.x, to.y);
   // A read's request travels there and its data back; a write's data there, its acknowledgement back.
-  const uint64_t arrival = passed + latency + uint64_t(h.there) * c.hop_cycles;
-  return {arrival, arrival + uint64_t(h.back) * c.hop_cycles, far};
+  l.arrival = passed + latency + uint64_t(h.there) * c.hop_cycles;
+  return l.arrival + uint64_t(h.back) * c.hop_cycles;
 }
 
-void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t noc) {
-  const Landing l = unicast(k, dst, bytes, noc);
+inline void charge_write(tessel_kernel_ctx* k, uint64_t dst, uint64_t bytes, uint32_t noc) {
+  Landing l;
+  const uint64_t done = unicast(k, dst, bytes, noc, l);
   RiscTiming& r = risc_of(k);
-  r.write_done = std::max(r.write_done, l.done);
+  r.write_done = std::max(r.write_done, done);
   if (l.core >= 0) stamp_semaphores(core_of(k).chip->core(uint32_t(l.core)), decode(dst).local, bytes, l.arrival);
 }
 
@@ -187,9 +190,10 @@ void noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t size
   plain().noc_read(k, src, dst_l1, size, noc, file, line);
   const TimingCosts& c = timing_of(k).costs();
   k->clock += c.call_cycles + c.noc_issue_cycles;
-  const Landing l = unicast(k, src, size, noc);
+  Landing l;
+  const uint64_t done = unicast(k, src, size, noc, l);
   RiscTiming& r = risc_of(k);
-  r.read_done = std::max(r.read_done, l.done);
+  r.read_done = std::max(r.read_done, done);
 }
 
 void noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t noc, const char* file,
