@@ -1,7 +1,7 @@
 // Helpers the kernel API's implementation files share (kernel_api.cpp,
-// noc_api.cpp, compute.cpp, memory_check.cpp): finding the fiber and core of
-// a kernel context, a CB's page counts, and failing the calling kernel with a
-// message.
+// noc_api.cpp, dprint_api.cpp, compute.cpp, memory_check.cpp): finding the
+// fiber and core of a kernel context, a CB's page counts, and failing the
+// calling kernel with a message.
 #pragma once
 
 #include <cstdint>
@@ -35,5 +35,10 @@ inline uint32_t free_pages(const tessel_cb_iface& q) { return q.num_pages - visi
 [[noreturn]] TESSEL_COLD inline void fail(tessel_kernel_ctx* k, std::string msg, const char* file, uint32_t line) {
   core_of(k).chip->fail(fiber_of(k), std::move(msg), file, line);
 }
+
+// A CB index that is out of range or not configured on this core
+// (kernel_api.cpp).
+[[noreturn]] TESSEL_COLD void cb_unusable(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file,
+                                          uint32_t line);
 
 } // namespace tessel::sim
