@@ -161,6 +161,15 @@ public:
   uint64_t book_dram_bank(uint32_t bank, uint64_t start, uint64_t bytes) {
     return book(dram_endpoint0_ + bank, dram_rate_, start, bytes);
   }
+  // Both ends of a transfer between a core and a DRAM bank: when both have passed the bytes.
+  uint64_t book_core_port_and_dram_bank(uint32_t core_index, uint32_t noc, uint32_t bank, uint64_t start,
+                                        uint64_t bytes) {
+    const uint64_t b = start / kBucketCycles;
+    std::atomic<uint64_t>* row = row_of(b);
+    const size_t port = size_t(core_index) * 2 + (noc & 1), dram = dram_endpoint0_ + bank;
+    const uint64_t passed = book_in(row[port], port, noc_rate_, b, start, bytes);
+    return std::max(passed, book_in(row[dram], dram, dram_rate_, b, start, bytes));
+  }
   // The semaphore stamp: max(stamp, t).
   static void stamp_max(std::atomic<uint64_t>& stamp, uint64_t t);
 
@@ -207,7 +216,11 @@ private:
   // start + the transfer's own cycles, which that includes).
   uint64_t book(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes) {
     const uint64_t b = start / kBucketCycles;
-    std::atomic<uint64_t>& word = calendar_word(endpoint, b);
+    return book_in(row_of(b)[endpoint], endpoint, rate, b, start, bytes);
+  }
+  // book() in bucket b's word of the endpoint's calendar.
+  __attribute__((always_inline)) uint64_t book_in(std::atomic<uint64_t>& word, size_t endpoint, const Rate& rate,
+                                                  uint64_t b, uint64_t start, uint64_t bytes) {
     uint64_t old = word.load(std::memory_order_relaxed);
     const uint64_t tag = old >> kUsedBits;
     if (tag == b || (tag < b && no_run_ends_here(endpoint, b))) {
@@ -225,10 +238,9 @@ private:
     return book_walk(endpoint, rate, start, bytes);
   }
   uint64_t book_walk(size_t endpoint, const Rate& rate, uint64_t start, uint64_t bytes);
-  // Bucket b's word of `endpoint`'s calendar.
-  std::atomic<uint64_t>& calendar_word(size_t endpoint, uint64_t b) {
-    return calendars_[(b % kBuckets) * endpoints_ + endpoint];
-  }
+  // Bucket b's words of every endpoint's calendar, and of `endpoint`'s.
+  std::atomic<uint64_t>* row_of(uint64_t b) { return &calendars_[(b % kBuckets) * endpoints_]; }
+  std::atomic<uint64_t>& calendar_word(size_t endpoint, uint64_t b) { return row_of(b)[endpoint]; }
   // Bucket b of `endpoint` is full: extend that endpoint's full run with it
   // when adjacent, or start a new one past it.
   void note_full(size_t endpoint, uint64_t b);

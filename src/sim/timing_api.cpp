@@ -161,15 +161,17 @@ inline uint64_t unicast(tessel_kernel_ctx* k, uint64_t addr, uint64_t bytes, uin
   const TimingCosts& c = t.costs();
   const Target to = decode(addr);
   const uint64_t start = k->clock;
-  uint64_t passed = t.book_core_port(me.index, noc, start, bytes);
-  uint64_t latency = c.noc_fixed_cycles;
+  uint64_t passed, latency = c.noc_fixed_cycles;
   l.core = -1;
   if (int bank = me.chip->dram_bank_at_noc(to.x, to.y); bank >= 0) {
-    passed = std::max(passed, t.book_dram_bank(uint32_t(bank), start, bytes));
+    passed = t.book_core_port_and_dram_bank(me.index, noc, uint32_t(bank), start, bytes);
     latency += c.dram_latency_cycles;
-  } else if (int far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
-    passed = std::max(passed, t.book_core_port(uint32_t(far), noc, start, bytes));
-    l.core = far;
+  } else {
+    passed = t.book_core_port(me.index, noc, start, bytes);
+    if (int far = me.chip->core_at_noc(to.x, to.y); far >= 0 && uint32_t(far) != me.index) {
+      passed = std::max(passed, t.book_core_port(uint32_t(far), noc, start, bytes));
+      l.core = far;
+    }
   }
   const Timing::Hops h = t.hops(noc, me.noc_x, me.noc_y, to.x, to.y);
   // A read's request travels there and its data back; a write's data there, its acknowledgement back.
