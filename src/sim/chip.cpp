@@ -539,41 +539,6 @@ void Chip::run(std::span<const Launch> launches) {
   finish_run(launches);
 }
 
-void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
-  if (f->state == FiberState::Failed) {
-    std::string msg = std::move(f->error_message);
-    abort_run(launches);
-    throw KernelError(msg);
-  }
-  if (f->fault_signal == kInFlightSignal) {
-    std::string msg = checked_->in_flight_report(*f);
-    abort_run(launches);
-    throw KernelError(msg);
-  }
-  // The watchdog stopped a fiber that did not switch after the request.
-  if (f->fault_signal == kWatchdogSignal && interrupt_requested()) throw_interrupted(launches);
-  std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
-  abort_run(launches);
-  throw KernelFault(msg);
-}
-
-void Chip::throw_interrupted(std::span<const Launch> launches) {
-  abort_run(launches);
-  throw Interrupted(interrupted_report(launches.size()));
-}
-
-void Chip::throw_stopped(std::span<const Launch> launches) {
-  std::string reason = std::move(stop_reason_);
-  abort_run(launches);
-  throw RunStopped(reason);
-}
-
-void Chip::throw_deadlock(std::span<const Launch> launches) {
-  std::string report = deadlock_report(); // before abort_run clears what it describes
-  abort_run(launches);
-  throw DeadlockError(report);
-}
-
 void Chip::finish_run(std::span<const Launch> launches) {
   if (checked_) checked_->end_run(active_);
   for (Fiber* f : active_)

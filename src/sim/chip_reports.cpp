@@ -1,5 +1,6 @@
 // The chip's reports: what each blocked RISC waits for (a deadlock), what a
-// crash was and where (a fault), and the words of an interrupted run.
+// crash was and where (a fault), and the words of an interrupted run; and
+// the exceptions that end a failed run with them.
 #include <signal.h>
 
 #include <algorithm>
@@ -7,8 +8,12 @@
 #include <map>
 #include <sstream>
 
+#include "sim/checked_noc.hpp"
 #include "sim/chip.hpp"
 #include "sim/fault.hpp"
+#include "sim/watchdog.hpp"
+#include "tessel/error.hpp"
+#include "tessel/interrupt.hpp"
 
 namespace tessel::sim {
 
@@ -143,6 +148,41 @@ std::string Chip::fault_report(const Fiber* f) const {
     s = (location.empty() ? "" : location + ": ") + where(f, nullptr, 0);
   }
   return s + "kernel '" + (f->kernel_name ? f->kernel_name : "?") + "' crashed: " + what;
+}
+
+void Chip::throw_failure(Fiber* f, std::span<const Launch> launches) {
+  if (f->state == FiberState::Failed) {
+    std::string msg = std::move(f->error_message);
+    abort_run(launches);
+    throw KernelError(msg);
+  }
+  if (f->fault_signal == kInFlightSignal) {
+    std::string msg = checked_->in_flight_report(*f);
+    abort_run(launches);
+    throw KernelError(msg);
+  }
+  // The watchdog stopped a fiber that did not switch after the request.
+  if (f->fault_signal == kWatchdogSignal && interrupt_requested()) throw_interrupted(launches);
+  std::string msg = f->fault_signal == kCrashSignal ? std::move(f->error_message) : fault_report(f);
+  abort_run(launches);
+  throw KernelFault(msg);
+}
+
+void Chip::throw_interrupted(std::span<const Launch> launches) {
+  abort_run(launches);
+  throw Interrupted(interrupted_report(launches.size()));
+}
+
+void Chip::throw_stopped(std::span<const Launch> launches) {
+  std::string reason = std::move(stop_reason_);
+  abort_run(launches);
+  throw RunStopped(reason);
+}
+
+void Chip::throw_deadlock(std::span<const Launch> launches) {
+  std::string report = deadlock_report(); // before abort_run clears what it describes
+  abort_run(launches);
+  throw DeadlockError(report);
 }
 
 } // namespace tessel::sim
