@@ -1,7 +1,7 @@
-// The compute engine: DST protocol, unpack -> FPU op -> DST, SFPU ops, pack.
+// The compute engine: DST protocol, unpack -> FPU op -> DST, pack.
 // Invariants and the DST layout are in compute.hpp; the inits are in
-// compute_init.cpp, matmul in compute_matmul.cpp, the shared checks and
-// messages in compute_support.hpp.
+// compute_init.cpp, matmul in compute_matmul.cpp, SFPU ops in
+// compute_sfpu.cpp, the shared checks and messages in compute_support.hpp.
 //
 // Numerics (docs/numerics.md): unpack converts the CB tile to float exactly
 // (formats.cpp); an op computes in float; the value written to DST is
@@ -98,11 +98,6 @@ template <bool kRound>
 TESSEL_TILE_LOOP void store(float* __restrict d, const float* __restrict v) {
   for (uint32_t i = 0; i < kTileHW; ++i)
     d[i] = kRound ? round_to_bf16(v[i]) : v[i];
-}
-
-TESSEL_TILE_LOOP void round_in_place(float* d) {
-  for (uint32_t i = 0; i < kTileHW; ++i)
-    d[i] = round_to_bf16(d[i]);
 }
 
 template <uint32_t kOp, bool kAcc, bool kRound>
@@ -469,54 +464,6 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   }
 }
 
-void api_sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, uint32_t approx,
-                    const char* file, uint32_t line) {
-  core_of(k).chip->check_progress(fiber_of(k), "an SFPU op", file, line);
-  const CallText what{CallText::Sfpu, op, {idst}};
-  check_compute(k, op < TESSEL_SFPU_OP_COUNT ? sfpu_name(op) : "SFPU op", file, line);
-  ComputeState& s = state_of(k);
-  if (__builtin_expect(op >= TESSEL_SFPU_OP_COUNT, 0)) {
-    std::string msg = "unknown SFPU op " + num(op);
-    fail(k, std::move(msg), file, line);
-  }
-  if (__builtin_expect(!(s.sfpu_mask & (1u << op)), 0)) {
-    std::string msg = text(what) + ": the SFPU is not configured for " + sfpu_name(op) + ": call " + sfpu_name(op) +
-                      "_init() first" +
-                      (s.sfpu_site.call ? std::string(" (the last SFPU init was ") + s.sfpu_site.call + " at " +
-                                              site(s.sfpu_site.file, s.sfpu_site.line) + ")"
-                                        : std::string(" (no SFPU init was called in this kernel)"));
-    fail(k, std::move(msg), file, line);
-  }
-  float* d = math_dst(k, what, idst, file, line, Access::Update);
-  sfpu_unary(op, d, SfpuParams{p0, p1, approx != 0});
-  if (!k->fp32_dest_acc_en) round_in_place(d);
-}
-
-void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
-                     uint32_t line) {
-  core_of(k).chip->check_progress(fiber_of(k), "an SFPU binary op", file, line);
-  const CallText what{CallText::SfpuBinary, op, {idst0, idst1, odst}};
-  check_compute(k, op < TESSEL_SFPU_BINARY_OP_COUNT ? sfpu_binary_name(op) : "SFPU op", file, line);
-  ComputeState& s = state_of(k);
-  if (__builtin_expect(op >= TESSEL_SFPU_BINARY_OP_COUNT, 0)) {
-    std::string msg = "unknown SFPU binary op " + num(op);
-    fail(k, std::move(msg), file, line);
-  }
-  if (__builtin_expect(!(s.sfpu_binary_mask & (1u << op)), 0)) {
-    std::string msg = text(what) + ": the SFPU is not configured for " + sfpu_binary_name(op) + ": call " +
-                      sfpu_binary_name(op) + "_init() first" +
-                      (s.sfpu_site.call ? std::string(" (the last SFPU init was ") + s.sfpu_site.call + " at " +
-                                              site(s.sfpu_site.file, s.sfpu_site.line) + ")"
-                                        : std::string(" (no SFPU init was called in this kernel)"));
-    fail(k, std::move(msg), file, line);
-  }
-  const float* a = math_dst(k, what, idst0, file, line, Access::Update);
-  const float* b = math_dst(k, what, idst1, file, line, Access::Update);
-  float* out = math_dst(k, what, odst, file, line, Access::Update);
-  sfpu_binary(op, a, b, out);
-  if (!k->fp32_dest_acc_en) round_in_place(out);
-}
-
 namespace {
 // A pack to a page the kernel did not reserve. Silicon packs it (a reservation
 // is only a wait for room): into a free page before the CB's end that is a
@@ -598,6 +545,11 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
   else
     pack_tile(DataFormat(q.data_format), src, out);
   if (index < 0) ++cursor;
+}
+
+TESSEL_TILE_LOOP void detail::round_in_place(float* d) {
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    d[i] = round_to_bf16(d[i]);
 }
 
 } // namespace tessel::sim

@@ -1,7 +1,8 @@
 // What the compute engine's files share (compute.cpp: DST protocol, copy,
-// element-wise ops, reduce, transpose, broadcasts, SFPU, pack;
-// compute_init.cpp: inits and reconfigs; compute_matmul.cpp: matmul): the checks every op makes on its operands and
-// on DST, and how a call is named in messages. The checks are inline, a few
+// element-wise ops, reduce, transpose, broadcasts, pack; compute_init.cpp:
+// inits and reconfigs; compute_matmul.cpp: matmul; compute_sfpu.cpp: SFPU
+// ops): the checks every op makes on its operands and on DST, and how a call
+// is named in messages. The checks are inline, a few
 // instructions each on the passing path; the messages are built out of line
 // (compute_support.cpp), only when a check fails.
 #pragma once
@@ -187,6 +188,10 @@ inline void prefetch(const void* p, uint32_t size_bytes) {
   for (uint32_t offset = 0; offset < size_bytes; offset += 64)
     __builtin_prefetch(static_cast<const char*>(p) + offset, 0, kLocality);
 }
+
+// A DST tile rounded to bfloat16 precision, in place (when not
+// fp32_dest_acc_en; compute.cpp).
+void round_in_place(float* d);
 
 // Page `page` from the front of a CB (no checks).
 inline const void* front_page(const tessel_cb_iface& q, uint32_t page) {
