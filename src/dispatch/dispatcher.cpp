@@ -87,7 +87,7 @@ void Dispatcher::flush_to_l1() {
 
 const void* Dispatcher::kernel_table() const { return &kCardApi; }
 
-bool Dispatcher::words_stop(uint32_t core) const { return state_words(core)[KM_WORD_STOP] != 0; }
+bool Dispatcher::words_stop(uint32_t core) const { return word(state_words(core), KM_WORD_STOP) != 0; }
 
 uint32_t* Dispatcher::state_words(uint32_t core) const {
   return const_cast<uint32_t*>(&words_[size_t(core) * KM_STATE_WORDS]);
@@ -112,15 +112,15 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
   uint32_t* words = state_words(c);
   if (!cs.ready) {
     cs.ready = true;
-    words[KM_WORD_READY] = 1;
+    set_word(words, KM_WORD_READY, 1);
     if (++ready_cores_ == cores_) {
       state_ = KM_STATE_RUNNING;
       mem_.ready.store(1, std::memory_order_release);
       unpark(mem_.host_park);
     }
   }
-  words[KM_WORD_PHASE] = KM_PHASE_WAITING;
-  while (cs.count == 0 && words[KM_WORD_STOP] == 0) {
+  set_word(words, KM_WORD_PHASE, KM_PHASE_WAITING);
+  while (cs.count == 0 && word(words, KM_WORD_STOP) == 0) {
     sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
     f->wait = {};
     f->wait.kind = sim::WaitKind::Card;
@@ -132,7 +132,7 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     calls.lock();
   }
   uint32_t slot = config_.depth; // the stop flag: leave the loop (the EXIT slot)
-  if (words[KM_WORD_STOP] == 0) {
+  if (word(words, KM_WORD_STOP) == 0) {
     slot = cs.fifo[cs.head];
     cs.head = uint8_t((cs.head + 1) % KM_MAILBOX_SLOTS);
     --cs.count;
@@ -143,15 +143,15 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
   }
   const uint32_t* mb = mailbox(c, slot);
   const uint32_t handler = mb[KM_MB_HANDLER] & 0xFFu;
-  ++words[KM_WORD_PASS];
-  words[KM_WORD_PHASE] = handler == KM_HANDLER_EXIT ? KM_PHASE_EXITED : KM_PHASE_READER;
+  bump_word(words, KM_WORD_PASS);
+  set_word(words, KM_WORD_PHASE, handler == KM_HANDLER_EXIT ? KM_PHASE_EXITED : KM_PHASE_READER);
   if (handler != KM_HANDLER_EXIT) {
-    words[KM_WORD_SEQUENCE] = mb[KM_MB_SEQUENCE];
-    ++words[KM_WORD_TAKEN];
-    words[KM_WORD_HANDLER] = handler;
+    set_word(words, KM_WORD_SEQUENCE, mb[KM_MB_SEQUENCE]);
+    bump_word(words, KM_WORD_TAKEN);
+    set_word(words, KM_WORD_HANDLER, handler);
     if (uint32_t* t = trace_entry(c, mb[KM_MB_SEQUENCE])) {
       t[0] = uint32_t(now_ticks());
-      t[3] = words[KM_WORD_PASS];
+      t[3] = word(words, KM_WORD_PASS);
     }
     if (sim::Tracer* t = chip_.tracer()) t->command_taken(*k);
   }
@@ -171,7 +171,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
   if (++cs.riscs_done[slot] < cs.riscs_expected[slot]) return;
   cs.riscs_done[slot] = 0;
   uint32_t* words = state_words(c);
-  ++words[KM_WORD_DONE];
+  bump_word(words, KM_WORD_DONE);
   Slot& s = slots_[slot];
   if (uint32_t* t = trace_entry(c, s.sequence)) t[1] = uint32_t(now_ticks());
   --cs.busy;
@@ -207,14 +207,14 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
       cs.handles[KM_ROLE_READER].test(s.command.handler) || words_stop(core))
     return false;
   uint32_t* words = state_words(core);
-  ++words[KM_WORD_PASS];
-  words[KM_WORD_SEQUENCE] = uint32_t(s.sequence);
-  ++words[KM_WORD_TAKEN];
-  words[KM_WORD_HANDLER] = s.command.handler;
-  ++words[KM_WORD_DONE];
+  bump_word(words, KM_WORD_PASS);
+  set_word(words, KM_WORD_SEQUENCE, uint32_t(s.sequence));
+  bump_word(words, KM_WORD_TAKEN);
+  set_word(words, KM_WORD_HANDLER, s.command.handler);
+  bump_word(words, KM_WORD_DONE);
   if (uint32_t* t = trace_entry(core, s.sequence)) {
     t[0] = t[1] = uint32_t(now);
-    t[3] = words[KM_WORD_PASS];
+    t[3] = word(words, KM_WORD_PASS);
   }
   --cs.busy;
   return true;
@@ -222,7 +222,8 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
 
 uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, uint32_t value, const char* file,
                                uint32_t line) {
-  if (*word >= value) return 1;
+  // Another thread's core may increment the word now (the parallel policy).
+  if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value) return 1;
   Calls calls(calls_held_);
   sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
   f->wait = {};
@@ -246,7 +247,7 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
       break;
     }
   f->wait_cancelled.store(false, std::memory_order_relaxed); // no cancel comes after its removal
-  return *word >= value ? 1 : (timed_out ? 0 : 1);
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= value ? 1 : (timed_out ? 0 : 1);
 }
 
 bool Dispatcher::expire_waits(uint64_t now) {
@@ -278,7 +279,7 @@ bool Dispatcher::event_room() {
   // no room: reading it for every command would move its cache line between
   // the two threads every time.
   if (uint32_t(uint32_t(posted_) - read_count_) + busy_slots() + 1 <= config_.event_depth) return true;
-  read_count_ = mem_.read_count.load(std::memory_order_relaxed);
+  read_count_ = mem_.read_count.load(std::memory_order_acquire); // the host is done with the lines before it
   return uint32_t(uint32_t(posted_) - read_count_) + busy_slots() + 1 <= config_.event_depth;
 }
 
@@ -568,7 +569,7 @@ void Dispatcher::begin_abort(sim::Chip&) {
   }
   abort_tick_ = now_ticks();
   for (uint32_t c = 0; c < cores_; ++c) {
-    state_words(c)[KM_WORD_STOP] = 1;
+    set_word(state_words(c), KM_WORD_STOP, 1);
     CoreState& cs = core_state_[c];
     if (cs.reader) {
       chip_.make_ready(cs.reader);

@@ -80,8 +80,20 @@ public:
   // The card's clock: 50 MHz ticks since the dispatcher started.
   uint64_t now_ticks() const { return clock_.ticks(); }
 
-  // Each core's state words while the run goes (read-only for reports).
-  const uint32_t* live_words(uint32_t core) const { return &words_[size_t(core) * KM_STATE_WORDS]; }
+  // A core's state word `index` while the run goes (for reports). The card's
+  // calls write the words (under the calls lock, on the thread of the RISC
+  // that calls) while the host may look: both sides access them atomically
+  // (relaxed; a report needs no order between words).
+  uint32_t live_word(uint32_t core, uint32_t index) const {
+    return word(&words_[size_t(core) * KM_STATE_WORDS], index);
+  }
+  static uint32_t word(const uint32_t* words, uint32_t index) {
+    return __atomic_load_n(&words[index], __ATOMIC_RELAXED);
+  }
+  static void set_word(uint32_t* words, uint32_t index, uint32_t value) {
+    __atomic_store_n(&words[index], value, __ATOMIC_RELAXED);
+  }
+  static void bump_word(uint32_t* words, uint32_t index) { set_word(words, index, word(words, index) + 1); }
   // After the run (card thread finished): the result and, for a deadline,
   // where the cores of the group that did not report were.
   ResultBlock result() const;

@@ -141,7 +141,7 @@ bool Dispatcher::engine_event_room() {
     host_busy += slots_[__builtin_ctz(m)].command.engine == 0;
   const auto fits = [&] { return uint32_t(uint32_t(posted_) - read_count_) + host_busy + 1 <= config_.event_depth; };
   if (fits()) return true;
-  read_count_ = mem_.read_count.load(std::memory_order_relaxed);
+  read_count_ = mem_.read_count.load(std::memory_order_acquire); // the host is done with the lines before it
   return fits();
 }
 

@@ -168,22 +168,21 @@ std::string Run::Impl::kernel_activity() const {
   // Read-only looks at the card's live state words: the pass markers 20 ms apart.
   std::vector<uint32_t> passes(cores);
   for (uint32_t c = 0; c < cores; ++c)
-    passes[c] = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(c))[KM_WORD_PASS];
+    passes[c] = dispatcher->live_word(c, KM_WORD_PASS);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   uint32_t moved = 0, waiting = 0;
   for (uint32_t c = 0; c < cores; ++c) {
-    const volatile uint32_t* w = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(c));
-    moved += w[KM_WORD_PASS] != passes[c];
-    waiting += w[KM_WORD_PHASE] == KM_PHASE_WAITING;
+    moved += dispatcher->live_word(c, KM_WORD_PASS) != passes[c];
+    waiting += dispatcher->live_word(c, KM_WORD_PHASE) == KM_PHASE_WAITING;
   }
-  const volatile uint32_t* core0 = reinterpret_cast<const volatile uint32_t*>(dispatcher->live_words(0));
+  const uint32_t pass0 = dispatcher->live_word(0, KM_WORD_PASS);
   return "the kernel: " + std::string(card_finished() ? "finished" : "still runs") + "; core 0 pass marker " +
-         std::to_string(core0[KM_WORD_PASS]) + (passes[0] != core0[KM_WORD_PASS] ? " (moving)" : " (not moving)") +
-         ", phase " + (core0[KM_WORD_PHASE] == KM_PHASE_WAITING ? "waiting for a command" : "running a handler") +
-         ", last sequence " + std::to_string(core0[KM_WORD_SEQUENCE]) + "; " + std::to_string(waiting) + " of " +
-         std::to_string(cores) + " cores wait for a command, " + std::to_string(moved) + " moved in 20 ms; " +
-         std::to_string(stored - memory->taken.load()) + " stored lines not taken, " + std::to_string(queue.size()) +
-         " commands not stored";
+         std::to_string(pass0) + (passes[0] != pass0 ? " (moving)" : " (not moving)") + ", phase " +
+         (dispatcher->live_word(0, KM_WORD_PHASE) == KM_PHASE_WAITING ? "waiting for a command" : "running a handler") +
+         ", last sequence " + std::to_string(dispatcher->live_word(0, KM_WORD_SEQUENCE)) + "; " +
+         std::to_string(waiting) + " of " + std::to_string(cores) + " cores wait for a command, " +
+         std::to_string(moved) + " moved in 20 ms; " + std::to_string(stored - memory->taken.load()) +
+         " stored lines not taken, " + std::to_string(queue.size()) + " commands not stored";
 }
 
 void Run::Impl::log_kernel_state() const {

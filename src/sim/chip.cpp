@@ -178,6 +178,7 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
       for (uint32_t b = 0; b < arch.core_count(); ++b)
         k.l1_bank_noc_xy[b] = (cores_[b]->noc_y << 8) | cores_[b]->noc_x;
       k.dprint_enabled = dprint_cores_[c->index];
+      k.no_fast_paths = fiber_san::kThreadSanitizer ? 1u : 0u;
       k.api = kernel_api_table();
       k.sim_core = c.get();
     }
@@ -357,21 +358,25 @@ void Chip::reset_fiber(Fiber* f) {
   f->fault_signal = 0;
 }
 
-void Chip::make_ready(Fiber* f) {
+void Chip::mark_ready(Fiber* f, uint64_t waker_clock) {
   f->state = FiberState::Ready;
   f->wait.kind = WaitKind::None;
   f->wait_cancelled.store(false, std::memory_order_relaxed);
+  // The woken RISC's wait ends when the waker acted (profiler.hpp, "The clock").
+  uint64_t& woken_clock = f->core->ctx[f->risc].clock;
+  woken_clock = std::max(woken_clock, waker_clock);
+}
+
+void Chip::make_ready(Fiber* f) {
   Fiber* cur = t_running;
-  if (cur != nullptr) {
-    // The woken RISC's wait ends when the waker acted (profiler.hpp, "The clock").
-    uint64_t& woken_clock = f->core->ctx[f->risc].clock;
-    woken_clock = std::max(woken_clock, cur->core->ctx[cur->risc].clock);
-  }
+  const uint64_t waker_clock = cur != nullptr ? cur->core->ctx[cur->risc].clock : 0;
   RunQueue* queue = &ready_;
   if (__builtin_expect(parallel_ != nullptr, 0)) {
-    queue = parallel_->queue_for(f);
-    if (!queue) return; // posted to its own thread
+    // A fiber another thread owns is posted untouched: its owner marks it ready.
+    queue = parallel_->queue_for(f, waker_clock);
+    if (!queue) return;
   }
+  mark_ready(f, waker_clock);
   if (cur != nullptr && cur->core == f->core) {
     // Woken by a RISC of its own core: run it next, while the core's CB data
     // and stacks are still in the host's caches (measured: tessel bench pipeline).

@@ -149,8 +149,10 @@ struct Fiber {
   uintptr_t fault_address = 0;
   uintptr_t fault_pc = 0;
   uintptr_t fault_sp = 0;
-  // A parallel run's inbox link: made ready by another thread (parallel_run.cpp).
+  // A parallel run's inbox link: made ready by another thread
+  // (parallel_run.cpp), with the waker's clock, which its owner applies.
   std::atomic<Fiber*> posted_next{nullptr};
+  uint64_t posted_clock = 0;
   // Set by block_releasing(): the lock its scheduler releases once the fiber
   // has switched out.
   std::atomic<bool>* release_after_switch = nullptr;
@@ -318,6 +320,9 @@ public:
     if (__builtin_expect(is_stalled(*t_watch), 0)) stop_stalled(f, call, file, line);
   }
   void make_ready(Fiber* f);
+  // A fiber made ready on its owner's thread, its clock moved up to its
+  // waker's (make_ready; a parallel run's posted fibers, parallel_run.cpp).
+  void mark_ready(Fiber* f, uint64_t waker_clock);
   // After a store into core's L1 that may satisfy a fiber parked on a word there.
   void after_write(Core& core) {
     if (__builtin_expect(parallel_ != nullptr, 0))

@@ -13,8 +13,8 @@ namespace tessel::sim {
 namespace {
 bool wait_satisfied(const WaitInfo& w) {
   switch (w.kind) {
-  case WaitKind::SemEqual: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) == w.value;
-  case WaitKind::SemAtLeast: return __atomic_load_n(w.sem, __ATOMIC_RELAXED) >= w.value;
+  case WaitKind::SemEqual: return __atomic_load_n(w.sem, __ATOMIC_ACQUIRE) == w.value;
+  case WaitKind::SemAtLeast: return __atomic_load_n(w.sem, __ATOMIC_ACQUIRE) >= w.value;
   default: return false;
   }
 }

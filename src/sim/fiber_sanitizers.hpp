@@ -24,6 +24,14 @@
 
 namespace tessel::sim::fiber_san {
 
+// Built with ThreadSanitizer: kernels (not instrumented) then take no inline
+// fast path past a simulator call that synchronises (tessel_kernel_ctx::no_fast_paths).
+#if defined(TESSEL_TSAN)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+
 // The part of a fiber the sanitizers need.
 struct State {
   uint8_t* stack_lo = nullptr; // usable stack: [stack_lo, stack_lo + stack_bytes)

@@ -209,6 +209,43 @@ void after_write(Core* c) {
   if (c) c->chip->after_write(*c);
 }
 
+// L1 words that RISCs synchronise on (semaphores, inline writes, small NoC
+// writes such as noc_semaphore_set_remote) may be read by a RISC on another
+// host thread while they are written (the parallel policy): they are
+// accessed atomically, stores releasing what the writer wrote before and
+// loads in waits acquiring it, so a program ordered by them is race-free
+// here too. (On x86 these are the plain loads and stores.)
+inline uint32_t load_word(const volatile void* p) {
+  return __atomic_load_n(static_cast<const volatile uint32_t*>(p), __ATOMIC_RELAXED);
+}
+inline void store_word(volatile void* p, uint32_t value) {
+  __atomic_store_n(static_cast<volatile uint32_t*>(p), value, __ATOMIC_RELEASE);
+}
+// A NoC write: word by word when it is a few aligned words (a flag another
+// RISC may be polling), else a plain copy (data, ordered by a semaphore); a
+// read of a few words likewise.
+inline bool few_words(const void* p, uint32_t size) { return size <= 16 && size % 4 == 0 && uintptr_t(p) % 4 == 0; }
+inline void write_bytes(uint8_t* dst, const uint8_t* src, uint32_t size) {
+  if (few_words(dst, size)) {
+    uint32_t words[4]; // read whole before any store: source and destination may overlap
+    std::memcpy(words, src, size);
+    for (uint32_t i = 0; i < size / 4; ++i)
+      store_word(dst + 4 * i, words[i]);
+    return;
+  }
+  std::memmove(dst, src, size);
+}
+inline void read_bytes(uint8_t* dst, const uint8_t* src, uint32_t size) {
+  if (few_words(src, size)) {
+    uint32_t words[4];
+    for (uint32_t i = 0; i < size / 4; ++i)
+      words[i] = __atomic_load_n(reinterpret_cast<const uint32_t*>(src) + i, __ATOMIC_ACQUIRE);
+    std::memcpy(dst, words, size);
+    return;
+  }
+  std::memmove(dst, src, size);
+}
+
 // The checked NoC mode's state, or null in the eager mode.
 inline CheckedNoc* checked(tessel_kernel_ctx* k) { return core_of(k).chip->checked_noc(); }
 
@@ -231,7 +268,7 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
   fiber_of(k)->reads.add(d, d + size, file, line);
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
     return c->issue(*fiber_of(k), {me.l1 + d, s.host, &me, size, d, d + size, true, call, file, line});
-  std::memmove(me.l1 + d, s.host, size);
+  read_bytes(me.l1 + d, s.host, size);
   after_write(&me);
 }
 
@@ -246,7 +283,7 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
   fiber_of(k)->writes.add(s, s + size, file, line);
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
     return c->issue(*fiber_of(k), {d.host, core_of(k).l1 + s, d.core, size, s, s + size, false, call, file, line});
-  std::memmove(d.host, core_of(k).l1 + s, size);
+  write_bytes(d.host, core_of(k).l1 + s, size);
   after_write(d.core);
 }
 
@@ -330,7 +367,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
     if (__builtin_expect(c != nullptr, 0))
       return c->issue(*fiber_of(k), {dst.l1 + off, src, &dst, size, s, s + size, false, call, file, line});
-    std::memmove(dst.l1 + off, src, size);
+    write_bytes(dst.l1 + off, src, size);
     after_write(&dst);
   });
   fiber_of(k)->writes.add(s, s + size, file, line);
@@ -342,12 +379,17 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
   Endpoint d = resolve(k, call, dst, 4, false, file, line, "inline writes");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
   land_writes_first(k);
-  bool changed = false;
+  // Only the enabled bytes are written (one store when all are: a RISC may be polling the word).
+  uint32_t mask = 0;
   for (uint32_t b = 0; b < 4; ++b)
-    if (be & (1u << b)) {
-      changed |= d.host[b] != uint8_t(value >> (8 * b));
-      d.host[b] = uint8_t(value >> (8 * b));
-    }
+    if (be & (1u << b)) mask |= 0xffu << (8 * b);
+  const bool changed = ((load_word(d.host) ^ value) & mask) != 0;
+  if (mask == 0xffffffffu) {
+    store_word(d.host, value);
+  } else {
+    for (uint32_t b = 0; b < 4; ++b)
+      if (be & (1u << b)) __atomic_store_n(d.host + b, uint8_t(value >> (8 * b)), __ATOMIC_RELEASE);
+  }
   note_write(k, changed, call, file, line);
   after_write(d.core);
 }
@@ -389,7 +431,7 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
   Core& c = core_of(k);
   for (;;) {
     // Atomic: under the parallel policy another thread's core may increment it now.
-    const uint32_t v = __atomic_load_n(sem, __ATOMIC_RELAXED);
+    const uint32_t v = __atomic_load_n(sem, __ATOMIC_ACQUIRE);
     if (mode ? v >= value : v == value) return;
     Fiber* f = fiber_of(k);
     f->wait = {mode ? WaitKind::SemAtLeast : WaitKind::SemEqual, 0, 0, sem, value, file, line};
@@ -400,8 +442,8 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
 void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
   check_local_word(k, "noc_semaphore_set", sem, file, line);
   land_writes_first(k);
-  note_write(k, *sem != value, "noc_semaphore_set", file, line);
-  *sem = value;
+  note_write(k, load_word(sem) != value, "noc_semaphore_set", file, line);
+  store_word(sem, value);
   after_write(&core_of(k));
 }
 
@@ -411,7 +453,7 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
   land_writes_first(k);
   note_write(k, incr != 0, call, file, line);
-  __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELAXED);
+  __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELEASE);
   after_write(d.core);
 }
 
@@ -426,8 +468,8 @@ void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast
     fail(k, std::string(call) + ": address " + hex(mcast & TESSEL_L1_SLOT_MASK) + " is not 4-byte aligned", file, line);
   bool changed = false;
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
-    changed |= std::memcmp(dst.l1 + off, &value, 4) != 0;
-    std::memcpy(dst.l1 + off, &value, 4);
+    changed |= load_word(dst.l1 + off) != value;
+    store_word(dst.l1 + off, value);
     after_write(&dst);
   });
   note_write(k, changed, call, file, line);

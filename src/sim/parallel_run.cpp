@@ -83,7 +83,7 @@ void ParallelRun::thread_main(Worker& w) {
     }
     if (quit_.load()) return;
     w.seen_generation = generation_.load(std::memory_order_acquire);
-    if (w.index >= used_) continue;
+    if (w.index >= used_.load(std::memory_order_relaxed)) continue;
     work(w);
     finished_workers_.fetch_add(1);
     base::unpark(caller_park_);
@@ -123,7 +123,7 @@ ParallelRun::End ParallelRun::run(uint32_t threads, uint32_t watchdog_ms) {
     f->wait.kind = WaitKind::None;
     w.queue.push_back(f);
   }
-  used_ = n;
+  used_.store(n, std::memory_order_relaxed); // published by the generation's release
   watchdog_ms_ = watchdog_ms;
   active_.store(n);
   remaining_.store(fibers.size());
@@ -300,11 +300,14 @@ void ParallelRun::take_posted(Worker& w) {
     reversed = list;
     list = next;
   }
-  for (; reversed; reversed = reversed->posted_next.load(std::memory_order_relaxed))
+  for (; reversed; reversed = reversed->posted_next.load(std::memory_order_relaxed)) {
+    chip_.mark_ready(reversed, reversed->posted_clock);
     w.queue.push_back(reversed);
+  }
 }
 
-void ParallelRun::post(Worker& owner, Fiber* f) {
+void ParallelRun::post(Worker& owner, Fiber* f, uint64_t waker_clock) {
+  f->posted_clock = waker_clock; // published by the inbox's exchange
   Fiber* head = owner.inbox.load(std::memory_order_relaxed);
   do
     f->posted_next.store(head, std::memory_order_relaxed);
@@ -341,10 +344,10 @@ void ParallelRun::end(End how) {
     base::unpark(workers_[i]->park);
 }
 
-RunQueue* ParallelRun::queue_for(Fiber* f) {
+RunQueue* ParallelRun::queue_for(Fiber* f, uint64_t waker_clock) {
   Worker& owner = *workers_[f->core->owner];
   if (t_worker == &owner) return &owner.queue;
-  post(owner, f);
+  post(owner, f, waker_clock);
   return nullptr;
 }
 

@@ -83,8 +83,9 @@ public:
 
   // On a worker thread, during a run (from Chip):
   // The calling worker's queue when f runs on it; else posts f to its owner
-  // and returns null.
-  RunQueue* queue_for(Fiber* f);
+  // (which marks it ready, with the waker's clock, when it takes it) and
+  // returns null.
+  RunQueue* queue_for(Fiber* f, uint64_t waker_clock);
   // The calling worker's queue if another fiber can run now, else null.
   RunQueue* yield_queue();
   // After a store into core's L1 (see Chip::after_write).
@@ -101,7 +102,7 @@ private:
   bool wake_satisfied_waiters(Worker& w); // every other worker idle: poke the owners of satisfied waits
   bool poll(Worker& w);                   // wakes w's satisfied memory waiters
   void take_posted(Worker& w);
-  void post(Worker& owner, Fiber* f);
+  void post(Worker& owner, Fiber* f, uint64_t waker_clock);
   void poke(Worker& v);
   void activate(Worker& v);
   void reactivate(Worker& w);
@@ -109,7 +110,7 @@ private:
 
   Chip& chip_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  uint32_t used_ = 0; // workers of the current run
+  std::atomic<uint32_t> used_{0}; // workers of the current run
   uint32_t watchdog_ms_ = 0;
   std::atomic<uint64_t> generation_{0}; // runs started: wakes the worker threads
   std::atomic<bool> quit_{false};

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "sim/chip.hpp"
+#include "sim/fiber_sanitizers.hpp"
 #include "sim/trace.hpp"
 
 namespace tessel::sim {
@@ -177,7 +178,7 @@ void set_chip_timing(Chip& chip, bool on) {
     Core& core = chip.core(c);
     core.timing = on ? &chip.timing()->core(c) : nullptr;
     for (tessel_kernel_ctx& k : core.ctx)
-      k.timing_enabled = on ? 1u : 0u;
+      k.no_fast_paths = on || fiber_san::kThreadSanitizer ? 1u : 0u;
   }
   chip.refresh_api_table();
 }

@@ -329,7 +329,7 @@ inline void noc_semaphore_set(volatile uint32_t* sem_addr, uint32_t val, TESSEL_
 }
 inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (*sem_addr == val && __builtin_expect(!k->timing_enabled, 1)) {
+  if (*sem_addr == val && __builtin_expect(!k->no_fast_paths, 1)) {
     if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "noc_semaphore_wait", TESSEL_SITE);
     return;
   }
@@ -337,7 +337,7 @@ inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val, TESSEL
 }
 inline void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
-  if (*sem_addr >= val && __builtin_expect(!k->timing_enabled, 1)) {
+  if (*sem_addr >= val && __builtin_expect(!k->no_fast_paths, 1)) {
     if (__builtin_expect(tessel_stalled(k), 0)) k->api->stalled(k, "noc_semaphore_wait_min", TESSEL_SITE);
     return;
   }

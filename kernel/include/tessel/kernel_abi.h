@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 13u
+#define TESSEL_KERNEL_ABI_VERSION 14u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -436,15 +436,17 @@ struct tessel_kernel_ctx {
 
   // This RISC's simulated clock (profiler timestamps): one cycle per kernel
   // API call that reaches the simulator and per profiler marker, or with
-  // timing_enabled the estimated cycles (docs/timing.md); written only by
+  // timing on the estimated cycles (docs/timing.md); written only by
   // the simulator (docs/guide.md, "Profiler").
   uint64_t clock;
   // 1 if the device profiler records this RISC's markers (profiler_mark).
   uint32_t profiler_enabled;
-  // 1 while the chip estimates time (docs/timing.md): `clock` then counts
-  // estimated cycles, and inline fast paths that would skip the simulator
-  // (a satisfied semaphore wait) call it, so the wait can advance the clock.
-  uint32_t timing_enabled;
+  // Nonzero: inline fast paths that would not call the simulator (a
+  // satisfied semaphore wait) call it. Set while the chip estimates time
+  // (docs/timing.md), so the wait can advance the clock, and in tessel's
+  // ThreadSanitizer builds, so the wait's acquire is seen (kernels are not
+  // instrumented).
+  uint32_t no_fast_paths;
 };
 
 #define TESSEL_DPRINT_THREAD_UNPACK 0u
