@@ -132,6 +132,10 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     calls.lock();
   }
   uint32_t slot = config_.depth; // the stop flag: leave the loop (the EXIT slot)
+  // A command taken or reported is progress the host can see (its events,
+  // the state words): a loop serving commands that touch no CB or semaphore
+  // is not stalled, however long it runs (watchdog.hpp).
+  chip_.note_progress();
   if (word(words, KM_WORD_STOP) == 0) {
     slot = cs.fifo[cs.head];
     cs.head = uint8_t((cs.head + 1) % KM_MAILBOX_SLOTS);
@@ -167,6 +171,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
     std::string m = "persistent loop reported slot " + std::to_string(slot) + ", which holds no command in flight";
     chip_.fail(static_cast<sim::Fiber*>(k->sim_fiber), std::move(m), file, line);
   }
+  chip_.note_progress();
   if (sim::Tracer* t = chip_.tracer()) trace_done(*t, *k, slots_[slot].command.handler, slots_[slot].sequence, slot);
   if (++cs.riscs_done[slot] < cs.riscs_expected[slot]) return;
   cs.riscs_done[slot] = 0;

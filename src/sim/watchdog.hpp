@@ -3,7 +3,8 @@
 //
 // Progress is what another RISC or the host could observe: CB pages pushed or
 // popped, a semaphore or L1 word changed, NoC transfers completed (retired by
-// a barrier), a blocked RISC woken, a kernel finished. Kernel calls that only
+// a barrier), a blocked RISC woken, a kernel finished, a persistent kernel's
+// command taken or reported (dispatcher.cpp). Kernel calls that only
 // look (a barrier with nothing outstanding, a cb_wait_front that is already
 // satisfied, a transfer not yet waited for, compute and DPRINT calls) are
 // not progress, and neither is a fiber switch: a loop of such calls, or of

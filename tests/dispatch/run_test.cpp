@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <numeric>
 
@@ -454,6 +455,29 @@ TEST(PersistentRun, AMillionCommandsInOneRunGrowResidentMemoryByAtMostOneMiB) {
   EXPECT_EQ(run.submitted(), 110u * kChunk);
   EXPECT_LE(after, before + (1u << 20)) << "resident memory grew by " << (after - before) << " bytes";
   EXPECT_EQ(run.stop().commands, 110u * kChunk);
+}
+
+TEST(PersistentRun, ServingCommandsForLongerThanTheWatchdogLimitIsProgress) {
+  // NOP commands touch no CB or semaphore: taking and reporting them is what
+  // the host sees. A session that serves them for five watchdog limits runs on.
+  for (const char* policy : {"deterministic", "parallel:2"}) {
+    setenv("TESSEL_WATCHDOG_S", "0.2", 1);
+    auto session = small_session(2, 1, policy);
+    dispatch::Run& run = session->load(basic_program(16));
+    unsetenv("TESSEL_WATCHDOG_S");
+    const std::vector<uint32_t> firsts(1000, 0);
+    const uint32_t one[] = {1};
+    std::vector<uint64_t> handles(firsts.size());
+    uint64_t submitted = 0;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (std::chrono::steady_clock::now() < end) {
+      const uint64_t first = run.submit_many(KM_HANDLER_NOP, firsts, one, {}, 0);
+      std::iota(handles.begin(), handles.end(), first);
+      ASSERT_EQ(run.wait(handles, 60.0).size(), handles.size()) << policy;
+      submitted += handles.size();
+    }
+    EXPECT_EQ(run.stop().commands, submitted) << policy;
+  }
 }
 
 TEST(PersistentRun, AKernelThatNeverReturnsIsGridTimeoutAndTheSessionCannotLoadAgain) {
