@@ -36,12 +36,14 @@ double median(std::vector<double> values);
 // of two runs of each, alternating which goes first: a shared host's slow
 // spells last longer than a round, so each round sees about the same host,
 // and the second run of each pair finds its data in the caches again after
-// the other's. The best run of each, and the median over the rounds of b's
-// best over a's.
+// the other's. `after_b`, when given, runs after each round's two runs of b
+// (untimed: a settle). The best run of each, and the median over the rounds
+// of b's best over a's.
 struct PairedRounds {
   double a = 0, b = 0, median_b_over_a = 0;
 };
-PairedRounds paired_rounds(int rounds, const std::function<double()>& a, const std::function<double()>& b);
+PairedRounds paired_rounds(int rounds, const std::function<double()>& a, const std::function<double()>& b,
+                           const std::function<void()>& after_b = {});
 
 // A device with three bf16 DRAM buffers of tiles_per_core tiles per core on
 // its whole grid (a and b filled), and, compiled and run once, the

@@ -95,14 +95,10 @@ void against_sgemm(const std::string& label, Setup& s, uint32_t n, int rounds) {
   std::vector<float> a(size_t(n) * n, 0.5f), b(a.size(), 0.25f), c(a.size());
   sgemm_all_threads_seconds(n, a, b, c); // warm-up: BLAS starts its threads
   s.device->set_policy("parallel");
-  int blas_runs = 0;
   const PairedRounds p = paired_rounds(
       rounds, [&] { return best_run_seconds(s.device->command_queue(), s.program, 1); },
-      [&] {
-        const double t = sgemm_all_threads_seconds(n, a, b, c);
-        if (++blas_runs % 2 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(kBlasSettleMs));
-        return t;
-      });
+      [&] { return sgemm_all_threads_seconds(n, a, b, c); },
+      [] { std::this_thread::sleep_for(std::chrono::milliseconds(kBlasSettleMs)); });
   s.device->set_policy("deterministic");
   figure(label + "_parallel_gflops", double(s.flops) / p.a / 1e9, "GFLOP/s");
   figure(label + "_sgemm_all_threads_gflops", double(s.flops) / p.b / 1e9, "GFLOP/s");

@@ -88,18 +88,21 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-PairedRounds paired_rounds(int rounds, const std::function<double()>& a, const std::function<double()>& b) {
+PairedRounds paired_rounds(int rounds, const std::function<double()>& a, const std::function<double()>& b,
+                           const std::function<void()>& after_b) {
   PairedRounds p{1e30, 1e30, 0};
   std::vector<double> ratios;
   for (int i = 0; i < rounds; ++i) {
     double t_a = 1e30, t_b = 1e30;
-    for (int j = 0; j < 2; ++j)
-      for (int r = 0; r < 2; ++r) {
-        if ((i + j) % 2 == 0)
+    for (int j = 0; j < 2; ++j) {
+      const bool a_turn = (i + j) % 2 == 0;
+      for (int r = 0; r < 2; ++r)
+        if (a_turn)
           t_a = std::min(t_a, a());
         else
           t_b = std::min(t_b, b());
-      }
+      if (!a_turn && after_b) after_b();
+    }
     p.a = std::min(p.a, t_a);
     p.b = std::min(p.b, t_b);
     ratios.push_back(t_b / t_a);
