@@ -178,7 +178,7 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
       for (uint32_t b = 0; b < arch.core_count(); ++b)
         k.l1_bank_noc_xy[b] = (cores_[b]->noc_y << 8) | cores_[b]->noc_x;
       k.dprint_enabled = dprint_cores_[c->index];
-      k.no_fast_paths = fiber_san::kThreadSanitizer ? 1u : 0u;
+      k.no_fast_paths = fiber_san::no_fast_paths(false);
       k.api = kernel_api_table();
       k.sim_core = c.get();
     }

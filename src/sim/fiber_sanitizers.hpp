@@ -25,12 +25,15 @@
 namespace tessel::sim::fiber_san {
 
 // Built with ThreadSanitizer: kernels (not instrumented) then take no inline
-// fast path past a simulator call that synchronises (tessel_kernel_ctx::no_fast_paths).
+// fast path past a simulator call that synchronises.
 #if defined(TESSEL_TSAN)
 inline constexpr bool kThreadSanitizer = true;
 #else
 inline constexpr bool kThreadSanitizer = false;
 #endif
+
+// tessel_kernel_ctx::no_fast_paths for a chip timed or not.
+inline uint32_t no_fast_paths(bool timed) { return timed || kThreadSanitizer ? 1u : 0u; }
 
 // The part of a fiber the sanitizers need.
 struct State {

@@ -178,7 +178,7 @@ void set_chip_timing(Chip& chip, bool on) {
     Core& core = chip.core(c);
     core.timing = on ? &chip.timing()->core(c) : nullptr;
     for (tessel_kernel_ctx& k : core.ctx)
-      k.no_fast_paths = on || fiber_san::kThreadSanitizer ? 1u : 0u;
+      k.no_fast_paths = fiber_san::no_fast_paths(on);
   }
   chip.refresh_api_table();
 }
