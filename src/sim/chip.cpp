@@ -481,11 +481,12 @@ void Chip::run(std::span<const Launch> launches) {
   switches_ = 0;
   ++run_count_;
   active_.clear();
+  const uint64_t start = timing_ ? Timing::run_start(clock_epoch_) : clock_epoch_;
   for (const Launch& l : launches) {
     Core& c = core(l.core_index);
     Fiber* f = fiber_for(c, l.risc);
     c.ctx[l.risc].watch = &watch.words;
-    c.ctx[l.risc].clock = std::max(c.ctx[l.risc].clock, clock_epoch_);
+    c.ctx[l.risc].clock = std::max(c.ctx[l.risc].clock, start);
     f->entry = l.entry;
     f->kernel_name = l.kernel_name;
     if (l.risc == TESSEL_RISC_COMPUTE) reset_compute(c);

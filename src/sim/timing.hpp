@@ -32,8 +32,10 @@
 //  - A RISC's RiscTiming, and its core's CB stamps, are touched only by the
 //    thread running that core; semaphore stamps and calendars are atomics.
 //  - Stamps from earlier runs are never later than the run's start (every
-//    run starts at the latest clock of the runs before), so they cost
-//    nothing.
+//    run starts at the first bucket boundary at or after the latest clock
+//    of the runs before, Timing::run_start), so they cost nothing, and no
+//    earlier booking shares a bucket with the run's: an estimate does not
+//    depend on what ran before.
 //  - Nothing is allocated per call: the calendars and stamp tables are
 //    allocated when timing is turned on; a core's CB stamp rings grow only
 //    when a CB has more pages than any before on that core.
@@ -170,6 +172,11 @@ public:
     const uint64_t passed = book_in(row[port], port, noc_rate_, b, start, bytes);
     return std::max(passed, book_in(row[dram], dram, dram_rate_, b, start, bytes));
   }
+  // Where a run after `epoch` (the latest clock of the runs before) starts:
+  // the next bucket's first cycle, so that no booking of an earlier run
+  // shares a bucket with it and a program's estimate is the same in every
+  // run, not only on a fresh device.
+  static uint64_t run_start(uint64_t epoch) { return (epoch + kBucketCycles - 1) / kBucketCycles * kBucketCycles; }
   // The semaphore stamp: max(stamp, t).
   static void stamp_max(std::atomic<uint64_t>& stamp, uint64_t t);
 

@@ -264,6 +264,28 @@ TEST(TimingTest, DeterministicRunsGiveIdenticalEstimates) {
   EXPECT_LT(a.kernel_cycles, 4u * 16 * 4096 / 24 + 2000);
 }
 
+TEST(TimingTest, RepeatedRunsOnOneDeviceGiveIdenticalEstimates) {
+  // Each run ends mid-bucket (10923+ cycles of contention); the next must
+  // not find the last one's bookings, nor start at a different phase.
+  auto device = open_timed("wormhole_b0", 4, 1);
+  auto buf = dram_pages(device, 4096);
+  Mover m(CoreRange({0, 0}, {3, 0}));
+  m.program.set_runtime_args(m.brisc, CoreRange({0, 0}, {3, 0}), {2, 5, uint32_t(buf->address()), 4096, 16});
+  m.program.set_runtime_args(m.ncrisc, CoreRange({0, 0}, {3, 0}), {0, 0, 0, 0, 0});
+  device->command_queue().enqueue_program(m.program);
+  const TimingReport first = device->last_run_timing();
+  for (int run = 1; run < 6; ++run) {
+    device->command_queue().enqueue_program(m.program);
+    const TimingReport r = device->last_run_timing();
+    EXPECT_EQ(r.kernel_cycles, first.kernel_cycles) << "run " << run;
+    ASSERT_EQ(r.riscs.size(), first.riscs.size());
+    for (size_t i = 0; i < r.riscs.size(); ++i) {
+      EXPECT_EQ(r.riscs[i].busy_cycles, first.riscs[i].busy_cycles) << "run " << run << ", row " << i;
+      EXPECT_EQ(r.riscs[i].wait_cycles, first.riscs[i].wait_cycles) << "run " << run << ", row " << i;
+    }
+  }
+}
+
 TEST(TimingTest, ParallelPolicyEstimatesWithinATolerance) {
   const TimingReport d = contention_run("deterministic");
   for (int i = 0; i < 3; ++i) {
