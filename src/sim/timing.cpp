@@ -42,11 +42,9 @@ Timing::Timing(Chip& chip, TimingCosts costs)
   const ArchSpec& a = chip.arch();
   noc_w_ = std::max(a.grid_x + a.worker_noc_x0, 1u);
   noc_h_ = std::max(a.grid_y + a.worker_noc_y0, a.dram_banks);
-  cores_.reserve(chip.core_count());
-  for (uint32_t c = 0; c < chip.core_count(); ++c) {
-    cores_.push_back(std::make_unique<CoreTiming>());
-    cores_.back()->owner = this;
-  }
+  cores_ = std::make_unique<CoreTiming[]>(chip.core_count());
+  for (uint32_t c = 0; c < chip.core_count(); ++c)
+    cores_[c].owner = this;
   dram_endpoint0_ = size_t(chip.core_count()) * 2;
   endpoints_ = dram_endpoint0_ + a.dram_banks;
   calendars_ = std::make_unique<std::atomic<uint64_t>[]>(endpoints_ * kBuckets);
@@ -137,16 +135,27 @@ void Timing::begin_run(const std::vector<Fiber*>& fibers) {
 }
 
 void Timing::end_run(const std::vector<Fiber*>& fibers) {
-  RunTimingReport rep;
-  rep.clock_mhz = costs_.clock_mhz;
-  rep.runs = last_.runs + 1;
-  uint64_t start = UINT64_MAX, end = 0;
-  std::vector<const Fiber*> sorted(fibers.begin(), fibers.end());
-  std::sort(sorted.begin(), sorted.end(), [](const Fiber* a, const Fiber* b) {
+  // The report is rebuilt in place (its rows keep their storage from run to
+  // run); the fibers are in launch order, which is by core and RISC unless
+  // the launch was built otherwise.
+  auto by_core_then_risc = [](const Fiber* a, const Fiber* b) {
     return a->core->index != b->core->index ? a->core->index < b->core->index : a->risc < b->risc;
-  });
+  };
+  const bool in_order = std::is_sorted(fibers.begin(), fibers.end(), by_core_then_risc);
+  std::vector<const Fiber*> sorted;
+  if (!in_order) {
+    sorted.assign(fibers.begin(), fibers.end());
+    std::sort(sorted.begin(), sorted.end(), by_core_then_risc);
+  }
+  RunTimingReport& rep = last_;
+  rep.clock_mhz = costs_.clock_mhz;
+  ++rep.runs;
+  rep.riscs.clear();
+  rep.riscs.reserve(fibers.size());
+  uint64_t start = UINT64_MAX, end = 0;
   uint32_t cores = 0, last_core = UINT32_MAX;
-  for (const Fiber* f : sorted) {
+  for (size_t i = 0; i < fibers.size(); ++i) {
+    const Fiber* f = in_order ? fibers[i] : sorted[i];
     const RiscTiming& r = risc(f->core->index, f->risc);
     const uint64_t clock = f->core->ctx[f->risc].clock;
     const uint64_t total = clock - std::min(clock, r.run_start);
@@ -156,15 +165,14 @@ void Timing::end_run(const std::vector<Fiber*>& fibers) {
     end = std::max(end, clock);
     if (f->core->index != last_core) ++cores, last_core = f->core->index;
   }
-  rep.kernel_cycles = sorted.empty() ? 0 : end - start;
+  rep.kernel_cycles = fibers.empty() ? 0 : end - start;
   rep.dispatch_cycles =
       costs_.dispatch_cycles + uint64_t(costs_.dispatch_per_core_millicycles) * (cores ? cores - 1 : 0) / 1000;
   rep.device_cycles = rep.kernel_cycles + rep.dispatch_cycles;
-  last_ = std::move(rep);
   std::lock_guard lock(g_process_mutex);
-  g_process.last = last_;
+  g_process.last = rep; // a copy into storage kept from the runs before
   ++g_process.runs;
-  g_process.device_cycles += last_.device_cycles;
+  g_process.device_cycles += rep.device_cycles;
 }
 
 ProcessTiming process_timing() {

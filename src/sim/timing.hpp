@@ -139,8 +139,8 @@ public:
   Timing& operator=(const Timing&) = delete;
 
   const TimingCosts& costs() const { return costs_; }
-  RiscTiming& risc(uint32_t core_index, uint32_t risc) { return cores_[core_index]->risc[risc]; }
-  CoreTiming& core(uint32_t core_index) { return *cores_[core_index]; }
+  RiscTiming& risc(uint32_t core_index, uint32_t risc) { return cores_[core_index].risc[risc]; }
+  CoreTiming& core(uint32_t core_index) { return cores_[core_index]; }
 
   // NoC hops from (x0, y0) to (x1, y1) on NoC `noc` (0 runs +x/+y, 1 -x/-y,
   // both wrap around: the NoCs are tori), and back again on the same NoC.
@@ -266,8 +266,8 @@ private:
   uint32_t noc_w_ = 1, noc_h_ = 1; // the NoC grid's size
   bool concurrent_ = true;         // this run's RISCs may run on several host threads (set by begin_run)
   Rate noc_rate_, dram_rate_;
-  size_t dram_endpoint0_ = 0; // the first DRAM bank's calendar (after the cores' ports)
-  std::vector<std::unique_ptr<CoreTiming>> cores_;
+  size_t dram_endpoint0_ = 0;           // the first DRAM bank's calendar (after the cores' ports)
+  std::unique_ptr<CoreTiming[]> cores_; // one per core of the chip, adjacent
   // Every endpoint's calendar (cores x 2 NoCs, then DRAM banks), bucket-major:
   // the words of one bucket of every endpoint are adjacent, so RISCs at
   // about the same simulated time share a few cache lines.
