@@ -6,8 +6,6 @@
 // simulator's one thread) and with BLAS's default thread count. GFLOP/s =
 // 2 M N K / seconds; each figure is the best of several runs, the simulator
 // and one-thread BLAS taken in paired rounds (paired_rounds).
-#include <cblas.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +14,7 @@
 
 #include "bench.hpp"
 #include "example.hpp"
+#include "host_blas.hpp"
 #include "tessel/tessel.hpp"
 #include "tessel/tile.hpp"
 
@@ -26,12 +25,11 @@ using Clock = std::chrono::steady_clock;
 
 double blas_seconds(uint32_t n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c,
                     int threads, int repeats) {
-  openblas_set_num_threads(threads);
+  host_blas::set_threads(threads);
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
     auto t0 = Clock::now();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
-                int(n), 0.0f, c.data(), int(n));
+    host_blas::sgemm(n, a.data(), b.data(), c.data());
     best = std::min(best, seconds_since(t0));
   }
   return best;
@@ -64,7 +62,7 @@ void measure(uint32_t n, int rounds) {
       rounds, [&] { return best_run_seconds(cq, program, 1); }, [&] { return blas_seconds(n, a, b, c_blas, 1, 1); });
   const double sim = p.a, blas1 = p.b;
   const double blas_all = blas_seconds(n, a, b, c_blas, 0, 2 * rounds); // 0: OpenBLAS's default
-  openblas_set_num_threads(1); // park BLAS's worker threads before the next simulated run
+  host_blas::set_threads(1); // park BLAS's worker threads before the next simulated run
 
   // The simulated result must match BLAS's (PCC over the whole matrix).
   std::vector<uint8_t> out;

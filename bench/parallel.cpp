@@ -8,8 +8,6 @@
 // threads (the host's memory bandwidth bounds both). The
 // matmul under `parallel` is also set against OpenBLAS's sgemm on every
 // host core, in paired rounds (paired_rounds).
-#include <cblas.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +17,7 @@
 
 #include "bench.hpp"
 #include "example.hpp"
+#include "host_blas.hpp"
 #include "tessel/tessel.hpp"
 #include "tessel/tile.hpp"
 
@@ -80,12 +79,11 @@ constexpr int kBlasSettleMs = 300;
 
 double sgemm_all_threads_seconds(uint32_t n, const std::vector<float>& a, const std::vector<float>& b,
                                  std::vector<float>& c) {
-  openblas_set_num_threads(0);
+  host_blas::set_threads(0);
   const auto t0 = std::chrono::steady_clock::now();
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
-              int(n), 0.0f, c.data(), int(n));
+  host_blas::sgemm(n, a.data(), b.data(), c.data());
   const double t = seconds_since(t0);
-  openblas_set_num_threads(1);
+  host_blas::set_threads(1);
   return t;
 }
 
