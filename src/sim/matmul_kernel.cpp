@@ -12,7 +12,7 @@
 // twelve fused multiply-adds, which keeps both FMA pipes of current x86
 // cores busy (a 16-row block is strips of 6, 6 and 4 rows). Each panel of B
 // (2 KiB) stays in L1 while every strip of A passes over it; C is loaded and
-// stored once per call.
+// stored once per call. The AVX-512 kernel (further down) holds whole rows.
 #include "sim/matmul_kernel.hpp"
 
 #include <cmath>
@@ -193,29 +193,175 @@ __attribute__((target("avx2,fma"))) void block_avx2(const MatmulBlock& m) {
     }
 }
 
-bool host_has_avx2_fma() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+// ---- AVX-512: a strip is whole rows (both panels) ----
+//
+// A zmm register holds a panel's row, so a strip of R rows keeps all 32
+// columns in 2R registers: per k, two loads of B (faces 0-1 or 2-3), R
+// broadcasts of A and 2R fused multiply-adds. Rows 0..31 go in strips of
+// 12, 12 and 8 (24, 24 and 16 accumulators of the 32 registers); a strip
+// may cross from the first face-row block into the second, so every row's
+// offset is a constant of its index.
+
+#define TESSEL_AVX512 __attribute__((target("avx512f"), always_inline)) inline
+
+// Row `row` (0..31) of a tile in face order: its first 16 columns; the other
+// 16 are 256 floats further.
+constexpr int row_at(int row) { return (row >> 4) * 512 + (row & 15) * int(kFace); }
+
+// What round half to even adds before the low 16 bits are dropped: 0x7fff,
+// or 0x8000 when bit 16 is set. (A mask and a blend: GCC 12's shifts by an
+// immediate trip -Wmaybe-uninitialized inside its own header.)
+TESSEL_AVX512 __m512i half_ulp_avx512(__m512i bits) {
+  return _mm512_mask_blend_epi32(_mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x10000)), _mm512_set1_epi32(0x7fff),
+                                 _mm512_set1_epi32(0x8000));
 }
-const bool kAvx2Fma = host_has_avx2_fma();
+
+// round_to_bf16 on 16 floats, bit for bit.
+TESSEL_AVX512 __m512 round_bf16_avx512(__m512 v) {
+  const __m512i bits = _mm512_castps_si512(v);
+  const __m512i high = _mm512_set1_epi32(int(0xffff0000u));
+  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, half_ulp_avx512(bits)), high);
+  const __mmask16 is_nan =
+      _mm512_cmpgt_epi32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+  const __mmask16 is_small = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
+  __m512i out = _mm512_mask_mov_epi32(rounded, is_nan,
+                                      _mm512_or_si512(_mm512_and_si512(bits, high), _mm512_set1_epi32(0x00400000)));
+  out = _mm512_mask_mov_epi32(out, is_small, _mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))));
+  return _mm512_castsi512_ps(out);
+}
+
+// round_to_bf16 for lanes that are neither NaN nor below the smallest normal.
+TESSEL_AVX512 __m512 round_bf16_normal_avx512(__m512 v) {
+  const __m512i bits = _mm512_castps_si512(v);
+  return _mm512_castsi512_ps(
+      _mm512_and_si512(_mm512_add_epi32(bits, half_ulp_avx512(bits)), _mm512_set1_epi32(int(0xffff0000u))));
+}
+
+// The lanes round_bf16_normal_avx512 does not cover: NaN, or |v| < 2^-126.
+TESSEL_AVX512 __mmask16 special_lanes_avx512(__m512 v) {
+  const __m512 magnitude = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff)));
+  return _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(0x1p-126f), _CMP_NGE_UQ);
+}
+
+// One k step over the strip's rows kFirst + R: a is A + k's column, b B's row k.
+template <int kFirst, int kRows, int... R>
+TESSEL_AVX512 void step512(__m512 (&lo)[kRows], __m512 (&hi)[kRows], const float* a, const float* b,
+                           std::integer_sequence<int, R...>) {
+  const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 256);
+  __m512 x;
+  ((x = _mm512_set1_ps(a[row_at(kFirst + R)]), lo[R] = _mm512_fmadd_ps(x, b0, lo[R]),
+    hi[R] = _mm512_fmadd_ps(x, b1, hi[R])),
+   ...);
+}
+
+template <int kFirst, int kRows>
+TESSEL_AVX512 void strip_pass512(__m512 (&lo)[kRows], __m512 (&hi)[kRows], const float* a, const float* b) {
+  for (int k = 0; k < int(kFace); ++k)
+    step512<kFirst, kRows>(lo, hi, a + k, b + k * kFace, std::make_integer_sequence<int, kRows>());
+  for (int k = 0; k < int(kFace); ++k)
+    step512<kFirst, kRows>(lo, hi, a + 256 + k, b + 512 + k * kFace, std::make_integer_sequence<int, kRows>());
+}
+
+template <bool kRound, int kFirst, int kRows, int... R>
+TESSEL_AVX512 void store_rows512(float* c, const __m512 (&lo)[kRows], const __m512 (&hi)[kRows],
+                                 std::integer_sequence<int, R...>) {
+  if constexpr (!kRound) {
+    ((_mm512_storeu_ps(c + row_at(kFirst + R), lo[R]), _mm512_storeu_ps(c + row_at(kFirst + R) + 256, hi[R])), ...);
+  } else {
+    __mmask16 special = 0;
+    ((special = __mmask16(special | special_lanes_avx512(lo[R]) | special_lanes_avx512(hi[R]))), ...);
+    if (__builtin_expect(special == 0, 1))
+      ((_mm512_storeu_ps(c + row_at(kFirst + R), round_bf16_normal_avx512(lo[R])),
+        _mm512_storeu_ps(c + row_at(kFirst + R) + 256, round_bf16_normal_avx512(hi[R]))),
+       ...);
+    else
+      ((_mm512_storeu_ps(c + row_at(kFirst + R), round_bf16_avx512(lo[R])),
+        _mm512_storeu_ps(c + row_at(kFirst + R) + 256, round_bf16_avx512(hi[R]))),
+       ...);
+  }
+}
+
+// Rows kFirst .. kFirst + kRows - 1 of the tile at c += A x B (+ A2 x B2).
+template <int kFirst, int kRows, bool kTwo, bool kRound, int... R>
+TESSEL_AVX512 void rows512(const float* a, const float* b, const float* a2, const float* b2, float* c,
+                           std::integer_sequence<int, R...> rows) {
+  __m512 lo[kRows] = {_mm512_loadu_ps(c + row_at(kFirst + R))...};
+  __m512 hi[kRows] = {_mm512_loadu_ps(c + row_at(kFirst + R) + 256)...};
+  strip_pass512<kFirst, kRows>(lo, hi, a, b);
+  if constexpr (kTwo) strip_pass512<kFirst, kRows>(lo, hi, a2, b2);
+  store_rows512<kRound, kFirst, kRows>(c, lo, hi, rows);
+}
+
+template <int kFirst, int kRows, bool kTwo, bool kRound>
+__attribute__((target("avx512f"))) void strip512(const float* a, const float* b, const float* a2, const float* b2,
+                                                 float* c) {
+  rows512<kFirst, kRows, kTwo, kRound>(a, b, a2, b2, c, std::make_integer_sequence<int, kRows>());
+}
+
+template <bool kTwo, bool kRound>
+__attribute__((target("avx512f"))) void block_avx512(const MatmulBlock& m) {
+  Prefetcher prefetcher(m, m.ct * m.rt * 3);
+  for (uint32_t j = 0; j < m.ct; ++j)
+    for (uint32_t r = 0; r < m.rt; ++r) {
+      const float *a = m.a[r], *b = m.b[j];
+      const float *a2 = kTwo ? m.a2[r] : nullptr, *b2 = kTwo ? m.b2[j] : nullptr;
+      float* c = m.c[r * m.ct + j];
+      prefetcher.step();
+      strip512<0, 12, kTwo, kRound>(a, b, a2, b2, c);
+      prefetcher.step();
+      strip512<12, 12, kTwo, kRound>(a, b, a2, b2, c);
+      prefetcher.step();
+      strip512<24, 8, kTwo, kRound>(a, b, a2, b2, c);
+    }
+}
 
 #endif
+
+template <bool kTwo, bool kRound>
+void run_kernel(MatmulKernel kernel, const MatmulBlock& m) {
+  switch (kernel) {
+#if defined(__x86_64__)
+  case MatmulKernel::Avx512: block_avx512<kTwo, kRound>(m); return;
+  case MatmulKernel::Avx2: block_avx2<kTwo, kRound>(m); return;
+#endif
+  default: block_portable(m); return;
+  }
+}
+
+bool available(MatmulKernel kernel) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+#endif
+  switch (kernel) {
+  case MatmulKernel::Portable: return true;
+#if defined(__x86_64__)
+  case MatmulKernel::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  case MatmulKernel::Avx512: return __builtin_cpu_supports("avx512f");
+#endif
+  default: return false;
+  }
+}
+
+MatmulKernel best_kernel() {
+  for (MatmulKernel kernel : {MatmulKernel::Avx512, MatmulKernel::Avx2})
+    if (available(kernel)) return kernel;
+  return MatmulKernel::Portable;
+}
+const MatmulKernel kHostKernel = best_kernel();
 
 } // namespace
 
-void matmul_block_acc(const MatmulBlock& m) {
-#if defined(__x86_64__)
-  if (kAvx2Fma) {
-    if (m.two_pass)
-      m.round ? block_avx2<true, true>(m) : block_avx2<true, false>(m);
-    else
-      m.round ? block_avx2<false, true>(m) : block_avx2<false, false>(m);
-    return;
-  }
-#endif
-  block_portable(m);
+bool matmul_kernel_available(MatmulKernel kernel) { return available(kernel); }
+
+MatmulKernel matmul_host_kernel() { return kHostKernel; }
+
+void matmul_block_acc(MatmulKernel kernel, const MatmulBlock& m) {
+  if (m.two_pass)
+    m.round ? run_kernel<true, true>(kernel, m) : run_kernel<true, false>(kernel, m);
+  else
+    m.round ? run_kernel<false, true>(kernel, m) : run_kernel<false, false>(kernel, m);
 }
 
-void matmul_block_acc_portable(const MatmulBlock& m) { block_portable(m); }
+void matmul_block_acc(const MatmulBlock& m) { matmul_block_acc(kHostKernel, m); }
 
 } // namespace tessel::sim

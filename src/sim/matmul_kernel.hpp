@@ -39,10 +39,17 @@ struct MatmulBlock {
   uint32_t prefetch_count = 0;
 };
 
-// Runs the block. Uses a register-blocked AVX2/FMA kernel when the host has
-// them (checked once), a portable loop of std::fma otherwise.
+// The kernels, all giving the same bits: a portable loop of std::fma, and
+// register-blocked ones for x86-64 hosts with AVX2 and FMA, or AVX-512F.
+// Each later one needs what the earlier ones need.
+enum class MatmulKernel : uint8_t { Portable, Avx2, Avx512 };
+
+// Runs the block with the best kernel the host has (checked once).
 void matmul_block_acc(const MatmulBlock& m);
-// The portable loop alone (what hosts without AVX2 and FMA run), for tests.
-void matmul_block_acc_portable(const MatmulBlock& m);
+// The host's kernel; whether it can run `kernel`; the block run by `kernel`
+// (which must be available), for tests and benchmarks.
+MatmulKernel matmul_host_kernel();
+bool matmul_kernel_available(MatmulKernel kernel);
+void matmul_block_acc(MatmulKernel kernel, const MatmulBlock& m);
 
 } // namespace tessel::sim

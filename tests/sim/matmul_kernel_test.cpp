@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/formats.hpp"
@@ -116,7 +117,15 @@ void expect_same(const std::vector<std::vector<float>>& got, const std::vector<s
     }
 }
 
-TEST(MatmulKernelTest, HostKernelMatchesThePortableLoopAndTheDefinition) {
+// The register-blocked kernels this host can run, by name.
+std::vector<std::pair<MatmulKernel, const char*>> host_kernels() {
+  std::vector<std::pair<MatmulKernel, const char*>> kernels;
+  for (auto [kernel, name] : {std::pair{MatmulKernel::Avx2, "avx2"}, std::pair{MatmulKernel::Avx512, "avx512"}})
+    if (matmul_kernel_available(kernel)) kernels.emplace_back(kernel, name);
+  return kernels;
+}
+
+TEST(MatmulKernelTest, EveryKernelMatchesThePortableLoopAndTheDefinition) {
   uint64_t seed = 1;
   uint32_t shapes = 0;
   for (uint32_t rt = 1; rt <= 16; ++rt)
@@ -126,16 +135,31 @@ TEST(MatmulKernelTest, HostKernelMatchesThePortableLoopAndTheDefinition) {
           const std::string label = std::to_string(rt) + " x " + std::to_string(ct) +
                                     (two_pass ? ", two passes" : ", one pass") + (round ? ", rounded" : "");
           ++seed;
-          Block host = random_block(rt, ct, seed, seed % 4 == 0);
-          Block portable = host;
-          const auto want = defined(host, two_pass, round);
-          matmul_block_acc(view(host, two_pass, round));
-          matmul_block_acc_portable(view(portable, two_pass, round));
+          const Block input = random_block(rt, ct, seed, seed % 4 == 0);
+          const auto want = defined(input, two_pass, round);
+          Block portable = input, host = input;
+          matmul_block_acc(MatmulKernel::Portable, view(portable, two_pass, round));
           expect_same(portable.c, want, label + " (portable)");
+          matmul_block_acc(view(host, two_pass, round));
           expect_same(host.c, want, label + " (host)");
+          for (auto [kernel, name] : host_kernels()) {
+            Block blk = input;
+            matmul_block_acc(kernel, view(blk, two_pass, round));
+            expect_same(blk.c, want, label + " (" + name + ")");
+          }
           if (HasFatalFailure()) return;
         }
   EXPECT_EQ(shapes, 50u);
+}
+
+// The host runs the last of the kernels it has (each needs what the ones
+// before it need).
+TEST(MatmulKernelTest, TheHostRunsTheBestKernelItHas) {
+  MatmulKernel best = MatmulKernel::Portable;
+  for (auto [kernel, name] : host_kernels())
+    best = kernel;
+  EXPECT_EQ(int(matmul_host_kernel()), int(best));
+  EXPECT_TRUE(matmul_kernel_available(MatmulKernel::Portable));
 }
 
 // The rounding's edge cases on their own: with A = B = 0 each result is
@@ -172,15 +196,15 @@ TEST(MatmulKernelTest, RoundingOfEveryKindOfSum) {
     for (uint32_t i = 0; i < kTileHW; ++i)
       ASSERT_EQ(std::bit_cast<uint32_t>(want[0][i]), std::bit_cast<uint32_t>(round_to_bf16(blk.c[0][i] + 0.0f)))
           << std::hex << std::bit_cast<uint32_t>(blk.c[0][i]);
-    Block portable = blk;
-    matmul_block_acc(view(blk, false, true));
-    matmul_block_acc_portable(view(portable, false, true));
-    // Every NaN comes from C, so NaNs must match as bits too.
-    for (uint32_t i = 0; i < kTileHW; ++i) {
-      ASSERT_EQ(std::bit_cast<uint32_t>(blk.c[0][i]), std::bit_cast<uint32_t>(want[0][i]))
-          << "host, case " << which << ", element " << i;
-      ASSERT_EQ(std::bit_cast<uint32_t>(portable.c[0][i]), std::bit_cast<uint32_t>(want[0][i]))
-          << "portable, case " << which << ", element " << i;
+    std::vector<std::pair<MatmulKernel, const char*>> kernels = host_kernels();
+    kernels.emplace_back(MatmulKernel::Portable, "portable");
+    for (auto [kernel, name] : kernels) {
+      Block out = blk;
+      matmul_block_acc(kernel, view(out, false, true));
+      // Every NaN comes from C, so NaNs must match as bits too.
+      for (uint32_t i = 0; i < kTileHW; ++i)
+        ASSERT_EQ(std::bit_cast<uint32_t>(out.c[0][i]), std::bit_cast<uint32_t>(want[0][i]))
+            << name << ", case " << which << ", element " << i;
     }
   }
 }
