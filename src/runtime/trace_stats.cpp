@@ -22,7 +22,8 @@ using base::JsonValue;
 
 // The step a time falls in: sub-step stamps (at most 999 ns into a step) drop.
 uint64_t steps(double micros, double ns_per_step) {
-  return micros <= 0 ? 0 : uint64_t(std::floor(micros * 1000.0 / ns_per_step + 1e-6));
+  const double s = std::floor(micros * 1000.0 / ns_per_step + 1e-6);
+  return s > 0 ? uint64_t(std::min(s, 0x1p62)) : 0; // (NaN and negative: 0)
 }
 
 struct Track {
@@ -103,7 +104,9 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
         d.label = std::string(args.text_at("label"));
         d.time_base = std::string(args.text_at("time_base", "logical"));
         d.ring_events = arg(args, "ring_events");
-        ns_per_step[pid] = std::max(1.0, args.number_at("ns_per_step", 1000));
+        // Blackhole's estimated cycle is 0.741 ns; the floor is the file's
+        // resolution (a picosecond), and keeps a damaged value finite.
+        ns_per_step[pid] = std::max(0.001, args.number_at("ns_per_step", 1000));
       } else if (name == "thread_name") {
         tracks[{pid, tid}].name = std::string(args.text_at("name"));
       }
