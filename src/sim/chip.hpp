@@ -196,6 +196,10 @@ struct Core {
   // other threads of a parallel run, which may only read that.
   std::vector<Fiber*> mem_waiters;
   std::atomic<uint32_t> waiting{0};
+  // Under the parallel policy: the latest clock of a RISC on another thread
+  // whose store poked this core's waiters (ParallelRun::after_write); a
+  // waiter its owner's poll then wakes takes it as its waker's clock.
+  std::atomic<uint64_t> store_clock{0};
   // The worker thread of a parallel run that runs this core's RISCs.
   uint32_t owner = 0;
   // The compute engine, created on the first compute launch on this core.
@@ -320,6 +324,9 @@ public:
     if (__builtin_expect(is_stalled(*t_watch), 0)) stop_stalled(f, call, file, line);
   }
   void make_ready(Fiber* f);
+  // make_ready with the waker's clock at least `waker_clock` (a wake by a
+  // RISC that is not the one running here).
+  void make_ready(Fiber* f, uint64_t waker_clock);
   // A fiber made ready on its owner's thread, its clock moved up to its
   // waker's (make_ready; a parallel run's posted fibers, parallel_run.cpp).
   void mark_ready(Fiber* f, uint64_t waker_clock);

@@ -285,7 +285,7 @@ bool ParallelRun::poll(Worker& w) {
     if (memory_wait_satisfied(f)) {
       chip_.forget_memory_waiter(f);
       chip_.note_progress();
-      chip_.make_ready(f);
+      chip_.make_ready(f, f->core->store_clock.load(std::memory_order_relaxed));
       any = true;
     }
   return any;
@@ -374,7 +374,15 @@ void ParallelRun::after_write(Core& core) {
   }
   // Pairs with the fence before the owner's last poll (see the header).
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (core.waiting.load(std::memory_order_relaxed)) poke(*workers_[core.owner]);
+  if (!core.waiting.load(std::memory_order_relaxed)) return;
+  // The writer's clock, for the waiter the poke wakes (published by the poke).
+  if (const Fiber* writer = running_fiber()) {
+    const uint64_t clock = writer->core->ctx[writer->risc].clock;
+    uint64_t old = core.store_clock.load(std::memory_order_relaxed);
+    while (old < clock && !core.store_clock.compare_exchange_weak(old, clock, std::memory_order_relaxed)) {
+    }
+  }
+  poke(*workers_[core.owner]);
 }
 
 } // namespace tessel::sim

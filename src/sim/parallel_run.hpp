@@ -10,7 +10,8 @@
 //  - Each worker has its own ready queue. A fiber made ready by another
 //    worker is posted to its owner's inbox (a lock-free stack); a store into
 //    a core another worker owns pokes that worker if the core has memory
-//    waiters (`Core::waiting`), and the owner re-polls them. A store racing
+//    waiters (`Core::waiting`), leaving the writer's clock for them
+//    (`Core::store_clock`), and the owner re-polls them. A store racing
 //    with a fiber that is just starting to wait is caught by the owner's
 //    poll before it goes idle (a fence on each side).
 //  - A worker with nothing to run goes idle: it spins for a while, then
