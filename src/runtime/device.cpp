@@ -65,7 +65,10 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
   const sim::NocMode noc_mode = noc_mode_of(config);
   const bool timing = runtime::device_timing(config);
-  sim::TraceOptions trace = runtime::open_device_trace(config, arch);
+  const bool check_memory = config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true);
+  const bool profiler =
+      config.profiler ? *config.profiler
+                      : base::env_flag("TESSEL_PROFILER", false) || base::env_flag("TT_METAL_DEVICE_PROFILER", false);
   s.arch = arch;
   if (!config.kernel_cache_dir.empty()) {
     s.own_cache = std::make_unique<jit::KernelCache>(config.kernel_cache_dir);
@@ -75,11 +78,12 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   }
   s.chip = std::make_unique<sim::Chip>(arch, policy);
   s.chip->set_noc_mode(noc_mode);
-  s.chip->set_check_memory(config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true));
-  s.chip->set_profiler_enabled(config.profiler ? *config.profiler
-                                               : base::env_flag("TESSEL_PROFILER", false) ||
-                                                     base::env_flag("TT_METAL_DEVICE_PROFILER", false));
+  s.chip->set_check_memory(check_memory);
+  s.chip->set_profiler_enabled(profiler);
   if (timing) sim::set_chip_timing(*s.chip, true); // before the trace, whose time base follows it
+  // Last of what can fail: opening the trace starts its file afresh, so an
+  // open refused for any other reason leaves an existing file as it was.
+  sim::TraceOptions trace = runtime::open_device_trace(config, arch);
   if (trace.file) sim::set_chip_trace(*s.chip, std::move(trace));
   s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);

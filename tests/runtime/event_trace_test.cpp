@@ -9,8 +9,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -384,6 +386,30 @@ TEST(EventTraceTest, OffByDefaultAndBadSettingsAreValidationErrors) {
   c.trace_path = ""; // "" turns it off whatever TESSEL_TRACE says
   EXPECT_EQ(Device::open(c)->trace_path(), "");
   unsetenv("TESSEL_TRACE");
+}
+
+// An open refused for a reason of its own (the checked NoC under parallel,
+// a bad environment flag) leaves the trace file it would have written as it was.
+TEST(EventTraceTest, AnOpenThatFailsLeavesAnExistingTraceFileAlone) {
+  const std::string path = temp_path("kept.json");
+  const std::string kept = "[{\"name\":\"an earlier run\"}]\n";
+  for (int how = 0; how < 2; ++how) {
+    SCOPED_TRACE(how);
+    {
+      std::ofstream out(path);
+      out << kept;
+    }
+    DeviceConfig c = traced(path, 2, 1, how == 0 ? "parallel:2" : "deterministic");
+    if (how == 0) c.noc = "checked";
+    if (how == 1) setenv("TESSEL_CHECK_MEMORY", "maybe", 1);
+    EXPECT_THROW(Device::open(c), ValidationError);
+    unsetenv("TESSEL_CHECK_MEMORY");
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), kept);
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(EventTraceTest, DevicesOpenedOneAfterAnotherShareTheFile) {
