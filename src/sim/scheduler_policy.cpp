@@ -15,7 +15,7 @@ bool parse_number(const std::string& text, unsigned long long lo, unsigned long 
   if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
   char* end = nullptr;
   errno = 0;
-  out = std::strtoull(text.c_str(), &end, 0);
+  out = std::strtoull(text.c_str(), &end, 10);
   return end && *end == '\0' && errno == 0 && out >= lo && out <= hi;
 }
 } // namespace
@@ -24,7 +24,10 @@ SchedulerPolicy SchedulerPolicy::parse(const std::string& text) {
   SchedulerPolicy p;
   unsigned long long n = 0;
   if (text == "deterministic" || text.empty()) return p;
-  if (text.rfind("random:", 0) == 0 && parse_number(text.substr(7), 0, ~0ull, n)) {
+  if (text.rfind("random:", 0) == 0) {
+    if (!parse_number(text.substr(7), 0, ~0ull, n))
+      throw ValidationError("scheduling policy '" + text +
+                            "': the seed must be a whole number from 0 to 18446744073709551615");
     p.kind = Kind::Random;
     p.seed = n;
     return p;
