@@ -193,8 +193,10 @@ Chip::~Chip() {
 }
 
 namespace {
+// Every parallel policy, whatever its thread count on this host: whether a
+// command is accepted must not depend on the machine.
 void require_single_thread(const SchedulerPolicy& policy, const char* where) {
-  if (policy.kind == SchedulerPolicy::Kind::Parallel && policy.thread_count() > 1)
+  if (policy.kind == SchedulerPolicy::Kind::Parallel)
     throw ValidationError(std::string(where) + ": the checked NoC mode runs under the deterministic or random " +
                           "policy, not '" + policy.to_string() + "' (its landings are not thread-safe)");
 }

@@ -201,8 +201,12 @@ TEST(CheckedNocTest, BadModesAndTheParallelPolicyAreRefused) {
     EXPECT_STREQ(e.what(), "noc=checked: the checked NoC mode runs under the deterministic or random policy, not "
                            "'parallel:2' (its landings are not thread-safe)");
   }
+  // Every parallel policy, one thread or as many as the host has: the same on every machine.
+  for (const char* policy : {"parallel:1", "parallel"})
+    EXPECT_THROW(open("checked", policy), ValidationError) << policy;
   auto device = open("checked");
-  EXPECT_THROW(device->set_policy("parallel:2"), ValidationError);
+  for (const char* policy : {"parallel:2", "parallel:1", "parallel"})
+    EXPECT_THROW(device->set_policy(policy), ValidationError) << policy;
   EXPECT_EQ(device->policy(), "deterministic");
   device->set_policy("random:7");
   EXPECT_EQ(run(device, 0).out[0], 201u);
