@@ -575,6 +575,7 @@ void Chip::request_stop(std::string reason) {
 void Chip::abort_run(std::span<const Launch> launches) {
   if (checked_) checked_->end_run(active_);
   settle_clocks();
+  if (tracer_) tracer_->run_stopped(active_);
   for (Fiber* f : active_)
     if (f->state != FiberState::Done)
       reset_fiber(f);

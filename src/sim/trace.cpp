@@ -253,7 +253,7 @@ void Tracer::write_kernel(RiscTrace& r, uint64_t end, bool ended) {
     j.key(kComputeKindNames[k]).u64(t.tiles[k]);
   if (t.commands) j.key("commands").u64(t.commands);
   if (t.dprints) j.key("dprints").u64(t.dprints);
-  if (!ended) j.key("ended").str("no: the run stopped first (an error elsewhere, or an interrupt)");
+  if (!ended) j.key("ended").str("no: the run stopped first (a deadlock, a fault or error, or an interrupt)");
   j.ch('}');
   end_event(r, j);
   r.in_kernel = false;
@@ -308,7 +308,7 @@ void Tracer::wait_begin(Fiber& f) {
   w.sem_offset = sem_offset;
   w.file = f.wait.file;
   w.line = f.wait.line;
-  w.begin = w.end = r.stamp(now);
+  w.begin = w.end = r.last_end = r.stamp(now); // a kernel the run stops in this wait closes after it
   w.blocked_clock = w.end_clock = now;
   capture(w, f);
   r.pending = RiscTrace::Pending::Wait;
@@ -468,6 +468,15 @@ void Tracer::command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t seque
   j.raw(",\"args\":{\"handler\":").u64(handler).key("sequence").u64(sequence).key("slot").u64(slot).raw("}");
   end_event(r, j);
   r.last_end = now;
+}
+
+void Tracer::run_stopped(std::span<Fiber* const> fibers) {
+  for (Fiber* f : fibers) {
+    RiscTrace& r = risc(f->core->ctx[f->risc]);
+    if (!r.in_kernel) continue;
+    flush_pending(r);
+    write_kernel(r, r.last_end, false);
+  }
 }
 
 void Tracer::finish() {

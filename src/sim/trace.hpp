@@ -47,6 +47,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -173,6 +174,11 @@ public:
   void command_taken(tessel_kernel_ctx& k);
   void command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t sequence, uint32_t slot, uint32_t token_cb);
 
+  // A run that stopped (deadlock, failure, fault, interrupt): the kernels it
+  // left open on `fibers` are written now, as not ended, with their pending
+  // wait, while the strings they point into (the kernels' source file names)
+  // are still loaded. Host thread, before the fibers are reset.
+  void run_stopped(std::span<Fiber* const> fibers);
   // Writes every pending event and buffer (the ring's kept events); kernels
   // still open are written as ended at their last event. Host thread, no
   // run active. Idempotent.

@@ -297,6 +297,31 @@ TEST(EventTraceTest, ASemaphoreWaitEndsAtTheWritersClockUnderEveryPolicy) {
   }
 }
 
+// A run that deadlocks: the wait it stopped in is inside its kernel's span
+// (Perfetto nests it there), and the kernel says it did not end.
+TEST(EventTraceTest, TheWaitADeadlockStopsInIsInsideItsKernel) {
+  const std::string path = temp_path("deadlock.json");
+  {
+    auto device = Device::open(traced(path, 1, 1));
+    Recorder rec(device);
+    Program p;
+    const CoreCoord a{0, 0};
+    p.add_semaphore(CoreRange(a, a), 0);
+    KernelHandle ka = add_ops(p, a);
+    set_script(p, ka, a, Script().op(kRecordValue, 0, 1).op(kRecordValue, 1, 2).op(kSemWait, 0, 1), rec);
+    EXPECT_ANY_THROW(device->command_queue().enqueue_program(p));
+  }
+  const Trace t = read_trace(path);
+  const std::vector<const JsonValue*> kernels = t.with("kernel"), waits = t.with("wait");
+  ASSERT_EQ(kernels.size(), 1u);
+  ASSERT_EQ(waits.size(), 1u);
+  const JsonValue &k = *kernels[0], &w = *waits[0];
+  EXPECT_NE(args(k).text_at("ended").find("deadlock"), std::string::npos);
+  EXPECT_GE(w.number_at("ts"), k.number_at("ts"));
+  EXPECT_LE(w.number_at("ts") + w.number_at("dur"), k.number_at("ts") + k.number_at("dur"));
+  std::filesystem::remove(path);
+}
+
 TEST(EventTraceTest, TotalsAreTheSameUnderEveryPolicy) {
   std::vector<std::vector<uint64_t>> totals;
   for (const std::string& policy : policies()) {
