@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
 
   std::string bench_name;
   auto* bench = app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>'");
-  bench->add_option("name", bench_name, "pipeline, dispatch, jit or all")->required();
+  bench->add_option("name", bench_name, "a benchmark of 'tessel list' (pipeline, matmul, parallel, timing, ...) or all")
+      ->required();
 
   auto* runner = app.add_subcommand("runner", "emit an operation as a runner directory, or run one");
   runner->require_subcommand(1);

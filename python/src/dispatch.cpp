@@ -210,14 +210,14 @@ void bind_dispatch(nb::module_& m) {
       .def_static(
           "open",
           [](int card, std::shared_ptr<Device> device, uint32_t pll_mhz, double grid_timeout, uint32_t kernel_bytes,
-             const std::string& policy, std::function<void(const std::string&)> log) {
+             std::optional<std::string> policy, std::function<void(const std::string&)> log) {
             SessionConfig c;
             c.card = card;
             c.device = std::move(device);
             c.pll_mhz = pll_mhz;
             c.grid_timeout_s = grid_timeout;
             c.kernel_bytes = kernel_bytes;
-            c.policy = policy;
+            c.policy = std::move(policy);
             if (log)
               c.log = [log](const std::string& line) {
                 nb::gil_scoped_acquire gil;
@@ -226,7 +226,7 @@ void bind_dispatch(nb::module_& m) {
             return Session::open(c);
           },
           nb::arg("card"), nb::arg("device").none(), nb::arg("pll_mhz"), nb::arg("grid_timeout"),
-          nb::arg("kernel_bytes"), nb::arg("policy"), nb::arg("log").none())
+          nb::arg("kernel_bytes"), nb::arg("policy").none(), nb::arg("log").none())
       .def("device", &Session::device_ptr)
       .def("grid",
            [](const Session& s) {

@@ -146,6 +146,10 @@ std::unique_ptr<Session> Session::open(const SessionConfig& config) {
   if (!(config.grid_timeout_s > 0)) throw ValidationError("Session: grid_timeout must be positive seconds");
   if (config.device && config.kernel_bytes)
     throw ValidationError("Session: kernel_bytes is set only when the session opens the device (device= was given)");
+  if (config.device && config.policy)
+    throw ValidationError("Session: policy is set only when the session opens the device (device= was given: it "
+                          "runs under its own policy, '" +
+                          config.device->policy() + "'; set that with Device::set_policy)");
   if (config.card >= 0) {
     if (const char* visible = std::getenv("TT_VISIBLE_DEVICES");
         visible && *visible && std::string(visible) != std::to_string(config.card))
@@ -162,7 +166,7 @@ std::unique_ptr<Session> Session::open(const SessionConfig& config) {
   } else {
     DeviceConfig dc;
     dc.arch = "blackhole";
-    dc.policy = config.policy;
+    dc.policy = config.policy.value_or("deterministic");
     impl->device = Device::open(dc);
     impl->owns_device = true;
   }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -32,7 +33,9 @@ struct SessionConfig {
   std::function<void(const std::string&)> log; // one line per step
   double grid_timeout_s = 10.0;
   uint32_t kernel_bytes = 0; // 0: 70,656; else a multiple of 64 from 64 to 1,531,712
-  std::string policy = "deterministic";
+  // The scheduling policy of the device the session opens (unset:
+  // deterministic); with `device`, that device's own (set_policy).
+  std::optional<std::string> policy;
 };
 
 struct LoadOptions {

@@ -57,13 +57,16 @@ def _install_exit_hooks():
 
 class Session:
     """Session(card=None, device=None, pll_mhz=1000, tree=None, log=None,
-    grid_timeout=10.0, kernel_bytes=None): card None is a card of the
-    process's own; card N a simulated card one process at a time holds
-    (CardBusy names the holder). device= uses a tessel.Device the caller
-    keeps (close the session first)."""
+    grid_timeout=10.0, kernel_bytes=None, policy=None): card None is a card
+    of the process's own; card N a simulated card one process at a time
+    holds (CardBusy names the holder). device= uses a tessel.Device the
+    caller keeps (close the session first), under that device's policy.
+    policy: the scheduling policy of the device the session opens
+    ('deterministic', 'random:<seed>', 'parallel', 'parallel:<threads>';
+    None: deterministic)."""
 
     def __init__(self, card=None, device=None, pll_mhz=1000, tree=None, log=None, grid_timeout=10.0,
-                 kernel_bytes=None, policy="deterministic"):
+                 kernel_bytes=None, policy=None):
         card_number = -1 if card is None else _check.integer(card, "Session: card", 0, 255)
         if device is not None and not isinstance(device, Device):
             raise TypeError(f"Session: device must be a tessel.Device or None, got {_check.describe(device)}")
@@ -81,7 +84,8 @@ class Session:
             kb = _check.integer(kernel_bytes, "Session: kernel_bytes", 64, 1531712)
             if kb % 64:
                 raise ValueError(f"Session: kernel_bytes {kb} is not a multiple of 64")
-        _check.text(policy, "Session: policy")
+        if policy is not None:
+            _check.text(policy, "Session: policy")
         self._log = log
         self._native = _tessel.DispatchSession.open(card_number, None if device is None else device._d, pll_mhz,
                                                     float(grid_timeout), kb, policy, log)

@@ -467,6 +467,16 @@ def test_kernel_bytes_only_when_the_session_opens_the_device(small):
         assert s.l1() == (70656, 1461120)
 
 
+def test_policy_only_when_the_session_opens_the_device(small):
+    text = message(tessel.ValidationError, lambda: km.Session(device=small, policy="parallel:3"))
+    assert text == ("Session: policy is set only when the session opens the device (device= was given: it runs "
+                    "under its own policy, 'deterministic'; set that with Device::set_policy)")
+    with km.Session(device=small) as s:  # the device is as it was, and runs under its own policy
+        assert s.device.policy == "deterministic"
+    with km.Session(policy="parallel:2") as s:
+        assert s.device.policy == "parallel:2"
+
+
 def test_buffers_must_fit_the_l1_left(session, lines):
     big = km.Program("big", BASIC, buffers=[km.Buffer(0, "uint8", 1 << 20, 2)], handlers={"fill": 1})
     assert message(km.ProgramError, lambda: session.load(big)) == (
