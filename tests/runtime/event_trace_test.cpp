@@ -411,6 +411,14 @@ TEST(EventTraceTest, OffByDefaultAndBadSettingsAreValidationErrors) {
   c.trace_path = ""; // "" turns it off whatever TESSEL_TRACE says
   EXPECT_EQ(Device::open(c)->trace_path(), "");
   unsetenv("TESSEL_TRACE");
+  // A ring asked for with no trace to keep it in.
+  DeviceConfig no_trace;
+  no_trace.trace_ring_events = 5;
+  EXPECT_EQ(error_from<ValidationError>([&] { Device::open(no_trace); }),
+            "Device::open: DeviceConfig::trace_ring_events is 5 but no trace is written: expected a trace file as "
+            "well (DeviceConfig::trace_path or TESSEL_TRACE)");
+  no_trace.trace_ring_events = 0; // every event: nothing asked
+  EXPECT_EQ(Device::open(no_trace)->trace_path(), "");
 }
 
 // An open refused for a reason of its own (the checked NoC under parallel,

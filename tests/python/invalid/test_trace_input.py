@@ -30,6 +30,9 @@ def test_device_open_arguments():
     assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace="/nonexistent-dir/t.json")) \
         == ("Device::open: DeviceConfig::trace_path: cannot create the trace file '/nonexistent-dir/t.json': No such "
             "file or directory; expected a path in a writable directory")
+    assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace="", trace_ring=5)) == \
+        ("Device::open: DeviceConfig::trace_ring_events is 5 but no trace is written: expected a trace file as well "
+         "(DeviceConfig::trace_path or TESSEL_TRACE)")
 
 
 def test_environment(monkeypatch, tmp_path):
