@@ -6,6 +6,7 @@
 #include "bindings.hpp"
 #include "example.hpp"
 #include "tessel/error.hpp"
+#include "tessel/timing.hpp"
 
 namespace tessel::python {
 
@@ -31,6 +32,8 @@ void bind_examples(nb::module_& top) {
     const examples::RunResult r = blocking([&] { return e->run(o); });
     return std::make_tuple(r.passed, r.summary, r.seconds, r.compile_seconds);
   });
+  // The estimate of every timed run of the process (`run --timing`), as the CLI prints it.
+  m.def("timing_report", [] { return format_timing_report(process_timing()); });
 }
 
 } // namespace tessel::python

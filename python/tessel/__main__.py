@@ -51,12 +51,18 @@ def _run(args):
         os.environ["TESSEL_TRACE_RING"] = args.trace_ring
     if args.trace:
         os.environ["TESSEL_TRACE"] = args.trace
+    if args.noc:
+        os.environ["TESSEL_NOC"] = args.noc
+    if args.timing:
+        os.environ["TESSEL_TIMING"] = "1"
     gx, gy = args.grid or (0, 0)
     passed, summary, seconds, compile_seconds = _tessel.examples.run(
         args.example, args.arch, gx, gy, args.policy, args.size, args.format, args.op)
     print(f"{args.example}: {summary}")
     print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms after "
           f"{compile_seconds * 1e3:.3f} ms of compile and planning (policy {args.policy})")
+    if args.timing:
+        print(_tessel.examples.timing_report(), end="")
     return 0 if passed else 1
 
 
@@ -92,6 +98,11 @@ def main(argv=None):
     run.add_argument("--trace", default="", help="write an event trace (Chrome/Perfetto JSON) to this file")
     run.add_argument("--trace-ring", type=_trace_ring, default=None,
                      help="with --trace: keep only the last N events per RISC")
+    run.add_argument("--noc", choices=("eager", "checked"), default=None,
+                     help="when NoC transfers land (docs/guide.md, NoC modes)")
+    run.add_argument("--timing", action="store_true",
+                     help="estimate cycles (as TESSEL_TIMING=1) and print the estimated device time and busy/wait "
+                          "per RISC (docs/timing.md)")
     stats = sub.add_parser("stats", help="busy, waiting and idle time, NoC bytes and tiles per core of a trace")
     stats.add_argument("trace", help="a trace file (run --trace, TESSEL_TRACE)")
     stats.add_argument("--waits", type=int, default=10, help="how many of the longest waits to list")

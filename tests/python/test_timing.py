@@ -77,3 +77,24 @@ def test_timing_argument_and_environment_checks(monkeypatch):
     monkeypatch.setenv("TESSEL_TIMING", "1")
     with tessel.Device.open(grid=(1, 1)) as d:
         assert d.timing is True
+
+
+def test_python_m_tessel_run_has_timing_and_noc(tmp_path):
+    """`python -m tessel run --timing --noc checked`, as the C++ tool: the estimate is printed after the result."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    env.pop("TESSEL_TIMING", None)
+    r = subprocess.run([sys.executable, "-m", "tessel", "run", "loopback", "--timing", "--noc", "checked"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("loopback: PASSED")
+    assert lines[2] == "estimated timing (a cost model's estimate, not a measurement: docs/timing.md)"
+    assert "(0,0)     BRISC" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "tessel", "run", "loopback", "--noc", "lazy"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2
+    assert "argument --noc: invalid choice: 'lazy'" in r.stderr
