@@ -32,6 +32,7 @@ struct TimingReport {
   uint64_t dispatch_cycles = 0;  // the program launch's estimated dispatch overhead
   uint64_t device_cycles = 0;    // kernel + dispatch: the estimated device time
   uint64_t runs = 0;             // runs timed on this device so far; 0: none yet
+  bool stopped = false;          // the run stopped (deadlock, error, fault, interrupt): its estimate up to the stop
   std::vector<RiscTiming> riscs; // by core (row-major), then RISC
   double device_us() const { return clock_mhz > 0 ? double(device_cycles) / clock_mhz : 0.0; }
 };

@@ -67,7 +67,8 @@ void bind_device(nb::module_& m) {
              nb::list riscs;
              for (const RiscTiming& x : r.riscs)
                riscs.append(nb::make_tuple(x.core.x, x.core.y, x.risc, x.busy_cycles, x.wait_cycles));
-             return nb::make_tuple(r.clock_mhz, r.kernel_cycles, r.dispatch_cycles, r.device_cycles, r.runs, riscs);
+             return nb::make_tuple(r.clock_mhz, r.kernel_cycles, r.dispatch_cycles, r.device_cycles, r.runs, riscs,
+                                   r.stopped);
            })
       .def("close", &Device::close)
       .def("trace_path", &Device::trace_path)

@@ -35,6 +35,7 @@ class TimingReport:
     device_cycles: int  # kernel + dispatch
     runs: int  # runs timed on the device so far; 0: none yet
     riscs: tuple  # of RiscTiming, by core (row-major), then RISC
+    stopped: bool = False  # the run stopped (deadlock, error, fault, interrupt): its estimate up to the stop
 
     @property
     def device_us(self) -> float:
@@ -42,6 +43,6 @@ class TimingReport:
 
     @classmethod
     def _from_native(cls, raw) -> "TimingReport":
-        clock, kernel, dispatch, device, runs, riscs = raw
+        clock, kernel, dispatch, device, runs, riscs, stopped = raw
         return cls(clock, kernel, dispatch, device, runs,
-                   tuple(RiscTiming(CoreCoord(x, y), risc, busy, wait) for x, y, risc, busy, wait in riscs))
+                   tuple(RiscTiming(CoreCoord(x, y), risc, busy, wait) for x, y, risc, busy, wait in riscs), stopped)

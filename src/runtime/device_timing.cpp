@@ -24,6 +24,7 @@ TimingReport timing_report(const sim::RunTimingReport& run) {
   r.dispatch_cycles = run.dispatch_cycles;
   r.device_cycles = run.device_cycles;
   r.runs = run.runs;
+  r.stopped = run.stopped;
   r.riscs.reserve(run.riscs.size());
   for (const sim::RiscTimingReport& x : run.riscs)
     r.riscs.push_back({{x.core_x, x.core_y}, sim::Chip::risc_name(x.risc), x.busy_cycles, x.wait_cycles});
@@ -49,10 +50,10 @@ std::string format_timing_report(const ProcessTimingReport& p) {
                 p.device_us(), r.clock_mhz);
   out += line;
   std::snprintf(line, sizeof line,
-                "  last run: kernels %llu + dispatch %llu = %llu cycles (%.3f us)\n  %-9s %-8s %12s %12s %6s\n",
+                "  last run: kernels %llu + dispatch %llu = %llu cycles (%.3f us)%s\n  %-9s %-8s %12s %12s %6s\n",
                 static_cast<unsigned long long>(r.kernel_cycles), static_cast<unsigned long long>(r.dispatch_cycles),
-                static_cast<unsigned long long>(r.device_cycles), r.device_us(), "core", "RISC", "busy", "wait",
-                "wait%");
+                static_cast<unsigned long long>(r.device_cycles), r.device_us(),
+                r.stopped ? ", up to where it stopped" : "", "core", "RISC", "busy", "wait", "wait%");
   out += line;
   for (const RiscTiming& x : r.riscs) {
     const uint64_t total = x.total_cycles();

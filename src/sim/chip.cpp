@@ -575,6 +575,7 @@ void Chip::request_stop(std::string reason) {
 void Chip::abort_run(std::span<const Launch> launches) {
   if (checked_) checked_->end_run(active_);
   settle_clocks();
+  if (timing_) timing_->end_run(active_, true); // the estimate up to where the run stopped
   if (tracer_) tracer_->run_stopped(active_);
   for (Fiber* f : active_)
     if (f->state != FiberState::Done)

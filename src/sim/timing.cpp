@@ -45,6 +45,7 @@ Timing::Timing(Chip& chip, TimingCosts costs)
   cores_ = std::make_unique<CoreTiming[]>(chip.core_count());
   for (uint32_t c = 0; c < chip.core_count(); ++c)
     cores_[c].owner = this;
+  last_.clock_mhz = costs_.clock_mhz; // a report before any run says which clock it counts
   dram_endpoint0_ = size_t(chip.core_count()) * 2;
   endpoints_ = dram_endpoint0_ + a.dram_banks;
   calendars_ = std::make_unique<std::atomic<uint64_t>[]>(endpoints_ * kBuckets);
@@ -134,7 +135,7 @@ void Timing::begin_run(const std::vector<Fiber*>& fibers) {
   }
 }
 
-void Timing::end_run(const std::vector<Fiber*>& fibers) {
+void Timing::end_run(const std::vector<Fiber*>& fibers, bool stopped) {
   // The report is rebuilt in place (its rows keep their storage from run to
   // run); the fibers are in launch order, which is by core and RISC unless
   // the launch was built otherwise.
@@ -150,6 +151,7 @@ void Timing::end_run(const std::vector<Fiber*>& fibers) {
   RunTimingReport& rep = last_;
   rep.clock_mhz = costs_.clock_mhz;
   ++rep.runs;
+  rep.stopped = stopped;
   rep.riscs.clear();
   rep.riscs.reserve(fibers.size());
   uint64_t start = UINT64_MAX, end = 0;

@@ -100,6 +100,7 @@ struct RunTimingReport {
   uint64_t dispatch_cycles = 0;        // the launch's estimated dispatch overhead
   uint64_t device_cycles = 0;          // kernel + dispatch
   uint64_t runs = 0;                   // 0: nothing ran yet
+  bool stopped = false;                // the run stopped before its kernels ended (Chip::abort_run)
   std::vector<RiscTimingReport> riscs; // every RISC of the run, by core then RISC
 };
 
@@ -183,7 +184,8 @@ public:
   // Around Chip::run: start every RISC of the run at its clock; at the end
   // build the report.
   void begin_run(const std::vector<Fiber*>& fibers);
-  void end_run(const std::vector<Fiber*>& fibers);
+  // `stopped`: the run ended early (its report is the estimate up to the stop).
+  void end_run(const std::vector<Fiber*>& fibers, bool stopped = false);
   const RunTimingReport& last_run() const { return last_; }
 
 private:

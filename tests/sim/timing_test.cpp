@@ -313,6 +313,40 @@ TEST(TimingTest, OffByDefaultAndTheReportSaysSo) {
   auto timed = open_timed("wormhole_b0", 1, 1);
   EXPECT_TRUE(timed->timing_enabled());
   EXPECT_EQ(timed->last_run_timing().runs, 0u);
+  EXPECT_EQ(timed->last_run_timing().clock_mhz, 1000.0); // the clock a report counts, before any run too
+}
+
+// A run that stops (here a deadlock) reports its estimate up to the stop,
+// marked stopped, not the run before's; the next run is whole again.
+TEST(TimingTest, AStoppedRunReportsItsEstimateUpToTheStop) {
+  auto device = open_timed("wormhole_b0", 1, 1);
+  auto buf = dram_pages(device, 4096);
+  Mover m(CoreCoord{0, 0});
+  m.program.set_runtime_args(m.brisc, CoreCoord{0, 0}, {1, 0, uint32_t(buf->address()), 4096, 1});
+  m.program.set_runtime_args(m.ncrisc, CoreCoord{0, 0}, {0, 0, 0, 0, 0});
+  device->command_queue().enqueue_program(m.program);
+  const TimingReport whole = device->last_run_timing();
+  EXPECT_FALSE(whole.stopped);
+  Program stuck;
+  const CoreCoord a{0, 0};
+  stuck.add_semaphore(CoreRange(a, a), 0);
+  stuck.add_kernel_from_source(R"(#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  noc_async_read_barrier(); // two calls, charged: then a wait that never ends
+  noc_async_write_barrier();
+  noc_semaphore_wait(reinterpret_cast<volatile uint32_t*>(get_semaphore(0)), 1);
+}
+)",
+                               "stuck.cpp", a, DataMovementConfig{});
+  EXPECT_THROW(device->command_queue().enqueue_program(stuck), DeadlockError);
+  const TimingReport r = device->last_run_timing();
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.runs, whole.runs + 1);
+  EXPECT_GT(r.kernel_cycles, 0u);
+  EXPECT_NE(format_timing_report({r, 1, r.device_cycles}).find("up to where it stopped"), std::string::npos);
+  device->command_queue().enqueue_program(m.program);
+  EXPECT_FALSE(device->last_run_timing().stopped);
+  EXPECT_EQ(device->last_run_timing().device_cycles, whole.device_cycles);
 }
 
 TEST(TimingTest, EnvironmentTakesOnlyZeroOrOne) {
