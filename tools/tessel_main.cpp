@@ -158,7 +158,8 @@ int main(int argc, char** argv) {
   uint32_t stats_waits = 10;
   auto* stats = app.add_subcommand("stats", "busy, waiting and idle time, NoC bytes and tiles per core of a trace");
   stats->add_option("trace", stats_path, "a trace file (tessel run --trace, TESSEL_TRACE)")->required();
-  stats->add_option("--waits", stats_waits, "how many of the longest waits to list (default 10)");
+  stats->add_option("--waits", stats_waits, "how many of the longest waits to list (default 10)")
+      ->check(CLI::Range(0u, 1u << 20));
 
   auto* list = app.add_subcommand("list", "list the examples and benchmarks");
 

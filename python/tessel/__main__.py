@@ -42,6 +42,12 @@ def _trace_ring(text):
     return text
 
 
+def _waits(text):
+    if not text.isdigit() or int(text) > 1 << 20:
+        raise argparse.ArgumentTypeError(f"--waits '{text}' is not valid: expected a whole number from 0 to {1 << 20}")
+    return int(text)
+
+
 def _run(args):
     # The example opens its own devices: they are traced as TESSEL_TRACE says.
     if args.trace_ring is not None:
@@ -105,7 +111,7 @@ def main(argv=None):
                           "per RISC (docs/timing.md)")
     stats = sub.add_parser("stats", help="busy, waiting and idle time, NoC bytes and tiles per core of a trace")
     stats.add_argument("trace", help="a trace file (run --trace, TESSEL_TRACE)")
-    stats.add_argument("--waits", type=int, default=10, help="how many of the longest waits to list")
+    stats.add_argument("--waits", type=_waits, default=10, help="how many of the longest waits to list (0..1048576)")
     bench = sub.add_parser("bench", help="the Python figures: one '<figure> <value> <unit>' line each")
     bench.add_argument("name", nargs="?", default="all", help="dispatch, buffer, ops or all")
     args = p.parse_args(argv)

@@ -80,7 +80,7 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
   };
   std::vector<Wait> waits;
   const auto keep_wait = [&](Wait w) {
-    if (longest_waits == 0) return;
+    if (longest_waits == 0 || w.wait.duration == 0) return; // (a wait of no time is no "longest")
     if (waits.size() == longest_waits && w.wait.duration <= waits.back().wait.duration) return;
     const auto at = std::upper_bound(waits.begin(), waits.end(), w,
                                      [](const Wait& a, const Wait& b) { return a.wait.duration > b.wait.duration; });
@@ -243,6 +243,9 @@ std::string format_trace_stats(const TraceStats& s) {
     const uint64_t whole = span * riscs;
     row("all", std::to_string(riscs) + " RISCs", "", total, whole > total.kernel_time ? whole - total.kernel_time : 0,
         whole);
+    if (riscs == 0 && span > 0)
+      o += "  (events but no kernel span: a kernel's span and its totals are written when it ends or its run stops, "
+           "so a process that died mid-run leaves them out)\n";
     if (total.commands) o += "  dispatch commands run: " + std::to_string(total.commands) + " (RISC-command pairs)\n";
     bool any = false;
     for (const TraceWait& w : s.longest_waits) {

@@ -193,6 +193,8 @@ TEST(EventTraceTest, AReaderComputeWriterPipeline) {
   ASSERT_FALSE(s.longest_waits.empty());
   for (size_t i = 1; i < s.longest_waits.size(); ++i)
     EXPECT_GE(s.longest_waits[i - 1].duration, s.longest_waits[i].duration);
+  for (const TraceWait& w : s.longest_waits)
+    EXPECT_GT(w.duration, 0u); // a wait of no time is not listed
   const std::string report = format_trace_stats(s);
   EXPECT_NE(report.find("device #1: blackhole 2x1; time logical"), std::string::npos) << report;
   EXPECT_NE(report.find("longest waits:"), std::string::npos) << report;
