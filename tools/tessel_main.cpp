@@ -1,8 +1,11 @@
 // The `tessel` command-line tool: info, run, list, bench, runner, stats.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "bench.hpp"
 #include "example.hpp"
@@ -57,7 +60,24 @@ void set_trace_options(const char* command, const std::string& path, const std::
                                     " --trace-ring needs --trace <file> (where the ring is written)");
     setenv("TESSEL_TRACE_RING", ring.c_str(), 1);
   }
-  if (!path.empty()) setenv("TESSEL_TRACE", path.c_str(), 1);
+  if (!path.empty()) {
+    // Checked here, so that a bad path is reported as --trace's (the devices
+    // would report TESSEL_TRACE's); nothing is created yet.
+    const std::filesystem::path p(path);
+    const std::filesystem::path dir = p.parent_path().empty() ? "." : p.parent_path();
+    std::error_code ec;
+    const char* problem = nullptr;
+    if (std::filesystem::is_directory(p, ec))
+      problem = "is a directory";
+    else if (!std::filesystem::is_directory(dir, ec))
+      problem = "its directory does not exist";
+    else if (access(dir.c_str(), W_OK | X_OK) != 0)
+      problem = "its directory is not writable";
+    if (problem)
+      throw tessel::ValidationError(std::string(command) + " --trace '" + path + "': " + problem +
+                                    "; expected a path in a writable directory");
+    setenv("TESSEL_TRACE", path.c_str(), 1);
+  }
 }
 
 int cmd_stats(const std::string& path, uint32_t waits) {

@@ -56,6 +56,15 @@ def _run(args):
             return 2
         os.environ["TESSEL_TRACE_RING"] = args.trace_ring
     if args.trace:
+        # Checked here, so that a bad path is reported as --trace's; nothing is created yet.
+        directory = os.path.dirname(args.trace) or "."
+        problem = ("is a directory" if os.path.isdir(args.trace) else
+                   "its directory does not exist" if not os.path.isdir(directory) else
+                   "its directory is not writable" if not os.access(directory, os.W_OK | os.X_OK) else None)
+        if problem:
+            print(f"tessel run: --trace '{args.trace}': {problem}; expected a path in a writable directory",
+                  file=sys.stderr)
+            return 2
         os.environ["TESSEL_TRACE"] = args.trace
     if args.noc:
         os.environ["TESSEL_NOC"] = args.noc

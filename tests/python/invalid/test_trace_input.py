@@ -56,6 +56,11 @@ def test_command_line(tmp_path):
                         "--trace-ring", "many"], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2
     assert f"argument --trace-ring: --trace-ring 'many' is not valid: expected {RING}" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "tessel", "run", "loopback", "--trace", "/nonexistent-dir/t.json"],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 2
+    assert ("tessel run: --trace '/nonexistent-dir/t.json': its directory does not exist; expected a path in a "
+            "writable directory") in r.stderr
     r = subprocess.run([sys.executable, "-m", "tessel", "stats", str(tmp_path / "missing.json")],
                        capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 1
