@@ -66,7 +66,7 @@ void capture(PendingWait& w, const Fiber& f) {
     w.reserved = q.reserved_pages;
     w.num_pages = q.num_pages;
   } else if (i.kind == WaitKind::SemEqual || i.kind == WaitKind::SemAtLeast) {
-    w.sem_value = *i.sem;
+    w.sem_value = __atomic_load_n(i.sem, __ATOMIC_RELAXED); // another thread may increment it (parallel)
   }
 }
 
