@@ -132,12 +132,18 @@ std::shared_ptr<Buffer> dram_pages(const std::shared_ptr<Device>& device, uint32
   return Buffer::create(device, {uint64_t(page_bytes) * device->dram_banks(), page_bytes, BufferType::DRAM});
 }
 
+// Core (0,0)'s BRISC reads one 4 KiB page of `buf` (bank 0); its NCRISC does nothing.
+struct OneDramRead : Mover {
+  explicit OneDramRead(const Buffer& buf) : Mover(CoreCoord{0, 0}) {
+    program.set_runtime_args(brisc, CoreCoord{0, 0}, {1, 0, uint32_t(buf.address()), 4096, 1});
+    program.set_runtime_args(ncrisc, CoreCoord{0, 0}, {0, 0, 0, 0, 0});
+  }
+};
+
 TEST(TimingTest, OneDramReadCostsTheDocumentedFormula) {
   auto device = open_timed("wormhole_b0", 2, 2);
   auto buf = dram_pages(device, 4096);
-  Mover m(CoreCoord{0, 0});
-  m.program.set_runtime_args(m.brisc, CoreCoord{0, 0}, {1, 0, uint32_t(buf->address()), 4096, 1});
-  m.program.set_runtime_args(m.ncrisc, CoreCoord{0, 0}, {0, 0, 0, 0, 0});
+  OneDramRead m(*buf);
   device->command_queue().enqueue_program(m.program);
   const TimingReport r = device->last_run_timing();
   // Core (0,0) is NoC (1,1), bank 0 NoC (0,0), the NoC torus 3 x 12: on
@@ -321,9 +327,7 @@ TEST(TimingTest, OffByDefaultAndTheReportSaysSo) {
 TEST(TimingTest, AStoppedRunReportsItsEstimateUpToTheStop) {
   auto device = open_timed("wormhole_b0", 1, 1);
   auto buf = dram_pages(device, 4096);
-  Mover m(CoreCoord{0, 0});
-  m.program.set_runtime_args(m.brisc, CoreCoord{0, 0}, {1, 0, uint32_t(buf->address()), 4096, 1});
-  m.program.set_runtime_args(m.ncrisc, CoreCoord{0, 0}, {0, 0, 0, 0, 0});
+  OneDramRead m(*buf);
   device->command_queue().enqueue_program(m.program);
   const TimingReport whole = device->last_run_timing();
   EXPECT_FALSE(whole.stopped);
@@ -383,9 +387,7 @@ TEST_P(TimingTraceTest, TraceIsStampedInEstimatedTimeAndReadBackInCycles) {
     config.trace_path = path;
     auto device = Device::open(config);
     auto buf = dram_pages(device, 4096);
-    Mover m(CoreCoord{0, 0});
-    m.program.set_runtime_args(m.brisc, CoreCoord{0, 0}, {1, 0, uint32_t(buf->address()), 4096, 1});
-    m.program.set_runtime_args(m.ncrisc, CoreCoord{0, 0}, {0, 0, 0, 0, 0});
+    OneDramRead m(*buf);
     device->command_queue().enqueue_program(m.program);
     total = find_risc(device->last_run_timing(), {0, 0}, "BRISC").total_cycles();
     device->close();
