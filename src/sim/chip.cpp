@@ -369,8 +369,6 @@ void Chip::mark_ready(Fiber* f, uint64_t waker_clock) {
   woken_clock = std::max(woken_clock, waker_clock);
 }
 
-void Chip::make_ready(Fiber* f) { make_ready(f, 0); }
-
 void Chip::make_ready(Fiber* f, uint64_t at_least) {
   Fiber* cur = t_running;
   const uint64_t waker_clock = std::max(at_least, cur != nullptr ? cur->core->ctx[cur->risc].clock : 0);

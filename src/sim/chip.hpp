@@ -323,7 +323,7 @@ public:
   void check_progress(Fiber* f, const char* call, const char* file, uint32_t line) {
     if (__builtin_expect(is_stalled(*t_watch), 0)) stop_stalled(f, call, file, line);
   }
-  void make_ready(Fiber* f);
+  void make_ready(Fiber* f) { make_ready(f, 0); }
   // make_ready with the waker's clock at least `waker_clock` (a wake by a
   // RISC that is not the one running here).
   void make_ready(Fiber* f, uint64_t waker_clock);
