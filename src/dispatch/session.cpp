@@ -149,7 +149,7 @@ std::unique_ptr<Session> Session::open(const SessionConfig& config) {
   if (config.device && config.policy)
     throw ValidationError("Session: policy is set only when the session opens the device (device= was given: it "
                           "runs under its own policy, '" +
-                          config.device->policy() + "'; set that with Device::set_policy)");
+                          config.device->policy() + "'; set the policy on that device instead)");
   if (config.card >= 0) {
     if (const char* visible = std::getenv("TT_VISIBLE_DEVICES");
         visible && *visible && std::string(visible) != std::to_string(config.card))

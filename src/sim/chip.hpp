@@ -29,6 +29,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -196,15 +197,29 @@ struct Core {
   // other threads of a parallel run, which may only read that.
   std::vector<Fiber*> mem_waiters;
   std::atomic<uint32_t> waiting{0};
-  // Under the parallel policy: the latest clock of a RISC on another thread
-  // whose store poked this core's waiters (ParallelRun::after_write); a
-  // waiter its owner's poll then wakes takes it as its waker's clock.
-  std::atomic<uint64_t> store_clock{0};
+  // Under the parallel policy, per semaphore: the latest clock of a RISC on
+  // another thread whose store into it poked this core's waiters
+  // (ParallelRun::after_write); a waiter on it that its owner's poll then
+  // wakes takes that clock as its waker's.
+  std::atomic<uint64_t> semaphore_store_clock[TESSEL_MAX_SEMAPHORES] = {};
   // The worker thread of a parallel run that runs this core's RISCs.
   uint32_t owner = 0;
   // The compute engine, created on the first compute launch on this core.
   std::unique_ptr<ComputeState> compute;
 };
+
+// The semaphores of `core` that the L1 range [offset, offset + bytes)
+// overlaps: fn(index) for each.
+template <class F>
+void for_each_semaphore_in(const Core& core, uint64_t offset, uint64_t bytes, F&& fn) {
+  const uint64_t first = core.ctx[0].semaphore_l1 & TESSEL_L1_SLOT_MASK;
+  const uint64_t end = first + uint64_t(TESSEL_MAX_SEMAPHORES) * TESSEL_SEMAPHORE_STRIDE_BYTES;
+  offset &= TESSEL_L1_SLOT_MASK;
+  if (offset >= end || offset + bytes <= first) return;
+  const uint64_t lo = std::max(offset, first), hi = std::min(offset + bytes, end);
+  for (uint64_t s = (lo - first) / TESSEL_SEMAPHORE_STRIDE_BYTES; s * TESSEL_SEMAPHORE_STRIDE_BYTES + first < hi; ++s)
+    fn(uint32_t(s));
+}
 
 struct SchedulerPolicy {
   enum class Kind : uint8_t { Deterministic, Random, Parallel };
@@ -331,9 +346,11 @@ public:
   // waker's (make_ready; a parallel run's posted fibers, parallel_run.cpp).
   void mark_ready(Fiber* f, uint64_t waker_clock);
   // After a store into core's L1 that may satisfy a fiber parked on a word there.
-  void after_write(Core& core) {
+  // `dst`, `bytes`: the L1 bytes written (under parallel, a write into a
+  // semaphore carries the writer's clock to its waiters; null: none does).
+  void after_write(Core& core, const volatile void* dst = nullptr, uint32_t bytes = 0) {
     if (__builtin_expect(parallel_ != nullptr, 0))
-      after_write_parallel(core);
+      after_write_parallel(core, dst, bytes);
     else if (!core.mem_waiters.empty())
       wake_memory_waiters(core);
   }
@@ -374,7 +391,7 @@ private:
   friend class ParallelRun;
   void resume(Fiber* f); // switch to a ready fiber until it blocks, yields or ends
   Fiber* fiber_for(Core& core, uint32_t risc);
-  void after_write_parallel(Core& core);
+  void after_write_parallel(Core& core, const volatile void* dst, uint32_t bytes);
   void finish_run(std::span<const Launch> launches);
   // Ends a run stopped by a failed or faulted fiber: throws its error.
   [[noreturn]] void throw_failure(Fiber* f, std::span<const Launch> launches);

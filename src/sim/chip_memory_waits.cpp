@@ -85,6 +85,8 @@ bool Chip::poll_memory_waiters() {
   return any;
 }
 
-void Chip::after_write_parallel(Core& core) { parallel_->after_write(core); }
+void Chip::after_write_parallel(Core& core, const volatile void* dst, uint32_t bytes) {
+  parallel_->after_write(core, dst, bytes);
+}
 
 } // namespace tessel::sim

@@ -205,8 +205,9 @@ inline void note_write(tessel_kernel_ctx* k, bool changed, const char* call, con
     core_of(k).chip->check_progress(fiber_of(k), call, file, line);
 }
 
-void after_write(Core* c) {
-  if (c) c->chip->after_write(*c);
+// After a store of `bytes` at `dst` into core c's L1 (null: DRAM).
+void after_write(Core* c, const volatile void* dst, uint32_t bytes) {
+  if (c) c->chip->after_write(*c, dst, bytes);
 }
 
 // L1 words that RISCs synchronise on (semaphores, inline writes, small NoC
@@ -269,7 +270,7 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
     return c->issue(*fiber_of(k), {me.l1 + d, s.host, &me, size, d, d + size, true, call, file, line});
   read_bytes(me.l1 + d, s.host, size);
-  after_write(&me);
+  after_write(&me, me.l1 + d, size);
 }
 
 void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t, const char* file,
@@ -284,7 +285,7 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
     return c->issue(*fiber_of(k), {d.host, core_of(k).l1 + s, d.core, size, s, s + size, false, call, file, line});
   write_bytes(d.host, core_of(k).l1 + s, size);
-  after_write(d.core);
+  after_write(d.core, d.host, size);
 }
 
 namespace {
@@ -368,7 +369,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
     if (__builtin_expect(c != nullptr, 0))
       return c->issue(*fiber_of(k), {dst.l1 + off, src, &dst, size, s, s + size, false, call, file, line});
     write_bytes(dst.l1 + off, src, size);
-    after_write(&dst);
+    after_write(&dst, dst.l1 + off, size);
   });
   fiber_of(k)->writes.add(s, s + size, file, line);
 }
@@ -391,7 +392,7 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
       if (be & (1u << b)) __atomic_store_n(d.host + b, uint8_t(value >> (8 * b)), __ATOMIC_RELEASE);
   }
   note_write(k, changed, call, file, line);
-  after_write(d.core);
+  after_write(d.core, d.host, 4);
 }
 
 void api_noc_barrier(tessel_kernel_ctx* k, uint32_t kind, uint32_t, const char* file, uint32_t line) {
@@ -444,7 +445,7 @@ void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, c
   land_writes_first(k);
   note_write(k, load_word(sem) != value, "noc_semaphore_set", file, line);
   store_word(sem, value);
-  after_write(&core_of(k));
+  after_write(&core_of(k), sem, 4);
 }
 
 void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, const char* file, uint32_t line) {
@@ -454,7 +455,7 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
   land_writes_first(k);
   note_write(k, incr != 0, call, file, line);
   __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELEASE);
-  after_write(d.core);
+  after_write(d.core, d.host, 4);
 }
 
 void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast, uint32_t num_dests, uint32_t loopback,
@@ -470,7 +471,7 @@ void api_sem_set_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mcast
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, 4, file, line, [&](Core& dst, uint32_t off) {
     changed |= load_word(dst.l1 + off) != value;
     store_word(dst.l1 + off, value);
-    after_write(&dst);
+    after_write(&dst, dst.l1 + off, 4);
   });
   note_write(k, changed, call, file, line);
 }

@@ -279,13 +279,27 @@ bool ParallelRun::go_idle(Worker& w) {
   return false;
 }
 
+namespace {
+// The clock another thread's store left on the semaphore f waits on (0 when
+// f waits on another L1 word: no clock).
+uint64_t semaphore_store_clock(const Fiber& f) {
+  const Core& c = *f.core;
+  if (!f.wait.sem) return 0;
+  const uint64_t offset = uint64_t(reinterpret_cast<const volatile uint8_t*>(f.wait.sem) - c.l1);
+  uint64_t clock = 0;
+  for_each_semaphore_in(c, offset, 4,
+                        [&](uint32_t s) { clock = c.semaphore_store_clock[s].load(std::memory_order_relaxed); });
+  return clock;
+}
+} // namespace
+
 bool ParallelRun::poll(Worker& w) {
   bool any = false;
   for (Fiber* f : w.fibers)
     if (memory_wait_satisfied(f)) {
       chip_.forget_memory_waiter(f);
       chip_.note_progress();
-      chip_.make_ready(f, f->core->store_clock.load(std::memory_order_relaxed));
+      chip_.make_ready(f, semaphore_store_clock(*f));
       any = true;
     }
   return any;
@@ -367,7 +381,7 @@ void ParallelRun::cancel_memory_wait(Fiber* f) {
     poke(owner);
 }
 
-void ParallelRun::after_write(Core& core) {
+void ParallelRun::after_write(Core& core, const volatile void* dst, uint32_t bytes) {
   if (workers_[core.owner].get() == t_worker) {
     if (!core.mem_waiters.empty()) chip_.wake_memory_waiters(core);
     return;
@@ -375,12 +389,18 @@ void ParallelRun::after_write(Core& core) {
   // Pairs with the fence before the owner's last poll (see the header).
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!core.waiting.load(std::memory_order_relaxed)) return;
-  // The writer's clock, for the waiter the poke wakes (published by the poke).
-  if (const Fiber* writer = running_fiber()) {
+  // The writer's clock on the semaphores it wrote, for the waiters the poke
+  // wakes (published by the poke).
+  const Fiber* writer = running_fiber();
+  if (writer && dst) {
     const uint64_t clock = writer->core->ctx[writer->risc].clock;
-    uint64_t old = core.store_clock.load(std::memory_order_relaxed);
-    while (old < clock && !core.store_clock.compare_exchange_weak(old, clock, std::memory_order_relaxed)) {
-    }
+    const uint64_t offset = uint64_t(static_cast<const volatile uint8_t*>(dst) - core.l1);
+    for_each_semaphore_in(core, offset, bytes, [&](uint32_t s) {
+      std::atomic<uint64_t>& stamp = core.semaphore_store_clock[s];
+      uint64_t old = stamp.load(std::memory_order_relaxed);
+      while (old < clock && !stamp.compare_exchange_weak(old, clock, std::memory_order_relaxed)) {
+      }
+    });
   }
   poke(*workers_[core.owner]);
 }

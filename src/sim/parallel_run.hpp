@@ -10,8 +10,9 @@
 //  - Each worker has its own ready queue. A fiber made ready by another
 //    worker is posted to its owner's inbox (a lock-free stack); a store into
 //    a core another worker owns pokes that worker if the core has memory
-//    waiters (`Core::waiting`), leaving the writer's clock for them
-//    (`Core::store_clock`), and the owner re-polls them. A store racing
+//    waiters (`Core::waiting`), leaving the writer's clock on the
+//    semaphores it wrote (`Core::semaphore_store_clock`) for their waiters,
+//    and the owner re-polls them. A store racing
 //    with a fiber that is just starting to wait is caught by the owner's
 //    poll before it goes idle (a fence on each side).
 //  - A worker with nothing to run goes idle: it spins for a while, then
@@ -90,7 +91,7 @@ public:
   // The calling worker's queue if another fiber can run now, else null.
   RunQueue* yield_queue();
   // After a store into core's L1 (see Chip::after_write).
-  void after_write(Core& core);
+  void after_write(Core& core, const volatile void* dst, uint32_t bytes);
   // Chip::cancel_memory_wait: f's owner wakes it at its next poll.
   void cancel_memory_wait(Fiber* f);
 

@@ -136,14 +136,8 @@ Target decode(uint64_t a) {
 
 // Semaphores of `core` written by `bytes` at L1 `offset`: stamped with `t`.
 void stamp_semaphores(Core& core, uint64_t offset, uint64_t bytes, uint64_t when) {
-  const uint64_t first = core.ctx[0].semaphore_l1 & TESSEL_L1_SLOT_MASK;
-  const uint64_t end = first + uint64_t(TESSEL_MAX_SEMAPHORES) * TESSEL_SEMAPHORE_STRIDE_BYTES;
-  offset &= TESSEL_L1_SLOT_MASK;
-  if (offset >= end || offset + bytes <= first) return;
-  const uint64_t lo = std::max(offset, first), hi = std::min(offset + bytes, end);
   CoreTiming& ct = *core.timing;
-  for (uint64_t s = (lo - first) / TESSEL_SEMAPHORE_STRIDE_BYTES; s * TESSEL_SEMAPHORE_STRIDE_BYTES + first < hi; ++s)
-    Timing::stamp_max(ct.semaphore[s], when);
+  for_each_semaphore_in(core, offset, bytes, [&](uint32_t s) { Timing::stamp_max(ct.semaphore[s], when); });
 }
 
 // A transfer of `bytes` between this RISC's core and `addr`, issued now on

@@ -299,6 +299,41 @@ TEST(EventTraceTest, ASemaphoreWaitEndsAtTheWritersClockUnderEveryPolicy) {
   }
 }
 
+// Under parallel:2 (cores (0,0), (1,0) on the calling thread, (2,0), (3,0)
+// on the other, each thread running its cores in order) (0,0) waits at once
+// for a semaphore that (3,0) raises at once, while (2,0), far ahead in steps,
+// first raises (0,0)'s other semaphore: the wait ends at the clock of the RISC
+// that raised its own semaphore, never at the other's.
+TEST(EventTraceTest, AWaitDoesNotTakeTheClockOfAnUnrelatedStore) {
+  constexpr uint32_t kAhead = 40;
+  for (int round = 0; round < 5; ++round) {
+    const std::string path = temp_path("unrelated.json");
+    {
+      auto device = Device::open(traced(path, 4, 1, "parallel:2"));
+      Recorder rec(device);
+      Program p;
+      const CoreCoord waiter{0, 0}, ahead{2, 0}, raiser{3, 0};
+      p.add_semaphore(CoreRange(waiter, raiser), 0);
+      p.add_semaphore(CoreRange(waiter, raiser), 0);
+      KernelHandle ka = add_ops(p, ahead), kr = add_ops(p, raiser), kw = add_ops(p, waiter);
+      const CoreCoord w_noc = device->worker_core_from_logical_core(waiter);
+      Script sa;
+      for (uint32_t i = 0; i < kAhead; ++i)
+        sa.op(kRecordValue, 1, i);
+      sa.op(kSemInc, w_noc.x, w_noc.y, 1, 1); // the other semaphore
+      set_script(p, ka, ahead, sa, rec);
+      set_script(p, kr, raiser, Script().op(kSemInc, w_noc.x, w_noc.y, 0, 1), rec);
+      set_script(p, kw, waiter, Script().op(kSemWait, 0, 1), rec);
+      device->command_queue().enqueue_program(p);
+    }
+    for (const TraceRiscStats& r : read_trace_stats(path).riscs)
+      if (r.core == CoreCoord{0, 0} && r.risc == "BRISC") {
+        EXPECT_LT(r.wait_time, kAhead / 2) << "round " << round;
+      }
+    std::filesystem::remove(path);
+  }
+}
+
 // A run that deadlocks: the wait it stopped in is inside its kernel's span
 // (Perfetto nests it there), and the kernel says it did not end.
 TEST(EventTraceTest, TheWaitADeadlockStopsInIsInsideItsKernel) {

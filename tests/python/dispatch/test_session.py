@@ -470,7 +470,7 @@ def test_kernel_bytes_only_when_the_session_opens_the_device(small):
 def test_policy_only_when_the_session_opens_the_device(small):
     text = message(tessel.ValidationError, lambda: km.Session(device=small, policy="parallel:3"))
     assert text == ("Session: policy is set only when the session opens the device (device= was given: it runs "
-                    "under its own policy, 'deterministic'; set that with Device::set_policy)")
+                    "under its own policy, 'deterministic'; set the policy on that device instead)")
     with km.Session(device=small) as s:  # the device is as it was, and runs under its own policy
         assert s.device.policy == "deterministic"
     with km.Session(policy="parallel:2") as s:
