@@ -254,6 +254,9 @@ int main(int argc, char** argv) {
   } catch (const tessel::Error& e) {
     std::fprintf(stderr, "tessel: %s\n", e.what());
     return 1;
+  } catch (const std::exception& e) { // e.g. a benchmark whose reference library is missing
+    std::fprintf(stderr, "tessel: %s\n", e.what());
+    return 1;
   }
   return 0;
 }
