@@ -7,6 +7,7 @@
 #include "sim/card_agent.hpp"
 #include "sim/chip.hpp"
 #include "sim/fault.hpp"
+#include "sim/timing.hpp"
 #include "sim/watchdog.hpp"
 #include "tessel/interrupt.hpp"
 
@@ -395,12 +396,8 @@ void ParallelRun::after_write(Core& core, const volatile void* dst, uint32_t byt
   if (writer && dst) {
     const uint64_t clock = writer->core->ctx[writer->risc].clock;
     const uint64_t offset = uint64_t(static_cast<const volatile uint8_t*>(dst) - core.l1);
-    for_each_semaphore_in(core, offset, bytes, [&](uint32_t s) {
-      std::atomic<uint64_t>& stamp = core.semaphore_store_clock[s];
-      uint64_t old = stamp.load(std::memory_order_relaxed);
-      while (old < clock && !stamp.compare_exchange_weak(old, clock, std::memory_order_relaxed)) {
-      }
-    });
+    for_each_semaphore_in(core, offset, bytes,
+                          [&](uint32_t s) { Timing::stamp_max(core.semaphore_store_clock[s], clock); });
   }
   poke(*workers_[core.owner]);
 }
