@@ -216,25 +216,25 @@ TESSEL_AVX512 __m512i half_ulp_avx512(__m512i bits) {
                                  _mm512_set1_epi32(0x8000));
 }
 
-// round_to_bf16 on 16 floats, bit for bit.
-TESSEL_AVX512 __m512 round_bf16_avx512(__m512 v) {
-  const __m512i bits = _mm512_castps_si512(v);
-  const __m512i high = _mm512_set1_epi32(int(0xffff0000u));
-  const __m512i rounded = _mm512_and_si512(_mm512_add_epi32(bits, half_ulp_avx512(bits)), high);
-  const __mmask16 is_nan =
-      _mm512_cmpgt_epi32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
-  const __mmask16 is_small = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
-  __m512i out = _mm512_mask_mov_epi32(rounded, is_nan,
-                                      _mm512_or_si512(_mm512_and_si512(bits, high), _mm512_set1_epi32(0x00400000)));
-  out = _mm512_mask_mov_epi32(out, is_small, _mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))));
-  return _mm512_castsi512_ps(out);
-}
-
 // round_to_bf16 for lanes that are neither NaN nor below the smallest normal.
 TESSEL_AVX512 __m512 round_bf16_normal_avx512(__m512 v) {
   const __m512i bits = _mm512_castps_si512(v);
   return _mm512_castsi512_ps(
       _mm512_and_si512(_mm512_add_epi32(bits, half_ulp_avx512(bits)), _mm512_set1_epi32(int(0xffff0000u))));
+}
+
+// round_to_bf16 on 16 floats, bit for bit: the normal rounding, then NaN
+// (quieted, truncated) and zero exponents (signed zero) put right.
+TESSEL_AVX512 __m512 round_bf16_avx512(__m512 v) {
+  const __m512i bits = _mm512_castps_si512(v);
+  const __mmask16 is_nan =
+      _mm512_cmpgt_epi32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+  const __mmask16 is_small = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
+  const __m512i quiet_nan =
+      _mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(int(0xffff0000u))), _mm512_set1_epi32(0x00400000));
+  __m512i out = _mm512_mask_mov_epi32(_mm512_castps_si512(round_bf16_normal_avx512(v)), is_nan, quiet_nan);
+  out = _mm512_mask_mov_epi32(out, is_small, _mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))));
+  return _mm512_castsi512_ps(out);
 }
 
 // The lanes round_bf16_normal_avx512 does not cover: NaN, or |v| < 2^-126.
