@@ -12,7 +12,7 @@
 // twelve fused multiply-adds, which keeps both FMA pipes of current x86
 // cores busy (a 16-row block is strips of 6, 6 and 4 rows). Each panel of B
 // (2 KiB) stays in L1 while every strip of A passes over it; C is loaded and
-// stored once per call. The AVX-512 kernel (further down) holds whole rows.
+// stored once per call. The AVX-512 kernels (further down) hold whole rows.
 #include "sim/matmul_kernel.hpp"
 
 #include <cmath>
@@ -237,6 +237,21 @@ TESSEL_AVX512 __m512 round_bf16_avx512(__m512 v) {
   return _mm512_castsi512_ps(out);
 }
 
+// round_to_bf16 on 16 floats by the host's own conversion (AVX512_BF16's
+// VCVTNEPS2BF16), then back to float: its rules are round_to_bf16's exactly
+// (round half to even; NaN quieted and truncated; a zero exponent field to a
+// signed zero; never MXCSR's), in two instructions where the arithmetic
+// takes seven. Written as assembly: GCC's intrinsic needs the avx512bf16
+// target on every function it is inlined into, which would let the compiler
+// use AVX512_BF16 and AVX512BW anywhere in the AVX-512F kernel.
+TESSEL_AVX512 __m512 round_bf16_native_avx512(__m512 v) {
+  __m256i bf16;
+  asm("vcvtneps2bf16 %1, %0" : "=v"(bf16) : "v"(v));
+  // (Masked forms with every lane on: GCC 12's unmasked ones trip
+  // -Wmaybe-uninitialized inside its own header, as noted above.)
+  return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xffff, _mm512_maskz_cvtepu16_epi32(0xffff, bf16), 16));
+}
+
 // The lanes round_bf16_normal_avx512 does not cover: NaN, or |v| < 2^-126.
 TESSEL_AVX512 __mmask16 special_lanes_avx512(__m512 v) {
   const __m512 magnitude = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff)));
@@ -262,11 +277,19 @@ TESSEL_AVX512 void strip_pass512(__m512 (&lo)[kRows], __m512 (&hi)[kRows], const
     step512<kFirst, kRows>(lo, hi, a + 256 + k, b + 512 + k * kFace, std::make_integer_sequence<int, kRows>());
 }
 
-template <bool kRound, int kFirst, int kRows, int... R>
+// How the AVX-512 kernels store a strip's rows: as they are, rounded by
+// arithmetic, or rounded by the host's bfloat16 conversion.
+enum class Store { Plain, Round, RoundNative };
+
+template <Store kStore, int kFirst, int kRows, int... R>
 TESSEL_AVX512 void store_rows512(float* c, const __m512 (&lo)[kRows], const __m512 (&hi)[kRows],
                                  std::integer_sequence<int, R...>) {
-  if constexpr (!kRound) {
+  if constexpr (kStore == Store::Plain) {
     ((_mm512_storeu_ps(c + row_at(kFirst + R), lo[R]), _mm512_storeu_ps(c + row_at(kFirst + R) + 256, hi[R])), ...);
+  } else if constexpr (kStore == Store::RoundNative) {
+    ((_mm512_storeu_ps(c + row_at(kFirst + R), round_bf16_native_avx512(lo[R])),
+      _mm512_storeu_ps(c + row_at(kFirst + R) + 256, round_bf16_native_avx512(hi[R]))),
+     ...);
   } else {
     __mmask16 special = 0;
     ((special = __mmask16(special | special_lanes_avx512(lo[R]) | special_lanes_avx512(hi[R]))), ...);
@@ -282,23 +305,23 @@ TESSEL_AVX512 void store_rows512(float* c, const __m512 (&lo)[kRows], const __m5
 }
 
 // Rows kFirst .. kFirst + kRows - 1 of the tile at c += A x B (+ A2 x B2).
-template <int kFirst, int kRows, bool kTwo, bool kRound, int... R>
+template <int kFirst, int kRows, bool kTwo, Store kStore, int... R>
 TESSEL_AVX512 void rows512(const float* a, const float* b, const float* a2, const float* b2, float* c,
                            std::integer_sequence<int, R...> rows) {
   __m512 lo[kRows] = {_mm512_loadu_ps(c + row_at(kFirst + R))...};
   __m512 hi[kRows] = {_mm512_loadu_ps(c + row_at(kFirst + R) + 256)...};
   strip_pass512<kFirst, kRows>(lo, hi, a, b);
   if constexpr (kTwo) strip_pass512<kFirst, kRows>(lo, hi, a2, b2);
-  store_rows512<kRound, kFirst, kRows>(c, lo, hi, rows);
+  store_rows512<kStore, kFirst, kRows>(c, lo, hi, rows);
 }
 
-template <int kFirst, int kRows, bool kTwo, bool kRound>
+template <int kFirst, int kRows, bool kTwo, Store kStore>
 __attribute__((target("avx512f"))) void strip512(const float* a, const float* b, const float* a2, const float* b2,
                                                  float* c) {
-  rows512<kFirst, kRows, kTwo, kRound>(a, b, a2, b2, c, std::make_integer_sequence<int, kRows>());
+  rows512<kFirst, kRows, kTwo, kStore>(a, b, a2, b2, c, std::make_integer_sequence<int, kRows>());
 }
 
-template <bool kTwo, bool kRound>
+template <bool kTwo, Store kStore>
 __attribute__((target("avx512f"))) void block_avx512(const MatmulBlock& m) {
   Prefetcher prefetcher(m, m.ct * m.rt * 3);
   for (uint32_t j = 0; j < m.ct; ++j)
@@ -307,11 +330,11 @@ __attribute__((target("avx512f"))) void block_avx512(const MatmulBlock& m) {
       const float *a2 = kTwo ? m.a2[r] : nullptr, *b2 = kTwo ? m.b2[j] : nullptr;
       float* c = m.c[r * m.ct + j];
       prefetcher.step();
-      strip512<0, 12, kTwo, kRound>(a, b, a2, b2, c);
+      strip512<0, 12, kTwo, kStore>(a, b, a2, b2, c);
       prefetcher.step();
-      strip512<12, 12, kTwo, kRound>(a, b, a2, b2, c);
+      strip512<12, 12, kTwo, kStore>(a, b, a2, b2, c);
       prefetcher.step();
-      strip512<24, 8, kTwo, kRound>(a, b, a2, b2, c);
+      strip512<24, 8, kTwo, kStore>(a, b, a2, b2, c);
     }
 }
 
@@ -321,7 +344,10 @@ template <bool kTwo, bool kRound>
 void run_kernel(MatmulKernel kernel, const MatmulBlock& m) {
   switch (kernel) {
 #if defined(__x86_64__)
-  case MatmulKernel::Avx512: block_avx512<kTwo, kRound>(m); return;
+  case MatmulKernel::Avx512Bf16:
+    block_avx512<kTwo, kRound ? Store::RoundNative : Store::Plain>(m);
+    return;
+  case MatmulKernel::Avx512: block_avx512<kTwo, kRound ? Store::Round : Store::Plain>(m); return;
   case MatmulKernel::Avx2: block_avx2<kTwo, kRound>(m); return;
 #endif
   default: block_portable(m); return;
@@ -337,13 +363,14 @@ bool available(MatmulKernel kernel) {
 #if defined(__x86_64__)
   case MatmulKernel::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   case MatmulKernel::Avx512: return __builtin_cpu_supports("avx512f");
+  case MatmulKernel::Avx512Bf16: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
 #endif
   default: return false;
   }
 }
 
 MatmulKernel best_kernel() {
-  for (MatmulKernel kernel : {MatmulKernel::Avx512, MatmulKernel::Avx2})
+  for (MatmulKernel kernel : {MatmulKernel::Avx512Bf16, MatmulKernel::Avx512, MatmulKernel::Avx2})
     if (available(kernel)) return kernel;
   return MatmulKernel::Portable;
 }

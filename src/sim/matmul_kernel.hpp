@@ -40,9 +40,10 @@ struct MatmulBlock {
 };
 
 // The kernels, all giving the same bits: a portable loop of std::fma, and
-// register-blocked ones for x86-64 hosts with AVX2 and FMA, or AVX-512F.
+// register-blocked ones for x86-64 hosts with AVX2 and FMA, or AVX-512F, or
+// AVX-512F and AVX512_BF16 (whose conversion does the bfloat16 rounding).
 // Each later one needs what the earlier ones need.
-enum class MatmulKernel : uint8_t { Portable, Avx2, Avx512 };
+enum class MatmulKernel : uint8_t { Portable, Avx2, Avx512, Avx512Bf16 };
 
 // Runs the block with the best kernel the host has (checked once).
 void matmul_block_acc(const MatmulBlock& m);

@@ -120,7 +120,8 @@ void expect_same(const std::vector<std::vector<float>>& got, const std::vector<s
 // The register-blocked kernels this host can run, by name.
 std::vector<std::pair<MatmulKernel, const char*>> host_kernels() {
   std::vector<std::pair<MatmulKernel, const char*>> kernels;
-  for (auto [kernel, name] : {std::pair{MatmulKernel::Avx2, "avx2"}, std::pair{MatmulKernel::Avx512, "avx512"}})
+  for (auto [kernel, name] : {std::pair{MatmulKernel::Avx2, "avx2"}, std::pair{MatmulKernel::Avx512, "avx512"},
+                              std::pair{MatmulKernel::Avx512Bf16, "avx512bf16"}})
     if (matmul_kernel_available(kernel)) kernels.emplace_back(kernel, name);
   return kernels;
 }
