@@ -344,9 +344,7 @@ template <bool kTwo, bool kRound>
 void run_kernel(MatmulKernel kernel, const MatmulBlock& m) {
   switch (kernel) {
 #if defined(__x86_64__)
-  case MatmulKernel::Avx512Bf16:
-    block_avx512<kTwo, kRound ? Store::RoundNative : Store::Plain>(m);
-    return;
+  case MatmulKernel::Avx512Bf16: block_avx512<kTwo, kRound ? Store::RoundNative : Store::Plain>(m); return;
   case MatmulKernel::Avx512: block_avx512<kTwo, kRound ? Store::Round : Store::Plain>(m); return;
   case MatmulKernel::Avx2: block_avx2<kTwo, kRound>(m); return;
 #endif
