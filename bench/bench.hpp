@@ -1,5 +1,5 @@
 // Benchmarks printed by `tessel bench <name>`: one line per figure,
-// "<figure> <value> <unit>". Figures that have a reference are printed with a
+// "<figure> <value> <unit>", and notes starting with '#'. Figures that have a reference are printed with a
 // ratio against it, measured in the same process (machines are noisy).
 #pragma once
 
@@ -25,6 +25,10 @@ const Benchmark* find_benchmark(const std::string& name);
 
 // Print one figure line.
 void figure(const std::string& name, double value, const char* unit);
+
+// Print a note for the reader beside the figures: "# <text>" (what a
+// reference was, e.g.). Not a figure: tools reading figures skip '#' lines.
+void note(const std::string& text);
 
 // Seconds on the steady clock since t0.
 double seconds_since(std::chrono::steady_clock::time_point t0);

@@ -8,6 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench.hpp"
+#include "sim/matmul_kernel.hpp"
+
 namespace tessel::bench::host_blas {
 
 namespace {
@@ -18,10 +21,12 @@ constexpr int kRowMajor = 101, kNoTrans = 111;
 using SgemmFn = void (*)(int order, int trans_a, int trans_b, int m, int n, int k, float alpha, const float* a, int lda,
                          const float* b, int ldb, float beta, float* c, int ldc);
 using SetThreadsFn = void (*)(int threads);
+using TextFn = const char* (*)();
 
 struct Library {
   SgemmFn sgemm = nullptr;
   SetThreadsFn set_threads = nullptr;
+  TextFn config = nullptr, corename = nullptr; // optional: OpenBLAS's own
 };
 
 void* open_library(std::string& tried) {
@@ -45,6 +50,8 @@ const Library& library() {
     Library l;
     l.sgemm = reinterpret_cast<SgemmFn>(dlsym(handle, "cblas_sgemm"));
     l.set_threads = reinterpret_cast<SetThreadsFn>(dlsym(handle, "openblas_set_num_threads"));
+    l.config = reinterpret_cast<TextFn>(dlsym(handle, "openblas_get_config"));
+    l.corename = reinterpret_cast<TextFn>(dlsym(handle, "openblas_get_corename"));
     if (!l.sgemm || !l.set_threads)
       throw std::runtime_error("the loaded OpenBLAS lacks cblas_sgemm or openblas_set_num_threads");
     lib = l; // kept open for the process
@@ -60,5 +67,13 @@ void sgemm(uint32_t n, const float* a, const float* b, float* c) {
 }
 
 void set_threads(int threads) { library().set_threads(threads); }
+
+void note_reference() {
+  const Library& l = library();
+  const char* config = l.config ? l.config() : nullptr;
+  const char* core = l.corename ? l.corename() : nullptr;
+  note(std::string("sgemm: ") + (config ? config : "OpenBLAS, build unknown") + "; its " + (core ? core : "unknown") +
+       " kernel; the simulator's matmul kernel: " + sim::matmul_kernel_name(sim::matmul_host_kernel()));
+}
 
 } // namespace tessel::bench::host_blas

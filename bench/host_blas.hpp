@@ -16,4 +16,12 @@ void sgemm(uint32_t n, const float* a, const float* b, float* c);
 // BLAS's thread count for the calls after (0: its default, every host core).
 void set_threads(int threads);
 
+// Prints the note the figures measured against BLAS start with: the
+// library's build ("OpenBLAS 0.3.21 ... DYNAMIC_ARCH ..."), the kernel it
+// picked for this host ("Cooperlake", "Haswell", ...; OPENBLAS_CORETYPE
+// overrides it), and the simulator's matmul kernel. Which kernels ran
+// matters as much as the libraries: the ratio of an AVX2 sgemm to an
+// AVX-512 one is about 2 on hosts with full-width AVX-512.
+void note_reference();
+
 } // namespace tessel::bench::host_blas

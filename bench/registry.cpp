@@ -79,6 +79,11 @@ void figure(const std::string& name, double value, const char* unit) {
   std::fflush(stdout);
 }
 
+void note(const std::string& text) {
+  std::printf("# %s\n", text.c_str());
+  std::fflush(stdout);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

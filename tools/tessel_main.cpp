@@ -184,7 +184,8 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "list the examples and benchmarks");
 
   std::string bench_name;
-  auto* bench = app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>'");
+  auto* bench =
+      app.add_subcommand("bench", "run a benchmark: one line per figure, '<figure> <value> <unit>', and '#' notes");
   bench->add_option("name", bench_name, "a benchmark of 'tessel list' (pipeline, matmul, parallel, timing, ...) or all")
       ->required();
 

@@ -380,6 +380,16 @@ bool matmul_kernel_available(MatmulKernel kernel) { return available(kernel); }
 
 MatmulKernel matmul_host_kernel() { return kHostKernel; }
 
+const char* matmul_kernel_name(MatmulKernel kernel) {
+  switch (kernel) {
+  case MatmulKernel::Portable: return "portable";
+  case MatmulKernel::Avx2: return "avx2";
+  case MatmulKernel::Avx512: return "avx512";
+  case MatmulKernel::Avx512Bf16: return "avx512bf16";
+  }
+  return "?";
+}
+
 void matmul_block_acc(MatmulKernel kernel, const MatmulBlock& m) {
   if (m.two_pass)
     m.round ? run_kernel<true, true>(kernel, m) : run_kernel<true, false>(kernel, m);

@@ -52,5 +52,7 @@ void matmul_block_acc(const MatmulBlock& m);
 MatmulKernel matmul_host_kernel();
 bool matmul_kernel_available(MatmulKernel kernel);
 void matmul_block_acc(MatmulKernel kernel, const MatmulBlock& m);
+// "portable", "avx2", "avx512" or "avx512bf16".
+const char* matmul_kernel_name(MatmulKernel kernel);
 
 } // namespace tessel::sim

@@ -120,9 +120,8 @@ void expect_same(const std::vector<std::vector<float>>& got, const std::vector<s
 // The register-blocked kernels this host can run, by name.
 std::vector<std::pair<MatmulKernel, const char*>> host_kernels() {
   std::vector<std::pair<MatmulKernel, const char*>> kernels;
-  for (auto [kernel, name] : {std::pair{MatmulKernel::Avx2, "avx2"}, std::pair{MatmulKernel::Avx512, "avx512"},
-                              std::pair{MatmulKernel::Avx512Bf16, "avx512bf16"}})
-    if (matmul_kernel_available(kernel)) kernels.emplace_back(kernel, name);
+  for (MatmulKernel kernel : {MatmulKernel::Avx2, MatmulKernel::Avx512, MatmulKernel::Avx512Bf16})
+    if (matmul_kernel_available(kernel)) kernels.emplace_back(kernel, matmul_kernel_name(kernel));
   return kernels;
 }
 
@@ -198,7 +197,7 @@ TEST(MatmulKernelTest, RoundingOfEveryKindOfSum) {
       ASSERT_EQ(std::bit_cast<uint32_t>(want[0][i]), std::bit_cast<uint32_t>(round_to_bf16(blk.c[0][i] + 0.0f)))
           << std::hex << std::bit_cast<uint32_t>(blk.c[0][i]);
     std::vector<std::pair<MatmulKernel, const char*>> kernels = host_kernels();
-    kernels.emplace_back(MatmulKernel::Portable, "portable");
+    kernels.emplace_back(MatmulKernel::Portable, matmul_kernel_name(MatmulKernel::Portable));
     for (auto [kernel, name] : kernels) {
       Block out = blk;
       matmul_block_acc(kernel, view(out, false, true));
