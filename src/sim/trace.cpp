@@ -111,16 +111,13 @@ const char* short_file(const char* file) {
 Tracer::Tracer(Chip& chip, TraceOptions options)
     : chip_(chip), file_(std::move(options.file)), ring_events_(options.ring_events), pid_(file_->next_process_id()),
       label_(std::move(options.label)) {
-  if (chip.timing()) {
-    stamps_per_us_ = 1000000;
-    stamps_per_step_ = std::max<uint64_t>(1, uint64_t(1e6 / chip.arch().clock_mhz + 0.5));
-  }
+  if (chip.timing()) stamps_per_us_ = 1000000;
   riscs_.reserve(size_t(chip.core_count()) * TESSEL_RISC_COUNT);
   for (uint32_t c = 0; c < chip.core_count(); ++c)
     for (uint32_t risc = 0; risc < TESSEL_RISC_COUNT; ++risc) {
       auto r = std::make_unique<RiscTrace>(file_.get(), ring_events_);
       r->tid = core_tid(c, risc);
-      r->sub_steps = stamps_per_step_;
+      if (chip.timing()) r->last_sub = kTimedSubSteps - 1;
       std::snprintf(r->name, sizeof r->name, "core (%u,%u) %s", chip.core(c).logical_x, chip.core(c).logical_y,
                     Chip::risc_name(risc));
       riscs_.push_back(std::move(r));
@@ -150,23 +147,21 @@ void Tracer::write_metadata() {
     text.append(buf, j.size());
   };
   const bool estimated = stamps_per_us_ != 1000;
+  char cycle_ns[32];
+  std::snprintf(cycle_ns, sizeof cycle_ns, "%.3f", 1e3 / chip_.arch().clock_mhz);
   add("process_name", 0, "name",
       "tessel device #" + std::to_string(pid_) + ": " + label_ +
-          (estimated ? " (time: estimated cycles, docs/timing.md)" : " (time: logical steps, shown as 1 us each)"),
+          (estimated ? std::string(" (time: estimated cycles, shown as 1 ns each; a cycle is ") + cycle_ns +
+                           " ns, docs/timing.md)"
+                     : std::string(" (time: logical steps, shown as 1 us each)")),
       false);
   add("process_sort_index", 0, "sort_index", std::to_string(pid_), true);
   {
     JsonText j(buf, sizeof buf);
     j.raw("{\"name\":\"tessel_trace\",\"ph\":\"M\",\"pid\":").u64(pid_).raw(",\"args\":{\"version\":1");
     j.key("label").str(label_).key("time_base").str(estimated ? "estimated" : "logical").key("ns_per_step");
-    if (estimated)
-      j.raw(std::to_string(stamps_per_step_ / 1000))
-          .ch('.')
-          .u64(stamps_per_step_ / 100 % 10)
-          .u64(stamps_per_step_ / 10 % 10)
-          .u64(stamps_per_step_ % 10);
-    else
-      j.u64(kSubSteps);
+    j.u64(estimated ? 1 : kSubSteps);
+    if (estimated) j.key("cycle_ns").raw(cycle_ns);
     j.key("ring_events").u64(ring_events_).key("cores").u64(chip_.core_count());
     j.key("grid").str(std::to_string(chip_.arch().grid_x) + "x" + std::to_string(chip_.arch().grid_y));
     j.raw("}},\n");

@@ -24,9 +24,15 @@
 // kSubSteps - 1): the RISC's stamps are strictly increasing, which keeps
 // Perfetto's nesting (it orders spans that start together longest first)
 // the RISC's own order. Stamps round back to steps (tessel stats).
-// While the chip is timed (timing.hpp) a step is an estimated cycle: a stamp
-// is then a picosecond, a cycle 1e6 / clock_mhz of them (rounded), and the
-// file says its time base is "estimated".
+// While the chip is timed (timing.hpp) a step is an estimated cycle, shown
+// as 1 ns whatever the arch's clock (the file says its time base is
+// "estimated" and what a cycle is in ns): a stamp is then a picosecond, and
+// the events within one cycle get its first kTimedSubSteps of them. Perfetto
+// keeps whole nanoseconds, rounding a span's start and its duration each to
+// the nearest: stamps under half a nanosecond past their cycle round to it
+// from both, so a span ends in Perfetto where the next one on its track
+// begins, never after (a cycle shown as its real 0.741 ns on Blackhole made
+// back-to-back spans overlap there, and Perfetto dropped them).
 //
 // Invariants, per RISC:
 //  - Spans on a RISC's own track nest: a kernel span holds everything the
@@ -67,7 +73,8 @@ struct Fiber;
 // times from (profiler.hpp, "The clock").
 inline uint64_t trace_clock(const tessel_kernel_ctx& k) { return k.clock; }
 
-inline constexpr uint64_t kSubSteps = 1000; // stamps per clock step: the file's ns per step
+inline constexpr uint64_t kSubSteps = 1000;     // stamps per clock step: the file's ns per step, or ps per cycle
+inline constexpr uint64_t kTimedSubSteps = 500; // timed: the stamps (ps) a cycle's events may use (see "Times")
 
 struct TraceOptions {
   std::shared_ptr<base::TraceFile> file;
@@ -127,12 +134,12 @@ struct RiscTrace {
   uint64_t taken = 0;         // reader: when it took its current command (a stamp)
   uint64_t popped[64] = {};   // per CB: when this RISC last popped it (a stamp)
   uint64_t stamp_step = 0, stamp_sub = 0;
-  uint64_t sub_steps = kSubSteps; // stamps per clock step (Tracer::stamps_per_step)
+  uint64_t last_sub = kSubSteps - 1; // the last stamp of a step its events may take: logical, or timed
 
   // The next stamp at `clock` (see "Times").
   uint64_t stamp(uint64_t clock) {
     if (clock > stamp_step) stamp_step = clock, stamp_sub = 0;
-    const uint64_t s = stamp_step * sub_steps + (stamp_sub < sub_steps - 1 ? stamp_sub : sub_steps - 1);
+    const uint64_t s = stamp_step * kSubSteps + (stamp_sub < last_sub ? stamp_sub : last_sub);
     ++stamp_sub;
     return s;
   }
@@ -146,9 +153,8 @@ public:
   Tracer& operator=(const Tracer&) = delete;
 
   uint32_t process_id() const { return pid_; }
-  // Stamps per clock step and per microsecond of the file: 1000 and 1000
-  // (logical: a step shown as 1 us), or timed: a cycle's picoseconds and 1e6.
-  uint64_t stamps_per_step() const { return stamps_per_step_; }
+  // Stamps per microsecond of the file (a step is kSubSteps stamps): 1000
+  // (logical: a step shown as 1 us), or timed 1e6 (a cycle shown as 1 ns).
   uint64_t stamps_per_us() const { return stamps_per_us_; }
   uint64_t ring_events() const { return ring_events_; }
   const base::TraceFile& file() const { return *file_; }
@@ -199,7 +205,7 @@ private:
   uint64_t ring_events_;
   uint32_t pid_;
   std::string label_;
-  uint64_t stamps_per_step_ = kSubSteps, stamps_per_us_ = 1000;
+  uint64_t stamps_per_us_ = 1000; // logical: a stamp is a ns (a step shown as 1 us); timed: a ps (a cycle as 1 ns)
   std::vector<std::unique_ptr<RiscTrace>> riscs_; // core_index * TESSEL_RISC_COUNT + risc
   bool finished_ = false;
 };

@@ -173,6 +173,33 @@ def test_a_trace_cut_short_still_loads(eltwise_trace, tmp_path):
 
 
 @needs_tp
+@pytest.mark.parametrize("arch,cycle_ns", [("blackhole", 0.741), ("wormhole_b0", 1.0)])
+def test_an_estimated_trace_loads_whole_on_either_clock(arch, cycle_ns, tmp_path, monkeypatch):
+    # A cycle is shown as 1 ns on both archs; Blackhole's real 0.741 ns made
+    # back-to-back spans overlap once Perfetto rounded them, and it dropped them.
+    path = tmp_path / f"timed_{arch}.json"
+    monkeypatch.setenv("TESSEL_TRACE", str(path))
+    monkeypatch.setenv("TESSEL_TIMING", "1")
+    passed, summary, _, _ = _tessel.examples.run("eltwise_binary", arch, 2, 1, "deterministic", 8, "", "")
+    assert passed, summary
+    events = json.loads(path.read_text())
+    spans = sum(1 for e in events if e.get("ph") == "X")
+    with WasmTraceProcessor(trace=str(path)) as tp:
+        no_import_errors(tp)
+        assert rows(tp, "select count(*) as n from slice")[0]["n"] == spans > 100
+        # Every span of a RISC's track sits inside one of its kernel spans, as written.
+        loose = rows(tp, SLICES + " where s.category != 'kernel' and s.depth = 0 and "
+                     + "(t.name like '%BRISC' or t.name like '%NCRISC' or t.name like '%COMPUTE')")
+        assert loose == []
+    (meta,) = [e["args"] for e in events if e["name"] == "tessel_trace"]
+    assert (meta["time_base"], meta["ns_per_step"], meta["cycle_ns"]) == ("estimated", 1, cycle_ns)
+    # tessel stats reads the stamps back as whole cycles.
+    stats = tessel.trace_stats(path)
+    assert stats.devices[0].time_base == "estimated"
+    assert all(r.busy_time + r.wait_time == r.kernel_time > 0 for r in stats.riscs)
+
+
+@needs_tp
 def test_core_to_core_multicast_and_semaphores_through_tessel_trace(tmp_path, monkeypatch):
     path = tmp_path / "multicast.json"
     monkeypatch.setenv("TESSEL_TRACE", str(path))
