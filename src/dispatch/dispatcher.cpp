@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/chip.hpp"
+#include "sim/timing.hpp"
 #include "sim/trace.hpp"
 
 namespace tessel::dispatch {
@@ -120,6 +121,7 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     }
   }
   set_word(words, KM_WORD_PHASE, KM_PHASE_WAITING);
+  const uint64_t before = k->clock;
   while (cs.count == 0 && word(words, KM_WORD_STOP) == 0) {
     sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
     f->wait = {};
@@ -140,11 +142,15 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     slot = cs.fifo[cs.head];
     cs.head = uint8_t((cs.head + 1) % KM_MAILBOX_SLOTS);
     --cs.count;
+    // A command queued for this core while it was busy starts no earlier
+    // than its slot let it (a parked reader got that clock when woken).
+    k->clock = std::max(k->clock, start_clock(slot));
   } else {
     uint32_t* mb = mailbox(c, slot);
     mb[KM_MB_HANDLER] = KM_HANDLER_EXIT | kAllRiscs << 24;
     mb[KM_MB_SLOT] = slot;
   }
+  sim::count_card_wait(*k, before); // waiting for a command is waiting
   const uint32_t* mb = mailbox(c, slot);
   const uint32_t handler = mb[KM_MB_HANDLER] & 0xFFu;
   bump_word(words, KM_WORD_PASS);
@@ -173,11 +179,12 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
   }
   chip_.note_progress();
   if (sim::Tracer* t = chip_.tracer()) trace_done(*t, *k, slots_[slot].command.handler, slots_[slot].sequence, slot);
+  Slot& s = slots_[slot];
+  s.end_clock = std::max(s.end_clock, k->clock);
   if (++cs.riscs_done[slot] < cs.riscs_expected[slot]) return;
   cs.riscs_done[slot] = 0;
   uint32_t* words = state_words(c);
   bump_word(words, KM_WORD_DONE);
-  Slot& s = slots_[slot];
   if (uint32_t* t = trace_entry(c, s.sequence)) t[1] = uint32_t(now_ticks());
   --cs.busy;
   s.reported_cores.set(c - s.command.first);
@@ -334,7 +341,7 @@ void Dispatcher::deliver(uint32_t core, uint32_t slot) {
   cs.fifo[(cs.head + cs.count) % KM_MAILBOX_SLOTS] = uint8_t(slot);
   ++cs.count;
   if (cs.reader) {
-    chip_.make_ready(cs.reader);
+    chip_.make_ready_by_card(cs.reader, start_clock(slot));
     cs.reader = nullptr;
   }
 }
@@ -343,6 +350,8 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   const uint32_t slot = uint32_t(free_slot());
   Slot& s = slots_[slot];
   busy_mask_ |= 1u << slot;
+  s.start_clock = s.end_clock; // the slot's last command's end (0: never used)
+  s.end_clock = s.start_clock;
   s.command = c;
   s.command.first = first;
   s.sequence = next_sequence_++;
@@ -383,6 +392,7 @@ void Dispatcher::complete(uint32_t slot) {
   const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
   if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
   busy_mask_ &= ~(1u << slot);
+  last_end_clock_ = std::max(last_end_clock_, s.end_clock);
   last_activity_tick_ = now;
   // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
   if (s.command.engine)

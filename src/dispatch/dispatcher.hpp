@@ -125,6 +125,12 @@ private:
     Command command;
     uint64_t sequence = 0;
     uint64_t submit_tick = 0, deadline_tick = 0;
+    // Device clocks (the RISCs' clocks: estimated cycles while timed). The
+    // command may start at start_clock: when the command before it in this
+    // slot ended (end_clock, its cores' latest report), the slot being what
+    // it waited for. Deliveries carry it, not the clock of whichever RISC the
+    // card's call happens to run beside, which under parallel is a race.
+    uint64_t start_clock = 0, end_clock = 0;
     uint32_t reported = 0;
     uint32_t result = 0;
     std::bitset<256> reported_cores;
@@ -210,7 +216,11 @@ private:
   std::vector<uint32_t> words_;
   std::vector<uint32_t> trace_;
   void flush_to_l1();
-  uint32_t busy_mask_ = 0; // bit per slot holding a command in flight
+  uint32_t busy_mask_ = 0;      // bit per slot holding a command in flight
+  uint64_t last_end_clock_ = 0; // the latest end_clock of any command: EXIT starts there
+  uint64_t start_clock(uint32_t slot) const {
+    return slot < config_.depth ? slots_[slot].start_clock : last_end_clock_;
+  }
   bool busy(uint32_t slot) const { return busy_mask_ >> slot & 1u; }
   uint32_t busy_slots() const { return uint32_t(__builtin_popcount(busy_mask_)); }
   // Job queue of queued commands waiting for room (oldest first).

@@ -371,7 +371,13 @@ void Chip::mark_ready(Fiber* f, uint64_t waker_clock) {
 
 void Chip::make_ready(Fiber* f, uint64_t at_least) {
   Fiber* cur = t_running;
-  const uint64_t waker_clock = std::max(at_least, cur != nullptr ? cur->core->ctx[cur->risc].clock : 0);
+  wake(f, std::max(at_least, cur != nullptr ? cur->core->ctx[cur->risc].clock : 0));
+}
+
+void Chip::make_ready_by_card(Fiber* f, uint64_t clock) { wake(f, clock); }
+
+void Chip::wake(Fiber* f, uint64_t waker_clock) {
+  Fiber* cur = t_running;
   RunQueue* queue = &ready_;
   if (__builtin_expect(parallel_ != nullptr, 0)) {
     // A fiber another thread owns is posted untouched: its owner marks it ready.

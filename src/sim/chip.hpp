@@ -342,6 +342,9 @@ public:
   // make_ready with the waker's clock at least `waker_clock` (a wake by a
   // RISC that is not the one running here).
   void make_ready(Fiber* f, uint64_t waker_clock);
+  // make_ready by the card (a dispatcher's delivery): the fiber's clock moves
+  // up to `clock` exactly, whichever RISC runs on this thread meanwhile.
+  void make_ready_by_card(Fiber* f, uint64_t clock);
   // A fiber made ready on its owner's thread, its clock moved up to its
   // waker's (make_ready; a parallel run's posted fibers, parallel_run.cpp).
   void mark_ready(Fiber* f, uint64_t waker_clock);
@@ -389,7 +392,8 @@ public:
 
 private:
   friend class ParallelRun;
-  void resume(Fiber* f); // switch to a ready fiber until it blocks, yields or ends
+  void resume(Fiber* f);                     // switch to a ready fiber until it blocks, yields or ends
+  void wake(Fiber* f, uint64_t waker_clock); // make_ready's work, with the waker's clock given
   Fiber* fiber_for(Core& core, uint32_t risc);
   void after_write_parallel(Core& core, const volatile void* dst, uint32_t bytes);
   void finish_run(std::span<const Launch> launches);

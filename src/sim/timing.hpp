@@ -301,6 +301,10 @@ ProcessTiming process_timing();
 // active, before set_chip_trace (the trace's time base follows it).
 void set_chip_timing(Chip& chip, bool on);
 
+// A RISC's clock moved up from `before` by a wait outside the kernel API's
+// tables (the card's take): counted as waiting while the chip is timed.
+void count_card_wait(tessel_kernel_ctx& k, uint64_t before);
+
 // The kernel API's timed function table (timing_api.cpp): each call charges
 // its cost and runs the plain one without its tick (kernel_api.cpp's
 // unticked_api_table).

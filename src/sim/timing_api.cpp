@@ -450,4 +450,8 @@ const tessel_sim_api* timed_api_table() {
   return &table;
 }
 
+void count_card_wait(tessel_kernel_ctx& k, uint64_t before) {
+  if (core_of(&k).timing) count_blocked(&k, before);
+}
+
 } // namespace tessel::sim

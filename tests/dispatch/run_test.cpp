@@ -576,6 +576,50 @@ TEST_P(PersistentRunPolicy, AReceiverWhoseSenderStopsShortGivesUpAfterTheWaitTim
   EXPECT_EQ(ports[(1 * KM_PORTS + 3) * KM_PORT_WORDS + KM_PORT_RECEIVED], 1u);
 }
 
+// Timed: a command that waited for the program's only slot starts when the
+// command before it ended, whichever host thread delivers it, and the reader
+// that waited for it counts that time as waiting. (Deliveries used to carry
+// the clock of whatever RISC ran beside the card's call: none at all when the
+// card's poll delivered it, so core 1 below started at its own early clock.)
+TEST_P(PersistentRunPolicy, ATimedCommandStartsWhenItsSlotFreesAndItsReaderWaitedForIt) {
+  DeviceConfig dc;
+  dc.grid_x = 2, dc.grid_y = 1;
+  dc.policy = GetParam();
+  dc.timing = true;
+  SessionConfig sc;
+  sc.device = Device::open(dc);
+  auto session = Session::open(sc);
+  auto buffer = Buffer::create(session->device_ptr(), BufferConfig{64 * 64, 64, BufferType::DRAM});
+  dispatch::Run& run = session->load(basic_program(1));
+  std::vector<uint64_t> first, second;
+  for (uint32_t i = 0; i < 8; ++i) { // the writer's DRAM writes take estimated time
+    const uint32_t args[] = {buffer->address(), 64, i};
+    first.push_back(run.submit(kHandlerFill, Group{0, 1}, args));
+  }
+  run.wait(first, 10.0);
+  second.push_back(run.submit(KM_HANDLER_NOP, Group{1, 1})); // submitted after: the slot is free
+  run.wait(second, 10.0);
+  run.stop();
+  const TimingReport r = session->device().last_run_timing();
+  auto find = [&](CoreCoord core, const char* risc) {
+    for (const RiscTiming& x : r.riscs)
+      if (x.core == core && x.risc == risc) return x;
+    ADD_FAILURE() << "no " << risc << " of core " << core.str();
+    return RiscTiming{};
+  };
+  const RiscTiming writer0 = find({0, 0}, "BRISC"), reader0 = find({0, 0}, "NCRISC");
+  const RiscTiming reader1 = find({1, 0}, "NCRISC");
+  EXPECT_GE(writer0.busy_cycles, 8u * 40u); // 8 fills
+  // Core 1's reader waited for its NOP until core 0's fills had ended (then
+  // for EXIT, which came when the last command had ended): it ends with core
+  // 0, having done little itself. (Before: 48 cycles in all, none waiting.)
+  EXPECT_GE(reader1.wait_cycles, writer0.busy_cycles);
+  EXPECT_LT(reader1.busy_cycles, writer0.busy_cycles / 4);
+  EXPECT_GE(reader1.total_cycles() + 64, writer0.total_cycles());
+  // Core 0's reader takes 8 commands and mostly waits for them.
+  EXPECT_GT(reader0.wait_cycles, 4 * reader0.busy_cycles);
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, PersistentRunPolicy, testing::Values("deterministic", "parallel:2", "parallel:4"),
                          [](const auto& info) {
                            std::string name = info.param;
