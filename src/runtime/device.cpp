@@ -5,6 +5,7 @@
 
 #include "base/env.hpp"
 #include "base/trace_file.hpp"
+#include "base/warning.hpp"
 #include "runtime/device_state.hpp"
 #include "runtime/device_timing.hpp"
 #include "runtime/device_trace.hpp"
@@ -46,6 +47,29 @@ sim::NocMode noc_mode_of(const DeviceConfig& config) {
   throw ValidationError("TESSEL_NOC='" + *env + "' is not valid: expected eager or checked");
 }
 
+// TESSEL_POLICY is the compat devices' setting (compat/src/device.cpp puts
+// it into their config); the other front doors set a device's policy
+// themselves. Set there and malformed, it is an error; set to another policy
+// than the device's, a warning, so that nobody believes a run used it.
+void check_policy_variable(const sim::SchedulerPolicy& policy) {
+  const std::optional<std::string> env = base::env_text("TESSEL_POLICY");
+  if (!env) return;
+  sim::SchedulerPolicy wanted;
+  try {
+    wanted = sim::SchedulerPolicy::parse(*env);
+  } catch (const ValidationError& e) {
+    throw ValidationError("TESSEL_POLICY='" + *env + "' is not valid: " + e.what());
+  }
+  if (wanted.to_string() == policy.to_string()) return;
+  const std::string message = "TESSEL_POLICY=" + *env +
+                              " is read by compat devices only (docs/compat.md); this device runs under " +
+                              policy.to_string() +
+                              ", as its front door set it (tessel run --policy, DeviceConfig::policy, "
+                              "Device.open(policy=), Session(policy=))";
+  if (base::warn_once("TESSEL_POLICY " + *env + " " + policy.to_string(), message) == base::Warned::Strict)
+    throw ValidationError(message + base::kStrictSuffix);
+}
+
 void release_lane(uint32_t lane) {
   std::lock_guard lock(g_lanes_mutex);
   g_lanes_in_use &= ~(uint64_t(1) << lane);
@@ -63,6 +87,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   sim::ArchSpec arch = sim::arch_preset(config.arch);
   if (config.grid_x || config.grid_y) arch = sim::with_grid(arch, config.grid_x, config.grid_y);
   sim::SchedulerPolicy policy = sim::SchedulerPolicy::parse(config.policy);
+  check_policy_variable(policy);
   const sim::NocMode noc_mode = noc_mode_of(config);
   const bool timing = runtime::device_timing(config);
   const bool check_memory = config.check_memory ? *config.check_memory : base::env_flag("TESSEL_CHECK_MEMORY", true);

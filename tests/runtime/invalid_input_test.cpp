@@ -482,6 +482,30 @@ TEST_F(InvalidInputTest, MalformedEnvironmentVariablesNameThemselves) {
             "TESSEL_WATCHDOG_S='ten' is not valid: expected a number of seconds, 0 or more (e.g. 10 or 0.5; 0 turns "
             "it off)");
   unsetenv("TESSEL_WATCHDOG_S");
+  // TESSEL_POLICY is the compat devices' (docs/compat.md): malformed, an
+  // error at any device's open; another policy than the device's, a warning
+  // (an error under TESSEL_STRICT=1), so nobody believes a run used it.
+  setenv("TESSEL_POLICY", "parallel:x", 1);
+  EXPECT_EQ(error_from<ValidationError>([&] { Device::open(config); }),
+            "TESSEL_POLICY='parallel:x' is not valid: scheduling policy 'parallel:x': the thread count must be a "
+            "whole number from 1 to 64");
+  setenv("TESSEL_POLICY", "parallel:3", 1);
+  const std::string ignored = "TESSEL_POLICY=parallel:3 is read by compat devices only (docs/compat.md); this "
+                              "device runs under deterministic, as its front door set it (tessel run --policy, "
+                              "DeviceConfig::policy, Device.open(policy=), Session(policy=))";
+  setenv("TESSEL_STRICT", "1", 1);
+  EXPECT_EQ(error_from<ValidationError>([&] { Device::open(config); }),
+            ignored + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Device::open(config)->policy(), "deterministic");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "tessel: warning: " + ignored + "\n");
+  DeviceConfig same = config;
+  same.policy = "parallel:3";
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Device::open(same)->policy(), "parallel:3");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  unsetenv("TESSEL_POLICY");
   // Nothing was left half open: this device and a new one work.
   expect_device_works(device);
   expect_device_works(open_device());
