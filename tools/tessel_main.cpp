@@ -249,7 +249,12 @@ int main(int argc, char** argv) {
           throw tessel::ValidationError("run --noc '" + noc_mode + "' is not valid: expected eager or checked");
         setenv("TESSEL_NOC", noc_mode.c_str(), 1); // every device the example opens
       }
+      // --timing is TESSEL_TIMING=1; either way the run prints the estimate.
       if (*run && run_timing) setenv("TESSEL_TIMING", "1", 1);
+      if (*run && !run_timing) {
+        const char* timing = std::getenv("TESSEL_TIMING");
+        run_timing = timing && std::string(timing) == "1";
+      }
       return *run ? cmd_run(example, o, run_timing) : cmd_runner_run(runner_dir, o);
     }
   } catch (const tessel::Error& e) {

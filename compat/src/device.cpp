@@ -1,12 +1,14 @@
 // IDevice over tessel::Device; CreateDevice / CloseDevice.
 #include "tt-metalium/device.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "sim/arch.hpp"
 #include "sim/chip.hpp"
 #include "tessel/error.hpp"
+#include "tessel/timing.hpp"
 #include "tt-metalium/system_mesh.hpp"
 
 namespace tt::tt_metal {
@@ -60,6 +62,10 @@ CommandQueue& IDevice::command_queue(std::optional<uint8_t> cq_id) {
 }
 
 bool IDevice::close() {
+  // Under TESSEL_TIMING=1 the estimate is this front door's only output of
+  // it (Metalium has no call that reads it): one line on stderr.
+  if (device_->is_open() && device_->timing_enabled())
+    std::fputs(tessel::format_timing_summary(device_->last_run_timing()).c_str(), stderr);
   device_->close();
   return true;
 }

@@ -52,4 +52,9 @@ ProcessTimingReport process_timing();
 // device time, and busy/wait per RISC.
 std::string format_timing_report(const ProcessTimingReport& report);
 
+// One line for a device's timed runs, as compat devices print it when they
+// close under TESSEL_TIMING=1: how many runs, the last one's device time, and
+// how its RISCs' time splits into busy and waiting. Empty when nothing ran.
+std::string format_timing_summary(const TimingReport& last_run);
+
 } // namespace tessel

@@ -76,7 +76,7 @@ def _run(args):
     print(f"{args.example}: {summary}")
     print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms after "
           f"{compile_seconds * 1e3:.3f} ms of compile and planning (policy {args.policy})")
-    if args.timing:
+    if args.timing or os.environ.get("TESSEL_TIMING") == "1":  # --timing is TESSEL_TIMING=1
         print(_tessel.examples.timing_report(), end="")
     return 0 if passed else 1
 

@@ -65,4 +65,22 @@ std::string format_timing_report(const ProcessTimingReport& p) {
   return out;
 }
 
+std::string format_timing_summary(const TimingReport& r) {
+  if (r.runs == 0) return "";
+  uint64_t busy = 0, wait = 0;
+  for (const RiscTiming& x : r.riscs)
+    busy += x.busy_cycles, wait += x.wait_cycles;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "tessel: estimated timing (TESSEL_TIMING=1; a cost model's estimate, not a measurement: "
+                "docs/timing.md): %llu run%s on this device; the last%s: kernels %llu + dispatch %llu = %llu cycles "
+                "(%.3f us at %.0f MHz), its RISCs busy %.1f%% and waiting %.1f%% of their time\n",
+                static_cast<unsigned long long>(r.runs), r.runs == 1 ? "" : "s",
+                r.stopped ? ", up to where it stopped" : "", static_cast<unsigned long long>(r.kernel_cycles),
+                static_cast<unsigned long long>(r.dispatch_cycles), static_cast<unsigned long long>(r.device_cycles),
+                r.device_us(), r.clock_mhz, busy + wait ? 100.0 * double(busy) / double(busy + wait) : 0.0,
+                busy + wait ? 100.0 * double(wait) / double(busy + wait) : 0.0);
+  return line;
+}
+
 } // namespace tessel

@@ -94,6 +94,11 @@ def test_python_m_tessel_run_has_timing_and_noc(tmp_path):
     assert lines[1].startswith("loopback: PASSED")
     assert lines[2] == "estimated timing (a cost model's estimate, not a measurement: docs/timing.md)"
     assert "(0,0)     BRISC" in r.stdout
+    # TESSEL_TIMING=1 is --timing: the estimate is printed too.
+    r = subprocess.run([sys.executable, "-m", "tessel", "run", "loopback"], capture_output=True, text=True,
+                       timeout=120, env=dict(env, TESSEL_TIMING="1"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[2] == "estimated timing (a cost model's estimate, not a measurement: docs/timing.md)"
     r = subprocess.run([sys.executable, "-m", "tessel", "run", "loopback", "--noc", "lazy"],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 2
