@@ -62,6 +62,7 @@ struct TraceWait {
   std::string file;
   uint32_t line = 0;
   uint64_t begin = 0, duration = 0;
+  bool stopped = false; // the run stopped in it (a deadlock, an error, an interrupt): it never ended
 };
 
 struct TraceStats {
@@ -71,6 +72,11 @@ struct TraceStats {
   std::vector<TraceDeviceStats> devices;
   std::vector<TraceRiscStats> riscs;    // by device, core (row-major), RISC
   std::vector<TraceWait> longest_waits; // longest first
+  // The waits runs stopped in, in the file's order: where each RISC was when
+  // its run stopped. At most kMaxStoppedWaits; stopped_waits_left_out counts the rest.
+  static constexpr uint32_t kMaxStoppedWaits = 1024;
+  std::vector<TraceWait> stopped_waits;
+  uint64_t stopped_waits_left_out = 0;
 };
 
 // Reads the trace at `path`, keeping the `longest_waits` longest waits.
@@ -79,7 +85,8 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits = 10
 
 // The statistics as `tessel stats` prints them: per device, a table with a
 // row per RISC (busy, waiting, idle, NoC bytes, CB pages, tiles), the cores'
-// totals, then the longest waits with where they waited.
+// totals, the longest waits with where they waited, then the waits its runs
+// stopped in.
 std::string format_trace_stats(const TraceStats& stats);
 
 } // namespace tessel

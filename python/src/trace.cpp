@@ -26,12 +26,17 @@ void bind_trace(nb::module_& m) {
                          r.waits, r.noc_read_bytes, r.noc_write_bytes, r.noc_transfers, r.cb_pages_pushed,
                          r.cb_pages_popped, r.commands,
                          std::make_tuple(r.tiles.matmul, r.tiles.eltwise, r.tiles.sfpu, r.tiles.pack, r.tiles.unpack));
-    std::vector<std::tuple<uint32_t, uint32_t, uint32_t, std::string, std::string, std::string, std::string, uint32_t,
-                           uint64_t, uint64_t>>
-        waits;
-    for (const TraceWait& w : s.longest_waits)
-      waits.emplace_back(w.process_id, w.core.x, w.core.y, w.risc, w.name, w.what, w.file, w.line, w.begin, w.duration);
-    return std::make_tuple(s.events, s.complete, devices, riscs, waits, format_trace_stats(s));
+    using Wait = std::tuple<uint32_t, uint32_t, uint32_t, std::string, std::string, std::string, std::string, uint32_t,
+                            uint64_t, uint64_t, bool>;
+    const auto waits = [](const std::vector<TraceWait>& list) {
+      std::vector<Wait> out;
+      for (const TraceWait& w : list)
+        out.emplace_back(w.process_id, w.core.x, w.core.y, w.risc, w.name, w.what, w.file, w.line, w.begin, w.duration,
+                         w.stopped);
+      return out;
+    };
+    return std::make_tuple(s.events, s.complete, devices, riscs, waits(s.longest_waits), format_trace_stats(s),
+                           waits(s.stopped_waits), s.stopped_waits_left_out);
   });
 }
 

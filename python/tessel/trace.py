@@ -76,6 +76,7 @@ class TraceWait:
     line: int
     begin: int
     duration: int
+    stopped: bool = False  # the run stopped in it (a deadlock, an error, an interrupt): it never ended
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class TraceStats:
     riscs: tuple
     longest_waits: tuple
     report: str  # the table `python -m tessel stats` prints
+    stopped_waits: tuple = ()  # the waits runs stopped in, in the file's order (at most 1024)
+    stopped_waits_left_out: int = 0  # stopped waits beyond those
 
     def __str__(self):
         return self.report
@@ -99,10 +102,12 @@ def trace_stats(path, *, longest_waits: int = 10) -> TraceStats:
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"trace_stats: path must be a path (str or os.PathLike), got {_check.describe(path)}")
     n = _check.integer(longest_waits, "trace_stats: longest_waits", 0, 1 << 20)
-    events, complete, devices, riscs, waits, report = _tessel.trace_stats(os.fspath(path), n)
+    events, complete, devices, riscs, waits, report, stopped, left_out = _tessel.trace_stats(os.fspath(path), n)
     return TraceStats(
         path=os.fspath(path), events=events, complete=complete,
         devices=tuple(TraceDevice(*d) for d in devices),
         riscs=tuple(TraceRisc(r[0], CoreCoord(r[1], r[2]), *r[3:15], TraceTiles(*r[15])) for r in riscs),
         longest_waits=tuple(TraceWait(w[0], CoreCoord(w[1], w[2]), *w[3:]) for w in waits),
-        report=report)
+        report=report,
+        stopped_waits=tuple(TraceWait(w[0], CoreCoord(w[1], w[2]), *w[3:]) for w in stopped),
+        stopped_waits_left_out=left_out)

@@ -65,6 +65,9 @@ std::string percent(uint64_t part, uint64_t whole) {
   return buf;
 }
 
+// Rows of the waits runs stopped in that the report shows per device.
+constexpr size_t kStoppedWaitsShown = 24;
+
 } // namespace
 
 TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
@@ -78,8 +81,14 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
     TraceWait wait;
     uint32_t tid;
   };
-  std::vector<Wait> waits;
+  std::vector<Wait> waits, stopped;
   const auto keep_wait = [&](Wait w) {
+    if (w.wait.stopped) {
+      if (stopped.size() < TraceStats::kMaxStoppedWaits)
+        stopped.push_back(w);
+      else
+        ++out.stopped_waits_left_out;
+    }
     if (longest_waits == 0 || w.wait.duration == 0) return; // (a wait of no time is no "longest")
     if (waits.size() == longest_waits && w.wait.duration <= waits.back().wait.duration) return;
     const auto at = std::upper_bound(waits.begin(), waits.end(), w,
@@ -151,6 +160,8 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
       w.wait.line = uint32_t(arg(args, "line"));
       w.wait.begin = ts;
       w.wait.duration = dur;
+      const JsonValue* stopped_arg = args.find("stopped");
+      w.wait.stopped = stopped_arg && stopped_arg->type == JsonValue::Type::Bool && stopped_arg->boolean;
       keep_wait(std::move(w));
     }
   });
@@ -181,11 +192,15 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
   });
   for (auto& r : rows)
     out.riscs.push_back(std::move(std::get<3>(r)));
-  for (Wait& w : waits) {
+  const auto placed = [&](Wait& w) {
     const Track& t = tracks[{w.wait.process_id, w.tid}];
     if (!parse_track_name(t.name, w.wait.core, w.wait.risc)) w.wait.risc = t.name;
-    out.longest_waits.push_back(std::move(w.wait));
-  }
+    return std::move(w.wait);
+  };
+  for (Wait& w : waits)
+    out.longest_waits.push_back(placed(w));
+  for (Wait& w : stopped)
+    out.stopped_waits.push_back(placed(w));
   return out;
 }
 
@@ -247,21 +262,32 @@ std::string format_trace_stats(const TraceStats& s) {
       o += "  (events but no kernel span: a kernel's span and its totals are written when it ends or its run stops, "
            "so a process that died mid-run leaves them out)\n";
     if (total.commands) o += "  dispatch commands run: " + std::to_string(total.commands) + " (RISC-command pairs)\n";
-    bool any = false;
-    for (const TraceWait& w : s.longest_waits) {
-      if (w.process_id != d.process_id) continue;
-      if (!any) {
-        std::snprintf(line, sizeof line, "\n  longest waits:\n  %10s %10s  %-7s %-8s %-28s %s\n", "length", "at",
-                      "core", "RISC", "where", "what");
+    const auto wait_rows = [&](const std::vector<TraceWait>& list, const char* title, size_t limit) {
+      size_t shown = 0, left = 0;
+      for (const TraceWait& w : list) {
+        if (w.process_id != d.process_id) continue;
+        if (shown == limit) {
+          ++left;
+          continue;
+        }
+        if (shown++ == 0) {
+          std::snprintf(line, sizeof line, "\n  %s:\n  %10s %10s  %-7s %-8s %-28s %s\n", title, "length", "at", "core",
+                        "RISC", "where", "what");
+          o += line;
+        }
+        const std::string where = w.file.empty() ? "-" : w.file + ":" + std::to_string(w.line);
+        const std::string core = "(" + std::to_string(w.core.x) + "," + std::to_string(w.core.y) + ")";
+        std::snprintf(line, sizeof line, "  %10llu %10llu  %-7s %-8s %-28s %s\n", (unsigned long long)w.duration,
+                      (unsigned long long)w.begin, core.c_str(), w.risc.c_str(), where.c_str(), w.what.c_str());
         o += line;
-        any = true;
       }
-      const std::string where = w.file.empty() ? "-" : w.file + ":" + std::to_string(w.line);
-      const std::string core = "(" + std::to_string(w.core.x) + "," + std::to_string(w.core.y) + ")";
-      std::snprintf(line, sizeof line, "  %10llu %10llu  %-7s %-8s %-28s %s\n", (unsigned long long)w.duration,
-                    (unsigned long long)w.begin, core.c_str(), w.risc.c_str(), where.c_str(), w.what.c_str());
-      o += line;
-    }
+      return left;
+    };
+    wait_rows(s.longest_waits, "longest waits", s.longest_waits.size());
+    uint64_t left =
+        wait_rows(s.stopped_waits, "waits a run stopped in (a deadlock, an error or an interrupt)", kStoppedWaitsShown);
+    if (&d == &s.devices.back()) left += s.stopped_waits_left_out;
+    if (left) o += "  ... and " + std::to_string(left) + " more\n";
   }
   return o;
 }

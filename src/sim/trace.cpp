@@ -213,6 +213,7 @@ void Tracer::write_wait(RiscTrace& r) {
   if (w.file) j.key("file").str(short_file(w.file)).key("line").u64(w.line);
   if (w.kind == uint8_t(WaitKind::CbFront) || w.kind == uint8_t(WaitKind::CbBack))
     j.key("cb").u64(w.cb).key("pages").u64(w.pages);
+  if (w.stopped) j.key("stopped").raw("true");
   j.ch('}');
   end_event(r, j);
 }
@@ -305,6 +306,7 @@ void Tracer::wait_begin(Fiber& f) {
   w.line = f.wait.line;
   w.begin = w.end = r.last_end = r.stamp(now); // a kernel the run stops in this wait closes after it
   w.blocked_clock = w.end_clock = now;
+  w.stopped = false;
   capture(w, f);
   r.pending = RiscTrace::Pending::Wait;
 }
@@ -466,9 +468,22 @@ void Tracer::command_done(tessel_kernel_ctx& k, uint32_t handler, uint32_t seque
 }
 
 void Tracer::run_stopped(std::span<Fiber* const> fibers) {
+  // A wait the run stopped in lasts until the run stopped: the latest clock
+  // of its RISCs (and a stamp at least, as a wait of no time).
+  uint64_t stop_clock = 0;
+  for (Fiber* f : fibers)
+    stop_clock = std::max(stop_clock, trace_clock(f->core->ctx[f->risc]));
   for (Fiber* f : fibers) {
     RiscTrace& r = risc(f->core->ctx[f->risc]);
     if (!r.in_kernel) continue;
+    if (r.pending == RiscTrace::Pending::Wait && f->state == FiberState::Blocked) {
+      PendingWait& w = r.wait;
+      const uint64_t end = std::max(stop_clock, w.blocked_clock);
+      r.totals.wait += end - w.blocked_clock;
+      w.end_clock = end;
+      w.end = r.last_end = r.stamp(end);
+      w.stopped = true;
+    }
     flush_pending(r);
     write_kernel(r, r.last_end, false);
   }

@@ -199,6 +199,24 @@ def test_an_estimated_trace_loads_whole_on_either_clock(arch, cycle_ns, tmp_path
     assert all(r.busy_time + r.wait_time == r.kernel_time > 0 for r in stats.riscs)
 
 
+def test_the_waits_a_deadlock_stopped_in_are_listed(tmp_path):
+    path = tmp_path / "deadlock.json"
+    waiter = '#include "api/dataflow/dataflow_api.h"\nvoid kernel_main() { cb_wait_front(0, 1); }\n'
+    with tessel.Device.open(grid=(2, 1), trace=path) as d:
+        p = tessel.Program()
+        cores = ((0, 0), (1, 0))
+        p.add_circular_buffer(cores, tessel.CircularBufferConfig(2048, {0: "bf16"}).set_page_size(0, 2048))
+        p.add_kernel_from_source(waiter, "waiter.cpp", cores, tessel.DataMovementConfig())
+        with pytest.raises(tessel.DeadlockError):
+            d.command_queue.enqueue_program(p)
+    stats = tessel.trace_stats(path)
+    assert [(w.core, w.risc, w.file, w.line, w.stopped) for w in stats.stopped_waits] == [
+        (tessel.CoreCoord(0, 0), "BRISC", "waiter.cpp", 2, True), (tessel.CoreCoord(1, 0), "BRISC", "waiter.cpp", 2, True)]
+    assert stats.stopped_waits_left_out == 0
+    assert "waits a run stopped in (a deadlock, an error or an interrupt):" in stats.report
+    assert "cb_wait_front(cb=0, pages=1)" in stats.report
+
+
 @needs_tp
 def test_core_to_core_multicast_and_semaphores_through_tessel_trace(tmp_path, monkeypatch):
     path = tmp_path / "multicast.json"

@@ -359,6 +359,55 @@ TEST(EventTraceTest, TheWaitADeadlockStopsInIsInsideItsKernel) {
   std::filesystem::remove(path);
 }
 
+// The waits a run stops in last until it stopped (the latest clock of its
+// RISCs) and say so; `tessel stats` lists them. Core (1,0) blocks at once,
+// core (0,0) after kSteps calls: (1,0)'s wait lasts about kSteps steps, and
+// the deadlocked kernels are waiting, not busy.
+TEST(EventTraceTest, TheWaitsADeadlockStopsInLastUntilItStoppedAndStatsListThem) {
+  constexpr uint32_t kSteps = 30;
+  const std::string path = temp_path("stopped_waits.json");
+  {
+    auto device = Device::open(traced(path, 2, 1));
+    Recorder rec(device);
+    Program p;
+    const CoreCoord a{0, 0}, b{1, 0};
+    p.add_semaphore(CoreRange(a, b), 0);
+    KernelHandle ka = add_ops(p, a), kb = add_ops(p, b);
+    Script sa;
+    for (uint32_t i = 0; i < kSteps; ++i)
+      sa.op(kRecordValue, 0, i);
+    set_script(p, ka, a, sa.op(kSemWait, 0, 1), rec);
+    set_script(p, kb, b, Script().op(kSemWait, 0, 1), rec);
+    EXPECT_THROW(device->command_queue().enqueue_program(p), DeadlockError);
+  }
+  const Trace t = read_trace(path);
+  const std::vector<const JsonValue*> waits = t.with("wait");
+  ASSERT_EQ(waits.size(), 2u);
+  for (const JsonValue* w : waits) {
+    const JsonValue* stopped = args(*w).find("stopped");
+    ASSERT_TRUE(stopped && stopped->boolean);
+    EXPECT_GT(w->number_at("dur"), 0.0); // a stamp at least
+  }
+  const TraceStats s = read_trace_stats(path);
+  ASSERT_EQ(s.stopped_waits.size(), 2u);
+  for (const TraceWait& w : s.stopped_waits) {
+    EXPECT_TRUE(w.stopped);
+    EXPECT_EQ(w.risc, "BRISC");
+    EXPECT_NE(w.what.find("noc_semaphore_wait"), std::string::npos) << w.what;
+  }
+  for (const TraceRiscStats& r : s.riscs)
+    if (r.core == CoreCoord{1, 0} && r.risc == "BRISC") {
+      EXPECT_GE(r.wait_time, kSteps);
+      EXPECT_LT(r.busy_time(), r.wait_time);
+    }
+  ASSERT_FALSE(s.longest_waits.empty());
+  EXPECT_TRUE(s.longest_waits[0].stopped);
+  EXPECT_EQ(s.longest_waits[0].core, (CoreCoord{1, 0}));
+  const std::string report = format_trace_stats(s);
+  EXPECT_NE(report.find("waits a run stopped in (a deadlock, an error or an interrupt):"), std::string::npos) << report;
+  std::filesystem::remove(path);
+}
+
 TEST(EventTraceTest, TotalsAreTheSameUnderEveryPolicy) {
   std::vector<std::vector<uint64_t>> totals;
   for (const std::string& policy : policies()) {
