@@ -67,15 +67,15 @@ void run_dispatch_cached() {
 
   const double us = total / iterations * 1e6;
   figure("dispatch_cached_us", us, "us");
-  figure("dispatch_cached_factory_share", sum.factory / total, "");
-  figure("dispatch_cached_validate_share", sum.validate / total, "");
-  figure("dispatch_cached_plan_share", sum.plan / total, "");
-  figure("dispatch_cached_lookup_and_words_share", sum.lookup / total, "");
-  figure("dispatch_cached_enqueue_and_run_share", sum.execute / total, "");
+  figure("dispatch_cached_factory_share", sum.factory / total, "share");
+  figure("dispatch_cached_validate_share", sum.validate / total, "share");
+  figure("dispatch_cached_plan_share", sum.plan / total, "share");
+  figure("dispatch_cached_lookup_and_words_share", sum.lookup / total, "share");
+  figure("dispatch_cached_enqueue_and_run_share", sum.execute / total, "share");
   figure("dispatch_cached_direct_enqueue_us", direct / iterations * 1e6, "us");
   figure("dispatch_cached_ratio_to_direct", total / direct, "x");
-  figure("dispatch_cached_cache_entries", double(device->program_cache().entries()), "");
-  figure("dispatch_cached_cache_hits", double(device->program_cache().hits()), "");
+  figure("dispatch_cached_cache_entries", double(device->program_cache().entries()), "entries");
+  figure("dispatch_cached_cache_hits", double(device->program_cache().hits()), "hits");
 }
 
 } // namespace tessel::bench

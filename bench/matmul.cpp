@@ -83,7 +83,7 @@ void measure(uint32_t n, int rounds) {
   figure(label + "_ratio_to_blas_1thread_median_round", p.median_b_over_a, "x");
   figure(label + "_ratio_to_blas_default_threads", blas_all / sim, "x");
   figure(label + "_sim_ms", sim * 1e3, "ms");
-  figure(label + "_pcc_vs_blas", pcc, "");
+  figure(label + "_pcc_vs_blas", pcc, "pcc");
 }
 } // namespace
 

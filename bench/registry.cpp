@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "bench.hpp"
 
@@ -75,6 +76,8 @@ const Benchmark* find_benchmark(const std::string& name) {
 }
 
 void figure(const std::string& name, double value, const char* unit) {
+  // Every line has its three fields (a unit-less count or ratio says what it counts).
+  if (unit == nullptr || *unit == '\0') throw std::logic_error("bench figure " + name + " has no unit");
   std::printf("%s %.4g %s\n", name.c_str(), value, unit);
   std::fflush(stdout);
 }

@@ -70,6 +70,7 @@ RunResult run_dispatch_measure(const RunOptions& o) {
   const uint32_t cores = session->grid().x * session->grid().y;
   HostFedOptions hf;
   if (o.size) hf.n = o.size;
+  const auto t0 = std::chrono::steady_clock::now(); // the four loads' builds count as running here
   const double host_fed = measure_host_fed_us(*session, hf);
   const uint32_t some = std::min(12u, cores);
   const double one = measure_exclusive_period_us(*session, 1);
@@ -83,6 +84,7 @@ RunResult run_dispatch_measure(const RunOptions& o) {
   RunResult r;
   r.passed = host_fed > 0 && one > 0 && twelve > 0 && all > 0;
   r.summary = line;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 

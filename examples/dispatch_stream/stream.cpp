@@ -49,8 +49,9 @@ RunResult run_dispatch_stream(const RunOptions& o) {
   s.wait();
   s.halt(done);
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t_load = std::chrono::steady_clock::now();
   dispatch::Run& run = session->load(p);
+  const auto t0 = std::chrono::steady_clock::now();
   auto handle = run.start(run.upload(s.encode(), "stream"), {0, 0, 0, kJobs});
   const dispatch::EngineEvent end = run.wait_engine(handle, 20.0);
   run.stop();
@@ -74,6 +75,7 @@ RunResult run_dispatch_stream(const RunOptions& o) {
                 end.value, group, tiles, wrong, progress.c_str());
   r.summary = line;
   r.seconds = seconds;
+  r.compile_seconds = std::chrono::duration<double>(t0 - t_load).count();
   return r;
 }
 

@@ -42,6 +42,14 @@ def _trace_ring(text):
     return text
 
 
+def _policy(text):
+    # An empty policy would run as the default and print as nothing: refused.
+    if not text:
+        raise argparse.ArgumentTypeError("expected deterministic, random:<seed>, parallel or parallel:<threads>, "
+                                         "got ''")
+    return text
+
+
 def _waits(text):
     if not text.isdigit() or int(text) > 1 << 20:
         raise argparse.ArgumentTypeError(f"--waits '{text}' is not valid: expected a whole number from 0 to {1 << 20}")
@@ -74,8 +82,9 @@ def _run(args):
     passed, summary, seconds, compile_seconds = _tessel.examples.run(
         args.example, args.arch, gx, gy, args.policy, args.size, args.format, args.op)
     print(f"{args.example}: {summary}")
-    print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms after "
-          f"{compile_seconds * 1e3:.3f} ms of compile and planning (policy {args.policy})")
+    compile = f" after {compile_seconds * 1e3:.3f} ms of compile and planning" if compile_seconds > 0 else ""
+    print(f"{args.example}: {'PASSED' if passed else 'FAILED'}: ran in {seconds * 1e3:.3f} ms{compile} "
+          f"(policy {args.policy})")
     if args.timing or os.environ.get("TESSEL_TIMING") == "1":  # --timing is TESSEL_TIMING=1
         print(_tessel.examples.timing_report(), end="")
     return 0 if passed else 1
@@ -106,7 +115,8 @@ def main(argv=None):
     run.add_argument("example")
     run.add_argument("--arch", default="blackhole")
     run.add_argument("--grid", type=_grid, default=None, help="worker grid XxY")
-    run.add_argument("--policy", default="deterministic", help="deterministic, random:<seed>, parallel or parallel:<threads>")
+    run.add_argument("--policy", type=_policy, default="deterministic",
+                     help="deterministic, random:<seed>, parallel or parallel:<threads>")
     run.add_argument("--size", type=int, default=0, help="example-specific problem size")
     run.add_argument("--format", default="", help="data format (where the example has it)")
     run.add_argument("--op", default="", help="example-specific op selection")
@@ -122,7 +132,7 @@ def main(argv=None):
     stats.add_argument("trace", help="a trace file (run --trace, TESSEL_TRACE)")
     stats.add_argument("--waits", type=_waits, default=10, help="how many of the longest waits to list (0..1048576)")
     bench = sub.add_parser("bench", help="the Python figures: one '<figure> <value> <unit>' line each")
-    bench.add_argument("name", nargs="?", default="all", help="dispatch, buffer, ops or all")
+    bench.add_argument("name", nargs="?", default="all", help="dispatch, buffer, interrupt, ops or all")
     args = p.parse_args(argv)
     try:
         return {"info": _info, "list": _list, "run": _run, "bench": _bench, "stats": _stats}[args.command](args)

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _check, _tessel
 from .core import CoreCoord
+from .errors import ValidationError
 
 
 class BufferType(enum.IntEnum):
@@ -103,9 +104,20 @@ class Device:
                                         "a number of events per RISC")
         if noc is not None:
             _check.text(noc, "Device.open: noc")
-        raw = _tessel.Device.open(arch, gx, gy, policy, cache, _tristate(check_memory, "Device.open: check_memory"),
-                                  _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc,
-                                  _tristate(timing, "Device.open: timing"))
+        # The C++ checks of these two name DeviceConfig's fields: said here in Python's names.
+        if trace_ring and (trace == "" or (trace is None and not os.environ.get("TESSEL_TRACE"))):
+            raise ValidationError(f"Device.open: trace_ring={trace_ring} but no trace is written: expected "
+                                  "trace=<file> as well (or TESSEL_TRACE)")
+        try:
+            raw = _tessel.Device.open(arch, gx, gy, policy, cache,
+                                      _tristate(check_memory, "Device.open: check_memory"),
+                                      _tristate(profiler, "Device.open: profiler"), trace, trace_ring, noc,
+                                      _tristate(timing, "Device.open: timing"))
+        except ValidationError as e:
+            cpp = "Device::open: DeviceConfig::trace_path: "
+            if str(e).startswith(cpp):
+                raise ValidationError("Device.open: trace: " + str(e)[len(cpp):]) from None
+            raise
         return cls._wrap(raw)
 
     @classmethod
@@ -173,6 +185,9 @@ class Device:
         does not estimate time."""
         from .timing import TimingReport
 
+        if self.is_open and not self.timing:
+            raise ValidationError("Device.last_run_timing: this device does not estimate time; open it with "
+                                  "Device.open(timing=True) or TESSEL_TIMING=1")
         return TimingReport._from_native(self._d.last_run_timing())
 
     @property

@@ -64,7 +64,9 @@ def test_estimates_repeat_exactly_under_deterministic():
 def test_off_by_default():
     with tessel.Device.open(grid=(1, 1)) as d:
         assert d.timing is False
-        with pytest.raises(tessel.ValidationError, match="does not estimate time"):
+        with pytest.raises(tessel.ValidationError, match=r"Device.last_run_timing: this device does not estimate "
+                                                         r"time; open it with Device.open\(timing=True\) or "
+                                                         r"TESSEL_TIMING=1"):
             d.last_run_timing()
 
 

@@ -28,11 +28,11 @@ def test_device_open_arguments():
     assert message(ValueError, lambda: tessel.Device.open(grid=(1, 1), trace="t.json", trace_ring=-1)) == \
         "Device.open: trace_ring must be a number of events per RISC (0..10000000), got -1"
     assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace="/nonexistent-dir/t.json")) \
-        == ("Device::open: DeviceConfig::trace_path: cannot create the trace file '/nonexistent-dir/t.json': No such "
-            "file or directory; expected a path in a writable directory")
-    assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace="", trace_ring=5)) == \
-        ("Device::open: DeviceConfig::trace_ring_events is 5 but no trace is written: expected a trace file as well "
-         "(DeviceConfig::trace_path or TESSEL_TRACE)")
+        == ("Device.open: trace: cannot create the trace file '/nonexistent-dir/t.json': No such file or "
+            "directory; expected a path in a writable directory")
+    ring = "Device.open: trace_ring=5 but no trace is written: expected trace=<file> as well (or TESSEL_TRACE)"
+    assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace="", trace_ring=5)) == ring
+    assert message(tessel.ValidationError, lambda: tessel.Device.open(grid=(1, 1), trace_ring=5)) == ring
 
 
 def test_environment(monkeypatch, tmp_path):
