@@ -16,7 +16,9 @@ void sgemm(uint32_t n, const float* a, const float* b, float* c);
 // BLAS's thread count for the calls after (0: its default, every host core).
 void set_threads(int threads);
 
-// Prints the note the figures measured against BLAS start with: the
+// Prints the note beside the figures measured against BLAS (the matmul
+// benchmark's first line; the parallel one's last, as loading BLAS starts
+// its threads, which spin for a while beside the runs after): the
 // library's build ("OpenBLAS 0.3.21 ... DYNAMIC_ARCH ..."), the kernel it
 // picked for this host ("Cooperlake", "Haswell", ...; OPENBLAS_CORETYPE
 // overrides it), and the simulator's matmul kernel. Which kernels ran

@@ -23,10 +23,11 @@ namespace tessel {
 // One traced device (a process of the trace file).
 struct TraceDeviceStats {
   uint32_t process_id = 0;
-  std::string label;           // "blackhole 12x10"
-  std::string time_base;       // "logical" or "estimated"
-  uint64_t begin = 0, end = 0; // the first and last time any of its RISCs recorded
-  uint64_t ring_events = 0;    // 0: streamed
+  std::string label;                   // "blackhole 12x10"
+  std::string time_base;               // "logical" or "estimated"
+  uint64_t begin = 0, end = 0;         // the first and last time any of its RISCs recorded
+  uint64_t ring_events = 0;            // 0: streamed
+  uint64_t stopped_waits_left_out = 0; // its waits runs stopped in beyond TraceStats::kMaxStoppedWaits
 };
 
 // Tile counts by what did them, as the compute spans count them.
@@ -73,10 +74,10 @@ struct TraceStats {
   std::vector<TraceRiscStats> riscs;    // by device, core (row-major), RISC
   std::vector<TraceWait> longest_waits; // longest first
   // The waits runs stopped in, in the file's order: where each RISC was when
-  // its run stopped. At most kMaxStoppedWaits; stopped_waits_left_out counts the rest.
+  // its run stopped. At most kMaxStoppedWaits; each device counts the rest
+  // of its own (TraceDeviceStats::stopped_waits_left_out).
   static constexpr uint32_t kMaxStoppedWaits = 1024;
   std::vector<TraceWait> stopped_waits;
-  uint64_t stopped_waits_left_out = 0;
 };
 
 // Reads the trace at `path`, keeping the `longest_waits` longest waits.

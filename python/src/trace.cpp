@@ -14,9 +14,9 @@ void bind_trace(nb::module_& m) {
   m.attr("MAX_TRACE_RING_EVENTS") = kMaxTraceRingEvents;
   m.def("trace_stats", [](const std::string& path, uint32_t longest_waits) {
     const TraceStats s = read_trace_stats(path, longest_waits);
-    std::vector<std::tuple<uint32_t, std::string, std::string, uint64_t, uint64_t, uint64_t>> devices;
+    std::vector<std::tuple<uint32_t, std::string, std::string, uint64_t, uint64_t, uint64_t, uint64_t>> devices;
     for (const TraceDeviceStats& d : s.devices)
-      devices.emplace_back(d.process_id, d.label, d.time_base, d.begin, d.end, d.ring_events);
+      devices.emplace_back(d.process_id, d.label, d.time_base, d.begin, d.end, d.ring_events, d.stopped_waits_left_out);
     using Risc = std::tuple<uint32_t, uint32_t, uint32_t, std::string, std::string, uint64_t, uint64_t, uint64_t,
                             uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                             std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint64_t>>;
@@ -36,7 +36,7 @@ void bind_trace(nb::module_& m) {
       return out;
     };
     return std::make_tuple(s.events, s.complete, devices, riscs, waits(s.longest_waits), format_trace_stats(s),
-                           waits(s.stopped_waits), s.stopped_waits_left_out);
+                           waits(s.stopped_waits));
   });
 }
 

@@ -23,6 +23,7 @@ class TraceDevice:
     begin: int
     end: int
     ring_events: int  # 0: every event was written
+    stopped_waits_left_out: int = 0  # its waits runs stopped in beyond the 1024 TraceStats.stopped_waits holds
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,7 @@ class TraceStats:
     riscs: tuple
     longest_waits: tuple
     report: str  # the table `python -m tessel stats` prints
-    stopped_waits: tuple = ()  # the waits runs stopped in, in the file's order (at most 1024)
-    stopped_waits_left_out: int = 0  # stopped waits beyond those
+    stopped_waits: tuple = ()  # the waits runs stopped in, in the file's order (at most 1024; see TraceDevice)
 
     def __str__(self):
         return self.report
@@ -102,12 +102,11 @@ def trace_stats(path, *, longest_waits: int = 10) -> TraceStats:
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"trace_stats: path must be a path (str or os.PathLike), got {_check.describe(path)}")
     n = _check.integer(longest_waits, "trace_stats: longest_waits", 0, 1 << 20)
-    events, complete, devices, riscs, waits, report, stopped, left_out = _tessel.trace_stats(os.fspath(path), n)
+    events, complete, devices, riscs, waits, report, stopped = _tessel.trace_stats(os.fspath(path), n)
     return TraceStats(
         path=os.fspath(path), events=events, complete=complete,
         devices=tuple(TraceDevice(*d) for d in devices),
         riscs=tuple(TraceRisc(r[0], CoreCoord(r[1], r[2]), *r[3:15], TraceTiles(*r[15])) for r in riscs),
         longest_waits=tuple(TraceWait(w[0], CoreCoord(w[1], w[2]), *w[3:]) for w in waits),
         report=report,
-        stopped_waits=tuple(TraceWait(w[0], CoreCoord(w[1], w[2]), *w[3:]) for w in stopped),
-        stopped_waits_left_out=left_out)
+        stopped_waits=tuple(TraceWait(w[0], CoreCoord(w[1], w[2]), *w[3:]) for w in stopped))

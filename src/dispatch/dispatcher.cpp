@@ -122,12 +122,15 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
   }
   set_word(words, KM_WORD_PHASE, KM_PHASE_WAITING);
   const uint64_t before = k->clock;
-  while (cs.count == 0 && word(words, KM_WORD_STOP) == 0) {
-    sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
+  sim::Fiber* f = static_cast<sim::Fiber*>(k->sim_fiber);
+  const auto wait_for_command = [&] {
     f->wait = {};
     f->wait.kind = sim::WaitKind::Card;
     f->wait.file = file;
     f->wait.line = line;
+  };
+  while (cs.count == 0 && word(words, KM_WORD_STOP) == 0) {
+    wait_for_command();
     cs.reader = f;
     calls.released_by_switch();
     chip_.block_releasing(f, calls_held_);
@@ -144,7 +147,10 @@ const volatile uint32_t* Dispatcher::take(tessel_kernel_ctx* k, const char* file
     --cs.count;
     // A command queued for this core while it was busy starts no earlier
     // than its slot let it (a parked reader got that clock when woken).
-    k->clock = std::max(k->clock, start_clock(slot));
+    if (start_clock(slot) > k->clock) {
+      wait_for_command();
+      chip_.wait_until_clock(f, start_clock(slot));
+    }
   } else {
     uint32_t* mb = mailbox(c, slot);
     mb[KM_MB_HANDLER] = KM_HANDLER_EXIT | kAllRiscs << 24;
@@ -229,6 +235,11 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
     t[3] = word(words, KM_WORD_PASS);
   }
   --cs.busy;
+  // The pass the card made for the core ends no earlier than the core's
+  // parked reader could have made it (its clock is still while it is parked).
+  Slot& served = slots_[slot];
+  served.end_clock =
+      std::max(served.end_clock, std::max(served.start_clock, cs.reader->core->ctx[cs.reader->risc].clock));
   return true;
 }
 
@@ -247,9 +258,11 @@ uint32_t Dispatcher::wait_word(tessel_kernel_ctx* k, volatile uint32_t* word, ui
   const uint64_t deadline = wait_ticks_ ? now_ticks() + wait_ticks_ : ~0ull;
   waits_.push_back(TimedWait{f, deadline, false});
   next_wait_deadline_ = std::min(next_wait_deadline_, deadline);
+  const uint64_t before = k->clock;
   calls.released_by_switch();
   chip_.wait_memory_releasing(f, calls_held_);
   calls.lock();
+  sim::count_card_wait(*k, before); // the woken core's clock moved up to its waker's: waiting
   bool timed_out = false;
   for (size_t i = 0; i < waits_.size(); ++i)
     if (waits_[i].fiber == f) {
@@ -587,7 +600,7 @@ void Dispatcher::begin_abort(sim::Chip&) {
     set_word(state_words(c), KM_WORD_STOP, 1);
     CoreState& cs = core_state_[c];
     if (cs.reader) {
-      chip_.make_ready(cs.reader);
+      chip_.make_ready_by_card(cs.reader, 0); // its own clock: the host stopped it, no command did
       cs.reader = nullptr;
     }
   }

@@ -87,7 +87,7 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
       if (stopped.size() < TraceStats::kMaxStoppedWaits)
         stopped.push_back(w);
       else
-        ++out.stopped_waits_left_out;
+        ++devices[w.wait.process_id].stopped_waits_left_out;
     }
     if (longest_waits == 0 || w.wait.duration == 0) return; // (a wait of no time is no "longest")
     if (waits.size() == longest_waits && w.wait.duration <= waits.back().wait.duration) return;
@@ -113,8 +113,9 @@ TraceStats read_trace_stats(const std::string& path, uint32_t longest_waits) {
         d.label = std::string(args.text_at("label"));
         d.time_base = std::string(args.text_at("time_base", "logical"));
         d.ring_events = arg(args, "ring_events");
-        // Blackhole's estimated cycle is 0.741 ns; the floor is the file's
-        // resolution (a picosecond), and keeps a damaged value finite.
+        // 1 in estimated traces (a cycle shown as 1 ns; traces of earlier
+        // versions: 0.741 on Blackhole); the floor is the file's resolution
+        // (a picosecond), and keeps a damaged value finite.
         ns_per_step[pid] = std::max(0.001, args.number_at("ns_per_step", 1000));
       } else if (name == "thread_name") {
         tracks[{pid, tid}].name = std::string(args.text_at("name"));
@@ -262,32 +263,36 @@ std::string format_trace_stats(const TraceStats& s) {
       o += "  (events but no kernel span: a kernel's span and its totals are written when it ends or its run stops, "
            "so a process that died mid-run leaves them out)\n";
     if (total.commands) o += "  dispatch commands run: " + std::to_string(total.commands) + " (RISC-command pairs)\n";
-    const auto wait_rows = [&](const std::vector<TraceWait>& list, const char* title, size_t limit) {
-      size_t shown = 0, left = 0;
+    // The list's rows of this device, `limit` at most, under `title`; then
+    // how many more there are (`left_out` beside those the list holds).
+    const auto wait_rows = [&](const std::vector<TraceWait>& list, const char* title, size_t limit, uint64_t left_out) {
+      size_t shown = 0;
+      uint64_t left = left_out;
+      const auto header = [&] {
+        std::snprintf(line, sizeof line, "\n  %s:\n  %10s %10s  %-7s %-8s %-28s %s\n", title, "length", "at", "core",
+                      "RISC", "where", "what");
+        o += line;
+      };
       for (const TraceWait& w : list) {
         if (w.process_id != d.process_id) continue;
         if (shown == limit) {
           ++left;
           continue;
         }
-        if (shown++ == 0) {
-          std::snprintf(line, sizeof line, "\n  %s:\n  %10s %10s  %-7s %-8s %-28s %s\n", title, "length", "at", "core",
-                        "RISC", "where", "what");
-          o += line;
-        }
+        if (shown++ == 0) header();
         const std::string where = w.file.empty() ? "-" : w.file + ":" + std::to_string(w.line);
         const std::string core = "(" + std::to_string(w.core.x) + "," + std::to_string(w.core.y) + ")";
         std::snprintf(line, sizeof line, "  %10llu %10llu  %-7s %-8s %-28s %s\n", (unsigned long long)w.duration,
                       (unsigned long long)w.begin, core.c_str(), w.risc.c_str(), where.c_str(), w.what.c_str());
         o += line;
       }
-      return left;
+      if (left == 0) return;
+      if (shown == 0) header();
+      o += "  ... and " + std::to_string(left) + " more\n";
     };
-    wait_rows(s.longest_waits, "longest waits", s.longest_waits.size());
-    uint64_t left =
-        wait_rows(s.stopped_waits, "waits a run stopped in (a deadlock, an error or an interrupt)", kStoppedWaitsShown);
-    if (&d == &s.devices.back()) left += s.stopped_waits_left_out;
-    if (left) o += "  ... and " + std::to_string(left) + " more\n";
+    wait_rows(s.longest_waits, "longest waits", s.longest_waits.size(), 0);
+    wait_rows(s.stopped_waits, "waits a run stopped in (a deadlock, an error or an interrupt)", kStoppedWaitsShown,
+              d.stopped_waits_left_out);
   }
   return o;
 }

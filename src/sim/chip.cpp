@@ -376,6 +376,14 @@ void Chip::make_ready(Fiber* f, uint64_t at_least) {
 
 void Chip::make_ready_by_card(Fiber* f, uint64_t clock) { wake(f, clock); }
 
+void Chip::wait_until_clock(Fiber* f, uint64_t clock) {
+  uint64_t& own = f->core->ctx[f->risc].clock;
+  if (clock <= own) return;
+  if (tracer_) tracer_->wait_begin(*f);
+  own = clock;
+  if (tracer_) tracer_->wait_end(*f);
+}
+
 void Chip::wake(Fiber* f, uint64_t waker_clock) {
   Fiber* cur = t_running;
   RunQueue* queue = &ready_;

@@ -345,6 +345,10 @@ public:
   // make_ready by the card (a dispatcher's delivery): the fiber's clock moves
   // up to `clock` exactly, whichever RISC runs on this thread meanwhile.
   void make_ready_by_card(Fiber* f, uint64_t clock);
+  // The running fiber f waits, without switching out, until its clock is
+  // `clock` (a card's command queued for it that may start only then): traced
+  // as a wait for f->wait, as a block would be.
+  void wait_until_clock(Fiber* f, uint64_t clock);
   // A fiber made ready on its owner's thread, its clock moved up to its
   // waker's (make_ready; a parallel run's posted fibers, parallel_run.cpp).
   void mark_ready(Fiber* f, uint64_t waker_clock);
@@ -355,7 +359,7 @@ public:
     if (__builtin_expect(parallel_ != nullptr, 0))
       after_write_parallel(core, dst, bytes);
     else if (!core.mem_waiters.empty())
-      wake_memory_waiters(core);
+      wake_memory_waiters(core, dst, bytes);
   }
   // Parks the running fiber on an L1 word of its own core until a store
   // satisfies f->wait (set by the caller).
@@ -384,7 +388,11 @@ public:
   // Let every other ready fiber run first; false (without switching) when
   // no other fiber is ready.
   bool yield(Fiber* f);
-  void wake_memory_waiters(Core& core);
+  // Wakes the core's memory waiters whose words are satisfied. `dst`,
+  // `bytes`: the store that may have satisfied them (null: unknown); under
+  // parallel a waiter on a word that store did not write takes the clock
+  // another thread's store left on its semaphore, not the running RISC's.
+  void wake_memory_waiters(Core& core, const volatile void* dst = nullptr, uint32_t bytes = 0);
   // Removes f from its core's memory waiters (it stopped waiting).
   void forget_memory_waiter(Fiber* f);
   std::string where(const Fiber* f, const char* file, uint32_t line) const;

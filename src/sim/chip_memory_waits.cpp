@@ -20,15 +20,25 @@ bool wait_satisfied(const WaitInfo& w) {
 }
 } // namespace
 
-void Chip::wake_memory_waiters(Core& core) {
+void Chip::wake_memory_waiters(Core& core, const volatile void* dst, uint32_t bytes) {
   auto& ws = core.mem_waiters;
+  const auto wrote = [&](const Fiber* f) {
+    const auto* word = reinterpret_cast<const volatile uint8_t*>(f->wait.sem);
+    const auto* first = static_cast<const volatile uint8_t*>(dst);
+    return dst == nullptr || (word + 4 > first && word < first + bytes);
+  };
   for (size_t i = 0; i < ws.size();) {
     if (wait_satisfied(ws[i]->wait)) {
       Fiber* f = ws[i];
       ws[i] = ws.back();
       ws.pop_back();
       note_progress();
-      make_ready(f);
+      // Satisfied by an earlier store of another thread (its poke not yet
+      // polled), not by this one: the wait ended at that store's clock.
+      if (parallel_ && !wrote(f))
+        wake(f, ParallelRun::semaphore_store_clock(*f));
+      else
+        make_ready(f);
     } else {
       ++i;
     }

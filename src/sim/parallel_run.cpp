@@ -280,10 +280,7 @@ bool ParallelRun::go_idle(Worker& w) {
   return false;
 }
 
-namespace {
-// The clock another thread's store left on the semaphore f waits on (0 when
-// f waits on another L1 word: no clock).
-uint64_t semaphore_store_clock(const Fiber& f) {
+uint64_t ParallelRun::semaphore_store_clock(const Fiber& f) {
   const Core& c = *f.core;
   if (!f.wait.sem) return 0;
   const uint64_t offset = uint64_t(reinterpret_cast<const volatile uint8_t*>(f.wait.sem) - c.l1);
@@ -292,7 +289,6 @@ uint64_t semaphore_store_clock(const Fiber& f) {
                         [&](uint32_t s) { clock = c.semaphore_store_clock[s].load(std::memory_order_relaxed); });
   return clock;
 }
-} // namespace
 
 bool ParallelRun::poll(Worker& w) {
   bool any = false;
@@ -384,7 +380,7 @@ void ParallelRun::cancel_memory_wait(Fiber* f) {
 
 void ParallelRun::after_write(Core& core, const volatile void* dst, uint32_t bytes) {
   if (workers_[core.owner].get() == t_worker) {
-    if (!core.mem_waiters.empty()) chip_.wake_memory_waiters(core);
+    if (!core.mem_waiters.empty()) chip_.wake_memory_waiters(core, dst, bytes);
     return;
   }
   // Pairs with the fence before the owner's last poll (see the header).

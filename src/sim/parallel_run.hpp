@@ -74,6 +74,9 @@ public:
 
   // The distinct cores of a run's fibers.
   static uint32_t cores_of(std::span<Fiber* const> fibers);
+  // The clock another thread's store left on the semaphore f waits on (0 when
+  // f waits on another L1 word: no clock).
+  static uint64_t semaphore_store_clock(const Fiber& f);
 
   // Runs the chip's active fibers (all Idle, entries set) on up to `threads`
   // threads until the run ends. The caller reports the end as Chip::run does.

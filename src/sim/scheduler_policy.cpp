@@ -23,7 +23,7 @@ bool parse_number(const std::string& text, unsigned long long lo, unsigned long 
 SchedulerPolicy SchedulerPolicy::parse(const std::string& text) {
   SchedulerPolicy p;
   unsigned long long n = 0;
-  if (text == "deterministic" || text.empty()) return p;
+  if (text == "deterministic") return p;
   if (text.rfind("random:", 0) == 0) {
     if (!parse_number(text.substr(7), 0, ~0ull, n))
       throw ValidationError("scheduling policy '" + text +

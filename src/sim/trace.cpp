@@ -293,6 +293,7 @@ void Tracer::wait_begin(Fiber& f) {
   ++r.totals.waits;
   if (r.pending == RiscTrace::Pending::Wait && same_wait(r.wait, f.wait, sem_offset) && r.wait.end_clock == now) {
     r.wait.blocked_clock = now; // the same wait again (its loop found the condition still false)
+    r.wait.ended = false;
     return;
   }
   flush_pending(r);
@@ -306,7 +307,7 @@ void Tracer::wait_begin(Fiber& f) {
   w.line = f.wait.line;
   w.begin = w.end = r.last_end = r.stamp(now); // a kernel the run stops in this wait closes after it
   w.blocked_clock = w.end_clock = now;
-  w.stopped = false;
+  w.ended = w.stopped = false;
   capture(w, f);
   r.pending = RiscTrace::Pending::Wait;
 }
@@ -319,6 +320,7 @@ void Tracer::wait_end(Fiber& f) {
   r.totals.wait += now - r.wait.blocked_clock;
   r.wait.end_clock = now;
   r.wait.end = r.last_end = r.stamp(now);
+  r.wait.ended = true;
 }
 
 void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin, uint64_t noc_addr, uint32_t bytes,
@@ -483,6 +485,10 @@ void Tracer::run_stopped(std::span<Fiber* const> fibers) {
       w.end_clock = end;
       w.end = r.last_end = r.stamp(end);
       w.stopped = true;
+    } else if (r.pending == RiscTrace::Pending::Wait && f->state == FiberState::Ready && !r.wait.ended) {
+      // Woken before the stop, not yet run: its wait ended at the clock its
+      // waker gave it, as wait_end would have written.
+      wait_end(*f);
     }
     flush_pending(r);
     write_kernel(r, r.last_end, false);

@@ -94,6 +94,7 @@ struct PendingWait {
   uint32_t line = 0;
   uint64_t begin = 0, end = 0;
   uint64_t blocked_clock = 0, end_clock = 0; // of the latest block, and when the wait ended
+  bool ended = false;                        // wait_end ran for it
   bool stopped = false;                      // the run stopped in it (it never ended)
   // The state it began in, for its `what`: the CB's pages, the semaphore's value.
   uint32_t visible = 0, reserved = 0, num_pages = 0, sem_value = 0;

@@ -212,7 +212,7 @@ def test_the_waits_a_deadlock_stopped_in_are_listed(tmp_path):
     stats = tessel.trace_stats(path)
     assert [(w.core, w.risc, w.file, w.line, w.stopped) for w in stats.stopped_waits] == [
         (tessel.CoreCoord(0, 0), "BRISC", "waiter.cpp", 2, True), (tessel.CoreCoord(1, 0), "BRISC", "waiter.cpp", 2, True)]
-    assert stats.stopped_waits_left_out == 0
+    assert stats.devices[0].stopped_waits_left_out == 0
     assert "waits a run stopped in (a deadlock, an error or an interrupt):" in stats.report
     assert "cb_wait_front(cb=0, pages=1)" in stats.report
 

@@ -299,11 +299,14 @@ TEST(EventTraceTest, ASemaphoreWaitEndsAtTheWritersClockUnderEveryPolicy) {
   }
 }
 
-// Under parallel:2 (cores (0,0), (1,0) on the calling thread, (2,0), (3,0)
-// on the other, each thread running its cores in order) (0,0) waits at once
-// for a semaphore that (3,0) raises at once, while (2,0), far ahead in steps,
-// first raises (0,0)'s other semaphore: the wait ends at the clock of the RISC
-// that raised its own semaphore, never at the other's.
+// Under parallel:2 (the cores that run kernels, (0,0), (2,0) and (3,0), split
+// into (0,0), (2,0) on the calling thread and (3,0) on the other, each thread
+// running its cores in order) (0,0) waits at once for a semaphore that (3,0)
+// raises at once, while (2,0), far ahead in steps, raises (0,0)'s other
+// semaphore: the wait ends at the clock of the RISC that raised its own
+// semaphore, never at the other's, whichever store the waiter's thread sees
+// first (when (3,0)'s store lands while (2,0) runs, (2,0)'s store on the
+// waiter's own thread is the one that finds the wait satisfied).
 TEST(EventTraceTest, AWaitDoesNotTakeTheClockOfAnUnrelatedStore) {
   constexpr uint32_t kAhead = 40;
   for (int round = 0; round < 5; ++round) {
@@ -332,6 +335,46 @@ TEST(EventTraceTest, AWaitDoesNotTakeTheClockOfAnUnrelatedStore) {
       }
     std::filesystem::remove(path);
   }
+}
+
+// The same three cores, (2,0) now busy for milliseconds of host time (large
+// DRAM reads) before it raises (0,0)'s other semaphore: (3,0)'s store on the
+// other thread lands while (2,0) runs, so it is (2,0)'s store, on the
+// waiter's own thread, that finds the wait satisfied. The wait still ends at
+// (3,0)'s clock. (It took (2,0)'s, some 100 steps, in most runs before.)
+TEST(EventTraceTest, AWaitSatisfiedByAnotherThreadWhileItsOwnThreadRunsTakesThatStoresClock) {
+  constexpr uint32_t kReads = 36, kBytes = 512 * 1024;
+  const std::string path = temp_path("other_thread.json");
+  {
+    auto device = Device::open(traced(path, 4, 1, "parallel:2"));
+    Recorder rec(device);
+    auto dram = Buffer::create(device, {kBytes, kBytes, BufferType::DRAM});
+    auto l1 = Buffer::create(device, {4 * kBytes, kBytes, BufferType::L1}); // one page per core, same address
+    Program p;
+    const CoreCoord waiter{0, 0}, busy{2, 0}, raiser{3, 0};
+    p.add_semaphore(CoreRange(waiter, raiser), 0);
+    p.add_semaphore(CoreRange(waiter, raiser), 0);
+    KernelHandle kb = add_ops(p, busy), kr = add_ops(p, raiser), kw = add_ops(p, waiter);
+    const CoreCoord w_noc = device->worker_core_from_logical_core(waiter);
+    Script sb;
+    for (uint32_t i = 0; i < kReads; ++i)
+      sb.op(kReadDram, 0, 0, uint32_t(dram->address()), uint32_t(l1->address()), kBytes);
+    sb.op(kSemInc, w_noc.x, w_noc.y, 1, 1); // the other semaphore
+    set_script(p, kb, busy, sb, rec);
+    set_script(p, kr, raiser, Script().op(kSemInc, w_noc.x, w_noc.y, 0, 1), rec);
+    set_script(p, kw, waiter, Script().op(kSemWait, 0, 1), rec);
+    device->command_queue().enqueue_program(p);
+  }
+  const TraceStats s = read_trace_stats(path);
+  for (const TraceRiscStats& r : s.riscs) {
+    if (r.core == CoreCoord{2, 0} && r.risc == "BRISC") {
+      EXPECT_GT(r.kernel_time, 2 * kReads);
+    }
+    if (r.core == CoreCoord{0, 0} && r.risc == "BRISC") {
+      EXPECT_LT(r.wait_time, 10u);
+    }
+  }
+  std::filesystem::remove(path);
 }
 
 // A run that deadlocks: the wait it stopped in is inside its kernel's span
