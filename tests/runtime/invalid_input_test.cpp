@@ -454,6 +454,9 @@ TEST_F(InvalidInputTest, BadDeviceConfigs) {
             "unknown architecture 'grayskull': expected 'blackhole' or 'wormhole_b0'");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "random:abc"); }),
             "scheduling policy 'random:abc': the seed must be a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, ""); }),
+            "unknown scheduling policy '': expected 'deterministic', 'random:<seed>', 'parallel' or "
+            "'parallel:<threads>'");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "parallel:0"); }),
             "scheduling policy 'parallel:0': the thread count must be a whole number from 1 to 64");
   EXPECT_EQ(error_from<ValidationError>([] { open_device("blackhole", 2, 2, "parallel:65"); }),
