@@ -42,14 +42,6 @@ def _trace_ring(text):
     return text
 
 
-def _policy(text):
-    # An empty policy would run as the default and print as nothing: refused.
-    if not text:
-        raise argparse.ArgumentTypeError("expected deterministic, random:<seed>, parallel or parallel:<threads>, "
-                                         "got ''")
-    return text
-
-
 def _waits(text):
     if not text.isdigit() or int(text) > 1 << 20:
         raise argparse.ArgumentTypeError(f"--waits '{text}' is not valid: expected a whole number from 0 to {1 << 20}")
@@ -115,7 +107,7 @@ def main(argv=None):
     run.add_argument("example")
     run.add_argument("--arch", default="blackhole")
     run.add_argument("--grid", type=_grid, default=None, help="worker grid XxY")
-    run.add_argument("--policy", type=_policy, default="deterministic",
+    run.add_argument("--policy", default="deterministic",
                      help="deterministic, random:<seed>, parallel or parallel:<threads>")
     run.add_argument("--size", type=int, default=0, help="example-specific problem size")
     run.add_argument("--format", default="", help="data format (where the example has it)")

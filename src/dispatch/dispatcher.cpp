@@ -357,8 +357,7 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   const uint32_t slot = uint32_t(free_slot());
   Slot& s = slots_[slot];
   busy_mask_ |= 1u << slot;
-  s.start_clock = s.end_clock; // the slot's last command's end (0: never used)
-  s.end_clock = s.start_clock;
+  s.start_clock = s.end_clock; // the slot's last command's end (0: never used); end_clock grows from it
   s.command = c;
   s.command.first = first;
   s.sequence = next_sequence_++;

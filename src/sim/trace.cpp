@@ -316,10 +316,13 @@ void Tracer::wait_end(Fiber& f) {
   tessel_kernel_ctx& k = f.core->ctx[f.risc];
   RiscTrace& r = risc(k);
   if (r.pending != RiscTrace::Pending::Wait) return;
-  const uint64_t now = std::max(trace_clock(k), r.wait.blocked_clock);
-  r.totals.wait += now - r.wait.blocked_clock;
-  r.wait.end_clock = now;
-  r.wait.end = r.last_end = r.stamp(now);
+  end_wait(r, std::max(trace_clock(k), r.wait.blocked_clock));
+}
+
+void Tracer::end_wait(RiscTrace& r, uint64_t clock) {
+  r.totals.wait += clock - r.wait.blocked_clock;
+  r.wait.end_clock = clock;
+  r.wait.end = r.last_end = r.stamp(clock);
   r.wait.ended = true;
 }
 
@@ -479,12 +482,8 @@ void Tracer::run_stopped(std::span<Fiber* const> fibers) {
     RiscTrace& r = risc(f->core->ctx[f->risc]);
     if (!r.in_kernel) continue;
     if (r.pending == RiscTrace::Pending::Wait && f->state == FiberState::Blocked) {
-      PendingWait& w = r.wait;
-      const uint64_t end = std::max(stop_clock, w.blocked_clock);
-      r.totals.wait += end - w.blocked_clock;
-      w.end_clock = end;
-      w.end = r.last_end = r.stamp(end);
-      w.stopped = true;
+      end_wait(r, std::max(stop_clock, r.wait.blocked_clock));
+      r.wait.stopped = true;
     } else if (r.pending == RiscTrace::Pending::Wait && f->state == FiberState::Ready && !r.wait.ended) {
       // Woken before the stop, not yet run: its wait ended at the clock its
       // waker gave it, as wait_end would have written.

@@ -197,6 +197,7 @@ public:
 private:
   void write_metadata();
   void flush_pending(RiscTrace& r);
+  void end_wait(RiscTrace& r, uint64_t clock); // the pending wait ends at `clock` (>= its latest block)
   void write_wait(RiscTrace& r);
   void write_compute(RiscTrace& r);
   void write_kernel(RiscTrace& r, uint64_t end, bool ended);
