@@ -12,8 +12,15 @@ namespace tessel::dispatch {
 
 class CardClock {
 public:
+  static constexpr uint64_t kTimerMhz = 50; // KM_TIMER_MHZ
+
   CardClock();
   uint64_t ticks() const;
+  // The steady_clock time (ns since its epoch) at which ticks() reads `ticks`.
+  int64_t steady_ns_at(uint64_t ticks) const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(start_.time_since_epoch()).count() +
+           int64_t(ticks * (1000 / kTimerMhz));
+  }
 
 private:
   std::chrono::steady_clock::time_point start_;

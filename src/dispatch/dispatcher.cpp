@@ -5,8 +5,11 @@
 #include "sim/chip.hpp"
 #include "sim/timing.hpp"
 #include "sim/trace.hpp"
+#include "sim/watchdog.hpp"
 
 namespace tessel::dispatch {
+
+static_assert(CardClock::kTimerMhz == KM_TIMER_MHZ);
 
 namespace {
 
@@ -367,6 +370,7 @@ void Dispatcher::submit(const Command& c, uint32_t first) {
   s.result = 0;
   s.reported_cores.reset();
   next_deadline_ = std::min(next_deadline_, s.deadline_tick);
+  publish_deadline();
   last_activity_tick_ = s.submit_tick;
   for (uint32_t core = first; core < first + c.count; ++core) {
     CoreState& cs = core_state_[core];
@@ -398,6 +402,7 @@ void Dispatcher::complete(uint32_t slot) {
   const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
   if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
   busy_mask_ &= ~(1u << slot);
+  publish_deadline();
   last_end_clock_ = std::max(last_end_clock_, s.end_clock);
   last_activity_tick_ = now;
   // next_deadline_ stays a lower bound; check_timers recomputes it when it passes.
@@ -414,6 +419,15 @@ void Dispatcher::recompute_deadline() {
   next_deadline_ = ~0ull;
   for (uint32_t m = busy_mask_; m; m &= m - 1)
     next_deadline_ = std::min(next_deadline_, slots_[__builtin_ctz(m)].deadline_tick);
+}
+
+void Dispatcher::publish_deadline() {
+  if (!card_watch_) return;
+  uint64_t earliest = ~0ull;
+  for (uint32_t m = busy_mask_; m; m &= m - 1)
+    earliest = std::min(earliest, slots_[__builtin_ctz(m)].deadline_tick);
+  card_watch_->stop_at_ns.store(earliest == ~0ull || error_ != KM_ERROR_NONE ? 0 : clock_.steady_ns_at(earliest),
+                                std::memory_order_relaxed);
 }
 
 bool Dispatcher::take_line(const Command& c) {

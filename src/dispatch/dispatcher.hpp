@@ -164,6 +164,12 @@ private:
   void time_out(sim::Chip& chip, uint32_t slot);
   void begin_abort(sim::Chip& chip);
   void recompute_deadline();
+  // The earliest deadline of a command in flight, as the card thread's
+  // watchdog slot's stop time: a RISC that runs on past it without reaching
+  // a kernel API call is stopped, so the card can time its command out
+  // (sim/watchdog.hpp, W4). Called on every change of the busy slots.
+  void publish_deadline();
+  void watch_card_thread(); // on the card thread: its slot is the one published to
   uint32_t* state_words(uint32_t core) const;
   bool words_stop(uint32_t core) const;
   uint32_t* mailbox(uint32_t core, uint32_t slot) const;
@@ -231,6 +237,7 @@ private:
   uint64_t posted_ = 0, rejected_ = 0;
   uint32_t read_count_ = 0; // the host's read count as last read
   uint64_t next_deadline_ = ~0ull;
+  sim::WatchSlot* card_watch_ = nullptr; // the card thread's, once it has polled
   uint64_t last_activity_tick_ = 0;
   uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
   bool exit_pending_ = false, exited_ = false;

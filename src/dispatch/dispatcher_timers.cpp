@@ -26,6 +26,12 @@ std::string Dispatcher::where_is(const sim::Fiber* f) const {
   case sim::FiberState::Ready:
   case sim::FiberState::Running: return "running";
   case sim::FiberState::Done: return "returned";
+  case sim::FiberState::Faulted:
+    if (f->fault_signal == sim::kStoppedSignal) {
+      const std::string at = chip_.kernel_location(f);
+      return "running" + (at.empty() ? std::string() : " at " + at) + " without a kernel API call (stopped there)";
+    }
+    return "stopped";
   default: return "stopped";
   }
 }
@@ -63,6 +69,7 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
     post(KM_EVENT_TIMEOUT, s.command.tag, slot, s.sequence, uint32_t(now_ticks() - s.submit_tick));
   }
   wake_host();
+  publish_deadline(); // none: the run stops
   chip.request_stop(message_);
 }
 
@@ -117,14 +124,22 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
   return woke;
 }
 
+void Dispatcher::watch_card_thread() {
+  if (card_watch_ == sim::t_watch) return;
+  card_watch_ = sim::t_watch;
+  publish_deadline();
+}
+
 void Dispatcher::poll(sim::Chip& chip) {
   Calls calls(calls_held_);
+  watch_card_thread();
   pump();
   check_timers(chip, now_ticks());
 }
 
 bool Dispatcher::idle(sim::Chip& chip) {
   Calls calls(calls_held_);
+  watch_card_thread();
   for (;;) {
     if (pump()) return true;
     if (ready_cores_ < cores_ && state_ == KM_STATE_STARTING) {

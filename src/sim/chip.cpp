@@ -553,8 +553,13 @@ void Chip::run(std::span<const Launch> launches) {
       break;
     case FiberState::Blocked:
     case FiberState::Ready: break;
-    case FiberState::Failed:
-    case FiberState::Faulted: throw_failure(f, launches);
+    case FiberState::Faulted:
+      if (f->fault_signal == kStoppedSignal) {
+        stopped_by_watchdog();
+        break; // the stop ends the run at the loop's top
+      }
+      throw_failure(f, launches);
+    case FiberState::Failed: throw_failure(f, launches);
     default: break;
     }
   }
@@ -582,6 +587,16 @@ void Chip::request_stop(std::string reason) {
   if (stop_requested_) return;
   stop_requested_ = true;
   stop_reason_ = std::move(reason);
+  // A RISC on another thread that does not switch is stopped by the watchdog (W4).
+  if (parallel_) parallel_->stop_workers(steady_ns());
+}
+
+void Chip::stopped_by_watchdog() {
+  // The card's deadline passed while this thread ran a RISC that did not
+  // switch: the card sees it now (a missed deadline stops the run).
+  if (agent_ && !stop_requested_) agent_->poll(*this);
+  if (!stop_requested_)
+    request_stop("a RISC that did not reach a kernel API call was stopped: its run had to stop (watchdog.hpp, W4)");
 }
 
 void Chip::abort_run(std::span<const Launch> launches) {

@@ -172,6 +172,9 @@ struct Fiber {
 
 inline constexpr int kCrashSignal = -1;
 inline constexpr int kInFlightSignal = -2; // stopped by CheckedNoc: touched a transfer in flight
+// Stopped by the watchdog because its run must stop (watchdog.hpp, W4): not a
+// fault of the kernel; the run ends as stopped.
+inline constexpr int kStoppedSignal = -3;
 
 struct Core {
   Chip* chip = nullptr;
@@ -303,6 +306,9 @@ public:
   // Ends the current run at its next fiber switch with RunStopped(reason).
   // Call on the run's thread (from the agent).
   void request_stop(std::string reason);
+  // "file:line" in f's kernel where a stopped or faulted fiber was (the
+  // innermost frame of the kernel's own code), or "" when unknown.
+  std::string kernel_location(const Fiber* f) const;
   bool stop_requested() const { return stop_requested_; }
   // Every fiber of the current run (valid during the run, for reports).
   std::span<Fiber* const> active_fibers() const { return active_; }
@@ -417,6 +423,9 @@ private:
     if (__builtin_expect(checked_ != nullptr, 0) && !f->pending.empty()) checked_->land(*f, false, true);
   }
   void reset_fiber(Fiber* f);
+  // A fiber of this thread was stopped by the watchdog (kStoppedSignal): the
+  // card looks at its timers, and the run is to stop.
+  void stopped_by_watchdog();
   void abort_run(std::span<const Launch> launches);
   std::string deadlock_report() const;
   std::string fault_report(const Fiber* f) const;

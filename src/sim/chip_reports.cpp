@@ -100,6 +100,12 @@ std::string Chip::deadlock_report() const {
   return s;
 }
 
+std::string Chip::kernel_location(const Fiber* f) const {
+  const KernelFrame frame = kernel_frame(reinterpret_cast<const void*>(f->entry), f->fault_pc, f->fault_sp,
+                                         reinterpret_cast<uintptr_t>(f->slot) + kSlot);
+  return frame.pc ? source_location_of(frame.pc) : std::string();
+}
+
 std::string Chip::fault_report(const Fiber* f) const {
   const KernelFrame frame = kernel_frame(reinterpret_cast<const void*>(f->entry), f->fault_pc, f->fault_sp,
                                          reinterpret_cast<uintptr_t>(f->slot) + kSlot);

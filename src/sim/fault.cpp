@@ -75,6 +75,9 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     case GuardedFault::NotGuarded: break;
     }
   }
+  // W4 (watchdog.hpp): the run must stop; a signal that finds no fiber is dropped.
+  const bool stopping = sig == kWatchdogSignal && t_watch && t_watch->stopping.exchange(0, std::memory_order_relaxed);
+  if (stopping && (f == nullptr || f->fault_signal != 0)) return;
   if (f == nullptr || f->fault_signal != 0) {
     // Not kernel code, or a fault while recovering from one.
     if (sig == kWatchdogSignal) {
@@ -92,7 +95,7 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     sigaction(sig, &previous_action(sig), nullptr);
     return; // the instruction faults again under the previous action
   }
-  f->fault_signal = in_flight ? kInFlightSignal : sig;
+  f->fault_signal = in_flight ? kInFlightSignal : stopping ? kStoppedSignal : sig;
   f->fault_address = reinterpret_cast<uintptr_t>(info->si_addr);
 #if defined(__x86_64__)
   f->fault_pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);

@@ -32,6 +32,7 @@ struct ParallelRun::Worker {
   std::atomic<uint32_t> idle{0};                  // 1: idle (not counted in active_)
   base::ParkWord park;                            // parked while idle in a run
   base::ParkWord between;                         // parked between runs (threads 1..)
+  std::atomic<WatchSlot*> watch{nullptr};         // this worker's watchdog slot while it runs
 };
 
 namespace {
@@ -167,6 +168,7 @@ void ParallelRun::work(Worker& w) {
   WatchSlot& slot = watch_slot();
   t_watch = &slot;
   WatchScope watching(slot, watchdog_ms_);
+  w.watch.store(&slot, std::memory_order_release);
   for (Fiber* f : w.fibers)
     f->core->ctx[f->risc].watch = &slot.words;
   CardAgent* const agent = w.index == 0 ? chip_.agent_ : nullptr;
@@ -205,8 +207,16 @@ void ParallelRun::work(Worker& w) {
       note_progress(slot);
       if (remaining_.fetch_sub(1) == 1) end(End::Finished);
       break;
-    case FiberState::Failed:
-    case FiberState::Faulted: {
+    case FiberState::Faulted:
+      if (f->fault_signal == kStoppedSignal) {
+        // Stopped by the watchdog (W4): the card's deadline passed while this
+        // worker ran it, or the run was asked to stop. Not a failure.
+        if (agent) chip_.stopped_by_watchdog();
+        end(End::Stopped);
+        break;
+      }
+      [[fallthrough]];
+    case FiberState::Failed: {
       Fiber* none = nullptr;
       if (failed_.compare_exchange_strong(none, f)) end(End::Failed);
       break;
@@ -214,7 +224,14 @@ void ParallelRun::work(Worker& w) {
     default: break;
     }
   }
+  w.watch.store(nullptr, std::memory_order_release);
   t_worker = nullptr;
+}
+
+void ParallelRun::stop_workers(int64_t at_ns) {
+  for (uint32_t i = 0; i < used_; ++i)
+    if (WatchSlot* slot = workers_[i]->watch.load(std::memory_order_acquire))
+      slot->stop_at_ns.store(at_ns, std::memory_order_relaxed);
 }
 
 bool ParallelRun::wake_satisfied_waiters(Worker& w) {

@@ -85,6 +85,9 @@ public:
   uint64_t switches() const;
   // Empties every queue and inbox (the run was abandoned).
   void clear();
+  // The run is to stop: a worker still running a RISC that does not switch
+  // at_ns (steady_ns) plus the watchdog's grace is stopped (watchdog.hpp, W4).
+  void stop_workers(int64_t at_ns);
 
   // On a worker thread, during a run (from Chip):
   // The calling worker's queue when f runs on it; else posts f to its owner

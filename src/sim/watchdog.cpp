@@ -21,14 +21,20 @@ namespace {
 // W3: how long a stalled thread may go without a looking call before it is
 // signalled. Loops of kernel calls reach one within microseconds.
 constexpr auto kSignalGrace = std::chrono::milliseconds(100);
+// W4: how long past its stop time a thread may go on before it is signalled
+// (a thread that switches fibers handles its own stop within microseconds),
+// and how often it is signalled again while it goes on.
+constexpr int64_t kStopGraceNs = 20'000'000;
+constexpr auto kStopRepeat = std::chrono::milliseconds(100);
 
 struct Entry {
   WatchSlot* slot;
   pthread_t thread;
   uint64_t last_progress = 0;
   std::chrono::steady_clock::time_point last_change;
-  std::chrono::steady_clock::time_point signal_at; // while stalled
-  uint64_t interrupt_samples = 0;                  // samples that saw an interrupt request while running
+  std::chrono::steady_clock::time_point signal_at;      // while stalled
+  uint64_t interrupt_samples = 0;                       // samples that saw an interrupt request while running
+  std::chrono::steady_clock::time_point stop_signal_at; // W4: not before this
 };
 
 // An interrupt request normally stops a run at its next fiber switch; a run
@@ -36,13 +42,16 @@ struct Entry {
 // signalled (W3) to stop it, and again every kInterruptSamples samples.
 constexpr uint64_t kInterruptSamples = 2;
 
+// Both live until the process has ended: the watchdog thread is detached and
+// may still sample while the process runs its exit handlers and destroys
+// statics (a grid left spinning after a GridTimeout keeps its slot running).
 std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;
+  return *m;
 }
 std::vector<Entry>& registry() {
-  static std::vector<Entry> r;
-  return r;
+  static auto* r = new std::vector<Entry>;
+  return *r;
 }
 
 void watchdog_loop() {
@@ -62,6 +71,13 @@ void watchdog_loop() {
         if (++e.interrupt_samples % kInterruptSamples == 0) pthread_kill(e.thread, kWatchdogSignal);
       } else {
         e.interrupt_samples = 0;
+      }
+      const int64_t stop_at = e.slot->stop_at_ns.load(std::memory_order_relaxed);
+      if (stop_at != 0 && e.slot->running.load(std::memory_order_relaxed) && steady_ns() >= stop_at + kStopGraceNs &&
+          now >= e.stop_signal_at) {
+        e.slot->stopping.store(1, std::memory_order_relaxed); // W4
+        pthread_kill(e.thread, kWatchdogSignal);
+        e.stop_signal_at = now + kStopRepeat;
       }
       const uint64_t p = e.slot->progress();
       const uint32_t timeout = e.slot->timeout_ms.load(std::memory_order_relaxed);
@@ -119,12 +135,15 @@ WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms, bool progress) : sl
   slot_.pages.store(0, std::memory_order_relaxed);
   slot_.run_start_ns.store(steady_ns(), std::memory_order_relaxed);
   slot_.shows_progress.store(progress && progress_wanted() ? 1 : 0, std::memory_order_relaxed);
+  slot_.stop_at_ns.store(0, std::memory_order_relaxed);
+  slot_.stopping.store(0, std::memory_order_relaxed);
   note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);
 }
 
 WatchScope::~WatchScope() {
   slot_.running.store(0, std::memory_order_release);
+  slot_.stop_at_ns.store(0, std::memory_order_relaxed);
   if (progress_line_shown()) {
     std::lock_guard lock(registry_mutex());
     const auto& r = registry();

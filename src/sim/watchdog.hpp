@@ -22,6 +22,14 @@
 //  W3 A fiber that calls nothing at all (a raw spin loop on L1) cannot check:
 //     after a short grace the thread is sent kWatchdogSignal, which the fault
 //     handler turns into a fault of the running fiber.
+//  W4 A run that must stop by a time (a persistent run's card publishes the
+//     earliest deadline of the commands in flight; a parallel run asked to
+//     stop publishes "now" on every worker) sets `stop_at_ns`. A thread still
+//     inside Chip::run a grace period after it is marked `stopping` and sent
+//     kWatchdogSignal: the fiber it runs is stopped (kStoppedSignal), not
+//     failed, and the run decides what that means (a missed deadline, a stop).
+//     `stopping` is consumed by the signal's handler, so a signal that lands
+//     outside a fiber is dropped.
 // A slot is signalled only while its thread is inside Chip::run, and only
 // under the registry lock, which the thread's exit also takes.
 #pragma once
@@ -49,6 +57,10 @@ struct WatchSlot {
   std::atomic<uint64_t> pages{0};
   std::atomic<int64_t> run_start_ns{0};
   std::atomic<uint32_t> shows_progress{0};
+  // W4: stop this thread's fiber when steady_ns() passes stop_at_ns (0: no
+  // such time); `stopping` tells the signal's handler why it came.
+  std::atomic<int64_t> stop_at_ns{0};
+  std::atomic<uint32_t> stopping{0};
 
   uint64_t progress() const { return __atomic_load_n(&words.progress, __ATOMIC_RELAXED); }
   uint64_t stalled() const { return __atomic_load_n(&words.stalled, __ATOMIC_RELAXED); }

@@ -155,6 +155,30 @@ def test_command_timeout_names_where_the_cores_waited(session, lines):
     loads_again(session)
 
 
+@pytest.mark.parametrize("policy", ["deterministic", "random:3", "parallel:2"])
+def test_the_deadline_holds_for_a_handler_that_never_blocks(policy):
+    # nap spins on the card's clock for 1200 ms without a call that switches:
+    # the card's deadline (wall time, docs/dispatch.md) still stops it at 0.3 s.
+    with tessel.Device.open(arch="blackhole", grid=GRID, policy=policy) as d, km.Session(device=d) as session:
+        run = session.load(basic_program(), deadline=0.3)
+        h = run.submit("nap", group=(6, 1), args=[1200])
+        with pytest.raises(km.CommandTimeout) as e:
+            run.wait(h, timeout=10.0)
+        err = e.value
+        assert (err.handle, err.group, err.slot, err.sequence) == (h, (6, 1), 0, 0)
+        assert [c["core"] for c in err.cores] == [(2, 1)]  # core 6 of a 4 x 2 grid
+        reader = err.cores[0]["reader"]
+        if policy.startswith("parallel"):
+            # The card runs on another host thread than core 6: it saw the core still running.
+            assert reader in ("running", f"running at {BASIC}/reader.cpp:15 without a kernel API call (stopped there)")
+        else:
+            assert reader == f"running at {BASIC}/reader.cpp:15 without a kernel API call (stopped there)"
+        assert str(err).startswith("handle 1 missed its deadline (0.300000 s): the kernel stopped the grid\n"
+                                   "  core (2,1) did not report: reader running")
+        assert run.stopped and run.result().error_name == "deadline"
+        loads_again(session)
+
+
 # ---------------------------------------------------------------------------
 # KernelFailed
 
