@@ -342,3 +342,31 @@ def test_tensors_that_differ_only_in_their_sharding(device, tmp_path):
         out = output(device)
         runner.run([a, b, out], runtime_resource_factory=factory, device=device)
         np.testing.assert_array_equal(out.to_numpy(), expected(values, bv, factory.words))
+
+
+@pytest.mark.parametrize("form", [list, tuple])
+def test_fabric_worker_nodes_on_a_set_of_two_ranges(device, form):
+    sender = ttl.Kernel(ttl.KernelKind.DATA_MOVEMENT)
+    claim = ttl.FabricManagerClaim("edm", sender)
+    topology = ttl.FabricTopology(2, links=(ttl.FabricLink(0, 1, 0), ttl.FabricLink(1, 0, 0)))
+    workers = ttnn.CoreRangeSet(form([ttnn.CoreRange((0, 0)), ttnn.CoreRange((1, 0))]))
+    assert workers.ranges == (ttnn.CoreRange((0, 0), (0, 0)), ttnn.CoreRange((1, 0), (1, 0)))
+
+    def make_resources(*, tensors, core_ranges, first_free_semaphore_id):
+        requirements = tuple(ttl.FabricConnectionRequirement(src, dst, workers, 0) for src, dst in ((0, 1), (1, 0)))
+        binding = ttl.FabricConnectionBinding(claim, requirements, "edm-v1")
+        args = tuple(ttl.CoreRuntimeArgs(c, (1, 0)) for c in CORES)
+        return ttl.ProgramRuntimeResources(kernel_resources=(ttl.KernelRuntimeResources(sender, args),),
+                                           fabric_connections=(binding,))
+
+    @ttl.operation(grid=(2, 1), runtime_resource_factory=make_resources, fabric_topology=topology)
+    def op(a, b, out):
+        with claim.scoped():
+            ttl.call_extern_func(PAGES, "copy_pages", func_args=[a, b, out], kernel=sender)
+
+    (a, av), (b, bv), out = tensor(device, "dram", 26), tensor(device, "l1", 27), output(device)
+    op(a, b, out)
+    np.testing.assert_array_equal(out.to_numpy(), expected(av, bv, ((1, 0), (1, 0))))
+    result = make_resources(tensors=(), core_ranges=op.launch, first_free_semaphore_id=0)
+    _, _, _, fabric = lower_resources(result, lambda k, w: k._cpp(), lambda c, w: c._cpp(), "")
+    assert [c[2] for c in fabric[0][1]] == [[(0, 0, 0, 0), (1, 0, 1, 0)]] * 2
