@@ -1,7 +1,12 @@
 """Core coordinates: CoreCoord, CoreRange, CoreRangeSet. Every call that takes
 cores also accepts plain tuples: (x, y) for a core, a tuple ((x0, y0), (x1, y1))
 for the rectangle between two corners, and a list (or set) of cores and ranges
-for a set: [(0, 0), (1, 1)] is two cores, ((0, 0), (1, 1)) four."""
+for a set: [(0, 0), (1, 1)] is two cores, ((0, 0), (1, 1)) four.
+
+A pair is an (x, y) coordinate only when neither of its items is a core type
+(CoreCoord, CoreRange, CoreRangeSet) or a collection: [r1, r2] and (r1, r2)
+are two ranges, [r1, (3, 3)] a range and a core. One predicate
+(_is_coord_like) decides this for every conversion here."""
 
 from . import _check
 
@@ -140,14 +145,21 @@ def coord(value, what):
     """A CoreCoord from a CoreCoord or an (x, y) pair."""
     if isinstance(value, CoreCoord):
         return value
-    if isinstance(value, (tuple, list)) and len(value) == 2 and not isinstance(value[0], (tuple, list)):
+    if _is_coord_like(value):
         return CoreCoord(value[0], value[1])
     raise TypeError(f"{what} must be a CoreCoord or an (x, y) tuple, got {_check.describe(value)}")
 
 
+# What an item of an (x, y) pair never is: a pair holding one of these is a
+# pair of cores or ranges (CoreCoord checks the items of a real pair).
+_CORE_OR_COLLECTION = (CoreCoord, CoreRange, CoreRangeSet, tuple, list, set, frozenset)
+
+
 def _is_coord_like(value):
+    """A CoreCoord, or a 2-item tuple or list whose items are not cores, ranges or collections."""
     return isinstance(value, CoreCoord) or (
-        isinstance(value, (tuple, list)) and len(value) == 2 and not isinstance(value[0], (tuple, list, CoreCoord))
+        isinstance(value, (tuple, list)) and len(value) == 2
+        and not any(isinstance(v, _CORE_OR_COLLECTION) for v in value)
     )
 
 

@@ -149,6 +149,7 @@ def _func_arg(value, i, trace, kernel):
     what = f"ttl.call_extern_func: func_args[{i}]"
     if isinstance(value, (Tensor, RawAddress)):
         tensor = value.tensor if isinstance(value, RawAddress) else value
+        # The first parameter holding the tensor: aliasing() keys the plan on this choice.
         index = next((j for j, t in enumerate(trace.tensors) if t is tensor), None)
         if index is None:
             raise ValueError(f"{what} is {tensor!r}, which is not one of operation '{trace.operation.name}''s "
@@ -182,18 +183,31 @@ def _kind(selector):
 
 @dataclass(frozen=True)
 class TensorLayout:
-    """What a generated kernel depends on about one tensor argument."""
+    """What a generated kernel depends on about one tensor argument: its
+    accessor's layout and, when the traced call passed the same tensor in an
+    earlier parameter too, that parameter's index (same_as): the calls then
+    use the earlier parameter's accessor and address in its place."""
 
     name: str
     layout: str
     compile_time_args: int
     common_runtime_args: int
     page_size: int
+    same_as: "int | None" = None
 
     @staticmethod
-    def of(name, tensor):
+    def of(name, tensor, same_as=None):
         cta, crta = tensor._accessor
-        return TensorLayout(name, tensor.layout, len(cta), len(crta), tensor.buffer.page_size)
+        return TensorLayout(name, tensor.layout, len(cta), len(crta), tensor.buffer.page_size, same_as)
+
+
+def aliasing(tensors):
+    """For each tensor, the index of the first parameter holding that very
+    tensor (its own index when no earlier one does). The trace finds a tensor's
+    argument by identity, so it binds each call argument to that first
+    parameter: the kernels it generates are right only for calls that alias
+    the same parameters."""
+    return tuple(next(j for j, u in enumerate(tensors) if u is t) for t in tensors)
 
 
 def offsets(layouts):
@@ -229,7 +243,10 @@ def kernel_source(operation_name, selector, calls, layouts, include=None):
         "// Compile-time args: each tensor's TensorAccessorArgs, chained from 0" + (":" if layouts else " (none)."),
     ]
     for i, t in enumerate(layouts):
-        lines.append(f"//   tensors[{i}] {t.name:<{width}}  {t.layout:<16}  {t.compile_time_args} args at {cta[i]}")
+        line = f"//   tensors[{i}] {t.name:<{width}}  {t.layout:<16}  {t.compile_time_args} args at {cta[i]}"
+        if t.same_as is not None:
+            line += f"  (the same tensor as tensors[{t.same_as}]; the calls use tensor{t.same_as})"
+        lines.append(line)
     n = len(layouts)
     lines.append(f"// Common runtime args: tensors[i]'s address at i (0..{n - 1}); accessor common args from {n}"
                  if n else "// Common runtime args: none.")

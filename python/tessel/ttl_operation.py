@@ -4,8 +4,12 @@ call_extern_func calls, run with a runtime resource factory.
 
 One execution (Operation.__call__):
   1. The tensors' structure (their accessor args, page sizes, shapes,
-     dtypes) selects a traced plan; a structure seen for the first time runs
-     the body once to record its calls (ttl_kernels.py).
+     dtypes) and which parameters hold the same tensor select a traced plan;
+     a structure seen for the first time runs the body once to record its
+     calls (ttl_kernels.py). The trace finds a tensor's argument by identity,
+     so a call that passes one tensor as two parameters binds both to the
+     first: its kernels are right only for calls aliased the same way, and
+     op(x, x) and op(a, b) get a plan each.
   2. The plan's generated kernels are the C++ Operation's. When they differ
      from the current C++ Operation's (other tensor layouts), a new one
      replaces it; the device's program cache still holds what earlier ones
@@ -27,7 +31,7 @@ from . import _check, _tessel
 from .core import CoreCoord, CoreRange, CoreRangeSet
 from .device import Device
 from .errors import ProgramError, ValidationError
-from .ttl_kernels import TensorLayout, Trace, describe_selector, kernel_source, tracing
+from .ttl_kernels import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .ttl_records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
 from .ttl_tensor import Tensor
 
@@ -58,7 +62,7 @@ class Plan:
     declared, each with its calls, and the tensors' layouts."""
 
     def __init__(self, operation, trace, layouts):
-        self.layouts = layouts
+        self.layouts = layouts  # TensorLayout per parameter, with the aliasing the trace saw
         self.kernels = []  # (selector, [Call], processor: -1 compute, else the data-movement RISC)
         order = []
         for c in trace.calls:
@@ -171,12 +175,16 @@ class Operation:
     # ---- structure ----
 
     def plan(self, tensors):
-        """The traced Plan for these tensors (the body runs once per structure)."""
-        key = tuple(t._structure for t in tensors)
+        """The traced Plan for these tensors (the body runs once per structure
+        and aliasing: see the module comment)."""
+        same_as = aliasing(tensors)
+        key = (tuple(t._structure for t in tensors), same_as)
         plan = self._plans.get(key)
         if plan is None:
             trace = tracing(Trace(self, tensors), self._fn, tensors)
-            plan = Plan(self, trace, tuple(TensorLayout.of(n, t) for n, t in zip(self._params, tensors)))
+            layouts = tuple(TensorLayout.of(n, t, None if j == i else j)
+                            for i, (n, t, j) in enumerate(zip(self._params, tensors, same_as)))
+            plan = Plan(self, trace, layouts)
             if len(self._plans) >= _PLAN_CACHE_LIMIT:
                 self._plans.clear()
             self._plans[key] = plan

@@ -13,7 +13,7 @@ Directory layout:
                            the kernel files), with a copy of every header the
                            kernels include, beside them
 
-ttl-runner.json (format "tessel.ttl runner", version 1) holds what the C++
+ttl-runner.json (format "tessel.ttl runner", version 2) holds what the C++
 artifact does not: the operation's grid and launch range, and the layout of
 each tensor the kernels were generated for (the accessor offsets are numbers
 in their sources). It never holds dispatch values or owners: the factory
@@ -21,6 +21,13 @@ supplies them on every run. The runner finds the factory's Kernels and
 fabric claims again by name (a Kernel's is the name the operation captured
 it as), so a factory written for the operation, or a fresh copy of it in
 another process, works unchanged.
+
+Aliasing: each tensor's "same_as" is null, or the index of the earlier
+parameter that held the very same tensor in the traced call. The kernels of
+such a call use that parameter in its place, so run refuses a call that does
+not pass the same tensor there too. Kernels traced with distinct tensors
+bind every parameter by position and take any call, aliased or not.
+Version 1 manifests had no same_as and are refused: emit the runner again.
 
 emit_runner writes a sibling temporary directory and renames it into place,
 so a failed emit leaves an earlier runner at the path as it was. A header's
@@ -53,7 +60,7 @@ __all__ = ["Runner", "emit_runner", "load_runner"]
 
 MANIFEST = "ttl-runner.json"
 FORMAT = "tessel.ttl runner"
-VERSION = 1
+VERSION = 2
 _OPERATION_DIR = "operation"
 
 _RUNNER_MODULE = '''"""Emitted tessel.ttl runner for operation {name!r} (tessel.ttl.emit_runner)."""
@@ -117,7 +124,8 @@ def emit_runner(op, path, *, tensors=None):
         "grid": list(op.grid),
         "launch": [list(r._rect()) for r in op.launch.ranges],
         "tensors": [{"name": t.name, "layout": t.layout, "compile_time_args": t.compile_time_args,
-                     "common_runtime_args": t.common_runtime_args, "page_size": t.page_size} for t in plan.layouts],
+                     "common_runtime_args": t.common_runtime_args, "page_size": t.page_size, "same_as": t.same_as}
+                    for t in plan.layouts],
         "kernels": [{"kernel": k.name if isinstance(k, Kernel) else None, "kind": _kind(k).name}
                     for k, _, _ in plan.kernels],
         "claims": [c.name for c in op.claims],
@@ -240,11 +248,17 @@ class Runner:
         layouts = []
         for i, t in enumerate(field(m, "tensors", list)):
             where = f"tensors[{i}]: "
-            layouts.append(TensorLayout(
-                field(t, "name", str, where), field(t, "layout", str, where),
-                field(t, "compile_time_args", int, where, lambda v: v >= 0, "a non-negative integer"),
-                field(t, "common_runtime_args", int, where, lambda v: v >= 0, "a non-negative integer"),
-                field(t, "page_size", int, where, lambda v: v > 0, "a positive integer")))
+            name, layout = field(t, "name", str, where), field(t, "layout", str, where)
+            cta = field(t, "compile_time_args", int, where, lambda v: v >= 0, "a non-negative integer")
+            crta = field(t, "common_runtime_args", int, where, lambda v: v >= 0, "a non-negative integer")
+            page_size = field(t, "page_size", int, where, lambda v: v > 0, "a positive integer")
+            same_as = t.get("same_as", "missing")
+            if same_as is not None and not (type(same_as) is int and 0 <= same_as < i
+                                            and layouts[same_as].same_as is None):
+                got = "it is missing" if same_as == "missing" else f"got {json.dumps(same_as)}"
+                raise ValidationError(f"ttl.load_runner: {file}: {where}'same_as' must be null or the index of an "
+                                      f"earlier tensor that is not itself the same as another, {got}")
+            layouts.append(TensorLayout(name, layout, cta, crta, page_size, same_as))
         self.layouts = tuple(layouts)
 
     # ---- identities ----
@@ -304,6 +318,7 @@ class Runner:
             raise ValidationError(f"{what}: run: the tensors are not on `device`")
         _fits(self.grid, device, what)
         self._check_layouts(tensors, what)
+        self._check_aliasing(tensors, what)
         results = []
         call = _factory_call(runtime_resource_factory, tensors, self.launch, results, self._kernel_handle,
                              self._claim_handle, f"{what}: runtime resources")
@@ -323,6 +338,19 @@ class Runner:
                     f"{got.compile_time_args} compile-time args, with {got.page_size} B pages; the runner's kernels "
                     f"were generated for a {want.layout} tensor with {want.compile_time_args} and "
                     f"{want.page_size} B pages (emit a runner for this layout)")
+
+    def _check_aliasing(self, tensors, what):
+        # Kernels traced with one tensor in two parameters use the first in
+        # place of the second: right only when this call passes the same tensor.
+        for i, (t, want) in enumerate(zip(tensors, self.layouts)):
+            j = want.same_as
+            if j is not None and t is not tensors[j]:
+                first = self.layouts[j].name
+                raise ValidationError(
+                    f"{what}: run: tensors[{i}] ({want.name}) must be the same tensor as tensors[{j}] ({first}): the "
+                    "runner's kernels were generated for a call that passed one tensor as both, and read "
+                    f"tensors[{j}] in its place; emit the runner from a call with distinct tensors "
+                    "(ttl.emit_runner(op, path, tensors=[...]))")
 
     @property
     def lifetimes(self):

@@ -149,3 +149,55 @@ def test_core_types_accept_tuples():
     assert s.num_cores() == 5 and s.contains((2, 1)) and not s.contains((0, 1))
     assert tessel.CoreRangeSet(((0, 0), (1, 1))).num_cores() == 4
     assert tessel.CoreRangeSet([(0, 0), (1, 1)]).num_cores() == 2
+
+
+MARK = """#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  // Common arg 0: an L1-interleaved buffer, one page per core, so this core's
+  // page is at that address in its own L1. Runtime arg 0: a semaphore id.
+  // The core writes its semaphore's value plus its own x + 16 * y there.
+  const uint32_t scratch = get_write_ptr(0);
+  *reinterpret_cast<volatile uint32_t*>(scratch) =
+      *reinterpret_cast<volatile uint32_t*>(get_semaphore(get_arg_val<uint32_t>(0))) + get_absolute_logical_x() +
+      16 * get_absolute_logical_y();
+  noc_async_write(scratch, get_noc_addr(get_common_arg_val<uint32_t>(0)), 4);
+  noc_async_write_barrier();
+}
+"""
+
+TWO_RANGES = (tessel.CoreRange((0, 0), (1, 0)), tessel.CoreRange((3, 3), (3, 2)))
+TWO_RANGE_FORMS = {
+    "list": lambda: list(TWO_RANGES),
+    "tuple": lambda: TWO_RANGES,
+    "set-of-list": lambda: tessel.CoreRangeSet(list(TWO_RANGES)),
+    "set-of-tuple": lambda: tessel.CoreRangeSet(TWO_RANGES),
+}
+
+
+@pytest.mark.parametrize("form", TWO_RANGE_FORMS)
+def test_two_core_ranges_are_two_ranges(device, form):
+    # A pair of ranges is two ranges, never an (x, y) pair, in every call that takes cores.
+    cores = TWO_RANGE_FORMS[form]()
+    s = tessel.CoreRangeSet(cores)
+    assert s.ranges == TWO_RANGES and s.num_cores() == 4
+    marks = tessel.Buffer(device, 16 * 64, 64, tessel.BufferType.L1)  # page b on core (b % 4, b // 4)
+    marks.write(np.zeros(16 * 16, np.uint32))
+    p = tessel.Program()
+    p.add_circular_buffer(cores, tessel.CircularBufferConfig(64, {0: tessel.DataFormat.UInt32}).set_page_size(0, 64))
+    semaphore = p.add_semaphore(cores, 1000)
+    k = p.add_kernel_from_source(MARK, "mark.cpp", cores, tessel.DataMovementConfig())
+    p.set_runtime_args(k, cores, [semaphore])
+    p.set_common_runtime_args(k, [marks.address])
+    device.command_queue.enqueue_program(p)
+    got = marks.read(np.uint32).reshape(16, 16)[:, 0]
+    want = [1000 + x + 16 * y if any(r.contains((x, y)) for r in TWO_RANGES) else 0
+            for y in range(4) for x in range(4)]
+    assert got.tolist() == want
+
+
+def test_core_and_range_pairs_mix():
+    r = tessel.CoreRange((0, 0), (1, 1))
+    assert tessel.CoreRangeSet([r, (3, 3)]).ranges == (r, tessel.CoreRange((3, 3)))
+    assert tessel.CoreRangeSet(((2, 2), r)).ranges == (tessel.CoreRange((2, 2)), r)
+    assert tessel.CoreRangeSet([r, ((2, 2), (3, 3))]).num_cores() == 8
+    assert tessel.CoreRangeSet([tessel.CoreCoord(0, 0), r]).num_cores() == 5

@@ -198,3 +198,28 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("form", [list, tuple])
+def test_a_semaphore_on_a_set_of_two_ranges(form):
+    # ttnn.CoreRangeSet of exactly two ranges: the semaphore is on both
+    # cores, so the receiver sees the sender's increment.
+    cores = ttnn.CoreRangeSet(form([ttnn.CoreRange(ttnn.CoreCoord(0, 0)), ttnn.CoreRange((1, 0), (1, 0))]))
+    assert cores.num_cores() == 2 and len(cores) == 2
+    sender = ttl.Kernel(ttl.KernelKind.DATA_MOVEMENT)
+
+    def make_resources(*, tensors, core_ranges, first_free_semaphore_id):
+        semaphore = ttnn.SemaphoreDescriptor(first_free_semaphore_id, core_ranges=cores)
+        args = tuple(ttl.CoreRuntimeArgs(ttnn.CoreCoord(x, 0), (first_free_semaphore_id, x)) for x in (0, 1))
+        return ttl.ProgramRuntimeResources(
+            semaphore_descriptors=(semaphore,),
+            kernel_resources=(ttl.KernelRuntimeResources(sender, args, (ttl.KernelDefine("FABRIC_2D", "1"),)),))
+
+    @ttl.operation(grid=(2, 1), runtime_resource_factory=make_resources)
+    def collective(input_tensor, output_tensor):
+        ttl.call_extern_func(HEADER, "collective_sender", func_args=[input_tensor, output_tensor], kernel=sender)
+
+    with tessel.Device.open(grid=(2, 1)) as device:
+        in_, out, values = make_tensors(device, 11)
+        collective(in_, out)
+        np.testing.assert_array_equal(out.to_numpy(), expected(values))

@@ -342,3 +342,113 @@ def test_tensors_that_differ_only_in_their_sharding(device, tmp_path):
         out = output(device)
         runner.run([a, b, out], runtime_resource_factory=factory, device=device)
         np.testing.assert_array_equal(out.to_numpy(), expected(values, bv, factory.words))
+
+
+# ---- one tensor in two parameters ----
+
+def copy_own_pages_operation():
+    @ttl.operation(grid=(2, 1))
+    def copy_own(src, dst):
+        ttl.call_extern_func(PAGES, "copy_own_page", func_args=[src, dst])
+
+    return copy_own
+
+
+def l1_tensor(device, seed):
+    values = np.random.default_rng(seed).integers(-120, 120, size=(64, 64)).astype(np.float32)
+    return ttl.Tensor.from_numpy(device, values, buffer_type="l1"), values
+
+
+def test_one_tensor_in_two_parameters_is_its_own_plan(device):
+    # copy_own writes dst. Called first as copy_own(x, x), its kernel reads and
+    # writes parameter 0: a later call with distinct tensors of the same
+    # layout must still write its dst.
+    op = copy_own_pages_operation()
+    for aliased in (True, False, True, False):
+        (a, av), (b, bv) = l1_tensor(device, 18), l1_tensor(device, 19)
+        if aliased:
+            op(a, a)
+            np.testing.assert_array_equal(a.to_numpy(), av)  # core x copies page x onto itself
+        else:
+            op(a, b)
+            want = bv.copy()
+            want[:32] = av[:32]  # pages 0 and 1: core x's slot 0
+            np.testing.assert_array_equal(b.to_numpy(), want)
+            np.testing.assert_array_equal(a.to_numpy(), av)
+    assert len(op._plans) == 2
+    sources = [op.generated_kernels(a, a), op.generated_kernels(a, b)]
+    assert "copy_own_page(tensor0, tensor0);" in sources[0][ttl.KernelKind.DATA_MOVEMENT]
+    assert "copy_own_page(tensor0, tensor1);" in sources[1][ttl.KernelKind.DATA_MOVEMENT]
+
+
+@pytest.mark.parametrize("aliased_first", [True, False], ids=["aliased-first", "distinct-first"])
+def test_one_tensor_read_through_two_parameters(device, aliased_first):
+    factory = Words(ttl.KernelKind.DATA_MOVEMENT, ((1, 0), (0, 1)))
+    op = copy_pages_operation(factory)
+    (x, xv), (a, av), (b, bv) = tensor(device, "dram", 20), tensor(device, "dram", 21), tensor(device, "dram", 22)
+    calls = [((x, x), (xv, xv)), ((a, b), (av, bv))]
+    for (first, second), (first_values, second_values) in (calls if aliased_first else calls[::-1]) * 2:
+        out = output(device)
+        op(first, second, out)
+        np.testing.assert_array_equal(out.to_numpy(), expected(first_values, second_values, factory.words))
+
+
+def test_a_runner_emitted_after_an_aliased_call(device, tmp_path):
+    factory = Words(ttl.KernelKind.DATA_MOVEMENT, ((1, 0), (0, 1)))
+    op = copy_pages_operation(factory)
+    (x, xv), (a, av), (b, bv) = tensor(device, "dram", 23), tensor(device, "dram", 24), tensor(device, "dram", 25)
+    out = output(device)
+    op(x, x, out)
+    runner = ttl.load_runner(ttl.emit_runner(op, tmp_path / "aliased"))
+    # Its kernels read x for b: a call that passes other tensors there is refused before anything runs.
+    out = output(device)
+    with pytest.raises(tessel.ValidationError) as e:
+        runner.run([a, b, out], runtime_resource_factory=factory, device=device)
+    assert str(e.value) == (
+        f"Runner '{runner.directory}' (operation 'copy_pages'): run: tensors[1] (b) must be the same tensor as "
+        "tensors[0] (a): the runner's kernels were generated for a call that passed one tensor as both, and read "
+        "tensors[0] in its place; emit the runner from a call with distinct tensors (ttl.emit_runner(op, path, "
+        "tensors=[...]))")
+    np.testing.assert_array_equal(out.to_numpy(), np.full((64, 64), -1.0, np.float32))
+    runner.run([a, a, out], runtime_resource_factory=factory, device=device)
+    np.testing.assert_array_equal(out.to_numpy(), expected(av, av, factory.words))
+
+    # Emitted for distinct tensors (explicitly, or after a distinct call), a
+    # runner takes distinct and aliased tensors alike.
+    explicit = ttl.emit_runner(op, tmp_path / "explicit", tensors=[a, b, out])
+    op(a, b, out)
+    after_a_distinct_call = ttl.emit_runner(op, tmp_path / "distinct")
+    for path in (explicit, after_a_distinct_call):
+        runner = ttl.load_runner(path)
+        for first, second, fv, sv in ((a, b, av, bv), (x, x, xv, xv), (b, a, bv, av)):
+            out = output(device)
+            runner.run([first, second, out], runtime_resource_factory=factory, device=device)
+            np.testing.assert_array_equal(out.to_numpy(), expected(fv, sv, factory.words))
+
+
+@pytest.mark.parametrize("form", [list, tuple])
+def test_fabric_worker_nodes_on_a_set_of_two_ranges(device, form):
+    sender = ttl.Kernel(ttl.KernelKind.DATA_MOVEMENT)
+    claim = ttl.FabricManagerClaim("edm", sender)
+    topology = ttl.FabricTopology(2, links=(ttl.FabricLink(0, 1, 0), ttl.FabricLink(1, 0, 0)))
+    workers = ttnn.CoreRangeSet(form([ttnn.CoreRange((0, 0)), ttnn.CoreRange((1, 0))]))
+    assert workers.ranges == (ttnn.CoreRange((0, 0), (0, 0)), ttnn.CoreRange((1, 0), (1, 0)))
+
+    def make_resources(*, tensors, core_ranges, first_free_semaphore_id):
+        requirements = tuple(ttl.FabricConnectionRequirement(src, dst, workers, 0) for src, dst in ((0, 1), (1, 0)))
+        binding = ttl.FabricConnectionBinding(claim, requirements, "edm-v1")
+        args = tuple(ttl.CoreRuntimeArgs(c, (1, 0)) for c in CORES)
+        return ttl.ProgramRuntimeResources(kernel_resources=(ttl.KernelRuntimeResources(sender, args),),
+                                           fabric_connections=(binding,))
+
+    @ttl.operation(grid=(2, 1), runtime_resource_factory=make_resources, fabric_topology=topology)
+    def op(a, b, out):
+        with claim.scoped():
+            ttl.call_extern_func(PAGES, "copy_pages", func_args=[a, b, out], kernel=sender)
+
+    (a, av), (b, bv), out = tensor(device, "dram", 26), tensor(device, "l1", 27), output(device)
+    op(a, b, out)
+    np.testing.assert_array_equal(out.to_numpy(), expected(av, bv, ((1, 0), (1, 0))))
+    result = make_resources(tensors=(), core_ranges=op.launch, first_free_semaphore_id=0)
+    _, _, _, fabric = lower_resources(result, lambda k, w: k._cpp(), lambda c, w: c._cpp(), "")
+    assert [c[2] for c in fabric[0][1]] == [[(0, 0, 0, 0), (1, 0, 1, 0)]] * 2

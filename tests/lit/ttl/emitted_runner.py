@@ -40,8 +40,8 @@ for name in ("manifest.txt", "kernel0-worker.cpp"):
 # CHECK-SAME: "kernels": [{"kernel": "worker", "kind": "DATA_MOVEMENT"}]
 # CHECK-SAME: "launch": {{\[\[}}0, 0, 1, 0]]
 # CHECK-SAME: "operation": "copy"
-# CHECK-SAME: "tensors": [{"common_runtime_args": 0, "compile_time_args": 10, "layout": "L1 sharded", "name": "src", "page_size": 2048}, {"common_runtime_args": 0, "compile_time_args": 2, "layout": "DRAM interleaved", "name": "dst", "page_size": 2048}]
-# CHECK-SAME: "version": 1
+# CHECK-SAME: "tensors": [{"common_runtime_args": 0, "compile_time_args": 10, "layout": "L1 sharded", "name": "src", "page_size": 2048, "same_as": null}, {"common_runtime_args": 0, "compile_time_args": 2, "layout": "DRAM interleaved", "name": "dst", "page_size": 2048, "same_as": null}]
+# CHECK-SAME: "version": 2
 
 # CHECK:      tessel-runner 1
 # CHECK-NEXT: operation "copy"

@@ -92,3 +92,19 @@ def test_core_types():
     assert message(ValueError, lambda: tessel.CoreCoord(-1, 0)) == "CoreCoord.x must be an integer (0..65535), got -1"
     assert message(TypeError, lambda: tessel.CoreRange("a")) == \
         "CoreRange start must be a CoreCoord or an (x, y) tuple, got 'a' (str)"
+    # A pair holding a core or a range is not an (x, y) pair: each item is read as a range.
+    r = tessel.CoreRange((0, 0), (1, 1))
+    assert message(TypeError, lambda: tessel.CoreRangeSet([r, 5])) == (
+        "CoreRangeSet[1] must be a CoreRange, a CoreCoord, an (x, y) tuple or a ((x0, y0), (x1, y1)) tuple, "
+        "got 5 (int)")
+    assert message(TypeError, lambda: tessel.Program().add_semaphore(("a", r))) == (
+        "Program.add_semaphore: cores[0] must be a CoreRange, a CoreCoord, an (x, y) tuple or a ((x0, y0), "
+        "(x1, y1)) tuple, got 'a' (str)")
+    assert message(TypeError, lambda: tessel.CoreRange((r, r))) == (
+        "CoreRange start must be a CoreCoord or an (x, y) tuple, got (CoreRange(CoreCoord(0, 0), CoreCoord(1, 1)), "
+        "CoreRange(C... (tuple)")
+    # A pair of scalars is still a coordinate, checked as one.
+    assert message(TypeError, lambda: tessel.CoreRangeSet([(0, 1.5)])) == \
+        "CoreCoord.y must be an integer (0..65535), got 1.5 (float)"
+    assert message(TypeError, lambda: tessel.CoreRangeSet(("a", 1))) == \
+        "CoreCoord.x must be an integer (0..65535), got 'a' (str)"

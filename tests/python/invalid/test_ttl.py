@@ -586,13 +586,22 @@ def test_load_runner_errors(tmp_path, runner):
     with open(os.path.join(r.directory, "ttl-runner.json")) as f:
         manifest = json.load(f)
     cases = [
-        ({"version": 2}, "version 2; this tessel reads version 1"),
+        ({"version": 1}, "version 1; this tessel reads version 2"),
         ({"format": "other"}, 'not a tessel.ttl runner manifest (expected "format": "tessel.ttl runner")'),
         ({"grid": [2]}, "'grid' must be [x, y], two positive integers, got [2]"),
         ({"launch": []}, "'launch' must be a non-empty list of [x0, y0, x1, y1] core rectangles, got []"),
         ({"tensors": [{"name": "a", "layout": "L1 sharded", "compile_time_args": -1}]},
          "tensors[0]: 'compile_time_args' must be a non-negative integer, got -1"),
         ({"tensors": [{"name": "a"}]}, "tensors[0]: 'layout' must be a string, got null"),
+        ({"tensors": [dict(t, same_as=1) for t in manifest["tensors"]]},
+         "tensors[0]: 'same_as' must be null or the index of an earlier tensor that is not itself the same as "
+         "another, got 1"),
+        ({"tensors": [{k: v for k, v in t.items() if k != "same_as"} for t in manifest["tensors"]]},
+         "tensors[0]: 'same_as' must be null or the index of an earlier tensor that is not itself the same as "
+         "another, it is missing"),
+        ({"tensors": [dict(t, same_as=[None, 0, 1][i]) for i, t in enumerate(manifest["tensors"])]},
+         "tensors[2]: 'same_as' must be null or the index of an earlier tensor that is not itself the same as "
+         "another, got 1"),
     ]
     for change, expected in cases:
         broken = tmp_path / "broken"
