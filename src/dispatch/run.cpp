@@ -579,6 +579,7 @@ ResultBlock Run::abort() {
     // the session keeps the device open (spec: GridTimeout).
     r.card_lost = true;
     r.card.detach();
+    if (auto& grid = r.session->device->state().persistent) grid->lost = true;
     r.stopped = true;
     r.session->log("grid timeout: the grid's kernels did not return within " + std::to_string(wait_s) +
                    " s; the device stays open until the process exits");

@@ -122,6 +122,11 @@ std::shared_ptr<Device> Device::open(const DeviceConfig& config) { return std::s
 Device::~Device() = default;
 
 void Device::close() {
+  if (state_->persistent && state_->persistent->lost) {
+    // A thread still runs kernels over the chip: it stays, unreachable, until the process exits.
+    (void)state_->chip.release();
+    return;
+  }
   // A persistent grid that can stop (a flow design's) ends before its chip does.
   if (state_->persistent && state_->persistent->release) {
     const std::function<void()> release = state_->persistent->release;

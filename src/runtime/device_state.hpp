@@ -63,6 +63,10 @@ struct DeviceState {
   struct PersistentGrid {
     std::string owner;
     std::function<void()> release;
+    // Its thread could not be stopped (a GridTimeout) and may still run
+    // kernel code over the chip: closing the device then leaves the chip and
+    // the loaded kernels in place until the process exits.
+    bool lost = false;
   };
   std::optional<PersistentGrid> persistent;
   ~DeviceState();

@@ -148,3 +148,27 @@ def test_card_busy_names_the_holder(env, monkeypatch, tmp_path):
     with km.Session(card=3) as s:
         assert s.grid == (12, 10)
     assert (tmp_path / "tessel-card-3.lock").read_text() == f"{os.getpid()}\n"
+
+
+def test_exiting_after_a_grid_timeout_is_clean(env):
+    # A handler spinning without a kernel API call, the watchdog off: the
+    # abort's wait for the grid runs out (GridTimeout) and the process exits
+    # with the kernel still spinning. Its exit must not crash (the watchdog
+    # thread outlives the process's statics), however often it is tried.
+    script = PRELUDE + textwrap.dedent("""
+        try:
+            with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+                with km.Session(device=device, grid_timeout=0.1) as session:
+                    run = session.load(program(), deadline=600.0)
+                    run.wait(run.submit("nap", group=(3, 1), args=[10_000_000]), timeout=0.2)
+        except km.GridTimeout:
+            print("grid timeout", flush=True)
+        """)
+    env = dict(env, TESSEL_WATCHDOG_S="0")
+    runs, batch = 20, 4
+    for start in range(0, runs, batch):
+        children = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True) for _ in range(start, start + batch)]
+        for c in children:
+            out, err = c.communicate(timeout=CHILD_TIMEOUT_S)
+            assert (c.returncode, out) == (0, "grid timeout\n"), err
