@@ -163,14 +163,14 @@ def resolve_spec(rt, workers, grid, placer):
             if hosts:
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' goes from the Runtime to the Runtime")
             home = pools[sinks[0][1]][1]
-            col, ch = placer.place_shim(prod.tile.col if prod.tile else home[0], "fill", shim_used, gx)
+            col, ch = placer.place_shim(home[0], "fill", shim_used, gx, prod.name, prod.tile)
             prod.channel_index = len(channels)
             channels.append((f"{f.name} fill (shim ({col},0) MM2S {ch})", (-1, [0], 0),
                              [(k[1], k[2], k[3]) for k in sinks], f.object_bytes, col, ch))
         elif hosts:
             c = hosts[0][1]
             home = pools[src[1]][1]
-            col, ch = placer.place_shim(c.tile.col if c.tile else home[0], "drain", shim_used, gx)
+            col, ch = placer.place_shim(home[0], "drain", shim_used, gx, c.name, c.tile)
             c.channel_index = len(channels)
             channels.append((f"{f.name} drain (shim ({col},0) S2MM {ch})", (src[1], src[2], src[3]), [(-1, [0], 0)],
                              src[4], col, ch))
