@@ -163,7 +163,8 @@ bool Sequencer::run_op(const Op& op) {
     return true;
   }
   case OpKind::LoopBegin: {
-    const int64_t count = eval(op.value);
+    const int64_t span = eval(op.value), step = op.c > 1 ? int64_t(op.c) : 1;
+    const int64_t count = span <= 0 ? 0 : (span + step - 1) / step;
     registers_[op.a] = 0;
     loop_counts_[pc_] = count;
     if (count <= 0) pc_ = op.b; // past the end (the caller steps once more)

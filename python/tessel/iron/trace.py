@@ -47,6 +47,7 @@ class WorkerTrace:
         self.depth = 1
         self.names = 0
         self.functions = {}  # name -> ExternalFunction
+        self.loops = []  # range_ loops open, innermost last
 
     def fresh(self, prefix):
         self.names += 1
