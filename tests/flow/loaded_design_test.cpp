@@ -213,6 +213,29 @@ std::vector<tf::Op> loop(uint32_t reg, tf::Expr span, uint32_t step, std::vector
 }
 } // namespace
 
+TEST(LoadedDesign, ADesignWithNoWorkersAndNoChannelsRunsItsLoopsWithoutAGrid) {
+  auto device = open_device();
+  tf::DesignSpec s;
+  s.name = "gridless";
+  s.args = {{"a", kBytes, 1}};
+  s.sequence.parameters = 2;
+  s.sequence.parameter_names = {"baz", "bar"};
+  s.sequence.registers = 3;
+  s.sequence.ops = loop(2, tf::Expr{0, {{0, 1}}}, 1, {}); // range_(baz)
+  auto design = tf::LoadedDesign::load(device, s);
+  std::vector<uint8_t> a(kBytes, 7);
+  const tf::HostSpan spans[] = {{a.data(), a.size()}};
+  for (int64_t baz : {3, 0, 5}) {
+    const int64_t params[] = {baz, 11};
+    const tf::CallStats st = design->call(spans, params);
+    EXPECT_EQ(st.ops, uint64_t(1 + baz)) << baz; // LoopBegin once, LoopEnd per iteration
+    EXPECT_EQ(st.tasks, 0u);
+  }
+  EXPECT_EQ(design->calls(), 3u);
+  EXPECT_EQ(design->launches(), 0u);
+  EXPECT_EQ(a, std::vector<uint8_t>(kBytes, 7));
+}
+
 TEST(LoadedDesign, ALoopStepDividesItsSpanRoundingUp) {
   auto device = open_device();
   tf::DesignSpec s = passthrough();
