@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _tessel
 from . import device as device_mod
+from . import rtp_window
 from .errors import IronRuntimeError
 from .placement import SequentialPlacer, Tile
 from .runtime import Runtime
@@ -186,6 +187,7 @@ def resolve_spec(rt, workers, grid, placer):
                        [4 * b.count for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs))
     rec = rt.record()
     file = rt.sequence.__code__.co_filename
+    rtp_window.check(file, rec.ops, workers)
     ops = [(k, line, a, b, c, wait, (v.constant, sorted(v.terms.items())), sizes, strides)
            for (k, line, a, b, c, wait, v, sizes, strides) in rec.ops]
     args = [(f"arg{pos}", int(np.prod(shape)) * dtype.itemsize, dtype.itemsize) for pos, shape, dtype in rt.buffers]

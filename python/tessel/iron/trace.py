@@ -48,6 +48,8 @@ class WorkerTrace:
         self.names = 0
         self.functions = {}  # name -> ExternalFunction
         self.loops = []  # range_ loops open, innermost last
+        self.waited = {}  # barrier number -> the largest value waited for so far (wait_for_value)
+        self.rtp_reads = []  # (Buffer, element, site, waited before it)
 
     def fresh(self, prefix):
         self.names += 1
