@@ -193,6 +193,9 @@ class ObjectFifo:
             if depth is not None:
                 self._prod.depth = depth
             if tile is not None:
+                if self._prod.tile is not None and self._prod.tile != tile:
+                    raise IronRuntimeError(f"{self._prod.name} is pinned to {self._prod.tile!r} already, and now to "
+                                           f"{tile!r}: a host end sits on one shim tile")
                 self._prod.tile = tile
         return self._prod
 

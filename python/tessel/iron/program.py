@@ -144,6 +144,12 @@ def resolve_spec(rt, workers, grid, placer):
         return ("pool", handle_pool[id(c)], [0], 0)
 
     for f in fifos:
+        for h in [f._prod] + f._cons:
+            if h is not None and h.tile is not None and h.endpoint is not rt:
+                owner = f"worker '{h.endpoint.name}'" if isinstance(h.endpoint, Worker) else (
+                    "no one" if h.endpoint is None else f"the {h.endpoint.name}")
+                raise IronRuntimeError(f"{h.name} is pinned to {h.tile!r}, but it is given to {owner}: only a host "
+                                       "end (a handle given to the Runtime) sits on a shim tile")
         cons = [c for c in f._cons if c.endpoint is not None]
         if not cons:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no consumer: give {f.name}.cons() to a Worker or "

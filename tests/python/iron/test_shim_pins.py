@@ -96,3 +96,23 @@ def test_pins_that_fit_are_honoured_and_unpinned_ends_move_right(device):
     for i in range(4):
         np.testing.assert_array_equal(bufs[4 + i], bufs[i] + i + 1)
     design.close()
+
+
+def test_a_pin_on_a_handle_that_is_no_host_end_or_pinned_twice_is_an_error(device):
+    from tessel.iron.device import Tile
+
+    f = ObjectFifo(vec, name="f")
+    f.prod(tile=Tile(1, 0))
+    with pytest.raises(iron.IronRuntimeError) as e:
+        f.prod(tile=Tile(2, 0))
+    assert str(e.value) == ("f.prod() is pinned to Tile(1, 0) already, and now to Tile(2, 0): a host end sits on one "
+                            "shim tile")
+
+    ins, outs = [ObjectFifo(vec, name="in0")], [ObjectFifo(vec, name="out0")]
+    # The worker's consumer handle is pinned: it is no host end.
+    ws = [Worker(per_object(1, N), [ins[0].cons(tile=Tile(1, 0)), outs[0].prod(), add_kernel(N)], name="w")]
+    rt = Runtime(sequence_of(1), [vec, vec, ins[0].prod(), outs[0].cons()])
+    with pytest.raises(iron.IronRuntimeError) as e:
+        Program(device, rt, ws).resolve_program()
+    assert str(e.value) == ("in0.cons() is pinned to Tile(1, 0), but it is given to worker 'w': only a host end (a "
+                            "handle given to the Runtime) sits on a shim tile")
