@@ -82,7 +82,7 @@ class SequenceRecording:
         self.default_tasks = []
         self.explicit_used = False
         self.loop_depth = 0  # range_ loops open around the current op
-        self.carried = []  # range_ loops with iter_args, innermost last
+        self.carried = []  # range_ loops open (what each carries, whether it yielded), innermost last
 
     def new_slot(self):
         self.slots += 1
