@@ -29,6 +29,7 @@ def range_(start, stop=None, step=None, iter_args=None, insert_yield=True):
         start, stop = 0, start
     if step is None:
         step = 1
+    start, stop, step = (int(v) if isinstance(v, np.integer) else v for v in (start, stop, step))
     t = trace.worker_trace()
     s = trace.sequence()
     if t is not None:
@@ -78,10 +79,8 @@ def _core_loop(t, start, stop, step, iter_args, insert_yield):
 def _sequence_bounds(start, stop, step):
     """(stop - start, the first index, the step): the card runs
     ceil((stop - start) / step) iterations."""
-    if isinstance(step, Scalar):
+    if isinstance(step, Scalar) and step.is_constant():
         step = step.constant
-    elif isinstance(step, np.integer):
-        step = int(step)
     step = _check_step(step, "sequence body")
     first = Scalar.of(start, "range_ start")
     return Scalar.of(stop, "range_ stop") - first, first, step

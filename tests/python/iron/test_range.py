@@ -164,3 +164,31 @@ extern "C" void add_k(int32_t* in, int32_t* out, int32_t k, int32_t n) {
     c = np.zeros_like(a)
     design(a, c)
     np.testing.assert_array_equal(c, a + np.repeat([1, 3, 5], T))
+
+
+def test_numpy_bounds_and_a_runtime_step(device):
+    def seq(a, c, in_h, out_h):
+        for i in range_(np.int32(1), np.int64(TILES), np.int32(4)):
+            tg = TaskGroup()
+            chunk(in_h, "fill", a, i, group=tg)
+            chunk(out_h, "drain", c, i, group=tg, wait=True)
+            tg.finish()
+
+    design = passthrough(device, seq)
+    a = np.arange(SIZE, dtype=np.int32) + 3
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, expected(a, [1, 5]))
+
+    @iron.jit
+    def stepped(a: iron.In, c: iron.Out, *, n: iron.DispatchTime[np.int32] = 2):
+        def seq(a, c, n, in_h, out_h):
+            for i in range_(0, TILES, n):
+                pass
+
+        return passthrough(device, seq, extra=[n])
+
+    with pytest.raises(NotImplementedError) as e:
+        stepped(np.zeros(SIZE, np.int32), np.zeros(SIZE, np.int32))
+    assert str(e.value) == ("range_ in a sequence body: a step that is a runtime value is not supported yet; give an "
+                            "integer")
