@@ -22,9 +22,7 @@ namespace tessel::flow {
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kMoverSource = "#include \"tessel/iron_mover.h\"\n";
-} // namespace
 
-namespace {
 // The stream of a design with nothing on its grid: loops only (validated).
 CallStats run_gridless(const DesignSpec& s, std::span<const int64_t> parameters) {
   const std::vector<Op>& ops = s.sequence.ops;
