@@ -1,5 +1,6 @@
 #include "tessel/flow/loaded_design.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -21,6 +22,31 @@ namespace tessel::flow {
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kMoverSource = "#include \"tessel/iron_mover.h\"\n";
+
+// The stream of a design with nothing on its grid: loops only (validated).
+CallStats run_gridless(const DesignSpec& s, std::span<const int64_t> parameters) {
+  const std::vector<Op>& ops = s.sequence.ops;
+  std::vector<int64_t> registers(s.sequence.registers, 0), counts(ops.size(), 0);
+  std::copy(parameters.begin(), parameters.end(), registers.begin());
+  CallStats stats;
+  for (size_t pc = 0; pc < ops.size(); ++pc, ++stats.ops) {
+    const Op& op = ops[pc];
+    if (op.kind == OpKind::LoopBegin) {
+      int64_t span = op.value.constant;
+      for (const auto& [reg, coeff] : op.value.terms)
+        span += coeff * registers[reg];
+      const int64_t step = op.c > 1 ? int64_t(op.c) : 1;
+      registers[op.a] = 0;
+      counts[pc] = span <= 0 ? 0 : (span + step - 1) / step;
+      if (counts[pc] == 0) pc = op.b;
+    } else if (op.kind == OpKind::LoopEnd) {
+      if (++registers[op.a] < counts[op.b]) pc = op.b;
+    } else {
+      throw FlowError("design '" + s.name + "': a stream op other than a loop in a design with no grid");
+    }
+  }
+  return stats;
+}
 } // namespace
 
 // One grid runs on a device at a time: the design whose grid runs there now.
@@ -43,6 +69,7 @@ struct LoadedDesign::Impl {
   std::unique_ptr<Sequencer> sequencer;
   std::thread card;
   bool running = false, closed = false;
+  bool gridless = false; // no worker and no channel: nothing runs on the grid
   uint64_t calls = 0, launches = 0;
   std::exception_ptr card_error; // the run's own error (a kernel's), if it ended with one
 
@@ -154,7 +181,11 @@ std::unique_ptr<LoadedDesign> LoadedDesign::load(std::shared_ptr<Device> device,
       DataMovementConfig cfg{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, {}, {}, {}, -1};
       d.program.add_kernel_from_source(kMoverSource, "iron_mover", CoreRangeSet(movers), cfg);
     }
-    device->command_queue().compile_program(d.program);
+    // A design without workers and channels is legal: its stream can only
+    // loop (every other op names a channel or a worker), so its calls run
+    // on the host and no grid is launched.
+    d.gridless = s.workers.empty() && movers.empty();
+    if (!d.gridless) device->command_queue().compile_program(d.program);
   } catch (const ProgramError&) {
     throw;
   } catch (const ValidationError& e) {
@@ -181,6 +212,10 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
   if (parameters.size() != s.sequence.parameters)
     throw ValidationError("design '" + s.name + "': called with " + std::to_string(parameters.size()) +
                           " dispatch values; the sequence takes " + std::to_string(s.sequence.parameters));
+  if (d.gridless) {
+    ++d.calls;
+    return run_gridless(s, parameters);
+  }
   if (!d.running) d.launch();
   // The card is parked between calls (or not yet running its stream): the
   // device's memory is the host's until the request is published. Drained

@@ -8,7 +8,7 @@
 namespace tessel::flow {
 
 Sequencer::Sequencer(sim::Chip& chip, const DesignSpec& spec, const Layout& layout, CallLine& line)
-    : chip_(chip), spec_(spec), layout_(layout), line_(line) {
+    : chip_(chip), spec_(spec), layout_(layout), line_(line), rtp_(chip.policy()) {
   int32_t columns = 0;
   for (const ChannelSpec& c : spec.channels)
     columns = std::max(columns, c.shim_column + 1);
@@ -146,15 +146,13 @@ bool Sequencer::run_op(const Op& op) {
   case OpKind::Copy: slots_[op.a] = slots_[op.b]; return true;
   case OpKind::WriteRtp: {
     const CoreImage& img = layout_.cores[layout_.worker_core[op.a]];
-    sim::Core& core = chip_.core(img.chip_index);
-    const int64_t v = eval(op.value);
-    *reinterpret_cast<volatile int32_t*>(core.l1 + img.rtp_addrs[op.b] + 4 * op.c) = int32_t(v);
-    chip_.wake_memory_waiters(core);
+    rtp_.write(chip_, img.chip_index, img.rtp_addrs[op.b] + 4 * op.c, int32_t(eval(op.value)));
     return true;
   }
   case OpKind::SetBarrier: {
     const int64_t v = eval(op.value);
     if (v < 0 || v > 63) flow_error(op, "a WorkerRuntimeBarrier takes values 0 to 63, not " + std::to_string(v));
+    rtp_.flush(chip_); // what the sequence wrote before the set lands before it
     const CoreImage& img = layout_.cores[layout_.worker_core[op.a]];
     sim::Core& core = chip_.core(img.chip_index);
     __atomic_store_n(reinterpret_cast<uint32_t*>(core.l1 + img.barriers_addr + 4 * op.b), uint32_t(v),
@@ -163,7 +161,8 @@ bool Sequencer::run_op(const Op& op) {
     return true;
   }
   case OpKind::LoopBegin: {
-    const int64_t count = eval(op.value);
+    const int64_t span = eval(op.value), step = op.c > 1 ? int64_t(op.c) : 1;
+    const int64_t count = span <= 0 ? 0 : (span + step - 1) / step;
     registers_[op.a] = 0;
     loop_counts_[pc_] = count;
     if (count <= 0) pc_ = op.b; // past the end (the caller steps once more)
@@ -194,6 +193,7 @@ bool Sequencer::advance() {
 }
 
 void Sequencer::answer(CallFailure failure, std::string message) {
+  rtp_.flush(chip_);
   for (size_t c = 0; c < spec_.channels.size(); ++c)
     stats_.objects_moved += channel(uint32_t(c)).moved_objects - moved_at_start_[c];
   line_.result.failure = failure;
@@ -212,6 +212,7 @@ void Sequencer::poll(sim::Chip&) {
     return;
   }
   if (state_ != State::Running) return;
+  rtp_.turn(chip_);
   try {
     advance();
   } catch (const FlowError& e) {
@@ -236,11 +237,16 @@ bool Sequencer::idle(sim::Chip&) {
       }
       start_call();
     }
+    rtp_.turn(chip_);
     try {
       if (advance()) return true;
     } catch (const FlowError& e) {
       answer(CallFailure::Flow, e.what());
       return false;
+    }
+    if (state_ == State::Running && rtp_.pending()) {
+      rtp_.flush(chip_); // nothing else can move: the writes on their way land now
+      return true;
     }
     if (state_ == State::Done) {
       // Every fiber is blocked and the stream has ended: the call is over.

@@ -13,7 +13,8 @@
 //  - `stop` (host) ends the grid at the card's next look (RunStopped).
 //
 // Sequence state (per call): pc, registers, loop counts, task slots and
-// instances; descriptors per shim tile (taken at Push, given at Free).
+// instances; descriptors per shim tile (taken at Push, given at Free); RTP
+// writes not landed yet (rtp_propagation.hpp; all land before the answer).
 #pragma once
 
 #include <atomic>
@@ -24,6 +25,7 @@
 
 #include "base/park.hpp"
 #include "flow/layout.hpp"
+#include "flow/rtp_propagation.hpp"
 #include "sim/card_agent.hpp"
 #include "tessel/flow/loaded_design.hpp"
 #include "tessel/iron_abi.h"
@@ -109,6 +111,7 @@ private:
   std::vector<std::vector<int32_t>> id_holder_;
   std::vector<uint64_t> moved_at_start_; // per channel
   CallStats stats_;
+  RtpPropagation rtp_; // RTP writes on their way to the cores
 };
 
 } // namespace tessel::flow

@@ -82,7 +82,8 @@ TEST(LoadedDesign, PassthroughMovesEveryByteOnEveryCall) {
   auto design = tf::LoadedDesign::load(device, passthrough());
   for (int call = 0; call < 3; ++call) {
     Io io;
-    for (uint32_t i = 0; i < kBytes; ++i) io.a[i] = uint8_t(i * 7 + call);
+    for (uint32_t i = 0; i < kBytes; ++i)
+      io.a[i] = uint8_t(i * 7 + call);
     auto spans = io.spans();
     const tf::CallStats st = design->call(spans, {});
     EXPECT_EQ(io.c, io.a) << "call " << call;
@@ -193,5 +194,71 @@ TEST(LoadedDesign, ALoopOverADispatchValueChunksTheTransfers) {
     design->call(spans, params);
     for (uint32_t i = 0; i < kBytes; ++i)
       ASSERT_EQ(io.c[i], i < count * kObject ? io.a[i] : 0) << "count " << count << " byte " << i;
+  }
+}
+
+namespace {
+// A loop over `span` (an Expr) with `step`, around the ops given; fixes up the loop's indices.
+std::vector<tf::Op> loop(uint32_t reg, tf::Expr span, uint32_t step, std::vector<tf::Op> body) {
+  tf::Op begin;
+  begin.kind = tf::OpKind::LoopBegin, begin.a = reg, begin.c = step, begin.line = 50;
+  begin.value = std::move(span);
+  begin.b = uint32_t(body.size() + 1);
+  tf::Op end;
+  end.kind = tf::OpKind::LoopEnd, end.a = reg, end.b = 0, end.line = 50;
+  std::vector<tf::Op> ops{begin};
+  ops.insert(ops.end(), body.begin(), body.end());
+  ops.push_back(end);
+  return ops;
+}
+} // namespace
+
+TEST(LoadedDesign, ADesignWithNoWorkersAndNoChannelsRunsItsLoopsWithoutAGrid) {
+  auto device = open_device();
+  tf::DesignSpec s;
+  s.name = "gridless";
+  s.args = {{"a", kBytes, 1}};
+  s.sequence.parameters = 2;
+  s.sequence.parameter_names = {"baz", "bar"};
+  s.sequence.registers = 3;
+  s.sequence.ops = loop(2, tf::Expr{0, {{0, 1}}}, 1, {}); // range_(baz)
+  auto design = tf::LoadedDesign::load(device, s);
+  std::vector<uint8_t> a(kBytes, 7);
+  const tf::HostSpan spans[] = {{a.data(), a.size()}};
+  for (int64_t baz : {3, 0, 5}) {
+    const int64_t params[] = {baz, 11};
+    const tf::CallStats st = design->call(spans, params);
+    EXPECT_EQ(st.ops, uint64_t(1 + baz)) << baz; // LoopBegin once, LoopEnd per iteration
+    EXPECT_EQ(st.tasks, 0u);
+  }
+  EXPECT_EQ(design->calls(), 3u);
+  EXPECT_EQ(design->launches(), 0u);
+  EXPECT_EQ(a, std::vector<uint8_t>(kBytes, 7));
+}
+
+TEST(LoadedDesign, ALoopStepDividesItsSpanRoundingUp) {
+  auto device = open_device();
+  tf::DesignSpec s = passthrough();
+  s.sequence.parameters = 1;
+  s.sequence.parameter_names = {"stop"};
+  s.sequence.registers = 2;
+  // for i in range_(1, stop, 2): objects 1, 3, ... (offset (1 + 2 i) objects)
+  const tf::Expr offset{int64_t(kObject), {{1, 2 * int64_t(kObject)}}};
+  s.sequence.ops =
+      loop(1, tf::Expr{-1, {{0, 1}}}, 2,
+           {push(0, 0, 0, false, 41, kObject, offset), push(1, 1, 1, true, 42, kObject, offset),
+            slot_op(tf::OpKind::Await, 1, 43), slot_op(tf::OpKind::Free, 0, 43), slot_op(tf::OpKind::Free, 1, 43)});
+  auto design = tf::LoadedDesign::load(device, s);
+  for (int64_t stop : {4, 3, 1}) {
+    Io io;
+    std::iota(io.a.begin(), io.a.end(), uint8_t(stop));
+    auto spans = io.spans();
+    const int64_t params[] = {stop};
+    design->call(spans, params);
+    for (uint32_t i = 0; i < kBytes; ++i) {
+      const uint32_t object = i / kObject;
+      const bool moved = object % 2 == 1 && object < stop;
+      ASSERT_EQ(io.c[i], moved ? io.a[i] : 0) << "stop " << stop << " byte " << i;
+    }
   }
 }

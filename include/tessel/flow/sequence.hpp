@@ -33,7 +33,7 @@ enum class OpKind : uint8_t {
   Copy,       // slot a = slot b
   WriteRtp,   // a word of an RTP buffer
   SetBarrier, // a worker's barrier lock = value (0..63)
-  LoopBegin,  // register a from 0 while < value; past the matching LoopEnd when done
+  LoopBegin,  // register a from 0, ceil(value / step) times; past the matching LoopEnd when done
   LoopEnd,    // back to the matching LoopBegin
 };
 
@@ -42,9 +42,9 @@ struct Op {
   uint32_t line = 0;  // sequence-body line, for reports
   uint32_t a = 0;     // Push/Await/Free/Copy: slot; WriteRtp: worker; SetBarrier: worker; Loop*: register
   uint32_t b = 0;     // Push: channel; Copy: source slot; WriteRtp: rtp; SetBarrier: barrier; LoopBegin: LoopEnd's index; LoopEnd: LoopBegin's index
-  uint32_t c = 0;     // Push: host buffer (arg); WriteRtp: word index
+  uint32_t c = 0;     // Push: host buffer (arg); WriteRtp: word index; LoopBegin: step (0 = 1)
   bool wait = false;  // Push: a completion token is wanted (Await allowed)
-  Expr value;         // Push: offset (elements); WriteRtp/SetBarrier: value; LoopBegin: trip count
+  Expr value;         // Push: offset (elements); WriteRtp/SetBarrier: value; LoopBegin: stop - start
   uint32_t sizes[4] = {1, 1, 1, 1};   // Push: the access pattern, outermost first
   uint32_t strides[4] = {0, 0, 0, 0}; // in elements
 };

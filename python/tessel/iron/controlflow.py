@@ -3,6 +3,8 @@ loops in the worker's kernel; in a sequence body, loops of the recorded
 stream (their trip count may be a DispatchTime value). Outside both, range_
 is Python's range."""
 
+import numpy as np
+
 from . import trace
 from .errors import IronRuntimeError
 from .expr import Scalar
@@ -17,50 +19,98 @@ class _CoreIndex:
         return self.name
 
 
-def range_(start, stop=None, step=1, iter_args=None):
+def range_(start, stop=None, step=None, iter_args=None, insert_yield=True):
+    """IRON's range_: range_(stop) or range_(start, stop[, step]) with an
+    optional iter_args. With insert_yield=True (the default) the loop ends
+    each iteration by itself; with insert_yield=False the body ends with
+    yield_([...]) (yield_([]) when nothing is carried). A loop carrying
+    iter_args always ends with the yield_ of the values carried on."""
     if stop is None:
         start, stop = 0, start
+    if step is None:
+        step = 1
+    start, stop, step = (int(v) if isinstance(v, np.integer) else v for v in (start, stop, step))
     t = trace.worker_trace()
     s = trace.sequence()
     if t is not None:
-        return _core_loop(t, start, stop, step)
+        return _core_loop(t, start, stop, step, iter_args, insert_yield)
     if s is not None:
-        return _sequence_loop(s, start, stop, step, iter_args)
+        return _sequence_loop(s, start, stop, step, iter_args, insert_yield)
     return range(start, stop, step)
 
 
-def _core_loop(t, start, stop, step):
+def _check_step(step, where):
+    if isinstance(step, Scalar) and not step.is_constant():
+        raise NotImplementedError(f"range_ in a {where}: a step that is a runtime value is not supported yet; "
+                                  "give an integer")
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise TypeError(f"range_ in a {where}: step must be an integer, got {step!r}")
+    if step <= 0:
+        raise ValueError(f"range_ in a {where}: step must be positive (an scf.for step), got {step}")
+    return step
+
+
+def _end_frame(frame, yielded_what):
+    if not frame["insert_yield"] and not frame["yielded"]:
+        raise IronRuntimeError(f"range_(..., insert_yield=False): the loop body must end with {yielded_what}")
+
+
+def _core_loop(t, start, stop, step, iter_args, insert_yield):
     for v, what in ((start, "start"), (stop, "stop"), (step, "step")):
         if not isinstance(v, int) or isinstance(v, bool):
             raise TypeError(f"range_ in a core_fn: {what} must be an integer (a CompileTime value), got {v!r}")
-    if step <= 0:
-        raise ValueError("range_ in a core_fn: step must be positive")
+    _check_step(step, "core_fn")
+    if iter_args:
+        raise NotImplementedError("range_ in a core_fn: iter_args are not supported yet")
     i = t.fresh("i")
     t.emit(f"for (int32_t {i} = {start}; {i} < {stop}; {i} += {step}) {{")
     t.depth += 1
-    yield _CoreIndex(i)
+    frame = {"carried": [], "yielded": False, "insert_yield": insert_yield}
+    t.loops.append(frame)
+    try:
+        yield _CoreIndex(i)
+    finally:
+        t.loops.pop()
+    _end_frame(frame, "yield_([])")
     t.depth -= 1
     t.lines.append("  " * t.depth + "}")
 
 
-def _sequence_loop(s, start, stop, step, iter_args):
+def _sequence_bounds(start, stop, step):
+    """(stop - start, the first index, the step): the card runs
+    ceil((stop - start) / step) iterations."""
+    if isinstance(step, Scalar) and step.is_constant():
+        step = step.constant
+    step = _check_step(step, "sequence body")
+    first = Scalar.of(start, "range_ start")
+    return Scalar.of(stop, "range_ stop") - first, first, step
+
+
+def _sequence_loop(s, start, stop, step, iter_args, insert_yield):
     from .runtime import loop_begin, loop_end
 
-    if not (isinstance(step, int) and step == 1 and isinstance(start, int) and start == 0):
-        raise NotImplementedError("range_ in a sequence body counts from 0 in steps of 1 here")
+    span, first, step = _sequence_bounds(start, stop, step)
     if iter_args is None:
-        reg, begin = loop_begin(s, Scalar.of(stop, "range_ stop"))
-        yield Scalar.register(reg)
+        reg, begin = loop_begin(s, span, step)
+        frame = {"carried": [], "yielded": False, "insert_yield": insert_yield}
+        s.carried.append(frame)
+        try:
+            yield first + step * Scalar.register(reg)
+        finally:
+            s.carried.pop()
+        _end_frame(frame, "yield_([])")
         loop_end(s, reg, begin)
         return
     carried = [_carry_in(s, a) for a in iter_args]
-    reg, begin = loop_begin(s, Scalar.of(stop, "range_ stop"))
+    reg, begin = loop_begin(s, span, step)
     inside = [_proxy(s, c, in_loop=True) for c in carried]
-    s.carried.append({"carried": carried, "yielded": False})
+    # With iter_args the body yields the carried values itself, whichever
+    # insert_yield says (IRON's own spelling is insert_yield=False).
+    s.carried.append({"carried": carried, "yielded": False, "insert_yield": False})
     after = []
     try:
         after = [_proxy(s, c, in_loop=False) for c in carried]
-        yield Scalar.register(reg), _one(inside), _one(after)
+        yield first + step * Scalar.register(reg), _one(inside), _one(after)
         if not s.carried[-1]["yielded"]:
             raise IronRuntimeError("range_ with iter_args: the loop body must end with yield_([...]) giving the "
                                    "values carried into the next iteration")
@@ -119,11 +169,25 @@ def _proxy(s, carried, in_loop):
 def yield_(values=None):
     from .runtime import COPY, _op
 
+    values = list(values or [])
+    t = trace.worker_trace()
+    if t is not None:
+        if not t.loops or t.loops[-1]["insert_yield"]:
+            raise IronRuntimeError("yield_() in a core_fn ends the body of a range_(..., insert_yield=False) loop")
+        if values:
+            raise NotImplementedError("range_ in a core_fn: iter_args are not supported yet, so yield_ takes []")
+        t.loops[-1]["yielded"] = True
+        return
     s = trace.sequence()
     if s is None or not s.carried:
-        raise IronRuntimeError("yield_() ends the body of a range_ loop with iter_args in a sequence body")
+        raise IronRuntimeError("yield_() ends the body of a range_ loop with iter_args (or insert_yield=False) "
+                               "in a sequence body")
     frame = s.carried[-1]
-    values = list(values or [])
+    if frame["insert_yield"]:
+        raise IronRuntimeError("yield_(): this range_ loop carries nothing and ends its iterations itself "
+                               "(insert_yield=True); pass insert_yield=False to end them with yield_([])")
+    if frame["yielded"]:
+        raise IronRuntimeError("yield_(): the loop body has yielded already")
     if len(values) != len(frame["carried"]):
         raise ValueError(f"yield_: the loop carries {len(frame['carried'])} values, yielded {len(values)}")
     for v, (kind, slots, tasks) in zip(values, frame["carried"]):

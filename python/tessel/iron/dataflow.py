@@ -5,7 +5,7 @@ core_fn, fill/drain in a Runtime's sequence body."""
 from . import trace
 from .errors import IronRuntimeError
 from .expr import Scalar
-from .placement import Tile
+from .placement import AnyShimTile, Tile, check_shim_pin
 from .types import array_type, c_type, element_count
 
 
@@ -152,6 +152,16 @@ class ObjectFifoHandle:
         return forward(self, **kwargs)
 
 
+def _shim_pin(handle, tile):
+    """The Tile a host end is pinned to (None: the placer's choice)."""
+    if tile is None or tile is AnyShimTile:
+        return None
+    if not isinstance(tile, Tile):
+        raise TypeError(f"{handle[:-1]}tile=...) takes a shim Tile(col, 0) or AnyShimTile, got {tile!r}")
+    check_shim_pin(tile, handle)
+    return tile
+
+
 def _reject_unsupported(verb, kwargs):
     if kwargs:
         raise TypeError(f"{verb}() does not take {', '.join(sorted(kwargs))} here")
@@ -176,20 +186,21 @@ class ObjectFifo:
         self._cons = []
 
     def prod(self, depth=None, tile=None):
-        if tile is not None and not isinstance(tile, Tile):
-            raise TypeError(f"{self.name}.prod(tile=...) takes a Tile, got {tile!r}")
+        tile = _shim_pin(f"{self.name}.prod()", tile)
         if self._prod is None:
             self._prod = ObjectFifoHandle(self, True, depth, tile)
         else:
             if depth is not None:
                 self._prod.depth = depth
             if tile is not None:
+                if self._prod.tile is not None and self._prod.tile != tile:
+                    raise IronRuntimeError(f"{self._prod.name} is pinned to {self._prod.tile!r} already, and now to "
+                                           f"{tile!r}: a host end sits on one shim tile")
                 self._prod.tile = tile
         return self._prod
 
     def cons(self, depth=None, tile=None):
-        if tile is not None and not isinstance(tile, Tile):
-            raise TypeError(f"{self.name}.cons(tile=...) takes a Tile, got {tile!r}")
+        tile = _shim_pin(f"{self.name}.cons()", tile)
         h = ObjectFifoHandle(self, False, depth, tile)
         self._cons.append(h)
         return h

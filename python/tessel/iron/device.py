@@ -1,7 +1,11 @@
 """The device a design runs on: a tessel.Device. IRON's device names (NPU1,
-NPU2, ...) are accepted and stand for the current tessel device."""
+NPU2, ...) are accepted and stand for the current tessel device. Tile and the
+AnyComputeTile / AnyMemTile / AnyShimTile placeholders import from here too,
+as in IRON (aie.iron.device)."""
 
 import threading
+
+from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, Tile  # noqa: F401
 
 _lock = threading.Lock()
 _current = None

@@ -11,7 +11,9 @@ class IronRuntimeError(Error, RuntimeError):
 
 class RaceWarning(UserWarning):
     """A likely bug silicon may run correctly: an un-awaited task no awaited
-    task of its group depends on (the spec's race rule)."""
+    task of its group depends on (the spec's race rule), or a worker reading
+    a runtime parameter the sequence writes with no WorkerRuntimeBarrier
+    between them (the runtime-parameter window)."""
 
 
 def strict_mode():

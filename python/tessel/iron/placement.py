@@ -3,8 +3,13 @@
 A Worker's Tile(col, row) is the Tensix core at logical (col, row). The host
 end of a fifo sits on a shim tile, Tile(col, 0) given to prod(tile=...) or
 cons(tile=...): shim column col, with 2 fill (MM2S) and 2 drain (S2MM) DMA
-channels and 16 descriptors per shim tile.
+channels and 16 descriptors per shim tile. A pinned shim end is a pin: a
+tile outside the device, not in row 0, or whose channels of that direction
+are taken is an error naming the tile and the handle.
 """
+
+
+from .errors import IronRuntimeError
 
 
 class Tile:
@@ -63,11 +68,38 @@ class SequentialPlacer:
                     raise ValueError(f"no free core left for worker '{w.name}' on the {gx} x {gy} grid")
                 w.tile = free.pop(0)
 
-    def place_shim(self, column, kind, used, grid_x):
+    def place_shim(self, column, kind, used, grid_x, handle=None, pinned=None):
+        """The (column, channel) of a host end near `column`, moving right
+        when that column's channels are taken; a `pinned` Tile is that
+        column or an IronRuntimeError naming it and the handle. `used` maps
+        (column, kind) to the names of the handles on its channels."""
         limit = SHIM_FILL_CHANNELS if kind == "fill" else SHIM_DRAIN_CHANNELS
+        if pinned is not None:
+            check_shim_pin(pinned, handle, grid_x)
+            taken = used.setdefault((pinned.col, kind), [])
+            if len(taken) >= limit:
+                raise IronRuntimeError(
+                    f"{handle} is pinned to {pinned!r}, whose {limit} {_DIRECTION[kind]} channels are all taken "
+                    f"(by {', '.join(taken)}): pin it to another shim tile, or leave it unpinned")
+            taken.append(str(handle))
+            return pinned.col, len(taken) - 1
         for col in list(range(column, grid_x)) + list(range(0, column)):
-            n = used.get((col, kind), 0)
-            if n < limit:
-                used[(col, kind)] = n + 1
-                return col, n
-        raise ValueError(f"every shim tile's {limit} {kind} channels are taken")
+            taken = used.setdefault((col, kind), [])
+            if len(taken) < limit:
+                taken.append(str(handle))
+                return col, len(taken) - 1
+        raise IronRuntimeError(f"{handle}: every shim tile's {limit} {_DIRECTION[kind]} channels are taken")
+
+
+_DIRECTION = {"fill": "fill (MM2S)", "drain": "drain (S2MM)"}
+
+
+def check_shim_pin(tile, handle, grid_x=None):
+    """A Tile a handle's host end is pinned to must be a shim tile (row 0)
+    of the device (column 0 to grid_x - 1, when known)."""
+    if tile.row != 0:
+        raise IronRuntimeError(f"{handle} is pinned to {tile!r}, which is not a shim tile: a fifo's host end sits "
+                               "on a shim tile, Tile(col, 0)")
+    if grid_x is not None and tile.col >= grid_x:
+        raise IronRuntimeError(f"{handle} is pinned to {tile!r}, which is outside the device: its shim tiles are "
+                               f"Tile(0, 0) to Tile({grid_x - 1}, 0)")

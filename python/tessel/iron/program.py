@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _tessel
 from . import device as device_mod
+from . import rtp_window
 from .errors import IronRuntimeError
 from .placement import SequentialPlacer, Tile
 from .runtime import Runtime
@@ -143,6 +144,12 @@ def resolve_spec(rt, workers, grid, placer):
         return ("pool", handle_pool[id(c)], [0], 0)
 
     for f in fifos:
+        for h in [f._prod] + f._cons:
+            if h is not None and h.tile is not None and h.endpoint is not rt:
+                owner = f"worker '{h.endpoint.name}'" if isinstance(h.endpoint, Worker) else (
+                    "no one" if h.endpoint is None else f"the {h.endpoint.name}")
+                raise IronRuntimeError(f"{h.name} is pinned to {h.tile!r}, but it is given to {owner}: only a host "
+                                       "end (a handle given to the Runtime) sits on a shim tile")
         cons = [c for c in f._cons if c.endpoint is not None]
         if not cons:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no consumer: give {f.name}.cons() to a Worker or "
@@ -163,14 +170,14 @@ def resolve_spec(rt, workers, grid, placer):
             if hosts:
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' goes from the Runtime to the Runtime")
             home = pools[sinks[0][1]][1]
-            col, ch = placer.place_shim(prod.tile.col if prod.tile else home[0], "fill", shim_used, gx)
+            col, ch = placer.place_shim(home[0], "fill", shim_used, gx, prod.name, prod.tile)
             prod.channel_index = len(channels)
             channels.append((f"{f.name} fill (shim ({col},0) MM2S {ch})", (-1, [0], 0),
                              [(k[1], k[2], k[3]) for k in sinks], f.object_bytes, col, ch))
         elif hosts:
             c = hosts[0][1]
             home = pools[src[1]][1]
-            col, ch = placer.place_shim(c.tile.col if c.tile else home[0], "drain", shim_used, gx)
+            col, ch = placer.place_shim(home[0], "drain", shim_used, gx, c.name, c.tile)
             c.channel_index = len(channels)
             channels.append((f"{f.name} drain (shim ({col},0) S2MM {ch})", (src[1], src[2], src[3]), [(-1, [0], 0)],
                              src[4], col, ch))
@@ -186,6 +193,7 @@ def resolve_spec(rt, workers, grid, placer):
                        [4 * b.count for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs))
     rec = rt.record()
     file = rt.sequence.__code__.co_filename
+    rtp_window.check(file, rec.ops, workers)
     ops = [(k, line, a, b, c, wait, (v.constant, sorted(v.terms.items())), sizes, strides)
            for (k, line, a, b, c, wait, v, sizes, strides) in rec.ops]
     args = [(f"arg{pos}", int(np.prod(shape)) * dtype.itemsize, dtype.itemsize) for pos, shape, dtype in rt.buffers]

@@ -198,10 +198,12 @@ def set_barrier(barrier, value):
         _op(s, SET_BARRIER, a=w.index, b=number, value=v)
 
 
-def loop_begin(s, count):
+def loop_begin(s, span, step=1):
+    """A loop of ceil(span / step) iterations (none when span <= 0); its
+    register counts them from 0."""
     reg = s.new_register()
     s.loop_depth += 1
-    return reg, _op(s, LOOP_BEGIN, a=reg, value=count)
+    return reg, _op(s, LOOP_BEGIN, a=reg, c=step, value=span)
 
 
 def loop_end(s, reg, begin):

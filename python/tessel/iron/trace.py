@@ -47,6 +47,9 @@ class WorkerTrace:
         self.depth = 1
         self.names = 0
         self.functions = {}  # name -> ExternalFunction
+        self.loops = []  # range_ loops open, innermost last
+        self.waited = {}  # barrier number -> the largest value waited for so far (wait_for_value)
+        self.rtp_reads = []  # (Buffer, element, site, waited before it)
 
     def fresh(self, prefix):
         self.names += 1
@@ -79,7 +82,7 @@ class SequenceRecording:
         self.default_tasks = []
         self.explicit_used = False
         self.loop_depth = 0  # range_ loops open around the current op
-        self.carried = []  # range_ loops with iter_args, innermost last
+        self.carried = []  # range_ loops open (what each carries, whether it yielded), innermost last
 
     def new_slot(self):
         self.slots += 1

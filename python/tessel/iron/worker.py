@@ -29,6 +29,8 @@ class WorkerRuntimeBarrier:
         if number is None:
             raise IronRuntimeError(f"this barrier was not given to worker '{t.worker.name}' in its fn_args")
         t.emit(f"iron::{call}({number}, {value});")
+        if call == "wait_for_value" and value > 0:  # a wait for 0 passes at once: it orders nothing
+            t.waited[number] = max(value, t.waited.get(number, 0))
 
     def set(self, value):
         from .runtime import set_barrier
@@ -67,6 +69,7 @@ class Worker:
         self.handles = []
         self.barriers = []
         self.buffers = []
+        self.rtp_reads = []  # from generate(): (Buffer, element, site, barriers waited for before it)
         for i, a in enumerate(fn_args):
             if isinstance(a, ObjectFifoHandle):
                 if a.endpoint is not None and a.endpoint is not self:
@@ -89,6 +92,7 @@ class Worker:
         """The worker's kernel source (C++), from one trace of core_fn, and
         the include directories its external kernels need."""
         t = trace.WorkerTrace(self)
+        self.rtp_reads = t.rtp_reads
         if self.core_fn is not None:
             with t:
                 if self.while_true:

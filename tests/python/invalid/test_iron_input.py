@@ -47,7 +47,7 @@ CONSTRUCT = [
     ("depth", ValueError, lambda: ObjectFifo(line, depth=0), "ObjectFifo: depth must be an integer >= 1, got 0"),
     ("tile", TypeError, lambda: Tile(-1, 0), "Tile: col must be an integer >= 0, got -1"),
     ("prod-tile", TypeError, lambda: ObjectFifo(line, name="f").prod(tile=(0, 0)),
-     "f.prod(tile=...) takes a Tile, got (0, 0)"),
+     "f.prod(tile=...) takes a shim Tile(col, 0) or AnyShimTile, got (0, 0)"),
     ("fifo-in-worker", TypeError, lambda: Worker(copy_core, [ObjectFifo(line, name="g")]),
      "Worker fn_args[0] is the ObjectFifo 'g' itself: pass a handle, g.prod() or g.cons()"),
     ("core-fn", TypeError, lambda: Worker(3), "Worker: core_fn must be a function, got 3"),
