@@ -64,6 +64,9 @@ struct CardMemory {
   alignas(64) std::atomic<uint32_t> posted{0};     // card: events published
   alignas(64) std::atomic<uint32_t> read_count{0}; // host: events read (the read-count line)
   alignas(64) std::atomic<uint32_t> stop{0};       // host: stop the grid (abort)
+  // host, written before `stop`: how long the abort may wait for the cores to
+  // leave their loops, in card ticks (0: the dispatcher's own grid_stop_s).
+  std::atomic<uint64_t> stop_within_ticks{0};
   alignas(64) std::atomic<uint32_t> ready{0};      // card: every core's loop waits for commands
   alignas(64) std::atomic<uint32_t> finished{0};   // card: the run ended
   ParkWord card_park, host_park;

@@ -80,6 +80,8 @@ void Dispatcher::begin_abort(sim::Chip&) {
     message_ = "the run was aborted: the host wrote the stop flag into every core";
   }
   abort_tick_ = now_ticks();
+  if (const uint64_t within = mem_.stop_within_ticks.load(std::memory_order_acquire))
+    grid_stop_ticks_ = std::min(grid_stop_ticks_, within);
   for (uint32_t c = 0; c < cores_; ++c) {
     set_word(state_words(c), KM_WORD_STOP, 1);
     CoreState& cs = core_state_[c];
@@ -95,7 +97,7 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
     if (now - abort_tick_ > grid_stop_ticks_) {
       if (error_ == KM_ERROR_NONE) error_ = KM_ERROR_STOPPED;
       chip.request_stop("the run was aborted and its cores did not leave their loops within " +
-                        std::to_string(config_.grid_stop_s) + " s");
+                        std::to_string(double(grid_stop_ticks_) / (KM_TIMER_MHZ * 1e6)) + " s");
     }
     return false;
   }

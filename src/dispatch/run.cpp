@@ -22,6 +22,10 @@ Clock::time_point after(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+// What is left of a deadline, in seconds; a passed one leaves the least an abort can wait (1 ms).
+double left_of(Clock::time_point deadline) {
+  return std::max(0.001, std::chrono::duration<double>(deadline - Clock::now()).count());
+}
 } // namespace
 
 Run::Run(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -519,7 +523,7 @@ ResultBlock Run::stop(double timeout_s) {
         }
       }
     } catch (const WaitTimeout& e) {
-      abort();
+      r.abort(left_of(deadline));
       throw EngineTimeout(std::string("Run.stop: ") + e.what() + "; the run was aborted", nullptr);
     }
   }
@@ -533,7 +537,7 @@ ResultBlock Run::stop(double timeout_s) {
     }
   }
   if (drain_error) {
-    abort();
+    r.abort(left_of(deadline));
     throw WaitTimeout(std::string("Run.stop: ") + *drain_error + "; the run was aborted", {});
   }
   if (!r.card_finished() && !r.exit_sent) {
@@ -544,7 +548,7 @@ ResultBlock Run::stop(double timeout_s) {
   }
   const bool finished = r.wait_until([&] { return r.card_finished(); }, deadline);
   if (!finished) {
-    abort();
+    r.abort(left_of(deadline));
     throw WaitTimeout("Run.stop: the kernels did not return within " + std::to_string(timeout_s) +
                           " s of EXIT; the run was aborted",
                       {});
@@ -561,9 +565,14 @@ ResultBlock Run::stop(double timeout_s) {
   return r.result;
 }
 
-ResultBlock Run::abort() {
-  Impl& r = *impl_;
+ResultBlock Run::abort() { return impl_->abort(0.0); }
+
+ResultBlock Run::Impl::abort(double grid_stop_s) {
+  Impl& r = *this;
   if (r.stopped) return r.result;
+  if (grid_stop_s > 0)
+    r.memory->stop_within_ticks.store(std::max<uint64_t>(1, uint64_t(grid_stop_s * KM_TIMER_MHZ * 1e6)),
+                                      std::memory_order_release);
   r.memory->stop.store(1, std::memory_order_seq_cst);
   unpark(r.memory->card_park);
   const double wait_s = r.session->config.grid_timeout_s + 2.0;

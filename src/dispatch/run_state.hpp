@@ -150,6 +150,9 @@ struct Run::Impl {
   bool wait_until(Done done, std::chrono::steady_clock::time_point deadline);
   std::string kernel_activity() const;
   [[noreturn]] void raise_failed(const std::string& context);
+  // Run::abort; grid_stop_s > 0 bounds the card's wait for the cores to leave
+  // their loops (Run::stop's deadline: one deadline for all of it).
+  ResultBlock abort(double grid_stop_s);
   void log_kernel_state() const;
   void raise_event_errors(uint64_t handle, const HandleState& h);
   ~Impl();

@@ -5,6 +5,8 @@ host-side wait that runs out, a kernel that does not compile, one that never
 serves, and the class hierarchy. After each the session loads again."""
 
 
+import time
+
 import pytest
 
 import tessel
@@ -177,6 +179,22 @@ def test_the_deadline_holds_for_a_handler_that_never_blocks(policy):
                                    "  core (2,1) did not report: reader running")
         assert run.stopped and run.result().error_name == "deadline"
         loads_again(session)
+
+
+def test_stop_keeps_one_deadline_for_all_of_it(session):
+    # The drain runs out, then the abort's wait for the grid has only what is
+    # left of the same deadline (it waited its own 2 s more).
+    run = session.load(basic_program(), deadline=30.0)
+    run.submit("spin", group=(2, 1))  # its reader waits on a CB nobody fills
+    t0 = time.monotonic()
+    with pytest.raises(km.WaitTimeout) as e:
+        run.stop(timeout=1.0)
+    elapsed = time.monotonic() - t0
+    assert str(e.value).startswith("Run.stop: Run.drain: 1 commands have no event after 1.000000 s")
+    assert str(e.value).endswith("; the run was aborted")
+    assert elapsed < 1.8, elapsed
+    assert run.stopped and run.result().error_name == "stopped"
+    loads_again(session)
 
 
 # ---------------------------------------------------------------------------
