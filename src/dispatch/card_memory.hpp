@@ -67,8 +67,8 @@ struct CardMemory {
   // host, written before `stop`: how long the abort may wait for the cores to
   // leave their loops, in card ticks (0: the dispatcher's own grid_stop_s).
   std::atomic<uint64_t> stop_within_ticks{0};
-  alignas(64) std::atomic<uint32_t> ready{0};      // card: every core's loop waits for commands
-  alignas(64) std::atomic<uint32_t> finished{0};   // card: the run ended
+  alignas(64) std::atomic<uint32_t> ready{0};    // card: every core's loop waits for commands
+  alignas(64) std::atomic<uint32_t> finished{0}; // card: the run ended
   ParkWord card_park, host_park;
   // The upload region (engines): the host writes whole lines of it before it
   // stores the RUN that names them, and never the range of a running or kept

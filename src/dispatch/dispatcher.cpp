@@ -188,7 +188,7 @@ void Dispatcher::done(tessel_kernel_ctx* k, uint32_t slot, const char* file, uin
   cs.riscs_done[slot] = 0;
   uint32_t* words = state_words(c);
   bump_word(words, KM_WORD_DONE);
-  if (uint32_t* t = trace_entry(c, s.sequence)) t[1] = uint32_t(now_ticks());
+  if (uint32_t* t = trace_entry(c, s.sequence)) t[1] = t[2] = uint32_t(now_ticks()); // written; its completion sent
   --cs.busy;
   s.reported_cores.set(c - s.command.first);
   if (++s.reported == s.command.count) complete(slot);
@@ -228,7 +228,7 @@ bool Dispatcher::serve_idle(uint32_t core, uint32_t slot, uint64_t now) {
   set_word(words, KM_WORD_HANDLER, s.command.handler);
   bump_word(words, KM_WORD_DONE);
   if (uint32_t* t = trace_entry(core, s.sequence)) {
-    t[0] = t[1] = uint32_t(now);
+    t[0] = t[1] = t[2] = uint32_t(now);
     t[3] = word(words, KM_WORD_PASS);
   }
   --cs.busy;
@@ -400,7 +400,6 @@ void Dispatcher::complete(uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t now = now_ticks();
   const uint32_t ticks = (s.command.flags & KM_FLAG_RESULT) ? s.result : uint32_t(now - s.submit_tick);
-  if (uint32_t* t = trace_entry(s.command.first, s.sequence)) t[2] = uint32_t(now);
   busy_mask_ &= ~(1u << slot);
   publish_deadline();
   last_end_clock_ = std::max(last_end_clock_, s.end_clock);
@@ -422,12 +421,20 @@ void Dispatcher::recompute_deadline() {
 }
 
 void Dispatcher::publish_deadline() {
-  if (!card_watch_) return;
+  sim::WatchSlot* watch = card_watch_.load(std::memory_order_relaxed);
+  if (!watch) return;
   uint64_t earliest = ~0ull;
   for (uint32_t m = busy_mask_; m; m &= m - 1)
     earliest = std::min(earliest, slots_[__builtin_ctz(m)].deadline_tick);
-  card_watch_->stop_at_ns.store(earliest == ~0ull || error_ != KM_ERROR_NONE ? 0 : clock_.steady_ns_at(earliest),
-                                std::memory_order_relaxed);
+  const bool none =
+      earliest == ~0ull || error_ != KM_ERROR_NONE || aborting_ || host_aborting_.load(std::memory_order_relaxed);
+  watch->stop_at_ns.store(none ? 0 : clock_.steady_ns_at(earliest), std::memory_order_relaxed);
+}
+
+void Dispatcher::host_aborting() {
+  host_aborting_.store(true, std::memory_order_relaxed);
+  if (sim::WatchSlot* watch = card_watch_.load(std::memory_order_acquire))
+    watch->stop_at_ns.store(0, std::memory_order_relaxed);
 }
 
 bool Dispatcher::take_line(const Command& c) {

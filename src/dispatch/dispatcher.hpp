@@ -94,6 +94,10 @@ public:
     __atomic_store_n(&words[index], value, __ATOMIC_RELAXED);
   }
   static void bump_word(uint32_t* words, uint32_t index) { set_word(words, index, word(words, index) + 1); }
+  // On the host's thread, when it writes the stop flag: from now on no
+  // command's deadline stops a RISC (the abort has its own wait, and a RISC
+  // that never returns is a GridTimeout, as on the card).
+  void host_aborting();
   // After the run (card thread finished): the result and, for a deadline,
   // where the cores of the group that did not report were.
   ResultBlock result() const;
@@ -237,7 +241,8 @@ private:
   uint64_t posted_ = 0, rejected_ = 0;
   uint32_t read_count_ = 0; // the host's read count as last read
   uint64_t next_deadline_ = ~0ull;
-  sim::WatchSlot* card_watch_ = nullptr; // the card thread's, once it has polled
+  std::atomic<sim::WatchSlot*> card_watch_{nullptr}; // the card thread's, once it has polled
+  std::atomic<bool> host_aborting_{false};           // no deadline stops a RISC any more
   uint64_t last_activity_tick_ = 0;
   uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
   bool exit_pending_ = false, exited_ = false;

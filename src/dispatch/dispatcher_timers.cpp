@@ -75,6 +75,7 @@ void Dispatcher::time_out(sim::Chip& chip, uint32_t slot) {
 
 void Dispatcher::begin_abort(sim::Chip&) {
   aborting_ = true;
+  publish_deadline(); // none: an abort times no command out
   if (error_ == KM_ERROR_NONE) {
     error_ = KM_ERROR_STOPPED;
     message_ = "the run was aborted: the host wrote the stop flag into every core";
@@ -127,8 +128,8 @@ bool Dispatcher::check_timers(sim::Chip& chip, uint64_t now) {
 }
 
 void Dispatcher::watch_card_thread() {
-  if (card_watch_ == sim::t_watch) return;
-  card_watch_ = sim::t_watch;
+  if (card_watch_.load(std::memory_order_relaxed) == sim::t_watch) return;
+  card_watch_.store(sim::t_watch, std::memory_order_release);
   publish_deadline();
 }
 

@@ -148,6 +148,7 @@ void Run::Impl::handle_event(const CardEvent& e) {
       any_sequence = true;
     } else {
       h->gap = true;
+      ++gaps;
     }
     if (e.kind == KM_EVENT_DONE && h->queued) h->first = e.auxiliary & 0xFFu;
   }
@@ -219,10 +220,7 @@ void Run::Impl::raise_failed(const std::string& context) {
 }
 
 void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
-  if (h.gap)
-    throw DispatchError("handle " + std::to_string(handle) +
-                        ": its event's 16-bit sequence field lies 32,768 or more commands from the host's previous "
-                        "command's (or more than 2,048 behind it): the sequence cannot be read");
+  if (h.gap) throw gap_error(handle);
   if (h.event.kind == EventKind::Rejected) {
     const uint32_t reason = h.event.auxiliary;
     throw CommandRejected("handle " + std::to_string(handle) + " was rejected by the kernel: reason " +
@@ -240,6 +238,12 @@ void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
                  c.reader + "; writer " + c.writer + "; compute " + c.compute;
     throw CommandTimeout(message, handle, h.event.auxiliary, h.sequence, {h.first, h.count}, stuck);
   }
+}
+
+DispatchError Run::Impl::gap_error(uint64_t handle) {
+  return DispatchError("handle " + std::to_string(handle) +
+                       ": its event's 16-bit sequence field lies 32,768 or more commands from the host's previous "
+                       "command's (or more than 2,048 behind it): the sequence cannot be read");
 }
 
 void Run::Impl::join_card() {
@@ -382,7 +386,7 @@ std::vector<Event> Run::wait(std::span<const uint64_t> handles, double timeout_s
   const auto t0 = Clock::now();
   Impl& r = *impl_;
   for (uint64_t h : handles)
-    if (!r.find(h))
+    if (const HandleState* s = r.find(h); !s || s->state == HandleState::Kept)
       throw ValidationError("Run.wait: handle " + std::to_string(h) + " is not a command of this run" +
                             (h >= r.base && h < r.next_handle ? " still kept (forgotten already)" : ""));
   size_t next = 0; // handles before it have arrived
@@ -414,7 +418,7 @@ std::vector<Event> Run::wait(std::span<const uint64_t> handles, double timeout_s
   for (uint64_t h : handles) {
     HandleState* s = r.find(h);
     events.push_back(s->event);
-    if (r.options.trace == 0) s->state = HandleState::Forgotten;
+    s->state = r.options.trace == 0 ? HandleState::Forgotten : HandleState::Kept;
   }
   r.pop_forgotten();
   return events;
@@ -425,8 +429,9 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
   Impl& r = *impl_;
   if (handles.empty()) throw ValidationError("Run.wait_any: no handles given");
   for (uint64_t h : handles)
-    if (!r.find(h))
-      throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run");
+    if (const HandleState* s = r.find(h); !s || s->state == HandleState::Kept)
+      throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run" +
+                            (h >= r.base && h < r.next_handle ? " still kept (forgotten already)" : ""));
   uint64_t found = 0;
   const auto any = [&] {
     found = 0;
@@ -447,7 +452,7 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
   HandleState* s = r.find(found);
   r.raise_event_errors(found, *s);
   Event e = s->event;
-  if (r.options.trace == 0) s->state = HandleState::Forgotten;
+  s->state = r.options.trace == 0 ? HandleState::Forgotten : HandleState::Kept;
   r.pop_forgotten();
   return e;
 }
@@ -455,7 +460,7 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
 uint64_t Run::drain(double timeout_s) {
   const auto t0 = Clock::now();
   Impl& r = *impl_;
-  const uint64_t before = r.command_events;
+  const uint64_t before = r.command_events, gaps_before = r.gaps;
   const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.command_events; };
   const bool ok = r.wait_until(all, after(timeout_s));
   r.native_s += since(t0);
@@ -471,6 +476,9 @@ uint64_t Run::drain(double timeout_s) {
                           std::to_string(timeout_s) + " s; " + r.kernel_activity(),
                       pending);
   }
+  if (r.gaps != gaps_before) // as wait() does: the first handle whose sequence this drain could not read
+    for (size_t i = 0; i < r.handles.size(); ++i)
+      if (r.handles[i].gap && r.handles[i].state == HandleState::Arrived) throw r.gap_error(r.base + i);
   return r.command_events - before;
 }
 
@@ -482,6 +490,7 @@ std::optional<Event> Run::event(uint64_t handle) const {
 
 std::optional<uint64_t> Run::sequence(uint64_t handle) const {
   const HandleState* h = impl_->find(handle);
+  if (h && h->gap) throw Impl::gap_error(handle);
   if (!h || !h->has_sequence) return std::nullopt;
   return h->sequence;
 }
@@ -489,15 +498,16 @@ std::optional<uint64_t> Run::sequence(uint64_t handle) const {
 std::optional<Run::GroupOf> Run::group(uint64_t handle) const {
   const HandleState* h = impl_->find(handle);
   if (!h) return std::nullopt;
-  const bool known = !h->queued || (h->state == HandleState::Arrived && h->event.kind == EventKind::Done);
+  const bool known = !h->queued || ((h->state == HandleState::Arrived || h->state == HandleState::Kept) &&
+                                    h->event.kind == EventKind::Done);
   return GroupOf{known, known ? h->first : 0, h->count};
 }
 
 void Run::forget(std::span<const uint64_t> handles) {
   Impl& r = *impl_;
   for (uint64_t handle : handles)
-    if (HandleState* h = r.find(handle); h && h->state == HandleState::Arrived && r.options.trace == 0)
-      h->state = HandleState::Forgotten;
+    if (HandleState* h = r.find(handle); h && h->state == HandleState::Arrived)
+      h->state = r.options.trace == 0 ? HandleState::Forgotten : HandleState::Kept;
   r.pop_forgotten();
 }
 
@@ -573,6 +583,7 @@ ResultBlock Run::Impl::abort(double grid_stop_s) {
   if (grid_stop_s > 0)
     r.memory->stop_within_ticks.store(std::max<uint64_t>(1, uint64_t(grid_stop_s * KM_TIMER_MHZ * 1e6)),
                                       std::memory_order_release);
+  r.dispatcher->host_aborting();
   r.memory->stop.store(1, std::memory_order_seq_cst);
   unpark(r.memory->card_park);
   const double wait_s = r.session->config.grid_timeout_s + 2.0;

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "dispatch/card_memory.hpp"
-#include "sim/progress.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "dispatch/x280_thread.hpp"
+#include "sim/progress.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
 #include "tessel/program.hpp"
@@ -55,7 +55,9 @@ private:
 };
 
 struct HandleState {
-  enum : uint8_t { Queued, Stored, Arrived, Forgotten } state = Queued;
+  // Kept: forgotten in a traced run, whose trace still needs the handle's
+  // group and sequence (spec: forget); its event is released.
+  enum : uint8_t { Queued, Stored, Arrived, Kept, Forgotten } state = Queued;
   bool queued = false; // KM_FLAG_QUEUE: first core known from the done event
   bool gap = false;    // the sequence field could not be read (spec: gap rules)
   bool has_sequence = false;
@@ -99,6 +101,7 @@ struct Run::Impl {
   uint64_t stored_with_event = 0;
   uint32_t events_read = 0;    // events taken from the ring (the read count)
   uint64_t command_events = 0; // of them, the commands' (not the engines')
+  uint64_t gaps = 0;           // handles whose sequence could not be read (HandleState::gap)
   std::chrono::steady_clock::time_point last_fence{};
 
   // Handles: handles[i] is handle base + i.
@@ -150,6 +153,8 @@ struct Run::Impl {
   bool wait_until(Done done, std::chrono::steady_clock::time_point deadline);
   std::string kernel_activity() const;
   [[noreturn]] void raise_failed(const std::string& context);
+  // A handle whose event's sequence could not be read (wait, drain and sequence raise it).
+  static DispatchError gap_error(uint64_t handle);
   // Run::abort; grid_stop_s > 0 bounds the card's wait for the cores to leave
   // their loops (Run::stop's deadline: one deadline for all of it).
   ResultBlock abort(double grid_stop_s);

@@ -320,6 +320,17 @@ TEST(Engines, SequenceGapWithEngineCommands) {
   EXPECT_EQ(*l.run->sequence(b), first + 32768); // exact: 32,767 commands between
   nops(2, 32768);
   const uint64_t c = l.run->submit(0, Group{0, 1});
+  // drain() raises as wait() does, naming the handle; sequence() never answers "not yet" for it.
+  try {
+    l.run->drain();
+    ADD_FAILURE() << "drain() returned over a gap of 32,768 commands";
+  } catch (const DispatchError& e) {
+    EXPECT_EQ(std::string(e.what()), "handle " + std::to_string(c) +
+                                         ": its event's 16-bit sequence field lies 32,768 or more commands from the "
+                                         "host's previous command's (or more than 2,048 behind it): the sequence "
+                                         "cannot be read");
+  }
+  EXPECT_THROW(l.run->sequence(c), DispatchError);
   EXPECT_THROW(l.run->wait(std::vector<uint64_t>{c}), DispatchError);
   l.run->stop();
 }

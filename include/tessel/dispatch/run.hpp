@@ -74,6 +74,9 @@ public:
   uint64_t drain(double timeout_s = 10.0);
 
   std::optional<Event> event(uint64_t handle) const;
+  // Throws DispatchError when the handle's event came but its sequence could
+  // not be read (32,768 or more commands of other sources between), as wait
+  // and drain do.
   std::optional<uint64_t> sequence(uint64_t handle) const;
   // The command's group; a queued command's first core is unknown (first_known false) until its done event.
   struct GroupOf {
