@@ -154,16 +154,17 @@ void Run::Impl::handle_event(const CardEvent& e) {
   }
 }
 
-void Run::Impl::read_events() {
+bool Run::Impl::read_events() {
   CardMemory& m = *memory;
   const uint32_t posted = m.posted.load(std::memory_order_acquire);
-  if (posted == events_read) return;
+  if (posted == events_read) return false;
   while (events_read != posted) {
     handle_event(m.events[events_read % options.event_depth]);
     ++events_read;
   }
   m.read_count.store(events_read, std::memory_order_release);
   unpark(m.card_park);
+  return true;
 }
 
 // ---------------------------------------------------------------------------

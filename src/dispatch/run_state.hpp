@@ -142,7 +142,7 @@ struct Run::Impl {
   const HandleState* find(uint64_t handle) const;
   void check_open(const char* call) const;
   void store_some();
-  void read_events();
+  bool read_events(); // true: it read any
   void handle_event(const CardEvent& e);
   bool card_finished() const { return memory->finished.load(std::memory_order_acquire) != 0; }
   void join_card();
@@ -173,7 +173,9 @@ bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point dead
   sim::WaitProgress progress(command_events);
   for (;;) {
     store_some();
-    read_events();
+    // Events read make room for commands that waited for it (event room):
+    // they are stored now, not after a wait for an event the card cannot send.
+    if (read_events() && !queue.empty()) continue;
     if (done()) return true;
     progress.update(command_events);
     if (card_finished()) {

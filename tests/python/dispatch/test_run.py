@@ -6,6 +6,8 @@ the trace and the host's timing, on a 4 x 2 Blackhole device and the C++
 tests' basic program."""
 
 
+import time
+
 import numpy as np
 import pytest
 
@@ -401,6 +403,20 @@ def test_forget_in_a_traced_run_releases_events_and_keeps_the_trace(session):
     assert [run.sequence(h) for h in handles] == [0, 1, 2]  # kept for the trace
     run.stop()
     assert [set(run.trace().command(h)) for h in handles] == [cores(i, 2) for i in range(3)]
+
+
+@pytest.mark.parametrize("event_depth", [1, 2, 16])
+def test_a_small_event_ring_does_not_wait_for_a_timer(session, event_depth):
+    # The host reads an event, which makes room for the next command: it must
+    # store it then, not after a park that only a timer ends (10 ms each).
+    run = session.load(basic_program(), event_depth=event_depth)
+    t0 = time.monotonic()
+    handles = [run.submit(0, group=(i % CORES, 1)) for i in range(100)]
+    assert run.drain(timeout=10.0) == 100
+    elapsed = time.monotonic() - t0
+    assert all(run.event(h).kind == "done" for h in handles)
+    assert elapsed < 0.5, f"100 commands took {elapsed:.3f} s"  # 1 s or more when each waits for the timer
+    run.stop()
 
 
 def test_timing(run):
