@@ -19,4 +19,14 @@ void request_interrupt() noexcept;
 void clear_interrupt() noexcept;
 bool interrupt_requested() noexcept;
 
+// A signal the host program handles itself (the Python package's SIGTERM
+// handler, which closes dispatch sessions) arrived while a native wait may
+// be running: note_host_signal records it (async-signal-safe), and the waits
+// that can take long (a dispatch run's wait, wait_any, drain) return early
+// with tessel::Interrupted so that the host's handler runs now, not when the
+// wait ends. host_signal() is the signal number, 0 when none.
+void note_host_signal(int signal) noexcept;
+int host_signal() noexcept;
+void clear_host_signal() noexcept;
+
 } // namespace tessel

@@ -3,6 +3,9 @@
 // values users pass and gives the messages; these functions take exact types.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
+
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
@@ -51,6 +54,35 @@ auto blocking(Fn&& fn) -> decltype(fn()) {
   } catch (const Interrupted&) {
     raise_interrupted();
     throw;
+  }
+}
+
+// Puts a handler in front of sig's current one (a Python handler: not the
+// default action, not ignored) that notes the signal for the native waits
+// (tessel::note_host_signal) before Python's own runs; again after Python
+// replaced it. Used for SIGTERM, which closes dispatch sessions.
+void forward_signal(int sig);
+// After a wait gave up for a signal: runs the host's handlers; raises what
+// they raise (KeyboardInterrupt for Ctrl-C); true when the wait may go on.
+bool handle_wait_signals();
+
+// blocking() for a wait with a timeout that signals may end early: fn(left)
+// waits at most `left` seconds; a signal whose Python handler returns lets
+// the wait go on for what is left of timeout_s.
+template <typename Fn>
+auto blocking_wait(double timeout_s, Fn&& fn) -> decltype(fn(timeout_s)) {
+  check_signals_before_blocking();
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
+  for (double left = timeout_s;;) {
+    try {
+      nb::gil_scoped_release release;
+      return fn(left);
+    } catch (const Interrupted&) {
+    }
+    handle_wait_signals();
+    left = std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
   }
 }
 

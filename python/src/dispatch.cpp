@@ -152,7 +152,8 @@ void bind_dispatch(nb::module_& m) {
       .def("wait",
            [](Run& r, Handles handles, double timeout) {
              const std::vector<uint64_t> hs = handle_list(handles);
-             const std::vector<dispatch::Event> events = blocking([&] { return r.wait(hs, timeout); });
+             const std::vector<dispatch::Event> events =
+                 blocking_wait(timeout, [&](double left) { return r.wait(hs, left); });
              std::vector<EventTuple> out;
              out.reserve(events.size());
              for (const dispatch::Event& e : events)
@@ -162,9 +163,10 @@ void bind_dispatch(nb::module_& m) {
       .def("wait_any",
            [](Run& r, Handles handles, double timeout) {
              const std::vector<uint64_t> hs = handle_list(handles);
-             return event_tuple(blocking([&] { return r.wait_any(hs, timeout); }));
+             return event_tuple(blocking_wait(timeout, [&](double left) { return r.wait_any(hs, left); }));
            })
-      .def("drain", [](Run& r, double timeout) { return blocking([&] { return r.drain(timeout); }); })
+      .def("drain",
+           [](Run& r, double timeout) { return blocking_wait(timeout, [&](double left) { return r.drain(left); }); })
       .def("event",
            [](const Run& r, uint64_t h) -> std::optional<EventTuple> {
              if (auto e = r.event(h)) return event_tuple(*e);

@@ -16,6 +16,7 @@ NB_MODULE(_tessel, m) {
   bind_flow(m);
   bind_trace(m);
   m.def("install_interrupt_handler", &install_interrupt_handler);
+  m.def("forward_signal", &forward_signal);
   m.def("request_interrupt", &tessel::request_interrupt);
   m.def("clear_interrupt", &tessel::clear_interrupt);
   m.def("interrupt_requested", &tessel::interrupt_requested);

@@ -20,6 +20,8 @@
 #include "sim/progress.hpp"
 #include "tessel/dispatch/run.hpp"
 #include "tessel/dispatch/session.hpp"
+#include "tessel/error.hpp"
+#include "tessel/interrupt.hpp"
 #include "tessel/program.hpp"
 
 namespace tessel::dispatch {
@@ -177,6 +179,10 @@ bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point dead
     // they are stored now, not after a wait for an event the card cannot send.
     if (read_events() && !queue.empty()) continue;
     if (done()) return true;
+    // Ctrl-C, or a signal the host program handles (tessel/interrupt.hpp):
+    // the wait ends so that its handler runs now; the run stays as it is.
+    if (__builtin_expect(interrupt_requested() || host_signal() != 0, 0))
+      throw Interrupted("the wait for the card was interrupted by a signal");
     progress.update(command_events);
     if (card_finished()) {
       read_events();

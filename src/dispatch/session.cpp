@@ -327,6 +327,8 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
                ended ? "" : "the persistent kernels returned before EXIT (a kernel_main that does not serve?)");
     } catch (const sim::RunStopped& e) {
       d.finish(KM_STATE_DONE, KM_ERROR_STOPPED, e.what());
+    } catch (const tessel::Interrupted& e) { // Ctrl-C stops the runs in progress, the card's too
+      d.finish(KM_STATE_DONE, KM_ERROR_STOPPED, e.what());
     } catch (const std::exception& e) {
       d.finish(KM_STATE_DONE, KM_ERROR_KERNEL, e.what());
     }

@@ -44,15 +44,17 @@ def _on_sigterm(signum, frame):
 
 def _install_exit_hooks():
     global _exit_hooks_installed
-    if _exit_hooks_installed:
-        return
-    _exit_hooks_installed = True
-    atexit.register(_close_all)
-    try:
-        if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-            signal.signal(signal.SIGTERM, _on_sigterm)
-    except ValueError:
-        pass  # not the main thread: no handler, atexit still closes
+    if not _exit_hooks_installed:
+        _exit_hooks_installed = True
+        atexit.register(_close_all)
+        try:
+            if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+                signal.signal(signal.SIGTERM, _on_sigterm)
+        except ValueError:
+            pass  # not the main thread: no handler, atexit still closes
+    # A SIGTERM handler (ours, or the process's own) runs while a native wait
+    # goes on: the wait gives way to it (again after a handler set since).
+    _tessel.forward_signal(signal.SIGTERM)
 
 
 class Session:
@@ -179,6 +181,7 @@ class Session:
                             f"{_check.describe(program)}")
         if self._native.closed():
             raise DispatchError("Session.load: the session is closed")
+        _tessel.forward_signal(signal.SIGTERM)  # a handler set since the session opened
         if depth is not None:
             if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 16:
                 raise ValueError(f"Session.load: depth {depth!r} is out of range: expected 1 to 16")

@@ -5,10 +5,12 @@ at a time (CardBusy names the holder). Each case runs in a process of its
 own, with this process's PYTHONPATH and TESSEL_CACHE_DIR."""
 
 import os
+import signal
 import pathlib
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -172,3 +174,73 @@ def test_exiting_after_a_grid_timeout_is_clean(env):
         for c in children:
             out, err = c.communicate(timeout=CHILD_TIMEOUT_S)
             assert (c.returncode, out) == (0, "grid timeout\n"), err
+
+
+# A child waiting in run.wait for a command that never ends (its reader waits
+# on a CB nobody fills): a signal must not wait for the wait's timeout.
+WAITING = """
+    with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+        try:
+            with km.Session(device=device, log=log) as session:
+                run = session.load(program(), deadline=60.0)
+                h = run.submit("spin", group=(1, 1))
+                print("waiting", flush=True)
+                run.wait(h, timeout=30.0)
+                print("not reached", flush=True)
+        finally:
+            print("left the with blocks", flush=True)
+    """
+
+
+def signalled(script, env, signum):
+    """Runs script in a child, sends signum once it prints 'waiting' (and is
+    inside the native wait), returns (the child's result, seconds from the
+    signal to its exit)."""
+    p = subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent(script)], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if line == "waiting\n":
+            break
+    time.sleep(0.3)  # into the native wait
+    sent = time.monotonic()
+    p.send_signal(signum)
+    out, err = p.communicate(timeout=CHILD_TIMEOUT_S)
+    return subprocess.CompletedProcess(p.args, p.returncode, "".join(lines) + out, err), time.monotonic() - sent
+
+
+def test_sigterm_ends_a_native_wait_and_exits_143(env):
+    done, seconds = signalled(WAITING, env, signal.SIGTERM)
+    out = done.stdout.splitlines()
+    assert done.returncode == 143, done.stderr
+    assert "not reached" not in out
+    assert out.index("waiting") < out.index("log: run aborted: 1 commands abandoned") < out.index(
+        "log: runtime closed")  # the card is released
+    assert out[-1] == "left the with blocks"
+    assert done.stderr == ""
+    assert seconds < 5.0  # it waited for the wait's 30 s before
+
+
+def test_ctrl_c_ends_a_native_wait_with_a_plain_keyboard_interrupt(env):
+    done, _ = signalled(WAITING.replace("""        finally:""", """        except KeyboardInterrupt as e:
+            print("KeyboardInterrupt", type(e) is KeyboardInterrupt, e.__context__, flush=True)
+        finally:"""), env, signal.SIGINT)
+    out = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert out.index("waiting") < out.index("log: runtime closed") < out.index("KeyboardInterrupt True None")
+    assert "not reached" not in out and out[-1] == "left the with blocks"
+    assert done.stderr == ""
+
+
+def test_a_sigterm_handler_that_returns_lets_the_wait_go_on(env):
+    done, _ = signalled("""
+        signal.signal(signal.SIGTERM, lambda *a: print("handled", flush=True))
+        with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+            with km.Session(device=device) as session:
+                run = session.load(program(), deadline=10.0)
+                print("waiting", flush=True)
+                print(run.wait(run.submit("nap", group=(1, 1), args=[1500]), timeout=30.0).kind, flush=True)
+        """, env, signal.SIGTERM)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["handled", "done"]  # handled during the wait, which went on
