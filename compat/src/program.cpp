@@ -15,51 +15,40 @@ tessel::CoreRangeSet core_set(const CoreSpec& spec) {
   return std::visit([](const auto& cores) { return tessel::CoreRangeSet(cores); }, spec);
 }
 
-const char* opt_level_name(KernelBuildOptLevel level) {
-  switch (level) {
-  case KernelBuildOptLevel::O0: return "O0";
-  case KernelBuildOptLevel::O1: return "O1";
-  case KernelBuildOptLevel::O2: return "O2";
-  case KernelBuildOptLevel::O3: return "O3";
-  case KernelBuildOptLevel::Os: return "Os";
-  case KernelBuildOptLevel::Ofast: return "Ofast";
-  case KernelBuildOptLevel::Oz: return "Oz";
-  }
-  return "?";
-}
-
-int opt_level(KernelBuildOptLevel level, const std::string& where) {
+int opt_level(KernelBuildOptLevel level) {
   switch (level) {
   case KernelBuildOptLevel::O0: return 0;
   case KernelBuildOptLevel::O1: return 1;
   case KernelBuildOptLevel::O2: return 2;
   case KernelBuildOptLevel::O3: return 3;
-  default:
-    throw tessel::ValidationError(where + ": opt_level KernelBuildOptLevel::" + opt_level_name(level) +
-                                  " is not supported; tessel builds kernels at O0, O1, O2 or O3");
+  case KernelBuildOptLevel::Os: return tessel::kOptLevelOs;
+  case KernelBuildOptLevel::Ofast: return tessel::kOptLevelOfast;
+  case KernelBuildOptLevel::Oz: return tessel::kOptLevelOz;
   }
+  return -2; // not a KernelBuildOptLevel: the build refuses it as out of range
 }
 
-tessel::DataMovementConfig native_config(const DataMovementConfig& c, const std::string& where) {
+tessel::DataMovementConfig native_config(const DataMovementConfig& c) {
   return tessel::DataMovementConfig{c.processor,
                                     c.noc,
                                     c.compile_args,
                                     c.defines,
                                     tessel::NamedCompileArgs(c.named_compile_args.begin(), c.named_compile_args.end()),
-                                    opt_level(c.opt_level, where)};
+                                    opt_level(c.opt_level)};
 }
 
-tessel::ComputeConfig native_config(const ComputeConfig& c, const std::string& where) {
+tessel::ComputeConfig native_config(const ComputeConfig& c) {
   tessel::ComputeConfig n;
   n.math_fidelity = c.math_fidelity;
   n.fp32_dest_acc_en = c.fp32_dest_acc_en;
   n.dst_full_sync_en = c.dst_full_sync_en;
   n.math_approx_mode = c.math_approx_mode;
+  n.bfp8_pack_precise = c.bfp8_pack_precise;
   n.unpack_to_dest_mode = c.unpack_to_dest_mode;
   n.compile_args = c.compile_args;
   n.defines = c.defines;
   n.named_compile_args = tessel::NamedCompileArgs(c.named_compile_args.begin(), c.named_compile_args.end());
-  n.opt_level = opt_level(c.opt_level, where);
+  n.opt_level = opt_level(c.opt_level);
   return n;
 }
 
@@ -77,7 +66,7 @@ KernelHandle add_kernel(const KernelConfig& config, const std::string& where, Ad
         if constexpr (std::is_same_v<C, EthernetConfig>)
           reject_ethernet(where);
         else
-          return add(native_config(c, where));
+          return add(native_config(c));
       },
       config);
 }

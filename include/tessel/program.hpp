@@ -43,6 +43,14 @@ enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
 // the values arrive with all their bits (docs/numerics.md).
 enum class UnpackToDestMode : uint8_t { Default = 0, UnpackToDestFp32 = 1 };
 
+// Kernel optimisation levels (DataMovementConfig and ComputeConfig opt_level):
+// -1 is the kind's default (-O2 data movement, -O3 compute), 0..3 are -O0..-O3,
+// and these are the other levels silicon builds take (TT-Metalium's
+// KernelBuildOptLevel Os, Ofast and Oz). The kernel is built with that flag.
+inline constexpr int kOptLevelOs = 4;    // -Os
+inline constexpr int kOptLevelOfast = 5; // -Ofast (fast-math, as on silicon)
+inline constexpr int kOptLevelOz = 6;    // -Oz
+
 using Defines = std::map<std::string, std::string>;
 using NamedCompileArgs = std::map<std::string, uint32_t>;
 
@@ -52,7 +60,7 @@ struct DataMovementConfig {
   std::vector<uint32_t> compile_args;
   Defines defines;
   NamedCompileArgs named_compile_args;
-  int opt_level = -1; // -1: the default (-O2)
+  int opt_level = -1; // -1: the default (-O2); 0..3, kOptLevelOs, kOptLevelOfast or kOptLevelOz
   std::vector<std::string> include_dirs; // absolute; searched for #include after the kernel's directory and tessel's headers
 };
 
@@ -62,10 +70,15 @@ struct ComputeConfig {
   bool dst_full_sync_en = false;
   bool math_approx_mode = false;
   std::vector<UnpackToDestMode> unpack_to_dest_mode; // indexed by CB; missing entries are Default
+  // Silicon's build options with no effect on the simulation (docs/deviations.md):
+  // each reaches the kernel as a define when set (TESSEL_BFP8_PACK_PRECISE=1,
+  // TESSEL_TRISC2_RVV=1) and so keys its build apart.
+  bool bfp8_pack_precise = false; // Bfp8_b packs round to nearest even either way
+  bool enable_trisc2_rvv = false; // the pack thread may use the vector unit (zve32f)
   std::vector<uint32_t> compile_args;
   Defines defines;
   NamedCompileArgs named_compile_args;
-  int opt_level = -1; // -1: the default (-O3)
+  int opt_level = -1;                    // -1: the default (-O3); as DataMovementConfig's
   std::vector<std::string> include_dirs; // as DataMovementConfig's
 };
 

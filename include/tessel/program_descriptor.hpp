@@ -35,8 +35,9 @@ struct ComputeConfigDescriptor {
   bool fp32_dest_acc_en = false;
   bool dst_full_sync_en = false;
   std::vector<UnpackToDestMode> unpack_to_dest_mode;
-  bool bfp8_pack_precise = false; // not modelled: true is rejected
+  bool bfp8_pack_precise = false; // no effect on the simulation (ComputeConfig)
   bool math_approx_mode = false;
+  bool enable_trisc2_rvv = false; // no effect on the simulation (ComputeConfig)
 };
 
 struct KernelDescriptor {

@@ -35,7 +35,8 @@
 //     config reader | config writer | config data_movement <RISCV_0|RISCV_1> <NOC_0|NOC_1>
 //          | config compute <LoFi|HiFi2|HiFi3|HiFi4> fp32_dest_acc_en=<0|1>
 //            dst_full_sync_en=<0|1> math_approx_mode=<0|1> bfp8_pack_precise=<0|1>
-//            unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...]   once per kernel
+//            unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...]
+//            [enable_trisc2_rvv=<0|1>] (written only when set)    once per kernel
 //     compile_args <u32>...               once per kernel (may be empty)
 //     define <string> <string>            name, value; any number
 //     specialization <cores> <u32>...     cores, their compile args; any number

@@ -245,9 +245,10 @@ void bind_dispatch(nb::module_& m) {
               const std::vector<std::tuple<uint32_t, std::string, uint32_t, uint32_t>>& buffers,
               const CoreArgsList& core_args, const std::vector<uint32_t>& reader_cta,
               const std::vector<uint32_t>& writer_cta, const std::vector<uint32_t>& compute_cta, uint32_t fidelity,
-              bool fp32_dest_acc_en, bool dst_full_sync_en, bool math_approx_mode,
-              const std::vector<uint32_t>& unpack_to_dest, const std::map<std::string, std::string>& defines,
-              uint32_t depth, const std::map<std::string, uint32_t>& handlers,
+              bool fp32_dest_acc_en, bool dst_full_sync_en, bool math_approx_mode, bool bfp8_pack_precise,
+              bool enable_trisc2_rvv, const std::vector<uint32_t>& unpack_to_dest,
+              const std::map<std::string, std::string>& defines, uint32_t depth,
+              const std::map<std::string, uint32_t>& handlers,
               const std::tuple<std::string, std::string, std::string>& opt, uint32_t trace, double deadline,
               double wait, double idle, double kernel_idle, double start, uint32_t host_depth, uint32_t event_depth,
               uint32_t batch, double settle,
@@ -275,6 +276,8 @@ void bind_dispatch(nb::module_& m) {
              p.compute.fp32_dest_acc_en = fp32_dest_acc_en;
              p.compute.dst_full_sync_en = dst_full_sync_en;
              p.compute.math_approx_mode = math_approx_mode;
+             p.compute.bfp8_pack_precise = bfp8_pack_precise;
+             p.compute.enable_trisc2_rvv = enable_trisc2_rvv;
              for (uint32_t mode : unpack_to_dest)
                p.compute.unpack_to_dest_mode.push_back(UnpackToDestMode(mode));
              for (const auto& [k, v] : defines)

@@ -60,14 +60,16 @@ void bind_program(nb::module_& m) {
       .def("add_compute_kernel",
            [](Program& p, const std::string& text, bool is_source, const std::string& name,
               const std::vector<Rect>& cores, int fidelity, bool fp32_dest_acc_en, bool dst_full_sync_en,
-              bool math_approx_mode, const std::vector<uint8_t>& unpack_modes,
-              const std::vector<uint32_t>& compile_args, const Defines& defines, const NamedCompileArgs& named,
-              int opt_level) {
+              bool math_approx_mode, bool bfp8_pack_precise, bool enable_trisc2_rvv,
+              const std::vector<uint8_t>& unpack_modes, const std::vector<uint32_t>& compile_args,
+              const Defines& defines, const NamedCompileArgs& named, int opt_level) {
              ComputeConfig c;
              c.math_fidelity = MathFidelity(fidelity);
              c.fp32_dest_acc_en = fp32_dest_acc_en;
              c.dst_full_sync_en = dst_full_sync_en;
              c.math_approx_mode = math_approx_mode;
+             c.bfp8_pack_precise = bfp8_pack_precise;
+             c.enable_trisc2_rvv = enable_trisc2_rvv;
              for (uint8_t u : unpack_modes)
                c.unpack_to_dest_mode.push_back(UnpackToDestMode(u));
              c.compile_args = compile_args;

@@ -47,6 +47,7 @@ from .program import (  # noqa: E402
     DataMovementConfig,
     DataMovementProcessor,
     MathFidelity,
+    OptLevel,
     Program,
     ReaderDataMovementConfig,
     UnpackToDestMode,

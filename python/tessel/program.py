@@ -2,7 +2,10 @@
 (include/tessel/program.hpp), with the configs and enums it takes."""
 
 import enum
+import operator
 import os
+
+import numpy as np
 
 from . import _check, _tessel
 from .core import coord, rects
@@ -88,8 +91,34 @@ def _named(value, what):
     return _check.mapping(value, what, _check.text, _check.word)
 
 
+class OptLevel(enum.IntEnum):
+    """A kernel's optimisation level (TT-Metalium's KernelBuildOptLevel): the
+    kernel is built with that flag (-O0 .. -O3, -Os, -Ofast, -Oz)."""
+    O0 = 0
+    O1 = 1
+    O2 = 2
+    O3 = 3
+    Os = 4
+    Ofast = 5
+    Oz = 6
+
+
 def _opt(value, what):
-    return -1 if value is None else _check.integer(value, what, 0, 3, "an optimisation level")
+    """-1 for None, else the level's number (OptLevel's values)."""
+    if value is None:
+        return -1
+    if isinstance(value, OptLevel):
+        return int(value)
+    expected = f"an integer 0..3 or a tessel.OptLevel or its name ({', '.join(OptLevel.__members__)})"
+    if isinstance(value, str):
+        if value in OptLevel.__members__:
+            return int(OptLevel[value])
+        raise ValueError(f"{what} must be {expected}, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{what} must be {expected}, got {_check.describe(value)}")
+    if not 0 <= operator.index(value) <= 3:
+        raise ValueError(f"{what} must be {expected}, got {operator.index(value)}")
+    return operator.index(value)
 
 
 class DataMovementConfig:
@@ -119,11 +148,14 @@ class ComputeConfig:
 
     def __init__(self, math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=False, dst_full_sync_en=False,
                  math_approx_mode=False, unpack_to_dest_mode=(), compile_args=(), defines=None,
-                 named_compile_args=None, opt_level=None):
+                 named_compile_args=None, opt_level=None, bfp8_pack_precise=False, enable_trisc2_rvv=False):
         self.math_fidelity = _enum(math_fidelity, MathFidelity, "ComputeConfig: math_fidelity")
         self.fp32_dest_acc_en = _check.flag(fp32_dest_acc_en, "ComputeConfig: fp32_dest_acc_en")
         self.dst_full_sync_en = _check.flag(dst_full_sync_en, "ComputeConfig: dst_full_sync_en")
         self.math_approx_mode = _check.flag(math_approx_mode, "ComputeConfig: math_approx_mode")
+        # No effect on the simulation (docs/deviations.md); each keys the build apart.
+        self.bfp8_pack_precise = _check.flag(bfp8_pack_precise, "ComputeConfig: bfp8_pack_precise")
+        self.enable_trisc2_rvv = _check.flag(enable_trisc2_rvv, "ComputeConfig: enable_trisc2_rvv")
         if not isinstance(unpack_to_dest_mode, (tuple, list)):
             raise TypeError("ComputeConfig: unpack_to_dest_mode must be a list of tessel.UnpackToDestMode, got "
                             + _check.describe(unpack_to_dest_mode))
@@ -200,7 +232,8 @@ class Program:
                                                     list(c.compile_args), c.defines, c.named_compile_args, c.opt_level)
         if isinstance(c, ComputeConfig):
             return self._p.add_compute_kernel(text, is_source, name, r, int(c.math_fidelity), c.fp32_dest_acc_en,
-                                              c.dst_full_sync_en, c.math_approx_mode,
+                                              c.dst_full_sync_en, c.math_approx_mode, c.bfp8_pack_precise,
+                                              c.enable_trisc2_rvv,
                                               [int(u) for u in c.unpack_to_dest_mode], list(c.compile_args),
                                               c.defines, c.named_compile_args, c.opt_level)
         raise TypeError(f"{what}: config must be a tessel.DataMovementConfig or tessel.ComputeConfig, got "

@@ -1,5 +1,6 @@
 #include <set>
 
+#include "jit/cache_key.hpp"
 #include "tessel/dispatch/errors.hpp"
 #include "tessel/dispatch/program.hpp"
 #include "tessel/persistent_abi.h"
@@ -8,23 +9,17 @@ namespace tessel::dispatch {
 
 namespace {
 const char* const kFormats[] = {"bfloat16", "float32", "int32", "uint32", "uint16", "uint8", "bfloat8_b", "bfloat4_b"};
-const char* const kOptLevels[] = {"O0", "O1", "O2", "O3", "Os", "Ofast", "Oz"};
 
 std::string program_name(const ProgramSpec& p) { return "Program '" + p.name + "'"; }
 } // namespace
 
 int opt_level_number(const std::string& level, const char* kernel) {
   if (level.empty()) return -1;
-  for (int i = 0; i < 7; ++i)
-    if (level == kOptLevels[i]) return i;
-  throw ProgramError(std::string("opt['") + kernel + "'] = '" + level +
-                     "' is not an optimisation level: expected one of O0, O1, O2, O3, Os, Ofast, Oz");
-}
-
-int host_opt_level(const std::string& level) {
-  // The simulator's build of a kernel: the size levels build as O2, Ofast as O3.
-  const int n = opt_level_number(level, "kernel");
-  return n < 0 ? -1 : n <= 3 ? n : (level == "Ofast" ? 3 : 2);
+  const int n = jit::opt_level_of_name(level);
+  if (n < 0)
+    throw ProgramError(std::string("opt['") + kernel + "'] = '" + level +
+                       "' is not an optimisation level: expected one of O0, O1, O2, O3, Os, Ofast, Oz");
+  return n;
 }
 
 void ProgramSpec::validate() const {

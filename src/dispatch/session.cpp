@@ -66,6 +66,7 @@ jit::BuildRequest cross_request(const std::string& path, jit::KernelKind kind, c
   jit::BuildRequest r;
   r.source_path = path;
   r.kind = kind;
+  r.opt_level = opt_level_number(opt, "kernel");
   for (const auto& [k, v] : kernel_defines(spec, opt))
     r.defines.emplace_back(k, v);
   r.compile_args = compile_args;
@@ -81,8 +82,7 @@ KernelSizes check_cross_build(const ProgramSpec& spec, uint32_t kernel_bytes) {
   const jit::CrossReport report = jit::cross_check(
       cross_request(spec.reader_path, jit::KernelKind::DataMovement, spec, spec.reader_compile_args, spec.opt.reader),
       cross_request(spec.writer_path, jit::KernelKind::DataMovement, spec, spec.writer_compile_args, spec.opt.writer),
-      cross_request(spec.compute_path, jit::KernelKind::Compute, spec, spec.compute_compile_args, spec.opt.compute),
-      jit::CrossOptLevels{spec.opt.reader, spec.opt.writer, spec.opt.compute});
+      cross_request(spec.compute_path, jit::KernelKind::Compute, spec, spec.compute_compile_args, spec.opt.compute));
   KernelSizes sizes;
   sizes.buffer_bytes = kernel_bytes;
   sizes.total_bytes = report.total_bytes;
@@ -231,17 +231,17 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
                           spec.reader_compile_args,
                           kernel_defines(spec, spec.opt.reader),
                           {},
-                          host_opt_level(spec.opt.reader)};
+                          opt_level_number(spec.opt.reader, "reader")};
     DataMovementConfig wc{DataMovementProcessor::RISCV_0,
                           NOC::RISCV_0_default,
                           spec.writer_compile_args,
                           kernel_defines(spec, spec.opt.writer),
                           {},
-                          host_opt_level(spec.opt.writer)};
+                          opt_level_number(spec.opt.writer, "writer")};
     ComputeConfig cc = spec.compute;
     cc.compile_args = spec.compute_compile_args;
     cc.defines = kernel_defines(spec, spec.opt.compute);
-    cc.opt_level = host_opt_level(spec.opt.compute);
+    cc.opt_level = opt_level_number(spec.opt.compute, "compute");
     reader = p.add_kernel(spec.reader_path, all, rc);
     writer = p.add_kernel(spec.writer_path, all, wc);
     compute = p.add_kernel(spec.compute_path, all, cc);

@@ -4,6 +4,7 @@
 #include "tessel/kernel_abi.h"
 
 #include <filesystem>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <xxhash.h>
@@ -74,9 +75,10 @@ void validate_request(const BuildRequest& request) {
     throw ValidationError(has_path ? "kernel build request sets both source_path (" + request.source_path +
                                          ") and source_text; set exactly one"
                                    : "kernel build request has neither source_path nor source_text; set exactly one");
-  if (request.opt_level < -1 || request.opt_level > 3)
+  if (request.opt_level < -1 || request.opt_level >= int(std::size(kOptLevelNames)))
     throw ValidationError("kernel " + source_name(request) + ": opt_level " + std::to_string(request.opt_level) +
-                          " is out of range (expected -1 for the default, or 0..3)");
+                          " is out of range (expected -1 for the default, 0..3 for O0..O3, 4 for Os, 5 for Ofast or "
+                          "6 for Oz)");
   for (const auto& [name, value] : request.defines) {
     if (name.empty() || name.find('=') != std::string::npos || has_control_char(name) || has_control_char(value))
       throw ValidationError("kernel " + source_name(request) + ": define '" + name +
@@ -97,6 +99,20 @@ void validate_request(const BuildRequest& request) {
 int effective_opt_level(const BuildRequest& request) {
   if (request.opt_level >= 0) return request.opt_level;
   return request.kind == KernelKind::Compute ? 3 : 2;
+}
+
+std::string_view opt_level_name(int level) {
+  return level >= 0 && level < int(std::size(kOptLevelNames)) ? kOptLevelNames[level] : std::string_view("?");
+}
+
+int opt_level_of_name(std::string_view name) {
+  for (size_t i = 0; i < std::size(kOptLevelNames); ++i)
+    if (name == kOptLevelNames[i]) return int(i);
+  return -1;
+}
+
+std::string opt_flag(const BuildRequest& request) {
+  return "-" + std::string(opt_level_name(effective_opt_level(request)));
 }
 
 std::string source_name(const BuildRequest& request) {
@@ -187,7 +203,7 @@ bool uses_sfpi(const BuildRequest& request, std::string_view source) {
 
 std::vector<std::string> request_flags(const BuildRequest& request, std::string_view source) {
   std::vector<std::string> flags;
-  flags.push_back("-O" + std::to_string(effective_opt_level(request)));
+  flags.push_back(opt_flag(request));
   flags.push_back(request.kind == KernelKind::Compute ? "-DTESSEL_KERNEL_COMPUTE=1"
                                                       : "-DTESSEL_KERNEL_DATA_MOVEMENT=1");
   if (uses_sfpi(request, source)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
@@ -239,7 +255,7 @@ std::string front_key_text(const BuildRequest& request, const FrontKeyInputs& in
   }
   append_line(text, "flags", flags);
   append_line(text, "kind", kind_name(request.kind));
-  append_line(text, "opt-level", std::to_string(effective_opt_level(request)));
+  append_line(text, "opt-level", opt_level_name(effective_opt_level(request)));
   // Defines and arguments exactly as passed to the compiler, one per line
   // (validate_request rejected control characters, so lines cannot be forged).
   for (const auto& flag : inputs.request_flags)

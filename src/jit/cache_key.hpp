@@ -34,7 +34,17 @@ std::string short_hash(std::string_view bytes);
 // cannot be passed to the compiler).
 void validate_request(const BuildRequest& request);
 
+// Optimisation levels by number (BuildRequest::opt_level): 0..3 are -O0..-O3,
+// then the size and speed levels silicon builds also take.
+inline constexpr std::string_view kOptLevelNames[] = {"O0", "O1", "O2", "O3", "Os", "Ofast", "Oz"};
+
+// The request's level, its kind's default (O2 data movement, O3 compute) for -1.
 int effective_opt_level(const BuildRequest& request);
+// "O0".."Oz" for 0..6 ("?" otherwise); the number of a name, -1 if it is none.
+std::string_view opt_level_name(int level);
+int opt_level_of_name(std::string_view name);
+// The compiler flag of the request's effective level ("-O2", "-Os", ...).
+std::string opt_flag(const BuildRequest& request);
 // Name of the kernel in messages: the source path, or the display name of a
 // source_text kernel ("kernel.cpp" when it has none).
 std::string source_name(const BuildRequest& request);

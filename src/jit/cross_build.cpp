@@ -111,8 +111,6 @@ const std::vector<std::string> kFixedFlags = {
     "-Wl,--unresolved-symbols=ignore-all",
 };
 
-constexpr std::string_view kOptLevels[] = {"O0", "O1", "O2", "O3", "Os", "Ofast", "Oz"};
-
 // At most two cross compilers at once in the process (each also holds a
 // CompilerSlot, shared with the host JIT).
 std::counting_semaphore<2>& cross_compiler_slots() {
@@ -561,8 +559,7 @@ CrossReport CrossChecker::check(const BuildRequest& reader, const BuildRequest& 
                             {"compute", compute, KernelKind::Compute, opt_levels.compute}};
   bool any = false;
   for (const Kernel& kernel : kernels) {
-    if (!kernel.opt.empty() &&
-        std::find(std::begin(kOptLevels), std::end(kOptLevels), kernel.opt) == std::end(kOptLevels))
+    if (!kernel.opt.empty() && opt_level_of_name(kernel.opt) < 0)
       throw ValidationError(std::string("cross_check: the ") + kernel.role + " kernel's opt level '" + kernel.opt +
                             "' is not one of O0, O1, O2, O3, Os, Ofast, Oz (or empty for the request's own)");
     if (!is_present(kernel.request)) continue;
@@ -585,11 +582,10 @@ CrossReport CrossChecker::check(const BuildRequest& reader, const BuildRequest& 
     if (!is_present(kernel.request)) continue;
     Impl::Job job;
     job.target = &kTargets[t];
-    std::string opt_flag =
-        kernel.opt.empty() ? "-O" + std::to_string(effective_opt_level(kernel.request)) : "-" + kernel.opt;
-    job.memo_key = std::string(kTargets[t].thread) + '\n' + opt_flag + '\n' + (insn_check ? "check" : "no-check") +
+    const std::string level_flag = kernel.opt.empty() ? opt_flag(kernel.request) : "-" + kernel.opt;
+    job.memo_key = std::string(kTargets[t].thread) + '\n' + level_flag + '\n' + (insn_check ? "check" : "no-check") +
                    '\n' + memo_key(kernel.request);
-    job.flags = {opt_flag};
+    job.flags = {level_flag};
     jobs.push_back(std::move(job));
     kernel_of_job.push_back(k);
   }

@@ -45,7 +45,9 @@ struct BuildRequest {
   std::vector<std::string> include_dirs;
   std::vector<uint32_t> compile_args;
   std::vector<std::pair<std::string, uint32_t>> named_compile_args;
-  int opt_level = -1; // -1: O2 for data movement, O3 for compute
+  // -1: O2 for data movement, O3 for compute; 0..3: -O0..-O3; 4: -Os;
+  // 5: -Ofast; 6: -Oz (kOptLevelNames in cache_key.hpp).
+  int opt_level = -1;
   // By CB index: the tile size of the CB's format on every core the kernel
   // runs on, 0 where a core lacks the CB or cores differ. A kernel whose
   // source names get_tile_size gets it as a compile-time table

@@ -71,7 +71,7 @@ std::string config_text(const KernelDescriptor::Config& config) {
   return std::string("config compute ") + fidelity_name(c.math_fidelity) +
          " fp32_dest_acc_en=" + flag(c.fp32_dest_acc_en) + " dst_full_sync_en=" + flag(c.dst_full_sync_en) +
          " math_approx_mode=" + flag(c.math_approx_mode) + " bfp8_pack_precise=" + flag(c.bfp8_pack_precise) +
-         " unpack_to_dest_mode=" + modes;
+         " unpack_to_dest_mode=" + modes + (c.enable_trisc2_rvv ? " enable_trisc2_rvv=1" : "");
 }
 
 } // namespace

@@ -164,7 +164,7 @@ const char* const kUsageKernel =
 const char* const kUsageConfig =
     "config reader' or 'config writer' or 'config data_movement <RISCV_0|RISCV_1> <NOC_0|NOC_1>' or 'config compute "
     "<LoFi|HiFi2|HiFi3|HiFi4> fp32_dest_acc_en=<0|1> dst_full_sync_en=<0|1> math_approx_mode=<0|1> "
-    "bfp8_pack_precise=<0|1> unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...]";
+    "bfp8_pack_precise=<0|1> unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...] [enable_trisc2_rvv=<0|1>]";
 
 // One logical kernel as the manifest declares it.
 struct ManifestKernel {
@@ -293,7 +293,7 @@ std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const 
           else
             p.malformed(field, "noc '" + t[3].text + "' is not NOC_0 or NOC_1", kUsageConfig);
           ok.config = dm;
-        } else if (which == "compute" && t.size() == 8) {
+        } else if (which == "compute" && (t.size() == 8 || t.size() == 9)) {
           ComputeConfigDescriptor c;
           const std::string& f = t[2].text;
           if (f == "LoFi")
@@ -323,6 +323,7 @@ std::unique_ptr<Operation> operation_from_manifest(std::string_view text, const 
             else
               p.malformed(field, "unpack_to_dest_mode '" + mode + "' is not Default or UnpackToDestFp32", kUsageConfig);
           }
+          if (t.size() == 9) c.enable_trisc2_rvv = p.flag(t[8], "enable_trisc2_rvv", field, kUsageConfig);
           ok.config = c;
         } else {
           p.malformed(field, "the tokens do not name a config", kUsageConfig);

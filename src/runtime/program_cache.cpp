@@ -45,7 +45,7 @@ void write_config(KeyWriter& w, const KernelDescriptor::Config& config) {
     w.u32(uint32_t(d->processor)), w.u32(uint32_t(d->noc));
   } else if (const auto* c = std::get_if<ComputeConfigDescriptor>(&config)) {
     w.u32(uint32_t(c->math_fidelity)), w.u32(c->fp32_dest_acc_en), w.u32(c->dst_full_sync_en);
-    w.u32(c->bfp8_pack_precise), w.u32(c->math_approx_mode);
+    w.u32(c->bfp8_pack_precise), w.u32(c->math_approx_mode), w.u32(c->enable_trisc2_rvv);
     w.u32(uint32_t(c->unpack_to_dest_mode.size()));
     for (UnpackToDestMode m : c->unpack_to_dest_mode)
       w.u32(uint32_t(m));

@@ -41,15 +41,14 @@ DataMovementConfig dm_config(const KernelDescriptor& k) {
 }
 
 ComputeConfig compute_config(const KernelDescriptor& k, const ComputeConfigDescriptor& d) {
-  if (d.bfp8_pack_precise)
-    throw ValidationError("bfp8_pack_precise is not modelled (Bfp8_b packing always rounds to nearest even, "
-                          "docs/numerics.md); leave it false");
   ComputeConfig c;
   c.math_fidelity = d.math_fidelity;
   c.fp32_dest_acc_en = d.fp32_dest_acc_en;
   c.dst_full_sync_en = d.dst_full_sync_en;
   c.unpack_to_dest_mode = d.unpack_to_dest_mode;
   c.math_approx_mode = d.math_approx_mode;
+  c.bfp8_pack_precise = d.bfp8_pack_precise;
+  c.enable_trisc2_rvv = d.enable_trisc2_rvv;
   c.compile_args = k.compile_time_args;
   c.defines = k.defines;
   c.named_compile_args = k.named_compile_time_args;

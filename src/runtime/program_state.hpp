@@ -91,6 +91,10 @@ inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<Cb
     r.defines.emplace_back("TESSEL_FP32_DEST_ACC", c.fp32_dest_acc_en ? "1" : "0");
     r.defines.emplace_back("TESSEL_DST_FULL_SYNC", c.dst_full_sync_en ? "1" : "0");
     r.defines.emplace_back("TESSEL_MATH_FIDELITY", std::to_string(uint32_t(c.math_fidelity)));
+    // Build options the simulation does not model, defined only when set (so
+    // that kernels without them keep their cache entries).
+    if (c.bfp8_pack_precise) r.defines.emplace_back("TESSEL_BFP8_PACK_PRECISE", "1");
+    if (c.enable_trisc2_rvv) r.defines.emplace_back("TESSEL_TRISC2_RVV", "1");
   }
   r.compile_args = k.compile_args;
   r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());

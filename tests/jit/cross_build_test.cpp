@@ -125,6 +125,10 @@ TEST_F(CrossBuildTest, OptLevelChangesTheImage) {
   EXPECT_EQ(std::count_if(texts.begin(), texts.end(),
                           [](const std::string& t) { return t.find("\narg: -O2\n") != std::string::npos; }),
             1);
+  // A request at Os (as a persistent program's opt sets it) builds the Os image.
+  BuildRequest os_request = eltwise_reader();
+  os_request.opt_level = 4;
+  EXPECT_EQ(checker.check(os_request, kNone, kNone).total_bytes, os);
 }
 
 // Line 4 divides two floats in a function of its own. (Not in a return

@@ -114,6 +114,32 @@ def test_errors_carry_the_cpp_message(device):
     assert b.read(np.uint32).sum() == 16
 
 
+# Builds only when the config reaches the compiler: OPT names the level's
+# predefined macros (-Os and -Oz: __OPTIMIZE_SIZE__, -Ofast: __FAST_MATH__)
+# and SET whether bfp8_pack_precise and enable_trisc2_rvv were given.
+BUILD_CHECK = """#if defined(__OPTIMIZE_SIZE__) != WANT_SIZE || defined(__FAST_MATH__) != WANT_FAST
+#error not built at the level asked for
+#endif
+#if TESSEL_BFP8_PACK_PRECISE + 0 != SET || TESSEL_TRISC2_RVV + 0 != SET
+#error the compute options did not reach the kernel
+#endif
+void kernel_main() {}
+"""
+
+
+@pytest.mark.parametrize("level,size,fast", [("O2", 0, 0), ("Os", 1, 0), ("Ofast", 0, 1), ("Oz", 1, 0),
+                                             (tessel.OptLevel.Oz, 1, 0), (1, 0, 0)])
+@pytest.mark.parametrize("options", [False, True], ids=["no-options", "options"])
+def test_compute_config_level_and_options_reach_the_build(device, level, size, fast, options):
+    defines = {"WANT_SIZE": size, "WANT_FAST": fast, "SET": int(options)}
+    p = tessel.Program()
+    p.add_kernel_from_source(BUILD_CHECK, "check.cpp", (0, 0), tessel.ComputeConfig(
+        opt_level=level, bfp8_pack_precise=options, enable_trisc2_rvv=options, defines=defines))
+    p.add_kernel_from_source(BUILD_CHECK, "check_dm.cpp", (0, 0), tessel.DataMovementConfig(
+        opt_level=level, defines=dict(defines, SET=0)))
+    device.command_queue.enqueue_program(p)
+
+
 def test_events_traces_and_the_program_cache(device):
     q = device.command_queue
     ev = tessel.Event()

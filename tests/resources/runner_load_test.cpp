@@ -121,7 +121,8 @@ TEST_F(RunnerLoadTest, MalformedLines) {
             at(5) + "config: processor 'RISCV_2' is not RISCV_0 or RISCV_1; expected 'config reader' or 'config "
                     "writer' or 'config data_movement <RISCV_0|RISCV_1> <NOC_0|NOC_1>' or 'config compute "
                     "<LoFi|HiFi2|HiFi3|HiFi4> fp32_dest_acc_en=<0|1> dst_full_sync_en=<0|1> math_approx_mode=<0|1> "
-                    "bfp8_pack_precise=<0|1> unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...]'");
+                    "bfp8_pack_precise=<0|1> unpack_to_dest_mode=<Default|UnpackToDestFp32>[,...] "
+                    "[enable_trisc2_rvv=<0|1>]'");
   EXPECT_EQ(load_error(with_line(5, "  config compute HiFi4 fp32_dest_acc_en=0 dst_full_sync_en=0 math_approx_mode=0 "
                                     "bfp8_pack_precise=0 unpack_to_dest_mode=")),
             at(5) + "config: kernel 0 (line 3) is a DataMovement kernel; expected a data-movement config");

@@ -57,6 +57,8 @@ struct EveryField {
     cc.math_fidelity = MathFidelity::HiFi2;
     cc.fp32_dest_acc_en = true;
     cc.math_approx_mode = true;
+    cc.bfp8_pack_precise = true;
+    cc.enable_trisc2_rvv = true;
     cc.unpack_to_dest_mode = {UnpackToDestMode::Default, UnpackToDestMode::UnpackToDestFp32};
     c.config = cc;
     c.compile_args = {3};
@@ -78,7 +80,8 @@ bool same_config(const KernelDescriptor::Config& a, const KernelDescriptor::Conf
     const auto& y = std::get<ComputeConfigDescriptor>(b);
     return x->math_fidelity == y.math_fidelity && x->fp32_dest_acc_en == y.fp32_dest_acc_en &&
            x->dst_full_sync_en == y.dst_full_sync_en && x->unpack_to_dest_mode == y.unpack_to_dest_mode &&
-           x->bfp8_pack_precise == y.bfp8_pack_precise && x->math_approx_mode == y.math_approx_mode;
+           x->bfp8_pack_precise == y.bfp8_pack_precise && x->math_approx_mode == y.math_approx_mode &&
+           x->enable_trisc2_rvv == y.enable_trisc2_rvv;
   }
   return true;
 }
@@ -164,8 +167,8 @@ TEST_F(RunnerTest, ManifestIsTheDocumentedText) {
             "  compile_args\n"
             "kernel kind Compute\n"
             "  source \"kernel2-Compute.cpp\"\n"
-            "  config compute HiFi2 fp32_dest_acc_en=1 dst_full_sync_en=0 math_approx_mode=1 bfp8_pack_precise=0 "
-            "unpack_to_dest_mode=Default,UnpackToDestFp32\n"
+            "  config compute HiFi2 fp32_dest_acc_en=1 dst_full_sync_en=0 math_approx_mode=1 bfp8_pack_precise=1 "
+            "unpack_to_dest_mode=Default,UnpackToDestFp32 enable_trisc2_rvv=1\n"
             "  compile_args 3\n"
             "cb 4096 0:Float16_b:2048\n"
             "cb 8192 16:Float32:4096 24:Bfp8_b:1088\n"

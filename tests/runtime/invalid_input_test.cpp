@@ -94,7 +94,8 @@ TEST_F(InvalidInputTest, KernelCoresGivenBadly) {
                   ops_source(), kOpsName, kCore,
                   DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, {}, {}, {}, 7});
             }),
-            "add_kernel: kernel ops.cpp: opt_level 7 is out of range (expected -1 for the default, or 0..3)");
+            "add_kernel: kernel ops.cpp: opt_level 7 is out of range (expected -1 for the default, 0..3 for O0..O3, "
+            "4 for Os, 5 for Ofast or 6 for Oz)");
   EXPECT_EQ(p.num_kernels(), 0u);
   add_recording_kernel(p);
   expect_runs(p);

@@ -164,16 +164,6 @@ TEST_F(ProgramCacheTest, InvalidDescriptorCachesNothing) {
   cbs.cbs = {{4096, CoreCoord{0, 0}, {{3, DataFormat::Float16_b, 2048}, {3, DataFormat::Float32, 4096}}}};
   EXPECT_EQ(error_from<ValidationError>([&] { cache.get(cbs); }),
             "make_program: cbs[0]: buffer_index 3 appears twice in format_descriptors");
-  ProgramDescriptor precise = echo(rec, {{1}});
-  KernelDescriptor compute;
-  compute.kernel_source = "void kernel_main() {}\n";
-  compute.source_type = KernelDescriptor::SourceType::SOURCE_CODE;
-  compute.core_ranges = CoreCoord{0, 0};
-  compute.config = ComputeConfigDescriptor{.bfp8_pack_precise = true};
-  precise.kernels.push_back(compute);
-  EXPECT_EQ(error_from<ValidationError>([&] { cache.get(precise); }),
-            "make_program: kernels[1]: bfp8_pack_precise is not modelled (Bfp8_b packing always rounds to nearest "
-            "even, docs/numerics.md); leave it false");
   ProgramDescriptor broken = echo(rec, {{1}});
   broken.kernels[0].kernel_source = "void kernel_main() { this does not compile; }\n";
   EXPECT_THROW(cache.get(broken), ProgramError);
@@ -183,6 +173,52 @@ TEST_F(ProgramCacheTest, InvalidDescriptorCachesNothing) {
   // The cache and the device still work.
   EXPECT_FALSE(run(echo(rec, {{8}})));
   EXPECT_EQ(rec.at(0), 8u);
+}
+
+// A compute kernel that builds only when the descriptor's build options reach
+// it: bfp8_pack_precise and enable_trisc2_rvv as defines, opt_level as the
+// compiler's flag (-Os defines __OPTIMIZE_SIZE__).
+const char* const kOptionsSource =
+    R"KERNEL(#if EXPECT_SET != TESSEL_BFP8_PACK_PRECISE + 0 || EXPECT_SET != TESSEL_TRISC2_RVV + 0
+#error the compute options did not reach the kernel
+#endif
+#if EXPECT_SET && !defined(__OPTIMIZE_SIZE__)
+#error the kernel was not built at Os
+#endif
+void kernel_main() {}
+)KERNEL";
+
+TEST_F(ProgramCacheTest, ComputeBuildOptionsReachTheKernelAndKeyTheEntry) {
+  Recorder rec(device_);
+  ProgramCache& cache = device_->program_cache();
+  for (bool set : {true, false}) {
+    ProgramDescriptor d = echo(rec, {{5}});
+    KernelDescriptor compute;
+    compute.kernel_source = kOptionsSource;
+    compute.source_type = KernelDescriptor::SourceType::SOURCE_CODE;
+    compute.core_ranges = CoreCoord{0, 0};
+    compute.defines = {{"EXPECT_SET", set ? "1" : "0"}};
+    compute.opt_level = set ? kOptLevelOs : -1;
+    compute.config = ComputeConfigDescriptor{.bfp8_pack_precise = set, .enable_trisc2_rvv = set};
+    d.kernels.push_back(compute);
+    EXPECT_FALSE(run(d)) << "bfp8_pack_precise and enable_trisc2_rvv " << set;
+    EXPECT_EQ(rec.at(0), 5u);
+  }
+  // The options alone key an entry apart.
+  ProgramDescriptor d = echo(rec, {{6}});
+  KernelDescriptor compute;
+  compute.kernel_source = "void kernel_main() {}\n";
+  compute.source_type = KernelDescriptor::SourceType::SOURCE_CODE;
+  compute.core_ranges = CoreCoord{0, 0};
+  compute.config = ComputeConfigDescriptor{};
+  d.kernels.push_back(compute);
+  EXPECT_FALSE(run(d));
+  std::get<ComputeConfigDescriptor>(d.kernels[1].config).enable_trisc2_rvv = true;
+  EXPECT_FALSE(run(d));
+  std::get<ComputeConfigDescriptor>(d.kernels[1].config).bfp8_pack_precise = true;
+  EXPECT_FALSE(run(d));
+  EXPECT_TRUE(run(d));
+  EXPECT_EQ(cache.entries(), 5u);
 }
 
 TEST_F(ProgramCacheTest, ClearEmptiesAndZeroes) {

@@ -2,10 +2,12 @@
 // order (so designated initializers such as
 // DataMovementConfig{.processor = ..., .noc = ..., .compile_args = ...}
 // compile unchanged). CreateKernel converts them to tessel's configs:
-//  - opt_level O0..O3 map to -O0..-O3; Os, Ofast and Oz are rejected;
+//  - opt_level: the kernel is built with that level's flag (-O0 .. -O3, -Os,
+//    -Ofast, -Oz);
 //  - noc_mode is accepted and has no effect (see data_types.hpp);
-//  - bfp8_pack_precise is accepted; tessel always packs Bfp8_b exactly
-//    (docs/numerics.md), which is what the flag asks for.
+//  - bfp8_pack_precise reaches the compute kernel (TESSEL_BFP8_PACK_PRECISE)
+//    and has no other effect: tessel packs Bfp8_b with round to nearest even
+//    either way (docs/numerics.md, docs/deviations.md).
 // EthernetConfig exists so code naming it compiles; CreateKernel rejects it.
 #pragma once
 

@@ -43,9 +43,11 @@ struct ProgramSpec {
   std::vector<BufferSpec> buffers;
   std::function<CoreArgs(CoreCoord)> args; // empty: none
   std::vector<uint32_t> reader_compile_args, writer_compile_args, compute_compile_args;
-  ComputeConfig compute; // math fidelity, flags, unpack-to-dest modes (its compile args/defines are ignored)
-  Defines defines;       // for all three kernels
-  uint32_t depth = 4;    // mailbox slots, 1 to 16
+  // Math fidelity, flags and unpack-to-dest modes of the compute kernel (its
+  // compile args, defines and opt level are ignored: the fields here set them).
+  ComputeConfig compute;
+  Defines defines;                          // for all three kernels
+  uint32_t depth = 4;                       // mailbox slots, 1 to 16
   std::map<std::string, uint32_t> handlers; // name -> 1..239
   OptLevels opt;
   // X280 threads on work clusters 1..3, one per cluster (program.thread),
@@ -60,9 +62,10 @@ struct ProgramSpec {
   uint32_t handler(const std::string& name) const;
 };
 
-// The flag a set optimisation level defines for its kernel (KM_OPT_LEVEL).
-int opt_level_number(const std::string& level, const char* kernel); // -1 for empty; ProgramError if unknown
-// The level the simulator builds the kernel at (O0..O3; the size levels as O2, Ofast as O3).
-int host_opt_level(const std::string& level);
+// A level's number, 0..6 in the order above: the value a set level defines
+// for its kernel (KM_OPT_LEVEL), and the kernel's opt_level (the simulator
+// builds it at that level: tessel::kOptLevelOs, ...). -1 for empty;
+// ProgramError if unknown.
+int opt_level_number(const std::string& level, const char* kernel);
 
 } // namespace tessel::dispatch

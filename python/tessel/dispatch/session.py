@@ -219,7 +219,8 @@ class Session:
             program.name, program.kernels["reader"], program.kernels["compute"], program.kernels["writer"], buffers,
             program.core_args(self.grid), program.compile_args["reader"], program.compile_args["writer"],
             program.compile_args["compute"], fidelity, flags["fp32_dest_acc_en"], flags["dst_full_sync_en"],
-            flags["math_approx_mode"], unpack, program.defines, depth, program.handlers, opt, trace,
+            flags["math_approx_mode"], flags["bfp8_pack_precise"], flags["enable_trisc2_rvv"], unpack,
+            program.defines, depth, program.handlers, opt, trace,
             seconds["deadline"], seconds["wait"], seconds["idle"], seconds["kernel_idle"], seconds["start"],
             host_depth, event_depth, batch, seconds["settle_microseconds"], threads, regions, thread)
         threads, total, buffer = native.sizes()

@@ -16,6 +16,7 @@ import pytest
 
 import tessel
 import tessel.dispatch as km
+from tessel.dispatch.program import OPT_LEVELS
 
 from .common import ROOT, BASIC, BASIC_HEADER, GRID, CORES  # noqa: F401
 
@@ -178,13 +179,14 @@ def test_handlers_from_a_dict_and_from_a_header():
     assert by_dict.handlers == {"fill": 1, "spin": 2, "result": 3, "fault": 4, "count": 5, "nap": 6}
     header = probe_program()  # kHandlerCompileArg -> compile_arg; kNoOptLevel is not a handler
     assert header.handlers == {"define": 1, "writer_opt": 2, "reader_opt": 3, "compile_arg": 4, "writer_arg": 5,
-                               "reader_arg": 6, "compute_arg": 7, "core_index": 8}
+                               "reader_arg": 6, "compute_arg": 7, "core_index": 8, "writer_build": 9,
+                               "compute_build": 10}
     assert header.handler("compile_arg") == 4 and header.handler(4) == 4
     assert header.handler("nop") == 0 and header.handler(0) == 0
     assert message(km.ProgramError, lambda: header.handler("step")) == (
         "Program 'probe' has no handler 'step' (it has: define, writer_opt, reader_opt, compile_arg, writer_arg, "
-        "reader_arg, compute_arg, core_index)")
-    assert message(km.ProgramError, lambda: header.handler(9)) == "Program 'probe' has no handler number 9"
+        "reader_arg, compute_arg, core_index, writer_build, compute_build)")
+    assert message(km.ProgramError, lambda: header.handler(11)) == "Program 'probe' has no handler number 11"
 
 
 @pytest.mark.parametrize("depth", [1, 2, 16])
@@ -304,12 +306,43 @@ def test_fields_reach_the_kernels(session):
     assert run.stop().clean
 
 
+# probe_build.hpp's build_flags() bits: what the compiler predefines at each
+# level (__OPTIMIZE__ 1, __OPTIMIZE_SIZE__ 2, __FAST_MATH__ 4, __NO_INLINE__ 8).
+LEVEL_FLAGS = {"O0": 8, "O1": 1, "O2": 1, "O3": 1, "Os": 3, "Ofast": 5, "Oz": 3}
+PACK_PRECISE, TRISC2_RVV = 16, 32
+
+
 @pytest.mark.parametrize("level", ["O0", "O1", "O2", "O3", "Os", "Ofast", "Oz"])
 def test_opt_level_loads_and_defines_km_opt_level(session, level):
     run = session.load(probe_program(opt={"writer": level}))
     writer_level, reader_level = results(run, "writer_opt", [(0, 1)]) + results(run, "reader_opt", [(0, 1)])
-    assert writer_level != NO_OPT_LEVEL  # a set level defines KM_OPT_LEVEL for that kernel only
+    assert writer_level == OPT_LEVELS.index(level)  # a set level defines KM_OPT_LEVEL for that kernel only
     assert reader_level == NO_OPT_LEVEL
+    assert run.stop().clean
+
+
+@pytest.mark.parametrize("level", ["O0", "O1", "O2", "O3", "Os", "Ofast", "Oz"])
+def test_opt_level_is_the_simulated_kernels_build(session, level):
+    """The simulated writer and compute kernels are compiled at the level
+    set, not only the size estimate; the unset reader keeps its default."""
+    run = session.load(probe_program(opt={"writer": level, "compute": level}))
+    assert results(run, "writer_build", [(0, 1)]) == [LEVEL_FLAGS[level]]
+    assert results(run, "compute_build", [(0, 1)]) == [LEVEL_FLAGS[level]]
+    assert run.stop().clean
+    run = session.load(probe_program())  # the defaults: O2 and O3
+    assert results(run, "writer_build", [(0, 1)]) + results(run, "compute_build", [(0, 1)]) == [1, 1]
+    assert run.stop().clean
+
+
+@pytest.mark.parametrize("options,flags", [({}, 0), ({"bfp8_pack_precise": True}, PACK_PRECISE),
+                                           ({"enable_trisc2_rvv": True}, TRISC2_RVV),
+                                           ({"bfp8_pack_precise": True, "enable_trisc2_rvv": True},
+                                            PACK_PRECISE | TRISC2_RVV)],
+                         ids=["neither", "bfp8_pack_precise", "enable_trisc2_rvv", "both"])
+def test_compute_build_options_reach_the_compute_kernel(session, options, flags):
+    run = session.load(probe_program(compute=options))
+    assert results(run, "compute_build", [(0, 1)]) == [LEVEL_FLAGS["O3"] | flags]
+    assert results(run, "writer_build", [(0, 1)]) == [LEVEL_FLAGS["O2"]]  # compute options are the compute kernel's
     assert run.stop().clean
 
 

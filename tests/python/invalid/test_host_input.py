@@ -67,6 +67,14 @@ def test_program(device):
         "DataMovementConfig: compile_args[0] must be an integer word (0..4294967295), got 4294967296"
     assert message(TypeError, lambda: tessel.ComputeConfig(fp32_dest_acc_en=1)) == \
         "ComputeConfig: fp32_dest_acc_en must be True or False, got 1 (int)"
+    assert message(ValueError, lambda: tessel.ComputeConfig(opt_level="O4")) == (
+        "ComputeConfig: opt_level must be an integer 0..3 or a tessel.OptLevel or its name (O0, O1, O2, O3, Os, "
+        "Ofast, Oz), got 'O4'")
+    assert message(ValueError, lambda: tessel.DataMovementConfig(opt_level=4)) == (
+        "DataMovementConfig: opt_level must be an integer 0..3 or a tessel.OptLevel or its name (O0, O1, O2, O3, "
+        "Os, Ofast, Oz), got 4")
+    assert message(TypeError, lambda: tessel.ComputeConfig(bfp8_pack_precise=1)) == \
+        "ComputeConfig: bfp8_pack_precise must be True or False, got 1 (int)"
     assert message(TypeError, lambda: tessel.ComputeConfig(math_fidelity="HiFi5")) == (
         "ComputeConfig: math_fidelity must be a tessel.MathFidelity (one of LoFi, HiFi2, HiFi3, HiFi4), "
         "got 'HiFi5' (str)")

@@ -1,4 +1,5 @@
 #include "../probe.hpp"
+#include "../probe_build.hpp"
 #include "dataflow_api.h"
 #include "tessel/persistent.h"
 
@@ -22,4 +23,5 @@ uint32_t core_index() { return persistent::core_index(); }
 
 TESSEL_PERSISTENT_KERNEL(TESSEL_HANDLER(kHandlerDefine, define_value), TESSEL_HANDLER(kHandlerWriterOpt, opt_level),
                          TESSEL_HANDLER(kHandlerCompileArg, compile_arg), TESSEL_HANDLER(kHandlerWriterArg, own_arg),
-                         TESSEL_HANDLER(kHandlerCoreIndex, core_index))
+                         TESSEL_HANDLER(kHandlerCoreIndex, core_index),
+                         TESSEL_HANDLER(kHandlerWriterBuild, build_flags))
