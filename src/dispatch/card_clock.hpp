@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 
 namespace tessel::dispatch {
 
@@ -17,7 +18,10 @@ public:
   CardClock();
   uint64_t ticks() const;
   // The steady_clock time (ns since its epoch) at which ticks() reads `ticks`.
+  // Ticks beyond centuries (a deadline of inf) read as a time never reached.
   int64_t steady_ns_at(uint64_t ticks) const {
+    constexpr uint64_t kFar = uint64_t(1) << 57;
+    if (ticks >= kFar) return std::numeric_limits<int64_t>::max();
     return std::chrono::duration_cast<std::chrono::nanoseconds>(start_.time_since_epoch()).count() +
            int64_t(ticks * (1000 / kTimerMhz));
   }

@@ -427,14 +427,20 @@ void Dispatcher::publish_deadline() {
   for (uint32_t m = busy_mask_; m; m &= m - 1)
     earliest = std::min(earliest, slots_[__builtin_ctz(m)].deadline_tick);
   const bool none =
-      earliest == ~0ull || error_ != KM_ERROR_NONE || aborting_ || host_aborting_.load(std::memory_order_relaxed);
+      earliest == ~0ull || error_ != KM_ERROR_NONE || aborting_ || host_aborting_.load(std::memory_order_seq_cst);
   watch->stop_at_ns.store(none ? 0 : clock_.steady_ns_at(earliest), std::memory_order_relaxed);
 }
 
 void Dispatcher::host_aborting() {
-  host_aborting_.store(true, std::memory_order_relaxed);
+  host_aborting_.store(true, std::memory_order_seq_cst);
+  std::lock_guard lock(watch_mutex_);
   if (sim::WatchSlot* watch = card_watch_.load(std::memory_order_acquire))
     watch->stop_at_ns.store(0, std::memory_order_relaxed);
+}
+
+void Dispatcher::forget_card_thread() {
+  std::lock_guard lock(watch_mutex_);
+  card_watch_.store(nullptr, std::memory_order_release);
 }
 
 bool Dispatcher::take_line(const Command& c) {

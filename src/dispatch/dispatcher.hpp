@@ -43,6 +43,7 @@
 #include <bitset>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ public:
   bool idle(sim::Chip& chip) override;
   void poll(sim::Chip& chip) override;
   const void* kernel_table() const override;
+  // Ctrl-C ends the host's waits (which raise), not the card's run: the
+  // session's exit paths stop it, and a caught KeyboardInterrupt finds the
+  // run as it was.
+  bool keeps_running_on_interrupt() const override { return true; }
 
   // The card's clock: 50 MHz ticks since the dispatcher started.
   uint64_t now_ticks() const { return clock_.ticks(); }
@@ -98,6 +103,8 @@ public:
   // command's deadline stops a RISC (the abort has its own wait, and a RISC
   // that never returns is a GridTimeout, as on the card).
   void host_aborting();
+  // On the card thread, when its run has ended (its watchdog slot ends with the thread).
+  void forget_card_thread();
   // After the run (card thread finished): the result and, for a deadline,
   // where the cores of the group that did not report were.
   ResultBlock result() const;
@@ -243,6 +250,7 @@ private:
   uint64_t next_deadline_ = ~0ull;
   std::atomic<sim::WatchSlot*> card_watch_{nullptr}; // the card thread's, once it has polled
   std::atomic<bool> host_aborting_{false};           // no deadline stops a RISC any more
+  std::mutex watch_mutex_;                           // the host's look at card_watch_ against the card thread's end
   uint64_t last_activity_tick_ = 0;
   uint64_t deadline_ticks_, idle_ticks_, kernel_idle_ticks_, grid_stop_ticks_;
   bool exit_pending_ = false, exited_ = false;

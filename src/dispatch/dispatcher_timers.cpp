@@ -145,6 +145,18 @@ bool Dispatcher::idle(sim::Chip& chip) {
   watch_card_thread();
   for (;;) {
     if (pump()) return true;
+    if (aborting_) {
+      // No RISC can run and none will: those that have not left their loops
+      // wait for what nothing left can do. Waiting the abort's time out
+      // would change nothing (a core spinning without a call is not here:
+      // idle() runs only when no fiber can).
+      uint32_t waiting = 0;
+      for (uint32_t c = 0; c < cores_; ++c)
+        waiting += word(state_words(c), KM_WORD_PHASE) != KM_PHASE_EXITED;
+      chip.request_stop("the run was aborted: " + std::to_string(waiting) +
+                        " core(s) wait for what no RISC left running can do");
+      return false;
+    }
     if (ready_cores_ < cores_ && state_ == KM_STATE_STARTING) {
       // A core that never reached its loop while every other RISC waits:
       // nothing the host sends can change that.

@@ -241,6 +241,13 @@ void Run::Impl::raise_event_errors(uint64_t handle, const HandleState& h) {
   }
 }
 
+std::string Run::Impl::unknown_handle(uint64_t handle) const {
+  if (handle >= base && handle < next_handle)
+    return "handle " + std::to_string(handle) +
+           " was forgotten already (wait and wait_any forget the handles they return, forget the ones it is given)";
+  return "handle " + std::to_string(handle) + " is not a command of this run";
+}
+
 DispatchError Run::Impl::gap_error(uint64_t handle) {
   return DispatchError("handle " + std::to_string(handle) +
                        ": its event's 16-bit sequence field lies 32,768 or more commands from the host's previous "
@@ -388,15 +395,14 @@ std::vector<Event> Run::wait(std::span<const uint64_t> handles, double timeout_s
   Impl& r = *impl_;
   for (uint64_t h : handles)
     if (const HandleState* s = r.find(h); !s || s->state == HandleState::Kept)
-      throw ValidationError("Run.wait: handle " + std::to_string(h) + " is not a command of this run" +
-                            (h >= r.base && h < r.next_handle ? " still kept (forgotten already)" : ""));
+      throw ValidationError("Run.wait: " + r.unknown_handle(h));
   size_t next = 0; // handles before it have arrived
   const auto all_arrived = [&] {
     while (next < handles.size() && r.find(handles[next])->state == HandleState::Arrived)
       ++next;
     return next == handles.size();
   };
-  const bool ok = r.wait_until(all_arrived, after(timeout_s));
+  const bool ok = r.wait_until(all_arrived, after(timeout_s), true);
   r.native_s += since(t0);
   r.wait_s += since(t0);
   if (!r.failure.empty()) r.raise_failed("Run.wait");
@@ -431,8 +437,7 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
   if (handles.empty()) throw ValidationError("Run.wait_any: no handles given");
   for (uint64_t h : handles)
     if (const HandleState* s = r.find(h); !s || s->state == HandleState::Kept)
-      throw ValidationError("Run.wait_any: handle " + std::to_string(h) + " is not a command of this run" +
-                            (h >= r.base && h < r.next_handle ? " still kept (forgotten already)" : ""));
+      throw ValidationError("Run.wait_any: " + r.unknown_handle(h));
   uint64_t found = 0;
   const auto any = [&] {
     found = 0;
@@ -440,7 +445,7 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
       if (r.find(h)->state == HandleState::Arrived && (found == 0 || h < found)) found = h;
     return found != 0;
   };
-  const bool ok = r.wait_until(any, after(timeout_s));
+  const bool ok = r.wait_until(any, after(timeout_s), true);
   r.native_s += since(t0);
   r.wait_s += since(t0);
   if (!r.failure.empty()) r.raise_failed("Run.wait_any");
@@ -458,12 +463,14 @@ Event Run::wait_any(std::span<const uint64_t> handles, double timeout_s) {
   return e;
 }
 
-uint64_t Run::drain(double timeout_s) {
+uint64_t Run::drain(double timeout_s) { return impl_->drain(timeout_s, true); }
+
+uint64_t Run::Impl::drain(double timeout_s, bool yields_to_signals) {
   const auto t0 = Clock::now();
-  Impl& r = *impl_;
+  Impl& r = *this;
   const uint64_t before = r.command_events, gaps_before = r.gaps;
   const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.command_events; };
-  const bool ok = r.wait_until(all, after(timeout_s));
+  const bool ok = r.wait_until(all, after(timeout_s), yields_to_signals);
   r.native_s += since(t0);
   r.wait_s += since(t0);
   if (!r.failure.empty()) r.raise_failed("Run.drain");
@@ -540,7 +547,7 @@ ResultBlock Run::stop(double timeout_s) {
   }
   if (!r.card_finished()) {
     try {
-      drain(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()));
+      r.drain(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()), false);
     } catch (const WaitTimeout& e) {
       drain_error = e.what();
     } catch (const KernelFailed&) {

@@ -152,11 +152,14 @@ struct Run::Impl {
   void pop_forgotten();
   // Waits until `done()` or the card finished or the deadline passed (spin, then park).
   template <typename Done>
-  bool wait_until(Done done, std::chrono::steady_clock::time_point deadline);
+  bool wait_until(Done done, std::chrono::steady_clock::time_point deadline, bool yields_to_signals = false);
   std::string kernel_activity() const;
   [[noreturn]] void raise_failed(const std::string& context);
   // A handle whose event's sequence could not be read (wait, drain and sequence raise it).
   static DispatchError gap_error(uint64_t handle);
+  std::string unknown_handle(uint64_t handle) const; // the message for a handle wait cannot take
+  // Run::drain; one inside Run::stop does not give way to a host signal.
+  uint64_t drain(double timeout_s, bool yields_to_signals);
   // Run::abort; grid_stop_s > 0 bounds the card's wait for the cores to leave
   // their loops (Run::stop's deadline: one deadline for all of it).
   ResultBlock abort(double grid_stop_s);
@@ -169,7 +172,7 @@ struct Run::Impl {
 inline constexpr auto kHostSpin = std::chrono::microseconds(200);
 
 template <typename Done>
-bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point deadline) {
+bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point deadline, bool yields_to_signals) {
   using Clock = std::chrono::steady_clock;
   CardMemory& m = *memory;
   sim::WaitProgress progress(command_events);
@@ -177,11 +180,12 @@ bool Run::Impl::wait_until(Done done, std::chrono::steady_clock::time_point dead
     store_some();
     // Events read make room for commands that waited for it (event room):
     // they are stored now, not after a wait for an event the card cannot send.
-    if (read_events() && !queue.empty()) continue;
+    if (read_events() && !queue.empty()) store_some();
     if (done()) return true;
-    // Ctrl-C, or a signal the host program handles (tessel/interrupt.hpp):
-    // the wait ends so that its handler runs now; the run stays as it is.
-    if (__builtin_expect(interrupt_requested() || host_signal() != 0, 0))
+    // Ctrl-C, or (for the waits that can go on after it: wait, wait_any,
+    // drain) a signal the host program handles (tessel/interrupt.hpp): the
+    // wait ends so that its handler runs now; the run stays as it is.
+    if (__builtin_expect(interrupt_requested() || (yields_to_signals && host_signal() != 0), 0))
       throw Interrupted("the wait for the card was interrupted by a signal");
     progress.update(command_events);
     if (card_finished()) {

@@ -316,12 +316,13 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
   std::shared_ptr<Device> device = s.device;
   s.device->state().persistent =
       runtime::DeviceState::PersistentGrid{"the persistent program '" + spec.name + "' of a dispatch Session", {}};
-  rp->card = std::thread([rp, device, &chip] {
+  // The thread keeps what it uses after its run as plain pointers: after a
+  // GridTimeout the Run is gone, and its memory and dispatcher are left to it.
+  rp->card = std::thread([device, &chip, &d = *rp->dispatcher, mem = rp->memory.get(), &program = *rp->program] {
     runtime::mark_card_thread();
-    Dispatcher& d = *rp->dispatcher;
     chip.set_agent(&d);
     try {
-      device->command_queue().enqueue_program(*rp->program);
+      device->command_queue().enqueue_program(program);
       const bool ended = d.exited() || d.aborting();
       d.finish(KM_STATE_DONE, ended ? KM_ERROR_NONE : KM_ERROR_KERNEL,
                ended ? "" : "the persistent kernels returned before EXIT (a kernel_main that does not serve?)");
@@ -332,9 +333,10 @@ Run& Session::load(const ProgramSpec& spec, const LoadOptions& options) {
     } catch (const std::exception& e) {
       d.finish(KM_STATE_DONE, KM_ERROR_KERNEL, e.what());
     }
+    d.forget_card_thread();
     chip.set_agent(nullptr);
-    rp->memory->finished.store(1, std::memory_order_release);
-    unpark(rp->memory->host_park);
+    mem->finished.store(1, std::memory_order_release);
+    unpark(mem->host_park);
   });
   const auto t0 = Clock::now();
   const auto deadline =

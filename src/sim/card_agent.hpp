@@ -13,6 +13,9 @@
 //    deadlock it would report without an agent.
 //  - To end the run early, the agent calls Chip::request_stop(); the run then
 //    abandons every fiber and throws RunStopped.
+//  - keeps_running_on_interrupt(): a run the host's Ctrl-C must not stop
+//    (tessel/interrupt.hpp), because the agent's own host side gives way to
+//    it and ends the run through its own exit paths (a dispatch session).
 //  - Persistent kernels reach the agent through the kernel API's extension
 //    hook (TESSEL_EXTENSION_CARD): kernel_table() is what that returns.
 #pragma once
@@ -30,6 +33,7 @@ public:
   virtual bool idle(Chip& chip) = 0;
   virtual void poll(Chip& chip) = 0;
   virtual const void* kernel_table() const = 0;
+  virtual bool keeps_running_on_interrupt() const { return false; }
 };
 
 } // namespace tessel::sim

@@ -523,6 +523,8 @@ void Chip::run(std::span<const Launch> launches) {
     }
   }
   WatchScope watching(watch, watchdog_timeout_ms_, agent_ == nullptr); // a card's run lasts its whole session
+  const bool interruptible = !(agent_ && agent_->keeps_running_on_interrupt());
+  if (!interruptible) watch.interruptible.store(0, std::memory_order_relaxed);
   ready_.clear();
   for (Fiber* f : active_)
     make_ready(f);
@@ -530,7 +532,7 @@ void Chip::run(std::span<const Launch> launches) {
   size_t remaining = active_.size();
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
-    if (__builtin_expect(interrupt_requested(), 0)) throw_interrupted(launches);
+    if (__builtin_expect(interrupt_requested(), 0) && interruptible) throw_interrupted(launches);
     if (__builtin_expect(stop_requested_, 0)) throw_stopped(launches);
     if (agent_ && --until_poll == 0) {
       until_poll = CardAgent::kPollSwitches;

@@ -44,6 +44,28 @@ const struct sigaction& previous_action(int sig) {
 
 // Hands a signal that is not for a running kernel to the handler that was
 // there before; false when that is the default action.
+// The executable segments of the runtime itself and of the C and C++
+// libraries (found once, before any signal): code a kernel calls into, where
+// a fiber may hold a lock.
+struct CodeRange {
+  uintptr_t lo = 0, hi = 0;
+  bool contains(uintptr_t a) const { return a >= lo && a < hi; }
+};
+std::array<CodeRange, 3> g_runtime_code;
+
+bool in_runtime_code(uintptr_t pc) {
+  for (const CodeRange& r : g_runtime_code)
+    if (r.contains(pc)) return true;
+  return false;
+}
+
+void find_runtime_code() {
+  const void* codes[] = {reinterpret_cast<const void*>(&install_fault_handler), dlsym(RTLD_DEFAULT, "malloc"),
+                         dlsym(RTLD_DEFAULT, "_ZSt9terminatev")};
+  for (size_t i = 0; i < g_runtime_code.size(); ++i)
+    if (codes[i]) kernel_code_range(codes[i], &g_runtime_code[i].lo, &g_runtime_code[i].hi);
+}
+
 bool chain_to_previous(int sig, siginfo_t* info, void* uc_raw) {
   const struct sigaction& prev = previous_action(sig);
   if (prev.sa_flags & SA_SIGINFO) {
@@ -75,9 +97,23 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     case GuardedFault::NotGuarded: break;
     }
   }
-  // W4 (watchdog.hpp): the run must stop; a signal that finds no fiber is dropped.
+  // W4 (watchdog.hpp): the run must stop. Dropped (the watchdog signals
+  // again while the thread goes on) when it finds no fiber, when the stop
+  // time moved since it was sent (the command completed), or when it lands in
+  // the runtime's own code, which may hold a lock the stop would never free.
   const bool stopping = sig == kWatchdogSignal && t_watch && t_watch->stopping.exchange(0, std::memory_order_relaxed);
-  if (stopping && (f == nullptr || f->fault_signal != 0)) return;
+  if (stopping) {
+    if (f == nullptr || f->fault_signal != 0) return;
+    const int64_t stop_at = t_watch->stop_at_ns.load(std::memory_order_relaxed);
+    struct timespec now {};
+    clock_gettime(CLOCK_MONOTONIC, &now); // steady_clock's, async-signal-safe
+    if (stop_at == 0 || int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec < stop_at) return;
+#if defined(__x86_64__)
+    if (in_runtime_code(uintptr_t(uc->uc_mcontext.gregs[REG_RIP]))) return;
+#elif defined(__aarch64__)
+    if (in_runtime_code(uintptr_t(uc->uc_mcontext.pc))) return;
+#endif
+  }
   if (f == nullptr || f->fault_signal != 0) {
     // Not kernel code, or a fault while recovering from one.
     if (sig == kWatchdogSignal) {
@@ -173,6 +209,7 @@ void install_fault_handler() {
   static std::once_flag once;
   std::call_once(once, [] {
     reserve_low_addresses();
+    find_runtime_code();
     struct sigaction sa = {};
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
@@ -273,11 +310,6 @@ std::string source_location_of(uintptr_t pc) {
 }
 
 namespace {
-
-struct CodeRange {
-  uintptr_t lo = 0, hi = 0;
-  bool contains(uintptr_t a) const { return a >= lo && a < hi; }
-};
 
 // The executable segment of the loaded object that holds `code`.
 CodeRange code_range_of(const void* code) {

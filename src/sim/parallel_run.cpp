@@ -172,10 +172,12 @@ void ParallelRun::work(Worker& w) {
   for (Fiber* f : w.fibers)
     f->core->ctx[f->risc].watch = &slot.words;
   CardAgent* const agent = w.index == 0 ? chip_.agent_ : nullptr;
+  const bool interruptible = !(chip_.agent_ && chip_.agent_->keeps_running_on_interrupt());
+  if (!interruptible) slot.interruptible.store(0, std::memory_order_relaxed);
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
     if (__builtin_expect(end_.load(std::memory_order_relaxed) != 0, 0)) break;
-    if (__builtin_expect(interrupt_requested(), 0)) {
+    if (__builtin_expect(interrupt_requested(), 0) && interruptible) {
       end(End::Interrupted);
       break;
     }

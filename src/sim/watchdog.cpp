@@ -23,9 +23,10 @@ namespace {
 constexpr auto kSignalGrace = std::chrono::milliseconds(100);
 // W4: how long past its stop time a thread may go on before it is signalled
 // (a thread that switches fibers handles its own stop within microseconds),
-// and how often it is signalled again while it goes on.
+// and how often it is signalled again while it goes on (a signal that lands
+// in the runtime's own code is dropped: fault.cpp).
 constexpr int64_t kStopGraceNs = 20'000'000;
-constexpr auto kStopRepeat = std::chrono::milliseconds(100);
+constexpr auto kStopRepeat = std::chrono::milliseconds(25);
 
 struct Entry {
   WatchSlot* slot;
@@ -67,13 +68,14 @@ void watchdog_loop() {
       if (e.slot->running.load(std::memory_order_relaxed)) running.push_back(e.slot);
     sample_progress(running, steady_ns());
     for (Entry& e : registry()) {
-      if (interrupted && e.slot->running.load(std::memory_order_relaxed)) {
+      if (interrupted && e.slot->running.load(std::memory_order_relaxed) &&
+          e.slot->interruptible.load(std::memory_order_relaxed)) {
         if (++e.interrupt_samples % kInterruptSamples == 0) pthread_kill(e.thread, kWatchdogSignal);
       } else {
         e.interrupt_samples = 0;
       }
       const int64_t stop_at = e.slot->stop_at_ns.load(std::memory_order_relaxed);
-      if (stop_at != 0 && e.slot->running.load(std::memory_order_relaxed) && steady_ns() >= stop_at + kStopGraceNs &&
+      if (stop_at != 0 && e.slot->running.load(std::memory_order_relaxed) && steady_ns() - stop_at >= kStopGraceNs &&
           now >= e.stop_signal_at) {
         e.slot->stopping.store(1, std::memory_order_relaxed); // W4
         pthread_kill(e.thread, kWatchdogSignal);
@@ -137,6 +139,7 @@ WatchScope::WatchScope(WatchSlot& slot, uint32_t timeout_ms, bool progress) : sl
   slot_.shows_progress.store(progress && progress_wanted() ? 1 : 0, std::memory_order_relaxed);
   slot_.stop_at_ns.store(0, std::memory_order_relaxed);
   slot_.stopping.store(0, std::memory_order_relaxed);
+  slot_.interruptible.store(1, std::memory_order_relaxed);
   note_progress(slot_);
   slot_.running.store(1, std::memory_order_release);
 }

@@ -61,6 +61,9 @@ struct WatchSlot {
   // such time); `stopping` tells the signal's handler why it came.
   std::atomic<int64_t> stop_at_ns{0};
   std::atomic<uint32_t> stopping{0};
+  // 0: the run goes on through an interrupt request (a card that keeps
+  // running on interrupt, card_agent.hpp): the watchdog does not signal it.
+  std::atomic<uint32_t> interruptible{1};
 
   uint64_t progress() const { return __atomic_load_n(&words.progress, __ATOMIC_RELAXED); }
   uint64_t stalled() const { return __atomic_load_n(&words.stalled, __ATOMIC_RELAXED); }

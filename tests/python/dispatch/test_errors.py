@@ -159,13 +159,15 @@ def test_command_timeout_names_where_the_cores_waited(session, lines):
 
 @pytest.mark.parametrize("policy", ["deterministic", "random:3", "parallel:2"])
 def test_the_deadline_holds_for_a_handler_that_never_blocks(policy):
-    # nap spins on the card's clock for 1200 ms without a call that switches:
+    # nap spins on the card's clock for 3 s without a call that switches:
     # the card's deadline (wall time, docs/dispatch.md) still stops it at 0.3 s.
     with tessel.Device.open(arch="blackhole", grid=GRID, policy=policy) as d, km.Session(device=d) as session:
         run = session.load(basic_program(), deadline=0.3)
-        h = run.submit("nap", group=(6, 1), args=[1200])
+        h = run.submit("nap", group=(6, 1), args=[3000])
+        t0 = time.monotonic()
         with pytest.raises(km.CommandTimeout) as e:
             run.wait(h, timeout=10.0)
+        assert time.monotonic() - t0 < 2.0  # at the deadline, not when the handler returns (3 s)
         err = e.value
         assert (err.handle, err.group, err.slot, err.sequence) == (h, (6, 1), 0, 0)
         assert [c["core"] for c in err.cores] == [(2, 1)]  # core 6 of a 4 x 2 grid

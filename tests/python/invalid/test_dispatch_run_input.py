@@ -264,7 +264,8 @@ def test_wait_for_a_forgotten_handle_behind_a_kept_one(loaded):
     waited = loaded.submit(0, group=(4, 1))
     loaded.wait(waited, timeout=5.0)
     refused(loaded, tessel.ValidationError, lambda: loaded.wait(waited),
-            f"Run.wait: handle {waited} is not a command of this run still kept (forgotten already)")
+            f"Run.wait: handle {waited} was forgotten already (wait and wait_any forget the handles they return, "
+            "forget the ones it is given)")
     assert loaded.wait(kept, timeout=5.0).handle == kept
 
 
