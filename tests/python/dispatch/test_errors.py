@@ -5,6 +5,7 @@ host-side wait that runs out, a kernel that does not compile, one that never
 serves, and the class hierarchy. After each the session loads again."""
 
 
+import re
 import time
 
 import pytest
@@ -192,7 +193,8 @@ def test_stop_keeps_one_deadline_for_all_of_it(session):
     with pytest.raises(km.WaitTimeout) as e:
         run.stop(timeout=1.0)
     elapsed = time.monotonic() - t0
-    assert str(e.value).startswith("Run.stop: Run.drain: 1 commands have no event after 1.000000 s")
+    # The drain had what was left of the one second.
+    assert re.match(r"Run\.stop: Run\.drain: 1 commands have no event after (0\.9\d*|1\.0*) s; ", str(e.value))
     assert str(e.value).endswith("; the run was aborted")
     assert elapsed < 1.8, elapsed
     assert run.stopped and run.result().error_name == "stopped"
