@@ -14,10 +14,6 @@ namespace tessel::dispatch {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-Clock::time_point after(double seconds) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
 std::string secs(double s) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", s);

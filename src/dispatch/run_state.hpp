@@ -168,6 +168,12 @@ struct Run::Impl {
   ~Impl();
 };
 
+// A deadline `seconds` from now.
+inline std::chrono::steady_clock::time_point after(double seconds) {
+  using Clock = std::chrono::steady_clock;
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 // The host spins this long for the card before it parks (see the card's kSpinTicks).
 inline constexpr auto kHostSpin = std::chrono::microseconds(200);
 
