@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "flow/gridless.hpp"
 #include "flow/layout.hpp"
 #include "flow/sequencer.hpp"
 #include "runtime/device_state.hpp"
@@ -23,37 +24,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kMoverSource = "#include \"tessel/iron_mover.h\"\n";
 
-// The stream of a design with nothing on its grid: loops only (validated).
-CallStats run_gridless(const DesignSpec& s, std::span<const int64_t> parameters) {
-  const std::vector<Op>& ops = s.sequence.ops;
-  std::vector<int64_t> registers(s.sequence.registers, 0), counts(ops.size(), 0);
-  std::copy(parameters.begin(), parameters.end(), registers.begin());
-  CallStats stats;
-  for (size_t pc = 0; pc < ops.size(); ++pc, ++stats.ops) {
-    const Op& op = ops[pc];
-    if (op.kind == OpKind::LoopBegin) {
-      int64_t span = op.value.constant;
-      for (const auto& [reg, coeff] : op.value.terms)
-        span += coeff * registers[reg];
-      const int64_t step = op.c > 1 ? int64_t(op.c) : 1;
-      registers[op.a] = 0;
-      counts[pc] = span <= 0 ? 0 : (span + step - 1) / step;
-      if (counts[pc] == 0) pc = op.b;
-    } else if (op.kind == OpKind::LoopEnd) {
-      if (++registers[op.a] < counts[op.b]) pc = op.b;
-    } else {
-      throw FlowError("design '" + s.name + "': a stream op other than a loop in a design with no grid");
-    }
-  }
-  return stats;
-}
-} // namespace
-
 // One grid runs on a device at a time: the design whose grid runs there now.
 // A call of another design stops it first (it starts afresh at its own next
 // call: every call ends with nothing left in its fifos, so only a worker's
 // place in a loop that spans calls is lost). Host threads only.
-namespace {
 std::mutex active_mutex;
 std::map<const Device*, LoadedDesign::Impl*> active;
 } // namespace
@@ -214,7 +188,7 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
                           " dispatch values; the sequence takes " + std::to_string(s.sequence.parameters));
   if (d.gridless) {
     ++d.calls;
-    return run_gridless(s, parameters);
+    return run_gridless(s, parameters, d.calls, timeout_s);
   }
   if (!d.running) d.launch();
   // The card is parked between calls (or not yet running its stream): the

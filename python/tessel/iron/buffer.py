@@ -28,7 +28,7 @@ class Buffer:
             raise IronRuntimeError(f"Buffer '{self.name}' is read inside a Worker's core_fn")
         if not isinstance(i, int) or not 0 <= i < self.count:
             raise IndexError(f"Buffer '{self.name}' has elements 0 to {self.count - 1}, not {i!r}")
-        t.rtp_reads.append((self, i, trace.user_site(), dict(t.waited)))
+        t.rtp_reads.append((self, i, trace.user_site(), dict(t.waited), dict(t.passed)))
         return _RtpRead(self, i)
 
     def __setitem__(self, i, value):

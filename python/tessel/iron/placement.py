@@ -5,9 +5,11 @@ end of a fifo sits on a shim tile, Tile(col, 0) given to prod(tile=...) or
 cons(tile=...): shim column col, with 2 fill (MM2S) and 2 drain (S2MM) DMA
 channels and 16 descriptors per shim tile. A pinned shim end is a pin: a
 tile outside the device, not in row 0, or whose channels of that direction
-are taken is an error naming the tile and the handle.
+are taken is an error naming the tile and the handle. Pinned ends are placed
+before unpinned ones, whatever their order.
 """
 
+import inspect
 
 from .errors import IronRuntimeError
 
@@ -92,6 +94,47 @@ class SequentialPlacer:
 
 
 _DIRECTION = {"fill": "fill (MM2S)", "drain": "drain (S2MM)"}
+
+
+def place_host_ends(placer, ends, grid_x):
+    """The (column, channel) of each host end, `ends` being (home column,
+    "fill" or "drain", handle name, pinned Tile or None) in fifo order. The
+    pinned ends are placed first, so an unpinned end declared earlier never
+    takes a channel a pin needs; the unpinned ones follow in their order
+    (the placement of a design without pins is the fifo order's)."""
+    place = _place_shim_of(placer)
+    used = {}
+    out = [None] * len(ends)
+    for pinned_pass in (True, False):
+        for i, (home, kind, handle, pinned) in enumerate(ends):
+            if (pinned is not None) == pinned_pass:
+                out[i] = place(home, kind, used, grid_x, handle, pinned)
+    return out
+
+
+def _place_shim_of(placer):
+    """placer.place_shim, called as place_shim(column, kind, used, grid_x,
+    handle, pinned). A place_shim written before pins existed takes
+    (column, kind, used, grid_x): it still places unpinned ends, and a pin
+    it cannot be told about is an error naming the signature it needs."""
+    method = placer.place_shim
+
+    def old_style(column, kind, used, grid_x, handle, pinned):
+        if pinned is not None:
+            raise IronRuntimeError(
+                f"{handle} is pinned to {pinned!r}, but the placer's {type(placer).__name__}.place_shim(column, kind, "
+                "used, grid_x) takes no pin: give it the parameters handle=None, pinned=None (place_shim(self, "
+                "column, kind, used, grid_x, handle=None, pinned=None), as SequentialPlacer's), or leave the handle "
+                "unpinned")
+        return method(column, kind, used, grid_x)
+
+    try:
+        inspect.signature(method).bind(0, "fill", {}, 1, None, None)
+    except TypeError:
+        return old_style
+    except ValueError:  # no signature to read (a builtin): called the new way
+        pass
+    return method
 
 
 def check_shim_pin(tile, handle, grid_x=None):

@@ -11,7 +11,7 @@ from .. import _tessel
 from . import device as device_mod
 from . import rtp_window
 from .errors import IronRuntimeError
-from .placement import SequentialPlacer, Tile
+from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import Runtime
 from .worker import Worker
 
@@ -94,7 +94,7 @@ def resolve_spec(rt, workers, grid, placer):
             link.tile = Tile(*free[-1])
         used.add((link.tile.col, link.tile.row))
     pools, channels = [], []
-    shim_used = {}
+    host_ends = []  # (channel index, home column, "fill" or "drain", handle), in fifo order
 
     def pool(name, tile, depth, object_bytes, segments=1):
         pools.append((name, (tile.col, tile.row), depth, object_bytes, segments))
@@ -166,24 +166,27 @@ def resolve_spec(rt, workers, grid, placer):
         if hosts and len(sinks) > 1:
             raise NotImplementedError(f"ObjectFifo '{f.name}': a fifo drained by the host and read by workers or "
                                       "links is not supported yet")
+        # A host end's channel gets its shim column and channel number once
+        # every host end is known (place_host_ends: the pinned ones first).
         if src[0] == "host":
             if hosts:
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' goes from the Runtime to the Runtime")
-            home = pools[sinks[0][1]][1]
-            col, ch = placer.place_shim(home[0], "fill", shim_used, gx, prod.name, prod.tile)
             prod.channel_index = len(channels)
-            channels.append((f"{f.name} fill (shim ({col},0) MM2S {ch})", (-1, [0], 0),
-                             [(k[1], k[2], k[3]) for k in sinks], f.object_bytes, col, ch))
+            host_ends.append((len(channels), pools[sinks[0][1]][1][0], "fill", prod))
+            channels.append([f"{f.name} fill", (-1, [0], 0), [(k[1], k[2], k[3]) for k in sinks], f.object_bytes])
         elif hosts:
             c = hosts[0][1]
-            home = pools[src[1]][1]
-            col, ch = placer.place_shim(home[0], "drain", shim_used, gx, c.name, c.tile)
             c.channel_index = len(channels)
-            channels.append((f"{f.name} drain (shim ({col},0) S2MM {ch})", (src[1], src[2], src[3]), [(-1, [0], 0)],
-                             src[4], col, ch))
+            host_ends.append((len(channels), pools[src[1]][1][0], "drain", c))
+            channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4]])
         else:
             channels.append((f"{f.name} move", (src[1], src[2], src[3]), [(k[1], k[2], k[3]) for k in sinks],
                              src[4], -1, 0))
+
+    places = place_host_ends(placer, [(home, kind, h.name, h.tile) for _, home, kind, h in host_ends], gx)
+    for (i, _, kind, _), (col, ch) in zip(host_ends, places):
+        name, *rest = channels[i]
+        channels[i] = (f"{name} (shim ({col},0) {'MM2S' if kind == 'fill' else 'S2MM'} {ch})", *rest, col, ch)
 
     wspecs = []
     for w in workers:

@@ -4,7 +4,9 @@ value unless a WorkerRuntimeBarrier orders the two: one the sequence sets
 after the write and the worker waits for (wait_for_value) before the read.
 A read the sequence writes without such a barrier is a race: a RaceWarning
 naming the worker, the buffer and both lines (an IronRuntimeError under
-TESSEL_STRICT=1). The card shows the window under random:<seed> policies
+TESSEL_STRICT=1). A wait the barrier's initial value already holds passes
+at once, before any set, and orders nothing (worker.py, _note_wait). The
+card shows the window under random:<seed> policies
 (src/flow/rtp_propagation.hpp)."""
 
 import os
@@ -28,7 +30,7 @@ def check(file, ops, workers):
         worker = workers[wi]
         buffer = worker.buffers[bi]
         later = [(n, v) for j, n, v in sets.get(wi, []) if j > i]
-        for read_buffer, read_element, site, waited in worker.rtp_reads:
+        for read_buffer, read_element, site, waited, passed in worker.rtp_reads:
             if read_buffer is not buffer or read_element != element:
                 continue
             if any(n in waited and (not v.is_constant() or v.constant >= waited[n]) for n, v in later):
@@ -41,4 +43,19 @@ def check(file, ops, workers):
                           f"{os.path.basename(site[0])}:{site[1]} with no WorkerRuntimeBarrier between the read and "
                           f"the sequence's write at {os.path.basename(file)}:{line} (one the sequence sets after the "
                           "write and the worker waits for before the read): the write may reach the core after the "
-                          "read, which then sees the old value", (file, line))
+                          f"read, which then sees the old value{_passed_at_once(worker, waited, passed)}", (file, line))
+
+
+def _passed_at_once(worker, waited, passed):
+    """Why a wait of the worker before the read orders nothing, when its
+    barrier's initial value passes it (none: '')."""
+    for n in sorted(passed):
+        if n not in waited:
+            value, (file, line), released = passed[n]
+            initial = worker.barriers[n].initial_value
+            gives = f" and the worker's release_with_value calls before it give {released}" if released else ""
+            return (f"; the worker's wait_for_value({value}) at {os.path.basename(file)}:{line} passes at once, "
+                    f"before any set: the barrier starts at {initial} "
+                    f"(WorkerRuntimeBarrier(initial_value={initial})){gives}, enough for every wait before the read, "
+                    "so it orders nothing")
+    return ""

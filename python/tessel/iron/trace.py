@@ -48,8 +48,12 @@ class WorkerTrace:
         self.names = 0
         self.functions = {}  # name -> ExternalFunction
         self.loops = []  # range_ loops open, innermost last
-        self.waited = {}  # barrier number -> the largest value waited for so far (wait_for_value)
-        self.rtp_reads = []  # (Buffer, element, site, waited before it)
+        # Barrier waits before the current statement (worker.py, _note_wait):
+        self.waited = {}  # barrier number -> the largest value of a wait that needs a set
+        self.passed = {}  # barrier number -> (value, site, released) of the last wait passing at once
+        self.taken = {}  # barrier number -> waited for less released so far (None: not known)
+        self.released = {}  # barrier number -> given by release_with_value so far
+        self.rtp_reads = []  # (Buffer, element, site, waited before it, passed before it)
 
     def fresh(self, prefix):
         self.names += 1

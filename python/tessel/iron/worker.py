@@ -28,14 +28,43 @@ class WorkerRuntimeBarrier:
         number = dict((id(w), b) for w, b in self.workers).get(id(t.worker))
         if number is None:
             raise IronRuntimeError(f"this barrier was not given to worker '{t.worker.name}' in its fn_args")
-        t.emit(f"iron::{call}({number}, {value});")
-        if call == "wait_for_value" and value > 0:  # a wait for 0 passes at once: it orders nothing
-            t.waited[number] = max(value, t.waited.get(number, 0))
+        site = trace.user_site()
+        t.emit(f"iron::{call}({number}, {value});", site)
+        if call == "wait_for_value":
+            _note_wait(t, number, value, self.initial_value, site)
+        else:
+            _note_release(t, number, value)
 
     def set(self, value):
         from .runtime import set_barrier
 
         set_barrier(self, value)
+
+
+def _note_wait(t, number, value, initial_value, site):
+    """Notes a wait_for_value(value) of barrier `number` for the runtime-
+    parameter window (rtp_window.py). A wait that the barrier's initial
+    value (less what the worker's waits took from it before) already holds
+    passes at once: it orders nothing. Any other wait needs a set of the
+    sequence. Inside a range_ loop, or after a wait that needed a set, what
+    the lock holds is not known here: the wait is taken to need a set."""
+    if value == 0:  # a wait for 0 passes at once: it orders nothing
+        return
+    taken = t.taken.get(number, 0)
+    if t.loops or taken is None or initial_value - taken < value:
+        t.waited[number] = max(value, t.waited.get(number, 0))
+        t.taken[number] = None
+    else:
+        t.passed[number] = (value, site, t.released.get(number, 0))
+        t.taken[number] = taken + value
+
+
+def _note_release(t, number, value):
+    """A release_with_value(value) gives the worker's later waits `value`
+    (how often, inside a range_ loop, is not known here)."""
+    taken = t.taken.get(number, 0)
+    t.taken[number] = None if t.loops or taken is None else taken - value
+    t.released[number] = t.released.get(number, 0) + value
 
 
 def _check_value(what, value):

@@ -32,16 +32,22 @@ def line_of(marker):
     raise AssertionError(marker)
 
 
-def build(device, order):
+def build(device, order, initial_value=0, waits=(1,), value_set=1, releases=()):
     """A worker adding rtp[0] to one object per call. order: "none" (no
-    barrier), "before" (the barrier set before the write) or "after"."""
+    barrier), "before" (the barrier set before the write) or "after". The
+    barrier starts at initial_value; the worker releases each value of
+    `releases`, then waits for each value of `waits` before the read, and
+    the sequence sets value_set."""
     rtp = Buffer(np.ndarray[(4,), np.dtype[np.int32]], name="rtp", use_write_rtp=True)
-    barrier = WorkerRuntimeBarrier()
+    barrier = WorkerRuntimeBarrier(initial_value)
     of_in, of_out = ObjectFifo(vec, name="in"), ObjectFifo(vec, name="out")
 
     def core_fn(i, o, rtp, barrier, k):
         if order != "none":
-            barrier.wait_for_value(1)
+            for v in releases:
+                barrier.release_with_value(v)
+            for v in waits:
+                barrier.wait_for_value(v)  # the wait
         x = i.acquire(1)
         y = o.acquire(1)
         k(x, y, rtp[0], N)  # the read
@@ -50,10 +56,10 @@ def build(device, order):
 
     def seq(a, c, in_h, out_h):
         if order == "before":
-            barrier.set(1)
+            barrier.set(value_set)
         rtp[0] = VALUE  # the write
         if order == "after":
-            barrier.set(1)
+            barrier.set(value_set)
         in_h.fill(a)
         out_h.drain(c, wait=True)
 
@@ -62,10 +68,10 @@ def build(device, order):
     return Program(device, rt, [w]).resolve_program()
 
 
-def race_warnings(device, order):
+def race_warnings(device, order, **kw):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        design = build(device, order)
+        design = build(device, order, **kw)
     return design, [str(x.message) for x in w if issubclass(x.category, iron.RaceWarning)]
 
 
@@ -128,3 +134,49 @@ def test_random_schedules_show_the_old_value_and_deterministic_the_new():
         design, _ = race_warnings(device, "none")
         np.testing.assert_array_equal(call(design), VALUE)
         design.close()
+
+
+@pytest.mark.parametrize("initial_value, waits", [(1, (1,)), (5, (3,)), (2, (1, 1))])
+def test_a_wait_the_barriers_initial_value_already_passes_orders_nothing(device, initial_value, waits):
+    """The barrier starts at or above what the worker takes before the read:
+    its waits pass at once, before the sequence's set, so the barrier set
+    after the write orders nothing."""
+    design, msgs = race_warnings(device, "after", initial_value=initial_value, waits=waits, value_set=waits[-1])
+    assert msgs == [expected_message() + f"; the worker's wait_for_value({waits[-1]}) at {HERE}:{line_of('the wait')} "
+                    f"passes at once, before any set: the barrier starts at {initial_value} "
+                    f"(WorkerRuntimeBarrier(initial_value={initial_value})), enough for every wait before the read, "
+                    "so it orders nothing"]
+    design.close()
+
+
+def test_a_wait_the_workers_own_release_already_passes_orders_nothing(device):
+    design, msgs = race_warnings(device, "after", releases=(2,), waits=(1, 1))
+    assert msgs == [expected_message() + f"; the worker's wait_for_value(1) at {HERE}:{line_of('the wait')} passes at "
+                    "once, before any set: the barrier starts at 0 (WorkerRuntimeBarrier(initial_value=0)) and the "
+                    "worker's release_with_value calls before it give 2, enough for every wait before the read, so "
+                    "it orders nothing"]
+    design.close()
+
+
+def test_strict_makes_a_wait_the_initial_value_passes_an_error(device, monkeypatch):
+    monkeypatch.setenv("TESSEL_STRICT", "1")
+    with pytest.raises(iron.IronRuntimeError) as e:
+        build(device, "after", initial_value=1)
+    assert str(e.value).endswith("so it orders nothing (TESSEL_STRICT=1 makes this an error)")
+
+
+@pytest.mark.parametrize("initial_value, waits, value_set, releases",
+                         [(1, (2,), 2, ()), (1, (1, 1), 1, ()), (63, (63, 1), 1, ()), (0, (2, 1), 1, (2,))])
+def test_a_wait_beyond_the_barriers_initial_value_orders_the_read(initial_value, waits, value_set, releases,
+                                                                  monkeypatch):
+    """A wait the initial value (and the worker's releases) cannot pass
+    needs the sequence's set: it orders the read after the write on every
+    schedule."""
+    monkeypatch.setenv("TESSEL_STRICT", "1")
+    for policy in ["deterministic"] + [f"random:{s}" for s in range(1, 5)]:
+        with tessel.Device.open(grid=(2, 2), policy=policy) as device:
+            design, msgs = race_warnings(device, "after", initial_value=initial_value, waits=waits,
+                                         value_set=value_set, releases=releases)
+            assert msgs == []
+            np.testing.assert_array_equal(call(design), VALUE)
+            design.close()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tessel.iron as iron
-from tessel.iron import ObjectFifo, Program, Runtime, Worker
+from tessel.iron import ObjectFifo, Program, Runtime, SequentialPlacer, Worker
 
 from .common import add_kernel, per_object
 
@@ -33,11 +33,21 @@ def sequence_of(count):
     return seq
 
 
-def build(device, count, in_tiles):
+def build(device, count, in_tiles, out_tiles=None, placer=None):
     ins, outs, ws = workers_and_fifos(count)
+    out_tiles = out_tiles or [None] * count
     rt = Runtime(sequence_of(count), [vec] * (2 * count) + [f.prod(tile=t) for f, t in zip(ins, in_tiles)] +
-                 [f.cons() for f in outs])
-    return Program(device, rt, ws).resolve_program()
+                 [f.cons(tile=t) for f, t in zip(outs, out_tiles)])
+    return Program(device, rt, ws).resolve_program(placer)
+
+
+def run_and_check(design, count):
+    """Each pipeline i adds i + 1 to its buffer."""
+    bufs = [np.arange(N, dtype=np.int32) * (i + 1) for i in range(count)] + [np.zeros(N, np.int32)
+                                                                            for _ in range(count)]
+    design(*bufs)
+    for i in range(count):
+        np.testing.assert_array_equal(bufs[count + i], bufs[i] + i + 1)
 
 
 def test_tile_and_the_any_placeholders_import_from_tessel_iron_device():
@@ -91,11 +101,69 @@ def test_pins_that_fit_are_honoured_and_unpinned_ends_move_right(device):
     # channels, and the third moves right to column 1.
     assert fills == ["in0 fill (shim (3,0) MM2S 0)", "in1 fill (shim (0,0) MM2S 0)", "in2 fill (shim (0,0) MM2S 1)",
                      "in3 fill (shim (1,0) MM2S 0)"]
-    bufs = [np.arange(N, dtype=np.int32) * (i + 1) for i in range(4)] + [np.zeros(N, np.int32) for _ in range(4)]
-    design(*bufs)
-    for i in range(4):
-        np.testing.assert_array_equal(bufs[4 + i], bufs[i] + i + 1)
+    run_and_check(design, 4)
     design.close()
+
+
+def test_pins_are_placed_before_unpinned_ends_declared_earlier(device):
+    from tessel.iron.device import Tile
+
+    # The workers sit in column 0, every end's home column. in2 is pinned
+    # to Tile(0, 0) after the unpinned in0 and in1, and out2 after the
+    # unpinned out1: the pinned ends take the column's channels first and
+    # the unpinned ones fill what is left, moving right.
+    design = build(device, 3, [None, None, Tile(0, 0)], [Tile(0, 0), None, Tile(0, 0)])
+    names = [ch[0] for ch in design.spec["channels"]]
+    assert names == ["in0 fill (shim (0,0) MM2S 1)", "in1 fill (shim (1,0) MM2S 0)", "in2 fill (shim (0,0) MM2S 0)",
+                     "out0 drain (shim (0,0) S2MM 0)", "out1 drain (shim (1,0) S2MM 0)",
+                     "out2 drain (shim (0,0) S2MM 1)"]
+    run_and_check(design, 3)
+    design.close()
+
+
+def test_a_design_without_pins_is_placed_in_declaration_order(device):
+    design = build(device, 3, [None] * 3)
+    names = [ch[0] for ch in design.spec["channels"]]
+    assert names == ["in0 fill (shim (0,0) MM2S 0)", "in1 fill (shim (0,0) MM2S 1)", "in2 fill (shim (1,0) MM2S 0)",
+                     "out0 drain (shim (0,0) S2MM 0)", "out1 drain (shim (0,0) S2MM 1)",
+                     "out2 drain (shim (1,0) S2MM 0)"]
+    run_and_check(design, 3)
+    design.close()
+
+
+class FourArgumentPlacer(SequentialPlacer):
+    """A placer written for place_shim(column, kind, used, grid_x), which
+    puts every host end it is asked about one column further right."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked = []
+
+    def place_shim(self, column, kind, used, grid_x):
+        self.asked.append((column, kind))
+        return super().place_shim((column + 1) % grid_x, kind, used, grid_x)
+
+
+def test_a_placer_with_the_four_argument_place_shim_still_places_unpinned_ends(device):
+    placer = FourArgumentPlacer()
+    design = build(device, 2, [None, None], placer=placer)
+    assert placer.asked == [(0, "fill"), (0, "fill"), (0, "drain"), (0, "drain")]
+    names = [ch[0] for ch in design.spec["channels"]]
+    assert names == ["in0 fill (shim (1,0) MM2S 0)", "in1 fill (shim (1,0) MM2S 1)",
+                     "out0 drain (shim (1,0) S2MM 0)", "out1 drain (shim (1,0) S2MM 1)"]
+    run_and_check(design, 2)
+    design.close()
+
+
+def test_a_pin_with_a_placer_that_cannot_take_it_names_the_new_signature(device):
+    from tessel.iron.device import Tile
+
+    with pytest.raises(iron.IronRuntimeError) as e:
+        build(device, 2, [None, Tile(2, 0)], placer=FourArgumentPlacer())
+    assert str(e.value) == (
+        "in1.prod() is pinned to Tile(2, 0), but the placer's FourArgumentPlacer.place_shim(column, kind, used, "
+        "grid_x) takes no pin: give it the parameters handle=None, pinned=None (place_shim(self, column, kind, used, "
+        "grid_x, handle=None, pinned=None), as SequentialPlacer's), or leave the handle unpinned")
 
 
 def test_a_pin_on_a_handle_that_is_no_host_end_or_pinned_twice_is_an_error(device):

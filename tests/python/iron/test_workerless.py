@@ -1,9 +1,15 @@
 """Designs without workers are legal: a sequence over DispatchTime values
 only (nothing on the grid), and one that only moves data between host
-buffers through a forward link."""
+buffers through a forward link. A design with nothing on its grid runs its
+loops on the host, in time for its timeout and Ctrl-C."""
+
+import threading
+import time
 
 import numpy as np
+import pytest
 
+import tessel
 import tessel.iron as iron
 from tessel.iron import ObjectFifo, Program, Runtime, range_
 
@@ -55,3 +61,61 @@ def test_a_design_that_only_moves_data_between_host_buffers(device):
         c = np.zeros_like(a)
         design(a, c, n=n)
         np.testing.assert_array_equal(c, np.where(np.arange(a.size) < n * T, a, 0))
+
+
+INT32_MAX = 2**31 - 1
+
+
+def loops_design(device, triangle):
+    """A design with nothing on its grid over DispatchTime n: for i in
+    range_(n): for j in range_(n) (or range_(i, n) when `triangle`: the
+    inner loop reads the outer index, so the host iterates the outer loop)."""
+
+    @iron.jit
+    def design(*, n: iron.DispatchTime[np.int32]):
+        def seq(n_value):
+            for i in range_(n_value):
+                for _ in range_(i if triangle else 0, n_value):
+                    pass
+
+        return Program(device, Runtime(seq, fn_args=[n])).resolve_program()
+
+    design(n=np.int32(1))
+    (built,) = design._kernel_cache.values()
+    return built.design
+
+
+def test_the_specs_two_dispatch_values_at_their_largest_end_at_once(device):
+    design = loops_design(device, triangle=False)
+    start = time.perf_counter()
+    design.run([], {"n": INT32_MAX}, timeout_s=60.0)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_gridless_call_past_its_timeout_is_a_flow_error(device):
+    design = loops_design(device, triangle=True)
+    with pytest.raises(tessel.FlowError) as e:
+        design.run([], {"n": INT32_MAX}, timeout_s=0.05)
+    assert str(e.value) == (f"design 'seq': call {design.calls} did not end within 0.050000 s; its sequence's loops, "
+                            "run on the host (the design has nothing on its grid), were stopped")
+    design.run([], {"n": 100})  # the design is still usable
+
+
+def test_ctrl_c_ends_a_gridless_call(device):
+    design = loops_design(device, triangle=True)
+    returned = threading.Event()
+
+    def ctrl_c():  # request until the call returns: the call clears requests made before it starts
+        while not returned.is_set():
+            tessel.request_interrupt()
+
+    t = threading.Thread(target=ctrl_c)
+    t.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            design.run([], {"n": INT32_MAX}, timeout_s=600.0)
+    finally:
+        returned.set()
+        t.join()
+        tessel._tessel.clear_interrupt()
+    design.run([], {"n": 100})
