@@ -460,9 +460,19 @@ uint64_t Run::drain(double timeout_s) { return impl_->drain(timeout_s, true); }
 uint64_t Run::Impl::drain(double timeout_s, bool yields_to_signals) {
   const auto t0 = Clock::now();
   Impl& r = *this;
-  const uint64_t before = r.command_events, gaps_before = r.gaps;
+  // A drain that gave way to a signal goes on from where it was (the binding
+  // calls it again): its count and its gaps include what it read before.
+  const DrainStart start = r.resumed_drain.value_or(DrainStart{r.command_events, r.gaps});
+  r.resumed_drain.reset();
+  const uint64_t before = start.events, gaps_before = start.gaps;
   const auto all = [&] { return r.queue.empty() && r.stored_with_event == r.command_events; };
-  const bool ok = r.wait_until(all, after(timeout_s), yields_to_signals);
+  bool ok = false;
+  try {
+    ok = r.wait_until(all, after(timeout_s), yields_to_signals);
+  } catch (const Interrupted&) {
+    r.resumed_drain = start;
+    throw;
+  }
   r.native_s += since(t0);
   r.wait_s += since(t0);
   if (!r.failure.empty()) r.raise_failed("Run.drain");

@@ -104,6 +104,11 @@ struct Run::Impl {
   uint32_t events_read = 0;    // events taken from the ring (the read count)
   uint64_t command_events = 0; // of them, the commands' (not the engines')
   uint64_t gaps = 0;           // handles whose sequence could not be read (HandleState::gap)
+  // Where a drain that gave way to a signal started (Impl::drain).
+  struct DrainStart {
+    uint64_t events = 0, gaps = 0;
+  };
+  std::optional<DrainStart> resumed_drain;
   std::chrono::steady_clock::time_point last_fence{};
 
   // Handles: handles[i] is handle base + i.

@@ -264,3 +264,18 @@ def test_a_caught_ctrl_c_leaves_the_run_loaded(env):
         """, env, signal.SIGINT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-3:] == ["interrupted", "done", "True"]
+
+
+def test_a_drain_that_gives_way_to_a_signal_counts_every_event(env):
+    done, _ = signalled("""
+        signal.signal(signal.SIGTERM, lambda *a: print("handled", flush=True))
+        with tessel.Device.open(arch="blackhole", grid=(4, 2)) as device:
+            with km.Session(device=device) as session:
+                run = session.load(program(), deadline=10.0)
+                quick = [run.submit(0, group=(i, 1)) for i in range(2, 6)]
+                slow = run.submit("nap", group=(1, 1), args=[1500])
+                print("waiting", flush=True)
+                print(run.drain(timeout=30.0), flush=True)  # the quick ones arrive before the signal
+        """, env, signal.SIGTERM)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["handled", "5"]
