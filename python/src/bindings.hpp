@@ -62,9 +62,9 @@ auto blocking(Fn&& fn) -> decltype(fn()) {
 // (tessel::note_host_signal) before Python's own runs; again after Python
 // replaced it. Used for SIGTERM, which closes dispatch sessions.
 void forward_signal(int sig);
-// After a wait gave up for a signal: runs the host's handlers; raises what
-// they raise (KeyboardInterrupt for Ctrl-C); true when the wait may go on.
-bool handle_wait_signals();
+// After a wait gave up for a signal: runs the host's handlers and raises what
+// they raise (KeyboardInterrupt for Ctrl-C); returns when the wait may go on.
+void handle_wait_signals();
 
 // blocking() for a wait with a timeout that signals may end early: fn(left)
 // waits at most `left` seconds; a signal whose Python handler returns lets

@@ -71,7 +71,7 @@ void forward_signal(int sig) {
   sigaction(sig, &ours, nullptr);
 }
 
-bool handle_wait_signals() {
+void handle_wait_signals() {
   // Back under the GIL, the wait unwound: the host's handlers run now.
   const bool interrupted = interrupt_requested();
   clear_interrupt();
@@ -81,7 +81,7 @@ bool handle_wait_signals() {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw nb::python_error();
   }
-  return true; // a handler ran and returned: the wait goes on
+  // A handler ran and returned: the wait goes on.
 }
 
 void raise_interrupted() {

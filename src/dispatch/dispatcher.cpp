@@ -414,18 +414,19 @@ void Dispatcher::complete(uint32_t slot) {
   if (!in_pump_) pump(); // which wakes the host
 }
 
-void Dispatcher::recompute_deadline() {
-  next_deadline_ = ~0ull;
+uint64_t Dispatcher::earliest_busy_deadline() const {
+  uint64_t earliest = ~0ull;
   for (uint32_t m = busy_mask_; m; m &= m - 1)
-    next_deadline_ = std::min(next_deadline_, slots_[__builtin_ctz(m)].deadline_tick);
+    earliest = std::min(earliest, slots_[__builtin_ctz(m)].deadline_tick);
+  return earliest;
 }
+
+void Dispatcher::recompute_deadline() { next_deadline_ = earliest_busy_deadline(); }
 
 void Dispatcher::publish_deadline() {
   sim::WatchSlot* watch = card_watch_.load(std::memory_order_relaxed);
   if (!watch) return;
-  uint64_t earliest = ~0ull;
-  for (uint32_t m = busy_mask_; m; m &= m - 1)
-    earliest = std::min(earliest, slots_[__builtin_ctz(m)].deadline_tick);
+  const uint64_t earliest = earliest_busy_deadline();
   const bool none =
       earliest == ~0ull || error_ != KM_ERROR_NONE || aborting_ || host_aborting_.load(std::memory_order_seq_cst);
   watch->stop_at_ns.store(none ? 0 : clock_.steady_ns_at(earliest), std::memory_order_relaxed);

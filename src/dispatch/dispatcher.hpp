@@ -175,6 +175,7 @@ private:
   void time_out(sim::Chip& chip, uint32_t slot);
   void begin_abort(sim::Chip& chip);
   void recompute_deadline();
+  uint64_t earliest_busy_deadline() const; // ~0: none
   // The earliest deadline of a command in flight, as the card thread's
   // watchdog slot's stop time: a RISC that runs on past it without reaching
   // a kernel API call is stopped, so the card can time its command out

@@ -31,7 +31,7 @@ std::string Dispatcher::where_is(const sim::Fiber* f) const {
       const std::string at = chip_.kernel_location(f);
       return "running" + (at.empty() ? std::string() : " at " + at) + " without a kernel API call (stopped there)";
     }
-    return "stopped";
+    [[fallthrough]];
   default: return "stopped";
   }
 }

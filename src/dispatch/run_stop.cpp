@@ -15,10 +15,12 @@ namespace tessel::dispatch {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// What is left of a deadline, in seconds; a passed one leaves the least an abort can wait (1 ms).
-double left_of(Clock::time_point deadline) {
-  return std::max(0.001, std::chrono::duration<double>(deadline - Clock::now()).count());
+// What is left of a deadline, in seconds, and at least `least`.
+double left_of(Clock::time_point deadline, double least = 0.0) {
+  return std::max(least, std::chrono::duration<double>(deadline - Clock::now()).count());
 }
+// A passed deadline leaves an abort the least it can wait for the grid (1 ms).
+constexpr double kLeastGridStopS = 0.001;
 } // namespace
 
 ResultBlock Run::stop(double timeout_s) {
@@ -28,28 +30,26 @@ ResultBlock Run::stop(double timeout_s) {
   std::optional<std::string> drain_error;
   // X280 threads still running are stopped and their ends waited for: their
   // commands come before EXIT.
-  if (!r.threads.empty())
-    r.wait_threads(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()), true);
+  if (!r.threads.empty()) r.wait_threads(left_of(deadline), true);
   if (!r.card_finished()) {
     // Every engine still running (or unknown) is cancelled and its end waited for.
     try {
       for (const std::shared_ptr<EngineHandle>& h : std::vector(r.engines)) {
-        const auto left = [&] { return std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()); };
         try {
-          cancel(h, left());
-          if (!h->end) wait_engine(h, left());
+          cancel(h, left_of(deadline));
+          if (!h->end) wait_engine(h, left_of(deadline));
         } catch (const EngineError&) {    // its cancelled (or another) error event: it ended
         } catch (const EngineRejected&) { // an unknown RUN that was rejected: it never ran
         }
       }
     } catch (const WaitTimeout& e) {
-      r.abort(left_of(deadline));
+      r.abort(left_of(deadline, kLeastGridStopS));
       throw EngineTimeout(std::string("Run.stop: ") + e.what() + "; the run was aborted", nullptr);
     }
   }
   if (!r.card_finished()) {
     try {
-      r.drain(std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count()), false);
+      r.drain(left_of(deadline), false);
     } catch (const WaitTimeout& e) {
       drain_error = e.what();
     } catch (const KernelFailed&) {
@@ -57,7 +57,7 @@ ResultBlock Run::stop(double timeout_s) {
     }
   }
   if (drain_error) {
-    r.abort(left_of(deadline));
+    r.abort(left_of(deadline, kLeastGridStopS));
     throw WaitTimeout(std::string("Run.stop: ") + *drain_error + "; the run was aborted", {});
   }
   if (!r.card_finished() && !r.exit_sent) {
@@ -68,7 +68,7 @@ ResultBlock Run::stop(double timeout_s) {
   }
   const bool finished = r.wait_until([&] { return r.card_finished(); }, deadline);
   if (!finished) {
-    r.abort(left_of(deadline));
+    r.abort(left_of(deadline, kLeastGridStopS));
     throw WaitTimeout("Run.stop: the kernels did not return within " + std::to_string(timeout_s) +
                           " s of EXIT; the run was aborted",
                       {});

@@ -523,7 +523,7 @@ void Chip::run(std::span<const Launch> launches) {
     }
   }
   WatchScope watching(watch, watchdog_timeout_ms_, agent_ == nullptr); // a card's run lasts its whole session
-  const bool interruptible = !(agent_ && agent_->keeps_running_on_interrupt());
+  const bool interruptible = !runs_through_interrupts();
   if (!interruptible) watch.interruptible.store(0, std::memory_order_relaxed);
   ready_.clear();
   for (Fiber* f : active_)

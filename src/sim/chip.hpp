@@ -426,6 +426,8 @@ private:
   // A fiber of this thread was stopped by the watchdog (kStoppedSignal): the
   // card looks at its timers, and the run is to stop.
   void stopped_by_watchdog();
+  // The run goes on through an interrupt request (card_agent.hpp).
+  bool runs_through_interrupts() const { return agent_ && agent_->keeps_running_on_interrupt(); }
   void abort_run(std::span<const Launch> launches);
   std::string deadlock_report() const;
   std::string fault_report(const Fiber* f) const;

@@ -42,8 +42,6 @@ const struct sigaction& previous_action(int sig) {
   return g_previous[i];
 }
 
-// Hands a signal that is not for a running kernel to the handler that was
-// there before; false when that is the default action.
 // The executable segments of the runtime itself and of the C and C++
 // libraries (found once, before any signal): code a kernel calls into, where
 // a fiber may hold a lock.
@@ -66,6 +64,8 @@ void find_runtime_code() {
     if (codes[i]) kernel_code_range(codes[i], &g_runtime_code[i].lo, &g_runtime_code[i].hi);
 }
 
+// Hands a signal that is not for a running kernel to the handler that was
+// there before; false when that is the default action.
 bool chain_to_previous(int sig, siginfo_t* info, void* uc_raw) {
   const struct sigaction& prev = previous_action(sig);
   if (prev.sa_flags & SA_SIGINFO) {

@@ -172,7 +172,7 @@ void ParallelRun::work(Worker& w) {
   for (Fiber* f : w.fibers)
     f->core->ctx[f->risc].watch = &slot.words;
   CardAgent* const agent = w.index == 0 ? chip_.agent_ : nullptr;
-  const bool interruptible = !(chip_.agent_ && chip_.agent_->keeps_running_on_interrupt());
+  const bool interruptible = !chip_.runs_through_interrupts();
   if (!interruptible) slot.interruptible.store(0, std::memory_order_relaxed);
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {

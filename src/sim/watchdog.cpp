@@ -66,7 +66,8 @@ void watchdog_loop() {
     running.clear();
     for (const Entry& e : registry())
       if (e.slot->running.load(std::memory_order_relaxed)) running.push_back(e.slot);
-    sample_progress(running, steady_ns());
+    const int64_t now_ns = steady_ns();
+    sample_progress(running, now_ns);
     for (Entry& e : registry()) {
       if (interrupted && e.slot->running.load(std::memory_order_relaxed) &&
           e.slot->interruptible.load(std::memory_order_relaxed)) {
@@ -75,7 +76,7 @@ void watchdog_loop() {
         e.interrupt_samples = 0;
       }
       const int64_t stop_at = e.slot->stop_at_ns.load(std::memory_order_relaxed);
-      if (stop_at != 0 && e.slot->running.load(std::memory_order_relaxed) && steady_ns() - stop_at >= kStopGraceNs &&
+      if (stop_at != 0 && e.slot->running.load(std::memory_order_relaxed) && now_ns - stop_at >= kStopGraceNs &&
           now >= e.stop_signal_at) {
         e.slot->stopping.store(1, std::memory_order_relaxed); // W4
         pthread_kill(e.thread, kWatchdogSignal);
