@@ -132,8 +132,9 @@ def test_a_design_without_pins_is_placed_in_declaration_order(device):
 
 
 class FourArgumentPlacer(SequentialPlacer):
-    """A placer written for place_shim(column, kind, used, grid_x), which
-    puts every host end it is asked about one column further right."""
+    """A placer written for place_shim(column, kind, used, grid_x), where
+    `used` counts the channels taken per (column, kind), which puts every
+    host end it is asked about one column further right."""
 
     def __init__(self):
         super().__init__()
@@ -141,7 +142,10 @@ class FourArgumentPlacer(SequentialPlacer):
 
     def place_shim(self, column, kind, used, grid_x):
         self.asked.append((column, kind))
-        return super().place_shim((column + 1) % grid_x, kind, used, grid_x)
+        col = (column + 1) % grid_x
+        channel = used.get((col, kind), 0)
+        used[(col, kind)] = channel + 1
+        return col, channel
 
 
 def test_a_placer_with_the_four_argument_place_shim_still_places_unpinned_ends(device):
