@@ -5,7 +5,7 @@
 // The factory crosses the language boundary once per execution.
 // Operation::run (called with the GIL released) calls the C++ factory, which
 // takes the GIL and calls the Python callable given to run() with
-// first_free_semaphore_id. That callable (python/tessel/ttl_operation.py)
+// first_free_semaphore_id. That callable (python/tessel/ttl/operation.py)
 // calls the user's factory, checks the result's types in Python terms and
 // returns it lowered to plain values, which resources_of() turns into the C++
 // records:

@@ -15,7 +15,7 @@ import pytest
 import tessel
 import tessel.ttl as ttl
 import tessel.ttnn as ttnn
-from tessel.ttl_operation import lower_resources
+from tessel.ttl.operation import lower_resources
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 PAGES = os.path.join(DATA, "pages.hpp")

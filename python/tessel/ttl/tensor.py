@@ -16,9 +16,9 @@ from math import prod
 
 import numpy as np
 
-from . import _check, _tessel, formats
-from .device import Buffer, BufferType
-from .program import DataFormat, data_format
+from .. import _check, _tessel, formats
+from ..device import Buffer, BufferType
+from ..program import DataFormat, data_format
 
 __all__ = ["Tensor"]
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
-from .errors import ValidationError
-from .ttl_records import Kernel, KernelKind
-from .ttl_tensor import Tensor
+from .. import _check
+from ..errors import ValidationError
+from .records import Kernel, KernelKind
+from .tensor import Tensor
 
 __all__ = ["RawAddress", "call_extern_func", "raw_addr"]
 

@@ -20,9 +20,9 @@ import contextlib
 import enum
 from dataclasses import dataclass, field
 
-from . import _check, _tessel
-from .core import CoreCoord, CoreRange, CoreRangeSet
-from .ttnn import SemaphoreDescriptor
+from .. import _check, _tessel
+from ..core import CoreCoord, CoreRange, CoreRangeSet
+from ..ttnn import SemaphoreDescriptor
 
 __all__ = [
     "CoreRuntimeArgs",

@@ -16,28 +16,28 @@ snippets run with `import tessel.ttl as ttl` and `import tessel.ttnn as ttnn`.
 
     collective(ttl.Tensor.from_numpy(device, a), ttl.Tensor.allocate(device, a.shape, buffer_type="l1"))
 
-- Tensors are ttl.Tensor: a tessel.Buffer holding a tiled tensor (ttl_tensor.py).
+- Tensors are ttl.Tensor: a tessel.Buffer holding a tiled tensor (tensor.py).
 - call_extern_func records a call while tessel traces the body; each
   logical kernel becomes a generated kernel_main that calls its functions
-  with one TensorAccessor per tensor argument (ttl_kernels.py;
+  with one TensorAccessor per tensor argument (extern.py;
   docs/python.md, "tessel.ttl", has the calling convention).
 - The operation runs as a tessel::Operation: the factory's result is
   checked here for its types, then validated, planned, looked up in the
   device's program cache (a structure seen before takes the fast path) and
-  dispatched by the C++ core (ttl_operation.py).
+  dispatched by the C++ core (operation.py).
 - emit_runner / load_runner write an operation out and run it again from
-  the directory alone (ttl_runner.py).
+  the directory alone (runner.py).
 
 tessel's simulator executes runtime resources (the spec's own simulator
 rejects runtime_resource_factory; tessel models descriptors and per-core
 runtime arguments).
 """
 
-from .device import BufferType, ShardSpec
-from .program import DataFormat
-from .ttl_kernels import RawAddress, call_extern_func, raw_addr
-from .ttl_operation import Operation, operation
-from .ttl_records import (
+from ..device import BufferType, ShardSpec
+from ..program import DataFormat
+from .extern import RawAddress, call_extern_func, raw_addr
+from .operation import Operation, operation
+from .records import (
     CoreRuntimeArgs,
     FabricConnectionBinding,
     FabricConnectionRequirement,
@@ -50,8 +50,8 @@ from .ttl_records import (
     KernelRuntimeResources,
     ProgramRuntimeResources,
 )
-from .ttl_runner import Runner, emit_runner, load_runner
-from .ttl_tensor import Tensor
+from .runner import Runner, emit_runner, load_runner
+from .tensor import Tensor
 
 __all__ = [
     "BufferType",

@@ -11,9 +11,9 @@ CoreCoord, CoreRange and CoreRangeSet are tessel's own (tessel.core).
 
 from dataclasses import dataclass
 
-from . import _check
-from .core import CoreCoord, CoreRange, CoreRangeSet
-from .device import TensorAccessorArgs  # noqa: F401  (the ttnn spelling of the one class)
+from .. import _check
+from ..core import CoreCoord, CoreRange, CoreRangeSet
+from ..device import TensorAccessorArgs  # noqa: F401  (the ttnn spelling of the one class)
 
 __all__ = ["CoreCoord", "CoreRange", "CoreRangeSet", "SemaphoreDescriptor", "TensorAccessorArgs"]
 

@@ -39,12 +39,12 @@ import json
 import os
 import shutil
 
-from . import _check, _tessel
-from .core import CoreRange, CoreRangeSet
-from .device import Device
-from .errors import ValidationError
-from .ttl_kernels import TensorLayout, kernel_source
-from .ttl_operation import (
+from .. import _check, _tessel
+from ..core import CoreRange, CoreRangeSet
+from ..device import Device
+from ..errors import ValidationError
+from .extern import TensorLayout, kernel_source
+from .operation import (
     Operation,
     _check_factory,
     _device_of,
@@ -53,8 +53,8 @@ from .ttl_operation import (
     build_operation,
     retained,
 )
-from .ttl_records import Kernel, KernelKind
-from .ttl_tensor import Tensor
+from .records import Kernel, KernelKind
+from .tensor import Tensor
 
 __all__ = ["Runner", "emit_runner", "load_runner"]
 

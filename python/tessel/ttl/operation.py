@@ -6,7 +6,7 @@ One execution (Operation.__call__):
   1. The tensors' structure (their accessor args, page sizes, shapes,
      dtypes) and which parameters hold the same tensor select a traced plan;
      a structure seen for the first time runs the body once to record its
-     calls (ttl_kernels.py). The trace finds a tensor's argument by identity,
+     calls (extern.py). The trace finds a tensor's argument by identity,
      so a call that passes one tensor as two parameters binds both to the
      first: its kernels are right only for calls aliased the same way, and
      op(x, x) and op(a, b) get a plan each.
@@ -27,13 +27,13 @@ Not thread-safe: one operation object runs one execution at a time.
 import functools
 import inspect
 
-from . import _check, _tessel
-from .core import CoreCoord, CoreRange, CoreRangeSet
-from .device import Device
-from .errors import ProgramError, ValidationError
-from .ttl_kernels import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
-from .ttl_records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
-from .ttl_tensor import Tensor
+from .. import _check, _tessel
+from ..core import CoreCoord, CoreRange, CoreRangeSet
+from ..device import Device
+from ..errors import ProgramError, ValidationError
+from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
+from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
+from .tensor import Tensor
 
 __all__ = ["Operation", "operation"]
 
@@ -251,7 +251,7 @@ class Operation:
 
 
 # ---------------------------------------------------------------------------
-# Shared with emitted runners (ttl_runner.py).
+# Shared with emitted runners (runner.py).
 
 
 def build_operation(name, plan, sources, claims, topology, kernel_handle, claim_handle):
