@@ -167,9 +167,18 @@ nb::list descriptors_of(const ProgramDescriptor& d) {
   return out;
 }
 
-KernelDescriptor::Config config_of(int processor) {
-  if (processor < 0) return ComputeConfigDescriptor{};
-  return DataMovementConfigDescriptor{DataMovementProcessor(processor), NOC(processor)};
+// compute: (math fidelity, fp32_dest_acc_en, dst_full_sync_en, math_approx_mode) or None for the defaults.
+KernelDescriptor::Config config_of(int processor, nb::handle compute) {
+  if (processor >= 0) return DataMovementConfigDescriptor{DataMovementProcessor(processor), NOC(processor)};
+  ComputeConfigDescriptor c;
+  if (!compute.is_none()) {
+    const auto [fidelity, fp32, full_sync, approx] = nb::cast<std::tuple<int, bool, bool, bool>>(compute);
+    c.math_fidelity = MathFidelity(fidelity);
+    c.fp32_dest_acc_en = fp32;
+    c.dst_full_sync_en = full_sync;
+    c.math_approx_mode = approx;
+  }
+  return c;
 }
 
 } // namespace
@@ -199,14 +208,26 @@ void bind_operation(nb::module_& m) {
       .def("name", &Operation::name)
       // processor: -1 for a compute kernel, else the data-movement RISC (0 or 1, with the NoC of that number).
       .def("add_kernel",
-           [](Operation& op, nb::handle selector, const std::string& source, bool source_is_path, int processor) {
+           [](Operation& op, nb::handle selector, const std::string& source, bool source_is_path, int processor,
+              nb::handle compute) {
              OperationKernel k;
              k.kernel = selector_of(selector);
              k.source = source;
              k.source_is_path = source_is_path;
-             k.config = config_of(processor);
+             k.config = config_of(processor, compute);
              op.add_kernel(std::move(k));
+           },
+           nb::arg("selector"), nb::arg("source"), nb::arg("source_is_path"), nb::arg("processor"),
+           nb::arg("compute").none() = nb::none())
+      // A CB on every launch core: its total size and its (buffer index, data format, page size) entries.
+      .def("add_circular_buffer",
+           [](Operation& op, uint32_t total_size, const std::vector<std::tuple<uint32_t, int, uint32_t>>& formats) {
+             std::vector<CBFormatDescriptor> f;
+             for (const auto& [index, format, page] : formats)
+               f.push_back(CBFormatDescriptor{uint8_t(index), DataFormat(format), page});
+             op.add_circular_buffer(total_size, std::move(f));
            })
+      .def("add_semaphore", &Operation::add_semaphore)
       .def("add_fabric_claim", &Operation::add_fabric_claim)
       .def("set_fabric_topology",
            [](Operation& op, uint32_t num_devices, const std::vector<Link>& links, const std::vector<Link>& generated) {

@@ -34,6 +34,19 @@ runtime arguments).
 """
 
 from ..device import BufferType, ShardSpec
+from . import block, math
+from .compiler import CompileError
+from .dsl import (
+    TILE_SHAPE,
+    DataflowBuffer,
+    GroupTransfer,
+    compute,
+    copy,
+    datamovement,
+    grid_size,
+    make_dataflow_buffer_like,
+    node,
+)
 from ..program import DataFormat
 from .extern import RawAddress, call_extern_func, raw_addr
 from .operation import Operation, operation
@@ -53,7 +66,24 @@ from .records import (
 from .runner import Runner, emit_runner, load_runner
 from .tensor import Tensor
 
+# The compiler's spellings of block functions at the top level (ttl.exp, ttl.transpose, ...).
+from .block import broadcast, fill, transpose, where  # noqa: E402
+from .math import abs, cos, exp, exp2, gelu, log, max, min, neg, recip, relu, rsqrt, sigmoid, silu, sin, sqrt, \
+    square, tanh  # noqa: E402,A004
+
 __all__ = [
+    "TILE_SHAPE",
+    "CompileError",
+    "DataflowBuffer",
+    "GroupTransfer",
+    "block",
+    "compute",
+    "copy",
+    "datamovement",
+    "grid_size",
+    "make_dataflow_buffer_like",
+    "math",
+    "node",
     "BufferType",
     "CoreRuntimeArgs",
     "DataFormat",

@@ -66,12 +66,16 @@ class Call:
 
 
 class Trace:
-    """The calls of one run of an operation's body."""
+    """What one run of an operation's body declared: its call_extern_func
+    calls, dataflow buffers and kernel functions (ttl/dsl.py), on `grid`."""
 
-    def __init__(self, operation, tensors):
+    def __init__(self, operation, tensors, grid=None):
         self.operation = operation
         self.tensors = tensors
+        self.grid = grid
         self.calls = []
+        self.dfbs = []
+        self.functions = []
 
 
 _active = threading.local()
@@ -91,6 +95,15 @@ def tracing(trace, body, args):
         raise TypeError(f"operation '{trace.operation.name}': the body must return None (outputs are written into "
                         f"its tensor arguments), got {_check.describe(result)}")
     return trace
+
+
+def current_trace(what):
+    """The trace of the operation body that is running; `what` names the caller in the error."""
+    stack = getattr(_active, "stack", None)
+    if not stack:
+        raise RuntimeError(f"{what}: called outside an operation's body; call it from the body of a "
+                           "@ttl.operation function (tessel runs the body when the operation is called)")
+    return stack[-1]
 
 
 def call_extern_func(header, callee, *, func_args=(), template_args=(), kernel=None):

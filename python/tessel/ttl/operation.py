@@ -33,7 +33,8 @@ from ..device import Device
 from ..errors import ProgramError, ValidationError
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
-from .tensor import Tensor
+from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint
+from .tensor import Tensor, as_tensor
 
 __all__ = ["Operation", "operation"]
 
@@ -42,9 +43,15 @@ _DM_RISCS = 2
 _PLAN_CACHE_LIMIT = 64
 
 
-def operation(fn=None, *, grid, runtime_resource_factory=None, fabric_topology=None, name=None):
+def operation(fn=None, *, grid="auto", runtime_resource_factory=None, fabric_topology=None, name=None,
+              fp32_dest_acc_en=False, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
+              options=None):
     """Decorate a body `def op(tensor, ...)` as a TT-Lang operation on the cores
-    (0, 0)..(x - 1, y - 1) of grid=(x, y). runtime_resource_factory, if given,
+    (0, 0)..(x - 1, y - 1) of grid=(x, y) ("auto" or "full": the device's
+    worker grid; a callable: called with the tensors, returns (x, y)).
+    fp32_dest_acc_en, dst_full_sync_en, math_fidelity and math_approx_mode
+    configure the compute kernel; options (a string of compiler options) is
+    accepted and recorded. runtime_resource_factory, if given,
     is called as factory(tensors=..., core_ranges=..., first_free_semaphore_id=...)
     once per execution and returns a ttl.ProgramRuntimeResources.
     fabric_topology (a ttl.FabricTopology) is what fabric bindings are
@@ -52,7 +59,9 @@ def operation(fn=None, *, grid, runtime_resource_factory=None, fabric_topology=N
     captures is bound to the operation."""
     def wrap(f):
         return Operation(f, grid=grid, runtime_resource_factory=runtime_resource_factory,
-                         fabric_topology=fabric_topology, name=name)
+                         fabric_topology=fabric_topology, name=name, fp32_dest_acc_en=fp32_dest_acc_en,
+                         dst_full_sync_en=dst_full_sync_en, math_fidelity=math_fidelity,
+                         math_approx_mode=math_approx_mode, options=options)
 
     return wrap if fn is None else wrap(fn)
 
@@ -64,6 +73,9 @@ class Plan:
     def __init__(self, operation, trace, layouts):
         self.layouts = layouts  # TensorLayout per parameter, with the aliasing the trace saw
         self.kernels = []  # (selector, [Call], processor: -1 compute, else the data-movement RISC)
+        self.functions = tuple(trace.functions)  # the DSL kernel functions
+        self.fingerprint = dsl_fingerprint(trace) if trace.functions else None
+        self.circular_buffers = ()
         order = []
         for c in trace.calls:
             if not any(c.kernel is k for k in order):
@@ -76,10 +88,31 @@ class Plan:
         if len(compute) > 1:
             raise ValidationError(f"operation '{operation.name}': its calls select {len(compute)} compute kernels "
                                   f"({', '.join(map(repr, compute))}); a core has one compute context")
+        compiled = []
+        if trace.functions:
+            compiled, self.circular_buffers = compile_functions(operation, trace, layouts, order)
+        dsl_dm = sum(p >= 0 for _, _, p in compiled)
+        if dsl_dm + len(dm) > _DM_RISCS:
+            raise ValidationError(f"operation '{operation.name}': {dsl_dm} data-movement kernel functions and "
+                                  f"{len(dm)} external data-movement kernels; a core has {_DM_RISCS} data-movement "
+                                  "RISCs")
+        if compiled and compute and any(p < 0 for _, _, p in compiled):
+            raise ValidationError(f"operation '{operation.name}': a compute kernel function and external compute "
+                                  "calls; a core has one compute context")
+        free = [r for r in (1, 0) if r not in {p for _, _, p in compiled}] if compiled else [0, 1]
+        sources = []
+        for selector, source, processor in compiled:
+            self.kernels.append((selector, [], processor))
+            sources.append(source)
         for k in order:
-            processor = -1 if _kind(k) is KernelKind.COMPUTE else dm.index(k)
+            processor = -1 if _kind(k) is KernelKind.COMPUTE else free[dm.index(k)]
             self.kernels.append((k, [c for c in trace.calls if c.kernel is k], processor))
-        self.sources = tuple(kernel_source(operation.name, k, calls, layouts) for k, calls, _ in self.kernels)
+            sources.append(kernel_source(operation.name, k, self.kernels[-1][1], layouts))
+        self.sources = tuple(sources)
+
+    def bind(self, trace):
+        """A later run of the body that compiles to the same kernels: nothing
+        it declared is needed (the compiled kernels hold it)."""
 
     def headers(self):
         out = []
@@ -99,11 +132,25 @@ class Operation:
     it returns None. `lifetimes` holds the owners the last successful
     execution's resources retained."""
 
-    def __init__(self, fn, *, grid, runtime_resource_factory=None, fabric_topology=None, name=None):
+    def __init__(self, fn, *, grid="auto", runtime_resource_factory=None, fabric_topology=None, name=None,
+                 fp32_dest_acc_en=False, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
+                 options=None):
         if not callable(fn):
             raise TypeError(f"ttl.operation: the body must be a function, got {_check.describe(fn)}")
         self.name = _check.text(name, "ttl.operation: name") if name is not None else fn.__name__
-        self.grid = _grid(grid, f"ttl.operation '{self.name}': grid")
+        what = f"ttl.operation '{self.name}'"
+        if isinstance(grid, str) and grid in ("auto", "full"):
+            self._grid_rule = grid
+        elif callable(grid) and not isinstance(grid, (tuple, list, CoreCoord)):
+            self._grid_rule = grid
+        else:
+            self._grid_rule = _grid(grid, f"{what}: grid")
+        self.grid = self._grid_rule if isinstance(self._grid_rule, tuple) else None
+        self.compute_options = ComputeOptions.of(fp32_dest_acc_en, dst_full_sync_en, math_fidelity,
+                                                 math_approx_mode, what)
+        if options is not None and not isinstance(options, str):
+            raise TypeError(f"{what}: options must be a string of compiler options, got {_check.describe(options)}")
+        self.options = options
         if runtime_resource_factory is not None:
             _check_factory(runtime_resource_factory, f"ttl.operation '{self.name}': runtime_resource_factory")
         if fabric_topology is not None and not isinstance(fabric_topology, FabricTopology):
@@ -124,20 +171,49 @@ class Operation:
             c._bind(self)
         self.kernels = tuple(k for _, k in kernels)
         self.claims = tuple(claims)
-        self.launch = CoreRangeSet([CoreRange((0, 0), (self.grid[0] - 1, self.grid[1] - 1))])
-        self._launch_rects = [r._rect() for r in self.launch.ranges]
+        self._set_grid(self.grid)
         self._plans = {}
         self._cpp = None
         self._cpp_key = None
         self._last_plan = None
         self._lifetimes = ()
+        self._implicit_kernels = {}  # DSL kernel functions' operation-owned Kernels, by function name
         functools.update_wrapper(self, fn)
 
     # ---- execution ----
 
+    def _set_grid(self, grid):
+        self.grid = grid
+        if grid is None:
+            self.launch = None
+            self._launch_rects = None
+        else:
+            self.launch = CoreRangeSet([CoreRange((0, 0), (grid[0] - 1, grid[1] - 1))])
+            self._launch_rects = [r._rect() for r in self.launch.ranges]
+
+    def _resolve_grid(self, args, tensors, device):
+        rule = self._grid_rule
+        if isinstance(rule, tuple):
+            grid = rule
+        elif isinstance(rule, str):
+            grid = tuple(device._d.grid())
+        else:
+            grid = _grid(rule(*args), f"ttl.operation '{self.name}': the grid callable's result")
+        if grid != self.grid:
+            self._set_grid(grid)
+
     def __call__(self, *args, **kwargs):
-        tensors = self._tensors(args, kwargs)
+        if kwargs:
+            args = self._bind(args, kwargs)
+        mesh = _mesh_shards(args)
+        if mesh is not None:
+            # SPMD: the operation runs on every device of the mesh with that device's shards.
+            for shard_args in mesh:
+                self(*shard_args)
+            return
+        tensors = self._tensors(args, {})
         device = _device_of(tensors, f"operation '{self.name}'")
+        self._resolve_grid(args, tensors, device)
         _fits(self.grid, device, f"operation '{self.name}'")
         plan = self.plan(tensors)
         cpp = self._operation_for(plan, tensors)
@@ -175,19 +251,28 @@ class Operation:
     # ---- structure ----
 
     def plan(self, tensors):
-        """The traced Plan for these tensors (the body runs once per structure
-        and aliasing: see the module comment)."""
+        """The traced Plan for these tensors. An operation whose body declares
+        only call_extern_func kernels runs its body once per structure and
+        aliasing (see the module comment); one with DSL kernel functions runs
+        its body on every call, and its kernels are compiled again only when
+        what they capture changes."""
         same_as = aliasing(tensors)
-        key = (tuple(t._structure for t in tensors), same_as)
+        key = (tuple(t._structure for t in tensors), same_as, self.grid)
         plan = self._plans.get(key)
-        if plan is None:
-            trace = tracing(Trace(self, tensors), self._fn, tensors)
-            layouts = tuple(TensorLayout.of(n, t, None if j == i else j)
-                            for i, (n, t, j) in enumerate(zip(self._params, tensors, same_as)))
-            plan = Plan(self, trace, layouts)
-            if len(self._plans) >= _PLAN_CACHE_LIMIT:
-                self._plans.clear()
-            self._plans[key] = plan
+        if plan is not None and not plan.functions:
+            return plan
+        trace = tracing(Trace(self, tensors, self.grid), self._fn, tensors)
+        if plan is not None:
+            fingerprint = dsl_fingerprint(trace)
+            if fingerprint == plan.fingerprint:
+                plan.bind(trace)
+                return plan
+        layouts = tuple(TensorLayout.of(n, t, None if j == i else j)
+                        for i, (n, t, j) in enumerate(zip(self._params, tensors, same_as)))
+        plan = Plan(self, trace, layouts)
+        if len(self._plans) >= _PLAN_CACHE_LIMIT:
+            self._plans.clear()
+        self._plans[key] = plan
         return plan
 
     def generated_kernels(self, *args, **kwargs):
@@ -198,14 +283,14 @@ class Operation:
 
     def _operation_for(self, plan, tensors):
         # Keyed by the generated sources (which hold every tensor's accessor
-        # offsets); the C++ fast path keys each tensor's accessor args itself.
-        key = plan.sources
+        # offsets) and the CBs; the C++ fast path keys each tensor's accessor args itself.
+        key = (plan.sources, plan.circular_buffers)
         if self._cpp is not None and self._cpp_key == key:
             return self._cpp
         # Release the previous C++ Operation first: its Kernel handles can then be declared again.
         self._cpp = self._cpp_key = None
         self._cpp = build_operation(self.name, plan, plan.sources, self.claims, self.fabric_topology,
-                                    lambda k: k._cpp(), _claim_handle)
+                                    lambda k: k._cpp(), _claim_handle, self.compute_options)
         self._cpp_key = key
         return self._cpp
 
@@ -231,20 +316,30 @@ class Operation:
             raise ValidationError(f"{where}: {claim!r} belongs to operation '{claim.operation}', not '{self.name}'")
         return claim._cpp()
 
+    def _bind(self, args, kwargs):
+        try:
+            bound = inspect.signature(self._fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"operation '{self.name}': {e}") from None
+        return tuple(bound.arguments[p] for p in self._params)
+
     def _tensors(self, args, kwargs):
         what = f"operation '{self.name}'"
         if kwargs:
-            try:
-                bound = inspect.signature(self._fn).bind(*args, **kwargs)
-            except TypeError as e:
-                raise TypeError(f"{what}: {e}") from None
-            args = tuple(bound.arguments[p] for p in self._params)
+            args = self._bind(args, kwargs)
         if len(args) != len(self._params):
             raise TypeError(f"{what} takes {len(self._params)} tensors ({', '.join(self._params)}), got {len(args)}")
+        out = []
         for p, t in zip(self._params, args):
-            if not isinstance(t, Tensor):
-                raise TypeError(f"{what}: {p} must be a ttl.Tensor, got {_check.describe(t)}")
-        return tuple(args)
+            if isinstance(t, Tensor):
+                out.append(t)
+                continue
+            try:
+                out.append(as_tensor(t, f"{what}: {p}"))
+            except TypeError:
+                raise TypeError(f"{what}: {p} must be a ttl.Tensor or a ttnn.Tensor, got "
+                                f"{_check.describe(t)}") from None
+        return tuple(out)
 
     def __repr__(self):
         return f"<ttl.operation '{self.name}' grid={self.grid}>"
@@ -254,12 +349,16 @@ class Operation:
 # Shared with emitted runners (runner.py).
 
 
-def build_operation(name, plan, sources, claims, topology, kernel_handle, claim_handle):
-    """A C++ Operation declaring `plan`'s kernels with `sources`."""
+def build_operation(name, plan, sources, claims, topology, kernel_handle, claim_handle, compute=None):
+    """A C++ Operation declaring `plan`'s kernels with `sources`, its CBs,
+    and the compute options (a ComputeOptions) of its compute kernel."""
     op = _tessel.Operation(name)
     for (selector, _, processor), source in zip(plan.kernels, sources):
         handle = kernel_handle(selector) if isinstance(selector, Kernel) else selector.value
-        op.add_kernel(handle, source, False, processor)
+        config = compute.lowered() if compute is not None and processor < 0 else None
+        op.add_kernel(handle, source, False, processor, config)
+    for total, formats in getattr(plan, "circular_buffers", ()):
+        op.add_circular_buffer(total, list(formats))
     for c in claims:
         op.add_fabric_claim(claim_handle(c, "add_fabric_claim"))
     if topology is not None:
@@ -386,3 +485,15 @@ def _captures(fn):
                 add(name, fn.__globals__[name])
         codes += [c for c in code.co_consts if inspect.iscode(c)]
     return kernels, claims
+
+
+def _mesh_shards(args):
+    """For arguments that include mesh tensors (with per-device `_shards`):
+    the arguments of each device's run, else None."""
+    counts = {len(a._shards) for a in args if getattr(a, "_shards", None) is not None}
+    if not counts:
+        return None
+    if len(counts) > 1:
+        raise ValueError(f"the mesh tensors are on meshes of {sorted(counts)} devices; expected one mesh")
+    (n,) = counts
+    return [tuple(a._shards[d] if getattr(a, "_shards", None) is not None else a for a in args) for d in range(n)]

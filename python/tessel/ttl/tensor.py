@@ -20,7 +20,7 @@ from .. import _check, _tessel, formats
 from ..device import Buffer, BufferType
 from ..program import DataFormat, data_format
 
-__all__ = ["Tensor"]
+__all__ = ["Tensor", "as_tensor"]
 
 _TILE = formats.TILE_HEIGHT
 _STRUCTURES = {}  # (accessor args, page size, shape, dtype) -> a small int, one per structure seen
@@ -81,6 +81,10 @@ class Tensor:
         return self.buffer.device
 
     @property
+    def tiled(self):
+        return True
+
+    @property
     def num_tiles(self):
         return _tiles(self.shape)
 
@@ -108,6 +112,16 @@ class Tensor:
 
     def __repr__(self):
         return f"ttl.Tensor({self.shape}, {self.dtype.name}, {self.layout}, address 0x{self.buffer.address:x})"
+
+
+def as_tensor(value, what):
+    """The ttl.Tensor `value` is."""
+    if isinstance(value, Tensor):
+        return value
+    inner = getattr(value, "_ttl", None)
+    if isinstance(inner, Tensor):
+        return inner
+    raise TypeError(f"{what} must be a tensor (ttnn.Tensor or ttl.Tensor), got {_check.describe(value)}")
 
 
 def _shape(value, what):

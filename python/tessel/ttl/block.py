@@ -1,0 +1,27 @@
+"""ttl.block: block functions of compute kernels (fill, transpose,
+broadcast, where, mask; TT-Lang spec 0.17 and later). Names the compiler
+lowers (ttl/compiler.py, ttl/blockexpr.py); calling one in Python raises.
+"""
+
+__all__ = ["broadcast", "fill", "mask", "mask_posinf", "squeeze", "transpose", "unsqueeze", "where"]
+
+
+def _marker(name):
+    def fn(*args, **kwargs):
+        raise RuntimeError(f"ttl.block.{name} runs only inside a compute kernel function; tessel compiles kernel "
+                           "functions to C++ and never calls them in Python")
+
+    fn.__name__ = fn.__qualname__ = name
+    fn._ttl_block_op = name
+    return fn
+
+
+for _name in __all__:
+    globals()[_name] = _marker(_name)
+
+
+def kind_of(fn):
+    op = getattr(fn, "_ttl_block_op", None)
+    if op is None or globals().get(op) is not fn:
+        return None
+    return (op, None)

@@ -1,0 +1,221 @@
+"""Block expressions of compute kernels, and how a store() of one becomes
+compute-API tile operations.
+
+A block expression is a tree (Node) built by the compiler from the DSL's
+operators (+ - * / @), ttl.math functions and ttl.block functions; its
+leaves are waited blocks (CB tiles), fills and scalars. `lower_store`
+emits, for `out.store(expr)`, a loop over the output block's tiles in
+chunks that fit DST: per chunk one tile_regs_acquire, the tree's operations
+in post-order (each init once, then the op for every tile of the chunk),
+commit/wait, one pack per tile into the reserved block, release. Every node
+gets its own DST register per tile (no reuse), so a matmul always
+accumulates into a register the acquire zeroed.
+
+A binary + - * of two blocks of the same shape is one FPU operation
+(add_tiles, ...); anything else loads its operands into DST (copy_tile,
+fill_tile) and combines them with SFPU operations.
+"""
+
+from dataclasses import dataclass, field
+
+__all__ = ["Node", "UNARY", "BINARY_SFPU", "lower_store"]
+
+# ttl.math functions that are one SFPU op: name -> (init, call with {d} for the register).
+UNARY = {
+    "exp": ("exp_tile_init();", "exp_tile({d});"),
+    "exp2": ("exp2_tile_init();", "exp2_tile({d});"),
+    "log": ("log_tile_init();", "log_tile({d});"),
+    "sqrt": ("sqrt_tile_init();", "sqrt_tile({d});"),
+    "rsqrt": ("rsqrt_tile_init();", "rsqrt_tile({d});"),
+    "recip": ("recip_tile_init();", "recip_tile({d});"),
+    "relu": ("relu_tile_init();", "relu_tile({d});"),
+    "sigmoid": ("sigmoid_tile_init();", "sigmoid_tile({d});"),
+    "tanh": ("tanh_tile_init();", "tanh_tile({d});"),
+    "gelu": ("gelu_tile_init<false>();", "gelu_tile<false>({d});"),
+    "silu": ("silu_tile_init();", "silu_tile({d});"),
+    "abs": ("abs_tile_init();", "abs_tile({d});"),
+    "neg": ("negative_tile_init();", "negative_tile({d});"),
+    "sign": ("sign_tile_init();", "sign_tile({d});"),
+    "square": ("square_tile_init();", "square_tile({d});"),
+    "sin": ("sin_tile_init();", "sin_tile({d});"),
+    "cos": ("cos_tile_init();", "cos_tile({d});"),
+    "floor": ("rounding_op_tile_init();", "floor_tile({d});"),
+    "ceil": ("rounding_op_tile_init();", "ceil_tile({d});"),
+}
+# Unary functions with one float parameter: name -> (init, call with {d} and {p} (the float's bits)).
+UNARY_PARAM = {
+    "relu_max": ("relu_max_tile_init();", "relu_max_tile({d}, {p});"),
+    "relu_min": ("relu_min_tile_init();", "relu_min_tile({d}, {p});"),
+    "leaky_relu": ("leaky_relu_tile_init();", "leaky_relu_tile({d}, {p});"),
+}
+# Binary operations on two DST registers: op -> (init, call).
+BINARY_SFPU = {
+    "+": ("add_binary_tile_init();", "add_binary_tile({a}, {b}, {a});"),
+    "-": ("sub_binary_tile_init();", "sub_binary_tile({a}, {b}, {a});"),
+    "*": ("mul_binary_tile_init();", "mul_binary_tile({a}, {b}, {a});"),
+    "/": ("div_binary_tile_init();", "div_binary_tile({a}, {b}, {a});"),
+    "max": ("binary_max_tile_init();", "binary_max_tile({a}, {b}, {a});"),
+    "min": ("binary_min_tile_init();", "binary_min_tile({a}, {b}, {a});"),
+}
+# Binary operations the FPU does on two CB tiles: op -> (init, call).
+BINARY_FPU = {
+    "+": ("add_tiles_init({ca}, {cb});", "add_tiles({ca}, {cb}, {ia}, {ib}, {d});"),
+    "-": ("sub_tiles_init({ca}, {cb});", "sub_tiles({ca}, {cb}, {ia}, {ib}, {d});"),
+    "*": ("mul_tiles_init({ca}, {cb});", "mul_tiles({ca}, {cb}, {ia}, {ib}, {d});"),
+}
+
+
+@dataclass(eq=False)
+class Node:
+    """One node of a block expression. kind: 'block' (a held block: cb,
+    block), 'scalar' (value: C++ float expression), 'unary' (op, param),
+    'binary' (op), 'matmul', 'transpose'. shape: (rows, cols) in tiles
+    (None for a scalar, which broadcasts)."""
+
+    kind: str
+    shape: "tuple | None"
+    children: list = field(default_factory=list)
+    op: str = ""
+    param: str = ""  # a C++ expression (a scalar's value, a unary op's float parameter)
+    block: object = None  # the compiler's held block, for a 'block' leaf
+    line: int = 0
+
+    def leaves(self):
+        if self.kind == "block":
+            yield self
+        for c in self.children:
+            yield from c.leaves()
+
+
+def _fpu(node):
+    """Whether `node` is one FPU op on two same-shape blocks."""
+    if node.kind != "binary" or node.op not in BINARY_FPU:
+        return False
+    a, b = node.children
+    return a.kind == "block" and b.kind == "block" and a.shape == b.shape
+
+
+def _count(node):
+    """DST registers the node's tree takes per tile (one per node)."""
+    if _fpu(node):
+        return 1
+    if node.kind in ("matmul", "transpose"):
+        return 1
+    return 1 + sum(_count(c) for c in node.children)
+
+
+def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig):
+    """Emit the store of `expr` into the reserved compute block `out`.
+    out: (cb, tile offset of the block in the reservation, shape);
+    tile_index(block) -> C++ tile index of a leaf's block's first tile
+    (its offset in the CB's waited front); dst_capacity: DST tiles;
+    reconfig: emit data-format reconfiguration before each op."""
+    out_cb, out_offset, out_shape = out
+    rows, cols = out_shape
+    tiles = rows * cols
+    per_tile = _count(expr)
+    if per_tile > dst_capacity:
+        raise ValueError(f"the expression needs {per_tile} DST tiles per output tile and DST holds {dst_capacity}; "
+                         "split it into several store()s through an intermediate dataflow buffer")
+    chunk = max(d for d in range(1, dst_capacity // per_tile + 1) if tiles % d == 0)
+    emit(f"for (uint32_t t = 0; t < {tiles}u; t += {chunk}u) {{")
+    emit("  tile_regs_acquire();")
+    regs = {}
+
+    def alloc(node):
+        regs[node] = len(regs)
+
+    steps = []
+
+    def walk(node):
+        if _fpu(node) or node.kind in ("block", "scalar", "matmul", "transpose"):
+            alloc(node)
+            steps.append(node)
+            return
+        for c in node.children:
+            walk(c)
+        alloc(node)
+        steps.append(node)
+
+    walk(expr)
+    for node in steps:
+        _emit_step(emit, node, regs, per_tile, chunk, tile_index, cols, reconfig)
+    emit("  tile_regs_commit();")
+    emit("  tile_regs_wait();")
+    if reconfig:
+        emit(f"  pack_reconfig_data_format({out_cb});")
+    emit(f"  for (uint32_t u = 0; u < {chunk}u; ++u) "
+         f"pack_tile<true>(u * {per_tile}u + {regs[expr]}u, {out_cb}, {out_offset}u + t + u);")
+    emit("  tile_regs_release();")
+    emit("}")
+
+
+def _operand_index(node, tile_index, out_cols, transposed=False):
+    """The C++ tile index of a leaf block's tile for output tile t + u."""
+    base = tile_index(node.block)
+    rows, cols = node.shape
+    if (rows, cols) == (1, 1):
+        return f"{base}u"
+    if transposed:
+        # Output tile (i, j) reads input tile (j, i); the output has `rows` columns.
+        return f"{base}u + ((t + u) % {rows}u) * {cols}u + (t + u) / {rows}u"
+    return f"{base}u + t + u"
+
+
+def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out_cols, reconfig):
+    d = f"u * {per_tile}u + {regs[node]}u"
+    loop = f"  for (uint32_t u = 0; u < {chunk}u; ++u) "
+    if node.kind == "block":
+        cb = node.block.dfb.index
+        if reconfig:
+            emit(f"  reconfig_data_format_srca({cb});")
+        emit(f"  copy_tile_to_dst_init_short({cb});")
+        emit(loop + f"copy_tile({cb}, {_operand_index(node, tile_index, out_cols)}, {d});")
+    elif node.kind == "scalar":
+        emit("  fill_tile_init();")
+        emit(loop + f"fill_tile({d}, {node.param});")
+    elif _fpu(node):
+        a, b = node.children
+        init, call = BINARY_FPU[node.op]
+        ca, cb = a.block.dfb.index, b.block.dfb.index
+        if reconfig:
+            emit(f"  reconfig_data_format({ca}, {cb});")
+        emit("  " + init.format(ca=ca, cb=cb))
+        emit(loop + call.format(ca=ca, cb=cb, ia=_operand_index(a, tile_index, out_cols),
+                                ib=_operand_index(b, tile_index, out_cols), d=d))
+    elif node.kind == "binary":
+        a, b = node.children
+        init, call = BINARY_SFPU[node.op]
+        emit("  " + init)
+        emit(loop + call.format(a=f"u * {per_tile}u + {regs[a]}u", b=f"u * {per_tile}u + {regs[b]}u"))
+        regs[node] = regs[a]
+    elif node.kind == "unary":
+        (child,) = node.children
+        if node.op in UNARY:
+            init, call = UNARY[node.op]
+            text = call.format(d=f"u * {per_tile}u + {regs[child]}u")
+        else:
+            init, call = UNARY_PARAM[node.op]
+            text = call.format(d=f"u * {per_tile}u + {regs[child]}u", p=f"ttl_dsl::bits({node.param})")
+        emit("  " + init)
+        emit(loop + text)
+        regs[node] = regs[child]
+    elif node.kind == "matmul":
+        a, b = node.children
+        (m, k), (_, n) = a.shape, b.shape
+        ca, cb = a.block.dfb.index, b.block.dfb.index
+        base_a, base_b = tile_index(a.block), tile_index(b.block)
+        if reconfig:
+            emit(f"  reconfig_data_format({ca}, {cb});")
+        emit(f"  mm_init_short({ca}, {cb});")
+        emit(loop + f"for (uint32_t k = 0; k < {k}u; ++k) matmul_tiles({ca}, {cb}, "
+             f"{base_a}u + ((t + u) / {n}u) * {k}u + k, {base_b}u + k * {n}u + (t + u) % {n}u, {d});")
+    elif node.kind == "transpose":
+        (a,) = node.children
+        cb = a.block.dfb.index
+        if reconfig:
+            emit(f"  reconfig_data_format_srca({cb});")
+        emit(f"  transpose_wh_init_short({cb});")
+        emit(loop + f"transpose_wh_tile({cb}, {_operand_index(a, tile_index, out_cols, transposed=True)}, {d});")
+    else:
+        raise AssertionError(node.kind)

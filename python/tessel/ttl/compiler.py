@@ -1,0 +1,1161 @@
+"""A TT-Lang kernel function, compiled from its Python source to a C++
+kernel_main over tessel's kernel API.
+
+What a kernel function's names are:
+  - what it captures from the operation's body or its module (closure cells,
+    globals) is a compile-time constant: numbers, tuples, tensors, dataflow
+    buffers, modules and functions (a function called with constants runs
+    at compile time);
+  - a local assigned once from constants stays a constant; any other local
+    number is a C++ int32_t (or float, or bool) declared at the top;
+  - a block (from reserve()/wait()), a copy's handle and a block expression
+    are compile-time objects that name C++ state.
+
+How the DSL maps (docs/ttlang.md has the full table):
+  - DFB i is CB i; reserve() is cb_reserve_back, wait() cb_wait_front, for
+    all the blocks of that DFB the kernel holds (a run of acquires keeps
+    each block: the second wait() waits for two blocks), push()/pop()
+    release the oldest;
+  - `with` releases its blocks when the body ends; a block acquired by an
+    assignment and never released is released after the statement that last
+    uses it (as TT-Lang's compiler does);
+  - ttl.copy between a tensor slice and a block is one NoC read or write per
+    tile (or row) through the tensor's TensorAccessor; wait() is the read or
+    write barrier; a copy whose handle is never waited is waited at once;
+  - block states are checked at run time (ttl_dsl.h), so a misuse is a
+    kernel failure naming the Python line;
+  - store(expr) in a compute kernel lowers the expression (blockexpr.py).
+
+Every statement's code is preceded by a #line directive naming the Python
+file and line, so every report names the DSL statement.
+"""
+
+import ast
+import builtins
+import inspect
+import math
+import textwrap
+import types
+
+from ..errors import ValidationError
+from . import blockexpr
+from .blockexpr import Node
+from .dsl import DataflowBuffer, GroupTransfer, KernelFunction, copy, grid_size, node, shape_dims
+from .records import KernelKind
+from .tensor import Tensor
+
+__all__ = ["CompileError", "compile_kernel"]
+
+_TILE = 32
+
+
+class CompileError(ValidationError):
+    """A kernel function that tessel cannot compile: the message names the
+    Python file and line."""
+
+
+class Scalar:
+    """A runtime number: C++ code and its type ('int', 'float', 'bool')."""
+
+    def __init__(self, code, type_):
+        self.code = code
+        self.type = type_
+
+
+class Block:
+    """A held block: its dataflow buffer, reserve or wait, and its C++ state."""
+
+    def __init__(self, dfb, reserved, var, name, line):
+        self.dfb = dfb
+        self.reserved = reserved
+        self.var = var  # C++ suffix: a<var> (DM: L1 address), s<var> (state)
+        self.name = name
+        self.line = line
+        self.released = False
+
+    @property
+    def shape(self):
+        return self.dfb.shape
+
+
+class Transfer:
+    def __init__(self, block, wrote, pipe=None):
+        self.block = block
+        self.wrote = wrote  # the copy writes the block (tensor -> block)
+
+
+class Group:
+    def __init__(self):
+        self.transfers = []
+
+
+class Slice:
+    """tensor[...] : the tensor's argument index and per-dimension (start, stop) C++ ints (stop None: an index)."""
+
+    def __init__(self, tensor, index, dims, text):
+        self.tensor = tensor
+        self.index = index
+        self.dims = dims
+        self.text = text
+
+
+class Expr:
+    """A block expression (compute kernels)."""
+
+    def __init__(self, node):
+        self.node = node
+
+
+def compile_kernel(kfn, context):
+    """The C++ source of kernel function `kfn` (a dsl.KernelFunction) of an
+    operation; context: the operation's name, tensors (ttl.Tensor per
+    parameter, with the parameter names), dfbs, grid and DST capacity."""
+    return _Compiler(kfn, context).compile()
+
+
+class _Compiler:
+    def __init__(self, kfn, context):
+        self.kfn = kfn
+        self.ctx = context
+        self.compute = kfn.kind is KernelKind.COMPUTE
+        fn = kfn.fn
+        self.file = fn.__code__.co_filename
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise CompileError(f"{self.file}: kernel function '{fn.__name__}': its source is not available ({e}); "
+                               "tessel compiles kernel functions from their source file") from None
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        self.func = tree.body[0]
+        self.offset = start - 1
+        self.captured = {}
+        if fn.__closure__:
+            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+                try:
+                    self.captured[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        self.globals = fn.__globals__
+        self.env = {}
+        self.decls = {}  # C++ variable -> declaration
+        self.out = []
+        self.indent = 1
+        self.line = self.func.lineno + self.offset
+        self.counter = 0
+        self.held = {}  # dfb index -> {"reserve": [Block], "wait": [Block]}
+        self.auto = []  # per statement list: [(name, Block)] acquired by assignment
+        self.mutable = _assigned_more_than_once(self.func)
+        self.waited = _waited_names(self.func)
+        self.used_tensors = set()
+        self.loop_depth = 0
+        self.naming = None  # the name the value being computed is assigned to (blocks carry it)
+        for dfb in context.dfbs:
+            names = [n for n, v in self.captured.items() if v is dfb]
+            if names and dfb.name is None:
+                dfb.name = names[0]
+
+    # ---- errors and output ----
+
+    def error(self, message, node=None):
+        line = node.lineno + self.offset if node is not None and hasattr(node, "lineno") else self.line
+        return CompileError(f"{self.file}:{line}: {message} (kernel function '{self.kfn.name}' of operation "
+                            f"'{self.ctx.name}')")
+
+    def emit(self, text):
+        self.out.append("  " * self.indent + text)
+
+    def site(self, node):
+        self.line = node.lineno + self.offset
+        self.out.append(f'#line {self.line} "{_escape(self.file)}"')
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    # ---- the kernel ----
+
+    def compile(self):
+        body = self.func.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        self.statements(body)
+        self.release_all(self.func)
+        head = self.header()
+        decls = ["  " + d for d in self.decls.values()]
+        return "\n".join(head + decls + self.out + ["}"]) + "\n"
+
+    def header(self):
+        ctx = self.ctx
+        kind = "compute" if self.compute else "data-movement"
+        lines = [f"// Generated by tessel.ttl from {self.kfn.name} ({self.file}:{self.kfn.site[1]}), the {kind} "
+                 f"kernel of operation '{ctx.name}'."]
+        if self.compute:
+            lines += ['#include "api/compute/common.h"', '#include "api/compute/tile_move_copy.h"',
+                      '#include "api/compute/eltwise_binary.h"', '#include "api/compute/eltwise_binary_sfpu.h"',
+                      '#include "api/compute/binary_max_min.h"', '#include "api/compute/matmul.h"',
+                      '#include "api/compute/transpose_wh.h"', '#include "api/compute/pack.h"',
+                      '#include "api/compute/reconfig_data_format.h"',
+                      '#include "api/compute/eltwise_unary/sfpu_split_includes.h"',
+                      '#include "api/compute/eltwise_unary/fill.h"', '#include "compute_kernel_api.h"']
+        else:
+            lines += ['#include "api/dataflow/dataflow_api.h"']
+        lines += ['#include "tessel/ttl_dsl.h"', "", "void kernel_main() {"]
+        if self.compute and ctx.dfbs:
+            first = ctx.dfbs[0].index
+            last = ctx.dfbs[-1].index
+            lines.append(f"  compute_kernel_hw_startup({first}, {first}, {last});")
+        for i in sorted(self.used_tensors):
+            t, cta, crta, nxt_cta, nxt_crta = ctx.accessor(i)
+            lines += [f"  constexpr auto tensor{i}_args = TensorAccessorArgs<{cta}, {crta}>();",
+                      f"  static_assert(tensor{i}_args.next_compile_time_args_offset() == {nxt_cta}, "
+                      f"\"tessel.ttl: tensor {i} has other accessor args than this kernel was generated for\");",
+                      f"  const auto tensor{i} = TensorAccessor(tensor{i}_args, get_common_arg_val<uint32_t>({i}), "
+                      f"{t.buffer.page_size});"]
+        return lines
+
+    # ---- statements ----
+
+    def statements(self, stmts):
+        self.auto.append([])
+        for i, s in enumerate(stmts):
+            self.statement(s)
+            self.release_unused(stmts[i + 1:], s)
+        for name, blk in self.auto.pop():
+            if not blk.released:
+                self.release(blk, stmts[-1] if stmts else None)
+
+    def release_unused(self, rest, stmt):
+        """Release the blocks acquired by assignment in this statement list
+        that no later statement of the list reads."""
+        pending = self.auto[-1]
+        if not pending:
+            return
+        loads = set()
+        for s in rest:
+            loads |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for name, blk in list(pending):
+            if blk.released:
+                pending.remove((name, blk))
+            elif name not in loads:
+                self.release(blk, stmt)
+                pending.remove((name, blk))
+
+    def statement(self, s):
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:
+            raise self.error(f"a {type(s).__name__} statement is not supported in a kernel function", s)
+        method(s)
+
+    def stmt_Pass(self, s):
+        pass
+
+    def stmt_Expr(self, s):
+        self.site(s)
+        v = self.expr(s.value)
+        if isinstance(v, Transfer):
+            self.wait_transfer(v, s)  # a bare copy is waited at once
+        elif isinstance(v, Expr):
+            raise self.error("a block expression whose result is never stored (use out.store(expression))", s)
+
+    def stmt_Assign(self, s):
+        self.site(s)
+        if len(s.targets) != 1:
+            raise self.error("chained assignment (a = b = ...) is not supported in a kernel function", s)
+        target = s.targets[0]
+        self.naming = target.id if isinstance(target, ast.Name) else None
+        value = self.expr(s.value)
+        self.naming = None
+        self.assign(target, value, s)
+
+    def assign(self, target, value, s):
+        if isinstance(target, ast.Tuple):
+            items = self.unpack(value, len(target.elts), s)
+            for t, v in zip(target.elts, items):
+                self.assign(t, v, s)
+            return
+        if not isinstance(target, ast.Name):
+            raise self.error("only names (and tuples of names) can be assigned in a kernel function", s)
+        name = target.id
+        if isinstance(value, Block):
+            self.env[name] = value
+            value.name = name if value.name is None else value.name
+            self.auto[-1].append((name, value))
+            return
+        if isinstance(value, Transfer):
+            self.env[name] = value
+            if name not in self.waited:
+                self.wait_transfer(value, s)  # never waited: waited before the next statement
+            return
+        if isinstance(value, (Group, Expr)):
+            self.env[name] = value
+            return
+        if isinstance(value, Scalar) or name in self.mutable:
+            scalar = self.scalar(value, s)
+            var = "v_" + name
+            ctype = {"int": "int32_t", "float": "float", "bool": "bool"}[scalar.type]
+            existing = self.decls.get(var)
+            if existing is None:
+                self.decls[var] = f"{ctype} {var} = 0;"
+            elif not existing.startswith(ctype + " "):
+                raise self.error(f"'{name}' holds a {scalar.type} here and another type elsewhere; a kernel "
+                                 "variable keeps one type", s)
+            self.emit(f"{var} = {scalar.code};")
+            self.env[name] = Scalar(var, scalar.type)
+            return
+        self.env[name] = ("const", value)
+
+    def unpack(self, value, n, s):
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == "const":
+            value = value[1]
+        if isinstance(value, (tuple, list)) and len(value) == n:
+            return list(value)
+        raise self.error(f"cannot unpack {_describe(value)} into {n} names", s)
+
+    def stmt_AugAssign(self, s):
+        self.site(s)
+        if not isinstance(s.target, ast.Name):
+            raise self.error("only names can be updated with an augmented assignment in a kernel function", s)
+        current = self.name(s.target.id, s)
+        if isinstance(current, Block):
+            raise self.error("'+=' into a block is not supported yet; use blk.store(acc + expr) through a "
+                             "dataflow buffer", s)
+        value = self.binop(current, s.op, self.expr(s.value), s)
+        self.assign(s.target, value, s)
+
+    def stmt_If(self, s):
+        self.site(s)
+        cond = self.expr(s.test)
+        if _is_const(cond):
+            self.statements(s.body if _const(cond) else s.orelse)
+            return
+        code = self.scalar(cond, s.test).code
+        before = self.snapshot()
+        self.emit(f"if ({code}) {{")
+        self.indent += 1
+        self.statements(s.body)
+        self.indent -= 1
+        after_body = self.snapshot()
+        self.restore(before)
+        if s.orelse:
+            self.emit("} else {")
+            self.indent += 1
+            self.statements(s.orelse)
+            self.indent -= 1
+        self.emit("}")
+        if self.snapshot() != after_body:
+            raise self.error("the branches of this if hold different dataflow-buffer blocks at their ends; acquire "
+                             "and release blocks within each branch", s)
+
+    def stmt_For(self, s):
+        self.site(s)
+        if s.orelse:
+            raise self.error("for ... else is not supported in a kernel function", s)
+        it = s.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+                and "range" not in self.env and "range" not in self.captured:
+            args = [self.expr(a) for a in it.args]
+            if it.keywords or not 1 <= len(args) <= 3:
+                raise self.error("range() takes 1 to 3 positional arguments", s)
+            if len(args) == 1:
+                args = [("const", 0)] + args
+            if len(args) == 2:
+                args = args + [("const", 1)]
+            start, stop, step = args
+            if not _is_const(step) or not isinstance(_const(step), int) or _const(step) == 0:
+                raise self.error("the step of range() in a kernel must be a non-zero integer constant", s)
+            if not isinstance(s.target, ast.Name):
+                raise self.error("a range loop's target must be a name", s)
+            var = "v_" + s.target.id
+            self.decls.setdefault(var, f"int32_t {var} = 0;")
+            stop_var = self.fresh("stop")
+            step_v = _const(step)
+            self.emit(f"for (int32_t {stop_var} = {self.int_code(stop, s)}, {var} = {self.int_code(start, s)}; "
+                      f"{var} {'<' if step_v > 0 else '>'} {stop_var}; {var} += {step_v}) {{")
+            self.env[s.target.id] = Scalar(var, "int")
+            self.loop_body(s)
+            self.emit("}")
+            return
+        seq = self.expr(it)
+        if not _is_const(seq):
+            raise self.error("a for loop in a kernel iterates over range(...) or over a constant sequence", s)
+        try:
+            items = list(_const(seq))
+        except TypeError:
+            raise self.error(f"cannot iterate over {_describe(_const(seq))}", s) from None
+        for item in items:  # unrolled
+            self.assign(s.target, ("const", item), s)
+            self.statements(s.body)
+
+    def loop_body(self, s):
+        before = self.snapshot()
+        self.indent += 1
+        self.loop_depth += 1
+        self.statements(s.body)
+        self.loop_depth -= 1
+        self.indent -= 1
+        if self.snapshot() != before:
+            raise self.error("the loop body ends holding other dataflow-buffer blocks than it started with; release "
+                             "(push/pop) every block acquired in an iteration within that iteration", s)
+
+    def stmt_While(self, s):
+        self.site(s)
+        if s.orelse:
+            raise self.error("while ... else is not supported in a kernel function", s)
+        self.emit("while (true) {")
+        self.indent += 1
+        cond = self.scalar(self.expr(s.test), s.test).code
+        self.emit(f"if (!({cond})) break;")
+        self.indent -= 1
+        self.loop_body(s)
+        self.emit("}")
+
+    def stmt_Break(self, s):
+        self.site(s)
+        if not self.loop_depth:
+            raise self.error("break outside a loop the kernel runs (loops over constants are unrolled)", s)
+        self.emit("break;")
+
+    def stmt_Continue(self, s):
+        self.site(s)
+        if not self.loop_depth:
+            raise self.error("continue outside a loop the kernel runs (loops over constants are unrolled)", s)
+        self.emit("continue;")
+
+    def stmt_Return(self, s):
+        self.site(s)
+        if s.value is not None:
+            raise self.error("a kernel function returns nothing", s)
+        if any(v["reserve"] or v["wait"] for v in self.held.values()):
+            raise self.error("return while dataflow-buffer blocks are held; release them first", s)
+        self.emit("return;")
+
+    def stmt_Assert(self, s):
+        self.site(s)
+        cond = self.expr(s.test)
+        text = ast.unparse(s.test)
+        if _is_const(cond):
+            if not _const(cond):
+                raise self.error(f"assertion {text} is false", s)
+            return
+        self.emit(f'if (!({self.scalar(cond, s).code})) ttl_dsl::fail("assertion failed: {_escape(text)}", '
+                  "__builtin_FILE(), __builtin_LINE());")
+
+    def stmt_With(self, s):
+        self.site(s)
+        blocks = []
+        for item in s.items:
+            self.naming = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
+            v = self.expr(item.context_expr)
+            self.naming = None
+            if not isinstance(v, Block):
+                raise self.error("with takes dataflow-buffer blocks (dfb.reserve() or dfb.wait())", item.context_expr)
+            if item.optional_vars is not None:
+                if not isinstance(item.optional_vars, ast.Name):
+                    raise self.error("with ... as takes a name", s)
+                self.env[item.optional_vars.id] = v
+                v.name = item.optional_vars.id
+            blocks.append(v)
+        self.statements(s.body)
+        for blk in sorted(blocks, key=lambda b: (b.dfb.index, self.position(b))):
+            if not blk.released:
+                self.release(blk, s)
+
+    # ---- dataflow buffers ----
+
+    def lists(self, dfb):
+        return self.held.setdefault(dfb.index, {"reserve": [], "wait": []})
+
+    def snapshot(self):
+        return {i: (tuple(id(b) for b in v["reserve"]), tuple(id(b) for b in v["wait"]))
+                for i, v in self.held.items() if v["reserve"] or v["wait"]}
+
+    def restore(self, snap):
+        # Branches are compiled one after the other from the same state.
+        for i, v in self.held.items():
+            want = snap.get(i, ((), ()))
+            for key, ids in zip(("reserve", "wait"), want):
+                keep = [b for b in v[key] if id(b) in ids]
+                for b in v[key]:
+                    if id(b) not in ids:
+                        b.released = False
+                v[key] = keep
+
+    def position(self, blk):
+        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
+        return lst.index(blk) if blk in lst else -1
+
+    def acquire(self, dfb, reserved, node):
+        lst = self.lists(dfb)["reserve" if reserved else "wait"]
+        var = self.fresh("b")
+        blk = Block(dfb, reserved, var, None, self.line)
+        k = len(lst)
+        lst.append(blk)
+        pages = dfb.pages
+        if reserved:
+            self.emit(f"cb_reserve_back({dfb.index}, {(k + 1) * pages});")
+        else:
+            self.emit(f"cb_wait_front({dfb.index}, {(k + 1) * pages});")
+        self.decls[f"s{var}"] = f"ttl_dsl::Block s{var};"
+        name = self.naming or "block"
+        blk.name = self.naming
+        self.emit(f'ttl_dsl::acquire(s{var}, {"true" if reserved else "false"}, "{name}", '
+                  f'"{dfb.name or dfb.index}", {self.line});')
+        if not self.compute:
+            self.decls[f"a{var}"] = f"uint32_t a{var} = 0;"
+            ptr = "get_write_ptr" if reserved else "get_read_ptr"
+            self.emit(f"a{var} = {ptr}({dfb.index}) + {k * dfb.block_bytes}u;")
+        return blk
+
+    def release(self, blk, node, explicit=False):
+        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
+        what = "push()" if blk.reserved else "pop()"
+        if blk.released or blk not in lst:
+            if explicit:
+                self.emit(f'ttl_dsl::used_after_release(s{blk.var}, "{what}", __builtin_FILE(), __builtin_LINE());')
+            return
+        if lst[0] is not blk:
+            raise self.error(f"{what} of block '{blk.name}' before block '{lst[0].name}', which was acquired from "
+                             f"the same dataflow buffer earlier: blocks are released in the order they were "
+                             "acquired", node)
+        lst.pop(0)
+        blk.released = True
+        self.emit(f'ttl_dsl::release(s{blk.var}, {"true" if blk.reserved else "false"}, __builtin_FILE(), '
+                  "__builtin_LINE());")
+        call = "cb_push_back" if blk.reserved else "cb_pop_front"
+        self.emit(f"{call}({blk.dfb.index}, {blk.dfb.pages});")
+
+    def release_all(self, node):
+        for v in self.held.values():
+            for key in ("reserve", "wait"):
+                while v[key]:
+                    self.release(v[key][0], node)
+
+    def tile_index(self, blk):
+        """The CB index of the block's first tile among the waited (or reserved) front."""
+        k = self.position(blk)
+        if k < 0:
+            raise self.error(f"block '{blk.name}' is used after it was released")
+        return k * blk.dfb.pages
+
+    # ---- copies ----
+
+    def copy(self, call):
+        if self.compute:
+            raise self.error("ttl.copy is a data-movement operation; a compute kernel cannot copy", call)
+        if len(call.args) != 2 or call.keywords:
+            raise self.error("ttl.copy takes (source, destination)", call)
+        src, dst = (self.expr(a) for a in call.args)
+        if isinstance(src, Slice) and isinstance(dst, Block):
+            return self.copy_tensor(src, dst, True, call)
+        if isinstance(src, Block) and isinstance(dst, Slice):
+            return self.copy_tensor(dst, src, False, call)
+        raise self.error(f"ttl.copy copies between a tensor slice and a block, got {_describe(src)} to "
+                         f"{_describe(dst)}", call)
+
+    def copy_tensor(self, sl, blk, read, call):
+        t = sl.tensor
+        self.used_tensors.add(sl.index)
+        rows_b, cols_b = (blk.shape if len(blk.shape) == 2 else (1,) + tuple(blk.shape))[-2:]
+        if len(blk.shape) > 2 and any(d != 1 for d in blk.shape[:-2]):
+            raise self.error(f"a block of shape {blk.shape} cannot be copied (only its last two dimensions may be "
+                             "larger than 1)", call)
+        check = "copy_writes" if read else "copy_reads"
+        self.emit(f"ttl_dsl::{check}(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
+        dims = sl.dims
+        if t.tiled:
+            sizes = list(t.shape[:-2]) + [t.shape[-2] // _TILE, t.shape[-1] // _TILE]
+            unit = "tiles"
+        else:
+            sizes = list(t.shape)
+            unit = "elements"
+        if len(dims) != len(sizes):
+            raise self.error(f"the slice {sl.text} has {len(dims)} indices; tensor '{sl.text.split('[')[0]}' has "
+                             f"{len(sizes)} dimensions", call)
+        name = _escape(sl.text.split("[")[0])
+        # Leading dimensions: single indices (or 1-wide ranges).
+        lead = "0"
+        for d, ((start, stop), size) in enumerate(zip(dims[:-2], sizes[:-2])):
+            if stop is None:
+                self.emit(f'ttl_dsl::check_index("{name}", {d}, {start}, {size}, __builtin_FILE(), __builtin_LINE());')
+            else:
+                self.emit(f'ttl_dsl::check_slice("{name}", {start}, {stop}, 0, 1, {size}, 1, 1, 1, "{unit}", '
+                          "__builtin_FILE(), __builtin_LINE());")
+            lead = f"(({lead}) * {size} + ({start}))"
+        (r0, r1), (c0, c1) = [(a, b if b is not None else f"({a}) + 1") for a, b in dims[-2:]]
+        self.emit(f'ttl_dsl::check_slice("{name}", {r0}, {r1}, {c0}, {c1}, {sizes[-2]}, {sizes[-1]}, {rows_b}, '
+                  f'{cols_b}, "{unit}", __builtin_FILE(), __builtin_LINE());')
+        acc = f"tensor{sl.index}"
+        if t.tiled:
+            first = f"uint32_t(({lead}) * {sizes[-2] * sizes[-1]} + ({r0}) * {sizes[-1]} + ({c0}))"
+            fn = "read_tiles" if read else "write_tiles"
+            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
+                      f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
+        else:
+            from .dsl import element_size
+            es = element_size(t.dtype)
+            first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
+            fn = "read_rows" if read else "write_rows"
+            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
+                      f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
+        return Transfer(blk, read)
+
+    def wait_transfer(self, tx, node):
+        self.emit("noc_async_read_barrier();" if tx.wrote else "noc_async_write_barrier();")
+        self.emit(f"ttl_dsl::copy_done(s{tx.block.var}, {'true' if tx.wrote else 'false'});")
+
+    # ---- expressions ----
+
+    def name(self, ident, node):
+        if ident in self.env:
+            return self.env[ident]
+        if ident in self.captured:
+            return ("const", self.captured[ident])
+        if ident in self.globals:
+            return ("const", self.globals[ident])
+        if hasattr(builtins, ident):
+            return ("const", getattr(builtins, ident))
+        raise self.error(f"name '{ident}' is not defined", node)
+
+    def expr(self, e):
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:
+            raise self.error(f"{type(e).__name__} expressions are not supported in a kernel function", e)
+        return method(e)
+
+    def expr_Constant(self, e):
+        return ("const", e.value)
+
+    def expr_Name(self, e):
+        return self.name(e.id, e)
+
+    def expr_Tuple(self, e):
+        items = [self.expr(x) for x in e.elts]
+        if all(_is_const(i) for i in items):
+            return ("const", tuple(_const(i) for i in items))
+        return tuple(items)
+
+    expr_List = expr_Tuple
+
+    def expr_Attribute(self, e):
+        base = self.expr(e.value)
+        if _is_const(base):
+            obj = _const(base)
+            if isinstance(obj, DataflowBuffer) and e.attr in ("reserve", "wait"):
+                return ("attr", obj, e.attr)
+            try:
+                return ("const", getattr(obj, e.attr))
+            except AttributeError:
+                raise self.error(f"{_describe(obj)} has no attribute '{e.attr}'", e) from None
+        if isinstance(base, (Block, Expr)) and e.attr == "shape":
+            return ("const", tuple(base.shape if isinstance(base, Block) else base.node.shape))
+        return ("attr", base, e.attr)
+
+    def expr_Subscript(self, e):
+        base = self.expr(e.value)
+        if _is_const(base) and isinstance(_const(base), Tensor) or _is_tensor_like(base):
+            return self.slice(_const(base), e)
+        if _is_const(base):
+            key = self.expr(e.slice)
+            if _is_const(key):
+                try:
+                    return ("const", _const(base)[_const(key)])
+                except (IndexError, KeyError, TypeError) as err:
+                    raise self.error(f"{ast.unparse(e)}: {err}", e) from None
+        raise self.error(f"cannot subscript {_describe(base)} in a kernel function", e)
+
+    def slice(self, tensor, e):
+        from .tensor import as_tensor
+        t = as_tensor(tensor, "a tensor slice")
+        index = self.ctx.tensor_index(t)
+        if index is None:
+            raise self.error("the sliced tensor is not one of the operation's arguments", e)
+        elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        dims = []
+        for x in elts:
+            if isinstance(x, ast.Slice):
+                if x.step is not None:
+                    raise self.error("a tensor slice in a copy takes no step", e)
+                start = self.int_code(self.expr(x.lower), e) if x.lower is not None else "0"
+                stop = self.int_code(self.expr(x.upper), e) if x.upper is not None else None
+                dims.append([start, stop, True])
+            else:
+                dims.append([self.int_code(self.expr(x), e), None, False])
+        sizes = (list(t.shape[:-2]) + [t.shape[-2] // _TILE, t.shape[-1] // _TILE]) if t.tiled else list(t.shape)
+        out = []
+        for (start, stop, is_range), size in zip(dims, sizes + [0] * len(dims)):
+            if is_range and stop is None:
+                stop = str(size)
+            out.append((start, stop))
+        return Slice(t, index, out, ast.unparse(e))
+
+    def expr_BinOp(self, e):
+        return self.binop(self.expr(e.left), e.op, self.expr(e.right), e)
+
+    def binop(self, a, op, b, node):
+        sym = _BINOPS.get(type(op))
+        if sym is None:
+            raise self.error(f"operator {type(op).__name__} is not supported in a kernel function", node)
+        if _is_const(a) and _is_const(b):
+            try:
+                return ("const", _PY_BINOPS[sym](_const(a), _const(b)))
+            except Exception as err:
+                raise self.error(f"{ast.unparse(node) if isinstance(node, ast.expr) else sym}: {err}", node) from None
+        if self.is_block_value(a) or self.is_block_value(b):
+            return self.block_binop(a, sym, b, node)
+        x, y = self.scalar(a, node), self.scalar(b, node)
+        t = "float" if "float" in (x.type, y.type) or sym == "/" else "int"
+        if sym == "//" and t == "int":
+            return Scalar(f"ttl_dsl::floordiv({x.code}, {y.code}, __builtin_FILE(), __builtin_LINE())", "int")
+        if sym == "%" and t == "int":
+            return Scalar(f"ttl_dsl::mod({x.code}, {y.code}, __builtin_FILE(), __builtin_LINE())", "int")
+        if sym == "**" and t == "int":
+            return Scalar(f"ttl_dsl::pow({x.code}, {y.code}, __builtin_FILE(), __builtin_LINE())", "int")
+        if sym in ("//", "%", "**"):
+            raise self.error(f"'{sym}' on floats is not supported in a kernel function", node)
+        if sym == "/":
+            return Scalar(f"(float({x.code}) / float({y.code}))", "float")
+        if sym == "@":
+            raise self.error("'@' takes blocks", node)
+        return Scalar(f"({x.code} {sym} {y.code})", t)
+
+    def expr_UnaryOp(self, e):
+        v = self.expr(e.operand)
+        if _is_const(v):
+            return ("const", {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Not: lambda x: not x,
+                              ast.Invert: lambda x: ~x}[type(e.op)](_const(v)))
+        if self.is_block_value(v):
+            if isinstance(e.op, ast.USub):
+                return self.unary("neg", v, e)
+            if isinstance(e.op, ast.UAdd):
+                return v
+            raise self.error(f"{type(e.op).__name__} is not defined on blocks", e)
+        s = self.scalar(v, e)
+        op = {ast.USub: "-", ast.UAdd: "+", ast.Not: "!", ast.Invert: "~"}[type(e.op)]
+        return Scalar(f"({op}{s.code})", "bool" if op == "!" else s.type)
+
+    def expr_BoolOp(self, e):
+        values = [self.expr(v) for v in e.values]
+        op = "&&" if isinstance(e.op, ast.And) else "||"
+        if all(_is_const(v) for v in values):
+            r = all(_const(v) for v in values) if op == "&&" else any(_const(v) for v in values)
+            return ("const", r)
+        return Scalar("(" + f" {op} ".join(f"bool({self.scalar(v, e).code})" for v in values) + ")", "bool")
+
+    def expr_Compare(self, e):
+        parts = []
+        left = self.expr(e.left)
+        for op, right_node in zip(e.ops, e.comparators):
+            right = self.expr(right_node)
+            sym = _CMPOPS.get(type(op))
+            if sym is None:
+                raise self.error(f"comparison {type(op).__name__} is not supported in a kernel function", e)
+            if _is_const(left) and _is_const(right):
+                parts.append(("const", _PY_CMP[sym](_const(left), _const(right))))
+            else:
+                parts.append(Scalar(f"({self.scalar(left, e).code} {sym} {self.scalar(right, e).code})", "bool"))
+            left = right
+        if all(_is_const(p) for p in parts):
+            return ("const", all(_const(p) for p in parts))
+        return Scalar("(" + " && ".join(self.scalar(p, e).code for p in parts) + ")", "bool")
+
+    def expr_IfExp(self, e):
+        cond = self.expr(e.test)
+        if _is_const(cond):
+            return self.expr(e.body if _const(cond) else e.orelse)
+        a, b = self.scalar(self.expr(e.body), e), self.scalar(self.expr(e.orelse), e)
+        t = "float" if "float" in (a.type, b.type) else a.type
+        return Scalar(f"({self.scalar(cond, e).code} ? {a.code} : {b.code})", t)
+
+    def expr_JoinedStr(self, e):
+        raise self.error("f-strings are only supported as print() arguments in a kernel function", e)
+
+    def expr_Call(self, e):
+        f = self.expr(e.func)
+        if isinstance(f, tuple) and f and f[0] == "attr":
+            return self.method(f[1], f[2], e)
+        if not _is_const(f):
+            raise self.error(f"cannot call {_describe(f)}", e)
+        fn = _const(f)
+        special = self.special(fn, e)
+        if special is not _NONE:
+            return special
+        args = [self.expr(a) for a in e.args]
+        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        if all(_is_const(a) for a in args) and all(_is_const(v) for v in kwargs.values()):
+            if isinstance(fn, KernelFunction):
+                raise self.error("a kernel function cannot call another kernel function", e)
+            try:
+                return ("const", fn(*[_const(a) for a in args], **{k: _const(v) for k, v in kwargs.items()}))
+            except CompileError:
+                raise
+            except Exception as err:
+                raise self.error(f"{ast.unparse(e)} raised {type(err).__name__}: {err}", e) from None
+        if fn in (min, max, abs, int, float, bool) and not kwargs:
+            return self.scalar_builtin(fn, args, e)
+        raise self.error(f"{getattr(fn, '__name__', fn)}() is called with values known only on the device; a "
+                         "kernel can call it with constants only", e)
+
+    def scalar_builtin(self, fn, args, e):
+        vals = [self.scalar(a, e) for a in args]
+        if fn in (min, max):
+            if len(vals) < 2:
+                raise self.error(f"{fn.__name__}() of device values takes two or more numbers", e)
+            t = "float" if any(v.type == "float" for v in vals) else "int"
+            code = vals[0].code
+            for v in vals[1:]:
+                cmp = "<" if fn is min else ">"
+                code = f"(({code}) {cmp} ({v.code}) ? ({code}) : ({v.code}))"
+            return Scalar(code, t)
+        (v,) = vals
+        if fn is abs:
+            return Scalar(f"(({v.code}) < 0 ? -({v.code}) : ({v.code}))", v.type)
+        ctype = {int: ("int32_t", "int"), float: ("float", "float"), bool: ("bool", "bool")}[fn]
+        return Scalar(f"{ctype[0]}({v.code})", ctype[1])
+
+    def special(self, fn, e):
+        """DSL calls: ttl.copy, ttl.node, ttl.grid_size, ttl.GroupTransfer, print, ttl.math, ttl.block."""
+        from . import block as block_ns
+        from . import math as math_ns
+        if fn is copy:
+            return self.copy(e)
+        if fn is node:
+            dims = self.kwarg_const(e, "dims", 0, 2)
+            return self.node_coords(dims, e)
+        if fn is grid_size:
+            dims = self.kwarg_const(e, "dims", 0, 2)
+            return ("const", shape_dims(self.ctx.grid, dims, "ttl.grid_size"))
+        if fn is GroupTransfer:
+            return Group()
+        if fn is print:
+            self.print(e)
+            return ("const", None)
+        kind = math_ns.kind_of(fn) or block_ns.kind_of(fn)
+        if kind is not None:
+            return self.block_call(kind, e)
+        return _NONE
+
+    def kwarg_const(self, e, name, position, default):
+        value = None
+        if len(e.args) > position:
+            value = self.expr(e.args[position])
+        for k in e.keywords:
+            if k.arg == name:
+                value = self.expr(k.value)
+        if value is None:
+            return default
+        if not _is_const(value):
+            raise self.error(f"{name} must be a constant", e)
+        return _const(value)
+
+    def node_coords(self, dims, e):
+        grid = tuple(self.ctx.grid)
+        x, y = Scalar("int32_t(get_absolute_logical_x())", "int"), Scalar("int32_t(get_absolute_logical_y())", "int")
+        coords = [x, y][:len(grid)]
+        if dims < len(coords):
+            # Flatten the first dimensions: x * grid_y + y (TT-Lang's linear node order).
+            code = coords[0].code
+            for i in range(1, len(coords) - dims + 1):
+                code = f"({code} * {grid[i]} + {coords[i].code})"
+            coords = [Scalar(code, "int")] + coords[len(coords) - dims + 1:]
+        while len(coords) < dims:
+            coords.append(("const", 0))
+        return coords[0] if dims == 1 else tuple(coords)
+
+    def method(self, base, attr, e):
+        if isinstance(base, DataflowBuffer) or (_is_const(base) and isinstance(_const(base), DataflowBuffer)):
+            dfb = _const(base) if _is_const(base) else base
+            if attr in ("reserve", "wait"):
+                if e.args or e.keywords:
+                    raise self.error(f"{attr}() takes no arguments", e)
+                self.check_role(dfb, attr, e)
+                return self.acquire(dfb, attr == "reserve", e)
+            raise self.error(f"a dataflow buffer has no method '{attr}' in a kernel (reserve, wait)", e)
+        if isinstance(base, Block):
+            if attr in ("push", "pop"):
+                if attr == "push" and not base.reserved or attr == "pop" and base.reserved:
+                    raise self.error(f"{attr}() of a block from {'reserve' if base.reserved else 'wait'}(); "
+                                     f"use {'push' if base.reserved else 'pop'}()", e)
+                self.release(base, e, explicit=True)
+                return ("const", None)
+            if attr == "store":
+                return self.store(base, e)
+            raise self.error(f"a block has no method '{attr}' in a kernel (store, push, pop)", e)
+        if isinstance(base, Transfer):
+            if attr == "wait":
+                self.wait_transfer(base, e)
+                return ("const", None)
+            raise self.error(f"a copy handle has no method '{attr}' (wait)", e)
+        if isinstance(base, Group):
+            if attr == "add":
+                (tx,) = [self.expr(a) for a in e.args]
+                if not isinstance(tx, Transfer):
+                    raise self.error("GroupTransfer.add takes a copy's handle", e)
+                base.transfers.append(tx)
+                return ("const", None)
+            if attr == "wait_all":
+                for tx in base.transfers:
+                    self.wait_transfer(tx, e)
+                base.transfers = []
+                return ("const", None)
+        raise self.error(f"{_describe(base)} has no method '{attr}' in a kernel", e)
+
+    def check_role(self, dfb, attr, e):
+        """A DFB has one producer kernel and one consumer kernel (a compute
+        kernel may be both, its accumulator)."""
+        roles = self.ctx.roles.setdefault(dfb.index, {})
+        role = "producer" if attr == "reserve" else "consumer"
+        other = roles.get(role)
+        me = self.kfn.name
+        if other is not None and other != me:
+            raise self.error(f"dataflow buffer '{dfb.name}' has two {role}s: kernel '{other}' and kernel '{me}' both "
+                             f"{attr}() it; a dataflow buffer connects one producer to one consumer", e)
+        roles[role] = me
+
+    # ---- compute ----
+
+    def is_block_value(self, v):
+        return isinstance(v, (Block, Expr))
+
+    def as_node(self, v, e):
+        if isinstance(v, Expr):
+            return v.node
+        if isinstance(v, Block):
+            if not self.compute:
+                raise self.error("block arithmetic runs in a compute kernel; a data-movement kernel copies blocks",
+                                 e)
+            if v.reserved:
+                raise self.error(f"block '{v.name}' was reserved, not waited: an expression reads waited blocks", e)
+            self.emit(f"ttl_dsl::compute_reads(s{v.var}, __builtin_FILE(), __builtin_LINE());")
+            return Node("block", tuple(_two_d(v.shape)), block=v, line=self.line)
+        s = self.scalar(v, e)
+        return Node("scalar", None, param=f"float({s.code})", line=self.line)
+
+    def block_binop(self, a, sym, b, e):
+        if sym not in ("+", "-", "*", "/", "@"):
+            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
+        x, y = self.as_node(a, e), self.as_node(b, e)
+        if sym == "@":
+            if x.kind != "block" or y.kind != "block":
+                raise self.error("the operands of @ are waited blocks (store an expression into a dataflow buffer "
+                                 "first)", e)
+            if x.shape[1] != y.shape[0]:
+                raise self.error(f"@ of blocks of shapes {x.shape} and {y.shape}: the inner dimensions differ", e)
+            return Expr(Node("matmul", (x.shape[0], y.shape[1]), [x, y], line=self.line))
+        shape = x.shape or y.shape
+        if x.shape is not None and y.shape is not None and x.shape != y.shape:
+            raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
+                             "ttl.block.broadcast to expand one)", e)
+        return Expr(Node("binary", shape, [x, y], op=sym, line=self.line))
+
+    def unary(self, op, v, e, param=None):
+        x = self.as_node(v, e)
+        if x.shape is None:
+            raise self.error(f"ttl.math.{op} takes a block", e)
+        return Expr(Node("unary", x.shape, [x], op=op, param=param or "", line=self.line))
+
+    def block_call(self, kind, e):
+        op, arity = kind
+        args = [self.expr(a) for a in e.args]
+        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        if not self.compute:
+            raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
+        if op in blockexpr.UNARY:
+            if len(args) != 1:
+                raise self.error(f"ttl.math.{op} takes one block", e)
+            return self.unary(op, args[0], e)
+        if op in blockexpr.UNARY_PARAM:
+            value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
+            if value is None:
+                raise self.error(f"ttl.math.{op} takes a block and a number", e)
+            return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
+        if op in ("max", "min"):
+            x, y = self.as_node(args[0], e), self.as_node(args[1], e)
+            return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
+        if op == "fill":
+            value = args[0] if args else kwargs.get("value")
+            shape = kwargs.get("shape", args[1] if len(args) > 1 else None)
+            if value is None or shape is None or not _is_const(shape):
+                raise self.error("ttl.block.fill takes a value and shape=(rows, cols)", e)
+            n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
+                     line=self.line)
+            return Expr(n)
+        if op == "transpose":
+            x = self.as_node(args[0], e)
+            if x.kind != "block":
+                raise self.error("ttl.transpose takes a waited block", e)
+            return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
+        raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def store(self, blk, e):
+        if not self.compute:
+            raise self.error("store() runs in a compute kernel; a data-movement kernel fills blocks with ttl.copy", e)
+        if not blk.reserved:
+            raise self.error(f"store() into block '{blk.name}', which was waited: store into a reserved block", e)
+        if len(e.args) != 1:
+            raise self.error("store() takes one expression", e)
+        v = self.expr(e.args[0])
+        n = self.as_node(v, e)
+        out_shape = tuple(_two_d(blk.shape))
+        if n.shape is None:
+            n = Node("scalar", out_shape, param=n.param, line=self.line)
+        if n.shape != out_shape:
+            raise self.error(f"store() of an expression of shape {n.shape} into block '{blk.name}' of shape "
+                             f"{out_shape}", e)
+        self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
+        offset = self.position(blk) * blk.dfb.pages
+        formats = {d.dtype for d in self.ctx.dfbs}
+        try:
+            blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
+                                  self.ctx.dst_capacity, len(formats) > 1)
+        except ValueError as err:
+            raise self.error(str(err), e) from None
+        return ("const", None)
+
+    # ---- print ----
+
+    def print(self, e):
+        parts = []
+        for i, a in enumerate(e.args):
+            if i:
+                parts.append('" "')
+            if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                parts.append(f'"{_escape(a.value)}"')
+                continue
+            if isinstance(a, ast.JoinedStr):
+                for p in a.values:
+                    if isinstance(p, ast.Constant):
+                        parts.append(f'"{_escape(p.value)}"')
+                    else:
+                        parts.append(self.print_value(self.expr(p.value), e))
+                continue
+            parts.append(self.print_value(self.expr(a), e))
+        x, y = "get_absolute_logical_x()", "get_absolute_logical_y()"
+        self.emit(f'DPRINT << "[node " << {x} << "," << {y} << "] " << ' + " << ".join(parts or ['""']) +
+                  " << ENDL();")
+
+    def print_value(self, v, e):
+        if _is_const(v):
+            return f'"{_escape(str(_const(v)))}"'
+        if isinstance(v, Scalar):
+            return v.code
+        raise self.error(f"print() of {_describe(v)} in a kernel is not supported (numbers and strings)", e)
+
+    # ---- scalars ----
+
+    def scalar(self, v, node):
+        if isinstance(v, Scalar):
+            return v
+        if _is_const(v):
+            c = _const(v)
+            if isinstance(c, bool):
+                return Scalar("true" if c else "false", "bool")
+            if isinstance(c, int):
+                if not -(1 << 31) <= c < (1 << 31):
+                    raise self.error(f"the integer {c} does not fit a kernel's 32-bit int", node)
+                return Scalar(f"int32_t({c})", "int")
+            if isinstance(c, float):
+                if math.isnan(c):
+                    return Scalar('__builtin_nanf("")', "float")
+                if math.isinf(c):
+                    return Scalar("__builtin_inff()" if c > 0 else "(-__builtin_inff())", "float")
+                return Scalar(f"float({c!r})", "float")
+        raise self.error(f"{_describe(v)} is not a number", node)
+
+    def int_code(self, v, node):
+        s = self.scalar(v, node)
+        if s.type == "float":
+            raise self.error("a float where the kernel needs an integer", node)
+        return s.code
+
+
+# ---------------------------------------------------------------------------
+
+_NONE = object()
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+           ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
+           ast.RShift: ">>"}
+_PY_BINOPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+              "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": lambda a, b: a ** b,
+              "@": lambda a, b: a @ b, "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+              "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b}
+_CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_PY_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+           "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _is_const(v):
+    return isinstance(v, tuple) and len(v) == 2 and v[0] == "const"
+
+
+def _const(v):
+    return v[1]
+
+
+def _is_tensor_like(v):
+    return _is_const(v) and hasattr(_const(v), "_ttl")
+
+
+def _two_d(shape):
+    shape = tuple(shape)
+    if len(shape) == 1:
+        return (1, shape[0])
+    return shape[-2:]
+
+
+def _describe(v):
+    if _is_const(v):
+        v = _const(v)
+    if isinstance(v, Block):
+        return f"block '{v.name}'"
+    if isinstance(v, Scalar):
+        return f"a device {v.type}"
+    if isinstance(v, Transfer):
+        return "a copy handle"
+    if isinstance(v, Expr):
+        return "a block expression"
+    if isinstance(v, Slice):
+        return f"the tensor slice {v.text}"
+    if isinstance(v, types.ModuleType):
+        return f"module {v.__name__}"
+    return f"{type(v).__name__} {v!r}"[:120]
+
+
+def _escape(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _assigned_more_than_once(func):
+    counts = {}
+
+    def count(target):
+        if isinstance(target, ast.Name):
+            counts[target.id] = counts.get(target.id, 0) + 1
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                count(t)
+
+    for n in ast.walk(func):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                count(t)
+        elif isinstance(n, ast.AugAssign):
+            count(n.target)
+            count(n.target)
+        elif isinstance(n, (ast.For, ast.While)):
+            for inner in ast.walk(n):
+                if isinstance(inner, ast.Assign):
+                    for t in inner.targets:
+                        count(t)
+    return {name for name, c in counts.items() if c > 1}
+
+
+def _waited_names(func):
+    """Names whose .wait() is called, or that are added to a GroupTransfer."""
+    out = set()
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr == "wait" and isinstance(n.func.value, ast.Name):
+                out.add(n.func.value.id)
+            if n.func.attr == "add":
+                out |= {a.id for a in n.args if isinstance(a, ast.Name)}
+    return out

@@ -1,0 +1,221 @@
+"""The TT-Lang DSL at operation scope: what an @ttl.operation body calls
+while it runs once per call (ttl.make_dataflow_buffer_like, @ttl.compute,
+@ttl.datamovement, ttl.grid_size), and the names kernel functions use
+(ttl.copy, ttl.node, ttl.GroupTransfer, ttl.TILE_SHAPE).
+
+    @ttl.operation(grid=(2, 2))
+    def add(a, b, y):
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(2, 2), block_count=2)
+        ...
+        @ttl.compute()
+        def compute():
+            with a_dfb.wait() as x, b_dfb.wait() as z, y_dfb.reserve() as o:
+                o.store(x + z)
+
+Kernel functions are never called in Python: the body records them, and
+the compiler (ttl/compiler.py) turns each into a C++ kernel_main from its
+source, with the values it captures (DFBs, tensors, numbers) as constants.
+The functions here that only make sense inside a kernel raise when Python
+calls them.
+"""
+
+import inspect
+
+from .. import _check, formats
+from .extern import current_trace
+from .records import Kernel, KernelKind
+from .tensor import as_tensor
+
+__all__ = ["DataflowBuffer", "GroupTransfer", "KernelFunction", "TILE_SHAPE", "compute", "copy", "datamovement",
+           "grid_size", "make_dataflow_buffer_like", "node"]
+
+TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
+
+# Circular buffers a core has (the DFBs an operation may make).
+MAX_DFBS = 32
+
+
+def element_size(dtype):
+    """Bytes of one element of a row-major tensor of dtype."""
+    size = {"Float32": 4, "Float16_b": 2, "Float16": 2, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}.get(dtype.name)
+    if size is None:
+        raise ValueError(f"a row-major tensor of {dtype.name} has no element size (block-float formats are tiled)")
+    return size
+
+
+def _in_kernel_only(what):
+    return RuntimeError(f"{what} runs only inside a kernel function (@ttl.compute() or @ttl.datamovement()); "
+                        "tessel compiles kernel functions to C++ and never calls them in Python")
+
+
+def _site(depth=2):
+    """file:line of the caller's caller (the DSL statement)."""
+    frame = inspect.currentframe()
+    for _ in range(depth):
+        frame = frame.f_back if frame is not None else None
+    if frame is None:
+        return ("<unknown>", 0)
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+class DataflowBuffer:
+    """A dataflow buffer: a ring of block_count blocks of `shape` (tiles for a
+    tiled tensor, elements for a row-major one) of the dtype of the tensor it
+    was made like; a circular buffer on every core of the operation (its
+    index is its creation order)."""
+
+    def __init__(self, index, tensor, shape, block_count, site):
+        self.index = index
+        self.tensor = tensor
+        self.shape = shape
+        self.block_count = block_count
+        self.dtype = tensor.dtype
+        self.tiled = tensor.tiled
+        self.site = site
+        self.name = None  # the variable the kernels capture it as (set by the compiler)
+
+    @property
+    def units(self):
+        """Tiles (or elements) in one block."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def page_size(self):
+        """Bytes of one CB page: a tile, or one row of a row-major block."""
+        if self.tiled:
+            return formats.tile_size(self.dtype)
+        return self.shape[-1] * element_size(self.dtype)
+
+    @property
+    def pages(self):
+        """CB pages in one block."""
+        return self.units if self.tiled else self.units // self.shape[-1]
+
+    @property
+    def block_bytes(self):
+        return self.pages * self.page_size
+
+    def reserve(self):
+        raise _in_kernel_only("DataflowBuffer.reserve()")
+
+    def wait(self):
+        raise _in_kernel_only("DataflowBuffer.wait()")
+
+    def __repr__(self):
+        name = f" '{self.name}'" if self.name else ""
+        return f"ttl.DataflowBuffer{name}(shape={self.shape}, block_count={self.block_count}, {self.dtype.name})"
+
+
+def make_dataflow_buffer_like(tensor, shape, block_count=2):
+    """A dataflow buffer of blocks of `shape` (tiles of a tiled tensor, elements
+    of a row-major one) with tensor's dtype, block_count blocks deep."""
+    trace = current_trace("ttl.make_dataflow_buffer_like")
+    what = "ttl.make_dataflow_buffer_like"
+    t = as_tensor(tensor, f"{what}: tensor")
+    if not isinstance(shape, (tuple, list)) or not shape:
+        raise TypeError(f"{what}: shape must be a tuple of block dimensions, got {_check.describe(shape)}")
+    shape = tuple(_check.integer(d, f"{what}: shape[{i}]", 1, 1 << 16, "a positive integer")
+                  for i, d in enumerate(shape))
+    if not t.tiled and len(shape) != 2:
+        raise ValueError(f"{what}: a block of a row-major tensor is (rows, elements), got shape {shape}")
+    block_count = _check.integer(block_count, f"{what}: block_count", 1, 1 << 16, "a positive integer")
+    if len(trace.dfbs) >= MAX_DFBS:
+        raise ValueError(f"{what}: an operation has at most {MAX_DFBS} dataflow buffers (a core's circular "
+                         f"buffers); this is the {len(trace.dfbs) + 1}th")
+    dfb = DataflowBuffer(len(trace.dfbs), t, shape, block_count, _site())
+    trace.dfbs.append(dfb)
+    return dfb
+
+
+class KernelFunction:
+    """A kernel function the body declared: its Python function, its kind and
+    the logical kernel it is (a ttl.Kernel, or None for a canonical one)."""
+
+    def __init__(self, fn, kind, selector, site):
+        self.fn = fn
+        self.kind = kind
+        self.selector = selector
+        self.site = site
+
+    @property
+    def name(self):
+        return self.fn.__name__
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"kernel function '{self.name}' is not called: the operation runs it on every node")
+
+    def __repr__(self):
+        return f"<ttl kernel function '{self.name}' ({self.kind.name})>"
+
+
+def _kernel_decorator(kind, kernel, what):
+    if kernel is not None and not isinstance(kernel, Kernel):
+        raise TypeError(f"{what}: kernel must be a ttl.Kernel, got {_check.describe(kernel)}")
+    if kernel is not None and kernel.kind is not kind:
+        raise ValueError(f"{what}: kernel {kernel!r} is a {kernel.kind.name} kernel")
+    site = _site(3)
+
+    def wrap(fn):
+        trace = current_trace(what)
+        if not inspect.isfunction(fn):
+            raise TypeError(f"{what} decorates a function, got {_check.describe(fn)}")
+        if inspect.signature(fn).parameters:
+            raise TypeError(f"{what}: kernel function '{fn.__name__}' must take no parameters (it captures what "
+                            "it uses from the operation's body)")
+        k = KernelFunction(fn, kind, kernel, site)
+        trace.functions.append(k)
+        return k
+
+    return wrap
+
+
+def compute(*, kernel=None):
+    """Declare the compute kernel function that follows."""
+    return _kernel_decorator(KernelKind.COMPUTE, kernel, "@ttl.compute()")
+
+
+def datamovement(*, kernel=None):
+    """Declare a data-movement kernel function (the first one is the reader
+    on RISCV_1, the second the writer on RISCV_0)."""
+    return _kernel_decorator(KernelKind.DATA_MOVEMENT, kernel, "@ttl.datamovement()")
+
+
+def shape_dims(grid, dims, what):
+    """The grid as `dims` dimensions: the highest flattened when fewer are
+    asked for, padded with 1s when more are."""
+    dims = _check.integer(dims, f"{what}: dims", 1, 8, "a positive integer")
+    grid = tuple(grid)
+    if dims == len(grid):
+        out = grid
+    elif dims < len(grid):
+        n = 1
+        for d in grid[dims - 1:]:
+            n *= d
+        out = grid[:dims - 1] + (n,)
+    else:
+        out = grid + (1,) * (dims - len(grid))
+    return out[0] if dims == 1 else out
+
+
+def grid_size(dims=2):
+    """The operation's grid as `dims` dimensions (an int for dims=1)."""
+    trace = current_trace("ttl.grid_size")
+    return shape_dims(trace.grid, dims, "ttl.grid_size")
+
+
+def node(dims=2):
+    raise _in_kernel_only("ttl.node()")
+
+
+def copy(src, dst):
+    raise _in_kernel_only("ttl.copy()")
+
+
+class GroupTransfer:
+    """Copies waited together (add(tx), then wait_all())."""
+
+    def __init__(self):
+        raise _in_kernel_only("ttl.GroupTransfer()")

@@ -1,0 +1,189 @@
+"""How an operation's DSL kernel functions become its logical kernels:
+their selectors and RISCs, their compiled sources, the circular buffers of
+the dataflow buffers, the compute options, and the fingerprint that says
+when a traced body must be compiled again.
+"""
+
+import os
+from dataclasses import dataclass
+
+from .. import _check
+from ..errors import ValidationError
+from ..program import MathFidelity
+from .compiler import compile_kernel
+from .dsl import DataflowBuffer
+from .extern import offsets
+from .records import Kernel, KernelKind
+from .settings import settings
+from .tensor import Tensor
+
+__all__ = ["ComputeOptions", "compile_functions", "dsl_fingerprint"]
+
+# Data-movement RISCs of DSL kernels in declaration order: the reader on
+# RISCV_1 (NCRISC), the writer on RISCV_0 (BRISC), as TT-Lang assigns them.
+DSL_DM_RISCS = (1, 0)
+
+
+@dataclass(frozen=True)
+class ComputeOptions:
+    math_fidelity: MathFidelity
+    fp32_dest_acc_en: bool
+    dst_full_sync_en: bool
+    math_approx_mode: bool
+
+    @staticmethod
+    def of(fp32_dest_acc_en, dst_full_sync_en, math_fidelity, math_approx_mode, what):
+        if isinstance(math_fidelity, str):
+            try:
+                math_fidelity = MathFidelity[math_fidelity]
+            except KeyError:
+                raise ValueError(f"{what}: math_fidelity must be one of {', '.join(m.name for m in MathFidelity)}, "
+                                 f"got {math_fidelity!r}") from None
+        elif not isinstance(math_fidelity, MathFidelity):
+            name = getattr(math_fidelity, "name", None)  # ttnn's MathFidelity enum
+            if name in MathFidelity.__members__:
+                math_fidelity = MathFidelity[name]
+            else:
+                raise TypeError(f"{what}: math_fidelity must be a MathFidelity or its name, got "
+                                f"{_check.describe(math_fidelity)}")
+        flags = []
+        for n, v in (("fp32_dest_acc_en", fp32_dest_acc_en), ("dst_full_sync_en", dst_full_sync_en),
+                     ("math_approx_mode", math_approx_mode)):
+            if not isinstance(v, bool):
+                raise TypeError(f"{what}: {n} must be a bool, got {_check.describe(v)}")
+            flags.append(v)
+        return ComputeOptions(math_fidelity, *flags)
+
+    def lowered(self):
+        return (int(self.math_fidelity), self.fp32_dest_acc_en, self.dst_full_sync_en, self.math_approx_mode)
+
+    @property
+    def dst_capacity(self):
+        """DST tiles one tile_regs_acquire holds."""
+        return (4 if self.fp32_dest_acc_en else 8) * (2 if self.dst_full_sync_en else 1)
+
+
+class KernelContext:
+    """What the compiler needs to know about the operation (compiler.py)."""
+
+    def __init__(self, operation, trace, layouts):
+        self.name = operation.name
+        self.grid = trace.grid
+        self.dfbs = trace.dfbs
+        self.tensors = trace.tensors
+        self.layouts = layouts
+        self.roles = {}
+        self.dst_capacity = operation.compute_options.dst_capacity
+        self._cta, self._crta, _, _ = offsets(layouts)
+
+    def tensor_index(self, t):
+        return next((i for i, u in enumerate(self.tensors) if u is t), None)
+
+    def accessor(self, i):
+        lay = self.layouts[i]
+        return (self.tensors[i], self._cta[i], self._crta[i], self._cta[i] + lay.compile_time_args,
+                self._crta[i] + lay.common_runtime_args)
+
+
+def selectors(operation, functions, extern_selectors):
+    """The logical kernel each DSL function is: its kernel= handle; else its
+    kind, when it is the only one of its kind; else an operation-owned
+    ttl.Kernel named after the function."""
+    out = []
+    for f in functions:
+        if f.selector is not None:
+            out.append(f.selector)
+            continue
+        same = [g for g in functions if g.kind is f.kind and g.selector is None]
+        if len(same) == 1 and not any(_kind(s) is f.kind for s in extern_selectors):
+            out.append(f.kind)
+            continue
+        implicit = operation._implicit_kernels.get(f.name)
+        if implicit is None or implicit.kind is not f.kind:
+            implicit = Kernel(f.kind, name=f.name)
+            implicit._bind(operation, f.name)
+            operation._implicit_kernels[f.name] = implicit
+        out.append(implicit)
+    return out
+
+
+def compile_functions(operation, trace, layouts, extern_selectors):
+    """[(selector, source, processor)] of the DSL functions, and the CBs."""
+    what = f"operation '{operation.name}'"
+    sels = selectors(operation, trace.functions, extern_selectors)
+    for i, (f, s) in enumerate(zip(trace.functions, sels)):
+        if any(s is t for t in extern_selectors):
+            raise ValidationError(f"{what}: kernel function '{f.name}' and call_extern_func calls select the same "
+                                  "logical kernel; a logical kernel is either a kernel function or external calls")
+        if any(s is t for t in sels[:i]):
+            raise ValidationError(f"{what}: two kernel functions select the same logical kernel {s!r}")
+    dm = [f for f in trace.functions if f.kind is KernelKind.DATA_MOVEMENT]
+    if len(dm) > len(DSL_DM_RISCS):
+        raise ValidationError(f"{what}: {len(dm)} data-movement kernel functions; a core has {len(DSL_DM_RISCS)} "
+                              "data-movement RISCs")
+    if sum(f.kind is KernelKind.COMPUTE for f in trace.functions) > 1:
+        raise ValidationError(f"{what}: more than one compute kernel function; a core has one compute context")
+    context = KernelContext(operation, trace, layouts)
+    out = []
+    for f, s in zip(trace.functions, sels):
+        processor = -1 if f.kind is KernelKind.COMPUTE else DSL_DM_RISCS[dm.index(f)]
+        source = compile_kernel(f, context)
+        if settings.keep_kernels:
+            os.makedirs(settings.keep_kernels, exist_ok=True)
+            with open(os.path.join(settings.keep_kernels, f"{operation.name}.{f.name}.cpp"), "w") as fh:
+                fh.write(source)
+        out.append((s, source, processor))
+    cbs = tuple((d.block_count * d.block_bytes, ((d.index, int(d.dtype), d.page_size),)) for d in trace.dfbs)
+    return out, cbs
+
+
+def dsl_fingerprint(trace):
+    """What the compiled kernels of a traced body depend on besides the
+    tensors' structure: the DFBs, and per kernel function its code and the
+    values it captures (numbers by value, DFBs and argument tensors by
+    position, anything else by identity)."""
+    def fp(v, depth=0):
+        if isinstance(v, (bool, int, float, str, type(None))):
+            return (type(v).__name__, v)
+        if isinstance(v, (tuple, list)) and depth < 4:
+            return (type(v).__name__,) + tuple(fp(x, depth + 1) for x in v)
+        if isinstance(v, DataflowBuffer):
+            return ("dfb", v.index)
+        t = v if isinstance(v, Tensor) else getattr(v, "_ttl", None)
+        if isinstance(t, Tensor):
+            i = next((i for i, u in enumerate(trace.tensors) if u is t), None)
+            if i is not None:
+                return ("tensor", i)
+        return ("id", id(v))
+
+    dfbs = tuple((d.index, d.shape, d.block_count, int(d.dtype), d.tiled) for d in trace.dfbs)
+    fns = []
+    for f in trace.functions:
+        code = f.fn.__code__
+        cells = ()
+        if f.fn.__closure__:
+            cells = tuple(fp(_cell(c)) for c in f.fn.__closure__)
+        names = _global_names(code)
+        g = f.fn.__globals__
+        fns.append((code, f.kind, id(f.selector), cells, tuple((n, fp(g[n])) for n in names if n in g)))
+    return (dfbs, tuple(trace.grid), tuple(fns))
+
+
+def _cell(c):
+    try:
+        return c.cell_contents
+    except ValueError:
+        return None
+
+
+def _global_names(code):
+    names, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        names |= set(c.co_names)
+        todo += [k for k in c.co_consts if hasattr(k, "co_names")]
+    return sorted(names)
+
+
+def _kind(selector):
+    return selector.kind if isinstance(selector, Kernel) else selector
