@@ -194,8 +194,9 @@ inline void check_slice(const char* tensor, int32_t r0, int32_t r1, int32_t c0, 
                         uint32_t line) {
   if (r0 < 0 || c0 < 0 || r1 > tensor_rows || c1 > tensor_cols || r0 >= r1 || c0 >= c1) {
     Message m;
-    m << "ttl.copy: the slice " << tensor << "[" << r0 << ":" << r1 << ", " << c0 << ":" << c1 << "] is not a "
-      << "non-empty part of " << tensor << " (" << tensor_rows << "x" << tensor_cols << " " << unit << ")";
+    m << "ttl.copy: the slice " << tensor << "[" << r0 << ":" << r1 << ", " << c0 << ":" << c1 << "] is "
+      << (r0 >= r1 || c0 >= c1 ? "empty" : "outside the tensor") << " (" << tensor << " is " << tensor_rows << "x"
+      << tensor_cols << " " << unit << ")";
     fail(m.text, file, line);
   }
   if (r1 - r0 != block_rows || c1 - c0 != block_cols) {

@@ -17,7 +17,7 @@ from .records import Kernel, KernelKind
 from .settings import settings
 from .tensor import Tensor
 
-__all__ = ["ComputeOptions", "compile_functions", "dsl_fingerprint"]
+__all__ = ["ComputeOptions", "compile_functions", "dsl_fingerprint", "dsl_legend"]
 
 # Data-movement RISCs of DSL kernels in declaration order: the reader on
 # RISCV_1 (NCRISC), the writer on RISCV_0 (BRISC), as TT-Lang assigns them.
@@ -187,3 +187,16 @@ def _global_names(code):
 
 def _kind(selector):
     return selector.kind if isinstance(selector, Kernel) else selector
+
+
+def dsl_legend(plan):
+    """What a report's CBs and RISCs are in the program's own terms."""
+    riscs = {-1: "COMPUTE", 0: "BRISC", 1: "NCRISC"}
+    lines = ["tessel.ttl: in the program's terms:"]
+    for f, (_, _, processor) in zip(plan.functions, plan.kernels):
+        lines.append(f"  {riscs[processor]} runs kernel function '{f.name}' ({f.site[0]}:{f.site[1]})")
+    for d in plan.dfbs:
+        lines.append(f"  CB {d.index} is dataflow buffer '{d.name or d.index}' (blocks of {d.shape} "
+                     f"{'tiles' if d.tiled else 'elements'}, {d.block_count} deep, {d.pages} pages each; "
+                     f"made at {d.site[0]}:{d.site[1]})")
+    return "\n".join(lines)

@@ -30,10 +30,10 @@ import inspect
 from .. import _check, _tessel
 from ..core import CoreCoord, CoreRange, CoreRangeSet
 from ..device import Device
-from ..errors import ProgramError, ValidationError
+from ..errors import DeadlockError, KernelError, KernelFault, ProgramError, ValidationError
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
-from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint
+from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
 from .tensor import Tensor, as_tensor
 
 __all__ = ["Operation", "operation"]
@@ -74,6 +74,7 @@ class Plan:
         self.layouts = layouts  # TensorLayout per parameter, with the aliasing the trace saw
         self.kernels = []  # (selector, [Call], processor: -1 compute, else the data-movement RISC)
         self.functions = tuple(trace.functions)  # the DSL kernel functions
+        self.dfbs = tuple(trace.dfbs)
         self.fingerprint = dsl_fingerprint(trace) if trace.functions else None
         self.circular_buffers = ()
         order = []
@@ -230,6 +231,10 @@ class Operation:
             for i, (k, _, _) in enumerate(plan.kernels):
                 e.add_note(f"tessel.ttl: kernels[{i}].cpp is the generated kernel_main of logical kernel "
                            f"{describe_selector(k)}; {self.name}.generated_kernels(*tensors) returns its source")
+            raise
+        except (DeadlockError, KernelError, KernelFault) as e:
+            if plan.functions:
+                e.add_note(dsl_legend(plan))
             raise
         self._lifetimes = retained(results[0]) if results else ()
         self._last_plan = plan
