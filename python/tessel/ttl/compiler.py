@@ -120,6 +120,7 @@ class _Compiler:
         self.compute = kfn.kind is KernelKind.COMPUTE
         fn = kfn.fn
         self.file = fn.__code__.co_filename
+        self.quoted_file = _escape(self.file)
         try:
             lines, start = inspect.getsourcelines(fn)
         except (OSError, TypeError) as e:
@@ -162,11 +163,12 @@ class _Compiler:
                             f"'{self.ctx.name}')")
 
     def emit(self, text):
+        # #line names the next line only (the line after it counts on), so every line gets one.
+        self.out.append(f'#line {self.line} "{self.quoted_file}"')
         self.out.append("  " * self.indent + text)
 
     def site(self, node):
         self.line = node.lineno + self.offset
-        self.out.append(f'#line {self.line} "{_escape(self.file)}"')
 
     def fresh(self, prefix):
         self.counter += 1

@@ -1,0 +1,498 @@
+"""TT-Lang DSL operations compiled to kernels: elementwise and matmul
+programs written as TT-Lang's tutorials write them, checked against float64
+references; the compiler's semantics (runs of acquires, release after last
+use, the body run on every call); and the misuses a program can make, each
+reported with the Python line of the statement.
+
+Error lines are found by the `# <-` markers in this file.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import tessel
+import tessel.ttl as ttl
+from tessel.errors import DeadlockError, KernelError
+
+HERE = os.path.abspath(__file__)
+
+
+def line_of(marker):
+    with open(HERE) as f:
+        for i, text in enumerate(f, 1):
+            if text.rstrip().endswith("# <- " + marker):
+                return i
+    raise AssertionError(marker)
+
+
+@pytest.fixture(scope="module")
+def dev():
+    with tessel.Device.open(arch="wormhole_b0", grid=(3, 2)) as d:
+        yield d
+
+
+def tensor(dev, array):
+    return ttl.Tensor.from_numpy(dev, np.ascontiguousarray(array, dtype=np.float32))
+
+
+def bf16(a):
+    """Round to bfloat16 (nearest even), as the device stores inputs."""
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+# ---------------------------------------------------------------------------
+# Elementwise, as the elementwise tutorial's multi-node step writes it.
+
+BLOCK = 2
+
+
+@ttl.operation(grid="full")
+def fused(a, b, c, y):
+    rows = a.shape[0] // ttl.TILE_SHAPE[0] // BLOCK
+    cols = a.shape[1] // ttl.TILE_SHAPE[1] // BLOCK
+    grid_cols, grid_rows = ttl.grid_size(dims=2)
+    rows_per_node = -(-rows // grid_rows)
+    cols_per_node = -(-cols // grid_cols)
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(BLOCK, BLOCK), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(BLOCK, BLOCK), block_count=2)
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(BLOCK, BLOCK), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(BLOCK, BLOCK), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        node_col, node_row = ttl.node(dims=2)
+        for local_row in range(rows_per_node):
+            row = node_row * rows_per_node + local_row
+            if row < rows:
+                for local_col in range(cols_per_node):
+                    col = node_col * cols_per_node + local_col
+                    if col < cols:
+                        with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk, c_dfb.wait() as c_blk, \
+                                y_dfb.reserve() as y_blk:
+                            y_blk.store(ttl.math.relu(a_blk * b_blk + c_blk) - 0.5)
+
+    @ttl.datamovement()
+    def read():
+        node_col, node_row = ttl.node(dims=2)
+        for local_row in range(rows_per_node):
+            row = node_row * rows_per_node + local_row
+            if row < rows:
+                for local_col in range(cols_per_node):
+                    col = node_col * cols_per_node + local_col
+                    if col < cols:
+                        r0, c0 = row * BLOCK, col * BLOCK
+                        with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk, c_dfb.reserve() as c_blk:
+                            tx_a = ttl.copy(a[r0:r0 + BLOCK, c0:c0 + BLOCK], a_blk)
+                            tx_b = ttl.copy(b[r0:r0 + BLOCK, c0:c0 + BLOCK], b_blk)
+                            tx_c = ttl.copy(c[r0:r0 + BLOCK, c0:c0 + BLOCK], c_blk)
+                            tx_a.wait()
+                            tx_b.wait()
+                            tx_c.wait()
+
+    @ttl.datamovement()
+    def write():
+        node_col, node_row = ttl.node(dims=2)
+        for local_row in range(rows_per_node):
+            row = node_row * rows_per_node + local_row
+            if row < rows:
+                for local_col in range(cols_per_node):
+                    col = node_col * cols_per_node + local_col
+                    if col < cols:
+                        with y_dfb.wait() as y_blk:
+                            ttl.copy(y_blk, y[row * BLOCK:(row + 1) * BLOCK, col * BLOCK:(col + 1) * BLOCK]).wait()
+
+
+def test_elementwise_on_the_full_grid_with_uneven_blocks(dev):
+    rng = np.random.default_rng(0)
+    # 5x7 blocks over a 3x2 grid: the last row and column of nodes have fewer blocks.
+    a, b, c = (bf16(rng.standard_normal((5 * 64, 7 * 64))) for _ in range(3))
+    y = ttl.Tensor.allocate(dev, a.shape)
+    fused(tensor(dev, a), tensor(dev, b), tensor(dev, c), y)
+    ref = np.maximum(a.astype(np.float64) * b + c, 0) - 0.5
+    got = y.to_numpy()
+    # bf16 DST between the operations: a relative error of a few bf16 ulps.
+    assert np.all(np.abs(got - ref) <= 0.02 * np.abs(ref) + 0.02)
+    assert fused.grid == (3, 2)
+
+
+# ---------------------------------------------------------------------------
+# Matmul, as the matmul tutorial writes it: K accumulated through a DFB the
+# compute kernel both reserves and waits.
+
+MT = NT = KT = 2
+
+
+@ttl.operation(grid=(2, 2))
+def matmul_bias_relu(a, b, c, y):
+    m_blocks = a.shape[0] // 32 // MT
+    n_blocks = b.shape[1] // 32 // NT
+    k_blocks = a.shape[1] // 32 // KT
+    grid_n, grid_m = ttl.grid_size(dims=2)
+    m_per_node = -(-m_blocks // grid_m)
+    n_per_node = -(-n_blocks // grid_n)
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(MT, KT), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(KT, NT), block_count=2)
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(MT, NT), block_count=2)
+    acc_dfb = ttl.make_dataflow_buffer_like(y, shape=(MT, NT), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(MT, NT), block_count=2)
+
+    @ttl.datamovement()
+    def read():
+        node_n, node_m = ttl.node(dims=2)
+        for local_m in range(m_per_node):
+            m = node_m * m_per_node + local_m
+            if m < m_blocks:
+                for local_n in range(n_per_node):
+                    n = node_n * n_per_node + local_n
+                    if n < n_blocks:
+                        with c_dfb.reserve() as c_blk:
+                            ttl.copy(c[m * MT:(m + 1) * MT, n * NT:(n + 1) * NT], c_blk).wait()
+                        for k in range(k_blocks):
+                            with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk:
+                                tx_a = ttl.copy(a[m * MT:(m + 1) * MT, k * KT:(k + 1) * KT], a_blk)
+                                tx_b = ttl.copy(b[k * KT:(k + 1) * KT, n * NT:(n + 1) * NT], b_blk)
+                                tx_a.wait()
+                                tx_b.wait()
+
+    @ttl.compute()
+    def compute():
+        node_n, node_m = ttl.node(dims=2)
+        for local_m in range(m_per_node):
+            m = node_m * m_per_node + local_m
+            if m < m_blocks:
+                for local_n in range(n_per_node):
+                    n = node_n * n_per_node + local_n
+                    if n < n_blocks:
+                        with acc_dfb.reserve() as acc_blk:
+                            acc_blk.store(ttl.block.fill(0, shape=acc_blk.shape))
+                        for _ in range(k_blocks):
+                            with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk, acc_dfb.wait() as pre_acc:
+                                with acc_dfb.reserve() as acc_blk:
+                                    acc_blk.store(pre_acc + a_blk @ b_blk)
+                        with c_dfb.wait() as c_blk, acc_dfb.wait() as acc_blk:
+                            with y_dfb.reserve() as y_blk:
+                                y_blk.store(ttl.math.relu(c_blk + acc_blk))
+
+    @ttl.datamovement()
+    def write():
+        node_n, node_m = ttl.node(dims=2)
+        for local_m in range(m_per_node):
+            m = node_m * m_per_node + local_m
+            if m < m_blocks:
+                for local_n in range(n_per_node):
+                    n = node_n * n_per_node + local_n
+                    if n < n_blocks:
+                        with y_dfb.wait() as y_blk:
+                            ttl.copy(y_blk, y[m * MT:(m + 1) * MT, n * NT:(n + 1) * NT]).wait()
+
+
+def test_matmul_accumulates_through_a_dataflow_buffer(dev):
+    rng = np.random.default_rng(1)
+    a = bf16(rng.standard_normal((192, 256)))
+    b = bf16(rng.standard_normal((256, 128)))
+    c = bf16(rng.standard_normal((192, 128)))
+    y = ttl.Tensor.allocate(dev, (192, 128))
+    matmul_bias_relu(tensor(dev, a), tensor(dev, b), tensor(dev, c), y)
+    ref = np.maximum(a.astype(np.float64) @ b + c, 0)
+    got = y.to_numpy()
+    # Partial sums are rounded to bf16 once per K block (4 blocks): a few ulps of the running sum.
+    assert np.max(np.abs(got - ref)) < 0.05 * np.max(np.abs(ref))
+    assert np.corrcoef(got.ravel(), ref.ravel())[0, 1] > 0.999
+
+
+# ---------------------------------------------------------------------------
+# One-tile operations for the compiler's semantics.
+
+
+def one_tile_op(compute_body, reader_body=None, grid=(1, 1)):
+    """An operation y = f(a) over one tile with the given compute kernel body."""
+    @ttl.operation(grid=grid)
+    def op(a, y):
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+        ttl.compute()(compute_body(a_dfb, y_dfb))
+        ttl.datamovement()((reader_body or _read_one)(a, a_dfb))
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as blk:
+                ttl.copy(blk, y[0, 0]).wait()
+
+    return op
+
+
+def _read_one(a, a_dfb):
+    def read():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+    return read
+
+
+@pytest.mark.parametrize("fn, ref, lo, hi", [
+    ("exp", np.exp, -3, 3), ("sqrt", np.sqrt, 0.1, 9), ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), -5, 5),
+    ("neg", np.negative, -4, 4)])
+def test_math_functions(dev, fn, ref, lo, hi):
+    f = getattr(ttl.math, fn)
+
+    def compute(a_dfb, y_dfb):
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(f(x))
+        return compute
+
+    op = one_tile_op(compute)
+    a = bf16(np.linspace(lo, hi, 1024).reshape(32, 32))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    expect = ref(a.astype(np.float64))
+    assert np.all(np.abs(y.to_numpy() - expect) <= 0.02 * np.abs(expect) + 1e-2)
+
+
+def test_scalars_and_transpose(dev):
+    def compute(a_dfb, y_dfb):
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(ttl.transpose(x) * 2.0 + 1.0)
+        return compute
+
+    op = one_tile_op(compute)
+    a = bf16(np.arange(1024, dtype=np.float32).reshape(32, 32) / 64)
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    np.testing.assert_allclose(y.to_numpy(), bf16(a.T * 2 + 1), rtol=1e-2)
+
+
+def test_a_run_of_acquires_keeps_both_blocks(dev):
+    """t1 = dfb.wait(); t2 = dfb.wait() holds two consecutive blocks (the
+    compiler's semantics), each released after its last use."""
+    @ttl.operation(grid=(1, 1))
+    def pairs(a, y):
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+        @ttl.compute()
+        def compute():
+            first = a_dfb.wait()
+            second = a_dfb.wait()
+            out = y_dfb.reserve()
+            out.store(first - second)
+
+        @ttl.datamovement()
+        def read():
+            for t in range(2):
+                blk = a_dfb.reserve()
+                ttl.copy(a[0, t], blk).wait()
+                blk.push()
+
+        @ttl.datamovement()
+        def write():
+            blk = y_dfb.wait()
+            ttl.copy(blk, y[0, 0]).wait()
+
+    a = bf16(np.random.default_rng(2).standard_normal((32, 64)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    pairs(tensor(dev, a), y)
+    np.testing.assert_allclose(y.to_numpy(), bf16(a[:, :32] - a[:, 32:]), rtol=1e-2, atol=1e-2)
+
+
+LOOPS = 1
+
+
+def test_the_body_runs_on_every_call(dev):
+    """Operation-scope Python is evaluated on each call: a module global the
+    body reads changes the kernels; the same values reuse the compiled plan."""
+    global LOOPS
+
+    @ttl.operation(grid=(1, 1))
+    def scale(a, y):
+        times = LOOPS
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+        @ttl.compute()
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(x * float(times))
+
+        @ttl.datamovement()
+        def read():
+            with a_dfb.reserve() as blk:
+                ttl.copy(a[0, 0], blk).wait()
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as blk:
+                ttl.copy(blk, y[0, 0]).wait()
+
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    scale(a, y)
+    first = next(iter(scale._plans.values()))
+    assert y.to_numpy()[0, 0] == 1.0
+    scale(a, y)
+    assert next(iter(scale._plans.values())) is first
+    LOOPS = 3
+    try:
+        scale(a, y)
+    finally:
+        LOOPS = 1
+    assert y.to_numpy()[0, 0] == 3.0
+
+
+def test_generated_kernels_carry_the_python_lines(dev, tmp_path):
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    from tessel.ttl.settings import settings
+    settings.keep_kernels = str(tmp_path)
+    try:
+        op = one_tile_op(lambda a_dfb, y_dfb: _copy_compute(a_dfb, y_dfb))
+        op(a, y)
+    finally:
+        settings.keep_kernels = None
+    kept = sorted(os.listdir(tmp_path))
+    assert kept == ["op.compute.cpp", "op.read.cpp", "op.write.cpp"]
+    text = (tmp_path / "op.compute.cpp").read_text()
+    assert f'#line {line_of("store")} "{HERE}"' in text
+    assert "cb_wait_front(0, 1);" in text and "pack_tile<true>" in text
+
+
+def _copy_compute(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(x)  # <- store
+    return compute
+
+
+# ---------------------------------------------------------------------------
+# Misuses, each with the Python line.
+
+
+def _lock_reader(a, a_dfb):
+    def read():
+        with a_dfb.reserve() as blk:
+            tx = ttl.copy(a[0, 0], blk)  # <- first copy
+            again = ttl.copy(a[0, 0], blk)  # <- second copy
+            tx.wait()
+            again.wait()
+    return read
+
+
+def _push_unwaited_reader(a, a_dfb):
+    def read():
+        blk = a_dfb.reserve()
+        tx = ttl.copy(a[0, 0], blk)
+        blk.push()  # <- push in flight
+        tx.wait()
+    return read
+
+
+def _slice_reader(a, a_dfb):
+    def read():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0:2, 0:1], blk).wait()  # <- bad slice
+    return read
+
+
+def _plain_compute(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(x + x)
+    return compute
+
+
+@pytest.mark.parametrize("reader, message, marker", [
+    (_lock_reader, "ttl.copy into block 'blk' while a copy into it (requested at line {first copy}) is in flight: "
+                   "wait() for that copy first (copy lock)", "second copy"),
+    (_push_unwaited_reader, "push() of block 'blk' while a copy into it (requested at line {first}) is in flight: "
+                            "wait() for the copy first", "push in flight"),
+    (_slice_reader, "ttl.copy: the slice a[0:2, 0:1] is outside the tensor (a is 1x1 tiles)", "bad slice"),
+])
+def test_block_state_misuses_name_the_line(dev, reader, message, marker):
+    op = one_tile_op(_plain_compute, reader)
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    message = message.replace("{first copy}", str(line_of("first copy")))
+    message = message.replace("{first}", str(line_of("push in flight") - 1))
+    with pytest.raises(KernelError) as e:
+        op(a, y)
+    assert str(e.value) == f"{HERE}:{line_of(marker)}: core (0,0) NCRISC: {message}"
+    # The device runs the next program.
+    one_tile_op(_plain_compute)(a, y)
+    assert y.to_numpy()[0, 0] == 2.0
+
+
+def _bad_shape_compute(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(ttl.block.fill(1.0, shape=(2, 2)))  # <- bad store
+    return compute
+
+
+def _copy_in_compute(a_dfb, y_dfb):
+    def compute():
+        with y_dfb.reserve() as o:
+            ttl.copy(a_dfb, o)  # <- copy in compute
+    return compute
+
+
+def _unsupported_math(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(ttl.math.atanh(x))  # <- atanh
+    return compute
+
+
+def _two_consumers_reader(a, a_dfb):
+    def read():
+        with a_dfb.wait() as blk:  # <- second consumer
+            pass
+    return read
+
+
+@pytest.mark.parametrize("compute, reader, message, marker, kernel", [
+    (_bad_shape_compute, None, "store() of an expression of shape (2, 2) into block 'o' of shape (1, 1)", "bad store",
+     "compute"),
+    (_copy_in_compute, None, "ttl.copy is a data-movement operation; a compute kernel cannot copy", "copy in compute",
+     "compute"),
+    (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
+     "atanh", "compute"),
+    (_plain_compute, _two_consumers_reader, "dataflow buffer 'a_dfb' has two consumers: kernel 'compute' and kernel "
+     "'read' both wait() it; a dataflow buffer connects one producer to one consumer", "second consumer", "read"),
+])
+def test_compile_errors_name_the_line(dev, compute, reader, message, marker, kernel):
+    op = one_tile_op(compute, reader)
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    with pytest.raises(ttl.CompileError) as e:
+        op(a, y)
+    assert str(e.value) == f"{HERE}:{line_of(marker)}: {message} (kernel function '{kernel}' of operation 'op')"
+
+
+def _starving_reader(a, a_dfb):
+    def read():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+    return read
+
+
+def test_a_deadlock_names_the_python_lines(dev):
+    def compute(a_dfb, y_dfb):
+        def compute():
+            for _ in range(2):
+                with a_dfb.wait() as x, y_dfb.reserve() as o:  # <- starved wait
+                    o.store(x)
+        return compute
+
+    op = one_tile_op(compute, _starving_reader)
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    with pytest.raises(DeadlockError) as e:
+        op(a, y)
+    text = str(e.value)
+    assert f"core (0,0) COMPUTE at {HERE}:{line_of('starved wait')} in cb_wait_front(cb=0, pages=1)" in text
+    notes = "\n".join(getattr(e.value, "__notes__", []))
+    assert "COMPUTE runs kernel function 'compute'" in notes
+    assert "CB 0 is dataflow buffer 'a_dfb'" in notes
