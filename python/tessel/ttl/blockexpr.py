@@ -202,7 +202,7 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out_cols, reconfig
         regs[node] = regs[child]
     elif node.kind == "matmul":
         a, b = node.children
-        (m, k), (_, n) = a.shape, b.shape
+        (_, k), (_, n) = a.shape, b.shape
         ca, cb = a.block.dfb.index, b.block.dfb.index
         base_a, base_b = tile_index(a.block), tile_index(b.block)
         if reconfig:

@@ -35,11 +35,23 @@ import builtins
 import inspect
 import math
 import textwrap
-import types
 
-from ..errors import ValidationError
-from . import blockexpr
-from .blockexpr import Node
+from .compiler_blocks import BlockStatements
+from .compiler_compute import ComputeStatements
+from .compiler_values import (
+    Block,
+    CompileError,
+    Expr,
+    Group,
+    Scalar,
+    Slice,
+    Transfer,
+    _const,
+    _describe,
+    _escape,
+    _is_const,
+    _is_tensor_like,
+)
 from .dsl import DataflowBuffer, GroupTransfer, KernelFunction, copy, grid_size, node, shape_dims
 from .records import KernelKind
 from .tensor import Tensor
@@ -49,63 +61,6 @@ __all__ = ["CompileError", "compile_kernel"]
 _TILE = 32
 
 
-class CompileError(ValidationError):
-    """A kernel function that tessel cannot compile: the message names the
-    Python file and line."""
-
-
-class Scalar:
-    """A runtime number: C++ code and its type ('int', 'float', 'bool')."""
-
-    def __init__(self, code, type_):
-        self.code = code
-        self.type = type_
-
-
-class Block:
-    """A held block: its dataflow buffer, reserve or wait, and its C++ state."""
-
-    def __init__(self, dfb, reserved, var, name, line):
-        self.dfb = dfb
-        self.reserved = reserved
-        self.var = var  # C++ suffix: a<var> (DM: L1 address), s<var> (state)
-        self.name = name
-        self.line = line
-        self.released = False
-
-    @property
-    def shape(self):
-        return self.dfb.shape
-
-
-class Transfer:
-    def __init__(self, block, wrote, pipe=None):
-        self.block = block
-        self.wrote = wrote  # the copy writes the block (tensor -> block)
-
-
-class Group:
-    def __init__(self):
-        self.transfers = []
-
-
-class Slice:
-    """tensor[...] : the tensor's argument index and per-dimension (start, stop) C++ ints (stop None: an index)."""
-
-    def __init__(self, tensor, index, dims, text):
-        self.tensor = tensor
-        self.index = index
-        self.dims = dims
-        self.text = text
-
-
-class Expr:
-    """A block expression (compute kernels)."""
-
-    def __init__(self, node):
-        self.node = node
-
-
 def compile_kernel(kfn, context):
     """The C++ source of kernel function `kfn` (a dsl.KernelFunction) of an
     operation; context: the operation's name, tensors (ttl.Tensor per
@@ -113,7 +68,7 @@ def compile_kernel(kfn, context):
     return _Compiler(kfn, context).compile()
 
 
-class _Compiler:
+class _Compiler(BlockStatements, ComputeStatements):
     def __init__(self, kfn, context):
         self.kfn = kfn
         self.ctx = context
@@ -462,149 +417,6 @@ class _Compiler:
             if not blk.released:
                 self.release(blk, s)
 
-    # ---- dataflow buffers ----
-
-    def lists(self, dfb):
-        return self.held.setdefault(dfb.index, {"reserve": [], "wait": []})
-
-    def snapshot(self):
-        return {i: (tuple(id(b) for b in v["reserve"]), tuple(id(b) for b in v["wait"]))
-                for i, v in self.held.items() if v["reserve"] or v["wait"]}
-
-    def restore(self, snap):
-        # Branches are compiled one after the other from the same state.
-        for i, v in self.held.items():
-            want = snap.get(i, ((), ()))
-            for key, ids in zip(("reserve", "wait"), want):
-                keep = [b for b in v[key] if id(b) in ids]
-                for b in v[key]:
-                    if id(b) not in ids:
-                        b.released = False
-                v[key] = keep
-
-    def position(self, blk):
-        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
-        return lst.index(blk) if blk in lst else -1
-
-    def acquire(self, dfb, reserved, node):
-        lst = self.lists(dfb)["reserve" if reserved else "wait"]
-        var = self.fresh("b")
-        blk = Block(dfb, reserved, var, None, self.line)
-        k = len(lst)
-        lst.append(blk)
-        pages = dfb.pages
-        if reserved:
-            self.emit(f"cb_reserve_back({dfb.index}, {(k + 1) * pages});")
-        else:
-            self.emit(f"cb_wait_front({dfb.index}, {(k + 1) * pages});")
-        self.decls[f"s{var}"] = f"ttl_dsl::Block s{var};"
-        name = self.naming or "block"
-        blk.name = self.naming
-        self.emit(f'ttl_dsl::acquire(s{var}, {"true" if reserved else "false"}, "{name}", '
-                  f'"{dfb.name or dfb.index}", {self.line});')
-        if not self.compute:
-            self.decls[f"a{var}"] = f"uint32_t a{var} = 0;"
-            ptr = "get_write_ptr" if reserved else "get_read_ptr"
-            self.emit(f"a{var} = {ptr}({dfb.index}) + {k * dfb.block_bytes}u;")
-        return blk
-
-    def release(self, blk, node, explicit=False):
-        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
-        what = "push()" if blk.reserved else "pop()"
-        if blk.released or blk not in lst:
-            if explicit:
-                self.emit(f'ttl_dsl::used_after_release(s{blk.var}, "{what}", __builtin_FILE(), __builtin_LINE());')
-            return
-        if lst[0] is not blk:
-            raise self.error(f"{what} of block '{blk.name}' before block '{lst[0].name}', which was acquired from "
-                             f"the same dataflow buffer earlier: blocks are released in the order they were "
-                             "acquired", node)
-        lst.pop(0)
-        blk.released = True
-        self.emit(f'ttl_dsl::release(s{blk.var}, {"true" if blk.reserved else "false"}, __builtin_FILE(), '
-                  "__builtin_LINE());")
-        call = "cb_push_back" if blk.reserved else "cb_pop_front"
-        self.emit(f"{call}({blk.dfb.index}, {blk.dfb.pages});")
-
-    def release_all(self, node):
-        for v in self.held.values():
-            for key in ("reserve", "wait"):
-                while v[key]:
-                    self.release(v[key][0], node)
-
-    def tile_index(self, blk):
-        """The CB index of the block's first tile among the waited (or reserved) front."""
-        k = self.position(blk)
-        if k < 0:
-            raise self.error(f"block '{blk.name}' is used after it was released")
-        return k * blk.dfb.pages
-
-    # ---- copies ----
-
-    def copy(self, call):
-        if self.compute:
-            raise self.error("ttl.copy is a data-movement operation; a compute kernel cannot copy", call)
-        if len(call.args) != 2 or call.keywords:
-            raise self.error("ttl.copy takes (source, destination)", call)
-        src, dst = (self.expr(a) for a in call.args)
-        if isinstance(src, Slice) and isinstance(dst, Block):
-            return self.copy_tensor(src, dst, True, call)
-        if isinstance(src, Block) and isinstance(dst, Slice):
-            return self.copy_tensor(dst, src, False, call)
-        raise self.error(f"ttl.copy copies between a tensor slice and a block, got {_describe(src)} to "
-                         f"{_describe(dst)}", call)
-
-    def copy_tensor(self, sl, blk, read, call):
-        t = sl.tensor
-        self.used_tensors.add(sl.index)
-        rows_b, cols_b = (blk.shape if len(blk.shape) == 2 else (1,) + tuple(blk.shape))[-2:]
-        if len(blk.shape) > 2 and any(d != 1 for d in blk.shape[:-2]):
-            raise self.error(f"a block of shape {blk.shape} cannot be copied (only its last two dimensions may be "
-                             "larger than 1)", call)
-        check = "copy_writes" if read else "copy_reads"
-        self.emit(f"ttl_dsl::{check}(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
-        dims = sl.dims
-        if t.tiled:
-            sizes = list(t.shape[:-2]) + [t.shape[-2] // _TILE, t.shape[-1] // _TILE]
-            unit = "tiles"
-        else:
-            sizes = list(t.shape)
-            unit = "elements"
-        if len(dims) != len(sizes):
-            raise self.error(f"the slice {sl.text} has {len(dims)} indices; tensor '{sl.text.split('[')[0]}' has "
-                             f"{len(sizes)} dimensions", call)
-        name = _escape(sl.text.split("[")[0])
-        # Leading dimensions: single indices (or 1-wide ranges).
-        lead = "0"
-        for d, ((start, stop), size) in enumerate(zip(dims[:-2], sizes[:-2])):
-            if stop is None:
-                self.emit(f'ttl_dsl::check_index("{name}", {d}, {start}, {size}, __builtin_FILE(), __builtin_LINE());')
-            else:
-                self.emit(f'ttl_dsl::check_slice("{name}", {start}, {stop}, 0, 1, {size}, 1, 1, 1, "{unit}", '
-                          "__builtin_FILE(), __builtin_LINE());")
-            lead = f"(({lead}) * {size} + ({start}))"
-        (r0, r1), (c0, c1) = [(a, b if b is not None else f"({a}) + 1") for a, b in dims[-2:]]
-        self.emit(f'ttl_dsl::check_slice("{name}", {r0}, {r1}, {c0}, {c1}, {sizes[-2]}, {sizes[-1]}, {rows_b}, '
-                  f'{cols_b}, "{unit}", __builtin_FILE(), __builtin_LINE());')
-        acc = f"tensor{sl.index}"
-        if t.tiled:
-            first = f"uint32_t(({lead}) * {sizes[-2] * sizes[-1]} + ({r0}) * {sizes[-1]} + ({c0}))"
-            fn = "read_tiles" if read else "write_tiles"
-            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
-                      f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
-        else:
-            from .dsl import element_size
-            es = element_size(t.dtype)
-            first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
-            fn = "read_rows" if read else "write_rows"
-            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
-                      f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
-        return Transfer(blk, read)
-
-    def wait_transfer(self, tx, node):
-        self.emit("noc_async_read_barrier();" if tx.wrote else "noc_async_write_barrier();")
-        self.emit(f"ttl_dsl::copy_done(s{tx.block.var}, {'true' if tx.wrote else 'false'});")
-
     # ---- expressions ----
 
     def name(self, ident, node):
@@ -913,106 +725,6 @@ class _Compiler:
                              f"{attr}() it; a dataflow buffer connects one producer to one consumer", e)
         roles[role] = me
 
-    # ---- compute ----
-
-    def is_block_value(self, v):
-        return isinstance(v, (Block, Expr))
-
-    def as_node(self, v, e):
-        if isinstance(v, Expr):
-            return v.node
-        if isinstance(v, Block):
-            if not self.compute:
-                raise self.error("block arithmetic runs in a compute kernel; a data-movement kernel copies blocks",
-                                 e)
-            if v.reserved:
-                raise self.error(f"block '{v.name}' was reserved, not waited: an expression reads waited blocks", e)
-            self.emit(f"ttl_dsl::compute_reads(s{v.var}, __builtin_FILE(), __builtin_LINE());")
-            return Node("block", tuple(_two_d(v.shape)), block=v, line=self.line)
-        s = self.scalar(v, e)
-        return Node("scalar", None, param=f"float({s.code})", line=self.line)
-
-    def block_binop(self, a, sym, b, e):
-        if sym not in ("+", "-", "*", "/", "@"):
-            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
-        x, y = self.as_node(a, e), self.as_node(b, e)
-        if sym == "@":
-            if x.kind != "block" or y.kind != "block":
-                raise self.error("the operands of @ are waited blocks (store an expression into a dataflow buffer "
-                                 "first)", e)
-            if x.shape[1] != y.shape[0]:
-                raise self.error(f"@ of blocks of shapes {x.shape} and {y.shape}: the inner dimensions differ", e)
-            return Expr(Node("matmul", (x.shape[0], y.shape[1]), [x, y], line=self.line))
-        shape = x.shape or y.shape
-        if x.shape is not None and y.shape is not None and x.shape != y.shape:
-            raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
-                             "ttl.block.broadcast to expand one)", e)
-        return Expr(Node("binary", shape, [x, y], op=sym, line=self.line))
-
-    def unary(self, op, v, e, param=None):
-        x = self.as_node(v, e)
-        if x.shape is None:
-            raise self.error(f"ttl.math.{op} takes a block", e)
-        return Expr(Node("unary", x.shape, [x], op=op, param=param or "", line=self.line))
-
-    def block_call(self, kind, e):
-        op, arity = kind
-        args = [self.expr(a) for a in e.args]
-        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
-        if not self.compute:
-            raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
-        if op in blockexpr.UNARY:
-            if len(args) != 1:
-                raise self.error(f"ttl.math.{op} takes one block", e)
-            return self.unary(op, args[0], e)
-        if op in blockexpr.UNARY_PARAM:
-            value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
-            if value is None:
-                raise self.error(f"ttl.math.{op} takes a block and a number", e)
-            return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
-        if op in ("max", "min"):
-            x, y = self.as_node(args[0], e), self.as_node(args[1], e)
-            return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
-        if op == "fill":
-            value = args[0] if args else kwargs.get("value")
-            shape = kwargs.get("shape", args[1] if len(args) > 1 else None)
-            if value is None or shape is None or not _is_const(shape):
-                raise self.error("ttl.block.fill takes a value and shape=(rows, cols)", e)
-            n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
-                     line=self.line)
-            return Expr(n)
-        if op == "transpose":
-            x = self.as_node(args[0], e)
-            if x.kind != "block":
-                raise self.error("ttl.transpose takes a waited block", e)
-            return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
-        raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
-
-    def store(self, blk, e):
-        if not self.compute:
-            raise self.error("store() runs in a compute kernel; a data-movement kernel fills blocks with ttl.copy", e)
-        if not blk.reserved:
-            raise self.error(f"store() into block '{blk.name}', which was waited: store into a reserved block", e)
-        if len(e.args) != 1:
-            raise self.error("store() takes one expression", e)
-        v = self.expr(e.args[0])
-        n = self.as_node(v, e)
-        out_shape = tuple(_two_d(blk.shape))
-        if n.shape is None:
-            n = Node("scalar", out_shape, param=n.param, line=self.line)
-        if n.shape != out_shape:
-            raise self.error(f"store() of an expression of shape {n.shape} into block '{blk.name}' of shape "
-                             f"{out_shape}", e)
-        self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
-        offset = self.position(blk) * blk.dfb.pages
-        formats = {d.dtype for d in self.ctx.dfbs}
-        try:
-            blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
-                                  self.ctx.dst_capacity, len(formats) > 1)
-        except ValueError as err:
-            raise self.error(str(err), e) from None
-        return ("const", None)
-
     # ---- print ----
 
     def print(self, e):
@@ -1083,47 +795,6 @@ _PY_BINOPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _PY_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
            "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
-
-
-def _is_const(v):
-    return isinstance(v, tuple) and len(v) == 2 and v[0] == "const"
-
-
-def _const(v):
-    return v[1]
-
-
-def _is_tensor_like(v):
-    return _is_const(v) and hasattr(_const(v), "_ttl")
-
-
-def _two_d(shape):
-    shape = tuple(shape)
-    if len(shape) == 1:
-        return (1, shape[0])
-    return shape[-2:]
-
-
-def _describe(v):
-    if _is_const(v):
-        v = _const(v)
-    if isinstance(v, Block):
-        return f"block '{v.name}'"
-    if isinstance(v, Scalar):
-        return f"a device {v.type}"
-    if isinstance(v, Transfer):
-        return "a copy handle"
-    if isinstance(v, Expr):
-        return "a block expression"
-    if isinstance(v, Slice):
-        return f"the tensor slice {v.text}"
-    if isinstance(v, types.ModuleType):
-        return f"module {v.__name__}"
-    return f"{type(v).__name__} {v!r}"[:120]
-
-
-def _escape(text):
-    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
 def _assigned_more_than_once(func):

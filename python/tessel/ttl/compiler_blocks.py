@@ -1,0 +1,154 @@
+"""The dataflow-buffer and copy statements of the TT-Lang compiler
+(compiler.py): which blocks a kernel holds of each DFB, acquiring and
+releasing them (CB calls and the block-state checks of ttl_dsl.h), and
+ttl.copy between tensor slices and blocks.
+"""
+
+from .compiler_values import Block, Slice, Transfer, _describe, _escape
+
+_TILE = 32
+
+
+class BlockStatements:
+    # ---- dataflow buffers ----
+
+    def lists(self, dfb):
+        return self.held.setdefault(dfb.index, {"reserve": [], "wait": []})
+
+    def snapshot(self):
+        return {i: (tuple(id(b) for b in v["reserve"]), tuple(id(b) for b in v["wait"]))
+                for i, v in self.held.items() if v["reserve"] or v["wait"]}
+
+    def restore(self, snap):
+        # Branches are compiled one after the other from the same state.
+        for i, v in self.held.items():
+            want = snap.get(i, ((), ()))
+            for key, ids in zip(("reserve", "wait"), want):
+                keep = [b for b in v[key] if id(b) in ids]
+                for b in v[key]:
+                    if id(b) not in ids:
+                        b.released = False
+                v[key] = keep
+
+    def position(self, blk):
+        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
+        return lst.index(blk) if blk in lst else -1
+
+    def acquire(self, dfb, reserved, node):
+        lst = self.lists(dfb)["reserve" if reserved else "wait"]
+        var = self.fresh("b")
+        blk = Block(dfb, reserved, var, None, self.line)
+        k = len(lst)
+        lst.append(blk)
+        pages = dfb.pages
+        if reserved:
+            self.emit(f"cb_reserve_back({dfb.index}, {(k + 1) * pages});")
+        else:
+            self.emit(f"cb_wait_front({dfb.index}, {(k + 1) * pages});")
+        self.decls[f"s{var}"] = f"ttl_dsl::Block s{var};"
+        name = self.naming or "block"
+        blk.name = self.naming
+        self.emit(f'ttl_dsl::acquire(s{var}, {"true" if reserved else "false"}, "{name}", '
+                  f'"{dfb.name or dfb.index}", {self.line});')
+        if not self.compute:
+            self.decls[f"a{var}"] = f"uint32_t a{var} = 0;"
+            ptr = "get_write_ptr" if reserved else "get_read_ptr"
+            self.emit(f"a{var} = {ptr}({dfb.index}) + {k * dfb.block_bytes}u;")
+        return blk
+
+    def release(self, blk, node, explicit=False):
+        lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
+        what = "push()" if blk.reserved else "pop()"
+        if blk.released or blk not in lst:
+            if explicit:
+                self.emit(f'ttl_dsl::used_after_release(s{blk.var}, "{what}", __builtin_FILE(), __builtin_LINE());')
+            return
+        if lst[0] is not blk:
+            raise self.error(f"{what} of block '{blk.name}' before block '{lst[0].name}', which was acquired from "
+                             f"the same dataflow buffer earlier: blocks are released in the order they were "
+                             "acquired", node)
+        lst.pop(0)
+        blk.released = True
+        self.emit(f'ttl_dsl::release(s{blk.var}, {"true" if blk.reserved else "false"}, __builtin_FILE(), '
+                  "__builtin_LINE());")
+        call = "cb_push_back" if blk.reserved else "cb_pop_front"
+        self.emit(f"{call}({blk.dfb.index}, {blk.dfb.pages});")
+
+    def release_all(self, node):
+        for v in self.held.values():
+            for key in ("reserve", "wait"):
+                while v[key]:
+                    self.release(v[key][0], node)
+
+    def tile_index(self, blk):
+        """The CB index of the block's first tile among the waited (or reserved) front."""
+        k = self.position(blk)
+        if k < 0:
+            raise self.error(f"block '{blk.name}' is used after it was released")
+        return k * blk.dfb.pages
+
+    # ---- copies ----
+
+    def copy(self, call):
+        if self.compute:
+            raise self.error("ttl.copy is a data-movement operation; a compute kernel cannot copy", call)
+        if len(call.args) != 2 or call.keywords:
+            raise self.error("ttl.copy takes (source, destination)", call)
+        src, dst = (self.expr(a) for a in call.args)
+        if isinstance(src, Slice) and isinstance(dst, Block):
+            return self.copy_tensor(src, dst, True, call)
+        if isinstance(src, Block) and isinstance(dst, Slice):
+            return self.copy_tensor(dst, src, False, call)
+        raise self.error(f"ttl.copy copies between a tensor slice and a block, got {_describe(src)} to "
+                         f"{_describe(dst)}", call)
+
+    def copy_tensor(self, sl, blk, read, call):
+        t = sl.tensor
+        self.used_tensors.add(sl.index)
+        rows_b, cols_b = (blk.shape if len(blk.shape) == 2 else (1,) + tuple(blk.shape))[-2:]
+        if len(blk.shape) > 2 and any(d != 1 for d in blk.shape[:-2]):
+            raise self.error(f"a block of shape {blk.shape} cannot be copied (only its last two dimensions may be "
+                             "larger than 1)", call)
+        check = "copy_writes" if read else "copy_reads"
+        self.emit(f"ttl_dsl::{check}(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
+        dims = sl.dims
+        if t.tiled:
+            sizes = list(t.shape[:-2]) + [t.shape[-2] // _TILE, t.shape[-1] // _TILE]
+            unit = "tiles"
+        else:
+            sizes = list(t.shape)
+            unit = "elements"
+        if len(dims) != len(sizes):
+            raise self.error(f"the slice {sl.text} has {len(dims)} indices; tensor '{sl.text.split('[')[0]}' has "
+                             f"{len(sizes)} dimensions", call)
+        name = _escape(sl.text.split("[")[0])
+        # Leading dimensions: single indices (or 1-wide ranges).
+        lead = "0"
+        for d, ((start, stop), size) in enumerate(zip(dims[:-2], sizes[:-2])):
+            if stop is None:
+                self.emit(f'ttl_dsl::check_index("{name}", {d}, {start}, {size}, __builtin_FILE(), __builtin_LINE());')
+            else:
+                self.emit(f'ttl_dsl::check_slice("{name}", {start}, {stop}, 0, 1, {size}, 1, 1, 1, "{unit}", '
+                          "__builtin_FILE(), __builtin_LINE());")
+            lead = f"(({lead}) * {size} + ({start}))"
+        (r0, r1), (c0, c1) = [(a, b if b is not None else f"({a}) + 1") for a, b in dims[-2:]]
+        self.emit(f'ttl_dsl::check_slice("{name}", {r0}, {r1}, {c0}, {c1}, {sizes[-2]}, {sizes[-1]}, {rows_b}, '
+                  f'{cols_b}, "{unit}", __builtin_FILE(), __builtin_LINE());')
+        acc = f"tensor{sl.index}"
+        if t.tiled:
+            first = f"uint32_t(({lead}) * {sizes[-2] * sizes[-1]} + ({r0}) * {sizes[-1]} + ({c0}))"
+            fn = "read_tiles" if read else "write_tiles"
+            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
+                      f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
+        else:
+            from .dsl import element_size
+            es = element_size(t.dtype)
+            first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
+            fn = "read_rows" if read else "write_rows"
+            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
+                      f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
+        return Transfer(blk, read)
+
+    def wait_transfer(self, tx, node):
+        self.emit("noc_async_read_barrier();" if tx.wrote else "noc_async_write_barrier();")
+        self.emit(f"ttl_dsl::copy_done(s{tx.block.var}, {'true' if tx.wrote else 'false'});")

@@ -1,0 +1,110 @@
+"""The compute statements of the TT-Lang compiler (compiler.py): block
+expressions built from operators, ttl.math and ttl.block calls, and
+store(), lowered by blockexpr.py.
+"""
+
+from . import blockexpr
+from .blockexpr import Node
+from .compiler_values import Block, Expr, _const, _is_const, _two_d
+
+
+class ComputeStatements:
+    # ---- compute ----
+
+    def is_block_value(self, v):
+        return isinstance(v, (Block, Expr))
+
+    def as_node(self, v, e):
+        if isinstance(v, Expr):
+            return v.node
+        if isinstance(v, Block):
+            if not self.compute:
+                raise self.error("block arithmetic runs in a compute kernel; a data-movement kernel copies blocks",
+                                 e)
+            if v.reserved:
+                raise self.error(f"block '{v.name}' was reserved, not waited: an expression reads waited blocks", e)
+            self.emit(f"ttl_dsl::compute_reads(s{v.var}, __builtin_FILE(), __builtin_LINE());")
+            return Node("block", tuple(_two_d(v.shape)), block=v, line=self.line)
+        s = self.scalar(v, e)
+        return Node("scalar", None, param=f"float({s.code})", line=self.line)
+
+    def block_binop(self, a, sym, b, e):
+        if sym not in ("+", "-", "*", "/", "@"):
+            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
+        x, y = self.as_node(a, e), self.as_node(b, e)
+        if sym == "@":
+            if x.kind != "block" or y.kind != "block":
+                raise self.error("the operands of @ are waited blocks (store an expression into a dataflow buffer "
+                                 "first)", e)
+            if x.shape[1] != y.shape[0]:
+                raise self.error(f"@ of blocks of shapes {x.shape} and {y.shape}: the inner dimensions differ", e)
+            return Expr(Node("matmul", (x.shape[0], y.shape[1]), [x, y], line=self.line))
+        shape = x.shape or y.shape
+        if x.shape is not None and y.shape is not None and x.shape != y.shape:
+            raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
+                             "ttl.block.broadcast to expand one)", e)
+        return Expr(Node("binary", shape, [x, y], op=sym, line=self.line))
+
+    def unary(self, op, v, e, param=None):
+        x = self.as_node(v, e)
+        if x.shape is None:
+            raise self.error(f"ttl.math.{op} takes a block", e)
+        return Expr(Node("unary", x.shape, [x], op=op, param=param or "", line=self.line))
+
+    def block_call(self, kind, e):
+        op, arity = kind
+        args = [self.expr(a) for a in e.args]
+        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        if not self.compute:
+            raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
+        if op in blockexpr.UNARY:
+            if len(args) != 1:
+                raise self.error(f"ttl.math.{op} takes one block", e)
+            return self.unary(op, args[0], e)
+        if op in blockexpr.UNARY_PARAM:
+            value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
+            if value is None:
+                raise self.error(f"ttl.math.{op} takes a block and a number", e)
+            return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
+        if op in ("max", "min"):
+            x, y = self.as_node(args[0], e), self.as_node(args[1], e)
+            return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
+        if op == "fill":
+            value = args[0] if args else kwargs.get("value")
+            shape = kwargs.get("shape", args[1] if len(args) > 1 else None)
+            if value is None or shape is None or not _is_const(shape):
+                raise self.error("ttl.block.fill takes a value and shape=(rows, cols)", e)
+            n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
+                     line=self.line)
+            return Expr(n)
+        if op == "transpose":
+            x = self.as_node(args[0], e)
+            if x.kind != "block":
+                raise self.error("ttl.transpose takes a waited block", e)
+            return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
+        raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def store(self, blk, e):
+        if not self.compute:
+            raise self.error("store() runs in a compute kernel; a data-movement kernel fills blocks with ttl.copy", e)
+        if not blk.reserved:
+            raise self.error(f"store() into block '{blk.name}', which was waited: store into a reserved block", e)
+        if len(e.args) != 1:
+            raise self.error("store() takes one expression", e)
+        v = self.expr(e.args[0])
+        n = self.as_node(v, e)
+        out_shape = tuple(_two_d(blk.shape))
+        if n.shape is None:
+            n = Node("scalar", out_shape, param=n.param, line=self.line)
+        if n.shape != out_shape:
+            raise self.error(f"store() of an expression of shape {n.shape} into block '{blk.name}' of shape "
+                             f"{out_shape}", e)
+        self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
+        offset = self.position(blk) * blk.dfb.pages
+        formats = {d.dtype for d in self.ctx.dfbs}
+        try:
+            blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
+                                  self.ctx.dst_capacity, len(formats) > 1)
+        except ValueError as err:
+            raise self.error(str(err), e) from None
+        return ("const", None)

@@ -1,0 +1,110 @@
+"""The compile-time values of the TT-Lang compiler (compiler.py): what a
+name in a kernel function stands for while it is compiled.
+
+A constant is ("const", python value). Everything else is one of the
+classes here: a device number (Scalar), a held block, a copy's handle, a
+GroupTransfer, a tensor slice, a block expression.
+"""
+
+import types
+
+from ..errors import ValidationError
+
+
+class CompileError(ValidationError):
+    """A kernel function that tessel cannot compile: the message names the
+    Python file and line."""
+
+
+class Scalar:
+    """A runtime number: C++ code and its type ('int', 'float', 'bool')."""
+
+    def __init__(self, code, type_):
+        self.code = code
+        self.type = type_
+
+
+class Block:
+    """A held block: its dataflow buffer, reserve or wait, and its C++ state."""
+
+    def __init__(self, dfb, reserved, var, name, line):
+        self.dfb = dfb
+        self.reserved = reserved
+        self.var = var  # C++ suffix: a<var> (DM: L1 address), s<var> (state)
+        self.name = name
+        self.line = line
+        self.released = False
+
+    @property
+    def shape(self):
+        return self.dfb.shape
+
+
+class Transfer:
+    def __init__(self, block, wrote, pipe=None):
+        self.block = block
+        self.wrote = wrote  # the copy writes the block (tensor -> block)
+
+
+class Group:
+    def __init__(self):
+        self.transfers = []
+
+
+class Slice:
+    """tensor[...] : the tensor's argument index and per-dimension (start, stop) C++ ints (stop None: an index)."""
+
+    def __init__(self, tensor, index, dims, text):
+        self.tensor = tensor
+        self.index = index
+        self.dims = dims
+        self.text = text
+
+
+class Expr:
+    """A block expression (compute kernels)."""
+
+    def __init__(self, node):
+        self.node = node
+
+
+
+def _is_const(v):
+    return isinstance(v, tuple) and len(v) == 2 and v[0] == "const"
+
+
+def _const(v):
+    return v[1]
+
+
+def _is_tensor_like(v):
+    return _is_const(v) and hasattr(_const(v), "_ttl")
+
+
+def _two_d(shape):
+    shape = tuple(shape)
+    if len(shape) == 1:
+        return (1, shape[0])
+    return shape[-2:]
+
+
+def _describe(v):
+    if _is_const(v):
+        v = _const(v)
+    if isinstance(v, Block):
+        return f"block '{v.name}'"
+    if isinstance(v, Scalar):
+        return f"a device {v.type}"
+    if isinstance(v, Transfer):
+        return "a copy handle"
+    if isinstance(v, Expr):
+        return "a block expression"
+    if isinstance(v, Slice):
+        return f"the tensor slice {v.text}"
+    if isinstance(v, types.ModuleType):
+        return f"module {v.__name__}"
+    return f"{type(v).__name__} {v!r}"[:120]
+
+
+def _escape(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
