@@ -1,0 +1,159 @@
+"""The DSL calls of the TT-Lang compiler (compiler.py): ttl.copy,
+ttl.node, ttl.grid_size, GroupTransfer, print(), ttl.math and ttl.block
+functions, the methods of dataflow buffers, blocks and copy handles, and
+the builtins a kernel may call on device numbers.
+"""
+
+import ast
+
+from .compiler_values import Block, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
+from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
+
+_NONE = object()
+
+
+class CallStatements:
+    def scalar_builtin(self, fn, args, e):
+        vals = [self.scalar(a, e) for a in args]
+        if fn in (min, max):
+            if len(vals) < 2:
+                raise self.error(f"{fn.__name__}() of device values takes two or more numbers", e)
+            t = "float" if any(v.type == "float" for v in vals) else "int"
+            code = vals[0].code
+            for v in vals[1:]:
+                cmp = "<" if fn is min else ">"
+                code = f"(({code}) {cmp} ({v.code}) ? ({code}) : ({v.code}))"
+            return Scalar(code, t)
+        (v,) = vals
+        if fn is abs:
+            return Scalar(f"(({v.code}) < 0 ? -({v.code}) : ({v.code}))", v.type)
+        ctype = {int: ("int32_t", "int"), float: ("float", "float"), bool: ("bool", "bool")}[fn]
+        return Scalar(f"{ctype[0]}({v.code})", ctype[1])
+
+    def special(self, fn, e):
+        """DSL calls: ttl.copy, ttl.node, ttl.grid_size, ttl.GroupTransfer, print, ttl.math, ttl.block."""
+        from . import block as block_ns
+        from . import math as math_ns
+        if fn is copy:
+            return self.copy(e)
+        if fn is node:
+            dims = self.kwarg_const(e, "dims", 0, 2)
+            return self.node_coords(dims, e)
+        if fn is grid_size:
+            dims = self.kwarg_const(e, "dims", 0, 2)
+            return ("const", shape_dims(self.ctx.grid, dims, "ttl.grid_size"))
+        if fn is GroupTransfer:
+            return Group()
+        if fn is print:
+            self.print(e)
+            return ("const", None)
+        kind = math_ns.kind_of(fn) or block_ns.kind_of(fn)
+        if kind is not None:
+            return self.block_call(kind, e)
+        return _NONE
+
+    def kwarg_const(self, e, name, position, default):
+        value = None
+        if len(e.args) > position:
+            value = self.expr(e.args[position])
+        for k in e.keywords:
+            if k.arg == name:
+                value = self.expr(k.value)
+        if value is None:
+            return default
+        if not _is_const(value):
+            raise self.error(f"{name} must be a constant", e)
+        return _const(value)
+
+    def node_coords(self, dims, e):
+        grid = tuple(self.ctx.grid)
+        x, y = Scalar("int32_t(get_absolute_logical_x())", "int"), Scalar("int32_t(get_absolute_logical_y())", "int")
+        coords = [x, y][:len(grid)]
+        if dims < len(coords):
+            # Flatten the first dimensions: x * grid_y + y (TT-Lang's linear node order).
+            code = coords[0].code
+            for i in range(1, len(coords) - dims + 1):
+                code = f"({code} * {grid[i]} + {coords[i].code})"
+            coords = [Scalar(code, "int")] + coords[len(coords) - dims + 1:]
+        while len(coords) < dims:
+            coords.append(("const", 0))
+        return coords[0] if dims == 1 else tuple(coords)
+
+    def method(self, base, attr, e):
+        if isinstance(base, DataflowBuffer) or (_is_const(base) and isinstance(_const(base), DataflowBuffer)):
+            dfb = _const(base) if _is_const(base) else base
+            if attr in ("reserve", "wait"):
+                if e.args or e.keywords:
+                    raise self.error(f"{attr}() takes no arguments", e)
+                self.check_role(dfb, attr, e)
+                return self.acquire(dfb, attr == "reserve", e)
+            raise self.error(f"a dataflow buffer has no method '{attr}' in a kernel (reserve, wait)", e)
+        if isinstance(base, Block):
+            if attr in ("push", "pop"):
+                if attr == "push" and not base.reserved or attr == "pop" and base.reserved:
+                    raise self.error(f"{attr}() of a block from {'reserve' if base.reserved else 'wait'}(); "
+                                     f"use {'push' if base.reserved else 'pop'}()", e)
+                self.release(base, e, explicit=True)
+                return ("const", None)
+            if attr == "store":
+                return self.store(base, e)
+            raise self.error(f"a block has no method '{attr}' in a kernel (store, push, pop)", e)
+        if isinstance(base, Transfer):
+            if attr == "wait":
+                self.wait_transfer(base, e)
+                return ("const", None)
+            raise self.error(f"a copy handle has no method '{attr}' (wait)", e)
+        if isinstance(base, Group):
+            if attr == "add":
+                (tx,) = [self.expr(a) for a in e.args]
+                if not isinstance(tx, Transfer):
+                    raise self.error("GroupTransfer.add takes a copy's handle", e)
+                base.transfers.append(tx)
+                return ("const", None)
+            if attr == "wait_all":
+                for tx in base.transfers:
+                    self.wait_transfer(tx, e)
+                base.transfers = []
+                return ("const", None)
+        raise self.error(f"{_describe(base)} has no method '{attr}' in a kernel", e)
+
+    def check_role(self, dfb, attr, e):
+        """A DFB has one producer kernel and one consumer kernel (a compute
+        kernel may be both, its accumulator)."""
+        roles = self.ctx.roles.setdefault(dfb.index, {})
+        role = "producer" if attr == "reserve" else "consumer"
+        other = roles.get(role)
+        me = self.kfn.name
+        if other is not None and other != me:
+            raise self.error(f"dataflow buffer '{dfb.name}' has two {role}s: kernel '{other}' and kernel '{me}' both "
+                             f"{attr}() it; a dataflow buffer connects one producer to one consumer", e)
+        roles[role] = me
+
+    # ---- print ----
+
+    def print(self, e):
+        parts = []
+        for i, a in enumerate(e.args):
+            if i:
+                parts.append('" "')
+            if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                parts.append(f'"{_escape(a.value)}"')
+                continue
+            if isinstance(a, ast.JoinedStr):
+                for p in a.values:
+                    if isinstance(p, ast.Constant):
+                        parts.append(f'"{_escape(p.value)}"')
+                    else:
+                        parts.append(self.print_value(self.expr(p.value), e))
+                continue
+            parts.append(self.print_value(self.expr(a), e))
+        x, y = "get_absolute_logical_x()", "get_absolute_logical_y()"
+        self.emit(f'DPRINT << "[node " << {x} << "," << {y} << "] " << ' + " << ".join(parts or ['""']) +
+                  " << ENDL();")
+
+    def print_value(self, v, e):
+        if _is_const(v):
+            return f'"{_escape(str(_const(v)))}"'
+        if isinstance(v, Scalar):
+            return v.code
+        raise self.error(f"print() of {_describe(v)} in a kernel is not supported (numbers and strings)", e)
