@@ -80,11 +80,10 @@ class Node:
     block: object = None  # the compiler's held block, for a 'block' leaf
     line: int = 0
 
-    def leaves(self):
-        if self.kind == "block":
-            yield self
+    def walk(self):
+        yield self
         for c in self.children:
-            yield from c.leaves()
+            yield from c.walk()
 
 
 def _fpu(node):
@@ -95,21 +94,49 @@ def _fpu(node):
     return a.kind == "block" and b.kind == "block" and a.shape == b.shape
 
 
+def _fpu_bcast(node):
+    """(block, broadcast) when `node` is one FPU broadcast op: a block of the
+    result's shape + - * a broadcast block (either order for + and *)."""
+    if node.kind != "binary" or node.op not in BINARY_FPU:
+        return None
+    a, b = node.children
+    if a.kind == "block" and a.shape == node.shape and b.kind == "bcast":
+        return a, b
+    if node.op != "-" and b.kind == "block" and b.shape == node.shape and a.kind == "bcast":
+        return b, a
+    return None
+
+
+def _leaf(node):
+    """Nodes lowered as one step into one register."""
+    return _fpu(node) or _fpu_bcast(node) is not None or node.kind in (
+        "block", "scalar", "matmul", "transpose", "bcast", "reduce")
+
+
+def needs_zeros(expr):
+    """Whether a broadcast of the expression loads through the zero tile (one
+    not folded into an FPU broadcast op)."""
+    if _fpu_bcast(expr) is not None:
+        return False
+    if expr.kind == "bcast":
+        return True
+    return any(needs_zeros(c) for c in expr.children)
+
+
 def _count(node):
     """DST registers the node's tree takes per tile (one per node)."""
-    if _fpu(node):
-        return 1
-    if node.kind in ("matmul", "transpose"):
+    if _leaf(node):
         return 1
     return 1 + sum(_count(c) for c in node.children)
 
 
-def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig):
+def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig, scratch=None):
     """Emit the store of `expr` into the reserved compute block `out`.
     out: (cb, tile offset of the block in the reservation, shape);
     tile_index(block) -> C++ tile index of a leaf's block's first tile
     (its offset in the CB's waited front); dst_capacity: DST tiles;
-    reconfig: emit data-format reconfiguration before each op."""
+    reconfig: emit data-format reconfiguration before each op; scratch:
+    {"zeros" | "ones": CB} of the constant tiles the kernel made."""
     out_cb, out_offset, out_shape = out
     rows, cols = out_shape
     tiles = rows * cols
@@ -128,7 +155,7 @@ def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig):
     steps = []
 
     def walk(node):
-        if _fpu(node) or node.kind in ("block", "scalar", "matmul", "transpose"):
+        if _leaf(node):
             alloc(node)
             steps.append(node)
             return
@@ -139,7 +166,7 @@ def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig):
 
     walk(expr)
     for node in steps:
-        _emit_step(emit, node, regs, per_tile, chunk, tile_index, cols, reconfig)
+        _emit_step(emit, node, regs, per_tile, chunk, tile_index, (out_cb, cols), reconfig, scratch or {})
     emit("  tile_regs_commit();")
     emit("  tile_regs_wait();")
     if reconfig:
@@ -162,9 +189,58 @@ def _operand_index(node, tile_index, out_cols, transposed=False):
     return f"{base}u + t + u"
 
 
-def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out_cols, reconfig):
+def _bcast_source(node, tile_index, out_cols):
+    """The C++ tile index a broadcast's block supplies to output tile t + u."""
+    (leaf,) = node.children
+    rows, cols = leaf.shape
+    i = f"((t + u) / {out_cols}u)" if rows > 1 else "0u"
+    j = f"((t + u) % {out_cols}u)" if cols > 1 else "0u"
+    return f"{tile_index(leaf.block)}u + {i} * {cols}u + {j}"
+
+
+_FPU_NAMES = {"+": "add", "-": "sub", "*": "mul"}
+_REDUCE_DIMS = {"row": "REDUCE_ROW", "col": "REDUCE_COL", "scalar": "REDUCE_SCALAR"}
+
+
+def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scratch):
+    out_cb, out_cols = out
     d = f"u * {per_tile}u + {regs[node]}u"
     loop = f"  for (uint32_t u = 0; u < {chunk}u; ++u) "
+    fused = _fpu_bcast(node)
+    if fused is not None:
+        a, b = fused
+        name, kind = _FPU_NAMES[node.op], b.op
+        ca, cb = a.block.dfb.index, b.children[0].block.dfb.index
+        if reconfig:
+            emit(f"  reconfig_data_format({ca}, {cb});")
+        emit(f"  {name}_bcast_{kind}_init_short({ca}, {cb});")
+        emit(loop + f"{name}_tiles_bcast_{kind}({ca}, {cb}, {_operand_index(a, tile_index, out_cols)}, "
+             f"{_bcast_source(b, tile_index, out_cols)}, {d});")
+        return
+    if node.kind == "bcast":
+        z, cb = scratch["zeros"], node.children[0].block.dfb.index
+        emit(f"  reconfig_data_format({z}, {cb});")
+        emit(f"  add_bcast_{node.op}_init_short({z}, {cb});")
+        emit(loop + f"add_tiles_bcast_{node.op}({z}, {cb}, 0, {_bcast_source(node, tile_index, out_cols)}, {d});")
+        return
+    if node.kind == "reduce":
+        (leaf,) = node.children
+        op, kind = node.op.split(":")
+        ones, cb = scratch["ones"], leaf.block.dfb.index
+        rows, cols = leaf.shape
+        base = tile_index(leaf.block)
+        targs = f"<PoolType::{op.upper()}, ReduceDim::{_REDUCE_DIMS[kind]}>"
+        if kind == "row":
+            count, index = cols, f"{base}u + (t + u) * {cols}u + k"
+        elif kind == "col":
+            count, index = rows, f"{base}u + k * {cols}u + (t + u)"
+        else:
+            count, index = rows * cols, f"{base}u + k"
+        emit(f"  reconfig_data_format({cb}, {ones});")
+        emit(f"  reduce_init{targs}({cb}, {ones}, {out_cb});")
+        emit(loop + f"for (uint32_t k = 0; k < {count}u; ++k) reduce_tile{targs}({cb}, {ones}, {index}, 0, {d});")
+        emit("  reduce_uninit();")
+        return
     if node.kind == "block":
         cb = node.block.dfb.index
         if reconfig:

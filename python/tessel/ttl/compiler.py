@@ -138,6 +138,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
             body = body[1:]  # the docstring
         self.statements(body)
         self.release_all(self.func)
+        for cb in sorted(self.ctx.scratch.values()) if self.compute else ():
+            self.emit(f"cb_pop_front({cb}, 1);")
         head = self.header()
         decls = ["  " + d for d in self.decls.values()]
         return "\n".join(head + decls + self.out + ["}"]) + "\n"
@@ -162,6 +164,13 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
             first = ctx.dfbs[0].index
             last = ctx.dfbs[-1].index
             lines.append(f"  compute_kernel_hw_startup({first}, {first}, {last});")
+            values = {"zeros": "0.0f", "ones": "1.0f"}
+            for kind, cb in sorted(ctx.scratch.items(), key=lambda kv: kv[1]):
+                lines += [f"  // CB {cb}: a tile of {kind} (broadcasts load through zeros, reduces scale by ones)",
+                          f"  cb_reserve_back({cb}, 1);", "  tile_regs_acquire();", "  fill_tile_init();",
+                          f"  fill_tile(0, {values[kind]});", "  tile_regs_commit();", "  tile_regs_wait();",
+                          f"  pack_reconfig_data_format({cb});", f"  pack_tile(0, {cb});", "  tile_regs_release();",
+                          f"  cb_push_back({cb}, 1);", f"  cb_wait_front({cb}, 1);"]
         for i in sorted(self.used_tensors):
             t, cta, crta, nxt_cta, nxt_crta = ctx.accessor(i)
             lines += [f"  constexpr auto tensor{i}_args = TensorAccessorArgs<{cta}, {crta}>();",

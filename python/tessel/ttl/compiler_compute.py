@@ -77,12 +77,80 @@ class ComputeStatements:
             n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
                      line=self.line)
             return Expr(n)
+        if op == "broadcast":
+            return self.broadcast(args, kwargs, e)
+        if op in ("reduce_sum", "reduce_max"):
+            return self.reduce(op, args, kwargs, e)
         if op == "transpose":
             x = self.as_node(args[0], e)
             if x.kind != "block":
                 raise self.error("ttl.transpose takes a waited block", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def dims_of(self, value, rank, what, e):
+        """Block dimensions (as a set of non-negative indices) from dims=[...]."""
+        if value is None or not _is_const(value):
+            raise self.error(f"{what} takes dims=[...], a list of constant dimensions", e)
+        dims = _const(value)
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        out = set()
+        for d in dims:
+            if not isinstance(d, int) or not -rank <= d < rank:
+                raise self.error(f"{what}: dimension {d!r} is not one of the block's {rank} dimensions", e)
+            out.add(d % rank)
+        if not out:
+            raise self.error(f"{what}: dims is empty", e)
+        return out
+
+    def broadcast(self, args, kwargs, e):
+        """ttl.block.broadcast(x, dims=[...], shape=...): within each tile the
+        first row (dim -2), first column (dim -1) or element (both) fills the
+        tile; the block's tiles repeat along the same dimensions to `shape`."""
+        what = "ttl.block.broadcast"
+        if not args:
+            raise self.error(f"{what} takes a waited block", e)
+        x = self.as_node(args[0], e)
+        if x.kind != "block":
+            raise self.error(f"{what} takes a waited block (store an expression first)", e)
+        dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
+        shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
+        if shape is None or not _is_const(shape):
+            raise self.error(f"{what} takes shape=(rows, cols), the shape to broadcast to", e)
+        shape = tuple(_two_d(_const(shape)))
+        for d in range(2):
+            if d in dims and x.shape[d] not in (1, shape[d]) or d not in dims and x.shape[d] != shape[d]:
+                raise self.error(f"{what}: a block of shape {x.shape} broadcast along dims {sorted(dims)} cannot "
+                                 f"have shape {shape}", e)
+        kind = "scalar" if dims == {0, 1} else ("rows" if dims == {0} else "cols")
+        return Expr(Node("bcast", shape, [x], op=kind, line=self.line))
+
+    def reduce(self, op, args, kwargs, e):
+        """ttl.math.reduce_sum / reduce_max(x, dims=[...], shape=...): the
+        tiles along dims combine element by element, then each tile reduces
+        along the same dims into its first column (dim -1), first row (dim
+        -2) or element (both); the rest of the tile is zero."""
+        what = f"ttl.math.{op}"
+        if not args:
+            raise self.error(f"{what} takes a waited block", e)
+        x = self.as_node(args[0], e)
+        if x.kind != "block":
+            raise self.error(f"{what} takes a waited block (store an expression first)", e)
+        dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
+        out = tuple(1 if d in dims else x.shape[d] for d in range(2))
+        shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
+        if shape is not None:
+            if not _is_const(shape) or tuple(_two_d(_const(shape))) != out:
+                raise self.error(f"{what}: shape {_const(shape) if _is_const(shape) else shape} is not the result "
+                                 f"shape {out} of reducing a {x.shape} block along dims {sorted(dims)}", e)
+        kind = "scalar" if dims == {0, 1} else ("col" if dims == {0} else "row")
+        self.scratch_cb("ones")
+        return Expr(Node("reduce", out, [x], op=op[len("reduce_"):] + ":" + kind, line=self.line))
+
+    def scratch_cb(self, kind):
+        """The CB of a constant tile the compute kernel makes at its start
+        (zeros for broadcasts, ones for reduce scalers)."""
+        return self.ctx.scratch_cb(kind, self)
 
     def store(self, blk, e):
         if not self.compute:
@@ -102,9 +170,11 @@ class ComputeStatements:
         self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
         offset = self.position(blk) * blk.dfb.pages
         formats = {d.dtype for d in self.ctx.dfbs}
+        if blockexpr.needs_zeros(n):
+            self.scratch_cb("zeros")
         try:
             blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
-                                  self.ctx.dst_capacity, len(formats) > 1)
+                                  self.ctx.dst_capacity, len(formats) > 1 or bool(self.ctx.scratch), self.ctx.scratch)
         except ValueError as err:
             raise self.error(str(err), e) from None
         return ("const", None)

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from .. import _check
 from ..errors import ValidationError
-from ..program import MathFidelity
+from .. import formats
+from ..program import DataFormat, MathFidelity
 from .compiler import compile_kernel
-from .dsl import DataflowBuffer
+from .dsl import MAX_DFBS, DataflowBuffer
 from .extern import offsets
 from .records import Kernel, KernelKind
 from .settings import settings
@@ -74,7 +75,19 @@ class KernelContext:
         self.layouts = layouts
         self.roles = {}
         self.dst_capacity = operation.compute_options.dst_capacity
+        self.scratch = {}  # "zeros" | "ones" -> the CB of that constant tile (the compute kernel's)
         self._cta, self._crta, _, _ = offsets(layouts)
+
+    def scratch_cb(self, kind, compiler):
+        """The CB of a constant tile (after the DFBs' CBs), made on first use."""
+        cb = self.scratch.get(kind)
+        if cb is None:
+            cb = len(self.dfbs) + len(self.scratch)
+            if cb >= MAX_DFBS:
+                raise compiler.error(f"the operation's {len(self.dfbs)} dataflow buffers leave no circular buffer "
+                                     f"for the constant tile this operation needs ({kind}); a core has {MAX_DFBS}")
+            self.scratch[kind] = cb
+        return cb
 
     def tensor_index(self, t):
         return next((i for i, u in enumerate(self.tensors) if u is t), None)
@@ -134,6 +147,9 @@ def compile_functions(operation, trace, layouts, extern_selectors):
                 fh.write(source)
         out.append((s, source, processor))
     cbs = tuple((d.block_count * d.block_bytes, ((d.index, int(d.dtype), d.page_size),)) for d in trace.dfbs)
+    scratch_page = formats.tile_size(DataFormat.Float16_b)
+    cbs += tuple((scratch_page, ((cb, int(DataFormat.Float16_b), scratch_page),))
+                 for cb in sorted(context.scratch.values()))
     return out, cbs
 
 
