@@ -496,3 +496,99 @@ def test_a_deadlock_names_the_python_lines(dev):
     notes = "\n".join(getattr(e.value, "__notes__", []))
     assert "COMPUTE runs kernel function 'compute'" in notes
     assert "CB 0 is dataflow buffer 'a_dfb'" in notes
+
+
+# ---------------------------------------------------------------------------
+# Broadcast and reduce, with the DSL's placement rules.
+
+
+def _tiles(a, rows, cols):
+    """[rows, cols, 32, 32] tiles of a (rows*32, cols*32) array."""
+    return a.reshape(rows, 32, cols, 32).transpose(0, 2, 1, 3).astype(np.float64)
+
+
+def _untile(t):
+    r, c = t.shape[:2]
+    return t.transpose(0, 2, 1, 3).reshape(r * 32, c * 32)
+
+
+@ttl.operation(grid=(1, 1))
+def bcast_fma(a, b, c, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(2, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 3), block_count=2)
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(2, 3), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(2, 3), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk, c_dfb.wait() as c_blk, y_dfb.reserve() as y_blk:
+            a_col = ttl.block.broadcast(a_blk, dims=[-1], shape=y_blk.shape)
+            b_row = ttl.block.broadcast(b_blk, dims=[0], shape=y_blk.shape)
+            y_blk.store(a_col * b_row + (c_blk - b_row))
+
+    @ttl.datamovement()
+    def read():
+        with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk, c_dfb.reserve() as c_blk:
+            tx = ttl.GroupTransfer()
+            tx.add(ttl.copy(a[0:2, 0], a_blk))
+            tx.add(ttl.copy(b[0, 0:3], b_blk))
+            tx.add(ttl.copy(c[0:2, 0:3], c_blk))
+            tx.wait_all()
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as y_blk:
+            ttl.copy(y_blk, y[0:2, 0:3]).wait()
+
+
+def test_broadcast_rows_and_columns_of_tiles(dev):
+    rng = np.random.default_rng(3)
+    a, b, c = bf16(rng.standard_normal((64, 32))), bf16(rng.standard_normal((32, 96))), \
+        bf16(rng.standard_normal((64, 96)))
+    y = ttl.Tensor.allocate(dev, (64, 96))
+    bcast_fma(tensor(dev, a), tensor(dev, b), tensor(dev, c), y)
+    a_col = np.repeat(a[:, :1].astype(np.float64), 96, axis=1)  # column 0 of each tile, across the columns
+    b_row = np.tile(np.repeat(b[:1, :].astype(np.float64), 32, axis=0), (2, 1))  # row 0 of each tile, down the rows
+    ref = a_col * b_row + (c - b_row)
+    assert np.max(np.abs(y.to_numpy() - ref)) < 0.03 * np.max(np.abs(ref))
+
+
+@pytest.mark.parametrize("fn, dims, out", [("reduce_sum", [-1], (2, 1)), ("reduce_sum", [0], (1, 3)),
+                                           ("reduce_max", [0, 1], (1, 1))])
+def test_reduce_places_results_as_the_dsl_does(dev, fn, dims, out):
+    reduce = getattr(ttl.math, fn)
+
+    @ttl.operation(grid=(1, 1))
+    def op(c, y):
+        c_dfb = ttl.make_dataflow_buffer_like(c, shape=(2, 3), block_count=1)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=out, block_count=1)
+
+        @ttl.compute()
+        def compute():
+            with c_dfb.wait() as c_blk, y_dfb.reserve() as y_blk:
+                y_blk.store(reduce(c_blk, dims=dims, shape=y_blk.shape))
+
+        @ttl.datamovement()
+        def read():
+            with c_dfb.reserve() as c_blk:
+                ttl.copy(c[0:2, 0:3], c_blk).wait()
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as y_blk:
+                ttl.copy(y_blk, y[0:out[0], 0:out[1]]).wait()
+
+    c = bf16(np.random.default_rng(4).standard_normal((64, 96)))
+    y = ttl.Tensor.allocate(dev, (out[0] * 32, out[1] * 32))
+    op(tensor(dev, c), y)
+    t = _tiles(c, 2, 3)
+    red = np.sum if fn == "reduce_sum" else np.max
+    ref = np.zeros(out + (32, 32))
+    if dims == [-1]:
+        ref[:, 0, :, 0] = red(red(t, axis=1), axis=2)  # tiles along the row, then each row into column 0
+    elif dims == [0]:
+        ref[0, :, 0, :] = red(red(t, axis=0), axis=1)  # tiles down the column, then each column into row 0
+    else:
+        ref[0, 0, 0, 0] = red(t)
+    ref = _untile(ref)
+    assert np.max(np.abs(y.to_numpy() - ref)) <= 0.01 * np.max(np.abs(ref)) + 1e-3
