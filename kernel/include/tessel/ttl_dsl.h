@@ -72,7 +72,9 @@ inline int32_t pow(int32_t a, int32_t b, const char* file, uint32_t line) {
 }
 
 // A block's state (TT-Lang's block states): what the DSL statements may do
-// with it next. ROR counts the copies reading it.
+// with it next. ROR counts the copies reading it. Pushing or copying out a
+// reserved block nothing wrote runs on silicon (it sends whatever the CB
+// held), so it is not a failure here.
 enum State : uint8_t {
   kReleased = 0,   // pushed or popped (OS)
   kFresh = 1,      // reserved, not written (MW)
@@ -121,12 +123,6 @@ inline void copy_reads(Block& b, const char* file, uint32_t line) {
       << int32_t(b.copy_line) << ") is in flight: wait() for that copy before reading the block";
     fail(m.text, file, line);
   }
-  if (b.state == kFresh) {
-    Message m;
-    m << "ttl.copy from block '" << b.name << "', which was reserved (line " << int32_t(b.acquire_line)
-      << ") and never written: its contents are undefined";
-    fail(m.text, file, line);
-  }
   b.state = kCopyReads;
   ++b.readers;
   b.copy_line = line;
@@ -167,12 +163,6 @@ inline void release(Block& b, bool push, const char* file, uint32_t line) {
     Message m;
     m << what << " of block '" << b.name << "' while a copy " << (b.state == kCopyWrites ? "into" : "from")
       << " it (requested at line " << int32_t(b.copy_line) << ") is in flight: wait() for the copy first";
-    fail(m.text, file, line);
-  }
-  if (push && b.state == kFresh) {
-    Message m;
-    m << "push() of block '" << b.name << "' of dataflow buffer '" << b.dfb << "', reserved at line "
-      << int32_t(b.acquire_line) << " and never written (no copy into it and no store())";
     fail(m.text, file, line);
   }
   b.state = kReleased;

@@ -50,6 +50,7 @@ from .dsl import (
 from ..program import DataFormat
 from .extern import RawAddress, call_extern_func, raw_addr
 from .operation import Operation, operation
+from .pipes import DstPipeIdentity, Pipe, PipeNet, SrcPipeIdentity
 from .records import (
     CoreRuntimeArgs,
     FabricConnectionBinding,
@@ -72,6 +73,10 @@ from .math import abs, cos, exp, exp2, gelu, log, max, min, neg, recip, relu, rs
     square, tanh  # noqa: E402,A004
 
 __all__ = [
+    "DstPipeIdentity",
+    "Pipe",
+    "PipeNet",
+    "SrcPipeIdentity",
     "TILE_SHAPE",
     "abs",
     "broadcast",

@@ -39,6 +39,7 @@ import textwrap
 from .compiler_blocks import BlockStatements
 from .compiler_calls import _NONE, CallStatements
 from .compiler_compute import ComputeStatements
+from .compiler_pipes import PipeStatements
 from .compiler_values import (
     Block,
     CompileError,
@@ -54,6 +55,7 @@ from .compiler_values import (
     _is_tensor_like,
 )
 from .dsl import DataflowBuffer, KernelFunction
+from .pipes import PipeNet
 from .records import KernelKind
 from .tensor import Tensor
 
@@ -69,7 +71,7 @@ def compile_kernel(kfn, context):
     return _Compiler(kfn, context).compile()
 
 
-class _Compiler(BlockStatements, ComputeStatements, CallStatements):
+class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatements):
     def __init__(self, kfn, context):
         self.kfn = kfn
         self.ctx = context
@@ -106,6 +108,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
         self.used_tensors = set()
         self.loop_depth = 0
         self.naming = None  # the name the value being computed is assigned to (blocks carry it)
+        self.scope = ""  # the C++ prefix of an inlined callback's locals
+        self.callback_depth = 0
         for dfb in context.dfbs:
             names = [n for n, v in self.captured.items() if v is dfb]
             if names and dfb.name is None:
@@ -125,6 +129,10 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
 
     def site(self, node):
         self.line = node.lineno + self.offset
+
+    def var_name(self, name):
+        """The C++ variable of a Python local (an inlined callback's locals are its own)."""
+        return f"v{self.scope}_{name}"
 
     def fresh(self, prefix):
         self.counter += 1
@@ -258,7 +266,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
             return
         if isinstance(value, Scalar) or name in self.mutable:
             scalar = self.scalar(value, s)
-            var = "v_" + name
+            var = self.var_name(name)
             ctype = {"int": "int32_t", "float": "float", "bool": "bool"}[scalar.type]
             existing = self.decls.get(var)
             if existing is None:
@@ -332,7 +340,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
                 raise self.error("the step of range() in a kernel must be a non-zero integer constant", s)
             if not isinstance(s.target, ast.Name):
                 raise self.error("a range loop's target must be a name", s)
-            var = "v_" + s.target.id
+            var = self.var_name(s.target.id)
             self.decls.setdefault(var, f"int32_t {var} = 0;")
             stop_var = self.fresh("stop")
             step_v = _const(step)
@@ -392,6 +400,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
         self.site(s)
         if s.value is not None:
             raise self.error("a kernel function returns nothing", s)
+        if self.callback_depth:
+            raise self.error("return in an if_src / if_dst callback is not supported (tessel inlines callbacks)", s)
         if any(v["reserve"] or v["wait"] for v in self.held.values()):
             raise self.error("return while dataflow-buffer blocks are held; release them first", s)
         self.emit("return;")
@@ -465,6 +475,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements):
         if _is_const(base):
             obj = _const(base)
             if isinstance(obj, DataflowBuffer) and e.attr in ("reserve", "wait"):
+                return ("attr", obj, e.attr)
+            if isinstance(obj, PipeNet) and e.attr in ("if_src", "if_dst", "is_src", "is_dst", "is_active"):
                 return ("attr", obj, e.attr)
             try:
                 return ("const", getattr(obj, e.attr))

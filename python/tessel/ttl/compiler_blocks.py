@@ -4,6 +4,7 @@ releasing them (CB calls and the block-state checks of ttl_dsl.h), and
 ttl.copy between tensor slices and blocks.
 """
 
+from .compiler_pipes import is_pipe_end, pipe_end
 from .compiler_values import Block, Slice, Transfer, _describe, _escape
 
 _TILE = 32
@@ -99,7 +100,9 @@ class BlockStatements:
             return self.copy_tensor(src, dst, True, call)
         if isinstance(src, Block) and isinstance(dst, Slice):
             return self.copy_tensor(dst, src, False, call)
-        raise self.error(f"ttl.copy copies between a tensor slice and a block, got {_describe(src)} to "
+        if is_pipe_end(src) or is_pipe_end(dst):
+            return self.copy_pipe(pipe_end(src), pipe_end(dst), call)
+        raise self.error(f"ttl.copy copies between a tensor slice or a pipe and a block, got {_describe(src)} to "
                          f"{_describe(dst)}", call)
 
     def copy_tensor(self, sl, blk, read, call):
@@ -150,5 +153,8 @@ class BlockStatements:
         return Transfer(blk, read)
 
     def wait_transfer(self, tx, node):
+        if tx.pipe is not None:
+            self.wait_pipe(tx)
+            return
         self.emit("noc_async_read_barrier();" if tx.wrote else "noc_async_write_barrier();")
         self.emit(f"ttl_dsl::copy_done(s{tx.block.var}, {'true' if tx.wrote else 'false'});")

@@ -8,6 +8,7 @@ import ast
 
 from .compiler_values import Block, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
 from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
+from .pipes import PipeNet
 
 _NONE = object()
 
@@ -80,6 +81,8 @@ class CallStatements:
         return coords[0] if dims == 1 else tuple(coords)
 
     def method(self, base, attr, e):
+        if isinstance(base, PipeNet):
+            return self.pipe_method(base, attr, e)
         if isinstance(base, DataflowBuffer) or (_is_const(base) and isinstance(_const(base), DataflowBuffer)):
             dfb = _const(base) if _is_const(base) else base
             if attr in ("reserve", "wait"):

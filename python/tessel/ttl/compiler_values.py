@@ -43,7 +43,8 @@ class Block:
 class Transfer:
     def __init__(self, block, wrote, pipe=None):
         self.block = block
-        self.wrote = wrote  # the copy writes the block (tensor -> block)
+        self.wrote = wrote  # the copy writes the block (tensor or pipe -> block)
+        self.pipe = pipe  # (Pipe, its index) for a copy to or from a pipe
 
 
 class Group:

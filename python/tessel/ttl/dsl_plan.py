@@ -13,6 +13,10 @@ from .. import formats
 from ..program import DataFormat, MathFidelity
 from .compiler import compile_kernel
 from .dsl import MAX_DFBS, DataflowBuffer
+from .pipes import PipeNet
+
+# Semaphores a core has.
+MAX_SEMAPHORES = 16
 from .extern import offsets
 from .records import Kernel, KernelKind
 from .settings import settings
@@ -77,12 +81,51 @@ class KernelContext:
         self.dst_capacity = operation.compute_options.dst_capacity
         self.scratch = {}  # "zeros" | "ones" -> the CB of that constant tile (the compute kernel's)
         self._cta, self._crta, _, _ = offsets(layouts)
+        self.device = trace.tensors[0].buffer.device if trace.tensors else None
+        # Pipes: one CB of landing slots after the DFBs' CBs (when a kernel captures a PipeNet).
+        self.pipes = {}  # id(Pipe) -> (index, block bytes)
+        self.pipe_cb = len(self.dfbs) if _uses_pipes(trace.functions) else None
+        self.pipe_slot = max((d.block_bytes for d in self.dfbs), default=0)
+
+    def pipe_index(self, pipe, block_bytes, compiler, node):
+        """The index of `pipe` in this operation (its semaphores and landing slot)."""
+        entry = self.pipes.get(id(pipe))
+        if entry is None:
+            if self.pipe_cb is None:
+                raise compiler.error("a copy on a pipe of a PipeNet no kernel function captures", node)
+            entry = self.pipes[id(pipe)] = (len(self.pipes), block_bytes, pipe)
+            if 2 * len(self.pipes) > MAX_SEMAPHORES:
+                raise compiler.error(f"the operation's pipes need {2 * len(self.pipes)} semaphores (two per pipe); "
+                                     f"a core has {MAX_SEMAPHORES}", node)
+        elif entry[1] != block_bytes:
+            raise compiler.error(f"{pipe!r} carries blocks of {entry[1]} bytes elsewhere and {block_bytes} bytes "
+                                 "here; a pipe's sender and receivers copy blocks of one size", node)
+        return entry[0]
+
+    def grid_dims(self, rank):
+        from .dsl import shape_dims
+        g = shape_dims(self.grid, rank, "a pipe's node coordinates")
+        return g if isinstance(g, tuple) else (g,)
+
+    def noc_xy(self, coords):
+        """The NoC coordinates of the core at node `coords` (a tuple in any rank)."""
+        gx, gy = self.grid
+        if len(coords) == 1:
+            x, y = divmod(coords[0], gy)  # TT-Lang's linear node order: x * grid_y + y
+        else:
+            x, y = coords[0], coords[1]
+            if any(c != 0 for c in coords[2:]):
+                raise ValueError(f"node {coords} is outside the operation's 2-D grid")
+        if not (0 <= x < gx and 0 <= y < gy):
+            raise ValueError(f"node {coords} is outside the operation's {gx}x{gy} grid")
+        core = self.device.worker_core_from_logical_core((x, y))
+        return core.x, core.y
 
     def scratch_cb(self, kind, compiler):
         """The CB of a constant tile (after the DFBs' CBs), made on first use."""
         cb = self.scratch.get(kind)
         if cb is None:
-            cb = len(self.dfbs) + len(self.scratch)
+            cb = len(self.dfbs) + (self.pipe_cb is not None) + len(self.scratch)
             if cb >= MAX_DFBS:
                 raise compiler.error(f"the operation's {len(self.dfbs)} dataflow buffers leave no circular buffer "
                                      f"for the constant tile this operation needs ({kind}); a core has {MAX_DFBS}")
@@ -121,7 +164,8 @@ def selectors(operation, functions, extern_selectors):
 
 
 def compile_functions(operation, trace, layouts, extern_selectors):
-    """[(selector, source, processor)] of the DSL functions, and the CBs."""
+    """[(selector, source, processor)] of the DSL functions, the CBs, and the
+    initial values of the operation-owned semaphores (the pipes')."""
     what = f"operation '{operation.name}'"
     sels = selectors(operation, trace.functions, extern_selectors)
     for i, (f, s) in enumerate(zip(trace.functions, sels)):
@@ -147,10 +191,16 @@ def compile_functions(operation, trace, layouts, extern_selectors):
                 fh.write(source)
         out.append((s, source, processor))
     cbs = tuple((d.block_count * d.block_bytes, ((d.index, int(d.dtype), d.page_size),)) for d in trace.dfbs)
+    if context.pipes:
+        slot = context.pipe_slot
+        cbs += ((slot * len(context.pipes), ((context.pipe_cb, int(DataFormat.Float16_b), slot),)),)
     scratch_page = formats.tile_size(DataFormat.Float16_b)
     cbs += tuple((scratch_page, ((cb, int(DataFormat.Float16_b), scratch_page),))
                  for cb in sorted(context.scratch.values()))
-    return out, cbs
+    semaphores = []
+    for _, _, pipe in sorted(context.pipes.values(), key=lambda e: e[0]):
+        semaphores += [len(pipe.destinations(context.grid_dims(pipe.rank))), 0]  # ready (all slots free), valid
+    return out, cbs, tuple(semaphores)
 
 
 def dsl_fingerprint(trace):
@@ -216,3 +266,12 @@ def dsl_legend(plan):
                      f"{'tiles' if d.tiled else 'elements'}, {d.block_count} deep, {d.pages} pages each; "
                      f"made at {d.site[0]}:{d.site[1]})")
     return "\n".join(lines)
+
+
+def _uses_pipes(functions):
+    for f in functions:
+        values = [_cell(c) for c in (f.fn.__closure__ or ())]
+        values += [f.fn.__globals__.get(n) for n in _global_names(f.fn.__code__)]
+        if any(isinstance(v, PipeNet) for v in values):
+            return True
+    return False

@@ -77,6 +77,7 @@ class Plan:
         self.dfbs = tuple(trace.dfbs)
         self.fingerprint = dsl_fingerprint(trace) if trace.functions else None
         self.circular_buffers = ()
+        self.semaphores = ()  # initial values of the operation-owned semaphores (ids 0..n-1)
         order = []
         for c in trace.calls:
             if not any(c.kernel is k for k in order):
@@ -91,7 +92,7 @@ class Plan:
                                   f"({', '.join(map(repr, compute))}); a core has one compute context")
         compiled = []
         if trace.functions:
-            compiled, self.circular_buffers = compile_functions(operation, trace, layouts, order)
+            compiled, self.circular_buffers, self.semaphores = compile_functions(operation, trace, layouts, order)
         dsl_dm = sum(p >= 0 for _, _, p in compiled)
         if dsl_dm + len(dm) > _DM_RISCS:
             raise ValidationError(f"operation '{operation.name}': {dsl_dm} data-movement kernel functions and "
@@ -262,7 +263,8 @@ class Operation:
         its body on every call, and its kernels are compiled again only when
         what they capture changes."""
         same_as = aliasing(tensors)
-        key = (tuple(t._structure for t in tensors), same_as, self.grid)
+        device = tensors[0].buffer.device._d
+        key = (tuple(t._structure for t in tensors), same_as, self.grid, device.arch(), tuple(device.grid()))
         plan = self._plans.get(key)
         if plan is not None and not plan.functions:
             return plan
@@ -289,7 +291,7 @@ class Operation:
     def _operation_for(self, plan, tensors):
         # Keyed by the generated sources (which hold every tensor's accessor
         # offsets) and the CBs; the C++ fast path keys each tensor's accessor args itself.
-        key = (plan.sources, plan.circular_buffers)
+        key = (plan.sources, plan.circular_buffers, plan.semaphores)
         if self._cpp is not None and self._cpp_key == key:
             return self._cpp
         # Release the previous C++ Operation first: its Kernel handles can then be declared again.
@@ -364,6 +366,8 @@ def build_operation(name, plan, sources, claims, topology, kernel_handle, claim_
         op.add_kernel(handle, source, False, processor, config)
     for total, formats in getattr(plan, "circular_buffers", ()):
         op.add_circular_buffer(total, list(formats))
+    for value in getattr(plan, "semaphores", ()):
+        op.add_semaphore(value)
     for c in claims:
         op.add_fabric_claim(claim_handle(c, "add_fabric_claim"))
     if topology is not None:
