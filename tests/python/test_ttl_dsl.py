@@ -592,3 +592,30 @@ def test_reduce_places_results_as_the_dsl_does(dev, fn, dims, out):
         ref[0, 0, 0, 0] = red(t)
     ref = _untile(ref)
     assert np.max(np.abs(y.to_numpy() - ref)) <= 0.01 * np.max(np.abs(ref)) + 1e-3
+
+
+@ttl.operation(grid=(2, 1))
+def printing(a):
+    count = 3
+
+    @ttl.datamovement()
+    def read():
+        x, y = ttl.node(dims=2)
+        print("reader", x, f"count={count} twice={x * 2}")
+
+    @ttl.compute()
+    def compute():
+        print("compute", ttl.node(dims=1), 1.5)
+
+    @ttl.datamovement()
+    def write():
+        pass
+
+
+def test_print_in_kernels_is_dprint_once_per_node(monkeypatch, capfd):
+    monkeypatch.setenv("TESSEL_DPRINT_CORES", "all")
+    with tessel.Device.open(arch="wormhole_b0", grid=(2, 1)) as d:
+        printing(tensor(d, np.ones((32, 32))))
+    lines = sorted(line for line in capfd.readouterr().out.splitlines() if ":(x=" in line)
+    assert lines == ["0:(x=0,y=0):NC: reader 0 count=3 twice=0", "0:(x=0,y=0):TR1: compute 0 1.5",
+                     "0:(x=1,y=0):NC: reader 1 count=3 twice=2", "0:(x=1,y=0):TR1: compute 1 1.5"]

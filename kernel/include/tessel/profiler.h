@@ -82,6 +82,8 @@ inline __attribute__((always_inline)) void profiler_record(uint32_t mark, const 
   tessel_detail::type TESSEL_PROFILER_CAT(tessel_profiler_scope_, n)(&TESSEL_PROFILER_CAT(tessel_profiler_site_, n),   \
                                                                      accumulator)
 
+// kernel_common.h's no-op spelling is for headers used without the prelude.
+#undef DeviceZoneScopedN
 #define DeviceZoneScopedN(name) TESSEL_PROFILER_SCOPE(ProfilerZone, name, 0, __COUNTER__)
 #define DeviceZoneScopedMainN(name) TESSEL_PROFILER_SCOPE(ProfilerZone, name, 0, __COUNTER__)
 #define DeviceZoneScopedMainChildN(name) TESSEL_PROFILER_SCOPE(ProfilerZone, name, 0, __COUNTER__)

@@ -150,9 +150,10 @@ class CallStatements:
                         parts.append(self.print_value(self.expr(p.value), e))
                 continue
             parts.append(self.print_value(self.expr(a), e))
-        x, y = "get_absolute_logical_x()", "get_absolute_logical_y()"
-        self.emit(f'DPRINT << "[node " << {x} << "," << {y} << "] " << ' + " << ".join(parts or ['""']) +
-                  " << ENDL();")
+        # tessel prefixes each DPRINT line with the core (the node) and the RISC; a compute
+        # kernel prints from its math thread only (once, not once per TRISC).
+        text = "DPRINT << " + " << ".join(parts or ['""']) + " << ENDL()"
+        self.emit(f"DPRINT_MATH({text});" if self.compute else text + ";")
 
     def print_value(self, v, e):
         if _is_const(v):
