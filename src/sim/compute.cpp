@@ -39,6 +39,7 @@ void ComputeState::reset() {
   fmt_a = fmt_b = fmt_pack = DataFormat::Invalid;
   fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = unpack_binary_site = {};
   sfpu_mask = sfpu_binary_mask = 0;
+  l1_acc = false;
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
   acquire_file = nullptr;
@@ -540,7 +541,14 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
   static const float kZeroTile[kTileHW] = {};
   const uint32_t t = section_base(k, s.releases) + idst;
   const float* src = (s.zero_mask >> t) & 1u ? kZeroTile : s.dst[t];
-  if (q.data_format == uint32_t(DataFormat::Float16_b) && !k->fp32_dest_acc_en)
+  if (__builtin_expect(s.l1_acc, 0)) {
+    // L1 accumulation: the page's values plus the tile, rounded into the CB's format.
+    alignas(64) float sum[kTileHW];
+    unpack_tile(DataFormat(q.data_format), out, sum);
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      sum[i] += src[i];
+    pack_tile(DataFormat(q.data_format), sum, out);
+  } else if (q.data_format == uint32_t(DataFormat::Float16_b) && !k->fp32_dest_acc_en)
     pack_bf16_exact(src, out); // 16-bit DST holds bfloat16 values already
   else
     pack_tile(DataFormat(q.data_format), src, out);

@@ -79,6 +79,9 @@ struct ComputeState {
   const char* acquire_file = nullptr;
   uint32_t acquire_line = 0;
 
+  // pack_reconfig_l1_acc: pack_tile adds to the page it writes.
+  bool l1_acc = false;
+
   // Pages packed into each CB since its last cb_push_back.
   uint32_t pack_cursor[TESSEL_MAX_CBS] = {};
 

@@ -127,6 +127,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
   case TESSEL_INIT_RECONFIG_SRCA: reconfig(k, s.fmt_a, s.fmt_a_site, call, a, b, file, line); break;
   case TESSEL_INIT_RECONFIG_SRCB: reconfig(k, s.fmt_b, s.fmt_b_site, call, a, b, file, line); break;
   case TESSEL_INIT_RECONFIG_PACK: reconfig(k, s.fmt_pack, s.fmt_pack_site, call, a, b, file, line); break;
+  case TESSEL_INIT_PACK_L1_ACC: s.l1_acc = a != 0; break;
   default: {
     std::string msg = std::string(call) + ": unknown init " + num(init);
     fail(k, std::move(msg), file, line);

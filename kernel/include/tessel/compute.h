@@ -426,6 +426,12 @@ ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t sr
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCA, "reconfig_data_format", srca_new, srca_old + 1, 0, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_RECONFIG_SRCB, "reconfig_data_format", srcb_new, srcb_old + 1, 0, TESSEL_SITE);
 }
+// Packer L1 accumulation: while enabled, pack_tile adds the DST tile to the
+// values already in the page it writes (in the CB's format) instead of
+// overwriting them.
+ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_PACK_L1_ACC, "pack_reconfig_l1_acc", l1_acc_en ? 1u : 0u, 0, 0, TESSEL_SITE);
+}
 template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(uint32_t new_ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_RECONFIG_PACK, "pack_reconfig_data_format", new_ocb, 0, 0, TESSEL_SITE);

@@ -138,6 +138,7 @@ enum tessel_compute_init {
   TESSEL_INIT_RECONFIG_PACK = 16, // pack_reconfig_data_format(a = new cb); b as above
   TESSEL_INIT_MATMUL_FULL = 17,   // mm_init / mm_block_init: also configures formats and the packer:
                                   // a = in0, b = in1, c = (out cb << 8) | transpose
+  TESSEL_INIT_PACK_L1_ACC = 18,   // pack_reconfig_l1_acc(a = enable): pack_tile adds to the page it writes
 };
 // Reduce pools and dims (PoolType / ReduceDim).
 enum tessel_pool { TESSEL_POOL_SUM = 0, TESSEL_POOL_AVG = 1, TESSEL_POOL_MAX = 2 };

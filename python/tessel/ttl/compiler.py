@@ -292,8 +292,10 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             raise self.error("only names can be updated with an augmented assignment in a kernel function", s)
         current = self.name(s.target.id, s)
         if isinstance(current, Block):
-            raise self.error("'+=' into a block is not supported yet; use blk.store(acc + expr) through a "
-                             "dataflow buffer", s)
+            if not isinstance(s.op, ast.Add):
+                raise self.error("a block takes '+=' (accumulation) only; use blk.store(expression)", s)
+            self.store(current, s, value=self.expr(s.value), accumulate=True)
+            return
         value = self.binop(current, s.op, self.expr(s.value), s)
         self.assign(s.target, value, s)
 
@@ -484,6 +486,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
                 raise self.error(f"{_describe(obj)} has no attribute '{e.attr}'", e) from None
         if isinstance(base, (Block, Expr)) and e.attr == "shape":
             return ("const", tuple(base.shape if isinstance(base, Block) else base.node.shape))
+        if isinstance(base, Block) and e.attr == "dtype":
+            return ("const", base.dfb.dtype)
         return ("attr", base, e.attr)
 
     def expr_Subscript(self, e):

@@ -77,6 +77,11 @@ class ComputeStatements:
             n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
                      line=self.line)
             return Expr(n)
+        if op == "typecast":
+            if not args:
+                raise self.error("ttl.math.typecast takes a block expression and a dtype", e)
+            # DST holds the value; the pack into the stored block converts it to that block's dtype.
+            return Expr(self.as_node(args[0], e))
         if op == "broadcast":
             return self.broadcast(args, kwargs, e)
         if op in ("reduce_sum", "reduce_max"):
@@ -152,14 +157,20 @@ class ComputeStatements:
         (zeros for broadcasts, ones for reduce scalers)."""
         return self.ctx.scratch_cb(kind, self)
 
-    def store(self, blk, e):
+    def store(self, blk, e, value=None, accumulate=False):
+        """blk.store(expr), or blk += expr (accumulate: the packer adds into
+        the block's tiles, TT-Lang's L1 accumulation; into a block nothing was
+        stored into yet, it stores)."""
+        what = "'+='" if accumulate else "store()"
         if not self.compute:
-            raise self.error("store() runs in a compute kernel; a data-movement kernel fills blocks with ttl.copy", e)
+            raise self.error(f"{what} runs in a compute kernel; a data-movement kernel fills blocks with ttl.copy", e)
         if not blk.reserved:
-            raise self.error(f"store() into block '{blk.name}', which was waited: store into a reserved block", e)
-        if len(e.args) != 1:
-            raise self.error("store() takes one expression", e)
-        v = self.expr(e.args[0])
+            raise self.error(f"{what} into block '{blk.name}', which was waited: store into a reserved block", e)
+        if value is None:
+            if len(e.args) != 1:
+                raise self.error("store() takes one expression", e)
+            value = self.expr(e.args[0])
+        v = value
         n = self.as_node(v, e)
         out_shape = tuple(_two_d(blk.shape))
         if n.shape is None:
@@ -167,6 +178,8 @@ class ComputeStatements:
         if n.shape != out_shape:
             raise self.error(f"store() of an expression of shape {n.shape} into block '{blk.name}' of shape "
                              f"{out_shape}", e)
+        if accumulate:
+            self.emit(f"pack_reconfig_l1_acc(s{blk.var}.state == ttl_dsl::kFresh ? 0u : 1u);")
         self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
         offset = self.position(blk) * blk.dfb.pages
         formats = {d.dtype for d in self.ctx.dfbs}
@@ -177,4 +190,6 @@ class ComputeStatements:
                                   self.ctx.dst_capacity, len(formats) > 1 or bool(self.ctx.scratch), self.ctx.scratch)
         except ValueError as err:
             raise self.error(str(err), e) from None
+        if accumulate:
+            self.emit("pack_reconfig_l1_acc(0);")
         return ("const", None)

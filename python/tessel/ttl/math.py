@@ -10,11 +10,11 @@ from . import blockexpr
 __all__ = []
 
 # The functions the compiler lowers, and the spec's others (a clear compile error).
-_LOWERED = (sorted(blockexpr.UNARY) + sorted(blockexpr.UNARY_PARAM) + ["max", "min", "reduce_sum", "reduce_max"])
+_LOWERED = (sorted(blockexpr.UNARY) + sorted(blockexpr.UNARY_PARAM) + ["max", "min", "reduce_sum", "reduce_max", "typecast"])
 _NOT_YET = ["tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "expm1", "log1p", "logp1",
             "hardsigmoid", "hardtanh", "softsign", "softplus", "signbit", "frac", "trunc", "round", "selu", "elu",
             "celu", "prelu", "rsub", "clamp", "threshold", "erf", "erfc", "erfinv", "isnan", "isinf", "log2", "log10",
-            "pow", "mish", "hardswish", "relu6", "typecast"]
+            "pow", "mish", "hardswish", "relu6"]
 
 
 def _marker(name):
