@@ -10,7 +10,9 @@ first's shape on its device); the result has the first input's dtype and
 memory config unless dtype= / memory_config= say otherwise. On mesh
 tensors an op runs once per device, shard by shard, and returns a mesh
 tensor. The compute kernels are tessel.ops' op table's rows (HiFi4, a
-32-bit DST when a tensor is float32).
+32-bit DST when a tensor is float32): add, subtract and multiply run on the
+FPU, or on the SFPU (exact float32) when a tensor is float32; matmul runs
+on the FPU, whose source registers keep 19 bits of a float32 operand.
 """
 
 import numpy as np
@@ -21,7 +23,7 @@ from ..ops import _param_word
 from . import kernels
 from .memory import memory_config as _memory_config
 from .tensor import Tensor, host_values
-from .types import Layout, data_type
+from .types import DataType, Layout, data_type
 
 __all__ = ["abs", "add", "ceil", "cos", "divide", "exp", "exp2", "floor", "gelu", "leaky_relu", "log", "matmul",
            "maximum", "minimum", "multiply", "neg", "pow", "reciprocal", "relu", "relu_max", "relu_min", "rsqrt",
@@ -76,9 +78,13 @@ def _scalar_tensor(value, like, what):
     return Tensor._on_device(like._device, values, like.dtype, Layout.TILE, like.memory_config(), what)
 
 
+# The FPU reads its operands through 19-bit source registers; a float32
+# tensor takes the SFPU's exact float32 op instead, as ttnn does.
+_FP32_FORM = {"add": "add_binary", "sub": "sub_binary", "mul": "mul_binary"}
+
+
 def _eltwise(name, op_name, inputs, params, dtype, memory_config, output_tensor):
     what = f"ttnn.{name}"
-    op = BY_NAME[op_name]
 
     def run(*operands):
         first = _tiled(_device_tensor(operands[0], f"{what}: input_tensor_a" if len(operands) > 1
@@ -99,6 +105,8 @@ def _eltwise(name, op_name, inputs, params, dtype, memory_config, output_tensor)
                 second = _scalar_tensor(second, first, f"{what}: input_tensor_b")
             tensors.append(second)
         out = _output(what, first, dtype, memory_config, output_tensor)
+        fp32 = any(t.dtype == DataType.FLOAT32 for t in (*tensors, out))
+        op = BY_NAME[_FP32_FORM.get(op_name, op_name) if fp32 else op_name]
         words = [_param_word(p, params[p.name], f"{what}: {p.name}") for p in op.params if p.kind != "output_format"]
         compile_params = tuple((p.name, params[p.name]) for p in op.params if p.kind == "output_format")
         kernels.run_eltwise(first._device, op, [t._ttl for t in tensors], out._ttl, words, compile_params, what)
