@@ -1,0 +1,118 @@
+"""tessel.ttnn's mesh devices: N tessel devices, shards placed per device,
+concatenated back, all_reduce and relu on mesh tensors."""
+
+import numpy as np
+import pytest
+
+import tessel.ttnn as ttnn
+from tessel.ttl.tensor import as_tensor
+
+
+@pytest.fixture
+def mesh():
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
+    m = ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
+    yield m
+    ttnn.close_mesh_device(m)
+    ttnn.set_fabric_config(ttnn.FabricConfig.DISABLED)
+
+
+def _values(shape, seed):
+    return np.random.default_rng(seed).uniform(-2, 2, shape).astype(np.float32)
+
+
+def test_device_count_defaults_to_eight_and_is_settable(monkeypatch):
+    monkeypatch.delenv("TESSEL_NUM_DEVICES", raising=False)
+    assert ttnn.GetNumAvailableDevices() == 8 == ttnn.get_num_devices()
+    monkeypatch.setenv("TESSEL_NUM_DEVICES", "2")
+    assert ttnn.get_num_devices() == 2
+    with pytest.raises(ValueError, match=r"ttnn.open_mesh_device: a 1x4 mesh needs 4 devices, the machine has 2"):
+        ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
+    ttnn.set_num_devices(16)
+    try:
+        assert ttnn.get_num_devices() == 16
+    finally:
+        ttnn.set_num_devices(None)
+    monkeypatch.setenv("TESSEL_NUM_DEVICES", "lots")
+    with pytest.raises(ValueError, match=r"TESSEL_NUM_DEVICES must be a device count \(1..64\), got 'lots'"):
+        ttnn.get_num_devices()
+
+
+def test_mesh_is_one_tessel_device_per_position(mesh):
+    assert mesh.get_num_devices() == 4 and mesh.shape == (1, 4)
+    assert len({id(d.tessel_device) for d in mesh.devices}) == 4
+    assert mesh.fabric_config == ttnn.FabricConfig.FABRIC_1D == ttnn.fabric_config()
+    assert mesh.compute_with_storage_grid_size() == mesh.devices[0].compute_with_storage_grid_size()
+
+
+def test_shard_and_concat(mesh):
+    a = _values((4 * 32, 64), 1)
+    t = ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                        memory_config=ttnn.DRAM_MEMORY_CONFIG, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
+    assert t.shape == (32, 64)  # each device's shard, as ttnn reports it
+    assert len(t._shards) == 4
+    for i, shard in enumerate(t._shards):
+        assert shard.device() is mesh.devices[i]
+        np.testing.assert_array_equal(as_tensor(shard, "op: a").to_numpy(), a[32 * i:32 * (i + 1)])
+    np.testing.assert_array_equal(ttnn.to_torch(t, mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0)), a)
+    cols = ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                           mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=-1))
+    assert cols.shape == (128, 16)
+
+
+def test_replicate(mesh):
+    a = _values((32, 32), 2)
+    t = ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                        mesh_mapper=ttnn.ReplicateTensorToMesh(mesh))
+    out = ttnn.to_torch(t, mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0))
+    np.testing.assert_array_equal(out, np.concatenate([a] * 4))
+
+
+def test_all_reduce_then_relu_is_replicated(mesh):
+    """The last steps of the multi-device matmul tutorial (shard K, all-reduce)."""
+    partials = _values((4 * 64, 32), 3)
+    t = ttnn.from_torch(partials, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                        mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
+    y = ttnn.relu(ttnn.all_reduce(t))
+    assert y._mesh is mesh and y.shape == (64, 32)
+    got = ttnn.to_torch(y, mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0))
+    expected = np.maximum(partials.reshape(4, 64, 32).astype(np.float64).sum(axis=0), 0)
+    for i in range(4):
+        np.testing.assert_allclose(got[64 * i:64 * (i + 1)], expected, rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(got[64 * i:64 * (i + 1)], got[:64])  # the same bits everywhere
+
+
+def test_all_reduce_over_one_axis():
+    m = ttnn.open_mesh_device(ttnn.MeshShape(2, 2))
+    try:
+        a = np.arange(4, dtype=np.float32).repeat(32 * 32).reshape(4 * 32, 32)
+        t = ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=m,
+                            mesh_mapper=ttnn.ShardTensorToMesh(m, dim=0))
+        rows = ttnn.to_torch(ttnn.all_reduce(t, cluster_axis=1), mesh_composer=ttnn.ConcatMeshToTensor(m, dim=0))
+        assert [rows[32 * i, 0] for i in range(4)] == [1.0, 1.0, 5.0, 5.0]  # devices (0, 1) and (2, 3)
+        cols = ttnn.to_torch(ttnn.all_reduce(t, cluster_axis=0), mesh_composer=ttnn.ConcatMeshToTensor(m, dim=0))
+        assert [cols[32 * i, 0] for i in range(4)] == [2.0, 4.0, 2.0, 4.0]  # devices (0, 2) and (1, 3)
+    finally:
+        ttnn.close_device(m)
+    assert not m.is_open
+
+
+def test_mesh_errors(mesh):
+    a = _values((90, 32), 4)
+    with pytest.raises(ValueError, match=r"ttnn.from_torch: ShardTensorToMesh splits dimension 0 \(90\) into 4 equal "
+                                         r"shards, one per device: it must be a multiple of 4"):
+        ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
+    with pytest.raises(ValueError, match=r"ttnn.from_torch: a tensor for a mesh device needs mesh_mapper="):
+        ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh)
+    t = ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ReplicateTensorToMesh(mesh))
+    with pytest.raises(ValueError, match=r"ttnn.to_torch: the tensor is spread over 4 devices: pass "
+                                         r"mesh_composer=ttnn.ConcatMeshToTensor\(mesh_device, dim=...\)"):
+        ttnn.to_torch(t)
+    with pytest.raises(TypeError, match=r"op: a is a mesh tensor over 4 devices: an operation takes one device tensor"):
+        as_tensor(t, "op: a")
+    with pytest.raises(TypeError, match=r"ttnn.all_reduce: input_tensor must be a mesh tensor"):
+        ttnn.all_reduce(t._shards[0])
+    with pytest.raises(TypeError, match=r"ttnn.set_fabric_config: config must be a ttnn.FabricConfig, got '1D'"):
+        ttnn.set_fabric_config("1D")
+    with pytest.raises(TypeError, match=r"ttnn.ShardTensorToMesh: mesh_device must be a ttnn.MeshDevice, got None"):
+        ttnn.ShardTensorToMesh(None, dim=0)
