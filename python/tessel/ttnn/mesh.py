@@ -6,8 +6,9 @@
     a = ttnn.from_torch(t, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
     y = ttnn.to_torch(ttnn.all_reduce(a), mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0))
 
-- The machine has num_devices() devices: TESSEL_NUM_DEVICES, else 8
-  (set_num_devices changes it; `python -m tessel.ttlang --num-devices`).
+- The machine has num_devices() devices: tessel.ttl.settings.num_devices
+  (set_num_devices, `python -m tessel.ttlang --num-devices`), else
+  TESSEL_NUM_DEVICES, else 8.
   A mesh of shape (r, c) opens r * c tessel devices, position (i, j) being
   device i * c + j, each with tessel.ttl.settings' arch, grid and policy.
 - A mesh tensor holds one device tensor per device (`_shards`, in device
@@ -29,6 +30,7 @@ import os
 import numpy as np
 
 from .. import _check
+from ..ttl.settings import settings
 from .device import Device, trace_path
 from .tensor import Tensor
 
@@ -38,13 +40,12 @@ __all__ = ["ConcatMeshToTensor", "FabricConfig", "GetNumAvailableDevices", "Mesh
 
 DEFAULT_NUM_DEVICES = 8
 MAX_NUM_DEVICES = 64
-_num_devices = None
 
 
 def num_devices() -> int:
     """How many devices the simulated machine has (see the module docstring)."""
-    if _num_devices is not None:
-        return _num_devices
+    if settings.num_devices is not None:
+        return settings.num_devices
     env = os.environ.get("TESSEL_NUM_DEVICES")
     if env is None:
         return DEFAULT_NUM_DEVICES
@@ -58,10 +59,10 @@ def num_devices() -> int:
 
 
 def set_num_devices(count) -> None:
-    """Set how many devices the machine has (None: TESSEL_NUM_DEVICES, else 8)."""
-    global _num_devices
-    _num_devices = None if count is None else _check.integer(count, "ttnn.set_num_devices: count", 1,
-                                                             MAX_NUM_DEVICES, "a device count")
+    """Set how many devices the machine has (tessel.ttl.settings.num_devices;
+    None: TESSEL_NUM_DEVICES, else 8)."""
+    settings.num_devices = None if count is None else _check.integer(
+        count, "ttnn.set_num_devices: count", 1, MAX_NUM_DEVICES, "a device count")
 
 
 def GetNumAvailableDevices() -> int:  # noqa: N802  (ttnn's name)
