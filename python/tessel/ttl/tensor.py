@@ -83,10 +83,9 @@ class Tensor:
         object.__setattr__(self, "tiled", tiled)
         page, pages = _pages(shape, dtype, tiled)
         if self.buffer.page_size != page or self.buffer.size != pages * page:
-            unit = f"{pages} tiles of {page} B" if tiled else f"{pages} rows of {page} B"
-            raise ValueError(f"ttl.Tensor: a {shape} {dtype.name} {'tiled' if tiled else 'row-major'} tensor is "
-                             f"{unit}, one per page; the buffer has {self.buffer.num_pages} pages of "
-                             f"{self.buffer.page_size} B")
+            unit = f"tensor is {pages} tiles of {page} B" if tiled else f"row-major tensor is {pages} rows of {page} B"
+            raise ValueError(f"ttl.Tensor: a {shape} {dtype.name} {unit}, one per page; the buffer has "
+                             f"{self.buffer.num_pages} pages of {self.buffer.page_size} B")
         cta, crta = _tessel.tensor_accessor_args(self.buffer._b)
         accessor = (tuple(cta), tuple(crta))
         object.__setattr__(self, "_accessor", accessor)

@@ -184,8 +184,8 @@ def typecast(input_tensor, dtype, *, memory_config=None, output_tensor=None):
 
 
 def matmul(input_tensor_a, input_tensor_b, *, transpose_a=False, transpose_b=False, memory_config=None, dtype=None,
-           program_config=None, compute_kernel_config=None, core_grid=None, output_tile=None, optional_output_tensor=None,
-           **_ignored):
+           program_config=None, compute_kernel_config=None, core_grid=None, output_tile=None,
+           optional_output_tensor=None, **_ignored):
     """ttnn.matmul: a @ b over the last two dimensions, on the device (one
     output tile per step, DST accumulating over K). a is (..., M, K), b is
     (K, N) or has a's leading dimensions; K must be whole tiles. The
