@@ -168,3 +168,24 @@ def test_errors(device):
             ttnn.add(a, e)
     finally:
         ttnn.close_device(other)
+
+
+def test_options_tessel_does_not_model_are_refused_not_dropped(device):
+    a, _ = _tensor(device, (32, 32), 18)
+    with pytest.raises(ValueError, match=r"ttnn.add: activations \(fused activations\) are not supported by tessel's "
+                                         r"ttnn: call the activation after the op"):
+        ttnn.add(a, a, activations=["relu"])
+    with pytest.raises(ValueError, match=r"ttnn.matmul: activation \(a fused activation\) is not supported"):
+        ttnn.matmul(a, a, activation="relu")
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'memory_confg'"):
+        ttnn.relu(a, memory_confg=ttnn.L1_MEMORY_CONFIG)
+
+
+def test_matmul_into_an_output_tensor(device):
+    a, av = _tensor(device, (32, 64), 19, ttnn.float32, lo=-1, hi=1)
+    b, bv = _tensor(device, (64, 32), 20, ttnn.float32, lo=-1, hi=1)
+    out = ttnn.zeros((32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=device)
+    assert ttnn.matmul(a, b, optional_output_tensor=out) is out
+    assert np.all(np.abs(ttnn.to_torch(out) - av @ bv) <= 2.0**-10 * (np.abs(av) @ np.abs(bv)) + 1e-6)
+    with pytest.raises(ValueError, match=r"ttnn.matmul: optional_output_tensor must be a TILE_LAYOUT \(32, 32\) tensor"):
+        ttnn.matmul(a, b, optional_output_tensor=a)

@@ -171,7 +171,7 @@ class MeshDevice:
 
 def open_mesh_device(mesh_shape=None, *, l1_small_size=None, trace_region_size=None, num_command_queues=None,
                      dispatch_core_config=None, offset=None, physical_device_ids=None, worker_l1_size=None,
-                     **_ignored) -> MeshDevice:
+                     mesh_type=None) -> MeshDevice:
     """Open rows x columns devices (mesh_shape None: 1 x every device)."""
     what = "ttnn.open_mesh_device"
     available = num_devices()
@@ -287,7 +287,7 @@ def _copy_to(src, device):
 
 
 def all_reduce(input_tensor, cluster_axis=None, *, memory_config=None, num_links=None, topology=None,
-               subdevice_id=None, **_ignored):
+               subdevice_id=None, sub_device_id=None, mesh_device=None, queue_id=None):
     """The element-wise sum of a mesh tensor's shards, on every device (see
     the module docstring for where it runs). cluster_axis 0 / 1 sums only
     over each column / row of the mesh."""

@@ -116,7 +116,14 @@ def _eltwise(name, op_name, inputs, params, dtype, memory_config, output_tensor)
 
 
 def _binary(name, op_name):
-    def fn(input_tensor_a, input_tensor_b, *, dtype=None, memory_config=None, output_tensor=None, **_ignored):
+    def fn(input_tensor_a, input_tensor_b, *, dtype=None, memory_config=None, output_tensor=None, activations=None,
+           input_tensor_a_activations=None, input_tensor_b_activations=None, use_legacy=None, queue_id=None,
+           sub_core_grids=None):
+        for given, what in ((activations, "activations"), (input_tensor_a_activations, "input_tensor_a_activations"),
+                            (input_tensor_b_activations, "input_tensor_b_activations")):
+            if given:
+                raise ValueError(f"ttnn.{name}: {what} (fused activations) are not supported by tessel's ttnn: "
+                                 "call the activation after the op")
         return _eltwise(name, op_name, (input_tensor_a, input_tensor_b), {}, dtype, memory_config, output_tensor)
 
     fn.__name__ = fn.__qualname__ = name
@@ -127,7 +134,8 @@ def _binary(name, op_name):
 
 def _unary(name, op_name, param=None):
     if param is None:
-        def fn(input_tensor, *, memory_config=None, output_tensor=None, **_ignored):
+        def fn(input_tensor, *, memory_config=None, output_tensor=None, fast_and_approximate_mode=False,
+               queue_id=None):
             return _eltwise(name, op_name, (input_tensor,), {}, None, memory_config, output_tensor)
     else:
         def fn(input_tensor, value, *, memory_config=None, output_tensor=None):
@@ -185,13 +193,16 @@ def typecast(input_tensor, dtype, *, memory_config=None, output_tensor=None):
 
 def matmul(input_tensor_a, input_tensor_b, *, transpose_a=False, transpose_b=False, memory_config=None, dtype=None,
            program_config=None, compute_kernel_config=None, core_grid=None, output_tile=None,
-           optional_output_tensor=None, **_ignored):
+           optional_output_tensor=None, activation=None, global_cb=None, sub_device_id=None):
     """ttnn.matmul: a @ b over the last two dimensions, on the device (one
     output tile per step, DST accumulating over K). a is (..., M, K), b is
     (K, N) or has a's leading dimensions; K must be whole tiles. The
-    program config and core grid are accepted and ignored: the output tiles
-    are split over the whole grid."""
+    program config, compute kernel config and core grid are accepted and
+    ignored: the output tiles are split over the whole grid at HiFi4."""
     what = "ttnn.matmul"
+    if activation is not None:
+        raise ValueError(f"{what}: activation (a fused activation) is not supported by tessel's ttnn: call the "
+                         "activation after the matmul")
     if _check.flag(transpose_a, f"{what}: transpose_a") or _check.flag(transpose_b, f"{what}: transpose_b"):
         raise ValueError(f"{what}: transpose_a / transpose_b are not supported by tessel's ttnn")
 
@@ -215,7 +226,13 @@ def matmul(input_tensor_a, input_tensor_b, *, transpose_a=False, transpose_b=Fal
         out_dtype = a.dtype if dtype is None else data_type(dtype, f"{what}: dtype")
         config = a.memory_config() if memory_config is None else _memory_config(memory_config,
                                                                                  f"{what}: memory_config")
-        out = Tensor._allocate(a._device, out_shape, out_dtype, Layout.TILE, config, what)
+        if optional_output_tensor is not None:
+            out = _device_tensor(optional_output_tensor, f"{what}: optional_output_tensor")
+            if out.shape != out_shape or out.layout != Layout.TILE or out._device is not a._device:
+                raise ValueError(f"{what}: optional_output_tensor must be a TILE_LAYOUT {out_shape} tensor on the "
+                                 f"inputs' device, got {out!r}")
+        else:
+            out = Tensor._allocate(a._device, out_shape, out_dtype, Layout.TILE, config, what)
         pa, pb = a._ttl.shape, b._ttl.shape
         dims = (pa[-2] // 32, pa[-1] // 32, pb[-1] // 32, batched)
         kernels.run_matmul(a._device, a._ttl, b._ttl, out._ttl, dims, what)
