@@ -75,3 +75,15 @@ def test_as_tensor(device):
     assert as_tensor(t, "op: a") is t
     with pytest.raises(TypeError, match=r"op: a must be a ttl.Tensor or a ttnn.Tensor on a device, got 3 \(int\)"):
         as_tensor(3, "op: a")
+
+
+@pytest.mark.parametrize("dtype, np_type", [("Int32", np.int32), ("UInt32", np.uint32)])
+def test_tiled_integers_read_back_exactly(device, dtype, np_type):
+    """Integers beyond float32's 24 bits: a tiled tensor reads them back as the integers stored."""
+    info = np.iinfo(np_type)
+    values = np.linspace(info.min, info.max, 32 * 64).astype(np_type).reshape(32, 64)
+    values[0, :3] = [info.max, info.max - 1, info.min + 1]
+    t = ttl.Tensor.from_numpy(device, values, dtype)
+    out = t.to_numpy()
+    assert out.dtype == np_type
+    np.testing.assert_array_equal(out, values)

@@ -46,6 +46,7 @@ _ELEMENT = {
     DataFormat.UInt16: (2, np.dtype("<u2")),
     DataFormat.UInt8: (1, np.dtype("u1")),
 }
+_INTEGERS = (DataFormat.Int32, DataFormat.UInt32, DataFormat.UInt16, DataFormat.UInt8)
 
 
 def element_size(dtype) -> int:
@@ -157,12 +158,17 @@ class Tensor:
         self.buffer.write(formats.to_bytes(tiles, self.dtype))
 
     def to_numpy(self):
-        """The tensor's values as an array of its shape: float32, or for a
-        row-major tensor of an integer format, that format's integers."""
+        """The tensor's values as an array of its shape: float32, or an
+        integer format's own integers (exactly as stored)."""
         if not self.tiled:
             return _row_major_values(self.buffer.read(), self.dtype).reshape(self.shape)
-        values = formats.from_bytes(self.buffer.read(), self.dtype)
         rows = prod(self.shape[:-1])
+        if self.dtype in _INTEGERS:
+            # Integer tiles hold the values themselves, in tile order: no float32 round trip.
+            stored = self.buffer.read().view(_ELEMENT[self.dtype][1])
+            return formats.untilize(stored.astype(stored.dtype.newbyteorder("=")), rows,
+                                    self.shape[-1]).reshape(self.shape)
+        values = formats.from_bytes(self.buffer.read(), self.dtype)
         return formats.untilize(values, rows, self.shape[-1]).reshape(self.shape)
 
     def __repr__(self):
