@@ -22,20 +22,33 @@ def _values(shape, seed):
 
 
 def test_device_count_defaults_to_eight_and_is_settable(monkeypatch):
-    monkeypatch.delenv("TESSEL_NUM_DEVICES", raising=False)
+    monkeypatch.delenv("TESSEL_MESH", raising=False)
     assert ttnn.GetNumAvailableDevices() == 8 == ttnn.get_num_devices()
-    monkeypatch.setenv("TESSEL_NUM_DEVICES", "2")
+    assert ttnn.mesh.system_mesh_shape() == (1, 8)
+    monkeypatch.setenv("TESSEL_MESH", "1x2")  # the machine's mesh, as the compat SystemMesh reads it
     assert ttnn.get_num_devices() == 2
     with pytest.raises(ValueError, match=r"ttnn.open_mesh_device: a 1x4 mesh needs 4 devices, the machine has 2"):
         ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
+    monkeypatch.setenv("TESSEL_MESH", "2x3")
+    assert ttnn.get_num_devices() == 6
     ttnn.set_num_devices(16)
     try:
-        assert ttnn.get_num_devices() == 16
+        assert ttnn.get_num_devices() == 16 and ttnn.mesh.system_mesh_shape() == (1, 16)
     finally:
         ttnn.set_num_devices(None)
-    monkeypatch.setenv("TESSEL_NUM_DEVICES", "lots")
-    with pytest.raises(ValueError, match=r"TESSEL_NUM_DEVICES must be a device count \(1..64\), got 'lots'"):
+    monkeypatch.setenv("TESSEL_MESH", "lots")
+    with pytest.raises(ValueError, match=r"TESSEL_MESH='lots' is not a mesh shape; give rows x columns, e.g. "
+                                         r"TESSEL_MESH=2x4 \(at most 64 devices\)"):
         ttnn.get_num_devices()
+
+
+def test_open_mesh_device_without_a_shape_opens_the_machine(monkeypatch):
+    monkeypatch.setenv("TESSEL_MESH", "2x1")
+    m = ttnn.open_mesh_device()
+    try:
+        assert m.shape == (2, 1) and m.get_num_devices() == 2
+    finally:
+        ttnn.close_mesh_device(m)
 
 
 def test_mesh_is_one_tessel_device_per_position(mesh):

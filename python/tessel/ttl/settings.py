@@ -24,7 +24,7 @@ class Settings:
     trace: "str | None" = None  # a Perfetto trace file devices write (None: none)
     timing: bool = False  # print each operation's cycle estimate
     keep_kernels: "str | None" = None  # a directory every generated kernel's C++ is written to
-    num_devices: "int | None" = None  # the devices the machine has (None: TESSEL_NUM_DEVICES, else 8)
+    num_devices: "int | None" = None  # the devices the machine has (None: TESSEL_MESH's, else 8)
 
 
 settings = Settings()

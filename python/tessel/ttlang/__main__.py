@@ -62,7 +62,7 @@ def parser():
                    help="write the C++ of every kernel the DSL compiler generates to DIR")
     p.add_argument("--num-devices", type=_count, metavar="N",
                    help="the devices the simulated machine has, for ttnn.get_num_devices and mesh devices "
-                        "(default: TESSEL_NUM_DEVICES, else 8)")
+                        "(default: TESSEL_MESH's rows x columns, else 8)")
     p.add_argument("script", metavar="SCRIPT", help="the TT-Lang program (a .py file)")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the program's own arguments")
     return p

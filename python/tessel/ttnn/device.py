@@ -164,7 +164,7 @@ def open_device(device_id=0, l1_small_size=None, trace_region_size=None, dispatc
     available = num_devices()
     if device_id >= available:
         raise ValueError(f"ttnn.open_device: device_id {device_id} is not a device: the machine has {available} "
-                         f"(ids 0..{available - 1}; TESSEL_NUM_DEVICES or --num-devices sets the count)")
+                         f"(ids 0..{available - 1}; TESSEL_MESH or --num-devices sets the count)")
     return Device._open(device_id, trace_path(device_id, 1))
 
 

@@ -6,9 +6,10 @@
     a = ttnn.from_torch(t, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
     y = ttnn.to_torch(ttnn.all_reduce(a), mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0))
 
-- The machine has num_devices() devices: tessel.ttl.settings.num_devices
+- The machine is a mesh of devices: 1 x tessel.ttl.settings.num_devices
   (set_num_devices, `python -m tessel.ttlang --num-devices`), else
-  TESSEL_NUM_DEVICES, else 8.
+  TESSEL_MESH (rows x columns, as the compat SystemMesh reads it), else
+  1 x 8. num_devices() is its size.
   A mesh of shape (r, c) opens r * c tessel devices, position (i, j) being
   device i * c + j, each with tessel.ttl.settings' arch, grid and policy.
 - A mesh tensor holds one device tensor per device (`_shards`, in device
@@ -36,31 +37,37 @@ from .tensor import Tensor
 
 __all__ = ["ConcatMeshToTensor", "FabricConfig", "GetNumAvailableDevices", "MeshDevice", "MeshShape",
            "ReplicateTensorToMesh", "ShardTensorToMesh", "all_reduce", "close_mesh_device", "fabric_config",
-           "get_num_devices", "open_mesh_device", "set_fabric_config", "set_num_devices"]
+           "get_num_devices", "open_mesh_device", "set_fabric_config", "set_num_devices", "system_mesh_shape"]
 
-DEFAULT_NUM_DEVICES = 8
+DEFAULT_MESH = (1, 8)
 MAX_NUM_DEVICES = 64
 
 
-def num_devices() -> int:
-    """How many devices the simulated machine has (see the module docstring)."""
+def system_mesh_shape() -> "MeshShape":
+    """The simulated machine's mesh (see the module docstring)."""
     if settings.num_devices is not None:
-        return settings.num_devices
-    env = os.environ.get("TESSEL_NUM_DEVICES")
-    if env is None:
-        return DEFAULT_NUM_DEVICES
+        return MeshShape(1, settings.num_devices)
+    text = os.environ.get("TESSEL_MESH")
+    if not text:
+        return MeshShape(*DEFAULT_MESH)
     try:
-        n = int(env)
+        rows, cols = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        n = 0
-    if not 1 <= n <= MAX_NUM_DEVICES:
-        raise ValueError(f"TESSEL_NUM_DEVICES must be a device count (1..{MAX_NUM_DEVICES}), got {env!r}")
-    return n
+        rows = cols = 0
+    if rows < 1 or cols < 1 or rows * cols > MAX_NUM_DEVICES:
+        raise ValueError(f"TESSEL_MESH='{text}' is not a mesh shape; give rows x columns, e.g. TESSEL_MESH=2x4 "
+                         f"(at most {MAX_NUM_DEVICES} devices)")
+    return MeshShape(rows, cols)
+
+
+def num_devices() -> int:
+    """How many devices the simulated machine has."""
+    return system_mesh_shape().mesh_size()
 
 
 def set_num_devices(count) -> None:
     """Set how many devices the machine has (tessel.ttl.settings.num_devices;
-    None: TESSEL_NUM_DEVICES, else 8)."""
+    None: TESSEL_MESH's, else 8)."""
     settings.num_devices = None if count is None else _check.integer(
         count, "ttnn.set_num_devices: count", 1, MAX_NUM_DEVICES, "a device count")
 
@@ -172,15 +179,15 @@ class MeshDevice:
 def open_mesh_device(mesh_shape=None, *, l1_small_size=None, trace_region_size=None, num_command_queues=None,
                      dispatch_core_config=None, offset=None, physical_device_ids=None, worker_l1_size=None,
                      mesh_type=None) -> MeshDevice:
-    """Open rows x columns devices (mesh_shape None: 1 x every device)."""
+    """Open rows x columns devices (mesh_shape None: the machine's mesh)."""
     what = "ttnn.open_mesh_device"
     available = num_devices()
-    shape = MeshShape(1, available) if mesh_shape is None else (
+    shape = system_mesh_shape() if mesh_shape is None else (
         mesh_shape if isinstance(mesh_shape, MeshShape) else MeshShape(mesh_shape))
     count = shape.mesh_size()
     if count > available:
         raise ValueError(f"{what}: a {shape[0]}x{shape[1]} mesh needs {count} devices, the machine has {available} "
-                         "(TESSEL_NUM_DEVICES or --num-devices sets the count)")
+                         "(TESSEL_MESH or --num-devices sets the count)")
     devices = []
     try:
         for i in range(count):
