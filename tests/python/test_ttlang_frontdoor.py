@@ -102,6 +102,9 @@ def test_options_reach_settings_and_devices(tmp_path):
                     "timing": True, "keep": str(tmp_path / "kept"), "device_grid": [3, 2],
                     "device_arch": "wormhole_b0", "device_policy": "random:7", "devices": 4, "num_devices": 4}
     assert trace.exists() and json.loads(trace.read_text())
+    kept = sorted(p.name for p in (tmp_path / "kept").iterdir())
+    assert kept == ["ttnn_reader_1.cpp", "ttnn_relu.cpp", "ttnn_writer.cpp"]
+    assert "relu_tile(0);" in (tmp_path / "kept" / "ttnn_relu.cpp").read_text()
     assert "[tessel] ttnn.relu on device 0: " in r.stderr and " cycles (" in r.stderr
 
 

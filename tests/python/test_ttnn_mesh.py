@@ -110,6 +110,24 @@ def test_all_reduce_over_one_axis():
     assert not m.is_open
 
 
+def test_each_device_of_a_mesh_writes_its_own_trace(tmp_path):
+    from tessel.ttl.settings import settings
+
+    settings.trace = str(tmp_path / "run.json")
+    try:
+        m = ttnn.open_mesh_device(ttnn.MeshShape(1, 2))
+    finally:
+        settings.trace = None
+    t = ttnn.from_torch(np.ones((64, 32), np.float32), layout=ttnn.TILE_LAYOUT, device=m,
+                        mesh_mapper=ttnn.ShardTensorToMesh(m, dim=0))
+    ttnn.relu(t)
+    assert [d.tessel_device.trace_path for d in m.devices] == [str(tmp_path / "run.device0.json"),
+                                                              str(tmp_path / "run.device1.json")]
+    ttnn.close_mesh_device(m)
+    assert (tmp_path / "run.device0.json").exists() and (tmp_path / "run.device1.json").exists()
+    assert not (tmp_path / "run.json").exists()
+
+
 def test_mesh_errors(mesh):
     a = _values((90, 32), 4)
     with pytest.raises(ValueError, match=r"ttnn.from_torch: ShardTensorToMesh splits dimension 0 \(90\) into 4 equal "

@@ -194,6 +194,13 @@ def test_bad_input_says_what_where_and_what_was_expected(device):
         ttnn.open_device(device_id=99)
 
 
+def test_synchronize_device(device):
+    ttnn.synchronize_device(device)
+    with pytest.raises(TypeError, match=r"ttnn.synchronize_device: device must be a ttnn.Device or ttnn.MeshDevice, "
+                                        r"got 'dev' \(str\)"):
+        ttnn.synchronize_device("dev")
+
+
 def test_closed_device(device):
     d = ttnn.open_device(device_id=1)
     t = ttnn.from_torch(np.zeros((32, 32), np.float32), layout=ttnn.TILE_LAYOUT, device=d)
@@ -202,3 +209,5 @@ def test_closed_device(device):
         as_tensor(t, "op: a")
     with pytest.raises(ValueError, match=r"ttnn.from_torch: device 1 is closed"):
         ttnn.from_torch(np.zeros((32, 32), np.float32), device=d)
+    with pytest.raises(ValueError, match=r"ttnn.synchronize_device: device 1 is closed"):
+        ttnn.synchronize_device(d)

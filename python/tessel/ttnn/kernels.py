@@ -15,8 +15,12 @@ through TensorAccessors:
 A program is kept per device, keyed by what its kernels depend on (the op,
 the tensors' structures: shape, layout, format, placement), so a repeated
 call only rewrites the common runtime args (the addresses) and dispatches.
+With tessel.ttl.settings.keep_kernels set, each kernel's C++ is also
+written there when its program is built (ttnn_<op>.cpp, ttnn_reader_<n>.cpp,
+ttnn_writer.cpp, ...).
 """
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +35,7 @@ from ..program import (
     UnpackToDestMode,
     WriterDataMovementConfig,
 )
+from ..ttl.settings import settings
 
 __all__ = ["run_copy", "run_eltwise", "run_matmul"]
 
@@ -180,6 +185,15 @@ class _Plan:
     common: tuple  # (kernel handle's args view, ...) in the order _run fills them
 
 
+def _kernel(program, source, name, cores, config):
+    """Add a kernel from source; with settings.keep_kernels, also write its C++ there as `name`."""
+    if settings.keep_kernels:
+        os.makedirs(settings.keep_kernels, exist_ok=True)
+        with open(os.path.join(settings.keep_kernels, name), "w") as f:
+            f.write(source)
+    return program.add_kernel_from_source(source, name, cores, config)
+
+
 def _accessor(t):
     return list(t._accessor[0])
 
@@ -227,9 +241,9 @@ def run_copy(device, src, dst, name="ttnn.copy"):
         work = _work(src.num_pages, (grid.x, grid.y))
         cores = _core_ranges(len(work), grid.x)
         _cb(p, cores, 0, src.page_size, src.dtype)
-        reader = p.add_kernel_from_source(_reader_source((0,)), "ttnn_reader_1.cpp", cores,
+        reader = _kernel(p, _reader_source((0,)), "ttnn_reader_1.cpp", cores,
                                           ReaderDataMovementConfig(compile_args=_accessor(src)))
-        writer = p.add_kernel_from_source(_WRITER.format(cb=0), "ttnn_writer_cb0.cpp", cores,
+        writer = _kernel(p, _WRITER.format(cb=0), "ttnn_writer_cb0.cpp", cores,
                                           WriterDataMovementConfig(compile_args=_accessor(dst)))
         for core, start, count in work:
             p.set_runtime_args(reader, core, [start, count])
@@ -257,13 +271,13 @@ def run_eltwise(device, op, inputs, out, words, compile_params, name):
             _cb(p, cores, cb, t.page_size, t.dtype)
         _cb(p, cores, _CB_OUT, out.page_size, out.dtype)
         compile_args = [w for t in inputs for w in _accessor(t)]
-        reader = p.add_kernel_from_source(_reader_source(cbs), f"ttnn_reader_{len(inputs)}.cpp", cores,
+        reader = _kernel(p, _reader_source(cbs), f"ttnn_reader_{len(inputs)}.cpp", cores,
                                           ReaderDataMovementConfig(compile_args=compile_args))
         unpack = (UnpackToDestMode.UnpackToDestFp32,) * len(inputs) if fp32 and op.engine == "SFPU" else ()
         config = ComputeConfig(math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=fp32, unpack_to_dest_mode=unpack)
-        compute = p.add_kernel_from_source(_compute_source(op, inputs[0].dtype, compile_params),
+        compute = _kernel(p, _compute_source(op, inputs[0].dtype, compile_params),
                                            f"ttnn_{op.name}.cpp", cores, config)
-        writer = p.add_kernel_from_source(_WRITER.format(cb=_CB_OUT), "ttnn_writer.cpp", cores,
+        writer = _kernel(p, _WRITER.format(cb=_CB_OUT), "ttnn_writer.cpp", cores,
                                           WriterDataMovementConfig(compile_args=_accessor(out)))
         for core, start, count in work:
             p.set_runtime_args(reader, core, [start, count])
@@ -297,11 +311,11 @@ def run_matmul(device, a, b, out, dims, name="ttnn.matmul"):
         _cb(p, cores, 0, a.page_size, a.dtype)
         _cb(p, cores, 1, b.page_size, b.dtype)
         _cb(p, cores, _CB_OUT, out.page_size, out.dtype)
-        reader = p.add_kernel_from_source(_MATMUL_READER, "ttnn_matmul_reader.cpp", cores,
+        reader = _kernel(p, _MATMUL_READER, "ttnn_matmul_reader.cpp", cores,
                                           ReaderDataMovementConfig(compile_args=_accessor(a) + _accessor(b)))
-        compute = p.add_kernel_from_source(_MATMUL_COMPUTE, "ttnn_matmul.cpp", cores,
+        compute = _kernel(p, _MATMUL_COMPUTE, "ttnn_matmul.cpp", cores,
                                            ComputeConfig(math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=fp32))
-        writer = p.add_kernel_from_source(_WRITER.format(cb=_CB_OUT), "ttnn_writer.cpp", cores,
+        writer = _kernel(p, _WRITER.format(cb=_CB_OUT), "ttnn_writer.cpp", cores,
                                           WriterDataMovementConfig(compile_args=_accessor(out)))
         for core, start, count in work:
             p.set_runtime_args(reader, core, [start, count])
