@@ -59,7 +59,8 @@ def parser():
     p.add_argument("--timing", action="store_true",
                    help="estimate cycles and print each operation's estimate on stderr")
     p.add_argument("--keep-kernels", metavar="DIR",
-                   help="write the C++ of every kernel the DSL compiler generates to DIR")
+                   help="write the C++ of every kernel the DSL compiler generates (and of ttnn's own "
+                        "operations) to DIR")
     p.add_argument("--num-devices", type=_count, metavar="N",
                    help="the devices the simulated machine has, for ttnn.get_num_devices and mesh devices "
                         "(default: TESSEL_MESH's rows x columns, else 8)")
