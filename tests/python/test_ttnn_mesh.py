@@ -81,6 +81,17 @@ def test_replicate(mesh):
     np.testing.assert_array_equal(out, np.concatenate([a] * 4))
 
 
+def test_without_a_mapper_a_mesh_tensor_is_replicated(mesh):
+    a = _values((32, 64), 5)
+    for t in (ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh),
+              ttnn.full((32, 64), 1.5, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh),
+              ttnn.empty((32, 64), ttnn.float32, ttnn.TILE_LAYOUT, mesh)):
+        assert t._mesh is mesh and [s.device() for s in t._shards] == mesh.devices and t.shape == (32, 64)
+    out = ttnn.to_torch(ttnn.from_torch(a, dtype=ttnn.float32, device=mesh),
+                        mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=0))
+    np.testing.assert_array_equal(out, np.concatenate([a] * 4))
+
+
 def test_all_reduce_then_relu_is_replicated(mesh):
     """The last steps of the multi-device matmul tutorial (shard K, all-reduce)."""
     partials = _values((4 * 64, 32), 3)
@@ -133,8 +144,6 @@ def test_mesh_errors(mesh):
     with pytest.raises(ValueError, match=r"ttnn.from_torch: ShardTensorToMesh splits dimension 0 \(90\) into 4 equal "
                                          r"shards, one per device: it must be a multiple of 4"):
         ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=0))
-    with pytest.raises(ValueError, match=r"ttnn.from_torch: a tensor for a mesh device needs mesh_mapper="):
-        ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh)
     t = ttnn.from_torch(a, layout=ttnn.TILE_LAYOUT, device=mesh, mesh_mapper=ttnn.ReplicateTensorToMesh(mesh))
     with pytest.raises(ValueError, match=r"ttnn.to_torch: the tensor is spread over 4 devices: pass "
                                          r"mesh_composer=ttnn.ConcatMeshToTensor\(mesh_device, dim=...\)"):

@@ -15,7 +15,7 @@
 - A mesh tensor holds one device tensor per device (`_shards`, in device
   order); a tessel.ttl operation runs once per device on its shards (SPMD).
 - ShardTensorToMesh splits along `dim` into equal parts, one per device;
-  ReplicateTensorToMesh puts the whole tensor on every device;
+  ReplicateTensorToMesh (the default) puts the whole tensor on every device;
   ConcatMeshToTensor joins the shards along `dim` on the host.
 - all_reduce sums the shards and replicates the sum: the shards are copied
   between devices through the host (their pages as they are, no
@@ -260,8 +260,7 @@ def mesh_place(values, dtype, layout, mesh, config, mapper, what):
         raise ValueError(f"{what}: mesh_mapper places shards on a mesh: device must be the ttnn.MeshDevice, got "
                          f"{_check.describe(mesh)}")
     if mapper is None:
-        raise ValueError(f"{what}: a tensor for a mesh device needs mesh_mapper= (ttnn.ShardTensorToMesh or "
-                         "ttnn.ReplicateTensorToMesh)")
+        mapper = ReplicateTensorToMesh(mesh)  # as ttnn: a mesh tensor without a mapper is on every device
     if not isinstance(mapper, (ShardTensorToMesh, ReplicateTensorToMesh)):
         raise TypeError(f"{what}: mesh_mapper must be a ttnn.ShardTensorToMesh or ttnn.ReplicateTensorToMesh, got "
                         f"{_check.describe(mapper)}")
