@@ -148,6 +148,16 @@ def test_mesh_errors(mesh):
     with pytest.raises(ValueError, match=r"ttnn.to_torch: the tensor is spread over 4 devices: pass "
                                          r"mesh_composer=ttnn.ConcatMeshToTensor\(mesh_device, dim=...\)"):
         ttnn.to_torch(t)
+    with pytest.raises(ValueError, match=r"ttnn.to_torch: ConcatMeshToTensor dim=2 is not a dimension of the 2-D "
+                                         r"shards"):
+        ttnn.to_torch(t, mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=2))
+    other = ttnn.open_mesh_device(ttnn.MeshShape(1, 1))
+    try:
+        with pytest.raises(ValueError, match=r"ttnn.to_torch: mesh_composer was made for another mesh device than the "
+                                             r"tensor's"):
+            ttnn.to_torch(t, mesh_composer=ttnn.ConcatMeshToTensor(other, dim=0))
+    finally:
+        ttnn.close_mesh_device(other)
     with pytest.raises(TypeError, match=r"op: a is a mesh tensor over 4 devices: an operation takes one device tensor"):
         as_tensor(t, "op: a")
     with pytest.raises(TypeError, match=r"ttnn.all_reduce: input_tensor must be a mesh tensor"):

@@ -278,6 +278,11 @@ def compose(tensor, composer, what):
                          "mesh_composer=ttnn.ConcatMeshToTensor(mesh_device, dim=...)")
     if not isinstance(composer, ConcatMeshToTensor):
         raise TypeError(f"{what}: mesh_composer must be a ttnn.ConcatMeshToTensor, got {_check.describe(composer)}")
+    if composer.mesh is not tensor._mesh:
+        raise ValueError(f"{what}: mesh_composer was made for another mesh device than the tensor's")
+    rank = len(tensor.shape)
+    if not -rank <= composer.dim < rank:
+        raise ValueError(f"{what}: ConcatMeshToTensor dim={composer.dim} is not a dimension of the {rank}-D shards")
     return composer.compose([s._values() for s in tensor._shards])
 
 
