@@ -114,7 +114,10 @@ def test_all_reduce_then_relu_is_replicated(mesh):
 
 
 def test_all_reduce_over_one_axis():
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_2D)
     m = ttnn.open_mesh_device(ttnn.MeshShape(2, 2))
+    ttnn.set_fabric_config(ttnn.FabricConfig.DISABLED)
+    assert m.fabric_config == ttnn.FabricConfig.FABRIC_2D  # the config the mesh was opened with
     try:
         a = np.arange(4, dtype=np.float32).repeat(32 * 32).reshape(4 * 32, 32)
         t = ttnn.from_torch(a, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=m,
@@ -173,3 +176,23 @@ def test_mesh_errors(mesh):
         ttnn.set_fabric_config("1D")
     with pytest.raises(TypeError, match=r"ttnn.ShardTensorToMesh: mesh_device must be a ttnn.MeshDevice, got None"):
         ttnn.ShardTensorToMesh(None, dim=0)
+
+
+def test_all_reduce_without_a_fabric_is_a_warning_or_under_strict_an_error(monkeypatch):
+    ttnn.set_fabric_config(ttnn.FabricConfig.DISABLED)
+    m = ttnn.open_mesh_device(ttnn.MeshShape(1, 2))
+    try:
+        t = ttnn.from_torch(np.ones((64, 32), np.float32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=m,
+                            mesh_mapper=ttnn.ShardTensorToMesh(m, dim=0))
+        text = (r"ttnn.all_reduce: the mesh device was opened with FabricConfig.DISABLED, and ttnn's collectives move "
+                r"data over the fabric: call ttnn.set_fabric_config\(ttnn.FabricConfig.FABRIC_1D\) before "
+                r"ttnn.open_mesh_device")
+        monkeypatch.delenv("TESSEL_STRICT", raising=False)
+        with pytest.warns(ttnn.mesh.FabricWarning, match=text):
+            y = ttnn.all_reduce(t)
+        assert ttnn.to_torch(y, mesh_composer=ttnn.ConcatMeshToTensor(m, dim=0)).max() == 2.0
+        monkeypatch.setenv("TESSEL_STRICT", "1")
+        with pytest.raises(ValueError, match=text + r" \(TESSEL_STRICT=1 makes this an error\)"):
+            ttnn.all_reduce(t)
+    finally:
+        ttnn.close_mesh_device(m)

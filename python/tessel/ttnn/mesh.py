@@ -21,12 +21,16 @@
   between devices through the host (their pages as they are, no
   conversion) and added on the devices' Tensix cores with ttnn.add, in
   device order, so every device holds the same bits.
-- set_fabric_config is accepted and recorded (fabric_config()); tessel's
-  devices have no fabric between them.
+- set_fabric_config is accepted and recorded (fabric_config(); a mesh
+  keeps the config it was opened with); tessel's devices have no fabric
+  between them. all_reduce on a mesh opened with FabricConfig.DISABLED is a
+  FabricWarning (an error under TESSEL_STRICT=1): ttnn's collectives need
+  the fabric.
 """
 
 import enum
 import os
+import warnings
 
 import numpy as np
 
@@ -35,7 +39,7 @@ from ..ttl.settings import settings
 from .device import Device, trace_path
 from .tensor import Tensor
 
-__all__ = ["ConcatMeshToTensor", "FabricConfig", "GetNumAvailableDevices", "MeshDevice", "MeshShape",
+__all__ = ["ConcatMeshToTensor", "FabricConfig", "FabricWarning", "GetNumAvailableDevices", "MeshDevice", "MeshShape",
            "ReplicateTensorToMesh", "ShardTensorToMesh", "all_reduce", "close_mesh_device", "fabric_config",
            "get_num_devices", "open_mesh_device", "set_fabric_config", "set_num_devices", "system_mesh_shape"]
 
@@ -78,6 +82,11 @@ def GetNumAvailableDevices() -> int:  # noqa: N802  (ttnn's name)
 
 def get_num_devices() -> int:
     return num_devices()
+
+
+class FabricWarning(UserWarning):
+    """A likely bug in a mesh program that tessel still runs: a collective on
+    a mesh opened without a fabric config."""
 
 
 class FabricConfig(enum.Enum):
@@ -309,6 +318,13 @@ def all_reduce(input_tensor, cluster_axis=None, *, memory_config=None, num_links
         raise TypeError(f"{what}: input_tensor must be a mesh tensor (ttnn.from_torch(..., device=mesh_device, "
                         f"mesh_mapper=...)), got {_check.describe(input_tensor)}")
     mesh = input_tensor._mesh
+    if mesh.fabric_config == FabricConfig.DISABLED:
+        message = (f"{what}: the mesh device was opened with FabricConfig.DISABLED, and ttnn's collectives move data "
+                   "over the fabric: call ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D) before "
+                   "ttnn.open_mesh_device")
+        if os.environ.get("TESSEL_STRICT", "") == "1":
+            raise ValueError(message + " (TESSEL_STRICT=1 makes this an error)")
+        warnings.warn(message, FabricWarning, stacklevel=2)
     rows, cols = mesh.shape
     if cluster_axis is None:
         groups = [list(range(rows * cols))]
