@@ -6,8 +6,9 @@ hand before a program opens its device.
     settings.keep_kernels = "generated/"   # write every generated kernel there
 
 One process-wide object; ttnn.open_device reads arch, grid, policy, trace
-and timing when it opens a device, the DSL compiler reads keep_kernels when
-it generates a kernel.
+and timing when it opens a device (ttnn.open_mesh_device too, and
+num_devices, the devices the machine has), the DSL compiler reads
+keep_kernels when it generates a kernel.
 """
 
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ class Settings:
     trace: "str | None" = None  # a Perfetto trace file devices write (None: none)
     timing: bool = False  # print each operation's cycle estimate
     keep_kernels: "str | None" = None  # a directory every generated kernel's C++ is written to
+    num_devices: "int | None" = None  # the devices the machine has (None: TESSEL_MESH's, else 8)
 
 
 settings = Settings()

@@ -1,45 +1,148 @@
-"""The TT-NN names that tessel.ttl's runtime resources use
-(spec/operation-runtime-resources): SemaphoreDescriptor, the core types and
-TensorAccessorArgs, so that the spec's snippets run with `import tessel.ttnn
-as ttnn`.
+"""tessel.ttnn: the TT-NN host API that TT-Lang programs call, over tessel's
+simulated devices (docs/ttnn.md).
 
-    semaphore = ttnn.SemaphoreDescriptor(first_free_semaphore_id, core_ranges=core_ranges, initial_value=0)
-    ttl.CoreRuntimeArgs(ttnn.CoreCoord(0, 0), (first_free_semaphore_id, 0))
+    import tessel.ttnn as ttnn
+    device = ttnn.open_device(device_id=0)
+    a = ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                        memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    y = ttnn.to_torch(ttnn.relu(ttnn.add(a, a)))
+    ttnn.close_device(device)
 
-CoreCoord, CoreRange and CoreRangeSet are tessel's own (tessel.core).
+- device.py: open_device / close_device / synchronize_device, ttnn.Device
+- types.py: DataType (bfloat16, float32, ...), Layout, TILE_SIZE
+- memory.py: MemoryConfig, DRAM/L1_MEMORY_CONFIG, sharding, CoreGrid
+- tensor.py: ttnn.Tensor (host, device or mesh)
+- creation.py: from_torch / to_torch, empty, rand, zeros, full, to_memory_config, ...
+- operations.py and kernels.py: element-wise ops and matmul, as tessel
+  programs on the device the tensors live on
+- mesh.py: mesh devices, mesh mappers and composers, all_reduce
+- work_split.py: split_work_to_cores
+- descriptors.py: SemaphoreDescriptor (tessel.ttl's runtime resources)
+
+CoreCoord, CoreRange, CoreRangeSet and TensorAccessorArgs are tessel's own.
 """
 
-from dataclasses import dataclass
+# First: tessel.ttl's records import SemaphoreDescriptor from this package
+# while the modules below import tessel.ttl.
+from .descriptors import SemaphoreDescriptor  # isort: skip
 
-from .. import _check
 from ..core import CoreCoord, CoreRange, CoreRangeSet
-from ..device import TensorAccessorArgs  # noqa: F401  (the ttnn spelling of the one class)
+from ..device import TensorAccessorArgs
+from . import device as _device_module
+from .creation import (
+    deallocate,
+    empty,
+    empty_like,
+    from_device,
+    from_torch,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    rand,
+    to_device,
+    to_layout,
+    to_memory_config,
+    to_torch,
+    zeros,
+    zeros_like,
+)
+from .device import Arch, Device, close_device, open_device, synchronize_device
+from .memory import (
+    DRAM_MEMORY_CONFIG,
+    L1_MEMORY_CONFIG,
+    BufferType,
+    CoreGrid,
+    MemoryConfig,
+    ShardOrientation,
+    ShardSpec,
+    ShardStrategy,
+    TensorMemoryLayout,
+    create_sharded_memory_config,
+)
+from .mesh import (
+    ConcatMeshToTensor,
+    FabricConfig,
+    GetNumAvailableDevices,
+    MeshDevice,
+    MeshShape,
+    ReplicateTensorToMesh,
+    ShardTensorToMesh,
+    all_reduce,
+    close_mesh_device,
+    fabric_config,
+    get_num_devices,
+    open_mesh_device,
+    set_fabric_config,
+    set_num_devices,
+)
+from .operations import (
+    abs,
+    add,
+    ceil,
+    cos,
+    divide,
+    exp,
+    exp2,
+    floor,
+    gelu,
+    leaky_relu,
+    log,
+    matmul,
+    maximum,
+    minimum,
+    mul,
+    multiply,
+    neg,
+    pow,
+    reciprocal,
+    relu,
+    relu_max,
+    relu_min,
+    rsqrt,
+    sigmoid,
+    sign,
+    silu,
+    sin,
+    sqrt,
+    square,
+    sub,
+    subtract,
+    tanh,
+    typecast,
+)
+from .tensor import Shape, StorageType, Tensor
+from .types import (
+    ROW_MAJOR_LAYOUT,
+    TILE_LAYOUT,
+    TILE_SIZE,
+    DataType,
+    Layout,
+    bfloat4_b,
+    bfloat8_b,
+    bfloat16,
+    float32,
+    int32,
+    uint8,
+    uint16,
+    uint32,
+)
+from .work_split import num_cores_to_corerangeset, split_work_to_cores
 
-__all__ = ["CoreCoord", "CoreRange", "CoreRangeSet", "SemaphoreDescriptor", "TensorAccessorArgs"]
+device = _device_module  # ttnn.device.Arch, as ttnn spells it
 
-
-@dataclass(frozen=True)
-class SemaphoreDescriptor:
-    """A caller semaphore: its id (what kernels pass to get_semaphore()), the
-    cores it is placed on and its initial value. In runtime resources the id
-    must be at least the factory's first_free_semaphore_id."""
-
-    id: int
-    core_ranges: CoreRangeSet
-    initial_value: int = 0
-
-    def __post_init__(self):
-        object.__setattr__(self, "id", _check.integer(self.id, "ttnn.SemaphoreDescriptor: id", 0, _check.WORD_MAX,
-                                                      "an integer-indexable non-boolean semaphore id"))
-        ranges = self.core_ranges
-        if isinstance(ranges, CoreRange):
-            ranges = CoreRangeSet([ranges])
-        if not isinstance(ranges, CoreRangeSet):
-            raise TypeError("ttnn.SemaphoreDescriptor: core_ranges must be a ttnn.CoreRangeSet (or a ttnn.CoreRange), "
-                            f"got {_check.describe(self.core_ranges)}")
-        object.__setattr__(self, "core_ranges", ranges)
-        object.__setattr__(self, "initial_value",
-                           _check.integer(self.initial_value, "ttnn.SemaphoreDescriptor: initial_value", 0,
-                                          _check.WORD_MAX, "an integer-indexable non-boolean 32-bit word"))
-
-
+__all__ = [
+    "Arch", "BufferType", "ConcatMeshToTensor", "CoreCoord", "CoreGrid", "CoreRange", "CoreRangeSet",
+    "DRAM_MEMORY_CONFIG", "DataType", "Device", "FabricConfig", "GetNumAvailableDevices", "L1_MEMORY_CONFIG",
+    "Layout", "MemoryConfig", "MeshDevice", "MeshShape", "ROW_MAJOR_LAYOUT", "ReplicateTensorToMesh",
+    "SemaphoreDescriptor", "Shape", "ShardOrientation", "ShardSpec", "ShardStrategy", "ShardTensorToMesh",
+    "StorageType", "TILE_LAYOUT", "TILE_SIZE", "Tensor", "TensorAccessorArgs", "TensorMemoryLayout", "abs", "add",
+    "all_reduce", "bfloat16", "bfloat4_b", "bfloat8_b", "ceil", "close_device", "close_mesh_device", "cos",
+    "create_sharded_memory_config", "deallocate", "divide", "empty", "empty_like", "exp", "exp2", "fabric_config",
+    "float32", "floor", "from_device", "from_torch", "full", "full_like", "gelu", "get_num_devices", "int32",
+    "leaky_relu", "log", "matmul", "maximum", "minimum", "mul", "multiply", "neg", "num_cores_to_corerangeset",
+    "ones", "ones_like", "open_device", "open_mesh_device", "pow", "rand", "reciprocal", "relu", "relu_max",
+    "relu_min", "rsqrt", "set_fabric_config", "set_num_devices", "sigmoid", "sign", "silu", "sin",
+    "split_work_to_cores", "sqrt", "square", "sub", "subtract", "synchronize_device", "tanh", "to_device",
+    "to_layout", "to_memory_config", "to_torch", "typecast", "uint16", "uint32", "uint8", "zeros", "zeros_like",
+]
