@@ -34,7 +34,8 @@ runtime arguments).
 """
 
 from ..device import BufferType, ShardSpec
-from . import block, math
+from . import block, dtype_utils, math, utils
+from .settings import settings
 from .compiler import CompileError
 from .dsl import (
     TILE_SHAPE,
@@ -65,7 +66,7 @@ from .records import (
     ProgramRuntimeResources,
 )
 from .runner import Runner, emit_runner, load_runner
-from .tensor import Tensor
+from .tensor import Tensor, as_tensor
 
 # The compiler's spellings of block functions at the top level (ttl.exp, ttl.transpose, ...).
 from .block import broadcast, fill, transpose, where  # noqa: E402
@@ -103,7 +104,11 @@ __all__ = [
     "CompileError",
     "DataflowBuffer",
     "GroupTransfer",
+    "as_tensor",
     "block",
+    "dtype_utils",
+    "settings",
+    "utils",
     "compute",
     "copy",
     "datamovement",

@@ -450,7 +450,7 @@ def test_calls_need_tensors(device):
 
     t = ttl.Tensor.allocate(device, (32, 32))
     assert message(TypeError, lambda: op(t, t.buffer)) == (
-        "operation 'op': b must be a ttl.Tensor, got <tessel.Buffer DRAM interleaved 2048 B, page 2048 B, addr... "
+        "operation 'op': b must be a ttl.Tensor or a ttnn.Tensor, got <tessel.Buffer DRAM interleaved 2048 B, page 2048 B, addr... "
         "(Buffer)")
     assert message(TypeError, lambda: op(t)) == "operation 'op' takes 2 tensors (a, b), got 1"
 
