@@ -26,14 +26,16 @@ Not thread-safe: one operation object runs one execution at a time.
 
 import functools
 import inspect
+import sys
 
 from .. import _check, _tessel
 from ..core import CoreCoord, CoreRange, CoreRangeSet
 from ..device import Device
 from ..errors import DeadlockError, KernelError, KernelFault, ProgramError, ValidationError
+from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
-from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
+from .settings import settings
 from .tensor import Tensor, as_tensor
 
 __all__ = ["Operation", "operation"]
@@ -239,6 +241,10 @@ class Operation:
             raise
         self._lifetimes = retained(results[0]) if results else ()
         self._last_plan = plan
+        if settings.timing and device.timing:
+            t = device.last_run_timing()
+            print(f"[tessel] operation '{self.name}': {t.device_cycles} cycles ({t.device_us:.1f} us at "
+                  f"{t.clock_mhz:g} MHz)", file=sys.stderr)
 
     @property
     def lifetimes(self):

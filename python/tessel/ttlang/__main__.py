@@ -77,6 +77,8 @@ def _apply(options):
     settings.timing = options.timing
     settings.keep_kernels = os.path.abspath(options.keep_kernels) if options.keep_kernels else None
     settings.num_devices = options.num_devices
+    # print() in kernels shows, as in TT-Lang (TESSEL_DPRINT_CORES narrows it).
+    os.environ.setdefault("TESSEL_DPRINT_CORES", "all")
 
 
 def _exit_status(code):
