@@ -3,6 +3,8 @@
 # writer copies the one result block to two output tensors (two copies read
 # the block at once) and waits both through a group. y = y2 = a + b.
 # tt-lang lists GroupTransfer as simulator-only; tessel runs it.
+# sim: no (tt-lang-sim 1.1.6 needs Python 3.12 to inject the waits of handles
+#   it cannot see waited, which GroupTransfer handles are; the venv has 3.11)
 # expect: pass
 # needs: torch
 import torch
