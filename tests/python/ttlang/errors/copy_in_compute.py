@@ -1,5 +1,5 @@
 # ttl.copy in a compute kernel (copies belong to data-movement kernels).
-# expect: error (?i)(copy|data.?movement)
+# expect: error (?i)(compute|data.?movement)
 # line: 22
 # tt-lang-sim: RuntimeError: Cannot perform copy (as source): not a valid next dataflow step
 #   for this block. ... expected one of [PUSH, STORE_SRC], attempted COPY_SRC,

@@ -1,6 +1,6 @@
 # Copy lock: a second copy writes a block while the first copy into it is
 # still in flight (no wait between them).
-# expect: error (?i)(lock|in flight|pending|not a valid|cannot)
+# expect: error (?i)(lock|in flight|still (being )?(written|read)|before .*wait|not (yet )?waited)
 # line: 28
 # tt-lang-sim: RuntimeError: Cannot perform copy (as destination): not a valid next
 #   dataflow step for this block. A copy may still be in flight (NAW) ... Where: the

@@ -1,6 +1,6 @@
 # Copy source lock: the writer starts a copy out of y_blk and, before it is
 # waited, starts a copy into the same block.
-# expect: error (?i)(lock|in flight|pending|not a valid|cannot)
+# expect: error (?i)(lock|in flight|still (being )?(written|read)|before .*wait|not (yet )?waited)
 # line: 36
 # tt-lang-sim: RuntimeError: Cannot perform copy (as destination): not a valid next
 #   dataflow step for this block. This block is a copy source while other copies may

@@ -1,6 +1,6 @@
 # Reading a block before its copy's wait: the reader copies a_blk out to y
 # while the copy into a_blk is still in flight.
-# expect: error (?i)(lock|in flight|pending|not a valid|cannot|before)
+# expect: error (?i)(lock|in flight|still (being )?(written|read)|before .*wait|not (yet )?waited)
 # line: 28
 # tt-lang-sim: RuntimeError: Cannot perform copy (as source): not a valid next dataflow
 #   step for this block. A copy may still be in flight (NAW) ... requested at

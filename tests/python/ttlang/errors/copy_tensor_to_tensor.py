@@ -1,6 +1,6 @@
 # A copy between two tensor slices (a copy moves data between a block and a
 # tensor slice or a pipe, never tensor to tensor).
-# expect: error (?i)(copy|block)
+# expect: error (?i)(tensor.*tensor|block)
 # line: 28
 # tt-lang-sim: ValueError: No copy handler registered for (Tensor, Tensor) (line 28)
 import ttnn

@@ -1,6 +1,6 @@
 # An operation with one data-movement kernel instead of two: the reader also
 # writes y. The report names the operation.
-# expect: error (?i)(kernel|datamovement|data.movement)
+# expect: error (?i)((two|three|2|3) (data.?movement )?kernels|data.?movement kernel)
 # line: 12
 # tt-lang-sim: ValueError: Operation must define exactly 3 kernels (compute, dm0, dm1),
 #   got 2 (from the call; no line in the operation is named).

@@ -1,6 +1,6 @@
 # Pushing a block while the copy into it is still in flight: push() comes
 # before tx.wait().
-# expect: error (?i)(in flight|pending|not a valid|cannot|before)
+# expect: error (?i)(in flight|still (being )?written|before .*wait|not (yet )?waited)
 # line: 28
 # tt-lang-sim: RuntimeError: Cannot perform push(): not a valid next dataflow step for
 #   this block. A copy may still be in flight (NAW) ... requested at
