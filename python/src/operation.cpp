@@ -167,16 +167,20 @@ nb::list descriptors_of(const ProgramDescriptor& d) {
   return out;
 }
 
-// compute: (math fidelity, fp32_dest_acc_en, dst_full_sync_en, math_approx_mode) or None for the defaults.
+// compute: (math fidelity, fp32_dest_acc_en, dst_full_sync_en, math_approx_mode, [unpack_to_dest_mode per
+// CB]) or None for the defaults.
 KernelDescriptor::Config config_of(int processor, nb::handle compute) {
   if (processor >= 0) return DataMovementConfigDescriptor{DataMovementProcessor(processor), NOC(processor)};
   ComputeConfigDescriptor c;
   if (!compute.is_none()) {
-    const auto [fidelity, fp32, full_sync, approx] = nb::cast<std::tuple<int, bool, bool, bool>>(compute);
+    const auto [fidelity, fp32, full_sync, approx, unpack] =
+        nb::cast<std::tuple<int, bool, bool, bool, std::vector<int>>>(compute);
     c.math_fidelity = MathFidelity(fidelity);
     c.fp32_dest_acc_en = fp32;
     c.dst_full_sync_en = full_sync;
     c.math_approx_mode = approx;
+    for (const int mode : unpack)
+      c.unpack_to_dest_mode.push_back(UnpackToDestMode(mode));
   }
   return c;
 }

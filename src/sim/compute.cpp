@@ -93,6 +93,13 @@ inline void unpack_rows(tessel_kernel_ctx* k, const char* call, const CallText& 
   to_rows(tmp, rows);
 }
 
+// Whether cb's Float32 tiles go straight to a 32-bit DST with all their bits
+// (ComputeConfig::unpack_to_dest_mode UnpackToDestFp32 and fp32_dest_acc_en).
+inline bool unpacks_to_dest(const tessel_kernel_ctx* k, uint32_t cb) {
+  return DataFormat(k->cbs[cb].data_format) == DataFormat::Float32 && k->fp32_dest_acc_en &&
+         ((k->unpack_to_dest_fp32 >> cb) & 1u);
+}
+
 // ---- Tile loops (vectorised) ----
 
 template <bool kRound>
@@ -224,7 +231,7 @@ inline void copy_one(tessel_kernel_ctx* k, const char* call, const CallText& wha
   check_unpack_format(k, what, cb, 0, file, line);
   const DataFormat f = DataFormat(k->cbs[cb].data_format);
   // Through SrcA, except Float32 CBs unpacked straight to a 32-bit DST.
-  if (f == DataFormat::Float32 && k->fp32_dest_acc_en && ((k->unpack_to_dest_fp32 >> cb) & 1u))
+  if (unpacks_to_dest(k, cb))
     unpack_tile(f, tile, d);
   else
     unpack_src(f, tile, d);
@@ -425,7 +432,13 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
   float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   check_unpack_format(k, what, cb, 0, file, line);
   Scratch& w = scratch();
-  unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a, w.t, file, line);
+  if (unpacks_to_dest(k, cb)) {
+    // A 32-bit tile unpacked to DST is transposed in DST: all its bits are kept.
+    unpack_tile(DataFormat::Float32, front_tile(k, "transpose_wh_tile", what, cb, itile, file, line), w.t);
+    to_rows(w.t, w.a);
+  } else {
+    unpack_rows(k, "transpose_wh_tile", what, cb, itile, w.a, w.t, file, line);
+  }
   transpose_rows(w.a, w.c);
   from_rows(w.c, w.t);
   k->fp32_dest_acc_en ? store<false>(d, w.t) : store<true>(d, w.t);

@@ -7,9 +7,10 @@ leaves are waited blocks (CB tiles), fills and scalars. `lower_store`
 emits, for `out.store(expr)`, a loop over the output block's tiles in
 chunks that fit DST: per chunk one tile_regs_acquire, the tree's operations
 in post-order (each init once, then the op for every tile of the chunk),
-commit/wait, one pack per tile into the reserved block, release. Every node
-gets its own DST register per tile (no reuse), so a matmul always
-accumulates into a register the acquire zeroed.
+commit/wait, one pack per tile into the reserved block, release. Registers
+are allocated per tile (allocate): results go into their left operand's
+register, and a matmul or reduce (which accumulate) always gets a register
+the acquire zeroed.
 
 A binary + - * of two blocks of the same shape is one FPU operation
 (add_tiles, ...); anything else loads its operands into DST (copy_tile,
@@ -80,10 +81,22 @@ class Node:
     block: object = None  # the compiler's held block, for a 'block' leaf
     line: int = 0
 
+    def copy(self):
+        """This tree with fresh nodes (the leaves' blocks shared)."""
+        return Node(self.kind, self.shape, [c.copy() for c in self.children], self.op, self.param, self.block,
+                    self.line)
+
     def walk(self):
         yield self
         for c in self.children:
             yield from c.walk()
+
+
+def _narrow(leaf):
+    """Whether a block's elements fit the FPU's 19-bit source registers
+    without loss (32-bit ones go through DST and the SFPU instead, as
+    TT-Lang's compiler routes them)."""
+    return leaf.block.dfb.dtype.name not in ("Float32", "Int32", "UInt32")
 
 
 def _fpu(node):
@@ -91,7 +104,7 @@ def _fpu(node):
     if node.kind != "binary" or node.op not in BINARY_FPU:
         return False
     a, b = node.children
-    return a.kind == "block" and b.kind == "block" and a.shape == b.shape
+    return a.kind == "block" and b.kind == "block" and a.shape == b.shape and _narrow(a) and _narrow(b)
 
 
 def _fpu_bcast(node):
@@ -101,10 +114,12 @@ def _fpu_bcast(node):
         return None
     a, b = node.children
     if a.kind == "block" and a.shape == node.shape and b.kind == "bcast":
-        return a, b
-    if node.op != "-" and b.kind == "block" and b.shape == node.shape and a.kind == "bcast":
-        return b, a
-    return None
+        pair = a, b
+    elif node.op != "-" and b.kind == "block" and b.shape == node.shape and a.kind == "bcast":
+        pair = b, a
+    else:
+        return None
+    return pair if _narrow(pair[0]) and _narrow(pair[1].children[0]) else None
 
 
 def _leaf(node):
@@ -123,11 +138,33 @@ def needs_zeros(expr):
     return any(needs_zeros(c) for c in expr.children)
 
 
-def _count(node):
-    """DST registers the node's tree takes per tile (one per node)."""
-    if _leaf(node):
-        return 1
-    return 1 + sum(_count(c) for c in node.children)
+def allocate(expr):
+    """The steps of `expr` in post-order and each node's DST register (per
+    output tile), and how many registers a tile takes. A binary op leaves
+    its result in its left operand's register and frees the right one; a
+    unary op works in place; a matmul or reduce accumulates, so it gets a
+    register nothing has written since the acquire."""
+    regs, steps, free, used = {}, [], [], [0]
+
+    def fresh():
+        used[0] += 1
+        return used[0] - 1
+
+    def walk(node):
+        if _leaf(node):
+            accumulates = node.kind in ("matmul", "reduce")
+            regs[node] = fresh() if accumulates or not free else free.pop()
+            steps.append(node)
+            return
+        for c in node.children:
+            walk(c)
+        regs[node] = regs[node.children[0]]
+        for c in node.children[1:]:
+            free.append(regs[c])
+        steps.append(node)
+
+    walk(expr)
+    return steps, regs, used[0]
 
 
 def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig, scratch=None):
@@ -140,31 +177,13 @@ def lower_store(emit, out, expr, tile_index, dst_capacity, reconfig, scratch=Non
     out_cb, out_offset, out_shape = out
     rows, cols = out_shape
     tiles = rows * cols
-    per_tile = _count(expr)
+    steps, regs, per_tile = allocate(expr)
     if per_tile > dst_capacity:
         raise ValueError(f"the expression needs {per_tile} DST tiles per output tile and DST holds {dst_capacity}; "
                          "split it into several store()s through an intermediate dataflow buffer")
     chunk = max(d for d in range(1, dst_capacity // per_tile + 1) if tiles % d == 0)
     emit(f"for (uint32_t t = 0; t < {tiles}u; t += {chunk}u) {{")
     emit("  tile_regs_acquire();")
-    regs = {}
-
-    def alloc(node):
-        regs[node] = len(regs)
-
-    steps = []
-
-    def walk(node):
-        if _leaf(node):
-            alloc(node)
-            steps.append(node)
-            return
-        for c in node.children:
-            walk(c)
-        alloc(node)
-        steps.append(node)
-
-    walk(expr)
     for node in steps:
         _emit_step(emit, node, regs, per_tile, chunk, tile_index, (out_cb, cols), reconfig, scratch or {})
     emit("  tile_regs_commit();")
@@ -264,7 +283,6 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
         init, call = BINARY_SFPU[node.op]
         emit("  " + init)
         emit(loop + call.format(a=f"u * {per_tile}u + {regs[a]}u", b=f"u * {per_tile}u + {regs[b]}u"))
-        regs[node] = regs[a]
     elif node.kind == "unary":
         (child,) = node.children
         if node.op in UNARY:
@@ -275,7 +293,6 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
             text = call.format(d=f"u * {per_tile}u + {regs[child]}u", p=f"ttl_dsl::bits({node.param})")
         emit("  " + init)
         emit(loop + text)
-        regs[node] = regs[child]
     elif node.kind == "matmul":
         a, b = node.children
         (_, k), (_, n) = a.shape, b.shape

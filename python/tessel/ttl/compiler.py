@@ -277,7 +277,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             self.emit(f"{var} = {scalar.code};")
             self.env[name] = Scalar(var, scalar.type)
             return
-        self.env[name] = ("const", value)
+        self.env[name] = value if _is_const(value) else ("const", value)
 
     def unpack(self, value, n, s):
         if isinstance(value, tuple) and len(value) == 2 and value[0] == "const":
@@ -291,7 +291,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         if not isinstance(s.target, ast.Name):
             raise self.error("only names can be updated with an augmented assignment in a kernel function", s)
         current = self.name(s.target.id, s)
-        if isinstance(current, Block):
+        if isinstance(current, Block) and current.reserved:
             if not isinstance(s.op, ast.Add):
                 raise self.error("a block takes '+=' (accumulation) only; use blk.store(expression)", s)
             self.store(current, s, value=self.expr(s.value), accumulate=True)
@@ -311,7 +311,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         self.indent += 1
         self.statements(s.body)
         self.indent -= 1
-        after_body = self.snapshot()
+        after_body = self.counts()
         self.restore(before)
         if s.orelse:
             self.emit("} else {")
@@ -319,7 +319,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             self.statements(s.orelse)
             self.indent -= 1
         self.emit("}")
-        if self.snapshot() != after_body:
+        if self.counts() != after_body:
             raise self.error("the branches of this if hold different dataflow-buffer blocks at their ends; acquire "
                              "and release blocks within each branch", s)
 
@@ -364,13 +364,18 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             self.statements(s.body)
 
     def loop_body(self, s):
-        before = self.snapshot()
+        if self.compute:
+            self.carry_expressions(s)
+        before = self.counts()
+        temps = {t.index: len(self.lists(t)["wait"]) for t in self.ctx.temps.values()}
         self.indent += 1
         self.loop_depth += 1
         self.statements(s.body)
+        if self.compute:
+            self.drop_iteration_temporaries(temps, s)
         self.loop_depth -= 1
         self.indent -= 1
-        if self.snapshot() != before:
+        if self.counts() != before:
             raise self.error("the loop body ends holding other dataflow-buffer blocks than it started with; release "
                              "(push/pop) every block acquired in an iteration within that iteration", s)
 

@@ -16,6 +16,10 @@ class BlockStatements:
     def lists(self, dfb):
         return self.held.setdefault(dfb.index, {"reserve": [], "wait": []})
 
+    def counts(self):
+        """How many blocks of each DFB the kernel holds (what loops and branches must agree on)."""
+        return {i: (len(v["reserve"]), len(v["wait"])) for i, v in self.held.items() if v["reserve"] or v["wait"]}
+
     def snapshot(self):
         return {i: (tuple(id(b) for b in v["reserve"]), tuple(id(b) for b in v["wait"]))
                 for i, v in self.held.items() if v["reserve"] or v["wait"]}
@@ -35,9 +39,11 @@ class BlockStatements:
         lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]
         return lst.index(blk) if blk in lst else -1
 
-    def acquire(self, dfb, reserved, node):
+    def acquire(self, dfb, reserved, node, var=None):
+        """reserve() or wait() one block of dfb. var: the C++ state of an
+        earlier block to reuse (a loop-carried temporary keeps one)."""
         lst = self.lists(dfb)["reserve" if reserved else "wait"]
-        var = self.fresh("b")
+        var = var or self.fresh("b")
         blk = Block(dfb, reserved, var, None, self.line)
         k = len(lst)
         lst.append(blk)
@@ -64,6 +70,8 @@ class BlockStatements:
             if explicit:
                 self.emit(f'ttl_dsl::used_after_release(s{blk.var}, "{what}", __builtin_FILE(), __builtin_LINE());')
             return
+        if self.compute:
+            self.keep_expressions_of(blk, node)
         if lst[0] is not blk:
             raise self.error(f"{what} of block '{blk.name}' before block '{lst[0].name}', which was acquired from "
                              f"the same dataflow buffer earlier: blocks are released in the order they were "

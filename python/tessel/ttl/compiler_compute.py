@@ -3,9 +3,11 @@ expressions built from operators, ttl.math and ttl.block calls, and
 store(), lowered by blockexpr.py.
 """
 
+import ast
+
 from . import blockexpr
 from .blockexpr import Node
-from .compiler_values import Block, Expr, _const, _is_const, _two_d
+from .compiler_values import Block, CompileError, Expr, _const, _is_const, _two_d
 
 
 class ComputeStatements:
@@ -16,7 +18,9 @@ class ComputeStatements:
 
     def as_node(self, v, e):
         if isinstance(v, Expr):
-            return v.node
+            # A copy per use: an expression used twice is computed twice (a result is
+            # overwritten in place by the op that consumes it).
+            return v.node.copy()
         if isinstance(v, Block):
             if not self.compute:
                 raise self.error("block arithmetic runs in a compute kernel; a data-movement kernel copies blocks",
@@ -152,6 +156,58 @@ class ComputeStatements:
         self.scratch_cb("ones")
         return Expr(Node("reduce", out, [x], op=op[len("reduce_"):] + ":" + kind, line=self.line))
 
+    def keep_expressions_of(self, blk, node):
+        """Before `blk` is released: every variable holding a block
+        expression that reads it is computed now into a temporary (an
+        operation-owned CB the compute kernel both fills and reads), and
+        then names that temporary's block, as TT-Lang evaluates an expression
+        when it is assigned."""
+        for name, value in list(self.env.items()):
+            if isinstance(value, Expr) and any(n.kind == "block" and n.block is blk for n in value.node.walk()):
+                self.materialize(name, value, node)
+
+    def materialize(self, name, expr, node):
+        temp = self.ctx.temp_cb(self.kfn.name + "." + name, expr.node.shape, self)
+        del self.env[name]
+        old = list(self.lists(temp)["wait"])
+        saved, self.naming = self.naming, name
+        try:
+            fresh = self.acquire(temp, True, node)
+            self.store(fresh, node, value=expr)
+            self.release(fresh, node)
+            for b in old:
+                self.release(b, node)
+            # The value keeps its C++ state across iterations of a loop that updates it.
+            self.env[name] = self.acquire(temp, False, node, var=old[0].var if len(old) == 1 else None)
+        finally:
+            self.naming = saved
+
+    def carry_expressions(self, loop):
+        """Before a loop: a block expression variable the loop assigns is
+        computed into its temporary now, so every iteration starts and ends
+        holding that temporary's one block (the value carried between them)."""
+        assigned = set()
+        for n in ast.walk(loop):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+            for t in targets:
+                assigned |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+        for name in sorted(assigned):
+            if isinstance(self.env.get(name), Expr):
+                self.materialize(name, self.env[name], loop)
+
+    def drop_iteration_temporaries(self, before, loop):
+        """At the end of a loop body: the temporaries first made in this
+        iteration (a variable assigned in the iteration before it is read) are
+        dropped, so the next iteration starts as this one did."""
+        for temp in self.ctx.temps.values():
+            held = self.lists(temp)["wait"]
+            while len(held) > before.get(temp.index, 0):
+                blk = held[0]
+                for name, value in list(self.env.items()):
+                    if value is blk:
+                        del self.env[name]
+                self.release(blk, loop)
+
     def scratch_cb(self, kind):
         """The CB of a constant tile the compute kernel makes at its start
         (zeros for broadcasts, ones for reduce scalers)."""
@@ -182,12 +238,14 @@ class ComputeStatements:
             self.emit(f"pack_reconfig_l1_acc(s{blk.var}.state == ttl_dsl::kFresh ? 0u : 1u);")
         self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
         offset = self.position(blk) * blk.dfb.pages
-        formats = {d.dtype for d in self.ctx.dfbs}
+        formats = {d.dtype for d in self.ctx.dfbs} | {t.dtype for t in self.ctx.temps.values()}
         if blockexpr.needs_zeros(n):
             self.scratch_cb("zeros")
         try:
             blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
                                   self.ctx.dst_capacity, len(formats) > 1 or bool(self.ctx.scratch), self.ctx.scratch)
+        except CompileError:
+            raise
         except ValueError as err:
             raise self.error(str(err), e) from None
         if accumulate:

@@ -4,6 +4,7 @@ the dataflow buffers, the compute options, and the fingerprint that says
 when a traced body must be compiled again.
 """
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -29,12 +30,29 @@ __all__ = ["ComputeOptions", "compile_functions", "dsl_fingerprint", "dsl_legend
 DSL_DM_RISCS = (1, 0)
 
 
+# Formats whose elements fill a 32-bit DST slot.
+WIDE_FORMATS = (DataFormat.Float32, DataFormat.Int32, DataFormat.UInt32)
+
+
 @dataclass(frozen=True)
 class ComputeOptions:
+    """The compute kernel's configuration. fp32_dest_acc_en None is TT-Lang's
+    automatic choice: on when a dataflow buffer holds 32-bit elements.
+    unpack_fp32: the CBs whose tiles reach DST with all 32 bits
+    (UnpackToDestFp32; the 32-bit DFBs when DST is 32-bit)."""
+
     math_fidelity: MathFidelity
-    fp32_dest_acc_en: bool
+    fp32_dest_acc_en: "bool | None"
     dst_full_sync_en: bool
     math_approx_mode: bool
+    unpack_fp32: tuple = ()
+
+    def resolved(self, dfbs):
+        """These options for an operation with `dfbs`."""
+        wide = [d.index for d in dfbs if d.dtype in WIDE_FORMATS]
+        fp32 = bool(wide) if self.fp32_dest_acc_en is None else self.fp32_dest_acc_en
+        return ComputeOptions(self.math_fidelity, fp32, self.dst_full_sync_en, self.math_approx_mode,
+                              tuple(wide) if fp32 else ())
 
     @staticmethod
     def of(fp32_dest_acc_en, dst_full_sync_en, math_fidelity, math_approx_mode, what):
@@ -54,13 +72,20 @@ class ComputeOptions:
         flags = []
         for n, v in (("fp32_dest_acc_en", fp32_dest_acc_en), ("dst_full_sync_en", dst_full_sync_en),
                      ("math_approx_mode", math_approx_mode)):
+            if v is None and n == "fp32_dest_acc_en":
+                flags.append(v)
+                continue
             if not isinstance(v, bool):
                 raise TypeError(f"{what}: {n} must be a bool, got {_check.describe(v)}")
             flags.append(v)
         return ComputeOptions(math_fidelity, *flags)
 
     def lowered(self):
-        return (int(self.math_fidelity), self.fp32_dest_acc_en, self.dst_full_sync_en, self.math_approx_mode)
+        unpack = [0] * (max(self.unpack_fp32) + 1 if self.unpack_fp32 else 0)
+        for cb in self.unpack_fp32:
+            unpack[cb] = 1  # UnpackToDestMode::UnpackToDestFp32
+        return (int(self.math_fidelity), bool(self.fp32_dest_acc_en), self.dst_full_sync_en, self.math_approx_mode,
+                unpack)
 
     @property
     def dst_capacity(self):
@@ -78,8 +103,10 @@ class KernelContext:
         self.tensors = trace.tensors
         self.layouts = layouts
         self.roles = {}
-        self.dst_capacity = operation.compute_options.dst_capacity
+        self.options = operation.compute_options.resolved(trace.dfbs)
+        self.dst_capacity = self.options.dst_capacity
         self.scratch = {}  # "zeros" | "ones" -> the CB of that constant tile (the compute kernel's)
+        self.temps = {}  # "kernel.variable" -> the temporary DataflowBuffer of a variable's block expression
         self._cta, self._crta, _, _ = offsets(layouts)
         self.device = trace.tensors[0].buffer.device if trace.tensors else None
         # Pipes: one CB of landing slots after the DFBs' CBs (when a kernel captures a PipeNet).
@@ -121,16 +148,33 @@ class KernelContext:
         core = self.device.worker_core_from_logical_core((x, y))
         return core.x, core.y
 
+    def _next_cb(self, what, compiler):
+        cb = len(self.dfbs) + (self.pipe_cb is not None) + len(self.scratch) + len(self.temps)
+        if cb >= MAX_DFBS:
+            raise compiler.error(f"the operation's {len(self.dfbs)} dataflow buffers leave no circular buffer for "
+                                 f"{what}; a core has {MAX_DFBS}")
+        return cb
+
     def scratch_cb(self, kind, compiler):
         """The CB of a constant tile (after the DFBs' CBs), made on first use."""
         cb = self.scratch.get(kind)
         if cb is None:
-            cb = len(self.dfbs) + (self.pipe_cb is not None) + len(self.scratch)
-            if cb >= MAX_DFBS:
-                raise compiler.error(f"the operation's {len(self.dfbs)} dataflow buffers leave no circular buffer "
-                                     f"for the constant tile this operation needs ({kind}); a core has {MAX_DFBS}")
-            self.scratch[kind] = cb
+            cb = self.scratch[kind] = self._next_cb(f"the constant tile this operation needs ({kind})", compiler)
         return cb
+
+    def temp_cb(self, key, shape, compiler):
+        """The temporary buffer of a variable that holds a block expression
+        (two blocks of `shape`: the value, and the next one being computed)."""
+        temp = self.temps.get(key)
+        if temp is None:
+            dtype = DataFormat.Float32 if self.options.fp32_dest_acc_en else DataFormat.Float16_b
+            index = self._next_cb(f"the temporary of '{key}'", compiler)
+            temp = self.temps[key] = DataflowBuffer(index, _Like(dtype), tuple(shape), 2, ("<temporary>", 0))
+            temp.name = key.split(".", 1)[1]
+        elif temp.shape != tuple(shape):
+            raise compiler.error(f"'{key.split('.', 1)[1]}' holds block expressions of shapes {temp.shape} and "
+                                 f"{tuple(shape)}; a variable keeps one block shape")
+        return temp
 
     def tensor_index(self, t):
         return next((i for i, u in enumerate(self.tensors) if u is t), None)
@@ -194,13 +238,19 @@ def compile_functions(operation, trace, layouts, extern_selectors):
     if context.pipes:
         slot = context.pipe_slot
         cbs += ((slot * len(context.pipes), ((context.pipe_cb, int(DataFormat.Float16_b), slot),)),)
+    cbs += tuple((t.block_count * t.block_bytes, ((t.index, int(t.dtype), t.page_size),))
+                 for t in context.temps.values())
     scratch_page = formats.tile_size(DataFormat.Float16_b)
     cbs += tuple((scratch_page, ((cb, int(DataFormat.Float16_b), scratch_page),))
                  for cb in sorted(context.scratch.values()))
     semaphores = []
     for _, _, pipe in sorted(context.pipes.values(), key=lambda e: e[0]):
         semaphores += [len(pipe.destinations(context.grid_dims(pipe.rank))), 0]  # ready (all slots free), valid
-    return out, cbs, tuple(semaphores)
+    options = context.options
+    wide_temps = tuple(t.index for t in context.temps.values() if t.dtype in WIDE_FORMATS)
+    if wide_temps:
+        options = dataclasses.replace(options, unpack_fp32=options.unpack_fp32 + wide_temps)
+    return out, cbs, tuple(semaphores), options
 
 
 def dsl_fingerprint(trace):
@@ -275,3 +325,11 @@ def _uses_pipes(functions):
         if any(isinstance(v, PipeNet) for v in values):
             return True
     return False
+
+
+class _Like:
+    """What a temporary buffer is made like: tiles of a dtype."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        self.tiled = True

@@ -46,13 +46,14 @@ _PLAN_CACHE_LIMIT = 64
 
 
 def operation(fn=None, *, grid="auto", runtime_resource_factory=None, fabric_topology=None, name=None,
-              fp32_dest_acc_en=False, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
+              fp32_dest_acc_en=None, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
               options=None):
     """Decorate a body `def op(tensor, ...)` as a TT-Lang operation on the cores
     (0, 0)..(x - 1, y - 1) of grid=(x, y) ("auto" or "full": the device's
     worker grid; a callable: called with the tensors, returns (x, y)).
     fp32_dest_acc_en, dst_full_sync_en, math_fidelity and math_approx_mode
-    configure the compute kernel; options (a string of compiler options) is
+    configure the compute kernel (fp32_dest_acc_en None: on when a dataflow
+    buffer holds 32-bit elements, as TT-Lang's compiler chooses); options (a string of compiler options) is
     accepted and recorded. runtime_resource_factory, if given,
     is called as factory(tensors=..., core_ranges=..., first_free_semaphore_id=...)
     once per execution and returns a ttl.ProgramRuntimeResources.
@@ -80,6 +81,7 @@ class Plan:
         self.fingerprint = dsl_fingerprint(trace) if trace.functions else None
         self.circular_buffers = ()
         self.semaphores = ()  # initial values of the operation-owned semaphores (ids 0..n-1)
+        self.compute_options = operation.compute_options.resolved(trace.dfbs)
         order = []
         for c in trace.calls:
             if not any(c.kernel is k for k in order):
@@ -94,7 +96,8 @@ class Plan:
                                   f"({', '.join(map(repr, compute))}); a core has one compute context")
         compiled = []
         if trace.functions:
-            compiled, self.circular_buffers, self.semaphores = compile_functions(operation, trace, layouts, order)
+            compiled, self.circular_buffers, self.semaphores, self.compute_options = compile_functions(
+                operation, trace, layouts, order)
         dsl_dm = sum(p >= 0 for _, _, p in compiled)
         if dsl_dm + len(dm) > _DM_RISCS:
             raise ValidationError(f"operation '{operation.name}': {dsl_dm} data-movement kernel functions and "
@@ -137,7 +140,7 @@ class Operation:
     execution's resources retained."""
 
     def __init__(self, fn, *, grid="auto", runtime_resource_factory=None, fabric_topology=None, name=None,
-                 fp32_dest_acc_en=False, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
+                 fp32_dest_acc_en=None, dst_full_sync_en=False, math_fidelity="HiFi4", math_approx_mode=False,
                  options=None):
         if not callable(fn):
             raise TypeError(f"ttl.operation: the body must be a function, got {_check.describe(fn)}")
@@ -297,13 +300,13 @@ class Operation:
     def _operation_for(self, plan, tensors):
         # Keyed by the generated sources (which hold every tensor's accessor
         # offsets) and the CBs; the C++ fast path keys each tensor's accessor args itself.
-        key = (plan.sources, plan.circular_buffers, plan.semaphores)
+        key = (plan.sources, plan.circular_buffers, plan.semaphores, plan.compute_options)
         if self._cpp is not None and self._cpp_key == key:
             return self._cpp
         # Release the previous C++ Operation first: its Kernel handles can then be declared again.
         self._cpp = self._cpp_key = None
         self._cpp = build_operation(self.name, plan, plan.sources, self.claims, self.fabric_topology,
-                                    lambda k: k._cpp(), _claim_handle, self.compute_options)
+                                    lambda k: k._cpp(), _claim_handle, plan.compute_options)
         self._cpp_key = key
         return self._cpp
 
