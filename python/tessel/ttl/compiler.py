@@ -109,6 +109,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         self.loop_depth = 0
         self.naming = None  # the name the value being computed is assigned to (blocks carry it)
         self.scope = ""  # the C++ prefix of an inlined callback's locals
+        self.future = []  # the statements that run after the one being compiled (liveness of variables)
         self.callback_depth = 0
         for dfb in context.dfbs:
             names = [n for n, v in self.captured.items() if v is dfb]
@@ -129,6 +130,14 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
 
     def site(self, node):
         self.line = node.lineno + self.offset
+
+    def read_later(self, name):
+        """Whether a statement still to run may read `name`."""
+        for stmts in self.future:
+            for st in stmts:
+                if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(st)):
+                    return True
+        return False
 
     def var_name(self, name):
         """The C++ variable of a Python local (an inlined callback's locals are its own)."""
@@ -193,8 +202,12 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
     def statements(self, stmts):
         self.auto.append([])
         for i, s in enumerate(stmts):
-            self.statement(s)
-            self.release_unused(stmts[i + 1:], s)
+            self.future.append(stmts[i + 1:])
+            try:
+                self.statement(s)
+                self.release_unused(stmts[i + 1:], s)
+            finally:
+                self.future.pop()
         for name, blk in self.auto.pop():
             if not blk.released:
                 self.release(blk, stmts[-1] if stmts else None)
@@ -370,7 +383,11 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         temps = {t.index: len(self.lists(t)["wait"]) for t in self.ctx.temps.values()}
         self.indent += 1
         self.loop_depth += 1
-        self.statements(s.body)
+        self.future.append([s])  # the next iteration reads what the loop reads
+        try:
+            self.statements(s.body)
+        finally:
+            self.future.pop()
         if self.compute:
             self.drop_iteration_temporaries(temps, s)
         self.loop_depth -= 1

@@ -84,10 +84,12 @@ class BlockStatements:
         self.emit(f"{call}({blk.dfb.index}, {blk.dfb.pages});")
 
     def release_all(self, node):
-        for v in self.held.values():
-            for key in ("reserve", "wait"):
-                while v[key]:
-                    self.release(v[key][0], node)
+        """Release every held block (a release may compute a temporary, which holds a block of its own)."""
+        while True:
+            held = [v[key][0] for v in list(self.held.values()) for key in ("reserve", "wait") if v[key]]
+            if not held:
+                return
+            self.release(held[0], node)
 
     def tile_index(self, blk):
         """The CB index of the block's first tile among the waited (or reserved) front."""

@@ -32,17 +32,31 @@ class ComputeStatements:
         s = self.scalar(v, e)
         return Node("scalar", None, param=f"float({s.code})", line=self.line)
 
+    def as_leaf(self, v, e):
+        """A block leaf for an operation that reads CB tiles (@, transpose,
+        broadcast, reduce): a waited block as it is; an expression computed
+        first into a temporary of its own (made for this statement, released
+        after the statements of this list that read it)."""
+        x = self.as_node(v, e)
+        if x.kind == "block" or x.shape is None:
+            return x
+        name = f"<expression at line {self.line}, column {e.col_offset}>"
+        self.materialize(name, Expr(x), e)
+        blk = self.env.pop(name)
+        self.auto[-1].append((name, blk))
+        return self.as_node(blk, e)
+
     def block_binop(self, a, sym, b, e):
         if sym not in ("+", "-", "*", "/", "@"):
             raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
-        x, y = self.as_node(a, e), self.as_node(b, e)
         if sym == "@":
-            if x.kind != "block" or y.kind != "block":
-                raise self.error("the operands of @ are waited blocks (store an expression into a dataflow buffer "
-                                 "first)", e)
+            x, y = self.as_leaf(a, e), self.as_leaf(b, e)
+            if x.shape is None or y.shape is None:
+                raise self.error("the operands of @ are blocks", e)
             if x.shape[1] != y.shape[0]:
                 raise self.error(f"@ of blocks of shapes {x.shape} and {y.shape}: the inner dimensions differ", e)
             return Expr(Node("matmul", (x.shape[0], y.shape[1]), [x, y], line=self.line))
+        x, y = self.as_node(a, e), self.as_node(b, e)
         shape = x.shape or y.shape
         if x.shape is not None and y.shape is not None and x.shape != y.shape:
             raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
@@ -91,9 +105,7 @@ class ComputeStatements:
         if op in ("reduce_sum", "reduce_max"):
             return self.reduce(op, args, kwargs, e)
         if op == "transpose":
-            x = self.as_node(args[0], e)
-            if x.kind != "block":
-                raise self.error("ttl.transpose takes a waited block", e)
+            x = self.as_leaf(args[0], e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
 
@@ -119,9 +131,7 @@ class ComputeStatements:
         what = "ttl.block.broadcast"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.as_node(args[0], e)
-        if x.kind != "block":
-            raise self.error(f"{what} takes a waited block (store an expression first)", e)
+        x = self.as_leaf(args[0], e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
         if shape is None or not _is_const(shape):
@@ -142,9 +152,7 @@ class ComputeStatements:
         what = f"ttl.math.{op}"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.as_node(args[0], e)
-        if x.kind != "block":
-            raise self.error(f"{what} takes a waited block (store an expression first)", e)
+        x = self.as_leaf(args[0], e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         out = tuple(1 if d in dims else x.shape[d] for d in range(2))
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
@@ -164,11 +172,14 @@ class ComputeStatements:
         when it is assigned."""
         for name, value in list(self.env.items()):
             if isinstance(value, Expr) and any(n.kind == "block" and n.block is blk for n in value.node.walk()):
-                self.materialize(name, value, node)
+                if self.read_later(name):
+                    self.materialize(name, value, node)
+                else:
+                    del self.env[name]  # a dead value: nothing reads it again
 
     def materialize(self, name, expr, node):
         temp = self.ctx.temp_cb(self.kfn.name + "." + name, expr.node.shape, self)
-        del self.env[name]
+        self.env.pop(name, None)
         old = list(self.lists(temp)["wait"])
         saved, self.naming = self.naming, name
         try:
