@@ -192,7 +192,8 @@ inline void check_slice(const char* tensor, int32_t r0, int32_t r1, int32_t c0, 
   if (r1 - r0 != block_rows || c1 - c0 != block_cols) {
     Message m;
     m << "ttl.copy: the slice " << tensor << "[" << r0 << ":" << r1 << ", " << c0 << ":" << c1 << "] is "
-      << (r1 - r0) << "x" << (c1 - c0) << " " << unit << ", the block " << block_rows << "x" << block_cols;
+      << (r1 - r0) << "x" << (c1 - c0) << " " << unit << " and the block " << block_rows << "x" << block_cols
+      << ": their shapes differ";
     fail(m.text, file, line);
   }
 }

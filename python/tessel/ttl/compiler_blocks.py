@@ -46,6 +46,12 @@ class BlockStatements:
         var = var or self.fresh("b")
         blk = Block(dfb, reserved, var, None, self.line)
         k = len(lst)
+        if k + 1 > dfb.block_count:
+            what = "reserve()" if reserved else "wait()"
+            raise self.error(f"{what} of a block of dataflow buffer '{dfb.name}' while this kernel holds {k} "
+                             f"{'reserved' if reserved else 'waited'} block{'s' * (k != 1)} of it: the buffer has "
+                             f"{dfb.block_count} block{'s' * (dfb.block_count != 1)}, so this waits forever "
+                             "(a deadlock); release the held block first or make the buffer deeper", node)
         lst.append(blk)
         pages = dfb.pages
         if reserved:

@@ -27,12 +27,14 @@ from .records import Kernel, KernelKind
 from .tensor import as_tensor
 
 __all__ = ["DataflowBuffer", "GroupTransfer", "KernelFunction", "TILE_SHAPE", "compute", "copy", "datamovement",
-           "grid_size", "make_dataflow_buffer_like", "node"]
+           "grid_size", "make_dataflow_buffer_like", "max_dfbs", "node"]
 
 TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
 
-# Circular buffers a core has (the DFBs an operation may make).
-MAX_DFBS = 32
+def max_dfbs(device):
+    """Circular buffers a core of `device` has (the DFBs an operation may
+    make): 32 on Wormhole, 64 on Blackhole (TT-Lang spec, Appendix E)."""
+    return 64 if device is not None and device._d.arch() == "blackhole" else 32
 
 
 def element_size(dtype):
@@ -109,6 +111,19 @@ class DataflowBuffer:
         return f"ttl.DataflowBuffer{name}(shape={self.shape}, block_count={self.block_count}, {self.dtype.name})"
 
 
+def def_line(fn):
+    """(file, line) of the `def` of a function (after its decorators)."""
+    code = fn.__code__
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return code.co_filename, code.co_firstlineno
+    for i, text in enumerate(lines):
+        if text.lstrip().startswith(("def ", "async def ")):
+            return code.co_filename, start + i
+    return code.co_filename, code.co_firstlineno
+
+
 def make_dataflow_buffer_like(tensor, shape, block_count=2):
     """A dataflow buffer of blocks of `shape` (tiles of a tiled tensor, elements
     of a row-major one) with tensor's dtype, block_count blocks deep."""
@@ -122,10 +137,12 @@ def make_dataflow_buffer_like(tensor, shape, block_count=2):
     if not t.tiled and len(shape) != 2:
         raise ValueError(f"{what}: a block of a row-major tensor is (rows, elements), got shape {shape}")
     block_count = _check.integer(block_count, f"{what}: block_count", 1, 1 << 16, "a positive integer")
-    if len(trace.dfbs) >= MAX_DFBS:
-        raise ValueError(f"{what}: an operation has at most {MAX_DFBS} dataflow buffers (a core's circular "
-                         f"buffers); this is the {len(trace.dfbs) + 1}th")
-    dfb = DataflowBuffer(len(trace.dfbs), t, shape, block_count, _site())
+    site = _site()
+    limit = max_dfbs(trace.tensors[0].buffer.device if trace.tensors else None)
+    if len(trace.dfbs) >= limit:
+        raise ValueError(f"{site[0]}:{site[1]}: {what}: this would be dataflow buffer number {len(trace.dfbs) + 1}; "
+                         f"an operation has at most {limit} on this device (a core's circular buffers)")
+    dfb = DataflowBuffer(len(trace.dfbs), t, shape, block_count, site)
     trace.dfbs.append(dfb)
     return dfb
 
@@ -163,8 +180,9 @@ def _kernel_decorator(kind, kernel, what):
         if not inspect.isfunction(fn):
             raise TypeError(f"{what} decorates a function, got {_check.describe(fn)}")
         if inspect.signature(fn).parameters:
-            raise TypeError(f"{what}: kernel function '{fn.__name__}' must take no parameters (it captures what "
-                            "it uses from the operation's body)")
+            file, line = def_line(fn)
+            raise TypeError(f"{file}:{line}: {what}: kernel function '{fn.__name__}' must take no parameters (it "
+                            "captures what it uses from the operation's body)")
         k = KernelFunction(fn, kind, kernel, site)
         trace.functions.append(k)
         return k

@@ -13,7 +13,7 @@ from ..errors import ValidationError
 from .. import formats
 from ..program import DataFormat, MathFidelity
 from .compiler import compile_kernel
-from .dsl import MAX_DFBS, DataflowBuffer
+from .dsl import DataflowBuffer, max_dfbs
 from .pipes import PipeNet
 
 # Semaphores a core has.
@@ -150,9 +150,10 @@ class KernelContext:
 
     def _next_cb(self, what, compiler):
         cb = len(self.dfbs) + (self.pipe_cb is not None) + len(self.scratch) + len(self.temps)
-        if cb >= MAX_DFBS:
+        limit = max_dfbs(self.device)
+        if cb >= limit:
             raise compiler.error(f"the operation's {len(self.dfbs)} dataflow buffers leave no circular buffer for "
-                                 f"{what}; a core has {MAX_DFBS}")
+                                 f"{what}; a core has {limit}")
         return cb
 
     def scratch_cb(self, kind, compiler):
@@ -219,6 +220,13 @@ def compile_functions(operation, trace, layouts, extern_selectors):
         if any(s is t for t in sels[:i]):
             raise ValidationError(f"{what}: two kernel functions select the same logical kernel {s!r}")
     dm = [f for f in trace.functions if f.kind is KernelKind.DATA_MOVEMENT]
+    computes = [f for f in trace.functions if f.kind is KernelKind.COMPUTE]
+    if not extern_selectors and (len(dm) != len(DSL_DM_RISCS) or len(computes) != 1):
+        code = operation._fn.__code__
+        raise ValidationError(f"{code.co_filename}:{code.co_firstlineno}: {what} declares {len(computes)} compute "
+                              f"and {len(dm)} data-movement kernel functions; a TT-Lang operation has one compute "
+                              f"and {len(DSL_DM_RISCS)} data-movement kernel functions (the reader and the writer; "
+                              "one that does nothing is `pass`)")
     if len(dm) > len(DSL_DM_RISCS):
         raise ValidationError(f"{what}: {len(dm)} data-movement kernel functions; a core has {len(DSL_DM_RISCS)} "
                               "data-movement RISCs")
@@ -313,8 +321,8 @@ def dsl_legend(plan):
         lines.append(f"  {riscs[processor]} runs kernel function '{f.name}' ({f.site[0]}:{f.site[1]})")
     for d in plan.dfbs:
         lines.append(f"  CB {d.index} is dataflow buffer '{d.name or d.index}' (blocks of {d.shape} "
-                     f"{'tiles' if d.tiled else 'elements'}, {d.block_count} deep, {d.pages} pages each; "
-                     f"made at {d.site[0]}:{d.site[1]})")
+                     f"{'tiles' if d.tiled else 'elements'}, {d.block_count} deep, {d.pages} pages each, "
+                     f"{d.block_count * d.block_bytes} bytes of L1; made at {d.site[0]}:{d.site[1]})")
     return "\n".join(lines)
 
 

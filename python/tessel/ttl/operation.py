@@ -238,7 +238,7 @@ class Operation:
                 e.add_note(f"tessel.ttl: kernels[{i}].cpp is the generated kernel_main of logical kernel "
                            f"{describe_selector(k)}; {self.name}.generated_kernels(*tensors) returns its source")
             raise
-        except (DeadlockError, KernelError, KernelFault) as e:
+        except (DeadlockError, KernelError, KernelFault, ValidationError) as e:
             if plan.functions:
                 e.add_note(dsl_legend(plan))
             raise
