@@ -6,6 +6,9 @@ A program's header says what must happen (tests/python/ttlang/README.md):
 non-zero with REGEX in their stderr (outside the program's own name) and
 `FILE:LINE` (from `# line: LINE`).
 `# needs: torch` programs are skipped where torch is not installed.
+`# tessel: not yet (REASON)` marks a program tessel cannot run yet: it is
+an expected failure, and a strict one, so that it is noticed when it starts
+to pass.
 """
 
 import faulthandler
@@ -32,11 +35,11 @@ def _timeout():
 
 def read_header(path):
     """The fields of a program's leading comment block: expect, regex, line, needs, sim."""
-    fields = {"expect": None, "regex": None, "line": None, "needs": set(), "sim": None}
+    fields = {"expect": None, "regex": None, "line": None, "needs": set(), "sim": None, "tessel": None}
     for text in path.read_text().splitlines():
         if not text.startswith("#"):
             break
-        match = re.match(r"#\s*(expect|line|needs|sim):\s*(.*?)\s*$", text)
+        match = re.match(r"#\s*(expect|line|needs|sim|tessel):\s*(.*?)\s*$", text)
         if not match:
             continue
         key, value = match.groups()
@@ -49,7 +52,7 @@ def read_header(path):
         elif key == "needs":
             fields["needs"].update(word.strip() for word in value.split(",") if word.strip())
         else:
-            fields["sim"] = value
+            fields[key] = value
     return fields
 
 
@@ -57,7 +60,13 @@ def corpus(folder):
     return sorted((CORPUS / folder).glob("*.py"))
 
 
-CASES = [pytest.param(path, id=f"{path.parent.name}/{path.stem}") for path in corpus("programs") + corpus("errors")]
+def _case(path):
+    reason = read_header(path)["tessel"]
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(path, id=f"{path.parent.name}/{path.stem}", marks=marks)
+
+
+CASES = [_case(path) for path in corpus("programs") + corpus("errors")]
 
 
 def test_the_corpus_is_complete_and_every_header_is_well_formed():

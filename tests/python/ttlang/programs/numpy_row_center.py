@@ -55,6 +55,8 @@ try:
     y = to_device(np.zeros((64, 96), dtype=np.float32))
     center(to_device(x), y)
     result = np.asarray(ttnn.to_torch(y), dtype=np.float32)
-    np.testing.assert_allclose(result, x - x.mean(axis=1, keepdims=True), rtol=1e-4, atol=1e-4)
+    # The row sums go through the FPU's 19-bit source registers (a reduce reads 10 mantissa bits of
+    # each float32 value, as on silicon): the mean carries a relative error of about 2**-10.
+    np.testing.assert_allclose(result, x - x.mean(axis=1, keepdims=True), rtol=1e-3, atol=1e-2)
 finally:
     ttnn.close_device(device)

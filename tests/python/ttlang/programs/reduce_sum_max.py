@@ -51,10 +51,12 @@ try:
     peak = to_device(torch.full((32, 32), 7.0, dtype=torch.float32))
     reduce(to_device(x), row_sums, peak)
     sums = ttnn.to_torch(row_sums).float()
-    assert torch.allclose(sums[:, 0], x.sum(dim=1), rtol=1e-4, atol=1e-3), "reduce_sum does not match"
+    # A reduce reads its operand through the FPU's 19-bit source registers (10 mantissa bits of a
+    # float32 value), as on silicon: each element carries a relative error below 2**-10.
+    assert torch.allclose(sums[:, 0], x.sum(dim=1), rtol=2e-3, atol=2e-2), "reduce_sum does not match"
     assert torch.all(sums[:, 1:] == 0), "reduce_sum leaves non-zero values outside column 0"
     top = ttnn.to_torch(peak).float()
-    assert top[0, 0] == x.max(), "reduce_max does not match"
+    assert abs(top[0, 0] - x.max()) <= 2**-10 * abs(x.max()), "reduce_max does not match"
     top[0, 0] = 0
     assert torch.all(top == 0), "reduce_max leaves non-zero values outside (0, 0)"
 finally:

@@ -3,6 +3,7 @@
 # tensor (so a row of the patch is not a whole tensor row), adds the matching
 # patch of b and writes it back.
 # expect: pass
+# tessel: not yet (compute on row-major blocks needs tilize/untilize, which the compute engine lacks)
 # needs: torch
 import torch
 import ttnn
