@@ -576,6 +576,8 @@ void Chip::finish_run(std::span<const Launch> launches) {
     Core& c = core(l.core_index);
     std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
     std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
+    std::fill(std::begin(c.cb_producer_site), std::end(c.cb_producer_site), Core::RoleSite{});
+    std::fill(std::begin(c.cb_consumer_site), std::end(c.cb_consumer_site), Core::RoleSite{});
   }
   settle_clocks();
   if (timing_) timing_->end_run(active_);
@@ -618,6 +620,8 @@ void Chip::abort_run(std::span<const Launch> launches) {
     std::fill(std::begin(c.cb_back_waiter), std::end(c.cb_back_waiter), nullptr);
     std::fill(std::begin(c.cb_producer), std::end(c.cb_producer), 0);
     std::fill(std::begin(c.cb_consumer), std::end(c.cb_consumer), 0);
+    std::fill(std::begin(c.cb_producer_site), std::end(c.cb_producer_site), Core::RoleSite{});
+    std::fill(std::begin(c.cb_consumer_site), std::end(c.cb_consumer_site), Core::RoleSite{});
     c.waiting.store(0, std::memory_order_relaxed);
   }
   ready_.clear();

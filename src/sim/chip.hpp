@@ -194,6 +194,13 @@ struct Core {
   // Per launch: which RISC (+1) produced / consumed each CB; 0 = none yet.
   uint8_t cb_producer[TESSEL_MAX_CBS] = {};
   uint8_t cb_consumer[TESSEL_MAX_CBS] = {};
+  // Where each role was first claimed (for the message of a second claimant); valid while the role is set.
+  struct RoleSite {
+    const char* file = nullptr;
+    uint32_t line = 0;
+  };
+  RoleSite cb_producer_site[TESSEL_MAX_CBS];
+  RoleSite cb_consumer_site[TESSEL_MAX_CBS];
   Fiber* cb_front_waiter[TESSEL_MAX_CBS] = {};
   Fiber* cb_back_waiter[TESSEL_MAX_CBS] = {};
   // Fibers parked on an L1 word of this core; `waiting` mirrors its size for

@@ -540,6 +540,7 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
       fail(k, std::move(msg), file, line);
     }
     c.cb_producer[cb] = TESSEL_RISC_COMPUTE + 1; // packing without a reservation makes this RISC the producer
+    c.cb_producer_site[cb] = {file, line};
   }
   if (__builtin_expect(s.fmt_pack != DataFormat(q.data_format), 0)) {
     std::string msg = text(what) + ": CB " + num(cb) + " holds " + to_string(DataFormat(q.data_format)) +

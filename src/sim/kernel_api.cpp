@@ -67,20 +67,24 @@ inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint3
   cb_misuse(k, call, cb, pages, file, line);
 }
 
-[[noreturn]] TESSEL_COLD void role_conflict(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call,
-                                            uint32_t cb, const char* file, uint32_t line) {
+[[noreturn]] TESSEL_COLD void role_conflict(tessel_kernel_ctx* k, const uint8_t* roles, const Core::RoleSite* sites,
+                                            const char* role, const char* call, uint32_t cb, const char* file,
+                                            uint32_t line) {
+  const Core::RoleSite& first = sites[cb];
+  std::string where = first.file ? " at " + std::string(first.file) + ":" + std::to_string(first.line) : "";
   fail(k,
        std::string(call) + "(cb=" + std::to_string(cb) + "): CB " + std::to_string(cb) + " already has a " + role +
-           " on this core (" + Chip::risc_name(roles[cb] - 1u) + "); a CB has one " + role + " RISC",
+           " on this core (" + Chip::risc_name(roles[cb] - 1u) + where + "); a CB has one " + role + " RISC",
        file, line);
 }
 
-inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, const char* role, const char* call, uint32_t cb,
-                       const char* file, uint32_t line) {
+inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, Core::RoleSite* sites, const char* role,
+                       const char* call, uint32_t cb, const char* file, uint32_t line) {
   const uint8_t me = uint8_t(k->risc + 1);
   if (__builtin_expect(roles[cb] == me, 1)) return;
-  if (roles[cb] != 0) role_conflict(k, roles, role, call, cb, file, line);
+  if (roles[cb] != 0) role_conflict(k, roles, sites, role, call, cb, file, line);
   roles[cb] = me;
+  sites[cb] = {file, line};
 }
 
 [[noreturn]] TESSEL_COLD void lap_error(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t ptr, const char* call,
@@ -165,7 +169,7 @@ void api_cb_reserve_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, cons
   core_of(k).chip->check_progress(fiber_of(k), "cb_reserve_back", file, line);
   tessel_cb_iface& q = checked_cb(k, "cb_reserve_back", cb, pages, file, line);
   Core& c = core_of(k);
-  claim_role(k, c.cb_producer, "producer", "cb_reserve_back", cb, file, line);
+  claim_role(k, c.cb_producer, c.cb_producer_site, "producer", "cb_reserve_back", cb, file, line);
   check_contiguous(k, q, q.wr_ptr, "cb_reserve_back", cb, pages, file, line);
   while (free_pages(q) < pages) {
     Fiber* f = fiber_of(k);
@@ -180,7 +184,7 @@ void api_cb_push_back(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_push_back", cb, pages, file, line);
   Core& c = core_of(k);
-  claim_role(k, c.cb_producer, "producer", "cb_push_back", cb, file, line);
+  claim_role(k, c.cb_producer, c.cb_producer_site, "producer", "cb_push_back", cb, file, line);
   if (__builtin_expect(pages > q.reserved_pages, 0)) push_beyond_reserve(k, q, cb, pages, file, line);
   check_not_in_flight(k, fiber_of(k)->reads, q, q.wr_ptr, "cb_push_back", cb, pages, true, file, line);
   q.reserved_pages -= std::min(pages, q.reserved_pages);
@@ -199,7 +203,7 @@ void api_cb_wait_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const 
   core_of(k).chip->check_progress(fiber_of(k), "cb_wait_front", file, line);
   tessel_cb_iface& q = checked_cb(k, "cb_wait_front", cb, pages, file, line);
   Core& c = core_of(k);
-  claim_role(k, c.cb_consumer, "consumer", "cb_wait_front", cb, file, line);
+  claim_role(k, c.cb_consumer, c.cb_consumer_site, "consumer", "cb_wait_front", cb, file, line);
   check_contiguous(k, q, q.rd_ptr, "cb_wait_front", cb, pages, file, line);
   while (visible_pages(q) < pages) {
     Fiber* f = fiber_of(k);
@@ -214,7 +218,7 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   core_of(k).chip->note_progress();
   tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
   Core& c = core_of(k);
-  claim_role(k, c.cb_consumer, "consumer", "cb_pop_front", cb, file, line);
+  claim_role(k, c.cb_consumer, c.cb_consumer_site, "consumer", "cb_pop_front", cb, file, line);
   if (__builtin_expect(pages > q.waited_pages, 0)) pop_error(k, cb, pages, q.waited_pages, file, line);
   check_not_in_flight(k, fiber_of(k)->writes, q, q.rd_ptr, "cb_pop_front", cb, pages, false, file, line);
   q.waited_pages -= pages;

@@ -459,8 +459,6 @@ def _two_consumers_reader(a, a_dfb):
      "compute"),
     (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
      "atanh", "compute"),
-    (_plain_compute, _two_consumers_reader, "dataflow buffer 'a_dfb' has two consumers: kernel 'compute' and kernel "
-     "'read' both wait() it; a dataflow buffer connects one producer to one consumer", "second consumer", "read"),
 ])
 def test_compile_errors_name_the_line(dev, compute, reader, message, marker, kernel):
     op = one_tile_op(compute, reader)
@@ -469,6 +467,19 @@ def test_compile_errors_name_the_line(dev, compute, reader, message, marker, ker
     with pytest.raises(ttl.CompileError) as e:
         op(a, y)
     assert str(e.value) == f"{HERE}:{line_of(marker)}: {message} (kernel function '{kernel}' of operation 'op')"
+
+
+def test_two_consumers_on_one_core_name_both_lines(dev):
+    """Kernels may share a DFB's role on different nodes; two consumers on one
+    core is an error at run time naming where each consumes."""
+    op = one_tile_op(_plain_compute, _two_consumers_reader)
+    a = tensor(dev, np.ones((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    with pytest.raises((KernelError, DeadlockError)) as e:
+        op(a, y)
+    text = str(e.value)
+    assert "already has a consumer on this core" in text, text
+    assert f"{HERE}:{line_of('second consumer')}" in text
 
 
 def _starving_reader(a, a_dfb):
@@ -619,3 +630,85 @@ def test_print_in_kernels_is_dprint_once_per_node(monkeypatch, capfd):
     lines = sorted(line for line in capfd.readouterr().out.splitlines() if ":(x=" in line)
     assert lines == ["0:(x=0,y=0):NC: reader 0 count=3 twice=0", "0:(x=0,y=0):TR1: compute 0 1.5",
                      "0:(x=1,y=0):NC: reader 1 count=3 twice=2", "0:(x=1,y=0):TR1: compute 1 1.5"]
+
+
+# ---------------------------------------------------------------------------
+# Control flow and variables, as Python runs them.
+
+
+def _sum_three(a_dfb, y_dfb):
+    def compute():
+        acc = ttl.block.fill(0.0, shape=(1, 1))
+        for _ in range(3):
+            with a_dfb.wait() as a_blk:
+                acc = acc + a_blk  # a value carried from one iteration to the next
+        with y_dfb.reserve() as y_blk:
+            y_blk.store(acc)
+    return compute
+
+
+def _read_three(a, a_dfb):
+    def read():
+        for k in range(3):
+            blk = a_dfb.reserve()
+            tx = ttl.copy(a[0, k], blk)
+            tx.wait()  # the block stays reserved until its copy is waited
+            blk.push()
+    return read
+
+
+def test_a_value_carried_through_a_loop_and_copies_waited_later(dev):
+    op = one_tile_op(_sum_three, _read_three)
+    a = bf16(np.random.default_rng(5).standard_normal((32, 96)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    ref = a[:, :32].astype(np.float64) + a[:, 32:64] + a[:, 64:]
+    assert np.max(np.abs(y.to_numpy() - ref)) < 0.05
+
+
+def _last_index_reader(a, a_dfb):
+    def read():
+        for k in range(3):
+            pass
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, k], blk).wait()  # Python: k is 2 after the loop
+    return read
+
+
+def _pop_on_both_branches(a_dfb, y_dfb):
+    def compute():
+        x = a_dfb.wait()
+        with y_dfb.reserve() as o:
+            o.store(x * 2.0)
+        if ttl.node(dims=1) == 0:
+            x.pop()
+        else:
+            x.pop()
+    return compute
+
+
+def test_the_loop_variable_after_the_loop_and_a_pop_on_each_branch(dev):
+    op = one_tile_op(_pop_on_both_branches, _last_index_reader)
+    a = np.concatenate([np.full((32, 32), v, np.float32) for v in (1, 2, 3)], axis=1)
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    assert y.to_numpy()[0, 0] == 6.0
+
+
+def _branch_values(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            if ttl.node(dims=1) == 0:
+                e = x * 2.0
+            else:
+                e = x * 3.0
+            o.store(e)  # <- branch value
+    return compute
+
+
+def test_a_block_expression_chosen_on_the_device_is_refused(dev):
+    op = one_tile_op(_branch_values)
+    with pytest.raises(ttl.CompileError) as e:
+        op(tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32)))
+    assert str(e.value).startswith(f"{HERE}:{line_of('branch value')}: 'e' is given a different block, block "
+                                   "expression or constant on each branch of the if at line")

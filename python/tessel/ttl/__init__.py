@@ -52,6 +52,7 @@ from ..program import DataFormat
 from .extern import RawAddress, call_extern_func, raw_addr
 from .operation import Operation, operation
 from .pipes import DstPipeIdentity, Pipe, PipeNet, SrcPipeIdentity
+from .semaphores import RemoteSemaphore, Semaphore
 from .records import (
     CoreRuntimeArgs,
     FabricConnectionBinding,
@@ -77,6 +78,8 @@ __all__ = [
     "DstPipeIdentity",
     "Pipe",
     "PipeNet",
+    "RemoteSemaphore",
+    "Semaphore",
     "SrcPipeIdentity",
     "TILE_SHAPE",
     "abs",

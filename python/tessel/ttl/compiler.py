@@ -41,6 +41,7 @@ from .compiler_calls import _NONE, CallStatements
 from .compiler_compute import ComputeStatements
 from .compiler_pipes import PipeStatements
 from .compiler_values import (
+    Ambiguous,
     Block,
     CompileError,
     Expr,
@@ -53,9 +54,11 @@ from .compiler_values import (
     _escape,
     _is_const,
     _is_tensor_like,
+    refers_to,
 )
 from .dsl import DataflowBuffer, KernelFunction
 from .pipes import PipeNet
+from .semaphores import RemoteSemaphore, Semaphore
 from .records import KernelKind
 from .tensor import Tensor
 
@@ -110,6 +113,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         self.naming = None  # the name the value being computed is assigned to (blocks carry it)
         self.scope = ""  # the C++ prefix of an inlined callback's locals
         self.future = []  # the statements that run after the one being compiled (liveness of variables)
+        self.loop_counts = []  # the blocks held at the start of each enclosing loop's body
         self.callback_depth = 0
         for dfb in context.dfbs:
             names = [n for n, v in self.captured.items() if v is dfb]
@@ -224,7 +228,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         for name, blk in list(pending):
             if blk.released:
                 pending.remove((name, blk))
-            elif name not in loads:
+            elif name not in loads and not any(n in loads and refers_to(v, blk) for n, v in self.env.items()):
                 self.release(blk, stmt)
                 pending.remove((name, blk))
 
@@ -320,11 +324,14 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             return
         code = self.scalar(cond, s.test).code
         before = self.snapshot()
+        env_before = dict(self.env)
         self.emit(f"if ({code}) {{")
         self.indent += 1
         self.statements(s.body)
         self.indent -= 1
         after_body = self.counts()
+        env_body = self.env
+        self.env = dict(env_before)
         self.restore(before)
         if s.orelse:
             self.emit("} else {")
@@ -335,6 +342,21 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         if self.counts() != after_body:
             raise self.error("the branches of this if hold different dataflow-buffer blocks at their ends; acquire "
                              "and release blocks within each branch", s)
+        self.merge_branches(env_body, s)
+
+    def merge_branches(self, other, s):
+        """After an if whose condition is known only on the device: a name the
+        branches bind to different compile-time values (blocks, block
+        expressions, copy handles, constants) has no single value after it."""
+        for name in set(self.env) | set(other):
+            a, b = self.env.get(name), other.get(name)
+            if a is b or (isinstance(a, Scalar) and isinstance(b, Scalar) and a.code == b.code) or \
+                    (_is_const(a) and _is_const(b) and _const(a) is _const(b)):
+                continue
+            if isinstance(a, Scalar) and b is None or isinstance(b, Scalar) and a is None:
+                self.env[name] = a or b  # a device variable set on one branch only keeps its C++ variable
+                continue
+            self.env[name] = Ambiguous(name, s.lineno + self.offset)
 
     def stmt_For(self, s):
         self.site(s)
@@ -357,10 +379,14 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
                 raise self.error("a range loop's target must be a name", s)
             var = self.var_name(s.target.id)
             self.decls.setdefault(var, f"int32_t {var} = 0;")
-            stop_var = self.fresh("stop")
+            stop_var, counter = self.fresh("stop"), self.fresh("i")
             step_v = _const(step)
-            self.emit(f"for (int32_t {stop_var} = {self.int_code(stop, s)}, {var} = {self.int_code(start, s)}; "
-                      f"{var} {'<' if step_v > 0 else '>'} {stop_var}; {var} += {step_v}) {{")
+            if self.compute:
+                self.carry_expressions(s)
+            # A counter of the loop's own; the Python variable keeps the last value after the loop.
+            self.emit(f"for (int32_t {stop_var} = {self.int_code(stop, s)}, {counter} = {self.int_code(start, s)}; "
+                      f"{counter} {'<' if step_v > 0 else '>'} {stop_var}; {counter} += {step_v}) {{")
+            self.emit(f"  {var} = {counter};")
             self.env[s.target.id] = Scalar(var, "int")
             self.loop_body(s)
             self.emit("}")
@@ -377,17 +403,17 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             self.statements(s.body)
 
     def loop_body(self, s):
-        if self.compute:
-            self.carry_expressions(s)
         before = self.counts()
         temps = {t.index: len(self.lists(t)["wait"]) for t in self.ctx.temps.values()}
         self.indent += 1
         self.loop_depth += 1
+        self.loop_counts.append(before)
         self.future.append([s])  # the next iteration reads what the loop reads
         try:
             self.statements(s.body)
         finally:
             self.future.pop()
+            self.loop_counts.pop()
         if self.compute:
             self.drop_iteration_temporaries(temps, s)
         self.loop_depth -= 1
@@ -400,6 +426,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         self.site(s)
         if s.orelse:
             raise self.error("while ... else is not supported in a kernel function", s)
+        if self.compute:
+            self.carry_expressions(s)
         self.emit("while (true) {")
         self.indent += 1
         cond = self.scalar(self.expr(s.test), s.test).code
@@ -409,16 +437,20 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         self.emit("}")
 
     def stmt_Break(self, s):
-        self.site(s)
-        if not self.loop_depth:
-            raise self.error("break outside a loop the kernel runs (loops over constants are unrolled)", s)
-        self.emit("break;")
+        self.jump(s, "break")
 
     def stmt_Continue(self, s):
+        self.jump(s, "continue")
+
+    def jump(self, s, word):
         self.site(s)
         if not self.loop_depth:
-            raise self.error("continue outside a loop the kernel runs (loops over constants are unrolled)", s)
-        self.emit("continue;")
+            raise self.error(f"{word} outside a loop the kernel runs (loops over constants are unrolled)", s)
+        if self.counts() != self.loop_counts[-1]:
+            raise self.error(f"{word} while this iteration holds dataflow-buffer blocks (inside a with, or acquired "
+                             "and not released): tessel does not release them on that path; release them first or "
+                             "restructure the loop with an if", s)
+        self.emit(f"{word};")
 
     def stmt_Return(self, s):
         self.site(s)
@@ -465,7 +497,13 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
 
     def name(self, ident, node):
         if ident in self.env:
-            return self.env[ident]
+            value = self.env[ident]
+            if isinstance(value, Ambiguous):
+                raise self.error(f"'{ident}' is given a different block, block expression or constant on each "
+                                 f"branch of the if at line {value.line}, whose condition is known only on the "
+                                 "device; tessel binds these when it compiles: store the value into a dataflow "
+                                 "buffer in each branch, or assign it before the if", node)
+            return value
         if ident in self.captured:
             return ("const", self.captured[ident])
         if ident in self.globals:
@@ -501,6 +539,8 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             if isinstance(obj, DataflowBuffer) and e.attr in ("reserve", "wait"):
                 return ("attr", obj, e.attr)
             if isinstance(obj, PipeNet) and e.attr in ("if_src", "if_dst", "is_src", "is_dst", "is_active"):
+                return ("attr", obj, e.attr)
+            if isinstance(obj, (Semaphore, RemoteSemaphore)) and e.attr in ("wait_eq", "wait_ge", "set", "inc"):
                 return ("attr", obj, e.attr)
             try:
                 return ("const", getattr(obj, e.attr))

@@ -21,19 +21,18 @@ class BlockStatements:
         return {i: (len(v["reserve"]), len(v["wait"])) for i, v in self.held.items() if v["reserve"] or v["wait"]}
 
     def snapshot(self):
-        return {i: (tuple(id(b) for b in v["reserve"]), tuple(id(b) for b in v["wait"]))
-                for i, v in self.held.items() if v["reserve"] or v["wait"]}
+        """The held blocks and their released flags (restore() puts them back)."""
+        lists = {i: (list(v["reserve"]), list(v["wait"])) for i, v in self.held.items()}
+        flags = [(b, b.released) for r, w in lists.values() for b in r + w]
+        return lists, flags
 
     def restore(self, snap):
         # Branches are compiled one after the other from the same state.
+        lists, flags = snap
         for i, v in self.held.items():
-            want = snap.get(i, ((), ()))
-            for key, ids in zip(("reserve", "wait"), want):
-                keep = [b for b in v[key] if id(b) in ids]
-                for b in v[key]:
-                    if id(b) not in ids:
-                        b.released = False
-                v[key] = keep
+            v["reserve"], v["wait"] = (list(x) for x in lists.get(i, ([], [])))
+        for b, released in flags:
+            b.released = released
 
     def position(self, blk):
         lst = self.lists(blk.dfb)["reserve" if blk.reserved else "wait"]

@@ -8,7 +8,8 @@ import ast
 
 from .compiler_values import Block, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
 from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
-from .pipes import PipeNet
+from .pipes import PipeNet, expand
+from .semaphores import RemoteSemaphore, Semaphore
 
 _NONE = object()
 
@@ -83,12 +84,13 @@ class CallStatements:
     def method(self, base, attr, e):
         if isinstance(base, PipeNet):
             return self.pipe_method(base, attr, e)
+        if isinstance(base, (Semaphore, RemoteSemaphore)):
+            return self.semaphore_method(base, attr, e)
         if isinstance(base, DataflowBuffer) or (_is_const(base) and isinstance(_const(base), DataflowBuffer)):
             dfb = _const(base) if _is_const(base) else base
             if attr in ("reserve", "wait"):
                 if e.args or e.keywords:
                     raise self.error(f"{attr}() takes no arguments", e)
-                self.check_role(dfb, attr, e)
                 return self.acquire(dfb, attr == "reserve", e)
             raise self.error(f"a dataflow buffer has no method '{attr}' in a kernel (reserve, wait)", e)
         if isinstance(base, Block):
@@ -120,17 +122,46 @@ class CallStatements:
                 return ("const", None)
         raise self.error(f"{_describe(base)} has no method '{attr}' in a kernel", e)
 
-    def check_role(self, dfb, attr, e):
-        """A DFB has one producer kernel and one consumer kernel (a compute
-        kernel may be both, its accumulator)."""
-        roles = self.ctx.roles.setdefault(dfb.index, {})
-        role = "producer" if attr == "reserve" else "consumer"
-        other = roles.get(role)
-        me = self.kfn.name
-        if other is not None and other != me:
-            raise self.error(f"dataflow buffer '{dfb.name}' has two {role}s: kernel '{other}' and kernel '{me}' both "
-                             f"{attr}() it; a dataflow buffer connects one producer to one consumer", e)
-        roles[role] = me
+    def semaphore_method(self, sem, attr, e):
+        """wait_eq / wait_ge / set (/ inc) of a Semaphore, set / inc of a remote one."""
+        remote = isinstance(sem, RemoteSemaphore)
+        what = f"{'RemoteSemaphore' if remote else 'Semaphore'}.{attr}"
+        if self.compute:
+            raise self.error(f"{what} runs in a data-movement kernel; a compute kernel has no semaphores", e)
+        if len(e.args) > 1 or e.keywords or (not e.args and attr != "inc"):
+            raise self.error(f"{what} takes one value", e)
+        value = self.int_code(self.expr(e.args[0]), e) if e.args else "1"
+        own = sem.semaphore if remote else sem
+        sid = self.ctx.semaphore_id(own, self, e)
+        local = f"reinterpret_cast<volatile uint32_t*>(get_semaphore({sid}))"
+        if not remote:
+            calls = {"wait_eq": f"noc_semaphore_wait({local}, uint32_t({value}));",
+                     "wait_ge": f"noc_semaphore_wait_min({local}, uint32_t({value}));",
+                     "set": f"noc_semaphore_set({local}, uint32_t({value}));",
+                     "inc": f"noc_semaphore_inc(get_noc_addr(get_semaphore({sid})), uint32_t({value}));"}
+            if attr not in calls:
+                raise self.error(f"a Semaphore has no method '{attr}' (wait_eq, wait_ge, set)", e)
+            self.emit(calls[attr])
+            return ("const", None)
+        if attr == "inc" and sem.multicast:
+            raise self.error("a multicast semaphore handle sets; it does not increment (get_remote(node).inc)", e)
+        if attr not in ("set", "inc"):
+            raise self.error(f"a remote semaphore handle has no method '{attr}' (set, inc)", e)
+        nodes = [sem.nodes] if not sem.multicast else expand(sem.nodes, self.ctx.grid_dims(len(sem.nodes)))
+        targets = [self.ctx.noc_xy(n) for n in nodes]
+        if attr == "inc":
+            for x, y in targets:
+                self.emit(f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({sid})), uint32_t({value}));")
+            return ("const", None)
+        # A remote set writes the value from a word of this node's own (the operation's source word).
+        src = self.ctx.source_semaphore_id()
+        self.emit(f"noc_semaphore_set(reinterpret_cast<volatile uint32_t*>(get_semaphore({src})), "
+                  f"uint32_t({value}));")
+        for x, y in targets:
+            self.emit(f"noc_semaphore_set_remote(get_semaphore({src}), get_noc_addr({x}, {y}, get_semaphore({sid})));")
+        self.emit("noc_async_write_barrier();")
+        return ("const", None)
+
 
     # ---- print ----
 
@@ -161,3 +192,4 @@ class CallStatements:
         if isinstance(v, Scalar):
             return v.code
         raise self.error(f"print() of {_describe(v)} in a kernel is not supported (numbers and strings)", e)
+

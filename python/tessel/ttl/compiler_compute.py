@@ -85,7 +85,12 @@ class ComputeStatements:
                 raise self.error(f"ttl.math.{op} takes a block and a number", e)
             return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
         if op in ("max", "min"):
+            if len(args) != 2:
+                raise self.error(f"ttl.math.{op} takes two blocks", e)
             x, y = self.as_node(args[0], e), self.as_node(args[1], e)
+            if x.shape is not None and y.shape is not None and x.shape != y.shape:
+                raise self.error(f"ttl.math.{op} of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
+                                 "ttl.block.broadcast to expand one)", e)
             return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
         if op == "fill":
             value = args[0] if args else kwargs.get("value")
@@ -178,7 +183,7 @@ class ComputeStatements:
                     del self.env[name]  # a dead value: nothing reads it again
 
     def materialize(self, name, expr, node):
-        temp = self.ctx.temp_cb(self.kfn.name + "." + name, expr.node.shape, self)
+        temp = self.ctx.temp_cb((self.kfn.name, name, expr.node.shape), self)
         self.env.pop(name, None)
         old = list(self.lists(temp)["wait"])
         saved, self.naming = self.naming, name
@@ -249,12 +254,13 @@ class ComputeStatements:
             self.emit(f"pack_reconfig_l1_acc(s{blk.var}.state == ttl_dsl::kFresh ? 0u : 1u);")
         self.emit(f"ttl_dsl::compute_writes(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
         offset = self.position(blk) * blk.dfb.pages
-        formats = {d.dtype for d in self.ctx.dfbs} | {t.dtype for t in self.ctx.temps.values()}
         if blockexpr.needs_zeros(n):
             self.scratch_cb("zeros")
         try:
+            # Data formats are reconfigured before every operation: which formats the unpacker and the
+            # packer hold at this point depends on stores compiled later (constant tiles, temporaries).
             blockexpr.lower_store(self.emit, (blk.dfb.index, offset, out_shape), n, self.tile_index,
-                                  self.ctx.dst_capacity, len(formats) > 1 or bool(self.ctx.scratch), self.ctx.scratch)
+                                  self.ctx.dst_capacity, True, self.ctx.scratch)
         except CompileError:
             raise
         except ValueError as err:

@@ -15,8 +15,8 @@ The protocol of pipe k, between its source and each destination node:
     source the slot is free again (ready += 1 on the source).
 The first send on a pipe never waits, so pipes in a ring (each node sending
 to the next before receiving from the previous) make progress, as they do
-on silicon and in TT-Lang's simulator. Semaphore ids: ready 2k, valid 2k + 1
-(operation-owned).
+on silicon and in TT-Lang's simulator. Semaphore ids: ready base + 2k, valid
+base + 2k + 1 (operation-owned; base is after the DSL's ttl.Semaphores).
 """
 
 import ast
@@ -142,26 +142,27 @@ class PipeStatements:
     def wait_pipe(self, tx):
         pipe, k = tx.pipe
         blk = tx.block
+        base = self.ctx.pipe_semaphore_base
         bytes_ = blk.dfb.block_bytes
         landing = f"(get_write_ptr({self.ctx.pipe_cb}) + {k * self.ctx.pipe_slot}u)"
         if tx.wrote:  # a receive
-            valid = f"reinterpret_cast<volatile uint32_t*>(get_semaphore({2 * k + 1}))"
+            valid = f"reinterpret_cast<volatile uint32_t*>(get_semaphore({base + 2 * k + 1}))"
             self.emit(f"noc_semaphore_wait({valid}, 1);")
             self.emit(f"noc_semaphore_set({valid}, 0);")
             self.emit(f"noc_async_read(get_noc_addr({landing}), a{blk.var}, {bytes_}u);")
             self.emit("noc_async_read_barrier();")
             sx, sy = self.ctx.noc_xy(pipe._src)
-            self.emit(f"noc_semaphore_inc(get_noc_addr({sx}, {sy}, get_semaphore({2 * k})), 1);")
+            self.emit(f"noc_semaphore_inc(get_noc_addr({sx}, {sy}, get_semaphore({base + 2 * k})), 1);")
         else:
             dests = [self.ctx.noc_xy(d) for d in pipe.destinations(self.ctx.grid_dims(pipe.rank))]
-            ready = f"reinterpret_cast<volatile uint32_t*>(get_semaphore({2 * k}))"
+            ready = f"reinterpret_cast<volatile uint32_t*>(get_semaphore({base + 2 * k}))"
             self.emit(f"noc_semaphore_wait({ready}, {len(dests)});")
             self.emit(f"noc_semaphore_set({ready}, 0);")
             for x, y in dests:
                 self.emit(f"noc_async_write(a{blk.var}, get_noc_addr({x}, {y}, {landing}), {bytes_}u);")
             self.emit("noc_async_write_barrier();")
             for x, y in dests:
-                self.emit(f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({2 * k + 1})), 1);")
+                self.emit(f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({base + 2 * k + 1})), 1);")
         self.emit(f"ttl_dsl::copy_done(s{blk.var}, {'true' if tx.wrote else 'false'});")
 
 

@@ -109,3 +109,26 @@ def _describe(v):
 
 def _escape(text):
     return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+class Ambiguous:
+    """A name an if's branches bound to different compile-time values."""
+
+    def __init__(self, name, line):
+        self.name = name
+        self.line = line
+
+
+def refers_to(value, blk):
+    """Whether a compile-time value reads or writes block `blk` (the block
+    itself, a copy handle on it, a GroupTransfer of such copies, a block
+    expression over it)."""
+    if value is blk:
+        return True
+    if isinstance(value, Transfer):
+        return value.block is blk
+    if isinstance(value, Group):
+        return any(t.block is blk for t in value.transfers)
+    if isinstance(value, Expr):
+        return any(n.kind == "block" and n.block is blk for n in value.node.walk())
+    return False

@@ -110,6 +110,8 @@ class KernelContext:
         self._cta, self._crta, _, _ = offsets(layouts)
         self.device = trace.tensors[0].buffer.device if trace.tensors else None
         # Pipes: one CB of landing slots after the DFBs' CBs (when a kernel captures a PipeNet).
+        self.semaphores = list(trace.semaphores)  # ttl.Semaphore: ids 0..n-1
+        self.uses_source = False  # a remote set's source word: id n (when there are semaphores)
         self.pipes = {}  # id(Pipe) -> (index, block bytes)
         self.pipe_cb = len(self.dfbs) if _uses_pipes(trace.functions) else None
         self.pipe_slot = max((d.block_bytes for d in self.dfbs), default=0)
@@ -121,13 +123,29 @@ class KernelContext:
             if self.pipe_cb is None:
                 raise compiler.error("a copy on a pipe of a PipeNet no kernel function captures", node)
             entry = self.pipes[id(pipe)] = (len(self.pipes), block_bytes, pipe)
-            if 2 * len(self.pipes) > MAX_SEMAPHORES:
-                raise compiler.error(f"the operation's pipes need {2 * len(self.pipes)} semaphores (two per pipe); "
-                                     f"a core has {MAX_SEMAPHORES}", node)
+            if self.pipe_semaphore_base + 2 * len(self.pipes) > MAX_SEMAPHORES:
+                raise compiler.error(f"the operation's pipes need {2 * len(self.pipes)} semaphores (two per pipe) "
+                                     f"after its {self.pipe_semaphore_base} others; a core has {MAX_SEMAPHORES}",
+                                     node)
         elif entry[1] != block_bytes:
             raise compiler.error(f"{pipe!r} carries blocks of {entry[1]} bytes elsewhere and {block_bytes} bytes "
                                  "here; a pipe's sender and receivers copy blocks of one size", node)
         return entry[0]
+
+    def semaphore_id(self, sem, compiler, node):
+        if not any(sem is s for s in self.semaphores):
+            raise compiler.error(f"{sem!r} was not made by this operation's body; make it there (ttl.Semaphore())",
+                                 node)
+        return next(i for i, s in enumerate(self.semaphores) if s is sem)
+
+    def source_semaphore_id(self):
+        self.uses_source = True
+        return len(self.semaphores)
+
+    @property
+    def pipe_semaphore_base(self):
+        """The id of pipe 0's ready semaphore (after the DSL's semaphores and their source word)."""
+        return len(self.semaphores) + (1 if self.semaphores else 0)
 
     def grid_dims(self, rank):
         from .dsl import shape_dims
@@ -163,18 +181,17 @@ class KernelContext:
             cb = self.scratch[kind] = self._next_cb(f"the constant tile this operation needs ({kind})", compiler)
         return cb
 
-    def temp_cb(self, key, shape, compiler):
-        """The temporary buffer of a variable that holds a block expression
-        (two blocks of `shape`: the value, and the next one being computed)."""
+    def temp_cb(self, key, compiler):
+        """The temporary buffer of a variable that holds block expressions of
+        one shape (key: kernel, variable, shape): two blocks, the value and the
+        next one being computed."""
         temp = self.temps.get(key)
         if temp is None:
+            kernel, name, shape = key
             dtype = DataFormat.Float32 if self.options.fp32_dest_acc_en else DataFormat.Float16_b
-            index = self._next_cb(f"the temporary of '{key}'", compiler)
+            index = self._next_cb(f"the temporary of '{name}' in kernel function '{kernel}'", compiler)
             temp = self.temps[key] = DataflowBuffer(index, _Like(dtype), tuple(shape), 2, ("<temporary>", 0))
-            temp.name = key.split(".", 1)[1]
-        elif temp.shape != tuple(shape):
-            raise compiler.error(f"'{key.split('.', 1)[1]}' holds block expressions of shapes {temp.shape} and "
-                                 f"{tuple(shape)}; a variable keeps one block shape")
+            temp.name = name
         return temp
 
     def tensor_index(self, t):
@@ -251,7 +268,10 @@ def compile_functions(operation, trace, layouts, extern_selectors):
     scratch_page = formats.tile_size(DataFormat.Float16_b)
     cbs += tuple((scratch_page, ((cb, int(DataFormat.Float16_b), scratch_page),))
                  for cb in sorted(context.scratch.values()))
-    semaphores = []
+    if len(context.semaphores) + 1 > MAX_SEMAPHORES:
+        raise ValidationError(f"{what}: {len(context.semaphores)} ttl.Semaphores; a core has {MAX_SEMAPHORES} "
+                              "semaphores (one is the operation's own)")
+    semaphores = [s.initial for s in context.semaphores] + ([0] if context.semaphores else [])
     for _, _, pipe in sorted(context.pipes.values(), key=lambda e: e[0]):
         semaphores += [len(pipe.destinations(context.grid_dims(pipe.rank))), 0]  # ready (all slots free), valid
     options = context.options

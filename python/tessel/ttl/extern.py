@@ -76,6 +76,7 @@ class Trace:
         self.calls = []
         self.dfbs = []
         self.functions = []
+        self.semaphores = []
 
 
 _active = threading.local()

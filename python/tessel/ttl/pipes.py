@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .. import _check
 
-__all__ = ["DstPipeIdentity", "Pipe", "PipeNet", "SrcPipeIdentity"]
+__all__ = ["DstPipeIdentity", "Pipe", "PipeNet", "SrcPipeIdentity", "expand"]
 
 
 def _coord(value, what):
@@ -54,6 +54,23 @@ def _range(value, what):
     return tuple(out)
 
 
+def expand(items, grid):
+    """The nodes (tuples) of a range of ints and slices, the Cartesian product
+    of its items; `grid` (the operation's grid in the range's rank) bounds
+    open slices."""
+    ranges = []
+    for i, item in enumerate(items):
+        if isinstance(item, slice):
+            stop = item.stop if item.stop is not None else grid[i]
+            ranges.append(range(item.start or 0, stop, item.step or 1))
+        else:
+            ranges.append(range(item, item + 1))
+    out = [()]
+    for r in ranges:
+        out = [c + (v,) for c in out for v in r]
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Pipe:
     """A transfer from node `src` to node(s) `dst` (compared by identity)."""
@@ -76,18 +93,7 @@ class Pipe:
     def destinations(self, grid):
         """The destination nodes as tuples, with `grid` (the operation's grid in
         this pipe's rank) bounding open slices."""
-        ranges = []
-        for i, item in enumerate(self._dst):
-            if isinstance(item, slice):
-                start = item.start or 0
-                stop = item.stop if item.stop is not None else grid[i]
-                ranges.append(range(start, stop, item.step or 1))
-            else:
-                ranges.append(range(item, item + 1))
-        out = [()]
-        for r in ranges:
-            out = [c + (v,) for c in out for v in r]
-        return out
+        return expand(self._dst, grid)
 
     def __repr__(self):
         def text(c):

@@ -4,7 +4,6 @@
 # reader waits with wait_eq(3) before it reads the scratch tiles back and sums
 # them. Without the barrier node 0 could read tiles not yet written.
 # expect: pass
-# tessel: not yet (ttl.Semaphore is not compiled yet)
 # needs: torch
 # sim: no (tt-lang-sim 1.1.6 has no ttl.Semaphore; tt-lang's functionality
 #   matrix lists it as not yet supported in the simulator and the compiler;

@@ -4,7 +4,6 @@
 # nodes (0, 1..3) wait_eq(1) before reading the shared tile and compute
 # y_i = x_i + c * c.
 # expect: pass
-# tessel: not yet (ttl.Semaphore is not compiled yet)
 # needs: torch
 # sim: no (tt-lang-sim 1.1.6 has no ttl.Semaphore; tt-lang's functionality
 #   matrix lists it as not yet supported in the simulator and the compiler;
