@@ -211,18 +211,19 @@ void bind_operation(nb::module_& m) {
       .def(nb::init<std::string>())
       .def("name", &Operation::name)
       // processor: -1 for a compute kernel, else the data-movement RISC (0 or 1, with the NoC of that number).
-      .def("add_kernel",
-           [](Operation& op, nb::handle selector, const std::string& source, bool source_is_path, int processor,
-              nb::handle compute) {
-             OperationKernel k;
-             k.kernel = selector_of(selector);
-             k.source = source;
-             k.source_is_path = source_is_path;
-             k.config = config_of(processor, compute);
-             op.add_kernel(std::move(k));
-           },
-           nb::arg("selector"), nb::arg("source"), nb::arg("source_is_path"), nb::arg("processor"),
-           nb::arg("compute").none() = nb::none())
+      .def(
+          "add_kernel",
+          [](Operation& op, nb::handle selector, const std::string& source, bool source_is_path, int processor,
+             nb::handle compute) {
+            OperationKernel k;
+            k.kernel = selector_of(selector);
+            k.source = source;
+            k.source_is_path = source_is_path;
+            k.config = config_of(processor, compute);
+            op.add_kernel(std::move(k));
+          },
+          nb::arg("selector"), nb::arg("source"), nb::arg("source_is_path"), nb::arg("processor"),
+          nb::arg("compute").none() = nb::none())
       // A CB on every launch core: its total size and its (buffer index, data format, page size) entries.
       .def("add_circular_buffer",
            [](Operation& op, uint32_t total_size, const std::vector<std::tuple<uint32_t, int, uint32_t>>& formats) {

@@ -432,8 +432,9 @@ void api_transpose_wh_tile(tessel_kernel_ctx* k, uint32_t cb, uint32_t itile, ui
   float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
   check_unpack_format(k, what, cb, 0, file, line);
   Scratch& w = scratch();
-  if (unpacks_to_dest(k, cb)) {
-    // A 32-bit tile unpacked to DST is transposed in DST: all its bits are kept.
+  if (DataFormat(k->cbs[cb].data_format) == DataFormat::Float32 && k->fp32_dest_acc_en) {
+    // Metalium unpacks a 32-bit tile straight to a 32-bit DST and transposes it there
+    // (transpose_dest): all its bits are kept, whatever the CB's unpack_to_dest_mode.
     unpack_tile(DataFormat::Float32, front_tile(k, "transpose_wh_tile", what, cb, itile, file, line), w.t);
     to_rows(w.t, w.a);
   } else {

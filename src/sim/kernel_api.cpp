@@ -78,8 +78,8 @@ inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint3
        file, line);
 }
 
-inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, Core::RoleSite* sites, const char* role,
-                       const char* call, uint32_t cb, const char* file, uint32_t line) {
+inline void claim_role(tessel_kernel_ctx* k, uint8_t* roles, Core::RoleSite* sites, const char* role, const char* call,
+                       uint32_t cb, const char* file, uint32_t line) {
   const uint8_t me = uint8_t(k->risc + 1);
   if (__builtin_expect(roles[cb] == me, 1)) return;
   if (roles[cb] != 0) role_conflict(k, roles, sites, role, call, cb, file, line);

@@ -8,7 +8,8 @@
 // whose result element depends on one element of each operand (add_tiles,
 // sub_tiles, mul_tiles, their row/column/scalar broadcasts and
 // transpose_wh_tile; their operands pass through the 19-bit source
-// registers). matmul and reduce, which sum, have their own tests
+// registers, except a Float32 transpose into a 32-bit DST, which happens in
+// DST). matmul and reduce, which sum, have their own tests
 // (compute_fpu_test.cpp) and run in every format in the examples. The
 // misuse cases at the end check the engine's messages for SFPU calls.
 //
@@ -677,15 +678,19 @@ TEST_F(OpTableTest, EveryOpWithinItsBound) {
       for (const Run& r : runs) {
         const std::vector<float> got = run(r);
         ASSERT_EQ(got.size(), r.rows.size() * kTileHW);
-        // SFPU rows see what copy_tile leaves in DST; FPU rows their source-register operands.
+        // SFPU rows see what copy_tile leaves in DST; FPU rows their source-register operands,
+        // except a transpose of a Float32 CB into a 32-bit DST, which unpacks to DST and
+        // transposes there (all 32 bits).
         const std::vector<float> da = through_cb_and_dst(r.a, r.in, mode.fp32);
         const std::vector<float> db = through_cb_and_dst(r.b, r.in, mode.fp32);
         const std::vector<float> sa = through_src(r.a, r.in), sb = through_src(r.b, r.in);
+        const bool in_dest = mode.fp32 && r.in == DataFormat::Float32;
         for (size_t t = 0; t < r.rows.size(); ++t) {
           const Row& row = *r.rows[t];
+          const std::vector<float>& a_fpu = row.layout == Row::Layout::TransposeA && in_dest ? da : sa;
           std::vector<double> refs(kTileHW);
           for (uint32_t i = 0; i < kTileHW; ++i)
-            refs[i] = row.kind == Kind::FpuBinary ? row.ref(sa[t * kTileHW + source_index(row.layout, false, i)],
+            refs[i] = row.kind == Kind::FpuBinary ? row.ref(a_fpu[t * kTileHW + source_index(row.layout, false, i)],
                                                             sb[t * kTileHW + source_index(row.layout, true, i)])
                                                   : row.ref(da[t * kTileHW + i], db[t * kTileHW + i]);
           const bool bf16_result = !mode.fp32 || r.out == DataFormat::Float16_b;

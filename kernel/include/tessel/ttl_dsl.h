@@ -106,8 +106,7 @@ inline void copy_writes(Block& b, const char* file, uint32_t line) {
   if (b.state == kCopyWrites || b.state == kCopyReads) {
     Message m;
     m << "ttl.copy into block '" << b.name << "' while a copy " << (b.state == kCopyWrites ? "into" : "from")
-      << " it (requested at line " << int32_t(b.copy_line)
-      << ") is in flight: wait() for that copy first (copy lock)";
+      << " it (requested at line " << int32_t(b.copy_line) << ") is in flight: wait() for that copy first (copy lock)";
     fail(m.text, file, line);
   }
   b.state = kCopyWrites;
@@ -119,8 +118,8 @@ inline void copy_reads(Block& b, const char* file, uint32_t line) {
   if (b.state == kReleased) used_after_release(b, "ttl.copy", file, line);
   if (b.state == kCopyWrites) {
     Message m;
-    m << "ttl.copy from block '" << b.name << "' while the copy into it (requested at line "
-      << int32_t(b.copy_line) << ") is in flight: wait() for that copy before reading the block";
+    m << "ttl.copy from block '" << b.name << "' while the copy into it (requested at line " << int32_t(b.copy_line)
+      << ") is in flight: wait() for that copy before reading the block";
     fail(m.text, file, line);
   }
   b.state = kCopyReads;
@@ -191,14 +190,13 @@ inline void check_slice(const char* tensor, int32_t r0, int32_t r1, int32_t c0, 
   }
   if (r1 - r0 != block_rows || c1 - c0 != block_cols) {
     Message m;
-    m << "ttl.copy: the slice " << tensor << "[" << r0 << ":" << r1 << ", " << c0 << ":" << c1 << "] is "
-      << (r1 - r0) << "x" << (c1 - c0) << " " << unit << " and the block " << block_rows << "x" << block_cols
+    m << "ttl.copy: the slice " << tensor << "[" << r0 << ":" << r1 << ", " << c0 << ":" << c1 << "] is " << (r1 - r0)
+      << "x" << (c1 - c0) << " " << unit << " and the block " << block_rows << "x" << block_cols
       << ": their shapes differ";
     fail(m.text, file, line);
   }
 }
-inline void check_index(const char* tensor, int32_t dim, int32_t index, int32_t size, const char* file,
-                        uint32_t line) {
+inline void check_index(const char* tensor, int32_t dim, int32_t index, int32_t size, const char* file, uint32_t line) {
   if (index < 0 || index >= size) {
     Message m;
     m << "ttl.copy: index " << index << " of dimension " << dim << " of " << tensor << " is outside 0.." << size - 1;
