@@ -712,3 +712,54 @@ def test_a_block_expression_chosen_on_the_device_is_refused(dev):
         op(tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32)))
     assert str(e.value).startswith(f"{HERE}:{line_of('branch value')}: 'e' is given a different block, block "
                                    "expression or constant on each branch of the if at line")
+
+
+# ---------------------------------------------------------------------------
+# DSL kernels with a runtime resource factory: the records select the DSL
+# kernels (a captured ttl.Kernel, or a kind for the canonical kernel).
+
+READER = ttl.Kernel(ttl.KernelKind.DATA_MOVEMENT, name="dsl_reader")
+
+
+def _factory(*, tensors, core_ranges, first_free_semaphore_id):
+    return ttl.ProgramRuntimeResources(kernel_resources=(
+        ttl.KernelRuntimeResources(kernel=READER, runtime_args=(
+            ttl.CoreRuntimeArgs(ttl_core(0, 0), (first_free_semaphore_id, 7)),)),
+        ttl.KernelRuntimeResources(kernel=ttl.KernelKind.COMPUTE, defines=(ttl.KernelDefine("UNUSED", "1"),)),
+    ))
+
+
+def ttl_core(x, y):
+    import tessel.ttnn as ttnn
+    return ttnn.CoreCoord(x, y)
+
+
+@ttl.operation(grid=(1, 1), runtime_resource_factory=_factory)
+def doubled(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement(kernel=READER)
+    def read():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(x + x)
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+def test_a_runtime_resource_factory_selects_dsl_kernels(dev):
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    doubled(tensor(dev, np.full((32, 32), 1.5)), y)
+    assert y.to_numpy()[0, 0] == 3.0
+    assert READER.operation == "doubled"
+    y2 = ttl.Tensor.allocate(dev, (32, 32))
+    doubled(tensor(dev, np.full((32, 32), 2.5)), y2)  # the cached structure's fast path
+    assert y2.to_numpy()[0, 0] == 5.0
