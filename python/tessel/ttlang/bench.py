@@ -18,7 +18,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 
 import numpy as np
