@@ -763,3 +763,28 @@ def test_a_runtime_resource_factory_selects_dsl_kernels(dev):
     y2 = ttl.Tensor.allocate(dev, (32, 32))
     doubled(tensor(dev, np.full((32, 32), 2.5)), y2)  # the cached structure's fast path
     assert y2.to_numpy()[0, 0] == 5.0
+
+
+@ttl.operation(grid=(1, 1))
+def extern_reader_dsl_rest(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+    # The reader is a C++ function (call_extern_func); the compute and writer are kernel functions.
+    ttl.call_extern_func(os.path.join(os.path.dirname(HERE), "data", "dsl_reader.hpp"), "read_first_tile_into_cb0",
+                         func_args=[a])
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(x * 3.0)
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+def test_an_extern_kernel_and_kernel_functions_in_one_operation(dev):
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    extern_reader_dsl_rest(tensor(dev, np.full((32, 32), 2.0)), y)
+    assert y.to_numpy()[0, 0] == 6.0
