@@ -87,6 +87,15 @@ def test_the_corpus_is_complete_and_every_header_is_well_formed():
         )
 
 
+def _environment():
+    """The programs' environment: a machine of four devices for the mesh programs (they size themselves
+    from ttnn.GetNumAvailableDevices()). Eight 120-core devices take 3.75 GiB of the address space below
+    4 GiB, which a process that has imported torch may not have free."""
+    env = dict(os.environ)
+    env.setdefault("TESSEL_MESH", "1x4")
+    return env
+
+
 def _tail(text, lines=40):
     return "\n".join(text.splitlines()[-lines:])
 
@@ -99,7 +108,8 @@ def test_ttlang_program(path):
     try:
         run = subprocess.run(
             [sys.executable, "-m", "tessel.ttlang", str(path)],
-            cwd=path.parent, env=dict(os.environ), capture_output=True, text=True, timeout=PROGRAM_TIMEOUT_S, check=False,
+            cwd=path.parent, env=_environment(), capture_output=True, text=True, timeout=PROGRAM_TIMEOUT_S,
+            check=False,
         )
     except subprocess.TimeoutExpired as timeout:
         out = timeout.stdout or ""
