@@ -788,3 +788,28 @@ def test_an_extern_kernel_and_kernel_functions_in_one_operation(dev):
     y = ttl.Tensor.allocate(dev, (32, 32))
     extern_reader_dsl_rest(tensor(dev, np.full((32, 32), 2.0)), y)
     assert y.to_numpy()[0, 0] == 6.0
+
+
+@pytest.mark.parametrize("fn, args, ref, lo, hi", [
+    ("tan", (), np.tan, -1.2, 1.2),
+    ("softplus", (), lambda x: np.log1p(np.exp(x)), -3, 3),
+    ("selu", (), lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x)), -3, 3),
+    ("clamp", (-0.5, 2.0), lambda x: np.clip(x, -0.5, 2.0), -3, 3),
+    ("frac", (), lambda x: x - np.trunc(x), -3, 3),
+    ("pow", (3,), lambda x: x ** 3, -3, 3)])
+def test_math_functions_composed_from_the_engines_ops(dev, fn, args, ref, lo, hi):
+    """Float32 end to end (a 32-bit DST): the compositions are as accurate as the ops they use."""
+    f = getattr(ttl.math, fn)
+
+    def compute(a_dfb, y_dfb):
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(f(x, *args))
+        return compute
+
+    op = one_tile_op(compute)
+    a = np.linspace(lo, hi, 1024, dtype=np.float32).reshape(32, 32)
+    y = ttl.Tensor.allocate(dev, (32, 32), "float32")
+    op(ttl.Tensor.from_numpy(dev, a, "float32"), y)
+    expect = ref(a.astype(np.float64))
+    assert np.all(np.abs(y.to_numpy() - expect) <= 1e-4 * np.abs(expect) + 1e-5)

@@ -44,6 +44,10 @@ UNARY = {
     "ceil": ("rounding_op_tile_init();", "ceil_tile({d});"),
 }
 # Unary functions with one float parameter: name -> (init, call with {d} and {p} (the float's bits)).
+# Unary functions with an integer parameter ({p}: the integer).
+UNARY_INT = {
+    "power": ("power_tile_init();", "power_tile({d}, {p}u);"),
+}
 UNARY_PARAM = {
     "relu_max": ("relu_max_tile_init();", "relu_max_tile({d}, {p});"),
     "relu_min": ("relu_min_tile_init();", "relu_min_tile({d}, {p});"),
@@ -139,16 +143,24 @@ def needs_zeros(expr):
 
 
 def allocate(expr):
-    """The steps of `expr` in post-order and each node's DST register (per
-    output tile), and how many registers a tile takes. A binary op leaves
-    its result in its left operand's register and frees the right one; a
-    unary op works in place; a matmul or reduce accumulates, so it gets a
-    register nothing has written since the acquire."""
+    """The steps of `expr` in post-order (the operand that needs more
+    registers first) and each node's DST register (per output tile), and how
+    many registers a tile takes. A binary op leaves its result in its left
+    operand's register and frees the right one; a unary op works in place; a
+    matmul or reduce accumulates, so it gets a register nothing has written
+    since the acquire."""
     regs, steps, free, used = {}, [], [], [0]
 
     def fresh():
         used[0] += 1
         return used[0] - 1
+
+    def need(node):
+        """Registers the subtree needs (Sethi-Ullman)."""
+        if _leaf(node):
+            return 1
+        needs = sorted((need(c) for c in node.children), reverse=True)
+        return max(n + i for i, n in enumerate(needs))
 
     def walk(node):
         if _leaf(node):
@@ -156,7 +168,8 @@ def allocate(expr):
             regs[node] = fresh() if accumulates or not free else free.pop()
             steps.append(node)
             return
-        for c in node.children:
+        # The operand needing more registers first: the other then reuses what it freed.
+        for c in sorted(node.children, key=need, reverse=True):
             walk(c)
         regs[node] = regs[node.children[0]]
         for c in node.children[1:]:
@@ -288,6 +301,9 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
         if node.op in UNARY:
             init, call = UNARY[node.op]
             text = call.format(d=f"u * {per_tile}u + {regs[child]}u")
+        elif node.op in UNARY_INT:
+            init, call = UNARY_INT[node.op]
+            text = call.format(d=f"u * {per_tile}u + {regs[child]}u", p=node.param)
         else:
             init, call = UNARY_PARAM[node.op]
             text = call.format(d=f"u * {per_tile}u + {regs[child]}u", p=f"ttl_dsl::bits({node.param})")

@@ -5,7 +5,7 @@ store(), lowered by blockexpr.py.
 
 import ast
 
-from . import blockexpr
+from . import blockexpr, composed
 from .blockexpr import Node
 from .compiler_values import Block, CompileError, Expr, _const, _is_const, _two_d
 
@@ -84,6 +84,8 @@ class ComputeStatements:
             if value is None:
                 raise self.error(f"ttl.math.{op} takes a block and a number", e)
             return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
+        if op in composed.COMPOSED:
+            return self.composed(op, args, kwargs, e)
         if op in ("max", "min"):
             if len(args) != 2:
                 raise self.error(f"ttl.math.{op} takes two blocks", e)
@@ -113,6 +115,31 @@ class ComputeStatements:
             x = self.as_leaf(args[0], e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def composed(self, op, args, kwargs, e):
+        """A ttl.math function built from the engine's ops (composed.py)."""
+        names, build = composed.PARAMETERS[op]
+        what = f"ttl.math.{op}"
+        if not args:
+            raise self.error(f"{what} takes a block", e)
+        x = self.as_node(args[0], e)
+        if x.shape is None:
+            raise self.error(f"{what} takes a block", e)
+        values = []
+        for i, (name, default) in enumerate(names):
+            v = args[1 + i] if len(args) > 1 + i else kwargs.get(name)
+            if v is None:
+                if default is None:
+                    raise self.error(f"{what} takes {name}=", e)
+                values.append(default)
+            else:
+                values.append(f"float({self.scalar(v, e).code})")
+        if op == "pow":
+            p = args[1] if len(args) > 1 else kwargs.get("exponent")
+            if not _is_const(p) or not isinstance(_const(p), int) or _const(p) < 0:
+                raise self.error(f"{what}: the exponent must be a non-negative integer constant (power_tile)", e)
+            return Expr(Node("unary", x.shape, [x], op="power", param=str(_const(p)), line=self.line))
+        return Expr(build(x, *values))
 
     def dims_of(self, value, rank, what, e):
         """Block dimensions (as a set of non-negative indices) from dims=[...]."""
