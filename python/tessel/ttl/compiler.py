@@ -671,6 +671,19 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
     def expr_JoinedStr(self, e):
         raise self.error("f-strings are only supported as print() arguments in a kernel function", e)
 
+    def call_args(self, e):
+        """A call's positional arguments, a *sequence of constants expanded."""
+        out = []
+        for a in e.args:
+            if isinstance(a, ast.Starred):
+                seq = self.expr(a.value)
+                if not _is_const(seq):
+                    raise self.error("*arguments in a kernel must be a constant sequence", e)
+                out += [("const", v) for v in _const(seq)]
+            else:
+                out.append(self.expr(a))
+        return out
+
     def expr_Call(self, e):
         f = self.expr(e.func)
         if isinstance(f, tuple) and f and f[0] == "attr":
@@ -681,7 +694,7 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
         special = self.special(fn, e)
         if special is not _NONE:
             return special
-        args = [self.expr(a) for a in e.args]
+        args = self.call_args(e)
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if all(_is_const(a) for a in args) and all(_is_const(v) for v in kwargs.values()):
             if isinstance(fn, KernelFunction):

@@ -71,7 +71,7 @@ class ComputeStatements:
 
     def block_call(self, kind, e):
         op, arity = kind
-        args = [self.expr(a) for a in e.args]
+        args = self.call_args(e)
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if not self.compute:
             raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
