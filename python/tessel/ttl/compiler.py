@@ -43,6 +43,7 @@ from .compiler_pipes import PipeStatements
 from .compiler_values import (
     Ambiguous,
     Block,
+    DeviceSlice,
     CompileError,
     Expr,
     Group,
@@ -278,10 +279,11 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
             if name not in self.waited:
                 self.wait_transfer(value, s)  # never waited: waited before the next statement
             return
-        if isinstance(value, (Group, Expr)):
+        if isinstance(value, (Group, Expr, DeviceSlice)):
             self.env[name] = value
             return
-        if isinstance(value, Scalar) or name in self.mutable:
+        if isinstance(value, Scalar) or name in self.mutable and not (
+                _is_const(value) and not isinstance(_const(value), (bool, int, float))):
             scalar = self.scalar(value, s)
             var = self.var_name(name)
             ctype = {"int": "int32_t", "float": "float", "bool": "bool"}[scalar.type]
@@ -580,8 +582,19 @@ class _Compiler(BlockStatements, ComputeStatements, CallStatements, PipeStatemen
                 start = self.int_code(self.expr(x.lower), e) if x.lower is not None else "0"
                 stop = self.int_code(self.expr(x.upper), e) if x.upper is not None else None
                 dims.append([start, stop, True])
+                continue
+            v = self.expr(x)
+            if _is_const(v) and isinstance(_const(v), slice):
+                py = _const(v)
+                v = DeviceSlice(("const", py.start), ("const", py.stop), ("const", py.step))
+            if isinstance(v, DeviceSlice):  # slice(...) made in the kernel
+                if not (_is_const(v.step) and _const(v.step) in (None, 1)):
+                    raise self.error("a tensor slice in a copy takes no step", e)
+                start = "0" if _is_const(v.start) and _const(v.start) is None else self.int_code(v.start, e)
+                stop = None if _is_const(v.stop) and _const(v.stop) is None else self.int_code(v.stop, e)
+                dims.append([start, stop, True])
             else:
-                dims.append([self.int_code(self.expr(x), e), None, False])
+                dims.append([self.int_code(v, e), None, False])
         sizes = (list(t.shape[:-2]) + [t.shape[-2] // _TILE, t.shape[-1] // _TILE]) if t.tiled else list(t.shape)
         out = []
         for (start, stop, is_range), size in zip(dims, sizes + [0] * len(dims)):

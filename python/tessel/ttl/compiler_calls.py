@@ -6,7 +6,7 @@ the builtins a kernel may call on device numbers.
 
 import ast
 
-from .compiler_values import Block, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
+from .compiler_values import Block, DeviceSlice, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
 from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
 from .pipes import PipeNet, expand
 from .semaphores import RemoteSemaphore, Semaphore
@@ -49,6 +49,14 @@ class CallStatements:
         if fn is print:
             self.print(e)
             return ("const", None)
+        if fn is slice:
+            args = self.call_args(e)
+            if e.keywords or not 1 <= len(args) <= 3:
+                raise self.error("slice() takes 1 to 3 arguments", e)
+            if all(_is_const(a) for a in args):
+                return ("const", slice(*[_const(a) for a in args]))
+            bounds = ([("const", None)] + args) if len(args) == 1 else args  # slice(stop)
+            return DeviceSlice(*(bounds + [("const", None)] * 3)[:3])
         kind = math_ns.kind_of(fn) or block_ns.kind_of(fn)
         if kind is not None:
             return self.block_call(kind, e)

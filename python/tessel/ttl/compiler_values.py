@@ -132,3 +132,13 @@ def refers_to(value, blk):
     if isinstance(value, Expr):
         return any(n.kind == "block" and n.block is blk for n in value.node.walk())
     return False
+
+
+class DeviceSlice:
+    """slice(start, stop, step) with bounds known only on the device (each a
+    compile-time value); a tensor subscript takes it as a range."""
+
+    def __init__(self, start, stop, step):
+        self.start = start
+        self.stop = stop
+        self.step = step

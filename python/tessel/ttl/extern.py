@@ -48,8 +48,10 @@ class RawAddress:
 
 def raw_addr(tensor):
     """Pass `tensor`'s buffer address (a uint32_t, no layout) to an external function."""
+    if not isinstance(tensor, Tensor) and isinstance(getattr(tensor, "_ttl", None), Tensor):
+        tensor = tensor._ttl  # a ttnn.Tensor
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"ttl.raw_addr: tensor must be a ttl.Tensor, got {_check.describe(tensor)}")
+        raise TypeError(f"ttl.raw_addr: tensor must be a ttl.Tensor or a ttnn.Tensor, got {_check.describe(tensor)}")
     return RawAddress(tensor)
 
 
@@ -161,6 +163,8 @@ def _kernel_of_operation(kernel, operation, what):
 
 def _func_arg(value, i, trace, kernel):
     what = f"ttl.call_extern_func: func_args[{i}]"
+    if not isinstance(value, (Tensor, RawAddress)) and isinstance(getattr(value, "_ttl", None), Tensor):
+        value = value._ttl  # a ttnn.Tensor argument
     if isinstance(value, (Tensor, RawAddress)):
         tensor = value.tensor if isinstance(value, RawAddress) else value
         # The first parameter holding the tensor: aliasing() keys the plan on this choice.

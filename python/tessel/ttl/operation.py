@@ -32,6 +32,7 @@ from .. import _check, _tessel
 from ..core import CoreCoord, CoreRange, CoreRangeSet
 from ..device import Device
 from ..errors import DeadlockError, KernelError, KernelFault, ProgramError, ValidationError
+from ..ttnn.staging import stage
 from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
@@ -212,17 +213,20 @@ class Operation:
     def __call__(self, *args, **kwargs):
         if kwargs:
             args = self._bind(args, kwargs)
+        # Host ttnn tensors run on device copies; what the operation wrote is copied back.
+        args, written_back = stage(args, f"operation '{self.name}'")
         mesh = _mesh_shards(args)
         if mesh is not None:
             # SPMD: the operation runs on every device of the mesh with that device's shards.
             for shard_args in mesh:
                 self(*shard_args)
+            written_back()
             return
         tensors = self._tensors(args, {})
         device = _device_of(tensors, f"operation '{self.name}'")
         self._resolve_grid(args, tensors, device)
         _fits(self.grid, device, f"operation '{self.name}'")
-        plan = self.plan(tensors)
+        plan = self.plan(tensors, args)
         cpp = self._operation_for(plan, tensors)
         factory = self.runtime_resource_factory
         results = []
@@ -244,6 +248,7 @@ class Operation:
             raise
         self._lifetimes = retained(results[0]) if results else ()
         self._last_plan = plan
+        written_back()
         if settings.timing and device.timing:
             t = device.last_run_timing()
             print(f"[tessel] operation '{self.name}': {t.device_cycles} cycles ({t.device_us:.1f} us at "
@@ -265,19 +270,21 @@ class Operation:
 
     # ---- structure ----
 
-    def plan(self, tensors):
+    def plan(self, tensors, args=None):
         """The traced Plan for these tensors. An operation whose body declares
         only call_extern_func kernels runs its body once per structure and
         aliasing (see the module comment); one with DSL kernel functions runs
         its body on every call, and its kernels are compiled again only when
-        what they capture changes."""
+        what they capture changes. The body gets `args`, the caller's own
+        tensor objects (a ttnn.Tensor keeps its logical shape), default
+        `tensors`."""
         same_as = aliasing(tensors)
         device = tensors[0].buffer.device._d
         key = (tuple(t._structure for t in tensors), same_as, self.grid, device.arch(), tuple(device.grid()))
         plan = self._plans.get(key)
         if plan is not None and not plan.functions:
             return plan
-        trace = tracing(Trace(self, tensors, self.grid), self._fn, tensors)
+        trace = tracing(Trace(self, tensors, self.grid), self._fn, tensors if args is None else args)
         if plan is not None:
             fingerprint = dsl_fingerprint(trace)
             if fingerprint == plan.fingerprint:

@@ -14,6 +14,7 @@ import collections
 import enum
 import os
 import sys
+import weakref
 
 from .. import _check
 from ..core import CoreCoord
@@ -38,6 +39,15 @@ class Arch(enum.Enum):
         return f"Arch.{self.name}"
 
 
+# The devices open now (single devices and a mesh's), for host tensors that an operation puts on a device.
+_OPEN = weakref.WeakSet()
+
+
+def open_devices():
+    """The ttnn devices open now."""
+    return [d for d in _OPEN if d.is_open]
+
+
 class Device:
     """A simulated device that ttnn tensors live on. Made by
     ttnn.open_device (or a mesh device, one per position)."""
@@ -57,6 +67,7 @@ class Device:
                                          **options)
         self._id = device_id
         self._programs = collections.OrderedDict()
+        _OPEN.add(self)
         return self
 
     @property

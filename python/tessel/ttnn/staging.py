@@ -1,0 +1,63 @@
+"""Host tensors given to a tessel.ttl operation: TT-Lang programs may pass
+tensors made without a device (ttnn.rand(shape), ttnn.empty(shape)); the
+operation runs on device copies of them, and what it wrote is copied back
+into the host tensors, as the operation writes its tensors in place. The
+device is the one the other tensors are on, else the one open device, else
+device 0, opened for these programs and kept open until the process ends
+(programs written for TT-Lang's simulator never open one).
+
+    args, written_back = stage(args, "operation 'op'")
+    op(*args)
+    written_back()
+"""
+
+from .device import open_devices
+from .tensor import Tensor
+
+__all__ = ["stage"]
+
+
+def stage(args, what):
+    """(args with host ttnn tensors replaced by device copies, a function that
+    copies the device values back into those host tensors). The device is the
+    one the other tensors are on, or the one open device."""
+    hosts = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._host is not None]
+    if not hosts:
+        return args, lambda: None
+    devices = {id(a._device): a._device for a in args if isinstance(a, Tensor) and a._device is not None}
+    if len(devices) > 1:
+        return args, lambda: None  # the operation reports tensors on several devices
+    if not devices:
+        if any(isinstance(a, Tensor) and a._shards is not None for a in args):
+            raise TypeError(f"{what}: host tensors and mesh tensors together; put the host tensors on the mesh "
+                            "(ttnn.from_torch(..., device=mesh))")
+        open_now = open_devices()
+        if len(open_now) > 1:
+            raise TypeError(f"{what}: every tensor is on the host and {len(open_now)} devices are open; put the "
+                            "tensors on the device the operation should run on (ttnn.from_torch(..., device=...))")
+        devices = {0: open_now[0] if open_now else _default_device()}
+    (device,) = devices.values()
+    from .creation import to_device
+
+    staged = list(args)
+    for i in hosts:
+        staged[i] = to_device(args[i], device)
+
+    def written_back():
+        for i in hosts:
+            host, copy = args[i], staged[i]
+            host._host = copy._values()
+
+    return tuple(staged), written_back
+
+
+_DEFAULT = []
+
+
+def _default_device():
+    """Device 0, opened the first time a program without a device runs an operation."""
+    if not _DEFAULT or not _DEFAULT[0].is_open:
+        from .device import open_device
+
+        _DEFAULT[:] = [open_device(0)]
+    return _DEFAULT[0]
