@@ -7,6 +7,7 @@ logical shapes, and kernels build tensor slices with slice().
 import numpy as np
 import tessel.ttl as ttl
 import tessel.ttnn as ttnn
+from tessel.ttnn.staging import close_default_device
 
 
 @ttl.operation(grid=(1, 1))
@@ -40,7 +41,10 @@ def test_host_tensors_run_on_a_device_and_get_the_results():
     a = ttnn.rand((64, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
     y = ttnn.empty((64, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
     assert a.storage_type() == y.storage_type()  # both on the host
-    scaled(a, y)  # no device was opened: the operation opens device 0 for them
+    try:
+        scaled(a, y)  # no device was opened: the operation opens device 0 for them
+    finally:
+        close_default_device()
     np.testing.assert_allclose(np.asarray(ttnn.to_torch(y)), 2 * np.asarray(ttnn.to_torch(a)), rtol=1e-6)
 
 

@@ -14,7 +14,7 @@ device 0, opened for these programs and kept open until the process ends
 from .device import open_devices
 from .tensor import Tensor
 
-__all__ = ["stage"]
+__all__ = ["close_default_device", "stage"]
 
 
 def stage(args, what):
@@ -61,3 +61,10 @@ def _default_device():
 
         _DEFAULT[:] = [open_device(0)]
     return _DEFAULT[0]
+
+
+def close_default_device():
+    """Close device 0 if an operation opened it for host tensors."""
+    if _DEFAULT and _DEFAULT[0].is_open:
+        _DEFAULT[0].close()
+    _DEFAULT.clear()
