@@ -1,10 +1,9 @@
 """TT-Lang DSL operations compiled to kernels: elementwise and matmul
 programs written as TT-Lang's tutorials write them, checked against float64
-references; the compiler's semantics (runs of acquires, release after last
-use, the body run on every call); and the misuses a program can make, each
-reported with the Python line of the statement.
-
-Error lines are found by the `# <-` markers in this file.
+references; block math (ttl.math, broadcast, reduce, transpose); the
+compiler's semantics (runs of acquires, the body run on every call, #line);
+print(); runtime resource factories and extern kernels beside kernel
+functions. The misuses are in test_ttl_dsl_checks.py.
 """
 
 import os
@@ -13,17 +12,9 @@ import numpy as np
 import pytest
 import tessel
 import tessel.ttl as ttl
-from tessel.errors import DeadlockError, KernelError
+from ttl_dsl_support import bf16, line_of, one_tile_op, tensor
 
 HERE = os.path.abspath(__file__)
-
-
-def line_of(marker):
-    with open(HERE) as f:
-        for i, text in enumerate(f, 1):
-            if text.rstrip().endswith("# <- " + marker):
-                return i
-    raise AssertionError(marker)
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +23,8 @@ def dev():
         yield d
 
 
-def tensor(dev, array):
-    return ttl.Tensor.from_numpy(dev, np.ascontiguousarray(array, dtype=np.float32))
-
-
-def bf16(a):
-    """Round to bfloat16 (nearest even), as the device stores inputs."""
-    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
-    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    return bits.astype(np.uint32).view(np.float32)
+def here(marker):
+    return line_of(HERE, marker)
 
 
 # ---------------------------------------------------------------------------
@@ -203,34 +187,6 @@ def test_matmul_accumulates_through_a_dataflow_buffer(dev):
     assert np.corrcoef(got.ravel(), ref.ravel())[0, 1] > 0.999
 
 
-# ---------------------------------------------------------------------------
-# One-tile operations for the compiler's semantics.
-
-
-def one_tile_op(compute_body, reader_body=None, grid=(1, 1)):
-    """An operation y = f(a) over one tile with the given compute kernel body."""
-    @ttl.operation(grid=grid)
-    def op(a, y):
-        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
-        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
-        ttl.compute()(compute_body(a_dfb, y_dfb))
-        ttl.datamovement()((reader_body or _read_one)(a, a_dfb))
-
-        @ttl.datamovement()
-        def write():
-            with y_dfb.wait() as blk:
-                ttl.copy(blk, y[0, 0]).wait()
-
-    return op
-
-
-def _read_one(a, a_dfb):
-    def read():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, 0], blk).wait()
-    return read
-
-
 @pytest.mark.parametrize("fn, ref, lo, hi", [
     ("exp", np.exp, -3, 3), ("sqrt", np.sqrt, 0.1, 9), ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), -5, 5),
     ("neg", np.negative, -4, 4)])
@@ -355,7 +311,7 @@ def test_generated_kernels_carry_the_python_lines(dev, tmp_path):
     kept = sorted(os.listdir(tmp_path))
     assert kept == ["op.compute.cpp", "op.read.cpp", "op.write.cpp"]
     text = (tmp_path / "op.compute.cpp").read_text()
-    assert f'#line {line_of("store")} "{HERE}"' in text
+    assert f'#line {here("store")} "{HERE}"' in text
     assert "cb_wait_front(0, 1);" in text and "pack_tile<true>" in text
 
 
@@ -364,149 +320,6 @@ def _copy_compute(a_dfb, y_dfb):
         with a_dfb.wait() as x, y_dfb.reserve() as o:
             o.store(x)  # <- store
     return compute
-
-
-# ---------------------------------------------------------------------------
-# Misuses, each with the Python line.
-
-
-def _lock_reader(a, a_dfb):
-    def read():
-        with a_dfb.reserve() as blk:
-            tx = ttl.copy(a[0, 0], blk)  # <- first copy
-            again = ttl.copy(a[0, 0], blk)  # <- second copy
-            tx.wait()
-            again.wait()
-    return read
-
-
-def _push_unwaited_reader(a, a_dfb):
-    def read():
-        blk = a_dfb.reserve()
-        tx = ttl.copy(a[0, 0], blk)
-        blk.push()  # <- push in flight
-        tx.wait()
-    return read
-
-
-def _slice_reader(a, a_dfb):
-    def read():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0:2, 0:1], blk).wait()  # <- bad slice
-    return read
-
-
-def _plain_compute(a_dfb, y_dfb):
-    def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as o:
-            o.store(x + x)
-    return compute
-
-
-@pytest.mark.parametrize("reader, message, marker", [
-    (_lock_reader, "ttl.copy into block 'blk' while a copy into it (requested at line {first copy}) is in flight: "
-                   "wait() for that copy first (copy lock)", "second copy"),
-    (_push_unwaited_reader, "push() of block 'blk' while a copy into it (requested at line {first}) is in flight: "
-                            "wait() for the copy first", "push in flight"),
-    (_slice_reader, "ttl.copy: the slice a[0:2, 0:1] is outside the tensor (a is 1x1 tiles)", "bad slice"),
-])
-def test_block_state_misuses_name_the_line(dev, reader, message, marker):
-    op = one_tile_op(_plain_compute, reader)
-    a = tensor(dev, np.ones((32, 32)))
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    message = message.replace("{first copy}", str(line_of("first copy")))
-    message = message.replace("{first}", str(line_of("push in flight") - 1))
-    with pytest.raises(KernelError) as e:
-        op(a, y)
-    assert str(e.value) == f"{HERE}:{line_of(marker)}: core (0,0) NCRISC: {message}"
-    # The device runs the next program.
-    one_tile_op(_plain_compute)(a, y)
-    assert y.to_numpy()[0, 0] == 2.0
-
-
-def _bad_shape_compute(a_dfb, y_dfb):
-    def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as o:
-            o.store(ttl.block.fill(1.0, shape=(2, 2)))  # <- bad store
-    return compute
-
-
-def _copy_in_compute(a_dfb, y_dfb):
-    def compute():
-        with y_dfb.reserve() as o:
-            ttl.copy(a_dfb, o)  # <- copy in compute
-    return compute
-
-
-def _unsupported_math(a_dfb, y_dfb):
-    def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as o:
-            o.store(ttl.math.atanh(x))  # <- atanh
-    return compute
-
-
-def _two_consumers_reader(a, a_dfb):
-    def read():
-        with a_dfb.wait() as blk:  # <- second consumer
-            pass
-    return read
-
-
-@pytest.mark.parametrize("compute, reader, message, marker, kernel", [
-    (_bad_shape_compute, None, "store() of an expression of shape (2, 2) into block 'o' of shape (1, 1)", "bad store",
-     "compute"),
-    (_copy_in_compute, None, "ttl.copy is a data-movement operation; a compute kernel cannot copy", "copy in compute",
-     "compute"),
-    (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
-     "atanh", "compute"),
-])
-def test_compile_errors_name_the_line(dev, compute, reader, message, marker, kernel):
-    op = one_tile_op(compute, reader)
-    a = tensor(dev, np.ones((32, 32)))
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    with pytest.raises(ttl.CompileError) as e:
-        op(a, y)
-    assert str(e.value) == f"{HERE}:{line_of(marker)}: {message} (kernel function '{kernel}' of operation 'op')"
-
-
-def test_two_consumers_on_one_core_name_both_lines(dev):
-    """Kernels may share a DFB's role on different nodes; two consumers on one
-    core is an error at run time naming where each consumes."""
-    op = one_tile_op(_plain_compute, _two_consumers_reader)
-    a = tensor(dev, np.ones((32, 32)))
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    with pytest.raises((KernelError, DeadlockError)) as e:
-        op(a, y)
-    text = str(e.value)
-    assert "already has a consumer on this core" in text, text
-    assert f"{HERE}:{line_of('second consumer')}" in text
-
-
-def _starving_reader(a, a_dfb):
-    def read():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, 0], blk).wait()
-    return read
-
-
-def test_a_deadlock_names_the_python_lines(dev):
-    def compute(a_dfb, y_dfb):
-        def compute():
-            for _ in range(2):
-                with a_dfb.wait() as x, y_dfb.reserve() as o:  # <- starved wait
-                    o.store(x)
-        return compute
-
-    op = one_tile_op(compute, _starving_reader)
-    a = tensor(dev, np.ones((32, 32)))
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    with pytest.raises(DeadlockError) as e:
-        op(a, y)
-    text = str(e.value)
-    assert f"core (0,0) COMPUTE at {HERE}:{line_of('starved wait')} in cb_wait_front(cb=0, pages=1)" in text
-    notes = "\n".join(getattr(e.value, "__notes__", []))
-    assert "COMPUTE runs kernel function 'compute'" in notes
-    assert "CB 0 is dataflow buffer 'a_dfb'" in notes
 
 
 # ---------------------------------------------------------------------------
@@ -630,88 +443,6 @@ def test_print_in_kernels_is_dprint_once_per_node(monkeypatch, capfd):
     lines = sorted(line for line in capfd.readouterr().out.splitlines() if ":(x=" in line)
     assert lines == ["0:(x=0,y=0):NC: reader 0 count=3 twice=0", "0:(x=0,y=0):TR1: compute 0 1.5",
                      "0:(x=1,y=0):NC: reader 1 count=3 twice=2", "0:(x=1,y=0):TR1: compute 1 1.5"]
-
-
-# ---------------------------------------------------------------------------
-# Control flow and variables, as Python runs them.
-
-
-def _sum_three(a_dfb, y_dfb):
-    def compute():
-        acc = ttl.block.fill(0.0, shape=(1, 1))
-        for _ in range(3):
-            with a_dfb.wait() as a_blk:
-                acc = acc + a_blk  # a value carried from one iteration to the next
-        with y_dfb.reserve() as y_blk:
-            y_blk.store(acc)
-    return compute
-
-
-def _read_three(a, a_dfb):
-    def read():
-        for k in range(3):
-            blk = a_dfb.reserve()
-            tx = ttl.copy(a[0, k], blk)
-            tx.wait()  # the block stays reserved until its copy is waited
-            blk.push()
-    return read
-
-
-def test_a_value_carried_through_a_loop_and_copies_waited_later(dev):
-    op = one_tile_op(_sum_three, _read_three)
-    a = bf16(np.random.default_rng(5).standard_normal((32, 96)))
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    op(tensor(dev, a), y)
-    ref = a[:, :32].astype(np.float64) + a[:, 32:64] + a[:, 64:]
-    assert np.max(np.abs(y.to_numpy() - ref)) < 0.05
-
-
-def _last_index_reader(a, a_dfb):
-    def read():
-        for k in range(3):
-            pass
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, k], blk).wait()  # Python: k is 2 after the loop
-    return read
-
-
-def _pop_on_both_branches(a_dfb, y_dfb):
-    def compute():
-        x = a_dfb.wait()
-        with y_dfb.reserve() as o:
-            o.store(x * 2.0)
-        if ttl.node(dims=1) == 0:
-            x.pop()
-        else:
-            x.pop()
-    return compute
-
-
-def test_the_loop_variable_after_the_loop_and_a_pop_on_each_branch(dev):
-    op = one_tile_op(_pop_on_both_branches, _last_index_reader)
-    a = np.concatenate([np.full((32, 32), v, np.float32) for v in (1, 2, 3)], axis=1)
-    y = ttl.Tensor.allocate(dev, (32, 32))
-    op(tensor(dev, a), y)
-    assert y.to_numpy()[0, 0] == 6.0
-
-
-def _branch_values(a_dfb, y_dfb):
-    def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as o:
-            if ttl.node(dims=1) == 0:
-                e = x * 2.0
-            else:
-                e = x * 3.0
-            o.store(e)  # <- branch value
-    return compute
-
-
-def test_a_block_expression_chosen_on_the_device_is_refused(dev):
-    op = one_tile_op(_branch_values)
-    with pytest.raises(ttl.CompileError) as e:
-        op(tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32)))
-    assert str(e.value).startswith(f"{HERE}:{line_of('branch value')}: 'e' is given a different block, block "
-                                   "expression or constant on each branch of the if at line")
 
 
 # ---------------------------------------------------------------------------
