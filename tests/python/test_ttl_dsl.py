@@ -544,3 +544,40 @@ def test_math_functions_composed_from_the_engines_ops(dev, fn, args, ref, lo, hi
     op(ttl.Tensor.from_numpy(dev, a, "float32"), y)
     expect = ref(a.astype(np.float64))
     assert np.all(np.abs(y.to_numpy() - expect) <= 1e-4 * np.abs(expect) + 1e-5)
+
+
+@ttl.operation(grid=(1, 1))
+def batched_add(a, b, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(2, 2, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(2, 2, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(2, 2, 1), block_count=2)
+
+    @ttl.datamovement()
+    def read():
+        for c in range(2):
+            with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk:
+                tx = ttl.copy(a[0:2, 0:2, c:c + 1], a_blk)
+                ttl.copy(b[0:2, 0:2, c:c + 1], b_blk).wait()
+                tx.wait()
+
+    @ttl.compute()
+    def compute():
+        for _ in range(2):
+            with a_dfb.wait() as x, b_dfb.wait() as z, y_dfb.reserve() as o:
+                o.store(x + z * 2.0)
+
+    @ttl.datamovement()
+    def write():
+        for c in range(2):
+            with y_dfb.wait() as blk:
+                ttl.copy(blk, y[0:2, 0:2, c:c + 1]).wait()
+
+
+def test_blocks_of_three_dimensions(dev):
+    """A (batch, rows, cols) block of tiles: the leading dimension is a range of the slice's batch."""
+    rng = np.random.default_rng(6)
+    a, b = bf16(rng.standard_normal((2, 64, 64))), bf16(rng.standard_normal((2, 64, 64)))
+    y = ttl.Tensor.allocate(dev, (2, 64, 64))
+    batched_add(tensor(dev, a), tensor(dev, b), y)
+    ref = a.astype(np.float64) + 2 * b
+    assert np.max(np.abs(y.to_numpy() - ref)) < 0.05

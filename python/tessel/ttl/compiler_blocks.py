@@ -121,12 +121,15 @@ class BlockStatements:
                          f"{_describe(dst)}", call)
 
     def copy_tensor(self, sl, blk, read, call):
+        """A copy between a tensor slice and a block. The block's last two
+        dimensions are the slice's last two; each leading dimension of the
+        block (a 3-D block of a batch of tiles) is a range of the slice's
+        matching leading dimension, the slice's other leading dimensions are
+        single indices. The block holds its tiles in row-major order."""
         t = sl.tensor
         self.used_tensors.add(sl.index)
-        rows_b, cols_b = (blk.shape if len(blk.shape) == 2 else (1,) + tuple(blk.shape))[-2:]
-        if len(blk.shape) > 2 and any(d != 1 for d in blk.shape[:-2]):
-            raise self.error(f"a block of shape {blk.shape} cannot be copied (only its last two dimensions may be "
-                             "larger than 1)", call)
+        shape = tuple(blk.shape) if len(blk.shape) >= 2 else (1,) + tuple(blk.shape)
+        rows_b, cols_b = shape[-2:]
         check = "copy_writes" if read else "copy_reads"
         self.emit(f"ttl_dsl::{check}(s{blk.var}, __builtin_FILE(), __builtin_LINE());")
         dims = sl.dims
@@ -139,32 +142,52 @@ class BlockStatements:
         if len(dims) != len(sizes):
             raise self.error(f"the slice {sl.text} has {len(dims)} indices; tensor '{sl.text.split('[')[0]}' has "
                              f"{len(sizes)} dimensions", call)
+        lead_block = shape[:-2]
+        if len(lead_block) > len(sizes) - 2:
+            raise self.error(f"a block of shape {blk.shape} has more dimensions than the slice {sl.text}", call)
+        if not t.tiled and any(d != 1 for d in lead_block):
+            raise self.error(f"a block of a row-major tensor is (rows, elements), got shape {blk.shape}", call)
         name = _escape(sl.text.split("[")[0])
-        # Leading dimensions: single indices (or 1-wide ranges).
-        lead = "0"
-        for d, ((start, stop), size) in enumerate(zip(dims[:-2], sizes[:-2])):
-            if stop is None:
+        # The slice's leading dimensions: the last len(lead_block) of them span the block's leading
+        # dimensions (ranges of those extents), the others are single indices (or 1-wide ranges).
+        extents = [1] * (len(sizes) - 2 - len(lead_block)) + list(lead_block)
+        starts = []
+        for d, ((start, stop), size, extent) in enumerate(zip(dims[:-2], sizes[:-2], extents)):
+            if stop is None and extent == 1:
                 self.emit(f'ttl_dsl::check_index("{name}", {d}, {start}, {size}, __builtin_FILE(), __builtin_LINE());')
             else:
-                self.emit(f'ttl_dsl::check_slice("{name}", {start}, {stop}, 0, 1, {size}, 1, 1, 1, "{unit}", '
+                stop = stop if stop is not None else f"({start}) + 1"
+                self.emit(f'ttl_dsl::check_slice("{name}", {start}, {stop}, 0, 1, {size}, 1, {extent}, 1, "{unit}", '
                           "__builtin_FILE(), __builtin_LINE());")
-            lead = f"(({lead}) * {size} + ({start}))"
+            starts.append(start)
         (r0, r1), (c0, c1) = [(a, b if b is not None else f"({a}) + 1") for a, b in dims[-2:]]
         self.emit(f'ttl_dsl::check_slice("{name}", {r0}, {r1}, {c0}, {c1}, {sizes[-2]}, {sizes[-1]}, {rows_b}, '
                   f'{cols_b}, "{unit}", __builtin_FILE(), __builtin_LINE());')
         acc = f"tensor{sl.index}"
-        if t.tiled:
-            first = f"uint32_t(({lead}) * {sizes[-2] * sizes[-1]} + ({r0}) * {sizes[-1]} + ({c0}))"
-            fn = "read_tiles" if read else "write_tiles"
-            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
-                      f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
-        else:
-            from .dsl import element_size
-            es = element_size(t.dtype)
-            first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
-            fn = "read_rows" if read else "write_rows"
-            self.emit(f"ttl_dsl::{fn}({acc}, a{blk.var}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
-                      f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
+        block_pages = rows_b * cols_b if t.tiled else rows_b
+        for j in range(max(1, _product(lead_block))):
+            # Leading index j of the block (row-major over its leading dimensions).
+            digits, rest = [], j
+            for extent in reversed(extents):
+                digits.append(rest % extent)
+                rest //= extent
+            digits.reverse()
+            lead = "0"
+            for start, size, digit in zip(starts, sizes[:-2], digits):
+                lead = f"(({lead}) * {size} + ({start}) + {digit})"
+            l1 = f"a{blk.var} + {j * block_pages * blk.dfb.page_size}u"
+            if t.tiled:
+                first = f"uint32_t(({lead}) * {sizes[-2] * sizes[-1]} + ({r0}) * {sizes[-1]} + ({c0}))"
+                fn = "read_tiles" if read else "write_tiles"
+                self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
+                          f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
+            else:
+                from .dsl import element_size
+                es = element_size(t.dtype)
+                first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
+                fn = "read_rows" if read else "write_rows"
+                self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
+                          f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
         return Transfer(blk, read)
 
     def wait_transfer(self, tx, node):
@@ -173,3 +196,10 @@ class BlockStatements:
             return
         self.emit("noc_async_read_barrier();" if tx.wrote else "noc_async_write_barrier();")
         self.emit(f"ttl_dsl::copy_done(s{tx.block.var}, {'true' if tx.wrote else 'false'});")
+
+
+def _product(dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return n

@@ -32,6 +32,14 @@ class ComputeStatements:
         s = self.scalar(v, e)
         return Node("scalar", None, param=f"float({s.code})", line=self.line)
 
+    def matrix(self, node, what, e):
+        """`node` for an operation on 2-D blocks (@, transpose, broadcast,
+        reduce): a block of more dimensions is refused."""
+        if node.kind == "block" and len(node.block.shape) > 2 and any(d != 1 for d in node.block.shape[:-2]):
+            raise self.error(f"{what} of a block of shape {tuple(node.block.shape)}: tessel does these on 2-D blocks "
+                             "(elementwise operations take blocks of any rank)", e)
+        return node
+
     def as_leaf(self, v, e):
         """A block leaf for an operation that reads CB tiles (@, transpose,
         broadcast, reduce): a waited block as it is; an expression computed
@@ -50,7 +58,7 @@ class ComputeStatements:
         if sym not in ("+", "-", "*", "/", "@"):
             raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
         if sym == "@":
-            x, y = self.as_leaf(a, e), self.as_leaf(b, e)
+            x, y = self.matrix(self.as_leaf(a, e), "@", e), self.matrix(self.as_leaf(b, e), "@", e)
             if x.shape is None or y.shape is None:
                 raise self.error("the operands of @ are blocks", e)
             if x.shape[1] != y.shape[0]:
@@ -112,7 +120,7 @@ class ComputeStatements:
         if op in ("reduce_sum", "reduce_max"):
             return self.reduce(op, args, kwargs, e)
         if op == "transpose":
-            x = self.as_leaf(args[0], e)
+            x = self.matrix(self.as_leaf(args[0], e), "ttl.transpose", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
 
@@ -163,7 +171,7 @@ class ComputeStatements:
         what = "ttl.block.broadcast"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.as_leaf(args[0], e)
+        x = self.matrix(self.as_leaf(args[0], e), what, e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
         if shape is None or not _is_const(shape):
@@ -184,7 +192,7 @@ class ComputeStatements:
         what = f"ttl.math.{op}"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.as_leaf(args[0], e)
+        x = self.matrix(self.as_leaf(args[0], e), what, e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         out = tuple(1 if d in dims else x.shape[d] for d in range(2))
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)

@@ -83,10 +83,15 @@ def _is_tensor_like(v):
 
 
 def _two_d(shape):
+    """A block shape as (rows, cols) of tiles: leading dimensions fold into the
+    rows (a block's tiles are in row-major order over all its dimensions)."""
     shape = tuple(shape)
     if len(shape) == 1:
         return (1, shape[0])
-    return shape[-2:]
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    return (rows, shape[-1])
 
 
 def _describe(v):
