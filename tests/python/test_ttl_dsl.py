@@ -581,3 +581,31 @@ def test_blocks_of_three_dimensions(dev):
     batched_add(tensor(dev, a), tensor(dev, b), y)
     ref = a.astype(np.float64) + 2 * b
     assert np.max(np.abs(y.to_numpy() - ref)) < 0.05
+
+
+@ttl.operation(grid=lambda a, y: (y.shape[1] // 32, 1))
+def node_numbers(a, y):
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=1)
+
+    @ttl.compute()
+    def compute():
+        with y_dfb.reserve() as o:
+            o.store(ttl.block.fill(ttl.node(dims=1) + 10 * ttl.grid_size(dims=1), shape=(1, 1)))
+
+    @ttl.datamovement()
+    def read():
+        pass
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, ttl.node(dims=1)]).wait()
+
+
+def test_a_grid_from_a_callable_of_the_tensors(dev):
+    """grid= a callable: called with the operation's tensors, it gives (x, y)."""
+    a = tensor(dev, np.zeros((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 96))
+    node_numbers(a, y)
+    assert node_numbers.grid == (3, 1)
+    np.testing.assert_array_equal(y.to_numpy()[0, ::32], [30.0, 31.0, 32.0])
