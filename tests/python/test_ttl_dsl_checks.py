@@ -249,3 +249,31 @@ def test_a_block_expression_chosen_on_the_device_is_refused(dev):
         op(tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32)))
     assert str(e.value).startswith(f"{HERE}:{here('branch value')}: 'e' is given a different block, block "
                                    "expression or constant on each branch of the if at line")
+
+
+def _snapshot_reader(a, a_dfb):
+    def read():
+        n = ttl.node(dims=1)
+        rows = slice(n, n + 1)  # made now: a later change of n does not move it
+        n = n + 1
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[rows, 0], blk).wait()
+    return read
+
+
+def _snapshot_compute(a_dfb, y_dfb):
+    def compute():
+        f = 2.0
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            e = x * f  # uses f as it is now
+            f = f + 1.0
+            o.store(e)
+    return compute
+
+
+def test_slices_and_expressions_keep_the_values_of_their_variables(dev):
+    op = one_tile_op(_snapshot_compute, _snapshot_reader)
+    a = np.concatenate([np.full((32, 32), 1.0, np.float32), np.full((32, 32), 5.0, np.float32)])
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    assert y.to_numpy()[0, 0] == 2.0  # tile row 0 (not 1), times 2 (not 3)

@@ -58,3 +58,40 @@ def test_host_tensors_beside_device_tensors_run_on_that_device():
         np.testing.assert_allclose(np.asarray(ttnn.to_torch(y)), 2 * values, rtol=1e-6)
     finally:
         ttnn.close_device(device)
+
+
+@ttl.operation(grid=(1, 1))
+def add_one(out, inp):
+    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(1, 1), block_count=2)
+    i_dfb = ttl.make_dataflow_buffer_like(inp, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def read():
+        with i_dfb.reserve() as blk:
+            ttl.copy(inp[0, 0], blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with i_dfb.wait() as x, o_dfb.reserve() as o:
+            o.store(x + 1.0)
+
+    @ttl.datamovement()
+    def write():
+        with o_dfb.wait() as blk:
+            ttl.copy(blk, out[0, 0]).wait()
+
+
+def test_one_host_tensor_in_two_parameters_and_read_only_inputs():
+    x = ttnn.rand((32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+    before = np.asarray(ttnn.to_torch(x)).copy()
+    try:
+        add_one(x, x)  # one device copy: the result is x + 1
+        np.testing.assert_allclose(np.asarray(ttnn.to_torch(x)), before + 1, rtol=1e-6)
+        # A bfloat8_b input the operation only reads keeps its host values.
+        src = ttnn.rand((32, 32), dtype=ttnn.bfloat8_b, layout=ttnn.TILE_LAYOUT)
+        kept = np.asarray(ttnn.to_torch(src)).copy()
+        out = ttnn.empty((32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+        add_one(out, src)
+        np.testing.assert_array_equal(np.asarray(ttnn.to_torch(src)), kept)
+    finally:
+        close_default_device()

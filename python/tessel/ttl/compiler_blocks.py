@@ -128,6 +128,8 @@ class BlockStatements:
         single indices. The block holds its tiles in row-major order."""
         t = sl.tensor
         self.used_tensors.add(sl.index)
+        if not read:
+            self.ctx.written.add(sl.index)
         shape = tuple(blk.shape) if len(blk.shape) >= 2 else (1,) + tuple(blk.shape)
         rows_b, cols_b = shape[-2:]
         check = "copy_writes" if read else "copy_reads"

@@ -56,6 +56,7 @@ class CallStatements:
             if all(_is_const(a) for a in args):
                 return ("const", slice(*[_const(a) for a in args]))
             bounds = ([("const", None)] + args) if len(args) == 1 else args  # slice(stop)
+            bounds = [b if _is_const(b) else self.now(b, e) for b in bounds]  # the values they have now
             return DeviceSlice(*(bounds + [("const", None)] * 3)[:3])
         kind = math_ns.kind_of(fn) or block_ns.kind_of(fn)
         if kind is not None:
@@ -148,7 +149,7 @@ class CallStatements:
                      "set": f"noc_semaphore_set({local}, uint32_t({value}));",
                      "inc": f"noc_semaphore_inc(get_noc_addr(get_semaphore({sid})), uint32_t({value}));"}
             if attr not in calls:
-                raise self.error(f"a Semaphore has no method '{attr}' (wait_eq, wait_ge, set)", e)
+                raise self.error(f"a Semaphore has no method '{attr}' (wait_eq, wait_ge, set, inc)", e)
             self.emit(calls[attr])
             return ("const", None)
         if attr == "inc" and sem.multicast:

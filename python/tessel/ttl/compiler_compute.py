@@ -29,16 +29,19 @@ class ComputeStatements:
                 raise self.error(f"block '{v.name}' was reserved, not waited: an expression reads waited blocks", e)
             self.emit(f"ttl_dsl::compute_reads(s{v.var}, __builtin_FILE(), __builtin_LINE());")
             return Node("block", tuple(_two_d(v.shape)), block=v, line=self.line)
-        s = self.scalar(v, e)
-        return Node("scalar", None, param=f"float({s.code})", line=self.line)
+        return Node("scalar", None, param=self.float_now(v, e), line=self.line)
 
-    def matrix(self, node, what, e):
-        """`node` for an operation on 2-D blocks (@, transpose, broadcast,
-        reduce): a block of more dimensions is refused."""
-        if node.kind == "block" and len(node.block.shape) > 2 and any(d != 1 for d in node.block.shape[:-2]):
-            raise self.error(f"{what} of a block of shape {tuple(node.block.shape)}: tessel does these on 2-D blocks "
-                             "(elementwise operations take blocks of any rank)", e)
-        return node
+    def matrix_leaf(self, v, what, e):
+        """`v` as a block leaf for an operation on 2-D blocks (@, transpose,
+        broadcast, reduce): an expression over a block of more dimensions
+        (one whose leading dimensions are not all 1) is refused."""
+        node = v.node if isinstance(v, Expr) else None
+        leaves = [v] if isinstance(v, Block) else [n.block for n in node.walk() if n.kind == "block"] if node else []
+        for blk in leaves:
+            if len(blk.shape) > 2 and any(d != 1 for d in blk.shape[:-2]):
+                raise self.error(f"{what} of a block of shape {tuple(blk.shape)}: tessel does these on 2-D blocks "
+                                 "(elementwise operations take blocks of any rank)", e)
+        return self.as_leaf(v, e)
 
     def as_leaf(self, v, e):
         """A block leaf for an operation that reads CB tiles (@, transpose,
@@ -58,7 +61,7 @@ class ComputeStatements:
         if sym not in ("+", "-", "*", "/", "@"):
             raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
         if sym == "@":
-            x, y = self.matrix(self.as_leaf(a, e), "@", e), self.matrix(self.as_leaf(b, e), "@", e)
+            x, y = self.matrix_leaf(a, "@", e), self.matrix_leaf(b, "@", e)
             if x.shape is None or y.shape is None:
                 raise self.error("the operands of @ are blocks", e)
             if x.shape[1] != y.shape[0]:
@@ -91,7 +94,7 @@ class ComputeStatements:
             value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
             if value is None:
                 raise self.error(f"ttl.math.{op} takes a block and a number", e)
-            return self.unary(op, args[0], e, param=f"float({self.scalar(value, e).code})")
+            return self.unary(op, args[0], e, param=self.float_now(value, e))
         if op in composed.COMPOSED:
             return self.composed(op, args, kwargs, e)
         if op in ("max", "min"):
@@ -107,7 +110,7 @@ class ComputeStatements:
             shape = kwargs.get("shape", args[1] if len(args) > 1 else None)
             if value is None or shape is None or not _is_const(shape):
                 raise self.error("ttl.block.fill takes a value and shape=(rows, cols)", e)
-            n = Node("scalar", tuple(_two_d(_const(shape))), param=f"float({self.scalar(value, e).code})",
+            n = Node("scalar", tuple(_two_d(_const(shape))), param=self.float_now(value, e),
                      line=self.line)
             return Expr(n)
         if op == "typecast":
@@ -120,7 +123,7 @@ class ComputeStatements:
         if op in ("reduce_sum", "reduce_max"):
             return self.reduce(op, args, kwargs, e)
         if op == "transpose":
-            x = self.matrix(self.as_leaf(args[0], e), "ttl.transpose", e)
+            x = self.matrix_leaf(args[0], "ttl.transpose", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
 
@@ -141,7 +144,7 @@ class ComputeStatements:
                     raise self.error(f"{what} takes {name}=", e)
                 values.append(default)
             else:
-                values.append(f"float({self.scalar(v, e).code})")
+                values.append(self.float_now(v, e))
         if op == "pow":
             p = args[1] if len(args) > 1 else kwargs.get("exponent")
             if not _is_const(p) or not isinstance(_const(p), int) or _const(p) < 0:
@@ -171,7 +174,7 @@ class ComputeStatements:
         what = "ttl.block.broadcast"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.matrix(self.as_leaf(args[0], e), what, e)
+        x = self.matrix_leaf(args[0], what, e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
         if shape is None or not _is_const(shape):
@@ -192,7 +195,7 @@ class ComputeStatements:
         what = f"ttl.math.{op}"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.matrix(self.as_leaf(args[0], e), what, e)
+        x = self.matrix_leaf(args[0], what, e)
         dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
         out = tuple(1 if d in dims else x.shape[d] for d in range(2))
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)

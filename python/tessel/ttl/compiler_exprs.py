@@ -280,6 +280,22 @@ class ExpressionCompiler:
                 return Scalar(f"float({c!r})", "float")
         raise self.error(f"{_describe(v)} is not a number", node)
 
+    def now(self, v, node):
+        """`v` as a device number with the value it has now: a variable is
+        copied into a C++ temporary, so a block expression or a slice()
+        that keeps it sees the value it had when it was made (as Python
+        evaluates it), not a later assignment's."""
+        s = self.scalar(v, node)
+        if _is_const(v) or s.code.lstrip("(-").split("(")[0] in ("int32_t", "float", "bool", "true", "false"):
+            return s
+        var = self.fresh("now")
+        self.decls[var] = f"{ {'int': 'int32_t', 'float': 'float', 'bool': 'bool'}[s.type]} {var} = 0;"
+        self.emit(f"{var} = {s.code};")
+        return Scalar(var, s.type)
+
+    def float_now(self, v, node):
+        return f"float({self.now(v, node).code})"
+
     def int_code(self, v, node):
         s = self.scalar(v, node)
         if s.type == "float":

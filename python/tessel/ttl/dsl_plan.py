@@ -15,6 +15,7 @@ from ..program import DataFormat, MathFidelity
 from .compiler import compile_kernel
 from .dsl import DataflowBuffer, max_dfbs
 from .pipes import PipeNet
+from .semaphores import RemoteSemaphore, Semaphore
 
 # Semaphores a core has.
 MAX_SEMAPHORES = 16
@@ -106,7 +107,8 @@ class KernelContext:
         self.options = operation.compute_options.resolved(trace.dfbs)
         self.dst_capacity = self.options.dst_capacity
         self.scratch = {}  # "zeros" | "ones" -> the CB of that constant tile (the compute kernel's)
-        self.temps = {}  # "kernel.variable" -> the temporary DataflowBuffer of a variable's block expression
+        self.temps = {}  # (kernel, variable, shape) -> the temporary DataflowBuffer of a variable's block expression
+        self.written = set()  # the tensors (parameter indices) a copy writes
         self._cta, self._crta, _, _ = offsets(layouts)
         self.device = trace.tensors[0].buffer.device if trace.tensors else None
         # Pipes: one CB of landing slots after the DFBs' CBs (when a kernel captures a PipeNet).
@@ -278,7 +280,7 @@ def compile_functions(operation, trace, layouts, extern_selectors):
     wide_temps = tuple(t.index for t in context.temps.values() if t.dtype in WIDE_FORMATS)
     if wide_temps:
         options = dataclasses.replace(options, unpack_fp32=options.unpack_fp32 + wide_temps)
-    return out, cbs, tuple(semaphores), options
+    return out, cbs, tuple(semaphores), options, frozenset(context.written)
 
 
 def dsl_fingerprint(trace):
@@ -293,6 +295,12 @@ def dsl_fingerprint(trace):
             return (type(v).__name__,) + tuple(fp(x, depth + 1) for x in v)
         if isinstance(v, DataflowBuffer):
             return ("dfb", v.index)
+        if isinstance(v, Semaphore):
+            return ("semaphore", v.index, v.initial)
+        if isinstance(v, RemoteSemaphore):
+            return ("remote semaphore", v.semaphore.index, v.semaphore.initial, repr(v.nodes), v.multicast)
+        if isinstance(v, PipeNet):
+            return ("net",) + tuple((p._src, repr(p._dst)) for p in v.pipes)
         t = v if isinstance(v, Tensor) else getattr(v, "_ttl", None)
         if isinstance(t, Tensor):
             i = next((i for i, u in enumerate(trace.tensors) if u is t), None)

@@ -83,6 +83,7 @@ class Plan:
         self.circular_buffers = ()
         self.semaphores = ()  # initial values of the operation-owned semaphores (ids 0..n-1)
         self.compute_options = operation.compute_options.resolved(trace.dfbs)
+        self.written = None  # the parameter indices the kernels may write (None: any)
         order = []
         for c in trace.calls:
             if not any(c.kernel is k for k in order):
@@ -97,8 +98,10 @@ class Plan:
                                   f"({', '.join(map(repr, compute))}); a core has one compute context")
         compiled = []
         if trace.functions:
-            compiled, self.circular_buffers, self.semaphores, self.compute_options = compile_functions(
+            compiled, self.circular_buffers, self.semaphores, self.compute_options, written = compile_functions(
                 operation, trace, layouts, order)
+            # The tensors the kernels write; external calls may write any.
+            self.written = None if order else written
         dsl_dm = sum(p >= 0 for _, _, p in compiled)
         if dsl_dm + len(dm) > _DM_RISCS:
             raise ValidationError(f"operation '{operation.name}': {dsl_dm} data-movement kernel functions and "
@@ -248,7 +251,7 @@ class Operation:
             raise
         self._lifetimes = retained(results[0]) if results else ()
         self._last_plan = plan
-        written_back()
+        written_back(plan.written)
         if settings.timing and device.timing:
             t = device.last_run_timing()
             print(f"[tessel] operation '{self.name}': {t.device_cycles} cycles ({t.device_us:.1f} us at "
@@ -280,7 +283,9 @@ class Operation:
         `tensors`."""
         same_as = aliasing(tensors)
         device = tensors[0].buffer.device._d
-        key = (tuple(t._structure for t in tensors), same_as, self.grid, device.arch(), tuple(device.grid()))
+        # The body sees the caller's tensors: a ttnn tensor's logical shape is part of what it computes from.
+        shapes = tuple(tuple(a.shape) for a in args) if args is not None else None
+        key = (tuple(t._structure for t in tensors), same_as, self.grid, device.arch(), tuple(device.grid()), shapes)
         plan = self._plans.get(key)
         if plan is not None and not plan.functions:
             return plan

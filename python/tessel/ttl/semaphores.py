@@ -1,6 +1,6 @@
 """ttl.Semaphore (TT-Lang spec, "Semaphore"): a 32-bit counter on every node
 of the operation, which data-movement kernels wait on (wait_eq, wait_ge),
-set locally, and set or increment on other nodes through handles
+set or increment locally, and set or increment on other nodes through handles
 (get_remote(node), get_remote_multicast(range)).
 
     barrier = ttl.Semaphore()
@@ -56,6 +56,9 @@ class Semaphore:
 
     def set(self, value):
         raise _kernel_only("Semaphore.set")
+
+    def inc(self, value=1):
+        raise _kernel_only("Semaphore.inc")
 
     def __repr__(self):
         return f"ttl.Semaphore(initial={self.initial})"

@@ -23,10 +23,10 @@ def stage(args, what):
     one the other tensors are on, or the one open device."""
     hosts = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._host is not None]
     if not hosts:
-        return args, lambda: None
+        return args, lambda written=None: None
     devices = {id(a._device): a._device for a in args if isinstance(a, Tensor) and a._device is not None}
     if len(devices) > 1:
-        return args, lambda: None  # the operation reports tensors on several devices
+        return args, lambda written=None: None  # the operation reports tensors on several devices
     if not devices:
         if any(isinstance(a, Tensor) and a._shards is not None for a in args):
             raise TypeError(f"{what}: host tensors and mesh tensors together; put the host tensors on the mesh "
@@ -39,14 +39,19 @@ def stage(args, what):
     (device,) = devices.values()
     from .creation import to_device
 
-    staged = list(args)
+    staged, copies = list(args), {}
     for i in hosts:
-        staged[i] = to_device(args[i], device)
+        # One device copy per host tensor, however many parameters it is passed as.
+        if id(args[i]) not in copies:
+            copies[id(args[i])] = (args[i], to_device(args[i], device))
+        staged[i] = copies[id(args[i])][1]
 
-    def written_back():
-        for i in hosts:
-            host, copy = args[i], staged[i]
-            host._host = copy._values()
+    def written_back(written=None):
+        """Copy the device values back into the host tensors the operation may
+        have written (written: the parameter indices it writes; None: all)."""
+        for host, copy in copies.values():
+            if written is None or any(staged[i] is copy for i in written):
+                host._host = copy._values()
 
     return tuple(staged), written_back
 
