@@ -162,8 +162,8 @@ class CallStatements:
             for x, y in targets:
                 self.emit(f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({sid})), uint32_t({value}));")
             return ("const", None)
-        # A remote set writes the value from a word of this node's own (the operation's source word).
-        src = self.ctx.source_semaphore_id()
+        # A remote set writes the value from a word of this node's own (this kernel's source word).
+        src = self.ctx.source_semaphore_id(self.kfn.name)
         self.emit(f"noc_semaphore_set(reinterpret_cast<volatile uint32_t*>(get_semaphore({src})), "
                   f"uint32_t({value}));")
         for x, y in targets:

@@ -113,7 +113,7 @@ class KernelContext:
         self.device = trace.tensors[0].buffer.device if trace.tensors else None
         # Pipes: one CB of landing slots after the DFBs' CBs (when a kernel captures a PipeNet).
         self.semaphores = list(trace.semaphores)  # ttl.Semaphore: ids 0..n-1
-        self.uses_source = False  # a remote set's source word: id n (when there are semaphores)
+        self.dm_functions = [f.name for f in trace.functions if f.kind is KernelKind.DATA_MOVEMENT]
         self.pipes = {}  # id(Pipe) -> (index, block bytes)
         self.pipe_cb = len(self.dfbs) if _uses_pipes(trace.functions) else None
         self.pipe_slot = max((d.block_bytes for d in self.dfbs), default=0)
@@ -140,14 +140,16 @@ class KernelContext:
                                  node)
         return next(i for i, s in enumerate(self.semaphores) if s is sem)
 
-    def source_semaphore_id(self):
-        self.uses_source = True
-        return len(self.semaphores)
+    def source_semaphore_id(self, kernel):
+        """The word a remote set sends its value from: one per data-movement
+        kernel (ids n and n + 1 after the n ttl.Semaphores), so the reader's
+        and the writer's sets on one core never share it."""
+        return len(self.semaphores) + min(self.dm_functions.index(kernel), 1)
 
     @property
     def pipe_semaphore_base(self):
-        """The id of pipe 0's ready semaphore (after the DSL's semaphores and their source word)."""
-        return len(self.semaphores) + (1 if self.semaphores else 0)
+        """The id of pipe 0's ready semaphore (after the DSL's semaphores and their two source words)."""
+        return len(self.semaphores) + (2 if self.semaphores else 0)
 
     def grid_dims(self, rank):
         from .dsl import shape_dims
@@ -270,10 +272,10 @@ def compile_functions(operation, trace, layouts, extern_selectors):
     scratch_page = formats.tile_size(DataFormat.Float16_b)
     cbs += tuple((scratch_page, ((cb, int(DataFormat.Float16_b), scratch_page),))
                  for cb in sorted(context.scratch.values()))
-    if len(context.semaphores) + 1 > MAX_SEMAPHORES:
+    if len(context.semaphores) + 2 > MAX_SEMAPHORES:
         raise ValidationError(f"{what}: {len(context.semaphores)} ttl.Semaphores; a core has {MAX_SEMAPHORES} "
-                              "semaphores (one is the operation's own)")
-    semaphores = [s.initial for s in context.semaphores] + ([0] if context.semaphores else [])
+                              "semaphores (two are the operation's own)")
+    semaphores = [s.initial for s in context.semaphores] + ([0, 0] if context.semaphores else [])
     for _, _, pipe in sorted(context.pipes.values(), key=lambda e: e[0]):
         semaphores += [len(pipe.destinations(context.grid_dims(pipe.rank))), 0]  # ready (all slots free), valid
     options = context.options
