@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import tessel
 
 
@@ -63,3 +65,10 @@ def test_error_hierarchy():
                  "KernelFault", "Interrupted"]:
         assert issubclass(getattr(tessel, name), tessel.Error)
     assert issubclass(tessel.ValidationError, ValueError)
+
+
+@pytest.mark.parametrize("module", ["tessel.ttnn", "tessel.ttl", "tessel.ttlang", "tessel.ttnn.staging"])
+def test_each_python_package_imports_first(module):
+    """Each package imports on its own in a fresh interpreter (no import cycle between them)."""
+    run = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr

@@ -11,9 +11,6 @@ device 0, opened for these programs and kept open until the process ends
     written_back()
 """
 
-from .device import open_devices
-from .tensor import Tensor
-
 __all__ = ["close_default_device", "stage"]
 
 
@@ -21,6 +18,10 @@ def stage(args, what):
     """(args with host ttnn tensors replaced by device copies, a function that
     copies the device values back into those host tensors). The device is the
     one the other tensors are on, or the one open device."""
+    # Imported here: tessel.ttl imports this module while tessel.ttnn may still be loading.
+    from .device import open_devices
+    from .tensor import Tensor
+
     hosts = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._host is not None]
     if not hosts:
         return args, lambda written=None: None
