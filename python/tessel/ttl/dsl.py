@@ -39,7 +39,8 @@ def max_dfbs(device):
 
 def element_size(dtype):
     """Bytes of one element of a row-major tensor of dtype."""
-    size = {"Float32": 4, "Float16_b": 2, "Float16": 2, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}.get(dtype.name)
+    sizes = {"Float32": 4, "Float16_b": 2, "Float16": 2, "Int32": 4, "UInt32": 4, "UInt16": 2, "UInt8": 1}
+    size = sizes.get(dtype.name)
     if size is None:
         raise ValueError(f"a row-major tensor of {dtype.name} has no element size (block-float formats are tiled)")
     return size

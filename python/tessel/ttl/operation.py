@@ -54,8 +54,9 @@ def operation(fn=None, *, grid="auto", runtime_resource_factory=None, fabric_top
     worker grid; a callable: called with the tensors, returns (x, y)).
     fp32_dest_acc_en, dst_full_sync_en, math_fidelity and math_approx_mode
     configure the compute kernel (fp32_dest_acc_en None: on when a dataflow
-    buffer holds 32-bit elements, as TT-Lang's compiler chooses); options (a string of compiler options) is
-    accepted and recorded. runtime_resource_factory, if given,
+    buffer holds 32-bit elements, as TT-Lang's compiler chooses); options (a
+    string of compiler options) is accepted and recorded.
+    runtime_resource_factory, if given,
     is called as factory(tensors=..., core_ranges=..., first_free_semaphore_id=...)
     once per execution and returns a ttl.ProgramRuntimeResources.
     fabric_topology (a ttl.FabricTopology) is what fabric bindings are
@@ -121,10 +122,6 @@ class Plan:
             sources.append(kernel_source(operation.name, k, self.kernels[-1][1], layouts))
         self.sources = tuple(sources)
 
-    def bind(self, trace):
-        """A later run of the body that compiles to the same kernels: nothing
-        it declared is needed (the compiled kernels hold it)."""
-
     def headers(self):
         out = []
         for _, calls, _ in self.kernels:
@@ -139,8 +136,8 @@ def _kind(selector):
 
 
 class Operation:
-    """A decorated TT-Lang operation. Call it with its tensors (ttl.Tensor);
-    it returns None. `lifetimes` holds the owners the last successful
+    """A decorated TT-Lang operation. Call it with its tensors (ttnn.Tensor or
+    ttl.Tensor); it returns None. `lifetimes` holds the owners the last successful
     execution's resources retained."""
 
     def __init__(self, fn, *, grid="auto", runtime_resource_factory=None, fabric_topology=None, name=None,
@@ -293,8 +290,7 @@ class Operation:
         if plan is not None:
             fingerprint = dsl_fingerprint(trace)
             if fingerprint == plan.fingerprint:
-                plan.bind(trace)
-                return plan
+                return plan  # the same kernels: what this run declared is in them already
         layouts = tuple(TensorLayout.of(n, t, None if j == i else j)
                         for i, (n, t, j) in enumerate(zip(self._params, tensors, same_as)))
         plan = Plan(self, trace, layouts)
