@@ -27,7 +27,6 @@ where = _marker("where")
 
 
 def kind_of(fn):
+    """The op name when fn is one of these functions, else None."""
     op = getattr(fn, "_ttl_block_op", None)
-    if op is None or globals().get(op) is not fn:
-        return None
-    return (op, None)
+    return op if op is not None and globals().get(op) is fn else None

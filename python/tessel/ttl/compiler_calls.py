@@ -58,9 +58,9 @@ class CallStatements:
             bounds = ([("const", None)] + args) if len(args) == 1 else args  # slice(stop)
             bounds = [b if _is_const(b) else self.now(b, e) for b in bounds]  # the values they have now
             return DeviceSlice(*(bounds + [("const", None)] * 3)[:3])
-        kind = math_ns.kind_of(fn) or block_ns.kind_of(fn)
-        if kind is not None:
-            return self.block_call(kind, e)
+        op = math_ns.kind_of(fn) or block_ns.kind_of(fn)
+        if op is not None:
+            return self.block_call(op, e)
         return _NONE
 
     def kwarg_const(self, e, name, position, default):

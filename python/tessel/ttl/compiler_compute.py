@@ -80,8 +80,7 @@ class ComputeStatements:
             raise self.error(f"ttl.math.{op} takes a block", e)
         return Expr(Node("unary", x.shape, [x], op=op, param=param or "", line=self.line))
 
-    def block_call(self, kind, e):
-        op, arity = kind
+    def block_call(self, op, e):
         args = self.call_args(e)
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if not self.compute:

@@ -22,7 +22,7 @@ base + 2k + 1 (operation-owned; base is after the DSL's ttl.Semaphores).
 import ast
 
 from .compiler_values import Block, Transfer, _const, _describe, _is_const
-from .pipes import DstPipeIdentity, Pipe, PipeNet, SrcPipeIdentity
+from .pipes import DstPipeIdentity, Pipe, SrcPipeIdentity
 
 
 class LocalFunction:
@@ -175,6 +175,3 @@ def is_pipe_end(v):
 def pipe_end(v):
     return _const(v) if _is_const(v) else v
 
-
-def is_net(v):
-    return _is_const(v) and isinstance(_const(v), PipeNet)

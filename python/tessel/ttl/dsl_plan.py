@@ -5,6 +5,7 @@ when a traced body must be compiled again.
 """
 
 import dataclasses
+import functools
 import os
 from dataclasses import dataclass
 
@@ -103,7 +104,6 @@ class KernelContext:
         self.dfbs = trace.dfbs
         self.tensors = trace.tensors
         self.layouts = layouts
-        self.roles = {}
         self.options = operation.compute_options.resolved(trace.dfbs)
         self.dst_capacity = self.options.dst_capacity
         self.scratch = {}  # "zeros" | "ones" -> the CB of that constant tile (the compute kernel's)
@@ -330,13 +330,15 @@ def _cell(c):
         return None
 
 
+@functools.lru_cache(maxsize=256)
 def _global_names(code):
+    """The global names a function's code (and the code nested in it) reads; per code object, once."""
     names, todo = set(), [code]
     while todo:
         c = todo.pop()
         names |= set(c.co_names)
         todo += [k for k in c.co_consts if hasattr(k, "co_names")]
-    return sorted(names)
+    return tuple(sorted(names))
 
 
 def _kind(selector):

@@ -35,8 +35,6 @@ neg = globals()["neg"]
 
 
 def kind_of(fn):
-    """(op name, None) when fn is one of these functions, else None."""
+    """The op name when fn is one of these functions, else None."""
     op = getattr(fn, "_ttl_op", None)
-    if op is None or globals().get(op) is not fn:
-        return None
-    return (op, None)
+    return op if op is not None and globals().get(op) is fn else None
