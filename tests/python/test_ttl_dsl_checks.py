@@ -105,6 +105,13 @@ def _unsupported_math(a_dfb, y_dfb):
     return compute
 
 
+def _squeeze_wide(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(ttl.block.squeeze(ttl.block.fill(0.0, shape=(1, 2)), dims=[1]))  # <- wide
+    return compute
+
+
 def _two_consumers_reader(a, a_dfb):
     def read():
         with a_dfb.wait() as blk:  # <- second consumer
@@ -119,6 +126,8 @@ def _two_consumers_reader(a, a_dfb):
      "compute"),
     (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
      "atanh", "compute"),
+    (_squeeze_wide, None, "ttl.block.squeeze: dimension 1 of a block of shape (1, 2) has 2 tiles; only dimensions "
+                          "of size 1 are removed", "wide", "compute"),
 ])
 def test_compile_errors_name_the_line(dev, compute, reader, message, marker, kernel):
     op = one_tile_op(compute, reader)

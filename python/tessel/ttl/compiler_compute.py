@@ -124,7 +124,49 @@ class ComputeStatements:
         if op == "transpose":
             x = self.matrix_leaf(args[0], "ttl.transpose", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
+        if op in ("squeeze", "unsqueeze"):
+            return self.reshape(op, args, kwargs, e)
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def reshape(self, op, args, kwargs, e):
+        """ttl.block.squeeze(x, dims=[...]) / unsqueeze(x, dims=[...]): the
+        block's dimensions without (squeeze; each of size 1) or with
+        (unsqueeze; positions in the result) dimensions of size 1. The tiles
+        and their order do not change."""
+        what = f"ttl.block.{op}"
+        if len(args) != 1 and not (len(args) == 2 and "dims" not in kwargs):
+            raise self.error(f"{what} takes a block and dims=[...]", e)
+        v = args[0]
+        if not self.is_block_value(v):
+            raise self.error(f"{what} takes a block", e)
+        shape = self.dims_shape(v)
+        dims_value = args[1] if len(args) == 2 else kwargs.get("dims")
+        if op == "squeeze":
+            dims = self.dims_of(dims_value, len(shape), what, e)
+            wide = [d for d in sorted(dims) if shape[d] != 1]
+            if wide:
+                raise self.error(f"{what}: dimension {wide[0]} of a block of shape {shape} has {shape[wide[0]]} "
+                                 "tiles; only dimensions of size 1 are removed", e)
+            new = tuple(s for i, s in enumerate(shape) if i not in dims)
+            if not new:
+                raise self.error(f"{what}: removing every dimension of a block of shape {shape} leaves none", e)
+        else:
+            raw = _const(dims_value) if _is_const(dims_value) else None
+            count = 1 if isinstance(raw, int) else len(raw) if isinstance(raw, (list, tuple)) else 0
+            dims = self.dims_of(dims_value, len(shape) + count, what, e)
+            rest = iter(shape)
+            new = tuple(1 if i in dims else next(rest) for i in range(len(shape) + len(dims)))
+        x = self.as_node(v, e)
+        if tuple(_two_d(new)) != x.shape and x.kind != "block" and not all(
+                n.kind in ("block", "scalar", "unary", "binary") for n in x.walk()):
+            # Tile indexing inside this tree follows its own shape: compute it first.
+            x = self.as_leaf(v, e)
+        x.shape = tuple(_two_d(new))
+        return Expr(x, new)
+
+    def dims_shape(self, v):
+        """A block value's shape in all its dimensions."""
+        return tuple(v.shape) if isinstance(v, Block) else tuple(v.dims or v.node.shape)
 
     def composed(self, op, args, kwargs, e):
         """A ttl.math function built from the engine's ops (composed.py)."""

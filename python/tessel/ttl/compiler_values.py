@@ -63,10 +63,13 @@ class Slice:
 
 
 class Expr:
-    """A block expression (compute kernels)."""
+    """A block expression (compute kernels). dims: its shape in all its
+    dimensions when that is not node.shape (a squeezed or unsqueezed
+    block)."""
 
-    def __init__(self, node):
+    def __init__(self, node, dims=None):
         self.node = node
+        self.dims = dims
 
 
 
