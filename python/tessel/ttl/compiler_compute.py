@@ -97,12 +97,7 @@ class ComputeStatements:
         if op in composed.COMPOSED:
             return self.composed(op, args, kwargs, e)
         if op in ("max", "min"):
-            if len(args) != 2:
-                raise self.error(f"ttl.math.{op} takes two blocks", e)
-            x, y = self.as_node(args[0], e), self.as_node(args[1], e)
-            if x.shape is not None and y.shape is not None and x.shape != y.shape:
-                raise self.error(f"ttl.math.{op} of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
-                                 "ttl.block.broadcast to expand one)", e)
+            x, y = self.same_shape(op, args, e)
             return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
         if op == "fill":
             value = args[0] if args else kwargs.get("value")
@@ -124,9 +119,87 @@ class ComputeStatements:
         if op == "transpose":
             x = self.matrix_leaf(args[0], "ttl.transpose", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
+        if op in blockexpr.COMPARE:
+            x, y = self.same_shape(op, args, e)
+            diff = Node("binary", x.shape or y.shape, [x, y], op="-", line=self.line)
+            return Expr(Node("unary", diff.shape, [diff], op=blockexpr.COMPARE[op], line=self.line))
+        if op == "where":
+            return self.where(args, kwargs, e)
+        if op in ("mask", "mask_posinf", "threshold", "prelu"):
+            return self.select(op, args, kwargs, e)
         if op in ("squeeze", "unsqueeze"):
             return self.reshape(op, args, kwargs, e)
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def same_shape(self, op, args, e):
+        """The two operands of ttl.math.<op> as nodes (one may be a number),
+        of one shape."""
+        if len(args) != 2:
+            raise self.error(f"ttl.math.{op} takes two blocks", e)
+        x, y = self.as_node(args[0], e), self.as_node(args[1], e)
+        if x.shape is None and y.shape is None:
+            raise self.error(f"ttl.math.{op} takes blocks (a number for at most one of the two)", e)
+        if x.shape is not None and y.shape is not None and x.shape != y.shape:
+            raise self.error(f"ttl.math.{op} of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
+                             "ttl.block.broadcast to expand one)", e)
+        return x, y
+
+    def where(self, args, kwargs, e):
+        """ttl.block.where(condition, true_value, false_value): per element,
+        the true value where the condition is 1.0, else the false value. The
+        values may be numbers."""
+        names = ("condition", "true_value", "false_value")
+        values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        if len(values) != 3:
+            raise self.error("ttl.block.where takes a condition block, a true value and a false value", e)
+        nodes = [self.as_node(v, e) for v in values]
+        if nodes[0].shape is None:
+            raise self.error("ttl.block.where: the condition is a block (1.0 where true, 0.0 where false)", e)
+        return self.where_node(nodes, "ttl.block.where", e)
+
+    def where_node(self, nodes, what, e):
+        shape = nodes[0].shape
+        for n in nodes[1:]:
+            if n.shape is not None and n.shape != shape:
+                raise self.error(f"{what} of blocks of shapes {shape} and {n.shape}: the shapes differ (use "
+                                 "ttl.block.broadcast to expand one)", e)
+        nodes = [n if n.shape is not None else Node("scalar", shape, param=n.param, line=self.line) for n in nodes]
+        return Expr(Node("where", shape, nodes, line=self.line))
+
+    def select(self, op, args, kwargs, e):
+        """Functions that select per element (built on where):
+        ttl.block.mask(x, m) (0 where m is 1.0), mask_posinf(x, m) (+inf
+        where m is 1.0), ttl.math.threshold(x, threshold, value) (value
+        where x > threshold), prelu(x, alpha) (alpha * x where x < 0)."""
+        space = "block" if op.startswith("mask") else "math"
+        what = f"ttl.{space}.{op}"
+        if not args or not self.is_block_value(args[0]):
+            raise self.error(f"{what} takes a block first", e)
+        x = self.as_node(args[0], e)
+
+        def number(i, name):
+            v = args[i] if len(args) > i else kwargs.get(name)
+            if v is None:
+                raise self.error(f"{what} takes {name}=", e)
+            return self.float_now(v, e)
+
+        if op == "prelu":
+            return Expr(Node("unary", x.shape, [x], op="leaky_relu", param=number(1, "alpha"), line=self.line))
+        if op == "threshold":
+            limit, value = number(1, "threshold"), number(2, "value")
+            above = Node("unary", x.shape, [Node("binary", x.shape, [x.copy(), Node("scalar", x.shape, param=limit)],
+                                                 op="-")], op="gtz")
+            return self.where_node([above, Node("scalar", x.shape, param=value), x], what, e)
+        m = args[1] if len(args) > 1 else kwargs.get("mask_blk", kwargs.get("mask"))
+        if m is None or not self.is_block_value(m):
+            raise self.error(f"{what} takes a block and a mask block (1.0 where masked)", e)
+        mask = self.as_node(m, e)
+        if mask.shape != x.shape:
+            raise self.error(f"{what} of blocks of shapes {x.shape} and {mask.shape}: the shapes differ", e)
+        masked = Node("unary", x.shape, [Node("binary", x.shape, [mask, Node("scalar", x.shape, param="1.0f")],
+                                              op="-")], op="eqz")
+        fill = "0.0f" if op == "mask" else "__builtin_inff()"
+        return self.where_node([masked, Node("scalar", x.shape, param=fill), x], what, e)
 
     def reshape(self, op, args, kwargs, e):
         """ttl.block.squeeze(x, dims=[...]) / unsqueeze(x, dims=[...]): the
