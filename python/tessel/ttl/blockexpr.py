@@ -24,6 +24,7 @@ __all__ = ["Node", "UNARY", "BINARY_SFPU", "lower_store"]
 # ttl.math functions that are one SFPU op: name -> (init, call with {d} for the register).
 UNARY = {
     "exp": ("exp_tile_init();", "exp_tile({d});"),
+    "exp_approx": ("exp_tile_init<true>();", "exp_tile<true>({d});"),
     "exp2": ("exp2_tile_init();", "exp2_tile({d});"),
     "log": ("log_tile_init();", "log_tile({d});"),
     "sqrt": ("sqrt_tile_init();", "sqrt_tile({d});"),

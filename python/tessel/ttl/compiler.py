@@ -47,6 +47,7 @@ from .compiler_values import (
     Expr,
     Group,
     Scalar,
+    Signpost,
     Transfer,
     _const,
     _describe,
@@ -468,13 +469,20 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
 
     def stmt_With(self, s):
         self.site(s)
-        blocks = []
+        blocks, zones = [], 0
         for item in s.items:
             self.naming = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
             v = self.expr(item.context_expr)
             self.naming = None
+            if isinstance(v, Signpost):
+                if item.optional_vars is not None:
+                    raise self.error("with ttl.signpost(...) takes no 'as' name", s)
+                self.emit(f'{{ DeviceZoneScopedN("{_escape(v.name)}");')
+                zones += 1
+                continue
             if not isinstance(v, Block):
-                raise self.error("with takes dataflow-buffer blocks (dfb.reserve() or dfb.wait())", item.context_expr)
+                raise self.error("with takes dataflow-buffer blocks (dfb.reserve() or dfb.wait()) or "
+                                 "ttl.signpost(name)", item.context_expr)
             if item.optional_vars is not None:
                 if not isinstance(item.optional_vars, ast.Name):
                     raise self.error("with ... as takes a name", s)
@@ -485,6 +493,8 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         for blk in sorted(blocks, key=lambda b: (b.dfb.index, self.position(b))):
             if not blk.released:
                 self.release(blk, s)
+        for _ in range(zones):
+            self.emit("}")
 
 
 # ---------------------------------------------------------------------------

@@ -6,8 +6,8 @@ the builtins a kernel may call on device numbers.
 
 import ast
 
-from .compiler_values import Block, DeviceSlice, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
-from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
+from .compiler_values import Block, DeviceSlice, Group, Scalar, Signpost, Transfer, _const, _describe, _escape, _is_const
+from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims, signpost
 from .pipes import PipeNet, expand
 from .semaphores import RemoteSemaphore, Semaphore
 
@@ -46,6 +46,11 @@ class CallStatements:
             return ("const", shape_dims(self.ctx.grid, dims, "ttl.grid_size"))
         if fn is GroupTransfer:
             return Group()
+        if fn is signpost:
+            name = self.kwarg_const(e, "name", 0, None)
+            if not isinstance(name, str) or not name:
+                raise self.error("ttl.signpost takes a name, a non-empty constant str", e)
+            return Signpost(name)
         if fn is print:
             self.print(e)
             return ("const", None)

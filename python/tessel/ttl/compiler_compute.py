@@ -10,6 +10,10 @@ from .blockexpr import Node
 from .compiler_values import Block, CompileError, Expr, _const, _is_const, _two_d
 
 
+# ttl.add(a, b) and the others: the compiler's spellings of the block operators.
+_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+
+
 class ComputeStatements:
     # ---- compute ----
 
@@ -58,8 +62,15 @@ class ComputeStatements:
         return self.as_node(blk, e)
 
     def block_binop(self, a, sym, b, e):
+        if sym == "**":
+            # block ** n: a non-negative integer constant exponent (power_tile).
+            if not self.is_block_value(a) or not _is_const(b) or not isinstance(_const(b), int) or \
+                    isinstance(_const(b), bool) or _const(b) < 0:
+                raise self.error("'**' on a block takes a non-negative integer constant exponent (block ** 2)", e)
+            x = self.as_node(a, e)
+            return Expr(Node("unary", x.shape, [x], op="power", param=str(_const(b)), line=self.line))
         if sym not in ("+", "-", "*", "/", "@"):
-            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
+            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @ and ** with an integer)", e)
         if sym == "@":
             x, y = self.matrix_leaf(a, "@", e), self.matrix_leaf(b, "@", e)
             if x.shape is None or y.shape is None:
@@ -85,9 +96,17 @@ class ComputeStatements:
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if not self.compute:
             raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
+        if op in _ARITHMETIC:
+            if len(args) != 2 or kwargs:
+                raise self.error(f"ttl.{op} takes two blocks", e)
+            return self.block_binop(args[0], _ARITHMETIC[op], args[1], e)
+        if op == "exp" and kwargs:
+            return self.exp(args, kwargs, e)
         if op in blockexpr.UNARY:
             if len(args) != 1:
                 raise self.error(f"ttl.math.{op} takes one block", e)
+            if kwargs:
+                raise self.error(f"ttl.math.{op} takes no keyword arguments, got {', '.join(sorted(kwargs))}", e)
             return self.unary(op, args[0], e)
         if op in blockexpr.UNARY_PARAM:
             value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
@@ -130,6 +149,37 @@ class ComputeStatements:
         if op in ("squeeze", "unsqueeze"):
             return self.reshape(op, args, kwargs, e)
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def exp(self, args, kwargs, e):
+        """ttl.math.exp(x, scale=None, approx=False, skip_clamp_check=False,
+        iterations=8): e^(scale * x); approx selects exp_tile's approximate
+        mode (docs/numerics.md); skip_clamp_check does not change tessel's
+        results; iterations other than 8 (part of each tile) are refused."""
+        known = ("scale", "approx", "skip_clamp_check", "iterations")
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown or len(args) != 1:
+            raise self.error("ttl.math.exp takes a block and the keywords scale, approx, skip_clamp_check, "
+                             f"iterations{'; got ' + ', '.join(unknown) if unknown else ''}", e)
+        x = self.as_node(args[0], e)
+        if x.shape is None:
+            raise self.error("ttl.math.exp takes a block", e)
+
+        def flag(name):
+            v = kwargs.get(name, ("const", False))
+            if not _is_const(v) or not isinstance(_const(v), bool):
+                raise self.error(f"ttl.math.exp: {name} must be True or False (a constant)", e)
+            return _const(v)
+
+        flag("skip_clamp_check")
+        if "iterations" in kwargs:
+            it = kwargs["iterations"]
+            if not _is_const(it) or _const(it) != 8:
+                raise self.error("ttl.math.exp: tessel models exp on whole tiles only (iterations=8); got "
+                                 f"iterations={_const(it) if _is_const(it) else 'a runtime value'}", e)
+        if kwargs.get("scale") is not None and not (_is_const(kwargs["scale"]) and _const(kwargs["scale"]) is None):
+            x = Node("binary", x.shape, [x, Node("scalar", x.shape, param=self.float_now(kwargs["scale"], e),
+                                                 line=self.line)], op="*", line=self.line)
+        return Expr(Node("unary", x.shape, [x], op="exp_approx" if flag("approx") else "exp", line=self.line))
 
     def same_shape(self, op, args, e):
         """The two operands of ttl.math.<op> as nodes (one may be a number),

@@ -62,6 +62,13 @@ class Slice:
         self.text = text
 
 
+class Signpost:
+    """with ttl.signpost(name): a profiler zone around the body."""
+
+    def __init__(self, name):
+        self.name = name
+
+
 class Expr:
     """A block expression (compute kernels). dims: its shape in all its
     dimensions when that is not node.shape (a squeezed or unsqueezed

@@ -233,6 +233,23 @@ def copy(src, dst):
     raise _in_kernel_only("ttl.copy()")
 
 
+class signpost:
+    """`with ttl.signpost("name"):` in a kernel function marks a profiler
+    zone around its body (a DeviceZoneScopedN zone of that name: the device
+    profiler's CSV and the trace show it). Outside kernels it does nothing."""
+
+    def __init__(self, name):
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"ttl.signpost: the name must be a non-empty str, got {name!r}")
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 class GroupTransfer:
     """Copies waited together (add(tx), then wait_all())."""
 

@@ -34,6 +34,7 @@ from ..device import Device
 from ..errors import DeadlockError, KernelError, KernelFault, ProgramError, ValidationError
 from ..ttnn.staging import stage
 from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
+from .profile import print_zones
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
 from .settings import settings
@@ -253,6 +254,8 @@ class Operation:
             t = device.last_run_timing()
             print(f"[tessel] operation '{self.name}': {t.device_cycles} cycles ({t.device_us:.1f} us at "
                   f"{t.clock_mhz:g} MHz)", file=sys.stderr)
+        if settings.profile and device.profiler_enabled:
+            print_zones(device, self.name)
 
     @property
     def lifetimes(self):
