@@ -11,7 +11,7 @@ import pytest
 import tessel
 import tessel.ttl as ttl
 from tessel.ttl.profile import print_zones, zone_durations
-from ttl_dsl_support import bf16, line_of, one_tile_op, tensor
+from ttl_dsl_support import bf16, line_of, one_tile_op, read_one, tensor
 
 HERE = os.path.abspath(__file__)
 
@@ -162,3 +162,50 @@ def test_a_signpost_outside_kernels_does_nothing():
         assert s.name == "host"
     with pytest.raises(TypeError, match="ttl.signpost: the name must be a non-empty str, got 3"):
         ttl.signpost(3)
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "float32", tessel.DataFormat.Float16_b, "ttnn"])
+def test_make_dfb_takes_a_dtype_instead_of_a_tensor(dev, dtype):
+    import tessel.ttnn as ttnn
+
+    fmt = ttnn.float32 if dtype == "ttnn" else dtype
+
+    @ttl.operation(grid=(1, 1))
+    def twice_doubled(a, y):
+        a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+        t_dfb = ttl.make_dfb(fmt, shape=(1, 1), block_count=1)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+        @ttl.compute()
+        def compute():
+            with a_dfb.wait() as x, t_dfb.reserve() as t:
+                t.store(x + x)
+            with t_dfb.wait() as t, y_dfb.reserve() as o:
+                o.store(t + t)
+
+        ttl.datamovement()(read_one(a, a_dfb))
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as blk:
+                ttl.copy(blk, y[0, 0]).wait()
+
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    twice_doubled(tensor(dev, A), y)
+    np.testing.assert_allclose(y.to_numpy(), A * 4, rtol=1e-2)
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (("bf17", (1, 1)), ValueError, "Unrecognized data format name 'bf17' for ttnn.DataType; the names are "),
+    ((3, (1, 1)), TypeError, "ttl.make_dfb: dtype must be a format name ('bf16', 'float32', ...), a ttnn.DataType, "
+                             "a tessel.DataFormat or a torch dtype, got 3 (int)"),
+    (("bf16", (1, 1), 2, (16, 32)), ValueError, "tessel's tiles are 32x32, got 16x32"),
+])
+def test_make_dfb_misuses(dev, args, error, message):
+    @ttl.operation(grid=(1, 1))
+    def op(a, y):
+        ttl.make_dfb(*args)
+
+    with pytest.raises(error) as e:
+        op(tensor(dev, A), ttl.Tensor.allocate(dev, (32, 32)))
+    assert message in str(e.value)

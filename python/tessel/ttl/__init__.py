@@ -46,6 +46,7 @@ from .dsl import (
     datamovement,
     grid_size,
     make_dataflow_buffer_like,
+    make_dfb,
     node,
 )
 from ..program import DataFormat
@@ -101,6 +102,7 @@ __all__ = list(math.__all__) + [
     "datamovement",
     "grid_size",
     "make_dataflow_buffer_like",
+    "make_dfb",
     "math",
     "node",
     "BufferType",

@@ -27,7 +27,7 @@ from .records import Kernel, KernelKind
 from .tensor import as_tensor
 
 __all__ = ["DataflowBuffer", "GroupTransfer", "KernelFunction", "TILE_SHAPE", "compute", "copy", "datamovement",
-           "grid_size", "make_dataflow_buffer_like", "max_dfbs", "node"]
+           "grid_size", "make_dataflow_buffer_like", "make_dfb", "max_dfbs", "node", "signpost"]
 
 TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
 
@@ -67,13 +67,13 @@ class DataflowBuffer:
     was made like; a circular buffer on every core of the operation (its
     index is its creation order)."""
 
-    def __init__(self, index, tensor, shape, block_count, site):
+    def __init__(self, index, tensor, shape, block_count, site, dtype=None):
         self.index = index
-        self.tensor = tensor
+        self.tensor = tensor  # None for ttl.make_dfb
         self.shape = shape
         self.block_count = block_count
-        self.dtype = tensor.dtype
-        self.tiled = tensor.tiled
+        self.dtype = tensor.dtype if tensor is not None else dtype
+        self.tiled = tensor.tiled if tensor is not None else True
         self.site = site
         self.name = None  # the variable the kernels capture it as (set by the compiler)
 
@@ -128,22 +128,55 @@ def def_line(fn):
 def make_dataflow_buffer_like(tensor, shape, block_count=2):
     """A dataflow buffer of blocks of `shape` (tiles of a tiled tensor, elements
     of a row-major one) with tensor's dtype, block_count blocks deep."""
-    trace = current_trace("ttl.make_dataflow_buffer_like")
     what = "ttl.make_dataflow_buffer_like"
+    trace = current_trace(what)
     t = as_tensor(tensor, f"{what}: tensor")
+    return _add_dfb(trace, what, t, shape, block_count, None)
+
+
+def make_dfb(dtype, shape, block_count=2, tile=TILE_SHAPE):
+    """A dataflow buffer of blocks of `shape` tiles of `dtype` (a format name
+    such as "bf16" or "float32", a ttnn.DataType, a tessel.DataFormat or a
+    torch dtype) with no tensor it is made like, block_count blocks deep."""
+    what = "ttl.make_dfb"
+    trace = current_trace(what)
+    from . import dtype_utils
+
+    dtype_utils.normalize_tile_dimensions(tile)
+    return _add_dfb(trace, what, None, shape, block_count, dfb_format(dtype, f"{what}: dtype"))
+
+
+def dfb_format(dtype, what):
+    """The tessel.DataFormat of a make_dfb dtype."""
+    from ..ttnn.types import DataType
+    from . import dtype_utils
+
+    if isinstance(dtype, formats.DataFormat):
+        return dtype
+    if isinstance(dtype, DataType):
+        return dtype.format
+    if isinstance(dtype, str):
+        return dtype_utils.format_name_to_ttnn_dtype(dtype).format
+    if type(dtype).__module__.split(".")[0] == "torch":
+        return dtype_utils.torch_dtype_to_ttnn_datatype(dtype).format
+    raise TypeError(f"{what} must be a format name ('bf16', 'float32', ...), a ttnn.DataType, a tessel.DataFormat "
+                    f"or a torch dtype, got {_check.describe(dtype)}")
+
+
+def _add_dfb(trace, what, tensor, shape, block_count, dtype):
     if not isinstance(shape, (tuple, list)) or not shape:
         raise TypeError(f"{what}: shape must be a tuple of block dimensions, got {_check.describe(shape)}")
     shape = tuple(_check.integer(d, f"{what}: shape[{i}]", 1, 1 << 16, "a positive integer")
                   for i, d in enumerate(shape))
-    if not t.tiled and len(shape) != 2:
+    if tensor is not None and not tensor.tiled and len(shape) != 2:
         raise ValueError(f"{what}: a block of a row-major tensor is (rows, elements), got shape {shape}")
     block_count = _check.integer(block_count, f"{what}: block_count", 1, 1 << 16, "a positive integer")
-    site = _site()
+    site = _site(3)
     limit = max_dfbs(trace.tensors[0].buffer.device if trace.tensors else None)
     if len(trace.dfbs) >= limit:
         raise ValueError(f"{site[0]}:{site[1]}: {what}: this would be dataflow buffer number {len(trace.dfbs) + 1}; "
                          f"an operation has at most {limit} on this device (a core's circular buffers)")
-    dfb = DataflowBuffer(len(trace.dfbs), t, shape, block_count, site)
+    dfb = DataflowBuffer(len(trace.dfbs), tensor, shape, block_count, site, dtype)
     trace.dfbs.append(dfb)
     return dfb
 
