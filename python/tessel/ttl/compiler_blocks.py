@@ -4,8 +4,11 @@ releasing them (CB calls and the block-state checks of ttl_dsl.h), and
 ttl.copy between tensor slices and blocks.
 """
 
+from .. import formats
+from ..errors import warn
 from .compiler_pipes import is_pipe_end, pipe_end
 from .compiler_values import Block, Slice, Transfer, _describe, _escape
+from .dsl import element_size
 
 _TILE = 32
 
@@ -127,6 +130,7 @@ class BlockStatements:
         matching leading dimension, the slice's other leading dimensions are
         single indices. The block holds its tiles in row-major order."""
         t = sl.tensor
+        self.check_copy_format(sl, blk, read, call)
         self.used_tensors.add(sl.index)
         if not read:
             self.ctx.written.add(sl.index)
@@ -184,13 +188,32 @@ class BlockStatements:
                 self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
                           f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
             else:
-                from .dsl import element_size
                 es = element_size(t.dtype)
                 first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
                 fn = "read_rows" if read else "write_rows"
                 self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
                           f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
         return Transfer(blk, read)
+
+    def check_copy_format(self, sl, blk, read, call):
+        """A copy moves bytes and converts nothing: a block and a tensor whose
+        elements differ in size is an error (the copy would corrupt both
+        sides' layout); of one size but different formats, a warning (the
+        bits are reinterpreted)."""
+        t, dfb = sl.tensor, blk.dfb
+        if t.dtype == dfb.dtype:
+            return
+        name = sl.text.split("[")[0]
+        sizes = [formats.tile_size(f) if t.tiled else element_size(f) for f in (t.dtype, dfb.dtype)]
+        unit = "tile" if t.tiled else "element"
+        where = (f"ttl.copy {'from' if read else 'into'} tensor '{name}' ({t.dtype.name}) "
+                 f"{'into' if read else 'from'} block '{blk.name}' of dataflow buffer '{dfb.name}' ({dfb.dtype.name})")
+        if sizes[0] != sizes[1]:
+            raise self.error(f"{where}: a copy moves bytes and converts nothing, and a {t.dtype.name} {unit} is "
+                             f"{sizes[0]} bytes, a {dfb.dtype.name} one {sizes[1]}; make the dataflow buffer like "
+                             "the tensor (or the tensor of the block's dtype)", call)
+        warn(f"{self.file}:{self.line}: {where}: the copy moves the bits unconverted (both are {sizes[0]}-byte "
+             f"{unit}s)", stacklevel=2)
 
     def wait_transfer(self, tx, node):
         if tx.pipe is not None:
