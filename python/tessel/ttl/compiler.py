@@ -75,14 +75,18 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         fn = kfn.fn
         self.file = fn.__code__.co_filename
         self.quoted_file = _escape(self.file)
-        try:
-            lines, start = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise CompileError(f"{self.file}: kernel function '{fn.__name__}': its source is not available ({e}); "
-                               "tessel compiles kernel functions from their source file") from None
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        self.func = tree.body[0]
-        self.offset = start - 1
+        if getattr(kfn, "ast", None) is not None:
+            # A thread of a unified body (unified.py): its statements, with the file's lines.
+            self.func, self.offset = kfn.ast, 0
+        else:
+            try:
+                lines, start = inspect.getsourcelines(fn)
+            except (OSError, TypeError) as e:
+                raise CompileError(f"{self.file}: kernel function '{fn.__name__}': its source is not available "
+                                   f"({e}); tessel compiles kernel functions from their source file") from None
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            self.func = tree.body[0]
+            self.offset = start - 1
         self.captured = {}
         if fn.__closure__:
             for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):

@@ -190,6 +190,7 @@ class KernelFunction:
         self.kind = kind
         self.selector = selector
         self.site = site
+        self.ast = None  # the FunctionDef to compile when it is not fn's source (a unified body's thread)
 
     @property
     def name(self):

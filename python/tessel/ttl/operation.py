@@ -39,6 +39,7 @@ from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_sou
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
 from .settings import settings
 from .tensor import Tensor, as_tensor
+from .unified import unified_body
 
 __all__ = ["Operation", "operation"]
 
@@ -169,6 +170,8 @@ class Operation:
         self.fabric_topology = fabric_topology
         self._fn = fn
         self._params = _parameters(fn, self.name)
+        # A unified body (its kernel statements in the body itself) runs through its thread split.
+        self._body = unified_body(fn) or fn
         kernels, claims = _captures(fn)
         # Check every capture before binding any, so a failed decoration binds nothing.
         for error in [k._binding_error(self, var) for var, k in kernels] + [c._binding_error(self) for c in claims]:
@@ -289,7 +292,7 @@ class Operation:
         plan = self._plans.get(key)
         if plan is not None and not plan.functions:
             return plan
-        trace = tracing(Trace(self, tensors, self.grid), self._fn, tensors if args is None else args)
+        trace = tracing(Trace(self, tensors, self.grid), self._body, tensors if args is None else args)
         if plan is not None:
             fingerprint = dsl_fingerprint(trace)
             if fingerprint == plan.fingerprint:
