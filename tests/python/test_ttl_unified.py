@@ -90,7 +90,6 @@ def test_loops_and_device_values_go_to_every_thread_that_needs_them(dev):
 @ttl.operation(grid=(1, 1))
 def two_threads_one_block(a, y):
     a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
-    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
     blk = a_dfb.reserve()
     ttl.copy(a[0, 0], blk).wait()  # <- copy into
     blk.store(ttl.block.fill(1.0, shape=(1, 1)))  # <- store into
