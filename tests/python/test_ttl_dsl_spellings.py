@@ -209,3 +209,16 @@ def test_make_dfb_misuses(dev, args, error, message):
     with pytest.raises(error) as e:
         op(tensor(dev, A), ttl.Tensor.allocate(dev, (32, 32)))
     assert message in str(e.value)
+
+
+def test_allocation_groups_and_address_scopes_are_accepted(dev):
+    @ttl.operation(grid=(1, 1))
+    def op(a, y):
+        group = ttl.make_dfb_allocation_group()
+        ttl.make_dataflow_buffer_like(a, shape=(1, 1), allocation_group=group, address_scope="remote_uniform")
+        ttl.make_dfb("bf16", shape=(1, 1), allocation_group=group, address_scope=ttl.DFBAddressScope.LOCAL)
+        ttl.make_dfb("bf16", shape=(1, 1), address_scope="everywhere")
+
+    with pytest.raises(ValueError, match=r"ttl.make_dfb: address_scope must be ttl.DFBAddressScope.LOCAL, "
+                                         r"ttl.DFBAddressScope.REMOTE_UNIFORM or None, got 'everywhere'"):
+        op(tensor(dev, A), ttl.Tensor.allocate(dev, (32, 32)))

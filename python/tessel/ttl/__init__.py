@@ -39,6 +39,8 @@ from .settings import settings
 from .compiler import CompileError
 from .dsl import (
     TILE_SHAPE,
+    DFBAddressScope,
+    DFBAllocationGroup,
     DataflowBuffer,
     GroupTransfer,
     compute,
@@ -47,6 +49,7 @@ from .dsl import (
     grid_size,
     make_dataflow_buffer_like,
     make_dfb,
+    make_dfb_allocation_group,
     node,
 )
 from ..program import DataFormat
@@ -103,6 +106,9 @@ __all__ = list(math.__all__) + [
     "grid_size",
     "make_dataflow_buffer_like",
     "make_dfb",
+    "make_dfb_allocation_group",
+    "DFBAddressScope",
+    "DFBAllocationGroup",
     "math",
     "node",
     "BufferType",

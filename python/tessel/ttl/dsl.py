@@ -19,6 +19,7 @@ The functions here that only make sense inside a kernel raise when Python
 calls them.
 """
 
+import enum
 import inspect
 
 from .. import _check, formats
@@ -26,8 +27,9 @@ from .extern import current_trace
 from .records import Kernel, KernelKind
 from .tensor import as_tensor
 
-__all__ = ["DataflowBuffer", "GroupTransfer", "KernelFunction", "TILE_SHAPE", "compute", "copy", "datamovement",
-           "grid_size", "make_dataflow_buffer_like", "make_dfb", "max_dfbs", "node", "signpost"]
+__all__ = ["DFBAddressScope", "DFBAllocationGroup", "DataflowBuffer", "GroupTransfer", "KernelFunction",
+           "TILE_SHAPE", "compute", "copy", "datamovement", "grid_size", "make_dataflow_buffer_like", "make_dfb",
+           "make_dfb_allocation_group", "max_dfbs", "node", "signpost"]
 
 TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
 
@@ -125,16 +127,54 @@ def def_line(fn):
     return code.co_filename, code.co_firstlineno
 
 
-def make_dataflow_buffer_like(tensor, shape, block_count=2):
+class DFBAddressScope(enum.Enum):
+    """Whether a DFB may sit at a different L1 address on each node (LOCAL)
+    or must sit at one address on all (REMOTE_UNIFORM). tessel places every
+    DFB of an operation at one address on all its nodes, so both hold."""
+
+    LOCAL = "local"
+    REMOTE_UNIFORM = "remote_uniform"
+
+
+class DFBAllocationGroup:
+    """ttl.make_dfb_allocation_group(): DFBs that TT-Lang's compiler may place
+    in one L1 allocation when their lifetimes do not overlap. tessel gives
+    each DFB of a group its own circular buffer: the results are the same,
+    the L1 used is the sum of theirs (docs/ttlang.md)."""
+
+    def __repr__(self):
+        return f"<ttl.DFBAllocationGroup at {id(self):#x}>"
+
+
+def make_dfb_allocation_group():
+    return DFBAllocationGroup()
+
+
+def _placement(allocation_group, address_scope, what):
+    if allocation_group is not None and not isinstance(allocation_group, DFBAllocationGroup):
+        raise TypeError(f"{what}: allocation_group must be made by ttl.make_dfb_allocation_group(), got "
+                        f"{_check.describe(allocation_group)}")
+    if address_scope is not None and not isinstance(address_scope, DFBAddressScope):
+        try:
+            DFBAddressScope(address_scope)
+        except ValueError:
+            raise ValueError(f"{what}: address_scope must be ttl.DFBAddressScope.LOCAL, "
+                             f"ttl.DFBAddressScope.REMOTE_UNIFORM or None, got {address_scope!r}") from None
+
+
+def make_dataflow_buffer_like(tensor, shape, block_count=2, *, allocation_group=None, address_scope=None):
     """A dataflow buffer of blocks of `shape` (tiles of a tiled tensor, elements
-    of a row-major one) with tensor's dtype, block_count blocks deep."""
+    of a row-major one) with tensor's dtype, block_count blocks deep.
+    allocation_group and address_scope: see DFBAllocationGroup and
+    DFBAddressScope."""
     what = "ttl.make_dataflow_buffer_like"
     trace = current_trace(what)
     t = as_tensor(tensor, f"{what}: tensor")
+    _placement(allocation_group, address_scope, what)
     return _add_dfb(trace, what, t, shape, block_count, None)
 
 
-def make_dfb(dtype, shape, block_count=2, tile=TILE_SHAPE):
+def make_dfb(dtype, shape, block_count=2, tile=TILE_SHAPE, *, allocation_group=None, address_scope=None):
     """A dataflow buffer of blocks of `shape` tiles of `dtype` (a format name
     such as "bf16" or "float32", a ttnn.DataType, a tessel.DataFormat or a
     torch dtype) with no tensor it is made like, block_count blocks deep."""
@@ -143,6 +183,7 @@ def make_dfb(dtype, shape, block_count=2, tile=TILE_SHAPE):
     from . import dtype_utils
 
     dtype_utils.normalize_tile_dimensions(tile)
+    _placement(allocation_group, address_scope, what)
     return _add_dfb(trace, what, None, shape, block_count, dfb_format(dtype, f"{what}: dtype"))
 
 
