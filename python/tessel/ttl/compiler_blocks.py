@@ -152,7 +152,8 @@ class BlockStatements:
         if len(lead_block) > len(sizes) - 2:
             raise self.error(f"a block of shape {blk.shape} has more dimensions than the slice {sl.text}", call)
         if not t.tiled and any(d != 1 for d in lead_block):
-            raise self.error(f"a block of a row-major tensor is (rows, elements), got shape {blk.shape}", call)
+            raise self.error(f"a block of a row-major tensor is (elements,) or (rows, elements), got shape "
+                             f"{blk.shape}", call)
         name = _escape(sl.text.split("[")[0])
         # The slice's leading dimensions: the last len(lead_block) of them span the block's leading
         # dimensions (ranges of those extents), the others are single indices (or 1-wide ranges).

@@ -209,8 +209,9 @@ def _add_dfb(trace, what, tensor, shape, block_count, dtype):
         raise TypeError(f"{what}: shape must be a tuple of block dimensions, got {_check.describe(shape)}")
     shape = tuple(_check.integer(d, f"{what}: shape[{i}]", 1, 1 << 16, "a positive integer")
                   for i, d in enumerate(shape))
-    if tensor is not None and not tensor.tiled and len(shape) != 2:
-        raise ValueError(f"{what}: a block of a row-major tensor is (rows, elements), got shape {shape}")
+    if tensor is not None and not tensor.tiled and any(d != 1 for d in shape[:-2]):
+        raise ValueError(f"{what}: a block of a row-major tensor is (elements,) or (rows, elements), with any "
+                         f"dimensions before those of size 1; got shape {shape}")
     block_count = _check.integer(block_count, f"{what}: block_count", 1, 1 << 16, "a positive integer")
     site = _site(3)
     limit = max_dfbs(trace.tensors[0].buffer.device if trace.tensors else None)
