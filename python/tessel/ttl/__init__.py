@@ -51,6 +51,9 @@ from .dsl import (
     make_dfb,
     make_dfb_allocation_group,
     node,
+    raw_element_read,
+    raw_element_write,
+    read_index,
 )
 from ..program import DataFormat
 from .extern import RawAddress, call_extern_func, raw_addr
@@ -111,6 +114,9 @@ __all__ = list(math.__all__) + [
     "DFBAllocationGroup",
     "math",
     "node",
+    "raw_element_read",
+    "raw_element_write",
+    "read_index",
     "BufferType",
     "CoreRuntimeArgs",
     "DataFormat",

@@ -29,7 +29,8 @@ from .tensor import as_tensor
 
 __all__ = ["DFBAddressScope", "DFBAllocationGroup", "DataflowBuffer", "GroupTransfer", "KernelFunction",
            "TILE_SHAPE", "compute", "copy", "datamovement", "grid_size", "make_dataflow_buffer_like", "make_dfb",
-           "make_dfb_allocation_group", "max_dfbs", "node", "signpost"]
+           "make_dfb_allocation_group", "max_dfbs", "node", "raw_element_read", "raw_element_write",
+           "read_index", "signpost"]
 
 TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
 
@@ -307,6 +308,18 @@ def node(dims=2):
 
 def copy(src, dst):
     raise _in_kernel_only("ttl.copy()")
+
+
+def raw_element_read(block, *coords):
+    raise _in_kernel_only("ttl.raw_element_read()")
+
+
+def raw_element_write(block, *coords_and_value):
+    raise _in_kernel_only("ttl.raw_element_write()")
+
+
+def read_index(block, *coords):
+    raise _in_kernel_only("ttl.read_index()")
 
 
 class signpost:
