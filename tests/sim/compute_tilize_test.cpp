@@ -68,7 +68,7 @@ void kernel_main() {
     case 1: tilize_init(a, b, c); break; // @tilize_init
     case 2: tilize_block(a, b, c, d, e); break; // @tilize_block
     case 3: tilize_uninit(a, c); break; // @tilize_uninit
-    case 4: fast_tilize_init(a, b, c); break;
+    case 4: fast_tilize_init(a, b, c); break; // @fast_init
     case 5: fast_tilize_block(a, b, c, d, e); break; // @fast_tilize_block
     case 6: untilize_init(a); break; // @untilize_init
     case 7:
@@ -172,6 +172,20 @@ struct Case {
 class TilizeTest : public testing::Test {
 protected:
   void SetUp() override { device_ = open_device("blackhole", 1, 1); }
+
+  // The compute RISC's busy cycles of a run on a device that estimates time.
+  uint64_t busy_cycles(const Case& c) {
+    DeviceConfig config;
+    config.arch = "blackhole";
+    config.grid_x = config.grid_y = 1;
+    config.timing = true;
+    device_ = Device::open(config);
+    run(c);
+    for (const auto& risc : device_->last_run_timing().riscs)
+      if (risc.risc == "COMPUTE") return risc.busy_cycles;
+    ADD_FAILURE() << "no COMPUTE row";
+    return 0;
+  }
 
   // Runs the case; returns the drained pages of CB 16.
   std::vector<uint8_t> run(const Case& c) {
@@ -386,6 +400,25 @@ TEST_F(TilizeTest, PackUntilizeDestPacksDstRows) {
   }
 }
 
+// Timing: per tile, its bytes in (128 B/cycle), a copy (8 cycles) and its
+// bytes out (128 B/cycle): 16 + 8 + 16 for Float16_b.
+TEST_F(TilizeTest, EachTileCostsItsUnpackCopyAndPack) {
+  auto timed = [&](uint32_t code, uint32_t w) {
+    Case c;
+    c.in = bytes_of(values(size_t(w) * kTileHW, DataFormat::Float16_b), DataFormat::Float16_b);
+    c.out_pages = c.out_drained = w;
+    const uint32_t bf = (w << 8) | w;
+    c.steps.op(kHwStartup, kIn, kIn, kOut).op(kCbWait, kIn, w).op(kCbReserve, kOut, w);
+    if (code == kTilize) c.steps.op(kTilizeInit, kIn, w, kOut).op(kTilize, kIn, w, kOut);
+    if (code == kUntilize) c.steps.op(kUntilizeInit, kIn).op(kUntilize, kIn, 1, w, kOut);
+    if (code == kPackUntilize) c.steps.op(kPackUntilizeInit, kIn, bf, kOut).op(kPackUntilize, kIn, bf, kOut, 1, 0);
+    c.steps.op(kCbPush, kOut, w);
+    return busy_cycles(c);
+  };
+  for (uint32_t code : {kTilize, kUntilize, kPackUntilize})
+    EXPECT_EQ(timed(code, 4) - timed(code, 1), 3u * (16 + 8 + 16)) << "op " << code;
+}
+
 // ---- Misuse ----
 
 Case tilize_case(uint32_t w, uint32_t pushed) {
@@ -446,6 +479,14 @@ TEST_F(TilizeTest, TilizeMisuse) {
                           "tilize_block(icb=0, block=1, ocb=16, input_tile_index=0, output_tile_index=0): CB 0 holds "
                           "Bfp8_b, a block-float format, which holds tiles only; the row-major side of a tilize or "
                           "untilize holds Float32, Float16_b, Int32, UInt32, UInt16 or UInt8 values");
+
+  c = tilize_case(1, 1);
+  c.steps.op(kFastInit, kIn, 1, kOut).op(kCbWait, kIn, 1).op(kCbReserve, kOut, 1).op(kTilize, kIn, 1, kOut);
+  EXPECT_EQ(fails(c), at("tilize_block") +
+                          "tilize_block(icb=0, block=1, ocb=16, input_tile_index=0, output_tile_index=0): the "
+                          "unpacker is not configured for tilize_block: call tilize_init(icb, block, ocb) first (the "
+                          "last op init was fast_tilize_init at " +
+                          at("fast_init").substr(0, at("fast_init").find(": core")) + ")");
 
   c = tilize_case(1, 1);
   c.steps.op(kTilizeUninit, kIn, 0, kOut);
@@ -568,6 +609,19 @@ TEST_F(TilizeTest, PackUntilizeMisuse) {
                           "pack_untilize_dest<4, 4>(ocb=16, block_rt_dim=1, block_c_index=0): PACK does not hold DST: "
                           "call tile_regs_wait (after tile_regs_commit) first (MATH still holds it: tile_regs_commit "
                           "hands it over)");
+
+  // Two row blocks from one pack_untilize_block: silicon repeats the first.
+  c = pack_case(2);
+  c.steps.op(kPackUntilizeInit, kIn, 0x202, kOut).op(kCbWait, kIn, 2).op(kCbReserve, kOut, 2);
+  c.steps.op(kPackUntilize, kIn, 0x202, kOut, 2, 0);
+  setenv("TESSEL_STRICT", "1", 1);
+  std::string strict = fails(c);
+  unsetenv("TESSEL_STRICT");
+  EXPECT_EQ(strict, at("pack_untilize_block") +
+                        "pack_untilize_block<2, 2>(icb=0, block_rt_dim=2, ocb=16, block_c_index=0): each of the 2 row "
+                        "blocks unpacks tiles 0..1 of CB 0 and packs them to the same rows of CB 16 "
+                        "(pack_untilize_block does not step through the CBs): call it with block_rt_dim = 1 once per "
+                        "row block, popping and pushing in between (a warning, made an error by TESSEL_STRICT=1)");
 
   // pack_tile while the packer still untilizes: a warning (strict: an error).
   c = pack_case(1);
