@@ -64,7 +64,7 @@ void kernel_main() {
     for (uint32_t w = 0; w < 6; ++w) v[w] = get_arg_val<uint32_t>(1 + 6 * s + w);
     const uint32_t a = v[1], b = v[2], c = v[3], d = v[4], e = v[5];
     switch (v[0]) {
-    case 0: compute_kernel_hw_startup(a, b, c); break;
+    case 0: compute_kernel_hw_startup(a, b, c); break; // @hw_startup
     case 1: tilize_init(a, b, c); break; // @tilize_init
     case 2: tilize_block(a, b, c, d, e); break; // @tilize_block
     case 3: tilize_uninit(a, c); break; // @tilize_uninit
@@ -86,6 +86,7 @@ void kernel_main() {
     case 14: copy_tile_init(a); break; // @copy_tile_init
     case 15: copy_tile(a, b, c); break;
     case 16: tilize_init_short_with_dt(a, b, c, d); break;
+    case 17: pack_untilize_dest<1, 1>(c, 1, 0, a, b); break; // @pack_untilize_dest_faces
     case 20: tile_regs_acquire(); break; // @acquire
     case 21: tile_regs_commit(); break;
     case 22: tile_regs_wait(); break;
@@ -131,8 +132,9 @@ enum : uint32_t {
   kPackUntilizeDest = 12,     // (-, (F << 8) | B, ocb, block_rt_dim, block_c_index)
   kPackUntilizeUninit = 13,   // (ocb)
   kCopyInit = 14,
-  kCopy = 15,         // (cb, itile, idst)
-  kTilizeInitDt = 16, // (old icb, new icb, block, ocb)
+  kCopy = 15,                  // (cb, itile, idst)
+  kTilizeInitDt = 16,          // (old icb, new icb, block, ocb)
+  kPackUntilizeDestFaces = 17, // pack_untilize_dest<1, 1>(ocb = c, 1, 0, face_r_dim = a, num_faces = b)
   kAcquire = 20,
   kCommit = 21,
   kWaitDst = 22,
@@ -304,6 +306,47 @@ TEST_F(TilizeTest, TileIndicesPickTheBlockAndThePage) {
   std::vector<float> want(tiles.begin() + 2 * kTileHW, tiles.end());
   want.insert(want.end(), tiles.begin(), tiles.begin() + 2 * kTileHW);
   EXPECT_EQ(run(c), pack_tiles(want, DataFormat::Float16_b));
+}
+
+// Float32 through a 16-bit DST rounds to bfloat16 (as copy_tile does);
+// unpacked to a 32-bit DST it keeps every bit.
+TEST_F(TilizeTest, Float32RoundsInA16BitDst) {
+  std::vector<float> rows(kTileHW, 1.0f + 0x1p-10f);
+  rows[5] = 1.0f + 3 * 0x1p-9f; // nearer 1 + 2^-7 than 1 + 2^-8
+  for (bool fp32 : {false, true}) {
+    Case c;
+    c.in_format = c.out_format = DataFormat::Float32;
+    c.fp32 = c.unpack_to_dest = fp32;
+    c.in = bytes_of(rows, DataFormat::Float32);
+    c.steps.op(kHwStartup, kIn, kIn, kOut).op(kTilizeInit, kIn, 1, kOut).op(kCbWait, kIn, 1);
+    c.steps.op(kCbReserve, kOut, 1).op(kTilize, kIn, 1, kOut).op(kCbPush, kOut, 1);
+    const std::vector<float> out = unpack_tiles(run(c), DataFormat::Float32);
+    EXPECT_EQ(out[0], fp32 ? 1.0f + 0x1p-10f : 1.0f);
+    EXPECT_EQ(out[5], fp32 ? 1.0f + 3 * 0x1p-9f : 1.0f + 0x1p-7f); // row 0, column 5: tile position 5
+  }
+}
+
+// tilize_init_short_with_dt points SrcA at the new input CB's format; plain
+// tilize_init does not.
+TEST_F(TilizeTest, TilizeInitWithDtReconfiguresSrcA) {
+  const std::vector<float> rows = values(kTileHW, DataFormat::Float16_b);
+  Case c;
+  c.in_format = DataFormat::Float32;
+  c.in = bytes_of(rows, DataFormat::Float32);
+  Steps head = Steps().op(kHwStartup, kOut, kOut, kOut).op(kCbWait, kIn, 1).op(kCbReserve, kOut, 1);
+  c.out_drained = 0;
+  c.steps = head;
+  c.steps.op(kTilizeInit, kIn, 1, kOut).op(kTilize, kIn, 1, kOut);
+  EXPECT_EQ(fails(c), at("tilize_block") +
+                          "tilize_block(icb=0, block=1, ocb=16, input_tile_index=0, output_tile_index=0): CB 0 holds "
+                          "Float32, but the unpacker's SrcA is configured for Float16_b (by compute_kernel_hw_startup "
+                          "at " +
+                          at("hw_startup").substr(0, at("hw_startup").find(": core")) +
+                          "): call reconfig_data_format_srca(0) (or the init's _with_dt form) first");
+  c.out_drained = 1;
+  c.steps = head;
+  c.steps.op(kTilizeInitDt, kOut, kIn, 1, kOut).op(kTilize, kIn, 1, kOut).op(kCbPush, kOut, 1);
+  EXPECT_EQ(run(c), pack_tiles(tilize(rows, 32, 32), DataFormat::Float16_b));
 }
 
 // Int32 values beyond float's 24 bits move bit for bit with a 32-bit DST.
@@ -622,6 +665,12 @@ TEST_F(TilizeTest, PackUntilizeMisuse) {
                         "blocks unpacks tiles 0..1 of CB 0 and packs them to the same rows of CB 16 "
                         "(pack_untilize_block does not step through the CBs): call it with block_rt_dim = 1 once per "
                         "row block, popping and pushing in between (a warning, made an error by TESSEL_STRICT=1)");
+
+  c = pack_case(1);
+  c.steps.op(kPackUntilizeDestFaces, 8, 2, kOut);
+  EXPECT_EQ(fails(c), at("pack_untilize_dest_faces") +
+                          "pack untilize with face_r_dim != 16 or num_faces != 4 is not supported by tessel: tiles "
+                          "are 32 x 32 of four 16 x 16 faces here (pass face_r_dim = 16, num_faces = 4, the defaults)");
 
   // pack_tile while the packer still untilizes: a warning (strict: an error).
   c = pack_case(1);
