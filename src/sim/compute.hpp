@@ -158,8 +158,9 @@ void api_sfpu_binary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t i
                      uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line);
-// compute_tilize.cpp: the layout inits (called by api_compute_init for
-// TESSEL_INIT_TILIZE..TESSEL_INIT_PACK_UNTILIZE_UNINIT) and ops.
+// compute_tilize_init.cpp: the layout inits (api_compute_init hands
+// TESSEL_INIT_TILIZE..TESSEL_INIT_PACK_UNTILIZE_UNINIT to layout_init);
+// compute_tilize.cpp: the layout ops.
 bool is_layout_init(uint32_t init);
 void layout_init(tessel_kernel_ctx*, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
                  const char* file, uint32_t line);
