@@ -531,6 +531,20 @@ TEST_F(TilizeTest, TilizeMisuse) {
                           "last op init was fast_tilize_init at " +
                           at("fast_init").substr(0, at("fast_init").find(": core")) + ")");
 
+  // Pages beyond the reservation that the CB has free: silicon writes them, a
+  // warning (strict: an error).
+  c = tilize_case(2, 2);
+  c.steps.op(kTilizeInit, kIn, 2, kOut).op(kCbWait, kIn, 2).op(kCbReserve, kOut, 1).op(kTilize, kIn, 2, kOut);
+  setenv("TESSEL_STRICT", "1", 1);
+  const std::string strict = fails(c);
+  unsetenv("TESSEL_STRICT");
+  EXPECT_EQ(strict, at("tilize_block") +
+                        "tilize_block(icb=0, block=2, ocb=16, input_tile_index=0, output_tile_index=0): writes pages "
+                        "0..1 of CB 16 (counting from its write pointer), but only 1 page is reserved with "
+                        "cb_reserve_back; the CB has room for them, so silicon writes them, but nothing waited for "
+                        "that room: reserve them with cb_reserve_back first (a warning, made an error by "
+                        "TESSEL_STRICT=1)");
+
   c = tilize_case(1, 1);
   c.steps.op(kTilizeUninit, kIn, 0, kOut);
   EXPECT_EQ(fails(c), at("tilize_uninit") +
