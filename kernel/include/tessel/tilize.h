@@ -16,11 +16,14 @@
 
 #include "tessel/compute.h"
 
-#ifndef TILE_C_DIM
-#define TILE_C_DIM 32u
-#endif
-
 namespace ckernel {
+
+// Tile and face dimensions, as the LLK names them (tiles are always 32 x 32
+// of four 16 x 16 faces here).
+constexpr uint32_t TILE_R_DIM = 32;
+constexpr uint32_t TILE_C_DIM = 32;
+constexpr uint32_t FACE_R_DIM = 16;
+constexpr uint32_t FACE_C_DIM = 16;
 
 namespace tessel_compute {
 // Tiles of another shape (face_r_dim, num_faces) are not modelled.
