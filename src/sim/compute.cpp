@@ -40,6 +40,7 @@ void ComputeState::reset() {
   fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = unpack_binary_site = {};
   sfpu_mask = sfpu_binary_mask = 0;
   l1_acc = false;
+  layout = {};
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
   acquire_file = nullptr;
@@ -531,6 +532,7 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
     fail(k, std::move(msg), file, line);
   }
   if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
+  if (__builtin_expect(s.layout.pack_untilize, 0)) warn_pack_in_untilize_mode(k, idst, cb, file, line);
   tessel_cb_iface& q = operand_cb(k, "pack_tile", what, cb, file, line);
   Core& c = core_of(k);
   const uint8_t producer = c.cb_producer[cb];
