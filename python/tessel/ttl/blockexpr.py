@@ -98,11 +98,12 @@ class Node:
     param: str = ""  # a C++ expression (a scalar's value, a unary op's float parameter)
     block: object = None  # the compiler's held block, for a 'block' leaf
     line: int = 0
+    tiles: tuple = ()  # a broadcast's (input, output) shapes in tiles, all dimensions
 
     def copy(self):
         """This tree with fresh nodes (the leaves' blocks shared)."""
         return Node(self.kind, self.shape, [c.copy() for c in self.children], self.op, self.param, self.block,
-                    self.line)
+                    self.line, self.tiles)
 
     def walk(self):
         yield self
@@ -131,9 +132,9 @@ def _fpu_bcast(node):
     if node.kind != "binary" or node.op not in BINARY_FPU:
         return None
     a, b = node.children
-    if a.kind == "block" and a.shape == node.shape and b.kind == "bcast":
+    if a.kind == "block" and a.shape == node.shape and b.kind == "bcast" and b.op != "none":
         pair = a, b
-    elif node.op != "-" and b.kind == "block" and b.shape == node.shape and a.kind == "bcast":
+    elif node.op != "-" and b.kind == "block" and b.shape == node.shape and a.kind == "bcast" and a.op != "none":
         pair = b, a
     else:
         return None
@@ -152,7 +153,7 @@ def needs_zeros(expr):
     if _fpu_bcast(expr) is not None:
         return False
     if expr.kind == "bcast":
-        return True
+        return expr.op != "none"
     return any(needs_zeros(c) for c in expr.children)
 
 
@@ -236,12 +237,20 @@ def _operand_index(node, tile_index, out_cols, transposed=False):
 
 
 def _bcast_source(node, tile_index, out_cols):
-    """The C++ tile index a broadcast's block supplies to output tile t + u."""
+    """The C++ tile index a broadcast's block supplies to output tile t + u:
+    the output tile's coordinates, each dimension the input has only one
+    tile along read at 0 (the block's tiles are row-major over all its
+    dimensions)."""
     (leaf,) = node.children
-    rows, cols = leaf.shape
-    i = f"((t + u) / {out_cols}u)" if rows > 1 else "0u"
-    j = f"((t + u) % {out_cols}u)" if cols > 1 else "0u"
-    return f"{tile_index(leaf.block)}u + {i} * {cols}u + {j}"
+    shape_in, shape_out = node.tiles
+    terms, stride_in, stride_out = [], 1, 1
+    for n_in, n_out in zip(reversed(shape_in), reversed(shape_out)):
+        if n_in > 1:
+            coordinate = f"((t + u) / {stride_out}u % {n_out}u)" if stride_out > 1 else f"((t + u) % {n_out}u)"
+            terms.append(f"{coordinate} * {stride_in}u" if stride_in > 1 else coordinate)
+        stride_in *= n_in
+        stride_out *= n_out
+    return f"{tile_index(leaf.block)}u" + "".join(f" + {t}" for t in reversed(terms))
 
 
 _FPU_NAMES = {"+": "add", "-": "sub", "*": "mul"}
@@ -262,6 +271,13 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
         emit(f"  {name}_bcast_{kind}_init_short({ca}, {cb});")
         emit(loop + f"{name}_tiles_bcast_{kind}({ca}, {cb}, {_operand_index(a, tile_index, out_cols)}, "
              f"{_bcast_source(b, tile_index, out_cols)}, {d});")
+        return
+    if node.kind == "bcast" and node.op == "none":
+        # Whole tiles repeated: a copy of the tile the output tile reads.
+        cb = node.children[0].block.dfb.index
+        emit(f"  reconfig_data_format_srca({cb});")
+        emit(f"  copy_tile_to_dst_init_short({cb});")
+        emit(loop + f"copy_tile({cb}, {_bcast_source(node, tile_index, out_cols)}, {d});")
         return
     if node.kind == "bcast":
         z, cb = scratch["zeros"], node.children[0].block.dfb.index
@@ -336,8 +352,17 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
         if reconfig:
             emit(f"  reconfig_data_format({ca}, {cb});")
         emit(f"  mm_init_short({ca}, {cb});")
+        # Output tile t + u is (batch l, row i, column j); node.tiles says which operands have a batch dimension.
+        row_a = f"((t + u) / {n}u)"
+        col_b = f"(t + u) % {n}u"
+        if node.tiles:
+            m, a_batched, b_batched = node.tiles
+            if not a_batched:
+                row_a = f"((t + u) / {n}u % {m}u)"
+            if b_batched:
+                col_b = f"(t + u) / {m * n}u * {k * n}u + (t + u) % {n}u"
         emit(loop + f"for (uint32_t k = 0; k < {k}u; ++k) matmul_tiles({ca}, {cb}, "
-             f"{base_a}u + ((t + u) / {n}u) * {k}u + k, {base_b}u + k * {n}u + (t + u) % {n}u, {d});")
+             f"{base_a}u + {row_a} * {k}u + k, {base_b}u + k * {n}u + {col_b}, {d});")
     elif node.kind == "transpose":
         (a,) = node.children
         cb = a.block.dfb.index

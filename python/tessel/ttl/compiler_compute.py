@@ -72,18 +72,45 @@ class ComputeStatements:
         if sym not in ("+", "-", "*", "/", "@"):
             raise self.error(f"'{sym}' is not defined on blocks (+ - * / @ and ** with an integer)", e)
         if sym == "@":
-            x, y = self.matrix_leaf(a, "@", e), self.matrix_leaf(b, "@", e)
-            if x.shape is None or y.shape is None:
-                raise self.error("the operands of @ are blocks", e)
-            if x.shape[1] != y.shape[0]:
-                raise self.error(f"@ of blocks of shapes {x.shape} and {y.shape}: the inner dimensions differ", e)
-            return Expr(Node("matmul", (x.shape[0], y.shape[1]), [x, y], line=self.line))
+            return self.matmul(a, b, e)
         x, y = self.as_node(a, e), self.as_node(b, e)
         shape = x.shape or y.shape
         if x.shape is not None and y.shape is not None and x.shape != y.shape:
             raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
                              "ttl.block.broadcast to expand one)", e)
         return Expr(Node("binary", shape, [x, y], op=sym, line=self.line))
+
+    def matmul(self, a, b, e):
+        """a @ b: (..., M, K) @ (..., K, N) blocks of tiles. Leading (batch)
+        dimensions are equal, or all 1 on one side (that operand serves every
+        batch)."""
+        if not self.is_block_value(a) or not self.is_block_value(b):
+            raise self.error("the operands of @ are blocks", e)
+        fa, fb = self.dims_shape(a), self.dims_shape(b)
+        x, y = self.as_leaf(a, e), self.as_leaf(b, e)
+        fa = fa if tuple(_two_d(fa)) == x.shape and len(fa) >= 2 else x.shape
+        fb = fb if tuple(_two_d(fb)) == y.shape and len(fb) >= 2 else y.shape
+        (m, k), (k2, n) = fa[-2:], fb[-2:]
+        if k != k2:
+            raise self.error(f"@ of blocks of shapes {tuple(fa)} and {tuple(fb)}: the inner dimensions differ", e)
+        lead_a, lead_b = tuple(fa[:-2]), tuple(fb[:-2])
+        if not lead_a and not lead_b:
+            return Expr(Node("matmul", (m, n), [x, y], line=self.line))
+        ones_a, ones_b = all(d == 1 for d in lead_a), all(d == 1 for d in lead_b)
+        if lead_a == lead_b or ones_a or ones_b:
+            lead = lead_b if ones_a and not ones_b else lead_a
+        else:
+            raise self.error(f"@ of blocks of shapes {tuple(fa)} and {tuple(fb)}: the batch dimensions differ (they "
+                             "must be equal, or all 1 on one side)", e)
+        if len(lead_a) != len(lead_b) and not (ones_a or ones_b):
+            raise self.error(f"@ of blocks of shapes {tuple(fa)} and {tuple(fb)}: the batch dimensions differ", e)
+        out = tuple(lead) + (m, n)
+        batches = 1
+        for d in lead:
+            batches *= d
+        node = Node("matmul", (batches * m, n), [x, y], line=self.line,
+                    tiles=(m, not ones_a or batches == 1, not ones_b and batches > 1))
+        return Expr(node, out)
 
     def unary(self, op, v, e, param=None):
         x = self.as_node(v, e)
@@ -332,24 +359,35 @@ class ComputeStatements:
         return out
 
     def broadcast(self, args, kwargs, e):
-        """ttl.block.broadcast(x, dims=[...], shape=...): within each tile the
-        first row (dim -2), first column (dim -1) or element (both) fills the
-        tile; the block's tiles repeat along the same dimensions to `shape`."""
+        """ttl.block.broadcast(x, dims=[...], shape=...) in two steps (spec
+        Appendix B): inside each tile, the first row (dims has the block's
+        second-to-last dimension), first column (its last) or element (both)
+        fills the tile; then the block's tiles repeat along every dimension in
+        dims where x has one tile and shape more."""
         what = "ttl.block.broadcast"
         if not args:
             raise self.error(f"{what} takes a waited block", e)
-        x = self.matrix_leaf(args[0], what, e)
-        dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), 2, what, e)
+        full = self.dims_shape(args[0]) if self.is_block_value(args[0]) else None
+        x = self.as_leaf(args[0], e)
+        if x.shape is None:
+            raise self.error(f"{what} takes a waited block", e)
+        full = tuple(full) if full is not None and _two_d(full) == x.shape else tuple(x.shape)
+        rank = len(full)
+        dims = self.dims_of(kwargs.get("dims", args[1] if len(args) > 1 else None), rank, what, e)
         shape = kwargs.get("shape", args[2] if len(args) > 2 else None)
         if shape is None or not _is_const(shape):
-            raise self.error(f"{what} takes shape=(rows, cols), the shape to broadcast to", e)
-        shape = tuple(_two_d(_const(shape)))
-        for d in range(2):
-            if d in dims and x.shape[d] not in (1, shape[d]) or d not in dims and x.shape[d] != shape[d]:
-                raise self.error(f"{what}: a block of shape {x.shape} broadcast along dims {sorted(dims)} cannot "
+            raise self.error(f"{what} takes shape=(...), the block shape to broadcast to", e)
+        shape = tuple(_const(shape))
+        if len(shape) != rank:
+            raise self.error(f"{what}: shape {shape} has {len(shape)} dimensions and the block {full} {rank}", e)
+        for d in range(rank):
+            if d in dims and full[d] not in (1, shape[d]) or d not in dims and full[d] != shape[d]:
+                raise self.error(f"{what}: a block of shape {full} broadcast along dims {sorted(dims)} cannot "
                                  f"have shape {shape}", e)
-        kind = "scalar" if dims == {0, 1} else ("rows" if dims == {0} else "cols")
-        return Expr(Node("bcast", shape, [x], op=kind, line=self.line))
+        in_tile = {d - rank + 2 for d in dims if d >= rank - 2}  # 0: the tile's rows, 1: its columns
+        kind = {frozenset({0, 1}): "scalar", frozenset({0}): "rows", frozenset({1}): "cols"}.get(frozenset(in_tile),
+                                                                                             "none")
+        return Expr(Node("bcast", tuple(_two_d(shape)), [x], op=kind, line=self.line, tiles=(full, shape)), shape)
 
     def reduce(self, op, args, kwargs, e):
         """ttl.math.reduce_sum / reduce_max(x, dims=[...], shape=...): the

@@ -110,6 +110,11 @@ class ExpressionCompiler:
         if index is None:
             raise self.error("the sliced tensor is not one of the operation's arguments", e)
         elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        if len(elts) == 1 and not isinstance(elts[0], ast.Slice):
+            key = self.expr(elts[0])
+            if _is_const(key) and isinstance(_const(key), tuple):
+                # t[index] with index a constant tuple of slices and integers.
+                elts = [ast.Constant(value=k) for k in _const(key)]
         dims = []
         for x in elts:
             if isinstance(x, ast.Slice):
@@ -232,6 +237,26 @@ class ExpressionCompiler:
             else:
                 out.append(self.expr(a))
         return out
+
+    def comprehension(self, e):
+        """A comprehension over constants, evaluated when the kernel is
+        compiled (its iterables and the names it reads are all constants)."""
+        bound = {n.id for g in e.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        env = {}
+        for n in ast.walk(e):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in env:
+                v = self.expr(n)
+                if not _is_const(v):
+                    raise self.error(f"a comprehension in a kernel is computed when the kernel is compiled, and "
+                                     f"'{n.id}' is known only on the device", e)
+                env[n.id] = _const(v)
+        try:
+            value = eval(compile(ast.fix_missing_locations(ast.Expression(body=e)), self.file, "eval"), {}, env)
+        except Exception as err:
+            raise self.error(f"{ast.unparse(e)} raised {type(err).__name__}: {err}", e) from None
+        return ("const", tuple(value) if isinstance(e, ast.GeneratorExp) else value)
+
+    expr_GeneratorExp = expr_ListComp = expr_SetComp = expr_DictComp = comprehension
 
     def expr_Call(self, e):
         f = self.expr(e.func)
