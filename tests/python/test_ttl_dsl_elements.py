@@ -98,8 +98,8 @@ def _during_copy(i_dfb, x_dfb, y, shape):
 
 @pytest.mark.parametrize("writer, index_value, message, marker", [
     (_outside, 0.0, "ttl.raw_element_write: element (32, 0) is outside block 'x_blk' of 32x64 elements", "outside"),
-    (_not_an_index, 2.5, "ttl.read_index: element (0, 0) of block 'i_blk' is not a non-negative integer, so it "
-                         "cannot index a tensor", "not an index"),
+    (_not_an_index, 2.5, "ttl.read_index: an element of block 'i_blk' is not a non-negative integer, so it cannot "
+                         "index a tensor", "not an index"),
     (_during_copy, 0.0, "ttl.raw_element_write: block 'x_blk' while a copy from it (requested at line {copy out}) "
                         "is in flight: wait() for the copy first", "write during copy"),
 ])
@@ -129,3 +129,64 @@ def test_element_access_is_for_data_movement_kernels(dev):
     assert str(e.value) == (f"{HERE}:{line_of(HERE, 'compute')}: ttl.raw_element_write runs in a data-movement kernel "
                             "(blocks are read and written element by element there) (kernel function 'compute' of "
                             "operation 'op')")
+
+
+def _int_copy(i_dfb, x_dfb, y, shape):
+    def write():
+        with i_dfb.wait() as i_blk, x_dfb.wait() as x_blk:
+            r = ttl.read_index(i_blk, 0, 0)
+            for c in range(4):
+                ttl.raw_element_write(x_blk, 0, c, ttl.raw_element_read(x_blk, r, c) + 1)
+            ttl.copy(x_blk, y[0:1, 0:2]).wait()
+    return write
+
+
+def test_integer_elements_stay_exact(dev):
+    """int32 elements are integers all the way: 2^24 + 1 and 2^31 - 2 survive."""
+    i32 = tessel.DataFormat.Int32
+    x = np.zeros((32, 64), np.int32)
+    x[7, :4] = [16777217, 2147483646, -5, 123456789]
+    idx = np.full((32, 32), 7, np.int32)
+    y = ttl.Tensor.allocate(dev, (32, 64), dtype=i32)
+    _op(_int_copy)(ttl.Tensor.from_numpy(dev, idx, dtype=i32), ttl.Tensor.from_numpy(dev, x, dtype=i32), y)
+    got = y.to_numpy()
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got[0, :4], [16777218, 2147483647, -4, 123456790])
+
+
+def _coordinate_3d(i_dfb, x_dfb, y, shape):
+    def write():
+        with i_dfb.wait() as i_blk, x_dfb.wait() as x_blk:
+            ttl.raw_element_read(x_blk, 0, 40, 0)  # <- past the matrix
+            ttl.copy(x_blk, y[0:2, 0:1, 0:1]).wait()
+    return write
+
+
+def test_every_coordinate_is_checked(dev):
+    """(0, 40, 0) of a (2, 1, 1)-tile block is past its 32 rows, though the
+    folded row 40 is inside the block's 64."""
+    @ttl.operation(grid=(1, 1))
+    def op(idx, x, y):
+        i_dfb = ttl.make_dataflow_buffer_like(idx, shape=(1, 1), block_count=1)
+        x_dfb = ttl.make_dataflow_buffer_like(x, shape=(2, 1, 1), block_count=1)
+
+        @ttl.compute()
+        def compute():
+            pass
+
+        @ttl.datamovement()
+        def read():
+            with i_dfb.reserve() as blk:
+                ttl.copy(idx[0, 0], blk).wait()
+            with x_dfb.reserve() as blk:
+                ttl.copy(x[0:2, 0:1, 0:1], blk).wait()
+
+        ttl.datamovement()(_coordinate_3d(i_dfb, x_dfb, y, None))
+
+    x = ttl.Tensor.from_numpy(dev, np.ones((2, 32, 32), np.float32), dtype=F32)
+    idx = ttl.Tensor.from_numpy(dev, np.zeros((32, 32), np.float32), dtype=F32)
+    with pytest.raises(KernelError) as e:
+        op(idx, x, ttl.Tensor.allocate(dev, (2, 32, 32), dtype=F32))
+    assert str(e.value) == (f"{HERE}:{line_of(HERE, 'past the matrix')}: core (0,0) BRISC: ttl.raw_element_read: "
+                            "element (0, 40, 0) is outside block 'x_blk' of 2x32x32 (matrices of tiles, then "
+                            "elements)")

@@ -176,17 +176,23 @@ inline void acquire(Block& b, bool reserved, const char* name, const char* dfb, 
 }
 
 // ttl.raw_element_read / raw_element_write / read_index: one element of a
-// block in L1, by its element coordinates (row, column) within the block
-// (leading dimensions folded into the rows). A block of tiles stores each
-// 32x32 tile as four 16x16 faces, row-major within each face.
-struct ElementSite {
-  uint32_t l1;             // the block's first byte
-  uint32_t rows, cols;     // the block's elements
-  uint32_t element_bytes;  // 2 (bfloat16) or 4 (float32, int32, uint32)
-  uint32_t tile_cols;      // tiles per row of a block of tiles; 0 for a row-major block
-  const char* what;        // the DSL call
+// block in L1, by one coordinate per block dimension, in elements (a block of
+// tiles counts its leading dimensions in matrices of tiles and its last two
+// in elements). A block of tiles stores each 32x32 tile as four 16x16
+// faces, row-major within each face; a row-major block its rows one after
+// the other.
+struct Coords {
+  int32_t v[8];
+  uint32_t n;
 };
-inline uint32_t element_address(Block& b, const ElementSite& e, int32_t r, int32_t c, bool write, const char* file,
+struct ElementSite {
+  uint32_t l1;            // the block's first byte
+  Coords extents;         // the block's shape in the coordinates' units
+  uint32_t element_bytes; // 2 (bfloat16) or 4 (float32, int32, uint32)
+  bool tiled;             // a block of tiles (else row-major)
+  const char* what;       // the DSL call
+};
+inline uint32_t element_address(Block& b, const ElementSite& e, const Coords& at, bool write, const char* file,
                                 uint32_t line) {
   if (b.state == kReleased) used_after_release(b, e.what, file, line);
   if (b.state == kCopyWrites || (write && b.state == kCopyReads)) {
@@ -201,29 +207,41 @@ inline uint32_t element_address(Block& b, const ElementSite& e, int32_t r, int32
       << int32_t(b.acquire_line) << "): its contents are undefined";
     fail(m.text, file, line);
   }
-  if (r < 0 || c < 0 || uint32_t(r) >= e.rows || uint32_t(c) >= e.cols) {
-    Message m;
-    m << e.what << ": element (" << r << ", " << c << ") is outside block '" << b.name << "' of " << int32_t(e.rows)
-      << "x" << int32_t(e.cols) << " elements";
-    fail(m.text, file, line);
-  }
+  for (uint32_t i = 0; i < at.n; ++i)
+    if (at.v[i] < 0 || at.v[i] >= e.extents.v[i]) {
+      Message m;
+      m << e.what << ": element (";
+      for (uint32_t j = 0; j < at.n; ++j)
+        (m << (j ? ", " : "")) << at.v[j];
+      m << ") is outside block '" << b.name << "' of ";
+      for (uint32_t j = 0; j < at.n; ++j)
+        (m << (j ? "x" : "")) << e.extents.v[j];
+      m << (e.tiled && at.n > 2 ? " (matrices of tiles, then elements)" : " elements");
+      fail(m.text, file, line);
+    }
   if (write) b.state = kFull;
+  // The row among all the block's rows, and the column.
+  const uint32_t n = at.n;
+  uint32_t row = n >= 2 ? uint32_t(at.v[n - 2]) : 0, rows = n >= 2 ? uint32_t(e.extents.v[n - 2]) : 1;
+  for (uint32_t i = n >= 2 ? n - 2 : 0; i-- > 0;) {
+    row += uint32_t(at.v[i]) * rows;
+    rows *= uint32_t(e.extents.v[i]);
+  }
+  const uint32_t col = uint32_t(at.v[n - 1]), cols = uint32_t(e.extents.v[n - 1]);
   uint32_t index;
-  if (e.tile_cols) {
-    const uint32_t tile = (uint32_t(r) / 32) * e.tile_cols + uint32_t(c) / 32;
-    const uint32_t tr = uint32_t(r) % 32, tc = uint32_t(c) % 32;
+  if (e.tiled) {
+    const uint32_t tile = (row / 32) * (cols / 32) + col / 32;
+    const uint32_t tr = row % 32, tc = col % 32;
     index = tile * 1024 + ((tr / 16) * 2 + tc / 16) * 256 + (tr % 16) * 16 + tc % 16;
   } else {
-    index = uint32_t(r) * e.cols + uint32_t(c);
+    index = row * cols + col;
   }
   return e.l1 + index * e.element_bytes;
 }
-// format: 0 float32, 1 bfloat16, 2 int32, 3 uint32.
+// format: 0 float32, 1 bfloat16.
 inline float element_read(uint32_t address, uint32_t format) {
   uint32_t v = format == 1 ? uint32_t(*reinterpret_cast<volatile uint16_t*>(address)) << 16
                            : *reinterpret_cast<volatile uint32_t*>(address);
-  if (format == 2) return float(int32_t(v));
-  if (format == 3) return float(v);
   float f;
   __builtin_memcpy(&f, &v, 4);
   return f;
@@ -233,24 +251,51 @@ inline void element_write(uint32_t address, uint32_t format, float value) {
   if (format == 1) {
     // Round to the nearest bfloat16, ties to even (NaN stays NaN).
     const bool nan = (v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu);
-    const uint16_t b = nan ? uint16_t((v >> 16) | 0x40u) : uint16_t((v + 0x7FFFu + ((v >> 16) & 1u)) >> 16);
-    *reinterpret_cast<volatile uint16_t*>(address) = b;
+    *reinterpret_cast<volatile uint16_t*>(address) =
+        nan ? uint16_t((v >> 16) | 0x40u) : uint16_t((v + 0x7FFFu + ((v >> 16) & 1u)) >> 16);
     return;
   }
-  if (format == 2) v = uint32_t(int32_t(value));
-  if (format == 3) v = uint32_t(value);
   *reinterpret_cast<volatile uint32_t*>(address) = v;
 }
-inline int32_t element_index(uint32_t address, uint32_t format, const Block& b, int32_t r, int32_t c,
-                             const char* file, uint32_t line) {
-  const float f = element_read(address, format);
+// format: 2 int32, 3 uint32. A kernel's integers are int32: a uint32 element
+// of 2^31 or more does not fit one.
+inline int32_t element_read_int(uint32_t address, uint32_t format, const Block& b, const char* what, const char* file,
+                                uint32_t line) {
+  const uint32_t v = *reinterpret_cast<volatile uint32_t*>(address);
+  if (format == 3 && v > 0x7FFFFFFFu) {
+    Message m;
+    m << what << ": an element of block '" << b.name
+      << "' is 2^31 or more, beyond a kernel's 32-bit signed integers";
+    fail(m.text, file, line);
+  }
+  return int32_t(v);
+}
+inline void element_write_int(uint32_t address, uint32_t format, int32_t value, const Block& b, const char* file,
+                              uint32_t line) {
+  if (format == 3 && value < 0) {
+    Message m;
+    m << "ttl.raw_element_write: " << value << " into uint32 block '" << b.name << "': a negative value";
+    fail(m.text, file, line);
+  }
+  *reinterpret_cast<volatile uint32_t*>(address) = uint32_t(value);
+}
+// read_index of a float block: the element must be a non-negative integer.
+inline int32_t element_index(float f, const Block& b, const char* file, uint32_t line) {
   if (!(f >= 0.0f) || f != float(int32_t(f)) || f > 2147483520.0f) {
     Message m;
-    m << "ttl.read_index: element (" << r << ", " << c << ") of block '" << b.name
+    m << "ttl.read_index: an element of block '" << b.name
       << "' is not a non-negative integer, so it cannot index a tensor";
     fail(m.text, file, line);
   }
   return int32_t(f);
+}
+inline int32_t int_index(int32_t v, const Block& b, const char* file, uint32_t line) {
+  if (v < 0) {
+    Message m;
+    m << "ttl.read_index: an element of block '" << b.name << "' is " << v << ", a negative index";
+    fail(m.text, file, line);
+  }
+  return v;
 }
 
 // A tensor slice [r0:r0+rows, c0:c0+cols] (in pages: tiles, or rows of a

@@ -248,27 +248,36 @@ class BlockStatements:
         coords = [self.int_code(a, e) for a in args[1:1 + len(shape)]]
         if dfb.tiled and len(shape) < 2:
             raise self.error(f"{what}: a block of tiles has two or more dimensions, got shape {shape}", e)
-        # The element's row among the block's rows of elements (leading dimensions folded in).
-        unit = shape[-2] * _TILE if dfb.tiled else 1
-        row = coords[-2] if len(shape) >= 2 else "0"
-        for i in range(len(shape) - 2):
-            row = f"(({coords[i]}) * {_product(shape[i + 1:-2]) * unit} + {row})"
-        if dfb.tiled:
-            rows, cols, tile_cols = _product(shape[:-1]) * _TILE, shape[-1] * _TILE, shape[-1]
-        else:
-            rows, cols, tile_cols = _product(shape[:-1]), shape[-1], 0
-        site = (f'ttl_dsl::ElementSite{{a{blk.var}, {rows}u, {cols}u, {2 if fmt == 1 else 4}u, {tile_cols}u, '
-                f'"{what}"}}')
-        address = (f"ttl_dsl::element_address(s{blk.var}, {site}, {row}, {coords[-1]}, {'true' if write else 'false'}, "
+        if len(shape) > 8:
+            raise self.error(f"{what}: a block of {len(shape)} dimensions; element access takes up to 8", e)
+        extents = list(shape[:-2]) + [d * _TILE for d in shape[-2:]] if dfb.tiled else list(shape)
+        site = (f"ttl_dsl::ElementSite{{a{blk.var}, ttl_dsl::Coords{{{{{', '.join(map(str, extents))}}}, "
+                f"{len(shape)}u}}, {2 if fmt == 1 else 4}u, {'true' if dfb.tiled else 'false'}, \"{what}\"}}")
+        at = f"ttl_dsl::Coords{{{{{', '.join(coords)}}}, {len(shape)}u}}"
+        address = (f"ttl_dsl::element_address(s{blk.var}, {site}, {at}, {'true' if write else 'false'}, "
                    "__builtin_FILE(), __builtin_LINE())")
+        site_args = "__builtin_FILE(), __builtin_LINE()"
+        integer = fmt >= 2
         if write:
-            self.emit(f"ttl_dsl::element_write({address}, {fmt}u, {self.float_now(args[-1], e)});")
+            value = args[-1]
+            if integer:
+                if self.scalar(value, e).type == "float":
+                    raise self.error(f"{what}: block '{blk.name}' holds {dfb.dtype.name}: write an integer into it, "
+                                     "not a float", e)
+                self.emit(f"ttl_dsl::element_write_int({address}, {fmt}u, {self.now(value, e).code}, s{blk.var}, "
+                          f"{site_args});")
+            else:
+                self.emit(f"ttl_dsl::element_write({address}, {fmt}u, {self.float_now(value, e)});")
             return ("const", None)
-        if call == "read_index":
-            value = Scalar(f"ttl_dsl::element_index({address}, {fmt}u, s{blk.var}, {row}, {coords[-1]}, "
-                           "__builtin_FILE(), __builtin_LINE())", "int")
+        if integer:
+            value = Scalar(f"ttl_dsl::element_read_int({address}, {fmt}u, s{blk.var}, \"{what}\", {site_args})",
+                           "int")
+            if call == "read_index":
+                value = Scalar(f"ttl_dsl::int_index({value.code}, s{blk.var}, {site_args})", "int")
         else:
             value = Scalar(f"ttl_dsl::element_read({address}, {fmt}u)", "float")
+            if call == "read_index":
+                value = Scalar(f"ttl_dsl::element_index({value.code}, s{blk.var}, {site_args})", "int")
         return self.now(value, e)  # read here, as Python would
 
     def wait_transfer(self, tx, node):
