@@ -24,6 +24,7 @@ using runtime::KernelSpec;
 namespace {
 
 constexpr uint32_t kMaxCbIndices = TESSEL_MAX_CBS;
+constexpr uint32_t kCbStartAlignment = 64; // where each circular-buffer config starts in L1
 
 std::string resolve_kernel_path(const std::string& path) {
   if (path.empty()) throw ValidationError("add_kernel: empty kernel path");
@@ -271,6 +272,10 @@ CircularBufferHandle Program::add_circular_buffer(const CoreRangeSet& cores, con
         base = it->second;
         fullest = c;
       }
+    // Each config starts at the DRAM alignment, as Metalium places CBs, so a
+    // DRAM page read into a CB's first page is aligned whatever came before
+    // (64 bytes: Blackhole's; Wormhole's 32 divides it).
+    base = (base + kCbStartAlignment - 1) / kCbStartAlignment * kCbStartAlignment;
     const uint64_t end = uint64_t(base) + ((uint64_t(config.total_size()) + 15) / 16) * 16;
     if (end > runtime::kMaxL1Bytes)
       throw ValidationError(std::string(call) + ": the program's circular buffers would need " +
