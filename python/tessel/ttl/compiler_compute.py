@@ -68,7 +68,8 @@ class ComputeStatements:
                     isinstance(_const(b), bool) or _const(b) < 0:
                 raise self.error("'**' on a block takes a non-negative integer constant exponent (block ** 2)", e)
             x = self.as_node(a, e)
-            return Expr(Node("unary", x.shape, [x], op="power", param=str(_const(b)), line=self.line))
+            return self.carry_dims(Expr(Node("unary", x.shape, [x], op="power", param=str(_const(b)),
+                                             line=self.line)), (a,))
         if sym not in ("+", "-", "*", "/", "@"):
             raise self.error(f"'{sym}' is not defined on blocks (+ - * / @ and ** with an integer)", e)
         if sym == "@":
@@ -78,7 +79,7 @@ class ComputeStatements:
         if x.shape is not None and y.shape is not None and x.shape != y.shape:
             raise self.error(f"'{sym}' of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
                              "ttl.block.broadcast to expand one)", e)
-        return Expr(Node("binary", shape, [x, y], op=sym, line=self.line))
+        return self.carry_dims(Expr(Node("binary", shape, [x, y], op=sym, line=self.line)), (a, b))
 
     def matmul(self, a, b, e):
         """a @ b: (..., M, K) @ (..., K, N) blocks of tiles. Leading (batch)
@@ -118,8 +119,23 @@ class ComputeStatements:
             raise self.error(f"ttl.math.{op} takes a block", e)
         return Expr(Node("unary", x.shape, [x], op=op, param=param or "", line=self.line))
 
+    def carry_dims(self, result, operands):
+        """An elementwise result keeps its operands' dimensions (a (1, 2, 2)
+        block times 2 is (1, 2, 2), not its 2-D fold)."""
+        if isinstance(result, Expr) and result.dims is None:
+            for v in operands:
+                if self.is_block_value(v):
+                    full = self.dims_shape(v)
+                    if len(full) != 2 and tuple(_two_d(full)) == result.node.shape:
+                        result.dims = tuple(full)
+                        break
+        return result
+
     def block_call(self, op, e):
         args = self.call_args(e)
+        return self.carry_dims(self.block_function(op, args, e), args)
+
+    def block_function(self, op, args, e):
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if not self.compute:
             raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
