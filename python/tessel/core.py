@@ -103,13 +103,23 @@ class CoreRange:
         return (self.start_coord.x, self.start_coord.y, self.end_coord.x, self.end_coord.y)
 
 
+class _Ranges(tuple):
+    """A CoreRangeSet's ranges: a tuple, also callable as ttnn's ranges()
+    method spells it (set.ranges and set.ranges() both give them)."""
+
+    __slots__ = ()
+
+    def __call__(self):
+        return list(self)
+
+
 class CoreRangeSet:
     """A set of core ranges (checked for overlap where the set is used)."""
 
     __slots__ = ("ranges",)
 
     def __init__(self, ranges=()):
-        object.__setattr__(self, "ranges", tuple(_ranges(ranges, "CoreRangeSet")))
+        object.__setattr__(self, "ranges", _Ranges(_ranges(ranges, "CoreRangeSet")))
 
     def __setattr__(self, name, value):
         raise AttributeError("CoreRangeSet is immutable")

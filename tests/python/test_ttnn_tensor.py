@@ -218,3 +218,26 @@ def test_closed_device(device):
         ttnn.from_torch(np.zeros((32, 32), np.float32), device=d)
     with pytest.raises(ValueError, match=r"ttnn.synchronize_device: device 1 is closed"):
         ttnn.synchronize_device(d)
+
+
+def test_layout_defaults_follow_where_the_tensor_is(device):
+    """Without a layout: row-major on a device, as ttnn's creation functions;
+    tiles on the host, as TT-Lang's simulator makes them (a tensor without a
+    device exists only in programs written for it)."""
+    assert ttnn.empty((32, 64), device=device).layout == ttnn.ROW_MAJOR_LAYOUT
+    assert ttnn.zeros((32, 64), device=device).layout == ttnn.ROW_MAJOR_LAYOUT
+    assert ttnn.empty((32, 64)).layout == ttnn.TILE_LAYOUT
+    assert ttnn.full((32, 64), 2.0).layout == ttnn.TILE_LAYOUT
+    assert ttnn.ones((32, 64), layout=ttnn.ROW_MAJOR_LAYOUT).layout == ttnn.ROW_MAJOR_LAYOUT
+
+
+def test_the_spellings_programs_use(device):
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 1))])
+    assert grid.ranges() == list(grid.ranges) == [ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 1))]
+    assert ttnn.device.get_max_worker_l1_unreserved_size() == device.get_max_worker_l1_unreserved_size() > 0
+
+
+def test_torch_dtypes_name_ttnn_types():
+    torch = pytest.importorskip("torch")
+    assert ttnn.empty((32, 32), dtype=torch.float32).dtype == ttnn.float32
+    assert ttnn.zeros((32, 32), dtype=torch.bfloat16).dtype == ttnn.bfloat16

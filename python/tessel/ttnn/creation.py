@@ -188,13 +188,22 @@ def _filled(name, shape, value, dtype, layout, device, memory_config):
     what = f"ttnn.{name}"
     dims = _shape(shape, what)
     dtype = bfloat16 if dtype is None else data_type(dtype, f"{what}: dtype")
-    layout = Layout.ROW_MAJOR if layout is None else _layout(layout, f"{what}: layout")
+    layout = _default_layout(layout, device, what)
     v = _check.real(value, f"{what}: fill_value")
     return _place(np.full(dims, v, np.float32), dtype, layout, device, memory_config, what)
 
 
+def _default_layout(layout, device, what):
+    """`layout`, or when it is None: row-major on a device, as ttnn's; tiles
+    on the host, as TT-Lang's simulator makes them (a tensor without a
+    device exists only for programs written for it)."""
+    if layout is not None:
+        return _layout(layout, f"{what}: layout")
+    return Layout.ROW_MAJOR if device is not None else Layout.TILE
+
+
 def zeros(shape, dtype=None, layout=None, device=None, memory_config=None):
-    """A tensor of zeros (dtype None: bfloat16; layout None: row-major)."""
+    """A tensor of zeros (dtype None: bfloat16; layout None: see _default_layout)."""
     return _filled("zeros", shape, 0.0, dtype, layout, device, memory_config)
 
 
@@ -206,13 +215,14 @@ def full(shape, fill_value, dtype=None, layout=None, device=None, memory_config=
     return _filled("full", shape, fill_value, dtype, layout, device, memory_config)
 
 
-def empty(shape, dtype=bfloat16, layout=Layout.ROW_MAJOR, device=None, memory_config=DRAM_MEMORY_CONFIG):
+def empty(shape, dtype=bfloat16, layout=None, device=None, memory_config=DRAM_MEMORY_CONFIG):
     """A device tensor whose contents are not set (whatever its buffer
-    holds); on the host (device None), zeros."""
+    holds); on the host (device None), zeros. layout None: see
+    _default_layout."""
     what = "ttnn.empty"
     dims = _shape(shape, what)
     dtype = data_type(dtype, f"{what}: dtype")
-    layout = _layout(layout, f"{what}: layout")
+    layout = _default_layout(layout, device, what)
     device = _where(device, what)
     from .mesh import MeshDevice
 

@@ -23,7 +23,8 @@ from ..device import Device as TesselDevice
 from ..ttl.settings import settings
 from .memory import CoreGrid
 
-__all__ = ["Arch", "Device", "close_device", "open_device", "synchronize_device"]
+__all__ = ["Arch", "Device", "close_device", "get_max_worker_l1_unreserved_size", "open_device",
+           "synchronize_device"]
 
 PROGRAM_CACHE_SIZE = 32
 """Programs of ttnn operations a device keeps (least recently used dropped first)."""
@@ -162,6 +163,18 @@ def trace_path(device_id, count):
         return settings.trace
     stem, suffix = os.path.splitext(os.fspath(settings.trace))
     return f"{stem}.device{device_id}{suffix}"
+
+
+def get_max_worker_l1_unreserved_size() -> int:
+    """Bytes of a worker core's L1 that programs may use on the devices
+    ttnn.open_device opens (tessel.ttl.settings' arch), before one is open."""
+    arch = settings.arch or "blackhole"
+    for d in open_devices():
+        if d._device.arch == arch:
+            return d.get_max_worker_l1_unreserved_size()
+    with TesselDevice.open(arch=arch, grid=(1, 1)) as probe:
+        stats = probe.memory_statistics(BufferType.L1)
+        return stats.end - stats.begin
 
 
 def open_device(device_id=0, l1_small_size=None, trace_region_size=None, dispatch_core_config=None,

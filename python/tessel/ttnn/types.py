@@ -69,12 +69,20 @@ ROW_MAJOR_LAYOUT = Layout.ROW_MAJOR
 _BY_FORMAT = {t.value: t for t in DataType}
 
 
+# torch dtypes programs written for TT-Lang's simulator pass where ttnn takes a DataType.
+_TORCH_NAMES = {"bfloat16": DataType.BFLOAT16, "float32": DataType.FLOAT32, "int32": DataType.INT32,
+                "uint8": DataType.UINT8, "uint16": DataType.UINT16, "uint32": DataType.UINT32}
+
+
 def data_type(value, what) -> DataType:
-    """A DataType from a DataType or a tessel.DataFormat it holds."""
+    """A DataType from a DataType, a tessel.DataFormat it holds, or a torch
+    dtype of the same name (torch.float32, ...)."""
     if isinstance(value, DataType):
         return value
     if isinstance(value, DataFormat) and value in _BY_FORMAT:
         return _BY_FORMAT[value]
+    if type(value).__module__.split(".")[0] == "torch" and str(value).removeprefix("torch.") in _TORCH_NAMES:
+        return _TORCH_NAMES[str(value).removeprefix("torch.")]
     names = ", ".join(f"ttnn.{t.name.lower()}" for t in DataType)
     raise TypeError(f"{what} must be a ttnn.DataType ({names}), got {_check.describe(value)}")
 
