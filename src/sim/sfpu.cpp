@@ -339,7 +339,9 @@ void sfpu_binary(uint32_t op, const float* a, const float* b, float* out) {
   case TESSEL_SFPU_BINARY_MIN:
     binary_loop(a, b, out, [](float x, float y) { return sel((x < y) | (y != y), x, y); });
     return;
-  default: sfpu_compare_binary(op, a, b, out); return;
+  default:
+    if (!sfpu_compare_binary(op, a, b, out)) sfpu_function_binary(op, a, b, out);
+    return;
   }
 }
 

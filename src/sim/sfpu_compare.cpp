@@ -1,6 +1,6 @@
 // SFPU comparisons and selections: comparisons with zero and with a scalar,
 // classification (isinf, isnan, signbit, ...), logical_not, heaviside, the
-// integer comparisons of two tiles, and where. All exact: a result is 1.0
+// comparisons of two tiles (float and integer), and where. All exact: a result is 1.0
 // or 0.0, an operand, or (heaviside) the call's value.
 //
 // Comparisons are IEEE's: +0 and -0 are equal (both "zero"), a NaN is unequal
@@ -51,6 +51,12 @@ bool sfpu_detail::sfpu_compare_binary(uint32_t op, const float* a, const float* 
   case TESSEL_SFPU_BINARY_GT_INT: binary_loop(a, b, out, [](float x, float y) { return one_if(x > y); }); return true;
   case TESSEL_SFPU_BINARY_LE_INT: binary_loop(a, b, out, [](float x, float y) { return one_if(x <= y); }); return true;
   case TESSEL_SFPU_BINARY_GE_INT: binary_loop(a, b, out, [](float x, float y) { return one_if(x >= y); }); return true;
+  case TESSEL_SFPU_BINARY_EQ: binary_loop(a, b, out, [](float x, float y) { return one_if(x == y); }); return true;
+  case TESSEL_SFPU_BINARY_NE: binary_loop(a, b, out, [](float x, float y) { return one_if(x != y); }); return true;
+  case TESSEL_SFPU_BINARY_LT: binary_loop(a, b, out, [](float x, float y) { return one_if(x < y); }); return true;
+  case TESSEL_SFPU_BINARY_GT: binary_loop(a, b, out, [](float x, float y) { return one_if(x > y); }); return true;
+  case TESSEL_SFPU_BINARY_LE: binary_loop(a, b, out, [](float x, float y) { return one_if(x <= y); }); return true;
+  case TESSEL_SFPU_BINARY_GE: binary_loop(a, b, out, [](float x, float y) { return one_if(x >= y); }); return true;
   default: return false;
   }
 }

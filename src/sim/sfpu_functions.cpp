@@ -1,14 +1,17 @@
 // SFPU special and inverse functions, rounding, activations and arithmetic
-// with a scalar (the ops of kernel_abi.h from TESSEL_SFPU_ERF on).
+// with a scalar (the unary ops of kernel_abi.h from TESSEL_SFPU_ERF on), and
+// the binary rsub, power and div_no_nan.
 //
 // Functions of one variable (erf ... log_with_base, elu) are computed in
 // double from the float input and rounded once to float, as sfpu.cpp's exact
 // transcendental ops are: the result is the correctly rounded float except
 // when the exact value lies within about 2^-29 float ULP of a rounding tie.
 // erfinv, which the C library lacks, is refined by Newton steps to about
-// 2^-40 relative before that rounding. The rest (trunc, frac, round with 0
-// decimals, hardtanh, threshold and the scalar arithmetic) is exact or one
-// IEEE float operation. These ops have no approximate mode.
+// 2^-40 relative before that rounding; selu, hardsigmoid and binary power
+// likewise round once from double. The rest (trunc, frac, round with 0
+// decimals, hardtanh, threshold, prelu, the scalar arithmetic, rsub,
+// div_no_nan) is exact or one IEEE float operation. These ops have no approximate mode.
+#include <algorithm>
 #include <cmath>
 
 #include "sim/sfpu_support.hpp"
@@ -120,7 +123,8 @@ bool sfpu_detail::sfpu_function_unary(uint32_t op, float* tile, const SfpuParams
     return true;
   }
   // Clamp to [p0, p1]; NaN passes through.
-  case TESSEL_SFPU_HARDTANH: each(tile, [p0, p1](float x) { return sel(x < p0, p0, sel(x > p1, p1, x)); }); return true;
+  case TESSEL_SFPU_HARDTANH:
+  case TESSEL_SFPU_CLAMP: each(tile, [p0, p1](float x) { return sel(x < p0, p0, sel(x > p1, p1, x)); }); return true;
   // x above the threshold p0, the value p1 otherwise (NaN included).
   case TESSEL_SFPU_THRESHOLD: each(tile, [p0, p1](float x) { return sel(x > p0, x, p1); }); return true;
   case TESSEL_SFPU_ADD_SCALAR: each(tile, [p0](float x) { return x + p0; }); return true;
@@ -128,6 +132,51 @@ bool sfpu_detail::sfpu_function_unary(uint32_t op, float* tile, const SfpuParams
   case TESSEL_SFPU_MUL_SCALAR: each(tile, [p0](float x) { return x * p0; }); return true;
   case TESSEL_SFPU_DIV_SCALAR: each(tile, [p0](float x) { return x / p0; }); return true;
   case TESSEL_SFPU_RSUB_SCALAR: each(tile, [p0](float x) { return p0 - x; }); return true;
+  // scale (x > 0 ? x : alpha (e^x - 1)), in double, rounded once.
+  case TESSEL_SFPU_SELU: {
+    const double scale = p0, alpha = p1;
+    each(tile, [scale, alpha](float x) {
+      const double d = x;
+      return float(scale * (d > 0 ? d : alpha * std::expm1(d)));
+    });
+    return true;
+  }
+  case TESSEL_SFPU_PRELU: each(tile, [p0](float x) { return sel(x < 0.0f, x * p0, x); }); return true;
+  // x hardsigmoid(x) in double, rounded once; x <= -3 (-inf included) gives
+  // a zero of x's sign.
+  case TESSEL_SFPU_HARDSWISH:
+    each(tile, [](float x) {
+      const double y = std::min(std::max(double(x) / 6.0 + 0.5, 0.0), 1.0);
+      return y == 0.0 ? copysign_f(0.0f, x) : float(double(x) * y);
+    });
+    return true;
+  // x / (1 + |x|) in double, rounded once; +-1 at +-inf.
+  case TESSEL_SFPU_SOFTSIGN:
+    each(tile,
+         [](float x) { return std::isinf(x) ? copysign_f(1.0f, x) : float(double(x) / (1.0 + std::fabs(double(x)))); });
+    return true;
+  // x / 6 + 1/2 in double, rounded once, then clamped to [0, 1].
+  case TESSEL_SFPU_HARDSIGMOID:
+    each(tile, [](float x) {
+      const float y = float(double(x) / 6.0 + 0.5);
+      return sel(y < 0.0f, 0.0f, sel(y > 1.0f, 1.0f, y));
+    });
+    return true;
+  default: return false;
+  }
+}
+
+bool sfpu_detail::sfpu_function_binary(uint32_t op, const float* a, const float* b, float* out) {
+  switch (op) {
+  case TESSEL_SFPU_BINARY_RSUB: binary_loop(a, b, out, [](float x, float y) { return y - x; }); return true;
+  // x^y in double (IEEE pow: pow(x, 0) = 1, a negative base with a
+  // non-integral exponent is NaN), rounded once.
+  case TESSEL_SFPU_BINARY_POW:
+    binary_loop(a, b, out, [](float x, float y) { return float(std::pow(double(x), double(y))); });
+    return true;
+  case TESSEL_SFPU_BINARY_DIV_NO_NAN:
+    binary_loop(a, b, out, [](float x, float y) { return y == 0.0f ? 0.0f : x / y; });
+    return true;
   default: return false;
   }
 }

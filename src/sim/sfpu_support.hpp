@@ -64,8 +64,9 @@ inline float round_even(float x) {
 
 // The families: each applies its ops and returns false for an op that is
 // not its own.
-bool sfpu_compare_unary(uint32_t op, float* tile, const SfpuParams& params);  // sfpu_compare.cpp
-bool sfpu_function_unary(uint32_t op, float* tile, const SfpuParams& params); // sfpu_functions.cpp
-bool sfpu_compare_binary(uint32_t op, const float* a, const float* b, float* out);
+bool sfpu_compare_unary(uint32_t op, float* tile, const SfpuParams& params);        // sfpu_compare.cpp
+bool sfpu_function_unary(uint32_t op, float* tile, const SfpuParams& params);       // sfpu_functions.cpp
+bool sfpu_compare_binary(uint32_t op, const float* a, const float* b, float* out);  // sfpu_compare.cpp
+bool sfpu_function_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_functions.cpp
 
 } // namespace tessel::sim::sfpu_detail

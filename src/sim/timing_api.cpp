@@ -399,6 +399,8 @@ bool complex_sfpu(uint32_t op) {
   case TESSEL_SFPU_EXPM1:
   case TESSEL_SFPU_LOG_WITH_BASE:
   case TESSEL_SFPU_ELU:
+  case TESSEL_SFPU_SELU:
+  case TESSEL_SFPU_SOFTSIGN:
   case TESSEL_SFPU_ROUND: return true;
   default: return false;
   }
@@ -415,7 +417,9 @@ void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t ids
                  uint32_t line) {
   plain().sfpu_binary(k, op, idst0, idst1, odst, file, line);
   const TimingCosts& c = timing_of(k).costs();
-  charge_compute(k, op == TESSEL_SFPU_BINARY_DIV ? c.sfpu_complex_tile_cycles : c.sfpu_simple_tile_cycles);
+  const bool complex =
+      op == TESSEL_SFPU_BINARY_DIV || op == TESSEL_SFPU_BINARY_DIV_NO_NAN || op == TESSEL_SFPU_BINARY_POW;
+  charge_compute(k, complex ? c.sfpu_complex_tile_cycles : c.sfpu_simple_tile_cycles);
 }
 
 // where: a select, as cheap as a simple op.

@@ -384,6 +384,37 @@ const std::vector<Row>& op_table() {
       with_p0(unary(
                   "rsub_unary 2.5", TESSEL_SFPU_RSUB_SCALAR, {-4, 4}, [](double x) { return 2.5 - x; }, kExact),
               bits(2.5f)),
+      with_p01(unary(
+                   "selu", TESSEL_SFPU_SELU, {-4, 4},
+                   [](double x) { return double(1.05070102f) * (x > 0 ? x : double(1.67326319f) * std::expm1(x)); },
+                   kExact),
+               bits(1.05070102f), bits(1.67326319f)),
+      with_p0(unary(
+                  "prelu 0.25", TESSEL_SFPU_PRELU, {-4, 4}, [](double x) { return x < 0 ? x * 0.25 : x; }, kExact),
+              bits(0.25f)),
+      unary(
+          "hardsigmoid", TESSEL_SFPU_HARDSIGMOID, {-4, 4},
+          [](double x) { return std::min(std::max(x / 6 + 0.5, 0.0), 1.0); }, kExact),
+      unary(
+          "hardswish", TESSEL_SFPU_HARDSWISH, {-4, 4},
+          [](double x) { return x * std::min(std::max(x / 6 + 0.5, 0.0), 1.0); }, kExact),
+      unary(
+          "softsign", TESSEL_SFPU_SOFTSIGN, {-4, 4}, [](double x) { return x / (1 + std::fabs(x)); }, kExact),
+      with_p01(unary(
+                   "clamp [-1.5, 0.75]", TESSEL_SFPU_CLAMP, {-4, 4},
+                   [](double x) { return std::min(std::max(x, -1.5), 0.75); }, kExact),
+               bits(-1.5f), bits(0.75f)),
+      binary("eq_binary", TESSEL_SFPU_BINARY_EQ, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x == y); }),
+      binary("ne_binary", TESSEL_SFPU_BINARY_NE, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x != y); }),
+      binary("lt_binary", TESSEL_SFPU_BINARY_LT, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x < y); }),
+      binary("gt_binary", TESSEL_SFPU_BINARY_GT, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x > y); }),
+      binary("le_binary", TESSEL_SFPU_BINARY_LE, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x <= y); }),
+      binary("ge_binary", TESSEL_SFPU_BINARY_GE, {-2, 2}, {-2, 2}, [](double x, double y) { return double(x >= y); }),
+      binary("rsub_binary", TESSEL_SFPU_BINARY_RSUB, {-4, 4}, {-4, 4}, [](double x, double y) { return y - x; }),
+      binary("power_binary", TESSEL_SFPU_BINARY_POW, {0.25, 4}, {-3, 3},
+             [](double x, double y) { return std::pow(x, y); }),
+      binary("div_no_nan_binary", TESSEL_SFPU_BINARY_DIV_NO_NAN, {-4, 4}, {0.25, 4, true},
+             [](double x, double y) { return y == 0 ? 0.0 : x / y; }),
       binary("add_binary", TESSEL_SFPU_BINARY_ADD, {-4, 4}, {-4, 4}, [](double x, double y) { return x + y; }),
       binary("sub_binary", TESSEL_SFPU_BINARY_SUB, {-4, 4}, {-4, 4}, [](double x, double y) { return x - y; }),
       binary("mul_binary", TESSEL_SFPU_BINARY_MUL, {-4, 4}, {-4, 4}, [](double x, double y) { return x * y; }),

@@ -125,6 +125,33 @@ TEST(SfpuCompare, IntegerTilesOfTwo) {
   }
 }
 
+TEST(SfpuCompare, FloatTilesOfTwo) {
+  // Every pair of a set with the specials, in both orders.
+  const float set[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.5f, kInf, -kInf, kNaN, 0x1p-149f, 1e30f, -3.0f, 2.5000002f};
+  std::vector<float> a, b;
+  for (float x : set)
+    for (float y : set)
+      a.push_back(x), b.push_back(y);
+  a.resize(kTileHW, 0.0f), b.resize(kTileHW, 0.0f);
+  struct Row {
+    uint32_t op;
+    std::function<bool(float, float)> holds;
+  };
+  const Row rows[] = {{TESSEL_SFPU_BINARY_EQ, [](float x, float y) { return x == y; }},
+                      {TESSEL_SFPU_BINARY_NE, [](float x, float y) { return x != y; }},
+                      {TESSEL_SFPU_BINARY_LT, [](float x, float y) { return x < y; }},
+                      {TESSEL_SFPU_BINARY_GT, [](float x, float y) { return x > y; }},
+                      {TESSEL_SFPU_BINARY_LE, [](float x, float y) { return x <= y; }},
+                      {TESSEL_SFPU_BINARY_GE, [](float x, float y) { return x >= y; }}};
+  std::vector<float> out(kTileHW);
+  for (const Row& row : rows) {
+    sim::sfpu_binary(row.op, a.data(), b.data(), out.data());
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      ASSERT_EQ(out[i], row.holds(a[i], b[i]) ? 1.0f : 0.0f)
+          << sim::sfpu_binary_name(row.op) << "(" << a[i] << ", " << b[i] << ")";
+  }
+}
+
 TEST(SfpuWhere, PicksByCondition) {
   std::vector<float> c(kTileHW), t(kTileHW), f(kTileHW), out(kTileHW);
   const float conds[] = {0.0f, -0.0f, 1.0f, -1.0f, kNaN, 0x1p-149f, kInf, 2.0f};

@@ -216,6 +216,74 @@ TEST(SfpuFunctions, Activations) {
   EXPECT_EQ(one(TESSEL_SFPU_THRESHOLD, 1.0f, {to_bits(1.0f), to_bits(-7.0f), false}), -7.0f); // not above
 }
 
+TEST(SfpuFunctions, MoreActivations) {
+  const std::vector<float> xs = keep(all_bf16(), [](float x) { return x > -80 && x < 1e30f; });
+  const float scale = 1.0507009873554805f, alpha = 1.6732632423543772f;
+  const Worst w =
+      worst_ulp(TESSEL_SFPU_SELU, xs,
+                [=](long double x) { return (long double)scale * (x > 0 ? x : (long double)alpha * std::expm1(x)); },
+                {to_bits(scale), to_bits(alpha), false});
+  EXPECT_LE(w.error, kExactUlp) << "selu: " << describe(w);
+  const std::vector<float> all = all_bf16();
+  const std::vector<float> pr = apply(TESSEL_SFPU_PRELU, all, {to_bits(0.25f), 0, false});
+  const std::vector<float> hs = apply(TESSEL_SFPU_HARDSIGMOID, all, {});
+  for (size_t i = 0; i < all.size(); ++i) {
+    const float x = all[i];
+    ASSERT_EQ(to_bits(pr[i]), to_bits(x < 0 ? x * 0.25f : x)) << "prelu(" << x << ")";
+    const float h = float(double(x) / 6 + 0.5);
+    ASSERT_EQ(hs[i], h < 0 ? 0.0f : h > 1 ? 1.0f : h) << "hardsigmoid(" << x << ")";
+  }
+  const Worst sw = worst_ulp(TESSEL_SFPU_HARDSWISH, xs,
+                             [](long double x) { return x * std::min(std::max(x / 6 + 0.5L, 0.0L), 1.0L); }, {});
+  EXPECT_LE(sw.error, kExactUlp) << "hardswish: " << describe(sw);
+  const Worst ss = worst_ulp(TESSEL_SFPU_SOFTSIGN, xs, [](long double x) { return x / (1 + std::fabs(x)); }, {});
+  EXPECT_LE(ss.error, kExactUlp) << "softsign: " << describe(ss);
+  const std::vector<float> cl = apply(TESSEL_SFPU_CLAMP, all, {to_bits(-1.5f), to_bits(0.75f), false});
+  for (size_t i = 0; i < all.size(); ++i)
+    ASSERT_EQ(cl[i], std::min(std::max(all[i], -1.5f), 0.75f)) << "clamp(" << all[i] << ")";
+  EXPECT_EQ(to_bits(one(TESSEL_SFPU_HARDSWISH, -kInf)), to_bits(-0.0f));
+  EXPECT_EQ(one(TESSEL_SFPU_HARDSWISH, kInf), kInf);
+  EXPECT_EQ(one(TESSEL_SFPU_SOFTSIGN, -kInf), -1.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_HARDSIGMOID, kInf), 1.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_HARDSIGMOID, -3.0f), 0.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_HARDSIGMOID, 0.0f), 0.5f);
+  EXPECT_TRUE(std::isnan(one(TESSEL_SFPU_HARDSIGMOID, kNaN)));
+}
+
+TEST(SfpuFunctions, BinaryRsubPowerDivNoNan) {
+  const std::vector<float> a = uniform(-4.0f, 4.0f, kTileHW, 4), b = uniform(-4.0f, 4.0f, kTileHW, 5);
+  std::vector<float> out(kTileHW);
+  sim::sfpu_binary(TESSEL_SFPU_BINARY_RSUB, a.data(), b.data(), out.data());
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    ASSERT_EQ(out[i], b[i] - a[i]) << "rsub at " << i;
+  // power: correctly rounded where defined (a positive base).
+  std::vector<float> base(kTileHW);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    base[i] = std::fabs(a[i]) + 0.25f;
+  sim::sfpu_binary(TESSEL_SFPU_BINARY_POW, base.data(), b.data(), out.data());
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const long double want = std::pow((long double)base[i], (long double)b[i]);
+    ASSERT_LE(double(std::fabs(out[i] - want) / ulp_of(want)), kExactUlp) << "pow(" << base[i] << ", " << b[i] << ")";
+  }
+  std::vector<float> x = {2.0f, -8.0f, 0.0f, 2.0f, -2.0f, 0.0f, 1.0f, 5.0f},
+                     y = {10.0f, 1.0f / 3, 0.0f, -1.0f, 0.5f, 0.0f, kNaN, -0.0f};
+  x.resize(kTileHW, 1.0f), y.resize(kTileHW, 1.0f);
+  sim::sfpu_binary(TESSEL_SFPU_BINARY_POW, x.data(), y.data(), out.data());
+  EXPECT_EQ(out[0], 1024.0f);
+  EXPECT_TRUE(std::isnan(out[1])); // a negative base, a non-integral exponent
+  EXPECT_EQ(out[2], 1.0f);         // 0^0
+  EXPECT_EQ(out[3], 0.5f);
+  EXPECT_TRUE(std::isnan(out[4]));
+  EXPECT_EQ(out[5], 1.0f);
+  EXPECT_EQ(out[6], 1.0f); // 1^NaN, as IEEE pow
+  sim::sfpu_binary(TESSEL_SFPU_BINARY_DIV_NO_NAN, x.data(), y.data(), out.data());
+  EXPECT_EQ(out[0], 0.2f);
+  EXPECT_EQ(out[2], 0.0f); // 0 / 0
+  EXPECT_EQ(out[5], 0.0f);
+  EXPECT_EQ(out[7], 0.0f); // 5 / -0
+  EXPECT_TRUE(std::isnan(out[6]));
+}
+
 TEST(SfpuFunctions, ArithmeticWithAScalar) {
   const std::vector<float> xs = uniform(-100.0f, 100.0f, kTileHW * 4, 3);
   for (float s : {2.5f, -0.1f, 3.0f}) {

@@ -57,6 +57,12 @@ inline const std::string& kernel_source() {
 #include "api/compute/eltwise_unary/hardtanh.h"
 #include "api/compute/eltwise_unary/threshold.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
+#include "api/compute/eltwise_unary/selu.h"
+#include "api/compute/eltwise_unary/prelu.h"
+#include "api/compute/eltwise_unary/hardsigmoid.h"
+#include "api/compute/eltwise_unary/hardswish.h"
+#include "api/compute/eltwise_unary/softsign.h"
+#include "api/compute/eltwise_unary/clamp.h"
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/binary_max_min.h"
 #include "api/compute/bcast.h"
@@ -134,12 +140,27 @@ void op_init(uint32_t op, bool approx) {
   case 64: hardtanh_tile_init(); break;
   case 65: threshold_tile_init(); break;
   case 66: case 67: case 68: case 69: case 70: binop_with_scalar_tile_init(); break;
+  case 71: selu_tile_init(); break;
+  case 72: prelu_tile_init(); break;
+  case 73: hardsigmoid_tile_init(); break;
+  case 74: hardswish_tile_init(); break;
+  case 75: softsign_tile_init(); break;
+  case 76: clamp_tile_init(); break;
   case 100: add_binary_tile_init(); break; // @add_binary_tile_init
   case 101: sub_binary_tile_init(); break;
   case 102: mul_binary_tile_init(); break;
   case 103: div_binary_tile_init(); break;
   case 104: binary_max_tile_init(); break;
   case 105: binary_min_tile_init(); break;
+  case 110: eq_binary_tile_init(); break;
+  case 111: ne_binary_tile_init(); break;
+  case 112: lt_binary_tile_init(); break;
+  case 113: gt_binary_tile_init(); break;
+  case 114: le_binary_tile_init(); break;
+  case 115: ge_binary_tile_init(); break;
+  case 116: rsub_binary_tile_init(); break;
+  case 117: power_binary_tile_init(); break;
+  case 118: div_binary_tile_init(); break;
   default: ASSERT(false);
   }
 }
@@ -240,12 +261,27 @@ void op_run(uint32_t op, uint32_t i, uint32_t p0, bool approx, uint32_t p1 = 0) 
   case 68: mul_unary_tile(i, p0); break;
   case 69: div_unary_tile(i, p0); break;
   case 70: rsub_unary_tile(i, p0); break;
+  case 71: selu_tile(i, p0, p1); break;
+  case 72: prelu_tile(i, p0); break;
+  case 73: hardsigmoid_tile(i); break;
+  case 74: hardswish_tile(i); break;
+  case 75: softsign_tile(i); break;
+  case 76: clamp_tile(i, p0, p1); break;
   case 100: add_binary_tile(i, i + 1, i); break; // @add_binary_tile
   case 101: sub_binary_tile(i, i + 1, i); break;
   case 102: mul_binary_tile(i, i + 1, i); break;
   case 103: div_binary_tile(i, i + 1, i); break;
   case 104: binary_max_tile(i, i + 1, i); break;
   case 105: binary_min_tile(i, i + 1, i); break;
+  case 110: eq_binary_tile(i, i + 1, i); break;
+  case 111: ne_binary_tile(i, i + 1, i); break;
+  case 112: lt_binary_tile(i, i + 1, i); break;
+  case 113: gt_binary_tile(i, i + 1, i); break;
+  case 114: le_binary_tile(i, i + 1, i); break;
+  case 115: ge_binary_tile(i, i + 1, i); break;
+  case 116: rsub_binary_tile(i, i + 1, i); break;
+  case 117: power_binary_tile(i, i + 1, i); break;
+  case 118: div_no_nan_binary_tile(i, i + 1, i); break;
   default: ASSERT(false);
   }
 }

@@ -231,7 +231,14 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_MUL_SCALAR = 68,
   TESSEL_SFPU_DIV_SCALAR = 69,
   TESSEL_SFPU_RSUB_SCALAR = 70, // p0 - x
-  TESSEL_SFPU_OP_COUNT = 71
+  // More activations.
+  TESSEL_SFPU_SELU = 71,        // p0 = scale, p1 = alpha (float bits)
+  TESSEL_SFPU_PRELU = 72,       // p0 = slope (float bits)
+  TESSEL_SFPU_HARDSIGMOID = 73, // clamp(x / 6 + 1/2, 0, 1)
+  TESSEL_SFPU_HARDSWISH = 74,   // x hardsigmoid(x)
+  TESSEL_SFPU_SOFTSIGN = 75,    // x / (1 + |x|)
+  TESSEL_SFPU_CLAMP = 76,       // p0 = min, p1 = max (float bits)
+  TESSEL_SFPU_OP_COUNT = 77
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -245,7 +252,17 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_GT_INT = 7,
   TESSEL_SFPU_BINARY_LE_INT = 8,
   TESSEL_SFPU_BINARY_GE_INT = 9,
-  TESSEL_SFPU_BINARY_OP_COUNT = 10
+  // Float comparisons: 1 / 0.
+  TESSEL_SFPU_BINARY_EQ = 10,
+  TESSEL_SFPU_BINARY_NE = 11,
+  TESSEL_SFPU_BINARY_LT = 12,
+  TESSEL_SFPU_BINARY_GT = 13,
+  TESSEL_SFPU_BINARY_LE = 14,
+  TESSEL_SFPU_BINARY_GE = 15,
+  TESSEL_SFPU_BINARY_RSUB = 16,       // b - a
+  TESSEL_SFPU_BINARY_POW = 17,        // a^b
+  TESSEL_SFPU_BINARY_DIV_NO_NAN = 18, // b == 0 ? 0 : a / b
+  TESSEL_SFPU_BINARY_OP_COUNT = 19
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {

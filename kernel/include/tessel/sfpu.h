@@ -343,7 +343,7 @@ ALWI void mul_binary_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MUL>("mul_binary_tile_init", TESSEL_SITE);
 }
 ALWI void div_binary_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_DIV>("div_binary_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_DIV, TESSEL_SFPU_BINARY_DIV_NO_NAN>("div_binary_tile_init", TESSEL_SITE);
 }
 ALWI void binary_max_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MAX>("binary_max_tile_init", TESSEL_SITE);
@@ -367,6 +367,27 @@ ALWI void mul_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void div_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel_sfpu::kIntoFirst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary(TESSEL_SFPU_BINARY_DIV, idst0, idst1, odst, TESSEL_SITE);
+}
+ALWI void rsub_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_RSUB>("rsub_binary_tile_init", TESSEL_SITE);
+}
+ALWI void power_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_POW>("power_binary_tile_init", TESSEL_SITE);
+}
+// DST[idst1] - DST[idst0].
+template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rsub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_RSUB, idst0, idst1, odst, TESSEL_SITE);
+}
+// DST[idst0] ^ DST[idst1].
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void power_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_POW, idst0, idst1, odst, TESSEL_SITE);
+}
+// div_binary_tile with 0 where the divisor is 0 (div_binary_tile_init).
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void div_no_nan_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_DIV_NO_NAN, idst0, idst1, odst, TESSEL_SITE);
 }
 ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel_sfpu::kIntoFirst,
                           int vector_mode = VectorMode::RC, TESSEL_SITE_PARAMS) {

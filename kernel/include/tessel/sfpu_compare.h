@@ -2,8 +2,8 @@
 // orders: comparisons with zero and with a scalar (eltwise_unary/comp.h),
 // classification (eltwise_unary/isinf_isnan.h; signbit_tile from
 // compute_kernel_api.h), logical_not (eltwise_unary/logical_not.h),
-// heaviside (compute_kernel_api.h), the integer comparisons of two tiles
-// (binary_comp.h) and where (eltwise_unary/where.h). Part of tessel/sfpu.h,
+// heaviside (compute_kernel_api.h), the comparisons of two tiles
+// (eltwise_binary_sfpu.h, binary_comp.h) and where (eltwise_unary/where.h). Part of tessel/sfpu.h,
 // which states the init rule.
 //
 // Results are 1.0 where the condition holds and 0.0 elsewhere, compared as
@@ -122,6 +122,26 @@ ALWI void heaviside_tile_init(TESSEL_SITE_PARAMS) {
 ALWI void heaviside_tile(uint32_t idst, uint32_t param0, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_HEAVISIDE, idst, param0, 0, APPROX, TESSEL_SITE);
 }
+
+// ---------------------------------------------------------------------------
+// Float comparisons of two tiles (eltwise_binary_sfpu.h): DST[odst] =
+// DST[idst0] op DST[idst1] as 1 / 0.
+
+#define TESSEL_SFPU_FLOAT_COMPARE(name, OP)                                                                            \
+  ALWI void name##_binary_tile_init(TESSEL_SITE_PARAMS) {                                                              \
+    tessel_sfpu::binary_init<OP>(#name "_binary_tile_init", TESSEL_SITE);                                              \
+  }                                                                                                                    \
+  ALWI void name##_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {                    \
+    tessel_sfpu::binary(OP, idst0, idst1, odst, TESSEL_SITE);                                                          \
+  }
+
+TESSEL_SFPU_FLOAT_COMPARE(eq, TESSEL_SFPU_BINARY_EQ)
+TESSEL_SFPU_FLOAT_COMPARE(ne, TESSEL_SFPU_BINARY_NE)
+TESSEL_SFPU_FLOAT_COMPARE(lt, TESSEL_SFPU_BINARY_LT)
+TESSEL_SFPU_FLOAT_COMPARE(gt, TESSEL_SFPU_BINARY_GT)
+TESSEL_SFPU_FLOAT_COMPARE(le, TESSEL_SFPU_BINARY_LE)
+TESSEL_SFPU_FLOAT_COMPARE(ge, TESSEL_SFPU_BINARY_GE)
+#undef TESSEL_SFPU_FLOAT_COMPARE
 
 // ---------------------------------------------------------------------------
 // Integer comparisons of two tiles (binary_comp.h): DST[odst] = DST[idst0] op

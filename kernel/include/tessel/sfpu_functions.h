@@ -1,7 +1,8 @@
 // SFPU special and inverse functions, more rounding and activations, and
 // arithmetic with a scalar, with TT-Metalium's names, template parameters and
 // argument orders: eltwise_unary/erf_erfc.h, erfinv.h, trigonometry.h,
-// log1p.h, rounding.h, elu.h, hardtanh.h, threshold.h, binop_with_scalar.h,
+// log1p.h, rounding.h, elu.h, hardtanh.h, threshold.h, selu.h, prelu.h,
+// hardsigmoid.h, hardswish.h, softsign.h, clamp.h, binop_with_scalar.h,
 // and expm1_tile / log_with_base_tile of compute_kernel_api.h. Part of
 // tessel/sfpu.h, which states the init rule.
 //
@@ -90,7 +91,7 @@ ALWI void round_tile(uint32_t idst, int32_t decimals, TESSEL_SITE_PARAMS) {
 }
 
 // ---------------------------------------------------------------------------
-// Activations (elu.h, hardtanh.h, threshold.h)
+// Activations (elu.h, hardtanh.h, threshold.h, selu.h, prelu.h, hardsigmoid.h)
 
 // x > 0 ? x : alpha (e^x - 1), param0 = alpha.
 ALWI void elu_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_ELU>("elu_tile_init", TESSEL_SITE); }
@@ -110,6 +111,31 @@ ALWI void threshold_tile_init(TESSEL_SITE_PARAMS) {
 }
 ALWI void threshold_tile(uint32_t idst, uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_THRESHOLD, idst, param0, param1, APPROX, TESSEL_SITE);
+}
+
+// scale (x > 0 ? x : alpha (e^x - 1)), param0 = scale, param1 = alpha (selu.h).
+ALWI void selu_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_SELU>("selu_tile_init", TESSEL_SITE); }
+ALWI void selu_tile(uint32_t idst, uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_SELU, idst, param0, param1, APPROX, TESSEL_SITE);
+}
+// x < 0 ? x * param0 : x (prelu.h).
+ALWI void prelu_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_PRELU>("prelu_tile_init", TESSEL_SITE); }
+ALWI void prelu_tile(uint32_t idst, uint32_t param0, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_PRELU, idst, param0, 0, APPROX, TESSEL_SITE);
+}
+// clamp(x / 6 + 1/2, 0, 1) (hardsigmoid.h), x hardsigmoid(x) (hardswish.h),
+// x / (1 + |x|) (softsign.h).
+TESSEL_SFPU_SIMPLE_OP(hardsigmoid, TESSEL_SFPU_HARDSIGMOID)
+TESSEL_SFPU_SIMPLE_OP(hardswish, TESSEL_SFPU_HARDSWISH)
+TESSEL_SFPU_SIMPLE_OP(softsign, TESSEL_SFPU_SOFTSIGN)
+// Clamp to [param0, param1] (clamp.h); the _int32 form takes int32 limits.
+ALWI void clamp_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_CLAMP>("clamp_tile_init", TESSEL_SITE); }
+ALWI void clamp_tile(uint32_t idst, uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_CLAMP, idst, param0, param1, APPROX, TESSEL_SITE);
+}
+ALWI void clamp_tile_int32(uint32_t idst, uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_CLAMP, idst, tessel_sfpu::float_bits(float(int32_t(param0))),
+                     tessel_sfpu::float_bits(float(int32_t(param1))), APPROX, TESSEL_SITE);
 }
 
 // ---------------------------------------------------------------------------
