@@ -1,5 +1,8 @@
-// SFPU math on DST tiles (sfpu.hpp). docs/numerics.md ("SFPU ops") states
-// every rule below with its bound; tests/sim/sfpu_test.cpp pins them.
+// SFPU math on DST tiles (sfpu.hpp): the unary ops up to typecast and the
+// binary add, sub, mul, div, max and min here; the others are handed to
+// their family (sfpu_compare.cpp, sfpu_functions.cpp). docs/numerics.md
+// ("SFPU ops") states every rule below with its bound; tests/sim/sfpu_test.cpp
+// pins them.
 //
 // Exact mode. Transcendental ops and power are computed in double from the
 // float input and rounded once to float, so a result is the correctly
