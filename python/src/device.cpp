@@ -13,6 +13,7 @@
 #include "tessel/device.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
+#include "tessel/profiler.hpp"
 #include "tessel/program.hpp"
 #include "tessel/program_cache.hpp"
 
@@ -100,6 +101,18 @@ void bind_device(nb::module_& m) {
              const auto s = d.memory_statistics(BufferType(type));
              return std::make_tuple(s.begin, s.end, s.allocated_bytes, s.largest_free_bytes, s.lowest_allocated);
            })
+      .def("profiler_records",
+           [](const Device& d) {
+             // (x, y, risc, type, name, time, data, run, file, line) per record.
+             std::vector<std::tuple<uint32_t, uint32_t, std::string, std::string, std::string, uint64_t, uint64_t,
+                                    uint32_t, std::string, uint32_t>>
+                 out;
+             for (const ProfilerRecord& r : d.profiler_records())
+               out.emplace_back(r.core.x, r.core.y, profiler_risc_name(r.risc), profiler_marker_type_name(r.type),
+                                r.zone_name, r.time_cycles, r.data, r.run_host_id, r.source_file, r.source_line);
+             return out;
+           })
+      .def("clear_profiler_records", &Device::clear_profiler_records)
       .def("profiler_enabled", &Device::profiler_enabled)
       .def("set_profiler_enabled", &Device::set_profiler_enabled)
       .def("program_cache_stats",

@@ -1,5 +1,6 @@
 """Device, Buffer, CommandQueue and Event: the host API (include/tessel/*.hpp)."""
 
+import collections
 import enum
 import os
 
@@ -62,6 +63,15 @@ class ProgramCacheStatistics:
 
 def _tristate(value, what):
     return -1 if value is None else int(_check.flag(value, what))
+
+
+class ProfilerRecord(collections.namedtuple("ProfilerRecord", "core risc type name time data run file line")):
+    """One profiler marker: the logical core, the RISC ('BRISC', 'NCRISC',
+    'TRISC_0'..'TRISC_2'), the type ('ZONE_START', 'ZONE_END', 'ZONE_TOTAL',
+    'TS_DATA', 'TS_EVENT'), the zone's name, the simulated time in cycles,
+    the data, the run (launch number, from 1) and the macro's file and line."""
+
+    __slots__ = ()
 
 
 class Device:
@@ -178,6 +188,20 @@ class Device:
     noc_mode = property(lambda self: self._d.noc_mode())
     timing = property(lambda self: self._d.timing_enabled(),
                       doc="Whether the device estimates cycles (Device.open(timing=True), TESSEL_TIMING=1).")
+
+    def profiler_records(self):
+        """The device profiler's records since the last clear_profiler_records()
+        (empty while the profiler is off: Device.open(profiler=True) or
+        TESSEL_PROFILER=1): ProfilerRecord(core, risc, type, name, time, data,
+        run, file, line), by core, RISC and time (docs/guide.md, "Profiler")."""
+        return [ProfilerRecord(CoreCoord(x, y), *rest) for x, y, *rest in self._d.profiler_records()]
+
+    def clear_profiler_records(self):
+        self._d.clear_profiler_records()
+
+    @property
+    def profiler_enabled(self):
+        return self._d.profiler_enabled()
 
     def last_run_timing(self):
         """The estimate of the device's last program run, a TimingReport

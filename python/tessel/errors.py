@@ -42,6 +42,21 @@ class Interrupted(Error):
     """A run stopped by tessel.request_interrupt(); Ctrl-C raises KeyboardInterrupt instead."""
 
 
+class TesselWarning(UserWarning):
+    """What silicon runs but is a likely bug (docs/guide.md, "Debugging");
+    TESSEL_STRICT=1 makes each an error."""
+
+
+def warn(message, category=TesselWarning, stacklevel=3):
+    """Warn of a likely bug, or raise ValidationError under TESSEL_STRICT=1."""
+    import os
+    import warnings
+
+    if os.environ.get("TESSEL_STRICT", "") == "1":
+        raise ValidationError(message + " (TESSEL_STRICT=1 makes this an error)")
+    warnings.warn(message, category, stacklevel=stacklevel)
+
+
 __all__ = [
     "Error",
     "ValidationError",
@@ -52,4 +67,5 @@ __all__ = [
     "KernelError",
     "KernelFault",
     "Interrupted",
+    "TesselWarning",
 ]

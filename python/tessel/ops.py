@@ -147,9 +147,11 @@ def _runtime_params(op):
     return tuple(p for p in op.params if p.kind != "output_format")
 
 
-def _compute_source(op, fmt, compile_params):
+def _compute_source(op, fmt, compile_params, formats=None):
     """The compute kernel of `op` for input format `fmt`; compile_params maps
-    each output-format parameter to its DataFormat."""
+    each output-format parameter to its DataFormat. formats: each input's
+    format, when they may differ (the unpacker is reconfigured between
+    operands of different formats)."""
     runtime = _runtime_params(op)
     substitutions = {p.name: p.name for p in runtime}
     substitutions.update({name: _format_constant(f) for name, f in compile_params})
@@ -164,7 +166,9 @@ def _compute_source(op, fmt, compile_params):
         math = []
     else:
         hw_init = "init_sfpu(cb_in0, cb_out);"
-        math = [f"    copy_tile(cb_in{i}, 0, {i});" for i in operands]
+        mixed = formats is not None and len(set(formats)) > 1
+        math = [(f"    reconfig_data_format_srca(cb_in{i});\n" if mixed else "") + f"    copy_tile(cb_in{i}, 0, {i});"
+                for i in operands]
     math.append("    " + op.tile.format(**substitutions))
     return _COMPUTE_TEMPLATE.format(
         name=op.name,

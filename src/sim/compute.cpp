@@ -42,6 +42,7 @@ void ComputeState::reset() {
   sfpu_binary_ops.reset();
   sfpu_ternary_ops.reset();
   l1_acc = false;
+  layout = {};
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
   acquire_file = nullptr;
@@ -533,6 +534,7 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
     fail(k, std::move(msg), file, line);
   }
   if (__builtin_expect(idst >= dst_capacity(k), 0)) dst_index_error(k, what, idst, file, line);
+  if (__builtin_expect(s.layout.pack_untilize, 0)) warn_pack_in_untilize_mode(k, idst, cb, file, line);
   tessel_cb_iface& q = operand_cb(k, "pack_tile", what, cb, file, line);
   Core& c = core_of(k);
   const uint8_t producer = c.cb_producer[cb];

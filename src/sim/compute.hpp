@@ -31,13 +31,27 @@ namespace tessel::sim {
 
 inline constexpr uint32_t kDstTiles = 16;
 
-enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul, Matmul, Reduce, Transpose, Bcast };
+enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul, Matmul, Reduce, Transpose, Bcast, Tilize, Untilize };
 
 // Where a piece of configuration was set, for messages.
 struct InitSite {
   const char* call = nullptr;
   const char* file = nullptr;
   uint32_t line = 0;
+};
+
+// What the layout inits leave set up (compute_tilize.cpp): the unpacker in
+// tilize or untilize mode until its uninit, and the packer in untilize mode
+// (pack_untilize_init / pack_untilize_dest_init) until pack_untilize_uninit.
+// A full init (compute_kernel_hw_startup, ...) configures both afresh.
+struct LayoutState {
+  enum class Unpack : uint8_t { Tiles, Tilize, Untilize } unpack = Unpack::Tiles;
+  bool fast = false;          // tilize mode set by fast_tilize_init
+  uint32_t tilize_block = 0;  // tilize_init's block (fast: its full_dim)
+  InitSite unpack_site;       // the init that set the unpacker's mode
+  bool pack_untilize = false; // the packer is in untilize mode
+  uint32_t block_ct_dim = 0, full_ct_dim = 0;
+  InitSite pack_site;
 };
 
 struct ComputeState {
@@ -84,6 +98,8 @@ struct ComputeState {
 
   // pack_reconfig_l1_acc: pack_tile adds to the page it writes.
   bool l1_acc = false;
+
+  LayoutState layout;
 
   // Pages packed into each CB since its last cb_push_back.
   uint32_t pack_cursor[TESSEL_MAX_CBS] = {};
@@ -147,5 +163,23 @@ void api_sfpu_ternary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t 
                       const char* file, uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line);
+// compute_tilize_init.cpp: the layout inits (api_compute_init hands
+// TESSEL_INIT_TILIZE..TESSEL_INIT_PACK_UNTILIZE_UNINIT to layout_init);
+// compute_tilize.cpp: the layout ops.
+bool is_layout_init(uint32_t init);
+void layout_init(tessel_kernel_ctx*, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
+                 const char* file, uint32_t line);
+// An init that reconfigures the unpacker (full: and the packer) while a
+// layout mode is still set: warns (or, full, just clears the modes).
+void note_unpacker_init(tessel_kernel_ctx*, bool full, const char* call, const char* file, uint32_t line);
+// pack_tile while the packer is in untilize mode: a warning.
+void warn_pack_in_untilize_mode(tessel_kernel_ctx*, uint32_t idst, uint32_t cb, const char* file, uint32_t line);
+void api_tilize_block(tessel_kernel_ctx*, uint32_t fast, uint32_t icb, uint32_t block, uint32_t ocb,
+                      uint32_t input_tile_index, uint32_t output_tile_index, const char* file, uint32_t line);
+void api_untilize_block(tessel_kernel_ctx*, uint32_t icb, uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t ocb,
+                        const char* file, uint32_t line);
+void api_pack_untilize(tessel_kernel_ctx*, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim, uint32_t full_ct_dim,
+                       uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset, const char* file,
+                       uint32_t line);
 
 } // namespace tessel::sim

@@ -68,6 +68,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
                       const char* file, uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), call, file, line);
   check_compute(k, call, file, line);
+  if (is_layout_init(init)) return layout_init(k, init, call, a, b, c, file, line);
   ComputeState& s = state_of(k);
   auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
     s.op = op;
@@ -102,6 +103,11 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
       init == TESSEL_INIT_SFPU || init == TESSEL_INIT_SFPU_BINARY || init == TESSEL_INIT_SFPU_TERNARY;
   const bool unpacker_init = !sfpu_init && init != TESSEL_INIT_REDUCE_UNINIT && init != TESSEL_INIT_RECONFIG_SRCA &&
                              init != TESSEL_INIT_RECONFIG_SRCB && init != TESSEL_INIT_RECONFIG_PACK;
+  if (unpacker_init && (s.layout.unpack != LayoutState::Unpack::Tiles || s.layout.pack_untilize))
+    note_unpacker_init(k,
+                       init == TESSEL_INIT_HW_STARTUP || init == TESSEL_INIT_BINARY_COMMON ||
+                           init == TESSEL_INIT_UNARY_COMMON || init == TESSEL_INIT_MATMUL_FULL,
+                       call, file, line);
   if (unpacker_init && !binary_math_only) {
     const bool binary = init == TESSEL_INIT_BINARY_COMMON || init == TESSEL_INIT_ADD || init == TESSEL_INIT_SUB ||
                         init == TESSEL_INIT_MUL;

@@ -396,6 +396,9 @@ constexpr tessel_sim_api make_table() {
       .sfpi_reach = api_sfpi_reach,
       .dprint_tile_slice = api_dprint_tile_slice,
       .profiler_mark = api_profiler_mark,
+      .tilize_block = call<Tick, api_tilize_block>,
+      .untilize_block = call<Tick, api_untilize_block>,
+      .pack_untilize = call<Tick, api_pack_untilize>,
   };
 }
 

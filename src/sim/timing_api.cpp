@@ -439,6 +439,36 @@ void pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, 
   charge_compute(k, cb_tile_bytes(k, cb) / timing_of(k).costs().pack_bytes_per_cycle);
 }
 
+// Tilize and untilize: per tile, its bytes in, a copy through DST and its
+// bytes out (the LLK's unpack, datacopy and pack of each tile).
+uint64_t layout_tile_cycles(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb) {
+  const TimingCosts& c = timing_of(k).costs();
+  return cb_tile_bytes(k, icb) / c.unpack_bytes_per_cycle + c.eltwise_tile_cycles +
+         cb_tile_bytes(k, ocb) / c.pack_bytes_per_cycle;
+}
+
+void tilize_block(tessel_kernel_ctx* k, uint32_t fast, uint32_t icb, uint32_t block, uint32_t ocb, uint32_t in_index,
+                  uint32_t out_index, const char* file, uint32_t line) {
+  plain().tilize_block(k, fast, icb, block, ocb, in_index, out_index, file, line);
+  charge_compute(k, uint64_t(block) * layout_tile_cycles(k, icb, ocb));
+}
+
+void untilize_block(tessel_kernel_ctx* k, uint32_t icb, uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t ocb,
+                    const char* file, uint32_t line) {
+  plain().untilize_block(k, icb, block_ct_dim, full_ct_dim, ocb, file, line);
+  charge_compute(k, uint64_t(full_ct_dim) * layout_tile_cycles(k, icb, ocb));
+}
+
+// pack_untilize_dest (icb = TESSEL_NO_CB) only packs: its tiles' bytes out.
+void pack_untilize(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim, uint32_t full_ct_dim,
+                   uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset, const char* file,
+                   uint32_t line) {
+  plain().pack_untilize(k, icb, ocb, block_ct_dim, full_ct_dim, block_rt_dim, block_c_index, dst_offset, file, line);
+  const uint64_t tiles = uint64_t(block_rt_dim) * block_ct_dim;
+  charge_compute(k, tiles * (icb == TESSEL_NO_CB ? cb_tile_bytes(k, ocb) / timing_of(k).costs().pack_bytes_per_cycle
+                                                 : layout_tile_cycles(k, icb, ocb)));
+}
+
 tessel_sim_api make_table() {
   tessel_sim_api t = plain();
   t.cb_reserve_back = cb_reserve_back;
@@ -469,6 +499,9 @@ tessel_sim_api make_table() {
   t.sfpu_ternary = sfpu_ternary;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
+  t.tilize_block = tilize_block;
+  t.untilize_block = untilize_block;
+  t.pack_untilize = pack_untilize;
   return t;
 }
 

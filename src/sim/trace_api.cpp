@@ -167,6 +167,31 @@ void pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t index, 
   tracer_of(k).compute_call(*k, "pack_tile", ComputeKind::Pack, 1, begin);
 }
 
+void tilize_block(tessel_kernel_ctx* k, uint32_t fast, uint32_t icb, uint32_t block, uint32_t ocb, uint32_t in_index,
+                  uint32_t out_index, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).tilize_block(k, fast, icb, block, ocb, in_index, out_index, file, line);
+  tracer_of(k).compute_call(*k, fast ? "fast_tilize_block" : "tilize_block", ComputeKind::Unpack, block, begin);
+}
+
+void untilize_block(tessel_kernel_ctx* k, uint32_t icb, uint32_t block_ct_dim, uint32_t full_ct_dim, uint32_t ocb,
+                    const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).untilize_block(k, icb, block_ct_dim, full_ct_dim, ocb, file, line);
+  tracer_of(k).compute_call(*k, "untilize_block", ComputeKind::Unpack, full_ct_dim, begin);
+}
+
+void pack_untilize(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim, uint32_t full_ct_dim,
+                   uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset, const char* file,
+                   uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).pack_untilize(k, icb, ocb, block_ct_dim, full_ct_dim, block_rt_dim, block_c_index, dst_offset, file, line);
+  const bool dest = icb == TESSEL_NO_CB;
+  tracer_of(k).compute_call(*k, dest ? "pack_untilize_dest" : "pack_untilize_block",
+                            dest ? ComputeKind::Pack : ComputeKind::Unpack, uint64_t(block_rt_dim) * block_ct_dim,
+                            begin);
+}
+
 tessel_sim_api make_table(const tessel_sim_api& base) {
   tessel_sim_api t = base;
   t.cb_push_back = cb_push_back;
@@ -189,6 +214,9 @@ tessel_sim_api make_table(const tessel_sim_api& base) {
   t.sfpu_ternary = sfpu_ternary;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
+  t.tilize_block = tilize_block;
+  t.untilize_block = untilize_block;
+  t.pack_untilize = pack_untilize;
   return t;
 }
 

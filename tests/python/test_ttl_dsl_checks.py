@@ -105,6 +105,13 @@ def _unsupported_math(a_dfb, y_dfb):
     return compute
 
 
+def _squeeze_wide(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(ttl.block.squeeze(ttl.block.fill(0.0, shape=(1, 2)), dims=[1]))  # <- wide
+    return compute
+
+
 def _two_consumers_reader(a, a_dfb):
     def read():
         with a_dfb.wait() as blk:  # <- second consumer
@@ -119,6 +126,8 @@ def _two_consumers_reader(a, a_dfb):
      "compute"),
     (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
      "atanh", "compute"),
+    (_squeeze_wide, None, "ttl.block.squeeze: dimension 1 of a block of shape (1, 2) has 2 tiles; only dimensions "
+                          "of size 1 are removed", "wide", "compute"),
 ])
 def test_compile_errors_name_the_line(dev, compute, reader, message, marker, kernel):
     op = one_tile_op(compute, reader)
@@ -277,3 +286,42 @@ def test_slices_and_expressions_keep_the_values_of_their_variables(dev):
     y = ttl.Tensor.allocate(dev, (32, 32))
     op(tensor(dev, a), y)
     assert y.to_numpy()[0, 0] == 2.0  # tile row 0 (not 1), times 2 (not 3)
+
+
+def _reinterpreting_reader(a, a_dfb):
+    def read():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()  # <- reinterpreting copy
+    return read
+
+
+def test_a_copy_between_formats_of_one_size_warns(dev, monkeypatch):
+    """A float32 tensor copied into an int32 block moves the bits unconverted:
+    silicon runs it, so it is a warning (an error under TESSEL_STRICT=1)."""
+    @ttl.operation(grid=(1, 1))
+    def op(a, i, y):
+        a_dfb = ttl.make_dataflow_buffer_like(i, shape=(1, 1), block_count=2)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+        ttl.compute()(_plain_compute(a_dfb, y_dfb))
+        ttl.datamovement()(_reinterpreting_reader(a, a_dfb))
+
+        @ttl.datamovement()
+        def write():
+            with y_dfb.wait() as blk:
+                ttl.copy(blk, y[0, 0]).wait()
+
+    a = ttl.Tensor.from_numpy(dev, np.ones((32, 32), np.float32), dtype=tessel.DataFormat.Float32)
+    i = ttl.Tensor.allocate(dev, (32, 32), dtype=tessel.DataFormat.Int32)
+    y = ttl.Tensor.allocate(dev, (32, 32), dtype=tessel.DataFormat.Int32)
+    message = (f"{HERE}:{here('reinterpreting copy')}: ttl.copy from tensor 'a' (Float32) into block 'blk' of "
+               "dataflow buffer 'a_dfb' (Int32): the copy moves the bits unconverted (both are 4096-byte tiles)")
+    monkeypatch.setenv("TESSEL_STRICT", "1")
+    with pytest.raises(tessel.errors.ValidationError) as e:
+        op(a, i, y)
+    assert str(e.value) == message + " (TESSEL_STRICT=1 makes this an error)"
+    monkeypatch.delenv("TESSEL_STRICT")
+    with pytest.warns(tessel.errors.TesselWarning) as w:
+        op(a, i, y)
+    assert str(w[0].message) == message
+    # The bits of 1.0f, doubled as integers by x + x.
+    assert np.all(y.to_numpy() == 2 * 0x3F800000)

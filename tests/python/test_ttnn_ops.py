@@ -155,9 +155,9 @@ def test_errors(device):
                                          r"take TILE_LAYOUT tensors \(ttnn.to_layout\(tensor, ttnn.TILE_LAYOUT\)\)"):
         ttnn.relu(rows)
     host = ttnn.from_torch(np.zeros((32, 64), np.float32), layout=ttnn.TILE_LAYOUT)
-    with pytest.raises(ValueError, match=r"ttnn.multiply: input_tensor_b is on the host: ttnn operations run on a "
+    with pytest.raises(ValueError, match=r"ttnn.multiply: output_tensor is on the host: ttnn operations run on a "
                                          r"device"):
-        ttnn.multiply(a, host)
+        ttnn.multiply(a, a, output_tensor=host)
     with pytest.raises(TypeError, match=r"ttnn.exp: input_tensor must be a ttnn.Tensor, got 3 \(int\)"):
         ttnn.exp(3)
     with pytest.raises(ValueError, match=r"ttnn.matmul: a \(..., M, K\) @ b \(..., K, N\) needs a's last dimension "
@@ -175,6 +175,23 @@ def test_errors(device):
             ttnn.add(a, e)
     finally:
         ttnn.close_device(other)
+
+
+def test_host_tensors_run_on_device_copies(device):
+    """Programs written for TT-Lang's simulator make tensors without a device:
+    an op of host tensors runs on a copy on the device and gives a host
+    tensor; with a device tensor the host one is copied to its device (a
+    bfloat16 and a float32 operand: the unpacker is reconfigured between
+    them)."""
+    a_values = np.linspace(-2, 2, 32 * 64, dtype=np.float32).reshape(32, 64)
+    host = ttnn.from_torch(a_values, layout=ttnn.TILE_LAYOUT)
+    y = ttnn.abs(host)
+    assert y.storage_type() == ttnn.StorageType.HOST
+    np.testing.assert_array_equal(ttnn.to_torch(y), np.abs(a_values))
+    a, ref = _tensor(device, (32, 64), 18)
+    z = ttnn.multiply(a, host)
+    assert z.storage_type() == ttnn.StorageType.DEVICE
+    np.testing.assert_allclose(ttnn.to_torch(z), ref * a_values, rtol=2e-2, atol=1e-6)
 
 
 def test_options_tessel_does_not_model_are_refused_not_dropped(device):

@@ -452,6 +452,10 @@ ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cb, uint32_t new_cb, 
 
 } // namespace ckernel
 
+// Tilize, untilize and pack untilize (their own header; every compute header
+// gives the whole compute API).
+#include "tessel/tilize.h"
+
 using namespace ckernel;
 
 #endif // TESSEL_COMPUTE_H

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 15u
+#define TESSEL_KERNEL_ABI_VERSION 16u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -140,11 +140,23 @@ enum tessel_compute_init {
                                   // a = in0, b = in1, c = (out cb << 8) | transpose
   TESSEL_INIT_PACK_L1_ACC = 18,   // pack_reconfig_l1_acc(a = enable): pack_tile adds to the page it writes
   TESSEL_INIT_SFPU_TERNARY = 19,  // likewise for op a of enum tessel_sfpu_ternary_op
+  // Layout conversions (tessel/tilize.h).
+  TESSEL_INIT_TILIZE = 20,               // tilize_init(a = icb, b = block, c = ocb [| TESSEL_TILIZE_FAST])
+  TESSEL_INIT_TILIZE_UNINIT = 21,        // tilize_uninit(a = icb, c = ocb [| TESSEL_TILIZE_FAST])
+  TESSEL_INIT_UNTILIZE = 22,             // untilize_init(a = icb)
+  TESSEL_INIT_UNTILIZE_UNINIT = 23,      // untilize_uninit(a = icb)
+  TESSEL_INIT_PACK_UNTILIZE = 24,        // pack_untilize_init(a = icb, or TESSEL_NO_CB for pack_untilize_dest_init,
+                                         // b = ocb, c = (full_ct_dim << 16) | block_ct_dim)
+  TESSEL_INIT_PACK_UNTILIZE_UNINIT = 25, // pack_untilize_uninit(a = ocb)
 };
 // An SFPU init that configures n ops sends n TESSEL_INIT_SFPU* calls, one per
 // op: the first with b = 0 (the init replaces whatever the previous SFPU init
 // configured), the others with b = TESSEL_SFPU_INIT_MORE (they add to it).
 #define TESSEL_SFPU_INIT_MORE 1u
+// TESSEL_INIT_TILIZE*'s c: the fast_tilize_* spelling.
+#define TESSEL_TILIZE_FAST 0x80000000u
+// "No CB": pack_untilize_dest and its init, which take no input CB.
+#define TESSEL_NO_CB 0xFFFFFFFFu
 // Reduce pools and dims (PoolType / ReduceDim).
 enum tessel_pool { TESSEL_POOL_SUM = 0, TESSEL_POOL_AVG = 1, TESSEL_POOL_MAX = 2 };
 enum tessel_reduce_dim { TESSEL_REDUCE_ROW = 0, TESSEL_REDUCE_COL = 1, TESSEL_REDUCE_SCALAR = 2 };
@@ -443,6 +455,26 @@ struct tessel_sim_api {
   // follow for it).
   uint32_t (*profiler_mark)(struct tessel_kernel_ctx*, uint32_t mark, const struct tessel_profiler_site* site,
                             uint64_t data);
+
+  // Layout conversions (tessel/tilize.h; src/sim/compute_tilize.cpp). Each
+  // runs its own DST acquire/commit/wait/release per step, as the LLK does,
+  // except pack_untilize_dest, which packs the section PACK holds.
+  // tilize_block (fast = 0) / fast_tilize_block (1): 32 rows of block tiles'
+  // width from the front of icb (a row-major CB) -> pages output_tile_index ..
+  // + block - 1 of ocb's reservation, as tiles.
+  void (*tilize_block)(struct tessel_kernel_ctx*, uint32_t fast, uint32_t icb, uint32_t block, uint32_t ocb,
+                       uint32_t input_tile_index, uint32_t output_tile_index, const char* file, uint32_t line);
+  // untilize_block<block_ct_dim>: full_ct_dim tiles from the front of icb ->
+  // the next full_ct_dim pages of ocb, as 32 rows of full_ct_dim tiles' width.
+  void (*untilize_block)(struct tessel_kernel_ctx*, uint32_t icb, uint32_t block_ct_dim, uint32_t full_ct_dim,
+                         uint32_t ocb, const char* file, uint32_t line);
+  // pack_untilize_block (icb = an input CB) or pack_untilize_dest (icb =
+  // TESSEL_NO_CB; DST tiles from dst_offset): block_rt_dim rows of
+  // block_ct_dim tiles -> ocb from its write pointer, rows full_ct_dim tiles
+  // wide, at column block block_c_index.
+  void (*pack_untilize)(struct tessel_kernel_ctx*, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim,
+                        uint32_t full_ct_dim, uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset,
+                        const char* file, uint32_t line);
 };
 
 // dprint_tile_slice flags.

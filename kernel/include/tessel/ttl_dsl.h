@@ -175,6 +175,84 @@ inline void acquire(Block& b, bool reserved, const char* name, const char* dfb, 
   b.acquire_line = line;
 }
 
+// ttl.raw_element_read / raw_element_write / read_index: one element of a
+// block in L1, by its element coordinates (row, column) within the block
+// (leading dimensions folded into the rows). A block of tiles stores each
+// 32x32 tile as four 16x16 faces, row-major within each face.
+struct ElementSite {
+  uint32_t l1;             // the block's first byte
+  uint32_t rows, cols;     // the block's elements
+  uint32_t element_bytes;  // 2 (bfloat16) or 4 (float32, int32, uint32)
+  uint32_t tile_cols;      // tiles per row of a block of tiles; 0 for a row-major block
+  const char* what;        // the DSL call
+};
+inline uint32_t element_address(Block& b, const ElementSite& e, int32_t r, int32_t c, bool write, const char* file,
+                                uint32_t line) {
+  if (b.state == kReleased) used_after_release(b, e.what, file, line);
+  if (b.state == kCopyWrites || (write && b.state == kCopyReads)) {
+    Message m;
+    m << e.what << ": block '" << b.name << "' while a copy " << (b.state == kCopyWrites ? "into" : "from")
+      << " it (requested at line " << int32_t(b.copy_line) << ") is in flight: wait() for the copy first";
+    fail(m.text, file, line);
+  }
+  if (!write && b.state == kFresh) {
+    Message m;
+    m << e.what << ": block '" << b.name << "' is read before anything was written into it (reserved at line "
+      << int32_t(b.acquire_line) << "): its contents are undefined";
+    fail(m.text, file, line);
+  }
+  if (r < 0 || c < 0 || uint32_t(r) >= e.rows || uint32_t(c) >= e.cols) {
+    Message m;
+    m << e.what << ": element (" << r << ", " << c << ") is outside block '" << b.name << "' of " << int32_t(e.rows)
+      << "x" << int32_t(e.cols) << " elements";
+    fail(m.text, file, line);
+  }
+  if (write) b.state = kFull;
+  uint32_t index;
+  if (e.tile_cols) {
+    const uint32_t tile = (uint32_t(r) / 32) * e.tile_cols + uint32_t(c) / 32;
+    const uint32_t tr = uint32_t(r) % 32, tc = uint32_t(c) % 32;
+    index = tile * 1024 + ((tr / 16) * 2 + tc / 16) * 256 + (tr % 16) * 16 + tc % 16;
+  } else {
+    index = uint32_t(r) * e.cols + uint32_t(c);
+  }
+  return e.l1 + index * e.element_bytes;
+}
+// format: 0 float32, 1 bfloat16, 2 int32, 3 uint32.
+inline float element_read(uint32_t address, uint32_t format) {
+  uint32_t v = format == 1 ? uint32_t(*reinterpret_cast<volatile uint16_t*>(address)) << 16
+                           : *reinterpret_cast<volatile uint32_t*>(address);
+  if (format == 2) return float(int32_t(v));
+  if (format == 3) return float(v);
+  float f;
+  __builtin_memcpy(&f, &v, 4);
+  return f;
+}
+inline void element_write(uint32_t address, uint32_t format, float value) {
+  uint32_t v = bits(value);
+  if (format == 1) {
+    // Round to the nearest bfloat16, ties to even (NaN stays NaN).
+    const bool nan = (v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu);
+    const uint16_t b = nan ? uint16_t((v >> 16) | 0x40u) : uint16_t((v + 0x7FFFu + ((v >> 16) & 1u)) >> 16);
+    *reinterpret_cast<volatile uint16_t*>(address) = b;
+    return;
+  }
+  if (format == 2) v = uint32_t(int32_t(value));
+  if (format == 3) v = uint32_t(value);
+  *reinterpret_cast<volatile uint32_t*>(address) = v;
+}
+inline int32_t element_index(uint32_t address, uint32_t format, const Block& b, int32_t r, int32_t c,
+                             const char* file, uint32_t line) {
+  const float f = element_read(address, format);
+  if (!(f >= 0.0f) || f != float(int32_t(f)) || f > 2147483520.0f) {
+    Message m;
+    m << "ttl.read_index: element (" << r << ", " << c << ") of block '" << b.name
+      << "' is not a non-negative integer, so it cannot index a tensor";
+    fail(m.text, file, line);
+  }
+  return int32_t(f);
+}
+
 // A tensor slice [r0:r0+rows, c0:c0+cols] (in pages: tiles, or rows of a
 // row-major tensor, with a byte offset and length within the row) is in the
 // tensor and has the block's shape.

@@ -39,6 +39,8 @@ from .settings import settings
 from .compiler import CompileError
 from .dsl import (
     TILE_SHAPE,
+    DFBAddressScope,
+    DFBAllocationGroup,
     DataflowBuffer,
     GroupTransfer,
     compute,
@@ -46,7 +48,12 @@ from .dsl import (
     datamovement,
     grid_size,
     make_dataflow_buffer_like,
+    make_dfb,
+    make_dfb_allocation_group,
     node,
+    raw_element_read,
+    raw_element_write,
+    read_index,
 )
 from ..program import DataFormat
 from .extern import RawAddress, call_extern_func, raw_addr
@@ -69,12 +76,13 @@ from .records import (
 from .runner import Runner, emit_runner, load_runner
 from .tensor import Tensor, as_tensor
 
-# The compiler's spellings of block functions at the top level (ttl.exp, ttl.transpose, ...).
+# The compiler's spellings at the top level: every ttl.math function (ttl.exp, ttl.add, ...) and the block
+# functions (ttl.transpose, ...).
 from .block import broadcast, fill, transpose, where  # noqa: E402
-from .math import abs, cos, exp, exp2, gelu, log, max, min, neg, recip, relu, rsqrt, sigmoid, silu, sin, sqrt, \
-    square, tanh  # noqa: E402,A004
+from .dsl import signpost  # noqa: E402
 
-__all__ = [
+globals().update({_name: getattr(math, _name) for _name in math.__all__})
+__all__ = list(math.__all__) + [
     "DstPipeIdentity",
     "Pipe",
     "PipeNet",
@@ -82,26 +90,9 @@ __all__ = [
     "Semaphore",
     "SrcPipeIdentity",
     "TILE_SHAPE",
-    "abs",
     "broadcast",
-    "cos",
-    "exp",
-    "exp2",
+    "signpost",
     "fill",
-    "gelu",
-    "log",
-    "max",
-    "min",
-    "neg",
-    "recip",
-    "relu",
-    "rsqrt",
-    "sigmoid",
-    "silu",
-    "sin",
-    "sqrt",
-    "square",
-    "tanh",
     "transpose",
     "where",
     "CompileError",
@@ -117,8 +108,15 @@ __all__ = [
     "datamovement",
     "grid_size",
     "make_dataflow_buffer_like",
+    "make_dfb",
+    "make_dfb_allocation_group",
+    "DFBAddressScope",
+    "DFBAllocationGroup",
     "math",
     "node",
+    "raw_element_read",
+    "raw_element_write",
+    "read_index",
     "BufferType",
     "CoreRuntimeArgs",
     "DataFormat",

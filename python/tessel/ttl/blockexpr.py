@@ -24,6 +24,7 @@ __all__ = ["Node", "UNARY", "BINARY_SFPU", "lower_store"]
 # ttl.math functions that are one SFPU op: name -> (init, call with {d} for the register).
 UNARY = {
     "exp": ("exp_tile_init();", "exp_tile({d});"),
+    "exp_approx": ("exp_tile_init<true>();", "exp_tile<true>({d});"),
     "exp2": ("exp2_tile_init();", "exp2_tile({d});"),
     "log": ("log_tile_init();", "log_tile({d});"),
     "sqrt": ("sqrt_tile_init();", "sqrt_tile({d});"),
@@ -42,7 +43,20 @@ UNARY = {
     "cos": ("cos_tile_init();", "cos_tile({d});"),
     "floor": ("rounding_op_tile_init();", "floor_tile({d});"),
     "ceil": ("rounding_op_tile_init();", "ceil_tile({d});"),
+    # Comparisons against zero: 1.0 where true, 0.0 where false.
+    "eqz": ("eqz_tile_init();", "eqz_tile({d});"),
+    "nez": ("nez_tile_init();", "nez_tile({d});"),
+    "ltz": ("ltz_tile_init();", "ltz_tile({d});"),
+    "gtz": ("gtz_tile_init();", "gtz_tile({d});"),
+    "lez": ("lez_tile_init();", "lez_tile({d});"),
+    "gez": ("gez_tile_init();", "gez_tile({d});"),
 }
+# ttl.math comparisons of two blocks: the sign of a - b against zero. The
+# difference of two floats of one format is exact unless it overflows
+# (Sterbenz), so the test is exact; a - b of two equal infinities is NaN.
+COMPARE = {"eq": "eqz", "ne": "nez", "lt": "ltz", "gt": "gtz", "le": "lez", "ge": "gez"}
+# where(condition, true value, false value): condition 1.0 selects the true value.
+WHERE = ("where_tile_init();", "where_tile({c}, {t}, {f}, {c});")
 # Unary functions with one float parameter: name -> (init, call with {d} and {p} (the float's bits)).
 # Unary functions with an integer parameter ({p}: the integer).
 UNARY_INT = {
@@ -74,7 +88,7 @@ BINARY_FPU = {
 class Node:
     """One node of a block expression. kind: 'block' (a held block: cb,
     block), 'scalar' (value: C++ float expression), 'unary' (op, param),
-    'binary' (op), 'matmul', 'transpose'. shape: (rows, cols) in tiles
+    'binary' (op), 'where' (condition, true, false), 'matmul', 'transpose'. shape: (rows, cols) in tiles
     (None for a scalar, which broadcasts)."""
 
     kind: str
@@ -296,6 +310,11 @@ def _emit_step(emit, node, regs, per_tile, chunk, tile_index, out, reconfig, scr
         init, call = BINARY_SFPU[node.op]
         emit("  " + init)
         emit(loop + call.format(a=f"u * {per_tile}u + {regs[a]}u", b=f"u * {per_tile}u + {regs[b]}u"))
+    elif node.kind == "where":
+        c, t, f = (f"u * {per_tile}u + {regs[x]}u" for x in node.children)
+        init, call = WHERE
+        emit("  " + init)
+        emit(loop + call.format(c=c, t=t, f=f))
     elif node.kind == "unary":
         (child,) = node.children
         if node.op in UNARY:

@@ -47,6 +47,7 @@ from .compiler_values import (
     Expr,
     Group,
     Scalar,
+    Signpost,
     Transfer,
     _const,
     _describe,
@@ -74,14 +75,18 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         fn = kfn.fn
         self.file = fn.__code__.co_filename
         self.quoted_file = _escape(self.file)
-        try:
-            lines, start = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise CompileError(f"{self.file}: kernel function '{fn.__name__}': its source is not available ({e}); "
-                               "tessel compiles kernel functions from their source file") from None
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        self.func = tree.body[0]
-        self.offset = start - 1
+        if getattr(kfn, "ast", None) is not None:
+            # A thread of a unified body (unified.py): its statements, with the file's lines.
+            self.func, self.offset = kfn.ast, 0
+        else:
+            try:
+                lines, start = inspect.getsourcelines(fn)
+            except (OSError, TypeError) as e:
+                raise CompileError(f"{self.file}: kernel function '{fn.__name__}': its source is not available "
+                                   f"({e}); tessel compiles kernel functions from their source file") from None
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            self.func = tree.body[0]
+            self.offset = start - 1
         self.captured = {}
         if fn.__closure__:
             for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
@@ -468,13 +473,20 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
 
     def stmt_With(self, s):
         self.site(s)
-        blocks = []
+        blocks, zones = [], 0
         for item in s.items:
             self.naming = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
             v = self.expr(item.context_expr)
             self.naming = None
+            if isinstance(v, Signpost):
+                if item.optional_vars is not None:
+                    raise self.error("with ttl.signpost(...) takes no 'as' name", s)
+                self.emit(f'{{ DeviceZoneScopedN("{_escape(v.name)}");')
+                zones += 1
+                continue
             if not isinstance(v, Block):
-                raise self.error("with takes dataflow-buffer blocks (dfb.reserve() or dfb.wait())", item.context_expr)
+                raise self.error("with takes dataflow-buffer blocks (dfb.reserve() or dfb.wait()) or "
+                                 "ttl.signpost(name)", item.context_expr)
             if item.optional_vars is not None:
                 if not isinstance(item.optional_vars, ast.Name):
                     raise self.error("with ... as takes a name", s)
@@ -485,6 +497,8 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         for blk in sorted(blocks, key=lambda b: (b.dfb.index, self.position(b))):
             if not blk.released:
                 self.release(blk, s)
+        for _ in range(zones):
+            self.emit("}")
 
 
 # ---------------------------------------------------------------------------

@@ -4,10 +4,15 @@ releasing them (CB calls and the block-state checks of ttl_dsl.h), and
 ttl.copy between tensor slices and blocks.
 """
 
+from .. import formats
+from ..errors import warn
 from .compiler_pipes import is_pipe_end, pipe_end
-from .compiler_values import Block, Slice, Transfer, _describe, _escape
+from .compiler_values import Block, Scalar, Slice, Transfer, _describe, _escape
+from .dsl import element_size
 
 _TILE = 32
+# The formats ttl_dsl::element_read / element_write take.
+_ELEMENT_FORMATS = {"Float32": 0, "Float16_b": 1, "Int32": 2, "UInt32": 3}
 
 
 class BlockStatements:
@@ -127,6 +132,7 @@ class BlockStatements:
         matching leading dimension, the slice's other leading dimensions are
         single indices. The block holds its tiles in row-major order."""
         t = sl.tensor
+        self.check_copy_format(sl, blk, read, call)
         self.used_tensors.add(sl.index)
         if not read:
             self.ctx.written.add(sl.index)
@@ -148,7 +154,8 @@ class BlockStatements:
         if len(lead_block) > len(sizes) - 2:
             raise self.error(f"a block of shape {blk.shape} has more dimensions than the slice {sl.text}", call)
         if not t.tiled and any(d != 1 for d in lead_block):
-            raise self.error(f"a block of a row-major tensor is (rows, elements), got shape {blk.shape}", call)
+            raise self.error(f"a block of a row-major tensor is (elements,) or (rows, elements), got shape "
+                             f"{blk.shape}", call)
         name = _escape(sl.text.split("[")[0])
         # The slice's leading dimensions: the last len(lead_block) of them span the block's leading
         # dimensions (ranges of those extents), the others are single indices (or 1-wide ranges).
@@ -184,13 +191,85 @@ class BlockStatements:
                 self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {sizes[-1]}u, {rows_b}u, "
                           f"{cols_b}u, __builtin_FILE(), __builtin_LINE());")
             else:
-                from .dsl import element_size
                 es = element_size(t.dtype)
                 first = f"uint32_t(({lead}) * {sizes[-2]} + ({r0}))"
                 fn = "read_rows" if read else "write_rows"
                 self.emit(f"ttl_dsl::{fn}({acc}, {l1}, {blk.dfb.page_size}u, {first}, {rows_b}u, "
                           f"uint32_t({c0}) * {es}u, {cols_b * es}u, __builtin_FILE(), __builtin_LINE());")
         return Transfer(blk, read)
+
+    def check_copy_format(self, sl, blk, read, call):
+        """A copy moves bytes and converts nothing: a block and a tensor whose
+        elements differ in size is an error (the copy would corrupt both
+        sides' layout); of one size but different formats, a warning (the
+        bits are reinterpreted)."""
+        t, dfb = sl.tensor, blk.dfb
+        if t.dtype == dfb.dtype:
+            return
+        name = sl.text.split("[")[0]
+        sizes = [formats.tile_size(f) if t.tiled else element_size(f) for f in (t.dtype, dfb.dtype)]
+        unit = "tile" if t.tiled else "element"
+        where = (f"ttl.copy {'from' if read else 'into'} tensor '{name}' ({t.dtype.name}) "
+                 f"{'into' if read else 'from'} block '{blk.name}' of dataflow buffer '{dfb.name}' ({dfb.dtype.name})")
+        if sizes[0] != sizes[1]:
+            raise self.error(f"{where}: a copy moves bytes and converts nothing, and a {t.dtype.name} {unit} is "
+                             f"{sizes[0]} bytes, a {dfb.dtype.name} one {sizes[1]}; make the dataflow buffer like "
+                             "the tensor (or the tensor of the block's dtype)", call)
+        warn(f"{self.file}:{self.line}: {where}: the copy moves the bits unconverted (both are {sizes[0]}-byte "
+             f"{unit}s)", stacklevel=2)
+
+    # ---- one element ----
+
+    def raw_element(self, call, e):
+        """ttl.raw_element_read(blk, *coords) (a float), raw_element_write(blk,
+        *coords, value) and read_index(blk, *coords) (an int, for tensor
+        slices): one element of a block, by one coordinate per block
+        dimension, in elements (leading dimensions of a block of tiles count
+        matrices of tiles), in a data-movement kernel."""
+        what = f"ttl.{call}"
+        if self.compute:
+            raise self.error(f"{what} runs in a data-movement kernel (blocks are read and written element by element "
+                             "there)", e)
+        if e.keywords:
+            raise self.error(f"{what} takes positional arguments only", e)
+        args = self.call_args(e)
+        blk = args[0] if args else None
+        if not isinstance(blk, Block):
+            raise self.error(f"{what} takes a block first, got {_describe(blk)}", e)
+        dfb, shape = blk.dfb, tuple(blk.shape)
+        write = call == "raw_element_write"
+        if len(args) != 1 + len(shape) + write:
+            raise self.error(f"{what} of a block of shape {shape} takes {len(shape)} element coordinates"
+                             f"{' and a value' if write else ''}, got {len(args) - 1} arguments", e)
+        fmt = _ELEMENT_FORMATS.get(dfb.dtype.name)
+        if fmt is None:
+            raise self.error(f"{what}: block '{blk.name}' holds {dfb.dtype.name}; element access takes float32, "
+                             "bfloat16, int32 or uint32 blocks", e)
+        coords = [self.int_code(a, e) for a in args[1:1 + len(shape)]]
+        if dfb.tiled and len(shape) < 2:
+            raise self.error(f"{what}: a block of tiles has two or more dimensions, got shape {shape}", e)
+        # The element's row among the block's rows of elements (leading dimensions folded in).
+        unit = shape[-2] * _TILE if dfb.tiled else 1
+        row = coords[-2] if len(shape) >= 2 else "0"
+        for i in range(len(shape) - 2):
+            row = f"(({coords[i]}) * {_product(shape[i + 1:-2]) * unit} + {row})"
+        if dfb.tiled:
+            rows, cols, tile_cols = _product(shape[:-1]) * _TILE, shape[-1] * _TILE, shape[-1]
+        else:
+            rows, cols, tile_cols = _product(shape[:-1]), shape[-1], 0
+        site = (f'ttl_dsl::ElementSite{{a{blk.var}, {rows}u, {cols}u, {2 if fmt == 1 else 4}u, {tile_cols}u, '
+                f'"{what}"}}')
+        address = (f"ttl_dsl::element_address(s{blk.var}, {site}, {row}, {coords[-1]}, {'true' if write else 'false'}, "
+                   "__builtin_FILE(), __builtin_LINE())")
+        if write:
+            self.emit(f"ttl_dsl::element_write({address}, {fmt}u, {self.float_now(args[-1], e)});")
+            return ("const", None)
+        if call == "read_index":
+            value = Scalar(f"ttl_dsl::element_index({address}, {fmt}u, s{blk.var}, {row}, {coords[-1]}, "
+                           "__builtin_FILE(), __builtin_LINE())", "int")
+        else:
+            value = Scalar(f"ttl_dsl::element_read({address}, {fmt}u)", "float")
+        return self.now(value, e)  # read here, as Python would
 
     def wait_transfer(self, tx, node):
         if tx.pipe is not None:

@@ -6,8 +6,9 @@ the builtins a kernel may call on device numbers.
 
 import ast
 
-from .compiler_values import Block, DeviceSlice, Group, Scalar, Transfer, _const, _describe, _escape, _is_const
-from .dsl import DataflowBuffer, GroupTransfer, copy, grid_size, node, shape_dims
+from .compiler_values import Block, DeviceSlice, Group, Scalar, Signpost, Transfer, _const, _describe, _escape, _is_const
+from .dsl import (DataflowBuffer, GroupTransfer, copy, grid_size, node, raw_element_read, raw_element_write, read_index,
+                  shape_dims, signpost)
 from .pipes import PipeNet, expand
 from .semaphores import RemoteSemaphore, Semaphore
 
@@ -38,6 +39,8 @@ class CallStatements:
         from . import math as math_ns
         if fn is copy:
             return self.copy(e)
+        if fn in (raw_element_read, raw_element_write, read_index):
+            return self.raw_element(fn.__name__, e)
         if fn is node:
             dims = self.kwarg_const(e, "dims", 0, 2)
             return self.node_coords(dims, e)
@@ -46,6 +49,11 @@ class CallStatements:
             return ("const", shape_dims(self.ctx.grid, dims, "ttl.grid_size"))
         if fn is GroupTransfer:
             return Group()
+        if fn is signpost:
+            name = self.kwarg_const(e, "name", 0, None)
+            if not isinstance(name, str) or not name:
+                raise self.error("ttl.signpost takes a name, a non-empty constant str", e)
+            return Signpost(name)
         if fn is print:
             self.print(e)
             return ("const", None)

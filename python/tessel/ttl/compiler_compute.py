@@ -10,6 +10,10 @@ from .blockexpr import Node
 from .compiler_values import Block, CompileError, Expr, _const, _is_const, _two_d
 
 
+# ttl.add(a, b) and the others: the compiler's spellings of the block operators.
+_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+
+
 class ComputeStatements:
     # ---- compute ----
 
@@ -58,8 +62,15 @@ class ComputeStatements:
         return self.as_node(blk, e)
 
     def block_binop(self, a, sym, b, e):
+        if sym == "**":
+            # block ** n: a non-negative integer constant exponent (power_tile).
+            if not self.is_block_value(a) or not _is_const(b) or not isinstance(_const(b), int) or \
+                    isinstance(_const(b), bool) or _const(b) < 0:
+                raise self.error("'**' on a block takes a non-negative integer constant exponent (block ** 2)", e)
+            x = self.as_node(a, e)
+            return Expr(Node("unary", x.shape, [x], op="power", param=str(_const(b)), line=self.line))
         if sym not in ("+", "-", "*", "/", "@"):
-            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @)", e)
+            raise self.error(f"'{sym}' is not defined on blocks (+ - * / @ and ** with an integer)", e)
         if sym == "@":
             x, y = self.matrix_leaf(a, "@", e), self.matrix_leaf(b, "@", e)
             if x.shape is None or y.shape is None:
@@ -85,9 +96,17 @@ class ComputeStatements:
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if not self.compute:
             raise self.error(f"ttl.math.{op} runs in a compute kernel", e)
+        if op in _ARITHMETIC:
+            if len(args) != 2 or kwargs:
+                raise self.error(f"ttl.{op} takes two blocks", e)
+            return self.block_binop(args[0], _ARITHMETIC[op], args[1], e)
+        if op == "exp" and kwargs:
+            return self.exp(args, kwargs, e)
         if op in blockexpr.UNARY:
             if len(args) != 1:
                 raise self.error(f"ttl.math.{op} takes one block", e)
+            if kwargs:
+                raise self.error(f"ttl.math.{op} takes no keyword arguments, got {', '.join(sorted(kwargs))}", e)
             return self.unary(op, args[0], e)
         if op in blockexpr.UNARY_PARAM:
             value = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
@@ -97,12 +116,7 @@ class ComputeStatements:
         if op in composed.COMPOSED:
             return self.composed(op, args, kwargs, e)
         if op in ("max", "min"):
-            if len(args) != 2:
-                raise self.error(f"ttl.math.{op} takes two blocks", e)
-            x, y = self.as_node(args[0], e), self.as_node(args[1], e)
-            if x.shape is not None and y.shape is not None and x.shape != y.shape:
-                raise self.error(f"ttl.math.{op} of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
-                                 "ttl.block.broadcast to expand one)", e)
+            x, y = self.same_shape(op, args, e)
             return Expr(Node("binary", x.shape or y.shape, [x, y], op=op, line=self.line))
         if op == "fill":
             value = args[0] if args else kwargs.get("value")
@@ -124,7 +138,158 @@ class ComputeStatements:
         if op == "transpose":
             x = self.matrix_leaf(args[0], "ttl.transpose", e)
             return Expr(Node("transpose", (x.shape[1], x.shape[0]), [x], line=self.line))
+        if op in blockexpr.COMPARE:
+            x, y = self.same_shape(op, args, e)
+            diff = Node("binary", x.shape or y.shape, [x, y], op="-", line=self.line)
+            return Expr(Node("unary", diff.shape, [diff], op=blockexpr.COMPARE[op], line=self.line))
+        if op == "where":
+            return self.where(args, kwargs, e)
+        if op in ("mask", "mask_posinf", "threshold", "prelu"):
+            return self.select(op, args, kwargs, e)
+        if op in ("squeeze", "unsqueeze"):
+            return self.reshape(op, args, kwargs, e)
         raise self.error(f"ttl.math.{op} is not supported by tessel yet (it has no lowering to the compute API)", e)
+
+    def exp(self, args, kwargs, e):
+        """ttl.math.exp(x, scale=None, approx=False, skip_clamp_check=False,
+        iterations=8): e^(scale * x); approx selects exp_tile's approximate
+        mode (docs/numerics.md); skip_clamp_check does not change tessel's
+        results; iterations other than 8 (part of each tile) are refused."""
+        known = ("scale", "approx", "skip_clamp_check", "iterations")
+        unknown = sorted(set(kwargs) - set(known))
+        if unknown or len(args) != 1:
+            raise self.error("ttl.math.exp takes a block and the keywords scale, approx, skip_clamp_check, "
+                             f"iterations{'; got ' + ', '.join(unknown) if unknown else ''}", e)
+        x = self.as_node(args[0], e)
+        if x.shape is None:
+            raise self.error("ttl.math.exp takes a block", e)
+
+        def flag(name):
+            v = kwargs.get(name, ("const", False))
+            if not _is_const(v) or not isinstance(_const(v), bool):
+                raise self.error(f"ttl.math.exp: {name} must be True or False (a constant)", e)
+            return _const(v)
+
+        flag("skip_clamp_check")
+        if "iterations" in kwargs:
+            it = kwargs["iterations"]
+            if not _is_const(it) or _const(it) != 8:
+                raise self.error("ttl.math.exp: tessel models exp on whole tiles only (iterations=8); got "
+                                 f"iterations={_const(it) if _is_const(it) else 'a runtime value'}", e)
+        if kwargs.get("scale") is not None and not (_is_const(kwargs["scale"]) and _const(kwargs["scale"]) is None):
+            x = Node("binary", x.shape, [x, Node("scalar", x.shape, param=self.float_now(kwargs["scale"], e),
+                                                 line=self.line)], op="*", line=self.line)
+        return Expr(Node("unary", x.shape, [x], op="exp_approx" if flag("approx") else "exp", line=self.line))
+
+    def same_shape(self, op, args, e):
+        """The two operands of ttl.math.<op> as nodes (one may be a number),
+        of one shape."""
+        if len(args) != 2:
+            raise self.error(f"ttl.math.{op} takes two blocks", e)
+        x, y = self.as_node(args[0], e), self.as_node(args[1], e)
+        if x.shape is None and y.shape is None:
+            raise self.error(f"ttl.math.{op} takes blocks (a number for at most one of the two)", e)
+        if x.shape is not None and y.shape is not None and x.shape != y.shape:
+            raise self.error(f"ttl.math.{op} of blocks of shapes {x.shape} and {y.shape}: the shapes differ (use "
+                             "ttl.block.broadcast to expand one)", e)
+        return x, y
+
+    def where(self, args, kwargs, e):
+        """ttl.block.where(condition, true_value, false_value): per element,
+        the true value where the condition is 1.0, else the false value. The
+        values may be numbers."""
+        names = ("condition", "true_value", "false_value")
+        values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        if len(values) != 3:
+            raise self.error("ttl.block.where takes a condition block, a true value and a false value", e)
+        nodes = [self.as_node(v, e) for v in values]
+        if nodes[0].shape is None:
+            raise self.error("ttl.block.where: the condition is a block (1.0 where true, 0.0 where false)", e)
+        return self.where_node(nodes, "ttl.block.where", e)
+
+    def where_node(self, nodes, what, e):
+        shape = nodes[0].shape
+        for n in nodes[1:]:
+            if n.shape is not None and n.shape != shape:
+                raise self.error(f"{what} of blocks of shapes {shape} and {n.shape}: the shapes differ (use "
+                                 "ttl.block.broadcast to expand one)", e)
+        nodes = [n if n.shape is not None else Node("scalar", shape, param=n.param, line=self.line) for n in nodes]
+        return Expr(Node("where", shape, nodes, line=self.line))
+
+    def select(self, op, args, kwargs, e):
+        """Functions that select per element (built on where):
+        ttl.block.mask(x, m) (0 where m is 1.0), mask_posinf(x, m) (+inf
+        where m is 1.0), ttl.math.threshold(x, threshold, value) (value
+        where x > threshold), prelu(x, alpha) (alpha * x where x < 0)."""
+        space = "block" if op.startswith("mask") else "math"
+        what = f"ttl.{space}.{op}"
+        if not args or not self.is_block_value(args[0]):
+            raise self.error(f"{what} takes a block first", e)
+        x = self.as_node(args[0], e)
+
+        def number(i, name):
+            v = args[i] if len(args) > i else kwargs.get(name)
+            if v is None:
+                raise self.error(f"{what} takes {name}=", e)
+            return self.float_now(v, e)
+
+        if op == "prelu":
+            return Expr(Node("unary", x.shape, [x], op="leaky_relu", param=number(1, "alpha"), line=self.line))
+        if op == "threshold":
+            limit, value = number(1, "threshold"), number(2, "value")
+            above = Node("unary", x.shape, [Node("binary", x.shape, [x.copy(), Node("scalar", x.shape, param=limit)],
+                                                 op="-")], op="gtz")
+            return self.where_node([above, Node("scalar", x.shape, param=value), x], what, e)
+        m = args[1] if len(args) > 1 else kwargs.get("mask_blk", kwargs.get("mask"))
+        if m is None or not self.is_block_value(m):
+            raise self.error(f"{what} takes a block and a mask block (1.0 where masked)", e)
+        mask = self.as_node(m, e)
+        if mask.shape != x.shape:
+            raise self.error(f"{what} of blocks of shapes {x.shape} and {mask.shape}: the shapes differ", e)
+        masked = Node("unary", x.shape, [Node("binary", x.shape, [mask, Node("scalar", x.shape, param="1.0f")],
+                                              op="-")], op="eqz")
+        fill = "0.0f" if op == "mask" else "__builtin_inff()"
+        return self.where_node([masked, Node("scalar", x.shape, param=fill), x], what, e)
+
+    def reshape(self, op, args, kwargs, e):
+        """ttl.block.squeeze(x, dims=[...]) / unsqueeze(x, dims=[...]): the
+        block's dimensions without (squeeze; each of size 1) or with
+        (unsqueeze; positions in the result) dimensions of size 1. The tiles
+        and their order do not change."""
+        what = f"ttl.block.{op}"
+        if len(args) != 1 and not (len(args) == 2 and "dims" not in kwargs):
+            raise self.error(f"{what} takes a block and dims=[...]", e)
+        v = args[0]
+        if not self.is_block_value(v):
+            raise self.error(f"{what} takes a block", e)
+        shape = self.dims_shape(v)
+        dims_value = args[1] if len(args) == 2 else kwargs.get("dims")
+        if op == "squeeze":
+            dims = self.dims_of(dims_value, len(shape), what, e)
+            wide = [d for d in sorted(dims) if shape[d] != 1]
+            if wide:
+                raise self.error(f"{what}: dimension {wide[0]} of a block of shape {shape} has {shape[wide[0]]} "
+                                 "tiles; only dimensions of size 1 are removed", e)
+            new = tuple(s for i, s in enumerate(shape) if i not in dims)
+            if not new:
+                raise self.error(f"{what}: removing every dimension of a block of shape {shape} leaves none", e)
+        else:
+            raw = _const(dims_value) if _is_const(dims_value) else None
+            count = 1 if isinstance(raw, int) else len(raw) if isinstance(raw, (list, tuple)) else 0
+            dims = self.dims_of(dims_value, len(shape) + count, what, e)
+            rest = iter(shape)
+            new = tuple(1 if i in dims else next(rest) for i in range(len(shape) + len(dims)))
+        x = self.as_node(v, e)
+        if tuple(_two_d(new)) != x.shape and x.kind != "block" and not all(
+                n.kind in ("block", "scalar", "unary", "binary") for n in x.walk()):
+            # Tile indexing inside this tree follows its own shape: compute it first.
+            x = self.as_leaf(v, e)
+        x.shape = tuple(_two_d(new))
+        return Expr(x, new)
+
+    def dims_shape(self, v):
+        """A block value's shape in all its dimensions."""
+        return tuple(v.shape) if isinstance(v, Block) else tuple(v.dims or v.node.shape)
 
     def composed(self, op, args, kwargs, e):
         """A ttl.math function built from the engine's ops (composed.py)."""

@@ -62,11 +62,21 @@ class Slice:
         self.text = text
 
 
-class Expr:
-    """A block expression (compute kernels)."""
+class Signpost:
+    """with ttl.signpost(name): a profiler zone around the body."""
 
-    def __init__(self, node):
+    def __init__(self, name):
+        self.name = name
+
+
+class Expr:
+    """A block expression (compute kernels). dims: its shape in all its
+    dimensions when that is not node.shape (a squeezed or unsqueezed
+    block)."""
+
+    def __init__(self, node, dims=None):
         self.node = node
+        self.dims = dims
 
 
 

@@ -19,6 +19,7 @@ The functions here that only make sense inside a kernel raise when Python
 calls them.
 """
 
+import enum
 import inspect
 
 from .. import _check, formats
@@ -26,8 +27,10 @@ from .extern import current_trace
 from .records import Kernel, KernelKind
 from .tensor import as_tensor
 
-__all__ = ["DataflowBuffer", "GroupTransfer", "KernelFunction", "TILE_SHAPE", "compute", "copy", "datamovement",
-           "grid_size", "make_dataflow_buffer_like", "max_dfbs", "node"]
+__all__ = ["DFBAddressScope", "DFBAllocationGroup", "DataflowBuffer", "GroupTransfer", "KernelFunction",
+           "TILE_SHAPE", "compute", "copy", "datamovement", "grid_size", "make_dataflow_buffer_like", "make_dfb",
+           "make_dfb_allocation_group", "max_dfbs", "node", "raw_element_read", "raw_element_write",
+           "read_index", "signpost"]
 
 TILE_SHAPE = (formats.TILE_HEIGHT, formats.TILE_WIDTH)
 
@@ -67,13 +70,13 @@ class DataflowBuffer:
     was made like; a circular buffer on every core of the operation (its
     index is its creation order)."""
 
-    def __init__(self, index, tensor, shape, block_count, site):
+    def __init__(self, index, tensor, shape, block_count, site, dtype=None):
         self.index = index
-        self.tensor = tensor
+        self.tensor = tensor  # None for ttl.make_dfb
         self.shape = shape
         self.block_count = block_count
-        self.dtype = tensor.dtype
-        self.tiled = tensor.tiled
+        self.dtype = tensor.dtype if tensor is not None else dtype
+        self.tiled = tensor.tiled if tensor is not None else True
         self.site = site
         self.name = None  # the variable the kernels capture it as (set by the compiler)
 
@@ -125,25 +128,98 @@ def def_line(fn):
     return code.co_filename, code.co_firstlineno
 
 
-def make_dataflow_buffer_like(tensor, shape, block_count=2):
+class DFBAddressScope(enum.Enum):
+    """Whether a DFB may sit at a different L1 address on each node (LOCAL)
+    or must sit at one address on all (REMOTE_UNIFORM). tessel places every
+    DFB of an operation at one address on all its nodes, so both hold."""
+
+    LOCAL = "local"
+    REMOTE_UNIFORM = "remote_uniform"
+
+
+class DFBAllocationGroup:
+    """ttl.make_dfb_allocation_group(): DFBs that TT-Lang's compiler may place
+    in one L1 allocation when their lifetimes do not overlap. tessel gives
+    each DFB of a group its own circular buffer: the results are the same,
+    the L1 used is the sum of theirs (docs/ttlang.md)."""
+
+    def __repr__(self):
+        return f"<ttl.DFBAllocationGroup at {id(self):#x}>"
+
+
+def make_dfb_allocation_group():
+    return DFBAllocationGroup()
+
+
+def _placement(allocation_group, address_scope, what):
+    if allocation_group is not None and not isinstance(allocation_group, DFBAllocationGroup):
+        raise TypeError(f"{what}: allocation_group must be made by ttl.make_dfb_allocation_group(), got "
+                        f"{_check.describe(allocation_group)}")
+    if address_scope is not None and not isinstance(address_scope, DFBAddressScope):
+        try:
+            DFBAddressScope(address_scope)
+        except ValueError:
+            raise ValueError(f"{what}: address_scope must be ttl.DFBAddressScope.LOCAL, "
+                             f"ttl.DFBAddressScope.REMOTE_UNIFORM or None, got {address_scope!r}") from None
+
+
+def make_dataflow_buffer_like(tensor, shape, block_count=2, *, allocation_group=None, address_scope=None):
     """A dataflow buffer of blocks of `shape` (tiles of a tiled tensor, elements
-    of a row-major one) with tensor's dtype, block_count blocks deep."""
-    trace = current_trace("ttl.make_dataflow_buffer_like")
+    of a row-major one) with tensor's dtype, block_count blocks deep.
+    allocation_group and address_scope: see DFBAllocationGroup and
+    DFBAddressScope."""
     what = "ttl.make_dataflow_buffer_like"
+    trace = current_trace(what)
     t = as_tensor(tensor, f"{what}: tensor")
+    _placement(allocation_group, address_scope, what)
+    return _add_dfb(trace, what, t, shape, block_count, None)
+
+
+def make_dfb(dtype, shape, block_count=2, tile=TILE_SHAPE, *, allocation_group=None, address_scope=None):
+    """A dataflow buffer of blocks of `shape` tiles of `dtype` (a format name
+    such as "bf16" or "float32", a ttnn.DataType, a tessel.DataFormat or a
+    torch dtype) with no tensor it is made like, block_count blocks deep."""
+    what = "ttl.make_dfb"
+    trace = current_trace(what)
+    from . import dtype_utils
+
+    dtype_utils.normalize_tile_dimensions(tile)
+    _placement(allocation_group, address_scope, what)
+    return _add_dfb(trace, what, None, shape, block_count, dfb_format(dtype, f"{what}: dtype"))
+
+
+def dfb_format(dtype, what):
+    """The tessel.DataFormat of a make_dfb dtype."""
+    from ..ttnn.types import DataType
+    from . import dtype_utils
+
+    if isinstance(dtype, formats.DataFormat):
+        return dtype
+    if isinstance(dtype, DataType):
+        return dtype.format
+    if isinstance(dtype, str):
+        return dtype_utils.format_name_to_ttnn_dtype(dtype).format
+    if type(dtype).__module__.split(".")[0] == "torch":
+        return dtype_utils.torch_dtype_to_ttnn_datatype(dtype).format
+    raise TypeError(f"{what} must be a format name ('bf16', 'float32', ...), a ttnn.DataType, a tessel.DataFormat "
+                    f"or a torch dtype, got {_check.describe(dtype)}")
+
+
+def _add_dfb(trace, what, tensor, shape, block_count, dtype):
     if not isinstance(shape, (tuple, list)) or not shape:
         raise TypeError(f"{what}: shape must be a tuple of block dimensions, got {_check.describe(shape)}")
     shape = tuple(_check.integer(d, f"{what}: shape[{i}]", 1, 1 << 16, "a positive integer")
                   for i, d in enumerate(shape))
-    if not t.tiled and len(shape) != 2:
-        raise ValueError(f"{what}: a block of a row-major tensor is (rows, elements), got shape {shape}")
+    if tensor is not None and not tensor.tiled and any(d != 1 for d in shape[:-2]):
+        raise ValueError(f"{what}: a block of a row-major tensor is (elements,) or (rows, elements), with any "
+                         f"dimensions before those of size 1; got shape {shape}")
     block_count = _check.integer(block_count, f"{what}: block_count", 1, 1 << 16, "a positive integer")
-    site = _site()
+    site = _site(3)
     limit = max_dfbs(trace.tensors[0].buffer.device if trace.tensors else None)
     if len(trace.dfbs) >= limit:
         raise ValueError(f"{site[0]}:{site[1]}: {what}: this would be dataflow buffer number {len(trace.dfbs) + 1}; "
                          f"an operation has at most {limit} on this device (a core's circular buffers)")
-    dfb = DataflowBuffer(len(trace.dfbs), t, shape, block_count, site)
+    dfb = DataflowBuffer(len(trace.dfbs), tensor, shape, block_count, site, dtype)
     trace.dfbs.append(dfb)
     return dfb
 
@@ -157,6 +233,7 @@ class KernelFunction:
         self.kind = kind
         self.selector = selector
         self.site = site
+        self.ast = None  # the FunctionDef to compile when it is not fn's source (a unified body's thread)
 
     @property
     def name(self):
@@ -231,6 +308,35 @@ def node(dims=2):
 
 def copy(src, dst):
     raise _in_kernel_only("ttl.copy()")
+
+
+def raw_element_read(block, *coords):
+    raise _in_kernel_only("ttl.raw_element_read()")
+
+
+def raw_element_write(block, *coords_and_value):
+    raise _in_kernel_only("ttl.raw_element_write()")
+
+
+def read_index(block, *coords):
+    raise _in_kernel_only("ttl.read_index()")
+
+
+class signpost:
+    """`with ttl.signpost("name"):` in a kernel function marks a profiler
+    zone around its body (a DeviceZoneScopedN zone of that name: the device
+    profiler's CSV and the trace show it). Outside kernels it does nothing."""
+
+    def __init__(self, name):
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"ttl.signpost: the name must be a non-empty str, got {name!r}")
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 class GroupTransfer:

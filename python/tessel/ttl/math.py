@@ -11,10 +11,11 @@ from .composed import COMPOSED
 __all__ = []
 
 # The functions the compiler lowers, and the spec's others (a clear compile error).
-_LOWERED = (sorted(blockexpr.UNARY) + sorted(blockexpr.UNARY_PARAM) + ["max", "min", "reduce_sum", "reduce_max",
-                                                                        "typecast"] + sorted(COMPOSED))
-_NOT_YET = ["asin", "acos", "atan", "asinh", "acosh", "atanh", "signbit", "round", "prelu", "threshold", "erf", "erfc",
-            "erfinv", "isnan", "isinf", "gt", "lt", "ge", "le", "eq", "ne"]
+_LOWERED = (sorted(set(blockexpr.UNARY) - set(blockexpr.COMPARE.values()) - {"exp_approx"}) + sorted(blockexpr.UNARY_PARAM) + sorted(blockexpr.COMPARE)
+            + ["max", "min", "reduce_sum", "reduce_max", "typecast", "threshold", "prelu", "add", "sub", "mul", "div"]
+            + sorted(COMPOSED))
+_NOT_YET = ["asin", "acos", "atan", "asinh", "acosh", "atanh", "signbit", "round", "erf", "erfc", "erfinv", "isnan",
+            "isinf"]
 
 
 def _marker(name):

@@ -34,10 +34,12 @@ from ..device import Device
 from ..errors import DeadlockError, KernelError, KernelFault, ProgramError, ValidationError
 from ..ttnn.staging import stage
 from .dsl_plan import ComputeOptions, compile_functions, dsl_fingerprint, dsl_legend
+from .profile import print_zones
 from .extern import TensorLayout, Trace, aliasing, describe_selector, kernel_source, tracing
 from .records import FabricManagerClaim, FabricTopology, Kernel, KernelKind, ProgramRuntimeResources
 from .settings import settings
 from .tensor import Tensor, as_tensor
+from .unified import unified_body
 
 __all__ = ["Operation", "operation"]
 
@@ -168,6 +170,8 @@ class Operation:
         self.fabric_topology = fabric_topology
         self._fn = fn
         self._params = _parameters(fn, self.name)
+        # A unified body (its kernel statements in the body itself) runs through its thread split.
+        self._body = unified_body(fn) or fn
         kernels, claims = _captures(fn)
         # Check every capture before binding any, so a failed decoration binds nothing.
         for error in [k._binding_error(self, var) for var, k in kernels] + [c._binding_error(self) for c in claims]:
@@ -253,6 +257,8 @@ class Operation:
             t = device.last_run_timing()
             print(f"[tessel] operation '{self.name}': {t.device_cycles} cycles ({t.device_us:.1f} us at "
                   f"{t.clock_mhz:g} MHz)", file=sys.stderr)
+        if settings.profile and device.profiler_enabled:
+            print_zones(device, self.name)
 
     @property
     def lifetimes(self):
@@ -286,7 +292,7 @@ class Operation:
         plan = self._plans.get(key)
         if plan is not None and not plan.functions:
             return plan
-        trace = tracing(Trace(self, tensors, self.grid), self._fn, tensors if args is None else args)
+        trace = tracing(Trace(self, tensors, self.grid), self._body, tensors if args is None else args)
         if plan is not None:
             fingerprint = dsl_fingerprint(trace)
             if fingerprint == plan.fingerprint:

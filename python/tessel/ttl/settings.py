@@ -5,8 +5,8 @@ hand before a program opens its device.
     from tessel.ttl.settings import settings
     settings.keep_kernels = "generated/"   # write every generated kernel there
 
-One process-wide object; ttnn.open_device reads arch, grid, policy, trace
-and timing when it opens a device (ttnn.open_mesh_device too, and
+One process-wide object; ttnn.open_device reads arch, grid, policy, trace,
+timing and profile when it opens a device (ttnn.open_mesh_device too, and
 num_devices, the devices the machine has), the DSL compiler reads
 keep_kernels when it generates a kernel.
 """
@@ -23,6 +23,7 @@ class Settings:
     policy: "str | None" = None  # the scheduling policy devices open with (None: deterministic)
     trace: "str | None" = None  # a Perfetto trace file devices write (None: none)
     timing: bool = False  # print each operation's cycle estimate
+    profile: bool = False  # record the device profiler's zones and print each operation's (ttl.signpost)
     keep_kernels: "str | None" = None  # a directory every generated kernel's C++ is written to
     num_devices: "int | None" = None  # the devices the machine has (None: TESSEL_MESH's, else 8)
 

@@ -58,6 +58,9 @@ def parser():
                         "write FILE's name with .device<N> before the extension")
     p.add_argument("--timing", action="store_true",
                    help="estimate cycles and print each operation's estimate on stderr")
+    p.add_argument("--profile", action="store_true",
+                   help="record the device profiler's zones and print, after each operation, those its kernels "
+                        "marked (with ttl.signpost(name): ...) with their durations in cycles")
     p.add_argument("--keep-kernels", metavar="DIR",
                    help="write the C++ of every kernel the DSL compiler generates (and of ttnn's own "
                         "operations) to DIR")
@@ -75,6 +78,7 @@ def _apply(options):
     settings.policy = options.policy
     settings.trace = os.path.abspath(options.trace) if options.trace else None
     settings.timing = options.timing
+    settings.profile = options.profile
     settings.keep_kernels = os.path.abspath(options.keep_kernels) if options.keep_kernels else None
     settings.num_devices = options.num_devices
     # print() in kernels shows, as in TT-Lang (TESSEL_DPRINT_CORES narrows it).

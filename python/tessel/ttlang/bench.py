@@ -8,7 +8,11 @@ when it is installed, as ratios. Each line is `<figure> <value> <unit>`.
   tessel.ttlang` with a warm kernel cache, and under `tt-lang-sim`;
 - cold: the first call in a process with an empty kernel cache (trace the
   body, compile the kernels to C++, JIT-build them, run);
-- compile: DSL -> C++ per kernel function.
+- compile: DSL -> C++ per kernel function;
+- host reference: the workload's arithmetic as one numpy call in float32
+  (`a * b + c`; `a @ b` through the host's BLAS on all its cores), the
+  floor under any simulator that computes the values, with both
+  simulators' run times as multiples of it.
 
 Options: --quick (smaller sizes), --no-sim (tessel only).
 """
@@ -96,6 +100,19 @@ ttnn.close_device(device)
 """
 
 
+def _host_reference(kind, shape, repeats=3):
+    arrays, _ = _inputs(kind, shape, np.random.default_rng(0))
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        if kind == "eltwise":
+            arrays[0] * arrays[1] + arrays[2]
+        else:
+            arrays[0] @ arrays[1]
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def _process(case, shape, command, env=None):
     kind, block, grid, _ = CASES[case]
     with tempfile.TemporaryDirectory() as d:
@@ -150,9 +167,13 @@ def main(argv=None):
         label = case if not options.quick else f"{case} (quick {shape})"
         ours = _run_time(ttl, ttnn, case, shape, 3)
         print(f"{label}: tessel run {ours * 1e3:.1f} ms")
+        host = _host_reference(kind, shape)
+        multiples = f"tessel {ours / host:.1f}x"
         if sim:
             theirs = _run_time(*sim, case, shape, 1)
             print(f"{label}: tt-lang-sim run {theirs * 1e3:.1f} ms, tessel {theirs / ours:.1f}x faster")
+            multiples += f", tt-lang-sim {theirs / host:.1f}x"
+        print(f"{label}: host reference (numpy float32) {host * 1e3:.2f} ms; {multiples} of it")
         env = dict(os.environ)
         with tempfile.TemporaryDirectory() as cold:
             env_cold = dict(env, TESSEL_CACHE_DIR=cold)

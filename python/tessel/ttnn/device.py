@@ -64,7 +64,7 @@ class Device:
             options["policy"] = settings.policy
         self = object.__new__(cls)
         self._device = TesselDevice.open(grid=settings.grid, trace=trace, timing=True if settings.timing else None,
-                                         **options)
+                                         profiler=True if settings.profile else None, **options)
         self._id = device_id
         self._programs = collections.OrderedDict()
         _OPEN.add(self)

@@ -275,7 +275,7 @@ def run_eltwise(device, op, inputs, out, words, compile_params, name):
                                           ReaderDataMovementConfig(compile_args=compile_args))
         unpack = (UnpackToDestMode.UnpackToDestFp32,) * len(inputs) if fp32 and op.engine == "SFPU" else ()
         config = ComputeConfig(math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=fp32, unpack_to_dest_mode=unpack)
-        compute = _kernel(p, _compute_source(op, inputs[0].dtype, compile_params),
+        compute = _kernel(p, _compute_source(op, inputs[0].dtype, compile_params, [t.dtype for t in inputs]),
                                            f"ttnn_{op.name}.cpp", cores, config)
         writer = _kernel(p, _WRITER.format(cb=_CB_OUT), "ttnn_writer.cpp", cores,
                                           WriterDataMovementConfig(compile_args=_accessor(out)))

@@ -30,11 +30,11 @@
 
 import enum
 import os
-import warnings
 
 import numpy as np
 
 from .. import _check
+from ..errors import TesselWarning, warn
 from ..ttl.settings import settings
 from .device import Device, trace_path
 from .tensor import Tensor
@@ -84,7 +84,7 @@ def get_num_devices() -> int:
     return num_devices()
 
 
-class FabricWarning(UserWarning):
+class FabricWarning(TesselWarning):
     """A likely bug in a mesh program that tessel still runs: a collective on
     a mesh opened without a fabric config."""
 
@@ -322,9 +322,7 @@ def all_reduce(input_tensor, cluster_axis=None, *, memory_config=None, num_links
         message = (f"{what}: the mesh device was opened with FabricConfig.DISABLED, and ttnn's collectives move data "
                    "over the fabric: call ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D) before "
                    "ttnn.open_mesh_device")
-        if os.environ.get("TESSEL_STRICT", "") == "1":
-            raise ValueError(message + " (TESSEL_STRICT=1 makes this an error)")
-        warnings.warn(message, FabricWarning, stacklevel=2)
+        warn(message, FabricWarning)
     rows, cols = mesh.shape
     if cluster_axis is None:
         groups = [list(range(rows * cols))]

@@ -6,7 +6,8 @@ simulated device where their tensors live (kernels.py).
 
 Element-wise ops take TILE_LAYOUT tensors of one shape on one device (or a
 number for the second operand of a binary op, made into a tensor of the
-first's shape on its device); the result has the first input's dtype and
+first's shape on its device; host tensors run on device copies, and a
+result of host inputs is a host tensor); the result has the first input's dtype and
 memory config unless dtype= / memory_config= say otherwise. On mesh
 tensors an op runs once per device, shard by shard, and returns a mesh
 tensor. The compute kernels are tessel.ops' op table's rows (HiFi4, a
@@ -46,7 +47,19 @@ def _tiled(value, what):
 
 
 def _per_shard(what, tensors, run):
-    """Run `run(*device_tensors)` on each device of the inputs' mesh, or once."""
+    """Run `run(*device_tensors)` on each device of the inputs' mesh, or once.
+    Host tensors (programs written for TT-Lang's simulator make them) run on
+    device copies (staging.py); when every input is on the host, so is the
+    result."""
+    hosts = sum(isinstance(t, Tensor) and t._host is not None for t in tensors)
+    if hosts:
+        from .staging import stage
+
+        staged, _ = stage(tuple(tensors), what)
+        out = _per_shard(what, staged, run)
+        if hosts == sum(isinstance(t, Tensor) for t in tensors):
+            return Tensor._on_host(out._values(), out.dtype, out.layout)
+        return out
     meshes = {id(t._mesh): t._mesh for t in tensors if isinstance(t, Tensor) and t._mesh is not None}
     if not meshes:
         return run(*tensors)
