@@ -106,6 +106,16 @@ void kernel_main() {
     eqz_tile_init(); // @eqz_tile_init
     lt_int_tile<DataFormat::Int32>(0, 1, 0); // @lt_int_tile
     break;
+  case 7: // the older spellings of where, without the format: DST 0 = a != 0 ? b : -7, DST 1 = a != 0 ? a : b
+    fill_tile_init();
+    fill_tile(2, -7.0f);
+    where_tile_init();
+    where_fp32_tile(0, 0, 1, 3);
+    where_tile(0, 1, 2, 0);
+    copy_tile(0, 0, 4);
+    where_tile(4, 4, 3, 1);
+    pack(0, 2);
+    return;
   }
   pack(0, 1);
 }
@@ -198,6 +208,20 @@ TEST_F(SfpuKernelTest, OpsByTheirMetaliumSpelling) {
   EXPECT_GT(zeros, 0u); // the inputs reach both sides of each condition
   EXPECT_GT(integers, 0u);
   EXPECT_LT(integers, kTileHW);
+}
+
+TEST_F(SfpuKernelTest, OlderWhereSpellings) {
+  Program program = build(7, 2);
+  device_->command_queue().enqueue_program(program);
+  std::vector<uint8_t> bytes(2 * tile_size(DataFormat::Float16_b));
+  out_->read(bytes.data(), bytes.size());
+  const std::vector<float> got = unpack_tiles(bytes, DataFormat::Float16_b);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const float a = a_[i], b = b_[i];
+    ASSERT_EQ(got[i], a != 0 ? b : -7.0f) << "where_tile at " << i;
+    // DST 3 = a != 0 ? a : b, selected again by a (from CB 0, as DST 0 now holds the first result).
+    ASSERT_EQ(got[kTileHW + i], a != 0 ? a : b) << "where_fp32_tile, where_tile at " << i;
+  }
 }
 
 TEST_F(SfpuKernelTest, MostRecentInitMustConfigureTheOp) {

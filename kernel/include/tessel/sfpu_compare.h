@@ -184,6 +184,14 @@ ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t od
                 "where_tile supports Float32, Float16_b, Int32 and UInt32");
   tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_WHERE, idst0, idst1, idst2, odst, TESSEL_SITE);
 }
+// Older Metalium's spellings, without the format: where_tile for 16-bit
+// tiles, where_fp32_tile for 32-bit ones (the same select here).
+ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_WHERE, idst0, idst1, idst2, odst, TESSEL_SITE);
+}
+ALWI void where_fp32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_WHERE, idst0, idst1, idst2, odst, TESSEL_SITE);
+}
 
 } // namespace ckernel
 
