@@ -138,10 +138,11 @@ def _sfpu(name, reference, domain, doc, *, call=None, init=None, tile=None, para
               tolerances=EXACT)
 
 
-def _sfpu_binary(name, reference, b_domain, doc):
+def _sfpu_binary(name, reference, b_domain, doc, *, a_domain=None, init=None, tile=None):
     call = f"{name}_tile"
-    return Op(name=name, call=call, engine="SFPU", arity=2, init=f"{call}_init();", tile=f"{call}(0, 1, 0);",
-              reference=reference, domains=(_SYMMETRIC, b_domain), doc=doc, tolerances=EXACT)
+    return Op(name=name, call=call, engine="SFPU", arity=2, init=init or f"{call}_init();",
+              tile=tile or f"{call}(0, 1, 0);", reference=reference, domains=(a_domain or _SYMMETRIC, b_domain),
+              doc=doc, tolerances=EXACT)
 
 
 def _fpu(name, reference, doc):
@@ -152,6 +153,46 @@ def _fpu(name, reference, doc):
 
 
 _erfc = np.frompyfunc(math.erfc, 1, 1)
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _math(f):
+    """A float64 array function of a math-module function."""
+    vectorized = np.frompyfunc(f, 1, 1)
+    return lambda x: vectorized(x).astype(np.float64)
+
+
+def _erfinv(x):
+    """The y with erf(y) = x: a closed-form start, then Newton steps."""
+    ln = np.log((1.0 - x) * (1.0 + x))
+    k = 2.0 / (math.pi * 0.147) + ln / 2.0
+    y = np.sign(x) * np.sqrt(np.sqrt(k * k - ln / 0.147) - k)
+    for _ in range(5):
+        y = y - (_erf(y).astype(np.float64) - x) / (2.0 / math.sqrt(math.pi) * np.exp(-y * y))
+    return y
+
+
+def _where(condition):
+    return np.where(condition, 1.0, 0.0)
+
+
+def _scalar(name, reference, doc):
+    """Arithmetic with a scalar (binop_with_scalar.h)."""
+    return _sfpu(name, reference, _SYMMETRIC, doc, init="binop_with_scalar_tile_init();",
+                 tile=f"{name}_tile(0, {{scalar}});", params=(Param("scalar", "float", "the scalar", 2.5),))
+
+
+def _compare(name, reference, doc):
+    """Comparison with a scalar (comp.h): 1 / 0."""
+    return _sfpu(name, reference, Domain(-2.0, 2.0), doc, tile=f"{name}_tile(0, {{value}});",
+                 params=(Param("value", "float", "the scalar compared with", 0.5),))
+
+
+def _int_compare(name, reference, doc):
+    """Comparison of two integer tiles (binary_comp.h): 1 / 0."""
+    call = f"{name}_tile"
+    return _sfpu_binary(name, reference, _SYMMETRIC, doc, init=f"{call}_init<DataFormat::Int32>();",
+                        tile=f"{call}<DataFormat::Int32>(0, 1, 0);")
 
 
 def _gelu(x):
@@ -229,6 +270,88 @@ OPS = (
           "rounds to bfloat16", tile="typecast_tile<{in_format}, {to}>(0);",
           params=(Param("to", "output_format", "the output format, one of " + ", ".join(TYPECAST_FORMATS),
                         "Int32"),)),
+    # Comparisons with zero and with a scalar: 1 where they hold, else 0.
+    _sfpu("eqz", lambda x: _where(x == 0.0), Domain(-2.0, 2.0), "1 where a == 0, else 0"),
+    _sfpu("nez", lambda x: _where(x != 0.0), Domain(-2.0, 2.0), "1 where a != 0, else 0"),
+    _sfpu("ltz", lambda x: _where(x < 0.0), Domain(-2.0, 2.0), "1 where a < 0, else 0"),
+    _sfpu("gtz", lambda x: _where(x > 0.0), Domain(-2.0, 2.0), "1 where a > 0, else 0"),
+    _sfpu("lez", lambda x: _where(x <= 0.0), Domain(-2.0, 2.0), "1 where a <= 0, else 0"),
+    _sfpu("gez", lambda x: _where(x >= 0.0), Domain(-2.0, 2.0), "1 where a >= 0, else 0"),
+    _compare("unary_eq", lambda x, *, value: _where(x == value), "1 where a == value, else 0"),
+    _compare("unary_ne", lambda x, *, value: _where(x != value), "1 where a != value, else 0"),
+    _compare("unary_gt", lambda x, *, value: _where(x > value), "1 where a > value, else 0"),
+    _compare("unary_lt", lambda x, *, value: _where(x < value), "1 where a < value, else 0"),
+    _compare("unary_ge", lambda x, *, value: _where(x >= value), "1 where a >= value, else 0"),
+    _compare("unary_le", lambda x, *, value: _where(x <= value), "1 where a <= value, else 0"),
+    # Classification and logic.
+    _sfpu("isinf", lambda x: _where(np.isinf(x)), _SYMMETRIC, "1 where a is infinite, else 0"),
+    _sfpu("isposinf", lambda x: _where(np.isposinf(x)), _SYMMETRIC, "1 where a is +inf, else 0"),
+    _sfpu("isneginf", lambda x: _where(np.isneginf(x)), _SYMMETRIC, "1 where a is -inf, else 0"),
+    _sfpu("isnan", lambda x: _where(np.isnan(x)), _SYMMETRIC, "1 where a is NaN, else 0"),
+    _sfpu("isfinite", lambda x: _where(np.isfinite(x)), _SYMMETRIC, "1 where a is finite, else 0"),
+    _sfpu("signbit", lambda x: _where(np.signbit(x)), _SYMMETRIC, "1 where a's sign bit is set, else 0"),
+    _sfpu("logical_not", lambda x: _where(x == 0.0), Domain(-2.0, 2.0), "1 where a == 0, else 0",
+          tile="logical_not_tile<(DataFormat){in_format}>(0);"),
+    _sfpu("heaviside", lambda x, *, value: np.where(x < 0.0, 0.0, np.where(x > 0.0, 1.0, value)), Domain(-2.0, 2.0),
+          "0 where a < 0, 1 where a > 0, value at 0", tile="heaviside_tile(0, {value});",
+          params=(Param("value", "float", "the result at zero", 0.5),)),
+    # Special and inverse functions.
+    _sfpu("erf", _math(math.erf), Domain(-3.0, 3.0), "erf(a)", init="erf_tile_init<false>();",
+          tile="erf_tile<false>(0);"),
+    _sfpu("erfc", _math(math.erfc), Domain(-2.0, 4.0), "erfc(a) = 1 - erf(a)"),
+    _sfpu("erfinv", _erfinv, Domain(-0.9, 0.9), "erfinv(a), the y with erf(y) = a"),
+    _sfpu("tan", np.tan, Domain(-1.4, 1.4), "tan(a)"),
+    _sfpu("asin", np.arcsin, Domain(-1.0, 1.0), "asin(a)"),
+    _sfpu("acos", np.arccos, Domain(-1.0, 1.0), "acos(a)"),
+    _sfpu("atan", np.arctan, Domain(-10.0, 10.0), "atan(a)"),
+    _sfpu("sinh", np.sinh, Domain(-5.0, 5.0), "sinh(a)"),
+    _sfpu("cosh", np.cosh, Domain(-5.0, 5.0), "cosh(a)"),
+    _sfpu("asinh", np.arcsinh, Domain(-10.0, 10.0), "asinh(a)"),
+    _sfpu("acosh", np.arccosh, Domain(1.0, 10.0), "acosh(a)"),
+    _sfpu("atanh", np.arctanh, Domain(-0.9, 0.9), "atanh(a)"),
+    _sfpu("log1p", np.log1p, Domain(-0.5, 10.0), "ln(1 + a)"),
+    _sfpu("expm1", np.expm1, Domain(-5.0, 5.0), "e^a - 1"),
+    _sfpu("log_with_base", lambda x, *, base_scale: np.log(x) * base_scale, Domain(0.25, 12.0),
+          "ln(a) * base_scale (base_scale = 1 / ln(base))", tile="log_with_base_tile(0, {base_scale});",
+          params=(Param("base_scale", "float", "1 / ln(base)", 1.0 / math.log(2.0)),)),
+    # More rounding (rounding_op_tile_init configures floor, ceil and these).
+    _sfpu("trunc", np.trunc, Domain(-8.0, 8.0), "trunc(a), a rounded toward zero",
+          init="rounding_op_tile_init();"),
+    _sfpu("frac", lambda x: x - np.trunc(x), Domain(-8.0, 8.0), "a - trunc(a)", init="rounding_op_tile_init();"),
+    _sfpu("round", lambda x, *, decimals: np.round(x, decimals), Domain(-8.0, 8.0),
+          "a rounded half to even at `decimals` decimal places", init="rounding_op_tile_init();",
+          tile="round_tile(0, (int32_t){decimals});",
+          params=(Param("decimals", "int", "the decimal places", 1),)),
+    # More activations.
+    _sfpu("elu", lambda x, *, alpha: np.where(x > 0.0, x, alpha * np.expm1(x)), _SYMMETRIC,
+          "a where a > 0, else alpha (e^a - 1)", tile="elu_tile(0, {alpha});",
+          params=(Param("alpha", "float", "the scale below zero", 0.5),)),
+    _sfpu("selu", lambda x, *, scale, alpha: scale * np.where(x > 0.0, x, alpha * np.expm1(x)), _SYMMETRIC,
+          "scale (a where a > 0, else alpha (e^a - 1))", tile="selu_tile(0, {scale}, {alpha});",
+          params=(Param("scale", "float", "the scale", 1.0507009873554805),
+                  Param("alpha", "float", "the scale below zero", 1.6732632423543772))),
+    _sfpu("prelu", lambda x, *, slope: np.where(x < 0.0, x * slope, x), _SYMMETRIC,
+          "a * slope where a < 0, else a", tile="prelu_tile(0, {slope});",
+          params=(Param("slope", "float", "the slope below zero", 0.25),)),
+    _sfpu("hardsigmoid", lambda x: np.clip(x / 6.0 + 0.5, 0.0, 1.0), _SYMMETRIC, "clamp(a / 6 + 1/2, 0, 1)"),
+    _sfpu("hardswish", lambda x: x * np.clip(x / 6.0 + 0.5, 0.0, 1.0), _SYMMETRIC, "a * hardsigmoid(a)"),
+    _sfpu("softsign", lambda x: x / (1.0 + np.abs(x)), _SYMMETRIC, "a / (1 + |a|)"),
+    _sfpu("hardtanh", lambda x, *, low, high: np.clip(x, low, high), _SYMMETRIC, "a clamped to [low, high]",
+          tile="hardtanh_tile(0, {low}, {high});",
+          params=(Param("low", "float", "the lower limit", -0.5), Param("high", "float", "the upper limit", 2.0))),
+    _sfpu("clamp", lambda x, *, low, high: np.clip(x, low, high), _SYMMETRIC, "a clamped to [low, high]",
+          tile="clamp_tile(0, {low}, {high});",
+          params=(Param("low", "float", "the lower limit", -1.5), Param("high", "float", "the upper limit", 0.75))),
+    _sfpu("threshold", lambda x, *, threshold, value: np.where(x > threshold, x, value), _SYMMETRIC,
+          "a where a > threshold, else value", tile="threshold_tile(0, {threshold}, {value});",
+          params=(Param("threshold", "float", "the threshold", 1.0),
+                  Param("value", "float", "the value at or below it", -7.0))),
+    # Arithmetic with a scalar.
+    _scalar("add_unary", lambda x, *, scalar: x + scalar, "a + scalar"),
+    _scalar("sub_unary", lambda x, *, scalar: x - scalar, "a - scalar"),
+    _scalar("mul_unary", lambda x, *, scalar: x * scalar, "a * scalar"),
+    _scalar("div_unary", lambda x, *, scalar: x / scalar, "a / scalar"),
+    _scalar("rsub_unary", lambda x, *, scalar: scalar - x, "scalar - a"),
     # Binary SFPU ops between DST tiles.
     _sfpu_binary("add_binary", np.add, _SYMMETRIC, "a + b"),
     _sfpu_binary("sub_binary", np.subtract, _SYMMETRIC, "a - b"),
@@ -236,6 +359,20 @@ OPS = (
     _sfpu_binary("div_binary", np.divide, Domain(0.25, 4.0, signed_magnitude=True), "a / b"),
     _sfpu_binary("binary_max", np.maximum, _SYMMETRIC, "max(a, b)"),
     _sfpu_binary("binary_min", np.minimum, _SYMMETRIC, "min(a, b)"),
+    _sfpu_binary("rsub_binary", lambda x, y: y - x, _SYMMETRIC, "b - a"),
+    _sfpu_binary("power_binary", np.power, Domain(-3.0, 3.0), "a^b", a_domain=Domain(0.25, 4.0)),
+    _sfpu_binary("div_no_nan_binary", lambda x, y: np.where(y == 0.0, 0.0, x / np.where(y == 0.0, 1.0, y)),
+                 Domain(0.25, 4.0, signed_magnitude=True), "a / b, or 0 where b == 0", init="div_binary_tile_init();"),
+    _sfpu_binary("eq_binary", lambda x, y: _where(x == y), _SYMMETRIC, "1 where a == b, else 0"),
+    _sfpu_binary("ne_binary", lambda x, y: _where(x != y), _SYMMETRIC, "1 where a != b, else 0"),
+    _sfpu_binary("lt_binary", lambda x, y: _where(x < y), _SYMMETRIC, "1 where a < b, else 0"),
+    _sfpu_binary("gt_binary", lambda x, y: _where(x > y), _SYMMETRIC, "1 where a > b, else 0"),
+    _sfpu_binary("le_binary", lambda x, y: _where(x <= y), _SYMMETRIC, "1 where a <= b, else 0"),
+    _sfpu_binary("ge_binary", lambda x, y: _where(x >= y), _SYMMETRIC, "1 where a >= b, else 0"),
+    _int_compare("lt_int", lambda x, y: _where(x < y), "1 where a < b, else 0 (the integer comparison)"),
+    _int_compare("gt_int", lambda x, y: _where(x > y), "1 where a > b, else 0 (the integer comparison)"),
+    _int_compare("le_int", lambda x, y: _where(x <= y), "1 where a <= b, else 0 (the integer comparison)"),
+    _int_compare("ge_int", lambda x, y: _where(x >= y), "1 where a >= b, else 0 (the integer comparison)"),
     # FPU element-wise ops between CB tiles (HiFi4: exact products).
     _fpu("add", np.add, "a + b"),
     _fpu("sub", np.subtract, "a - b"),

@@ -38,7 +38,9 @@ void ComputeState::reset() {
   op_init_line = 0;
   fmt_a = fmt_b = fmt_pack = DataFormat::Invalid;
   fmt_a_site = fmt_b_site = fmt_pack_site = sfpu_site = unpack_binary_site = {};
-  sfpu_mask = sfpu_binary_mask = 0;
+  sfpu_ops.reset();
+  sfpu_binary_ops.reset();
+  sfpu_ternary_ops.reset();
   l1_acc = false;
   layout = {};
   math_holds = pack_holds = legacy = false;

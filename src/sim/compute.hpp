@@ -20,6 +20,7 @@
 // holds. Everything is reset when a compute kernel is launched.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <string>
 
@@ -78,9 +79,11 @@ struct ComputeState {
   DataFormat fmt_a = DataFormat::Invalid, fmt_b = DataFormat::Invalid, fmt_pack = DataFormat::Invalid;
   InitSite fmt_a_site, fmt_b_site, fmt_pack_site;
 
-  // SFPU: the ops the most recent SFPU init configured (bit per op).
-  uint32_t sfpu_mask = 0;
-  uint32_t sfpu_binary_mask = 0;
+  // SFPU: the ops the most recent SFPU init configured (one set per arity;
+  // an init configures ops of one arity, so two of the sets are empty).
+  std::bitset<TESSEL_SFPU_OP_COUNT> sfpu_ops;
+  std::bitset<TESSEL_SFPU_BINARY_OP_COUNT> sfpu_binary_ops;
+  std::bitset<TESSEL_SFPU_TERNARY_OP_COUNT> sfpu_ternary_ops;
   InitSite sfpu_site;
 
   // DST protocol.
@@ -156,6 +159,8 @@ void api_sfpu_unary(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0,
                     const char* file, uint32_t line);
 void api_sfpu_binary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                      uint32_t line);
+void api_sfpu_ternary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
+                      const char* file, uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line);
 // compute_tilize_init.cpp: the layout inits (api_compute_init hands

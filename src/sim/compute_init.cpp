@@ -33,6 +33,35 @@ void reconfig(tessel_kernel_ctx* k, DataFormat& fmt, InitSite& at, const char* c
   at = {call, file, line};
 }
 
+// One op of an SFPU init (kernel_abi.h, TESSEL_SFPU_INIT_MORE): the init's
+// first op replaces the configured ops, the others add to them.
+void configure_sfpu(tessel_kernel_ctx* k, ComputeState& s, uint32_t init, const char* call, uint32_t op, uint32_t more,
+                    const char* file, uint32_t line) {
+  const uint32_t count = init == TESSEL_INIT_SFPU          ? uint32_t(TESSEL_SFPU_OP_COUNT)
+                         : init == TESSEL_INIT_SFPU_BINARY ? uint32_t(TESSEL_SFPU_BINARY_OP_COUNT)
+                                                           : uint32_t(TESSEL_SFPU_TERNARY_OP_COUNT);
+  if (__builtin_expect(op >= count, 0)) {
+    std::string msg = std::string(call) + ": unknown SFPU op " + num(op) + " (the kernel API has " + num(count) +
+                      (init == TESSEL_INIT_SFPU          ? " unary"
+                       : init == TESSEL_INIT_SFPU_BINARY ? " binary"
+                                                         : " ternary") +
+                      " ops)";
+    fail(k, std::move(msg), file, line);
+  }
+  if (more == 0) {
+    s.sfpu_ops.reset();
+    s.sfpu_binary_ops.reset();
+    s.sfpu_ternary_ops.reset();
+    s.sfpu_site = {call, file, line};
+  }
+  if (init == TESSEL_INIT_SFPU)
+    s.sfpu_ops.set(op);
+  else if (init == TESSEL_INIT_SFPU_BINARY)
+    s.sfpu_binary_ops.set(op);
+  else
+    s.sfpu_ternary_ops.set(op);
+}
+
 } // namespace
 
 void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t a, uint32_t b, uint32_t c,
@@ -70,8 +99,9 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
                       last_init_note(s) + ": call binary_op_init_common(cb0, cb1, ocb) first or use the full init";
     fail(k, std::move(msg), file, line);
   }
-  const bool unpacker_init = init != TESSEL_INIT_SFPU && init != TESSEL_INIT_SFPU_BINARY &&
-                             init != TESSEL_INIT_REDUCE_UNINIT && init != TESSEL_INIT_RECONFIG_SRCA &&
+  const bool sfpu_init =
+      init == TESSEL_INIT_SFPU || init == TESSEL_INIT_SFPU_BINARY || init == TESSEL_INIT_SFPU_TERNARY;
+  const bool unpacker_init = !sfpu_init && init != TESSEL_INIT_REDUCE_UNINIT && init != TESSEL_INIT_RECONFIG_SRCA &&
                              init != TESSEL_INIT_RECONFIG_SRCB && init != TESSEL_INIT_RECONFIG_PACK;
   if (unpacker_init && (s.layout.unpack != LayoutState::Unpack::Tiles || s.layout.pack_untilize))
     note_unpacker_init(k,
@@ -126,10 +156,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
     break;
   case TESSEL_INIT_SFPU:
   case TESSEL_INIT_SFPU_BINARY:
-    s.sfpu_mask = init == TESSEL_INIT_SFPU ? a : 0;
-    s.sfpu_binary_mask = init == TESSEL_INIT_SFPU ? 0 : a;
-    s.sfpu_site = {call, file, line};
-    break;
+  case TESSEL_INIT_SFPU_TERNARY: configure_sfpu(k, s, init, call, a, b, file, line); break;
   case TESSEL_INIT_RECONFIG_SRCA: reconfig(k, s.fmt_a, s.fmt_a_site, call, a, b, file, line); break;
   case TESSEL_INIT_RECONFIG_SRCB: reconfig(k, s.fmt_b, s.fmt_b_site, call, a, b, file, line); break;
   case TESSEL_INIT_RECONFIG_PACK: reconfig(k, s.fmt_pack, s.fmt_pack_site, call, a, b, file, line); break;

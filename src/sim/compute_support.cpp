@@ -71,6 +71,9 @@ TESSEL_COLD std::string text(const CallText& c) {
   case CallText::SfpuBinary:
     return std::string(sfpu_binary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
            ", odst=" + num(v[2]) + ")";
+  case CallText::SfpuTernary:
+    return std::string(sfpu_ternary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
+           ", idst2=" + num(v[2]) + ", odst=" + num(v[3]) + ")";
   case CallText::CopyBlock:
     return "copy_block_matmul_partials(cb=" + num(v[0]) + ", start_itile=" + num(v[1]) + ", start_idst=" + num(v[2]) +
            ", ntiles=" + num(v[3]) + ")";

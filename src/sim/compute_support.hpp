@@ -27,7 +27,19 @@ inline std::string site(const char* file, uint32_t line) { return std::string(fi
 // A call as messages show it, formatted only when something fails (the hot
 // path builds no strings).
 struct CallText {
-  enum Kind : uint8_t { Copy, Binary, Pack, Matmul, Reduce, Transpose, Bcast, Sfpu, SfpuBinary, CopyBlock } kind;
+  enum Kind : uint8_t {
+    Copy,
+    Binary,
+    Pack,
+    Matmul,
+    Reduce,
+    Transpose,
+    Bcast,
+    Sfpu,
+    SfpuBinary,
+    SfpuTernary,
+    CopyBlock
+  } kind;
   uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op
   uint32_t v[9];
 };

@@ -389,6 +389,7 @@ constexpr tessel_sim_api make_table() {
       .bcast_tiles = call<Tick, api_bcast_tiles>,
       .sfpu_unary = call<Tick, api_sfpu_unary>,
       .sfpu_binary = call<Tick, api_sfpu_binary>,
+      .sfpu_ternary = call<Tick, api_sfpu_ternary>,
       .copy_block = call<Tick, api_copy_block>,
       .extension = api_extension,
       .sfpi_open = call<Tick, api_sfpi_open>,

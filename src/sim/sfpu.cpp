@@ -1,5 +1,8 @@
-// SFPU math on DST tiles (sfpu.hpp). docs/numerics.md ("SFPU ops") states
-// every rule below with its bound; tests/sim/sfpu_test.cpp pins them.
+// SFPU math on DST tiles (sfpu.hpp): the unary ops up to typecast and the
+// binary add, sub, mul, div, max and min here; the others are handed to
+// their family (sfpu_compare.cpp, sfpu_functions.cpp). docs/numerics.md
+// ("SFPU ops") states every rule below with its bound; tests/sim/sfpu_test.cpp
+// pins them.
 //
 // Exact mode. Transcendental ops and power are computed in double from the
 // float input and rounded once to float, so a result is the correctly
@@ -21,36 +24,17 @@
 // sqrt(x < 0) = NaN, rsqrt(0) = inf, exp(-inf) = 0; see the doc for the rest.
 #include "sim/sfpu.hpp"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
-#include <limits>
 
 #include "sim/formats.hpp"
-#include "tessel/data_format.hpp"
+#include "sim/sfpu_support.hpp"
 #include "tessel/kernel_abi.h"
 
 namespace tessel::sim {
 
+using namespace sfpu_detail;
+
 namespace {
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kMinNormal = 0x1p-126f;
-
-inline uint32_t bits_of(float x) { return std::bit_cast<uint32_t>(x); }
-inline float from_bits(uint32_t b) { return std::bit_cast<float>(b); }
-inline float abs_f(float x) { return from_bits(bits_of(x) & 0x7fffffffu); }
-inline float copysign_f(float magnitude, float sign) {
-  return from_bits((bits_of(magnitude) & 0x7fffffffu) | (bits_of(sign) & 0x80000000u));
-}
-
-// tile[i] = f(tile[i]). Callers pass lambdas (one instantiation each, so f
-// is inlined); with a branch-free f the loop vectorises.
-template <class F>
-inline void each(float* __restrict tile, F f) {
-  for (uint32_t i = 0; i < kTileHW; ++i)
-    tile[i] = f(tile[i]);
-}
 
 // ---- Exact transcendental functions (double, rounded once) ----
 
@@ -76,18 +60,7 @@ float gelu_exact(float x) {
   return float(0.5 * d * std::erfc(-d * 0.70710678118654752440));
 }
 
-// ---- Approximations (float, branch-free) ----
-//
-// Written with sel() rather than ?: so that GCC, which will not speculate a
-// float operation that may trap, still turns each tile loop into SIMD code.
-
-// c ? a : b as a bit blend: both sides are computed, no branch.
-inline float sel(bool c, float a, float b) {
-  const uint32_t m = 0u - uint32_t(c);
-  return from_bits((bits_of(a) & m) | (bits_of(b) & ~m));
-}
-
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+// ---- Approximations (float, branch-free, with sel() for ?:) ----
 
 // 2^t: t = n + f with n = round(t), |f| <= 1/2; 2^f by a degree-3 polynomial
 // with p(0) = 1 (relative error <= 1.02e-4 on [-1/2, 1/2], fitted for minimax
@@ -211,15 +184,6 @@ inline float silu_approx(float x) { return sel(x == -kInf, -0.0f, x * sigmoid_ap
 
 // ---- Rounding to integers (branch-free) ----
 
-// Nearest integer, ties to even: adding and removing 2^23 with x's sign
-// rounds in the FPU's default mode; |x| >= 2^23 is already integral (inf and
-// NaN pass through).
-inline float round_even(float x) {
-  const float big = copysign_f(8388608.0f, x);
-  const float r = (x + big) - big;
-  return sel(abs_f(x) < 8388608.0f, copysign_f(r, x), x);
-}
-
 // floor and ceil through truncation to int32 (only for |x| < 2^23, where
 // the conversion is exact); a zero result takes x's sign, as IEEE's do.
 inline float floor_f(float x) {
@@ -318,27 +282,7 @@ void each_mode(float* tile, bool approx) {
     each(tile, [](float x) { return Op::exact(x); });
 }
 
-template <class F>
-void binary_loop(const float* a, const float* b, float* out, F f) {
-  // A local result keeps the loop free of aliasing (out may be a or b).
-  alignas(64) float r[kTileHW];
-  for (uint32_t i = 0; i < kTileHW; ++i)
-    r[i] = f(a[i], b[i]);
-  std::memcpy(out, r, sizeof r);
-}
-
-const char* const kUnaryNames[TESSEL_SFPU_OP_COUNT] = {
-    "exp_tile",      "exp2_tile",     "log_tile",        "sqrt_tile",    "rsqrt_tile",   "recip_tile", "relu_tile",
-    "relu_max_tile", "relu_min_tile", "leaky_relu_tile", "gelu_tile",    "sigmoid_tile", "tanh_tile",  "silu_tile",
-    "abs_tile",      "negative_tile", "square_tile",     "power_tile",   "sin_tile",     "cos_tile",   "sign_tile",
-    "floor_tile",    "ceil_tile",     "fill_tile",       "typecast_tile"};
-const char* const kBinaryNames[TESSEL_SFPU_BINARY_OP_COUNT] = {"add_binary_tile", "sub_binary_tile", "mul_binary_tile",
-                                                               "div_binary_tile", "binary_max_tile", "binary_min_tile"};
-
 } // namespace
-
-const char* sfpu_name(uint32_t op) { return op < TESSEL_SFPU_OP_COUNT ? kUnaryNames[op] : "?"; }
-const char* sfpu_binary_name(uint32_t op) { return op < TESSEL_SFPU_BINARY_OP_COUNT ? kBinaryNames[op] : "?"; }
 
 void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params) {
   const bool approx = params.approx;
@@ -378,7 +322,9 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params) {
   case TESSEL_SFPU_CEIL: each(tile, [](float x) { return ceil_f(x); }); return;
   case TESSEL_SFPU_FILL: each(tile, [p0](float) { return p0; }); return;
   case TESSEL_SFPU_TYPECAST: typecast(tile, params.p1); return;
-  default: return;
+  default:
+    if (!sfpu_compare_unary(op, tile, params)) sfpu_function_unary(op, tile, params);
+    return;
   }
 }
 
@@ -396,7 +342,9 @@ void sfpu_binary(uint32_t op, const float* a, const float* b, float* out) {
   case TESSEL_SFPU_BINARY_MIN:
     binary_loop(a, b, out, [](float x, float y) { return sel((x < y) | (y != y), x, y); });
     return;
-  default: return;
+  default:
+    if (!sfpu_compare_binary(op, a, b, out)) sfpu_function_binary(op, a, b, out);
+    return;
   }
 }
 

@@ -1,5 +1,7 @@
 // SFPU math: the element-wise functions the SFPU applies in place to DST
-// tiles (enum tessel_sfpu_op / tessel_sfpu_binary_op in kernel_abi.h). The
+// tiles (enum tessel_sfpu_op / tessel_sfpu_binary_op / tessel_sfpu_ternary_op
+// in kernel_abi.h), in sfpu.cpp and its family files sfpu_compare.cpp and
+// sfpu_functions.cpp. The
 // compute engine (compute.cpp) checks the call (compute RISC, MATH holds DST,
 // the op's init, index in range) and then calls these on the tile's floats;
 // it rounds the result to bfloat16 precision afterwards unless
@@ -26,9 +28,15 @@ struct SfpuParams {
   bool approx = false;
 };
 
-// The Metalium call name of an op ("exp_tile"), for messages; "?" if unknown.
+// The Metalium call name of an op ("exp_tile"), for messages; "?" if unknown
+// (sfpu_names.cpp).
 const char* sfpu_name(uint32_t op);
 const char* sfpu_binary_name(uint32_t op);
+const char* sfpu_ternary_name(uint32_t op);
+// The init that configures an op ("exp_tile_init", "rounding_op_tile_init").
+const char* sfpu_init_name(uint32_t op);
+const char* sfpu_binary_init_name(uint32_t op);
+const char* sfpu_ternary_init_name(uint32_t op);
 
 // tile[i] = op(tile[i]) for every element. op < TESSEL_SFPU_OP_COUNT (the
 // caller checks).
@@ -36,5 +44,9 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params);
 
 // out[i] = a[i] op b[i]. out may alias a or b. op < TESSEL_SFPU_BINARY_OP_COUNT.
 void sfpu_binary(uint32_t op, const float* a, const float* b, float* out);
+
+// out[i] = op(a[i], b[i], c[i]). out may alias any operand.
+// op < TESSEL_SFPU_TERNARY_OP_COUNT.
+void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out);
 
 } // namespace tessel::sim

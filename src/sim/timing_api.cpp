@@ -382,7 +382,26 @@ bool complex_sfpu(uint32_t op) {
   case TESSEL_SFPU_SILU:
   case TESSEL_SFPU_POWER:
   case TESSEL_SFPU_SIN:
-  case TESSEL_SFPU_COS: return true;
+  case TESSEL_SFPU_COS:
+  case TESSEL_SFPU_ERF:
+  case TESSEL_SFPU_ERFC:
+  case TESSEL_SFPU_ERFINV:
+  case TESSEL_SFPU_ASIN:
+  case TESSEL_SFPU_ACOS:
+  case TESSEL_SFPU_ATAN:
+  case TESSEL_SFPU_ASINH:
+  case TESSEL_SFPU_ACOSH:
+  case TESSEL_SFPU_ATANH:
+  case TESSEL_SFPU_SINH:
+  case TESSEL_SFPU_COSH:
+  case TESSEL_SFPU_TAN:
+  case TESSEL_SFPU_LOG1P:
+  case TESSEL_SFPU_EXPM1:
+  case TESSEL_SFPU_LOG_WITH_BASE:
+  case TESSEL_SFPU_ELU:
+  case TESSEL_SFPU_SELU:
+  case TESSEL_SFPU_SOFTSIGN:
+  case TESSEL_SFPU_ROUND: return true;
   default: return false;
   }
 }
@@ -398,7 +417,16 @@ void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t ids
                  uint32_t line) {
   plain().sfpu_binary(k, op, idst0, idst1, odst, file, line);
   const TimingCosts& c = timing_of(k).costs();
-  charge_compute(k, op == TESSEL_SFPU_BINARY_DIV ? c.sfpu_complex_tile_cycles : c.sfpu_simple_tile_cycles);
+  const bool complex =
+      op == TESSEL_SFPU_BINARY_DIV || op == TESSEL_SFPU_BINARY_DIV_NO_NAN || op == TESSEL_SFPU_BINARY_POW;
+  charge_compute(k, complex ? c.sfpu_complex_tile_cycles : c.sfpu_simple_tile_cycles);
+}
+
+// where: a select, as cheap as a simple op.
+void sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
+                  const char* file, uint32_t line) {
+  plain().sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+  charge_compute(k, timing_of(k).costs().sfpu_simple_tile_cycles);
 }
 
 void sfpi_open(tessel_kernel_ctx* k, const char* call, uint32_t tile_mask, const char* file, uint32_t line) {
@@ -468,6 +496,7 @@ tessel_sim_api make_table() {
   t.matmul = matmul;
   t.sfpu_unary = sfpu_unary;
   t.sfpu_binary = sfpu_binary;
+  t.sfpu_ternary = sfpu_ternary;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
   t.tilize_block = tilize_block;

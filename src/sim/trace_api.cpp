@@ -148,6 +148,13 @@ void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t ids
   tracer_of(k).compute_call(*k, sfpu_binary_name(op), ComputeKind::Sfpu, 1, begin);
 }
 
+void sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
+                  const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+  tracer_of(k).compute_call(*k, sfpu_ternary_name(op), ComputeKind::Sfpu, 1, begin);
+}
+
 void sfpi_open(tessel_kernel_ctx* k, const char* call, uint32_t tile_mask, const char* file, uint32_t line) {
   const uint64_t begin = trace_clock(*k);
   inner(k).sfpi_open(k, call, tile_mask, file, line);
@@ -204,6 +211,7 @@ tessel_sim_api make_table(const tessel_sim_api& base) {
   t.matmul = matmul;
   t.sfpu_unary = sfpu_unary;
   t.sfpu_binary = sfpu_binary;
+  t.sfpu_ternary = sfpu_ternary;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
   t.tilize_block = tilize_block;

@@ -207,6 +207,22 @@ def test_math_functions(dev, fn, ref, lo, hi):
     assert np.all(np.abs(y.to_numpy() - expect) <= 0.02 * np.abs(expect) + 1e-2)
 
 
+def test_threshold_is_a_comparison_and_where_tile(dev):
+    """ttl.math.threshold lowers to gtz_tile on x - threshold and where_tile
+    (the compute API's comparison and ternary select)."""
+    def compute(a_dfb, y_dfb):
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(ttl.math.threshold(x, 0.5, -7.0))
+        return compute
+
+    op = one_tile_op(compute)
+    a = bf16(np.linspace(-2, 2, 1024).reshape(32, 32))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    op(tensor(dev, a), y)
+    np.testing.assert_array_equal(y.to_numpy(), np.where(a > 0.5, -7.0, a).astype(np.float32))
+
+
 def test_scalars_and_transpose(dev):
     def compute(a_dfb, y_dfb):
         def compute():

@@ -1,7 +1,7 @@
 // The compute ops through the whole device path (reader -> CB -> unpack ->
-// DST -> op -> pack -> CB -> writer), driven by one op table: each row is
-// an op with its parameters, the input domain, a float64 reference and the
-// error bound the result must meet. Every row runs over the CB formats it
+// DST -> op -> pack -> CB -> writer), driven by one op table
+// (op_table_rows.hpp): each row is an op with its parameters, the input
+// domain, a float64 reference and the error bound the result must meet. Every row runs over the CB formats it
 // applies to (Float16_b, Float32, Bfp8_b) and every DST mode (half and full
 // sync, fp32_dest_acc_en off and on), against the reference computed on the
 // exact values DST holds. The rows are the SFPU ops and the FPU tile ops
@@ -21,8 +21,9 @@
 // rounded to bfloat16 (double rounding), 2^-126 for results that flush to
 // zero, and one LSB of the 16-value group for a Bfp8_b output.
 //
-// One compute kernel ("sfpu_ops.cpp", a step interpreter) runs everything:
-// it compiles once per DST mode and math_approx_mode (8 builds, cached).
+// One compute kernel ("sfpu_ops.cpp", a step interpreter, sfpu_ops_kernel.hpp)
+// runs everything: it compiles once per DST mode and math_approx_mode (8
+// builds, cached).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -34,209 +35,14 @@
 #include <vector>
 
 #include "cb_io_kernels.hpp"
+#include "op_table_rows.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_ops_kernel.hpp"
 #include "tessel/kernel_abi.h"
 #include "tessel/tile.hpp"
 
 namespace tessel::test {
 namespace {
-
-constexpr const char* kKernelName = "sfpu_ops.cpp";
-
-// Step codes of the kernel (5 words per step: code, a, b, c, d).
-enum Step : uint32_t {
-  kInitSfpu = 0,       // init_sfpu(a, c)
-  kWaitCb = 1,         // cb_wait_front(a, b)
-  kAcquire = 5,        // tile_regs_acquire
-  kCopy = 10,          // copy_tile(a, b, c)
-  kOpInit = 20,        // the init of op a (approx b)
-  kOp = 21,            // op a on DST b, p0 c, approx d
-  kExpVectorMode = 30, // exp_tile(0, vector mode a)
-  kExpScaled = 31,     // exp_tile<false, true>(0, RC, scale a)
-  kRow = 40,           // one tile through op a (p0 b, approx c): see the kernel
-};
-// Ops in steps: tessel_sfpu_op, kBinary + tessel_sfpu_binary_op, or kFpu +
-// tessel_binary_op (add_tiles, sub_tiles, mul_tiles).
-constexpr uint32_t kBinary = 100;
-constexpr uint32_t kFpu = 200;
-
-const std::string& kernel_source() {
-  static const std::string source = R"KERNEL(// sfpu_ops.cpp: step interpreter for the op table tests.
-#include "api/compute/common.h"
-#include "api/compute/compute_kernel_api.h"
-#include "api/compute/tile_move_copy.h"
-#include "api/compute/eltwise_unary/eltwise_unary.h"
-#include "api/compute/eltwise_unary/sfpu_split_includes.h"
-#include "api/compute/eltwise_unary/exp.h"
-#include "api/compute/eltwise_unary/gelu.h"
-#include "api/compute/eltwise_unary/recip.h"
-#include "api/compute/eltwise_unary/relu.h"
-#include "api/compute/eltwise_unary/rounding.h"
-#include "api/compute/eltwise_unary/sqrt.h"
-#include "api/compute/eltwise_unary/rsqrt.h"
-#include "api/compute/eltwise_unary/trigonometry.h"
-#include "api/compute/eltwise_unary/negative.h"
-#include "api/compute/eltwise_unary/fill.h"
-#include "api/compute/eltwise_unary/typecast.h"
-#include "api/compute/eltwise_binary_sfpu.h"
-#include "api/compute/binary_max_min.h"
-#include "api/compute/bcast.h"
-#include "api/compute/transpose_wh.h"
-
-namespace {
-
-constexpr uint32_t F32 = (uint32_t)DataFormat::Float32, BF16 = (uint32_t)DataFormat::Float16_b;
-constexpr uint32_t I32 = (uint32_t)DataFormat::Int32, U16 = (uint32_t)DataFormat::UInt16;
-
-void op_init(uint32_t op, bool approx) {
-  switch (op) {
-  case 0: approx ? exp_tile_init<true>() : exp_tile_init<false>(); break;
-  case 1: exp2_tile_init(); break;
-  case 2: approx ? log_tile_init<true>() : log_tile_init<false>(); break;
-  case 3: sqrt_tile_init(); break;
-  case 4: rsqrt_tile_init(); break;
-  case 5: recip_tile_init(); break;
-  case 6: relu_tile_init(); break; // @relu_tile_init
-  case 7: relu_max_tile_init(); break;
-  case 8: relu_min_tile_init(); break;
-  case 9: leaky_relu_tile_init(); break;
-  case 10: approx ? gelu_tile_init<true>() : gelu_tile_init<false>(); break;
-  case 11: approx ? sigmoid_tile_init<true>() : sigmoid_tile_init<false>(); break;
-  case 12: approx ? tanh_tile_init<true>() : tanh_tile_init<false>(); break;
-  case 13: silu_tile_init(); break;
-  case 14: abs_tile_init(); break;
-  case 15: negative_tile_init(); break;
-  case 16: square_tile_init(); break;
-  case 17: power_tile_init(); break;
-  case 18: sin_tile_init(); break;
-  case 19: cos_tile_init(); break;
-  case 20: sign_tile_init(); break;
-  case 21: floor_tile_init(); break;
-  case 22: rounding_op_tile_init(); break;
-  case 23: fill_tile_init(); break;
-  case 24: typecast_tile_init(); break;
-  case 100: add_binary_tile_init(); break; // @add_binary_tile_init
-  case 101: sub_binary_tile_init(); break;
-  case 102: mul_binary_tile_init(); break;
-  case 103: div_binary_tile_init(); break;
-  case 104: binary_max_tile_init(); break;
-  case 105: binary_min_tile_init(); break;
-  default: ASSERT(false);
-  }
-}
-
-// DST 0 = CB 0 op broadcast(CB 1): op 0 add, 1 sub, 2 mul; dim a BroadcastType.
-template <EltwiseBinaryType OP, BroadcastType DIM>
-void bcast_op() {
-  init_bcast<OP, DIM>(0, 1, 16);
-  any_tiles_bcast<OP, DIM>(0, 1, 0, 0, 0);
-}
-template <EltwiseBinaryType OP>
-void bcast_dim(uint32_t dim) {
-  if (dim == 1) bcast_op<OP, BroadcastType::COL>();
-  if (dim == 2) bcast_op<OP, BroadcastType::ROW>();
-  if (dim == 3) bcast_op<OP, BroadcastType::SCALAR>();
-}
-void fpu_bcast(uint32_t op, uint32_t dim) {
-  if (op == 0) bcast_dim<EltwiseBinaryType::ELWADD>(dim);
-  if (op == 1) bcast_dim<EltwiseBinaryType::ELWSUB>(dim);
-  if (op == 2) bcast_dim<EltwiseBinaryType::ELWMUL>(dim);
-}
-
-// Binary ops: DST[i] = DST[i] op DST[i + 1].
-void op_run(uint32_t op, uint32_t i, uint32_t p0, bool approx) {
-  switch (op) {
-  case 0: approx ? exp_tile<true>(i) : exp_tile<false>(i); break; // @exp_tile
-  case 1: exp2_tile(i); break;
-  case 2: approx ? log_tile<true>(i) : log_tile<false>(i); break;
-  case 3: approx ? sqrt_tile<true>(i) : sqrt_tile<false>(i); break;
-  case 4: approx ? rsqrt_tile<false, true>(i) : rsqrt_tile<false, false>(i); break;
-  case 5: recip_tile(i); break;
-  case 6: relu_tile(i); break;
-  case 7: relu_max_tile(i, p0); break;
-  case 8: relu_min_tile(i, p0); break;
-  case 9: leaky_relu_tile(i, p0); break;
-  case 10: approx ? gelu_tile<true>(i) : gelu_tile<false>(i); break;
-  case 11: approx ? sigmoid_tile<VectorMode::RC, true>(i) : sigmoid_tile<VectorMode::RC, false>(i); break;
-  case 12: approx ? tanh_tile<true>(i) : tanh_tile<false>(i); break;
-  case 13: silu_tile(i); break;
-  case 14: abs_tile(i); break;
-  case 15: negative_tile(i); break;
-  case 16: square_tile(i); break;
-  case 17: power_tile(i, p0); break;
-  case 18: sin_tile(i); break;
-  case 19: cos_tile(i); break;
-  case 20: sign_tile(i); break;
-  case 21: floor_tile(i); break;
-  case 22: ceil_tile(i); break;
-  case 23: fill_tile_bitcast(i, p0); break;
-  case 24:
-    if (p0 == 0) typecast_tile<BF16, U16>(i);
-    else if (p0 == 1) typecast_tile<F32, I32>(i);
-    else typecast_tile<F32, BF16>(i);
-    break;
-  case 100: add_binary_tile(i, i + 1, i); break; // @add_binary_tile
-  case 101: sub_binary_tile(i, i + 1, i); break;
-  case 102: mul_binary_tile(i, i + 1, i); break;
-  case 103: div_binary_tile(i, i + 1, i); break;
-  case 104: binary_max_tile(i, i + 1, i); break;
-  case 105: binary_min_tile(i, i + 1, i); break;
-  default: ASSERT(false);
-  }
-}
-
-} // namespace
-
-void kernel_main() {
-  const uint32_t steps = get_arg_val<uint32_t>(0);
-  for (uint32_t s = 0; s < steps; ++s) {
-    uint32_t v[5];
-    for (uint32_t w = 0; w < 5; ++w) v[w] = get_arg_val<uint32_t>(1 + 5 * s + w);
-    const uint32_t a = v[1], b = v[2], c = v[3], d = v[4];
-    switch (v[0]) {
-    case 0: init_sfpu(a, c); break;
-    case 1: cb_wait_front(a, b); break;
-    case 5: tile_regs_acquire(); break;
-    case 10: copy_tile(a, b, c); break;
-    case 20: op_init(a, b != 0); break;
-    case 21: op_run(a, b, c, d != 0); break;
-    case 30: exp_tile(0, (int)a); break; // @exp_vector_mode
-    case 31: exp_tile<false, true>(0, VectorMode::RC, uint16_t(a)); break; // @exp_scaled
-    case 40: { // one tile: CB 0 (and CB 1 for a binary op) -> DST 0 (, 1) -> op -> CB 16
-      const bool binary = a >= 100 && a < 200;
-      cb_wait_front(0, 1);
-      cb_wait_front(1, 1);
-      tile_regs_acquire();
-      if (a >= 200) { // FPU: DST 0 = CB 0 op CB 1
-        if (a == 200) { add_tiles_init(0, 1); add_tiles(0, 1, 0, 0, 0); }
-        if (a == 201) { sub_tiles_init(0, 1); sub_tiles(0, 1, 0, 0, 0); }
-        if (a == 202) { mul_tiles_init(0, 1); mul_tiles(0, 1, 0, 0, 0); }
-        if (a >= 210 && a < 222) fpu_bcast((a - 210) / 4, (a - 210) % 4);
-        if (a == 230) { transpose_wh_init(0, 16); transpose_wh_tile(0, 0, 0); }
-        copy_tile_init(0);
-      } else {
-        copy_tile(0, 0, 0);
-        if (binary) copy_tile(1, 0, 1);
-        op_init(a, c != 0);
-        op_run(a, 0, b, c != 0);
-      }
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(16, 1);
-      pack_tile(0, 16);
-      cb_push_back(16, 1);
-      cb_pop_front(0, 1);
-      cb_pop_front(1, 1);
-      tile_regs_release();
-      break;
-    }
-    default: ASSERT(false);
-    }
-  }
-}
-)KERNEL";
-  return source;
-}
 
 uint32_t kernel_line(const std::string& marker) {
   std::istringstream in(kernel_source());
@@ -253,227 +59,7 @@ std::string site(const std::string& marker) {
 // "sfpu_ops.cpp:N: core (0,0) COMPUTE: " for the call marked `marker`.
 std::string at(const std::string& marker) { return site(marker) + ": core (0,0) COMPUTE: "; }
 
-uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
-
-// ---------------------------------------------------------------------------
-// The op table
-
-enum class Kind { SfpuUnary, SfpuBinary, FpuBinary };
-
-// Input values: uniform in [lo, hi], or with `signed_magnitude` |x| uniform
-// in [lo, hi] with a random sign (keeps divisors away from zero). Domains
-// that exclude 0 span less than 2^6, so that no Bfp8_b input of a group
-// rounds to 0 (log(0) = -inf would make the whole output group infinite).
-struct Domain {
-  double lo, hi;
-  bool signed_magnitude = false;
-};
-
-struct Bound {
-  double ulps = 0; // of the result's precision
-  double rel = 0;
-  double abs = 0;
-};
-
-enum FormatMask : uint32_t { kF16b = 1, kF32 = 2, kBfp8 = 4, kAllFormats = 7 };
-
-// One op: what to run, on which inputs, its float64 reference and bound.
-// Built with unary() / binary() and the modifiers below them.
-struct Row {
-  const char* name;
-  Kind kind;
-  uint32_t op;
-  uint32_t p0;
-  bool approx;
-  Domain a, b; // b: second operand of binary ops
-  std::function<double(double, double)> ref;
-  Bound bound;
-  uint32_t formats = kAllFormats;
-  DataFormat out = DataFormat::Invalid; // output CB format; Invalid: the input's
-  // FPU rows: where element i's operands come from (positions in the 32x32 tile).
-  enum class Layout : uint8_t { Same, TransposeA, BcastRowB, BcastColB, BcastScalarB } layout = Layout::Same;
-};
-
-// Exact ops: correctly rounded float (0.5 ULP; the reference is float64).
-constexpr Bound kExact{0.5 + 0x1p-20, 0, 0};
-// Approximate ops: docs/numerics.md's relative bound plus the final rounding.
-constexpr Bound approx_bound(double rel, double abs = 0) { return Bound{0.5, rel, abs}; }
-
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double gelu_tanh(double x) { return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x))); }
-double saturate(double x, double lo, double hi) { return std::min(std::max(std::nearbyint(x), lo), hi); }
-
-Row unary(const char* name, uint32_t op, Domain a, double (*ref)(double), Bound bound) {
-  return Row{name, Kind::SfpuUnary, op, 0, false, a, {}, [ref](double x, double) { return ref(x); }, bound};
-}
-Row binary(const char* name, uint32_t op, Domain a, Domain b, double (*ref)(double, double)) {
-  return Row{name, Kind::SfpuBinary, op, 0, false, a, b, ref, kExact};
-}
-// FPU element-wise op on CB 0 and CB 1 (HiFi4: the product of two source
-// registers is exact in float).
-Row fpu(const char* name, uint32_t op, double (*ref)(double, double), Row::Layout layout = Row::Layout::Same) {
-  Row row{name, Kind::FpuBinary, op, 0, false, {-4, 4}, {-4, 4}, ref, kExact};
-  row.layout = layout;
-  return row;
-}
-// The broadcast form of FPU op `binop` (0 add, 1 sub, 2 mul) with BroadcastType `dim` (1 col, 2 row, 3 scalar).
-Row fpu_bcast(const char* name, uint32_t binop, uint32_t dim, double (*ref)(double, double)) {
-  return fpu(name, 10 + binop * 4 + dim, ref,
-             dim == 1   ? Row::Layout::BcastColB
-             : dim == 2 ? Row::Layout::BcastRowB
-                        : Row::Layout::BcastScalarB);
-}
-
-// Tile-order index of (r, c), and the operand index a row's layout reads for output element i.
-size_t tile_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
-size_t source_index(Row::Layout layout, bool operand_b, size_t i) {
-  const uint32_t f = uint32_t(i / 256), r = (f / 2) * 16 + uint32_t(i % 256) / 16, c = (f % 2) * 16 + uint32_t(i % 16);
-  switch (layout) {
-  case Row::Layout::TransposeA: return operand_b ? i : tile_index(c, r);
-  case Row::Layout::BcastRowB: return operand_b ? tile_index(0, c) : i;
-  case Row::Layout::BcastColB: return operand_b ? tile_index(r, 0) : i;
-  case Row::Layout::BcastScalarB: return operand_b ? 0 : i;
-  default: return i;
-  }
-}
-Row with_p0(Row row, uint32_t p0) {
-  row.p0 = p0;
-  return row;
-}
-Row approximate(Row row) {
-  row.approx = true;
-  return row;
-}
-Row only(Row row, uint32_t formats, DataFormat out) {
-  row.formats = formats;
-  row.out = out;
-  return row;
-}
-
-const std::vector<Row>& op_table() {
-  static const std::vector<Row> rows = {
-      unary(
-          "exp", TESSEL_SFPU_EXP, {-10, 10}, [](double x) { return std::exp(x); }, kExact),
-      approximate(unary(
-          "exp approx", TESSEL_SFPU_EXP, {-10, 10}, [](double x) { return std::exp(x); }, approx_bound(0x1p-13))),
-      unary(
-          "exp2", TESSEL_SFPU_EXP2, {-14, 14}, [](double x) { return std::exp2(x); }, kExact),
-      approximate(unary(
-          "exp2 approx", TESSEL_SFPU_EXP2, {-14, 14}, [](double x) { return std::exp2(x); }, approx_bound(0x1p-13))),
-      unary(
-          "log", TESSEL_SFPU_LOG, {0.25, 12}, [](double x) { return std::log(x); }, kExact),
-      approximate(unary(
-          "log approx", TESSEL_SFPU_LOG, {0.25, 12}, [](double x) { return std::log(x); }, approx_bound(0x1p-20))),
-      unary(
-          "sqrt", TESSEL_SFPU_SQRT, {0, 100}, [](double x) { return std::sqrt(x); }, kExact),
-      approximate(unary(
-          "sqrt approx", TESSEL_SFPU_SQRT, {0, 100}, [](double x) { return std::sqrt(x); }, approx_bound(0x1p-16))),
-      unary(
-          "rsqrt", TESSEL_SFPU_RSQRT, {0.25, 12}, [](double x) { return 1 / std::sqrt(x); }, kExact),
-      approximate(unary(
-          "rsqrt approx", TESSEL_SFPU_RSQRT, {0.25, 12}, [](double x) { return 1 / std::sqrt(x); },
-          approx_bound(0x1p-16))),
-      unary(
-          "recip", TESSEL_SFPU_RECIP, {0.25, 8, true}, [](double x) { return 1 / x; }, kExact),
-      approximate(unary(
-          "recip approx", TESSEL_SFPU_RECIP, {0.25, 8, true}, [](double x) { return 1 / x; }, approx_bound(0x1p-16))),
-      unary(
-          "relu", TESSEL_SFPU_RELU, {-4, 4}, [](double x) { return std::max(x, 0.0); }, kExact),
-      with_p0(unary(
-                  "relu_max 2.5", TESSEL_SFPU_RELU_MAX, {-4, 4},
-                  [](double x) { return std::min(std::max(x, 0.0), 2.5); }, kExact),
-              bits(2.5f)),
-      with_p0(unary(
-                  "relu_min 0.5", TESSEL_SFPU_RELU_MIN, {-4, 4}, [](double x) { return std::max(x, 0.5); }, kExact),
-              bits(0.5f)),
-      with_p0(unary(
-                  "leaky_relu 0.125", TESSEL_SFPU_LEAKY_RELU, {-4, 4}, [](double x) { return x < 0 ? x * 0.125 : x; },
-                  kExact),
-              bits(0.125f)),
-      unary(
-          "gelu", TESSEL_SFPU_GELU, {-6, 6}, [](double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }, kExact),
-      approximate(
-          unary("gelu approx (tanh form)", TESSEL_SFPU_GELU, {-6, 6}, gelu_tanh, approx_bound(0x1p-12, 0x1p-119))),
-      unary("sigmoid", TESSEL_SFPU_SIGMOID, {-10, 10}, sigmoid, kExact),
-      approximate(unary("sigmoid approx", TESSEL_SFPU_SIGMOID, {-10, 10}, sigmoid, approx_bound(0x1p-13, 0x1p-126))),
-      unary(
-          "tanh", TESSEL_SFPU_TANH, {-5, 5}, [](double x) { return std::tanh(x); }, kExact),
-      approximate(unary(
-          "tanh approx", TESSEL_SFPU_TANH, {-5, 5}, [](double x) { return std::tanh(x); }, approx_bound(0x1p-13))),
-      unary(
-          "silu", TESSEL_SFPU_SILU, {-8, 8}, [](double x) { return x * sigmoid(x); }, kExact),
-      approximate(unary(
-          "silu approx", TESSEL_SFPU_SILU, {-8, 8}, [](double x) { return x * sigmoid(x); },
-          approx_bound(0x1p-13, 0x1p-119))),
-      unary(
-          "abs", TESSEL_SFPU_ABS, {-4, 4}, [](double x) { return std::fabs(x); }, kExact),
-      unary(
-          "negative", TESSEL_SFPU_NEG, {-4, 4}, [](double x) { return -x; }, kExact),
-      unary(
-          "square", TESSEL_SFPU_SQUARE, {-4, 4}, [](double x) { return x * x; }, kExact),
-      with_p0(unary(
-                  "power 3", TESSEL_SFPU_POWER, {-3, 3}, [](double x) { return x * x * x; }, kExact),
-              3),
-      unary(
-          "sin", TESSEL_SFPU_SIN, {-6.3, 6.3}, [](double x) { return std::sin(x); }, kExact),
-      unary(
-          "cos", TESSEL_SFPU_COS, {-6.3, 6.3}, [](double x) { return std::cos(x); }, kExact),
-      unary(
-          "sign", TESSEL_SFPU_SIGN, {-4, 4}, [](double x) { return x > 0   ? 1.0
-                                                                   : x < 0 ? -1.0
-                                                                           : 0.0; }, kExact),
-      unary(
-          "floor", TESSEL_SFPU_FLOOR, {-8, 8}, [](double x) { return std::floor(x); }, kExact),
-      unary(
-          "ceil", TESSEL_SFPU_CEIL, {-8, 8}, [](double x) { return std::ceil(x); }, kExact),
-      with_p0(unary(
-                  "fill -1.75", TESSEL_SFPU_FILL, {-4, 4}, [](double) { return -1.75; }, kExact),
-              bits(-1.75f)),
-      // typecast: p0 picks the kernel's instantiation (0: Float16_b -> UInt16,
-      // 1: Float32 -> Int32, 2: Float32 -> Float16_b); the output CB has the target format.
-      only(unary(
-               "typecast Float16_b->UInt16", TESSEL_SFPU_TYPECAST, {-10, 300},
-               [](double x) { return saturate(x, 0, 65535); }, kExact),
-           kF16b, DataFormat::UInt16),
-      only(with_p0(unary(
-                       "typecast Float32->Int32", TESSEL_SFPU_TYPECAST, {-1e5, 1e5},
-                       [](double x) { return saturate(x, -2147483648.0, 2147483647.0); }, kExact),
-                   1),
-           kF32, DataFormat::Int32),
-      only(with_p0(unary(
-                       "typecast Float32->Float16_b", TESSEL_SFPU_TYPECAST, {-4, 4},
-                       [](double x) { return double(bf16_to_float(float_to_bf16(float(x)))); }, kExact),
-                   2),
-           kF32, DataFormat::Float16_b),
-      binary("add_binary", TESSEL_SFPU_BINARY_ADD, {-4, 4}, {-4, 4}, [](double x, double y) { return x + y; }),
-      binary("sub_binary", TESSEL_SFPU_BINARY_SUB, {-4, 4}, {-4, 4}, [](double x, double y) { return x - y; }),
-      binary("mul_binary", TESSEL_SFPU_BINARY_MUL, {-4, 4}, {-4, 4}, [](double x, double y) { return x * y; }),
-      binary("div_binary", TESSEL_SFPU_BINARY_DIV, {-4, 4}, {0.25, 4, true}, [](double x, double y) { return x / y; }),
-      binary("binary_max", TESSEL_SFPU_BINARY_MAX, {-4, 4}, {-4, 4}, [](double x, double y) { return std::max(x, y); }),
-      binary("binary_min", TESSEL_SFPU_BINARY_MIN, {-4, 4}, {-4, 4}, [](double x, double y) { return std::min(x, y); }),
-      fpu("add_tiles", TESSEL_BINARY_ADD, [](double x, double y) { return x + y; }),
-      fpu("sub_tiles", TESSEL_BINARY_SUB, [](double x, double y) { return x - y; }),
-      fpu("mul_tiles", TESSEL_BINARY_MUL, [](double x, double y) { return x * y; }),
-      fpu_bcast("add_tiles_bcast_cols", 0, 1, [](double x, double y) { return x + y; }),
-      fpu_bcast("add_tiles_bcast_rows", 0, 2, [](double x, double y) { return x + y; }),
-      fpu_bcast("add_tiles_bcast_scalar", 0, 3, [](double x, double y) { return x + y; }),
-      fpu_bcast("sub_tiles_bcast_cols", 1, 1, [](double x, double y) { return x - y; }),
-      fpu_bcast("sub_tiles_bcast_rows", 1, 2, [](double x, double y) { return x - y; }),
-      fpu_bcast("sub_tiles_bcast_scalar", 1, 3, [](double x, double y) { return x - y; }),
-      fpu_bcast("mul_tiles_bcast_cols", 2, 1, [](double x, double y) { return x * y; }),
-      fpu_bcast("mul_tiles_bcast_rows", 2, 2, [](double x, double y) { return x * y; }),
-      fpu_bcast("mul_tiles_bcast_scalar", 2, 3, [](double x, double y) { return x * y; }),
-      fpu(
-          "transpose_wh_tile", 30, [](double x, double) { return x; }, Row::Layout::TransposeA),
-  };
-  return rows;
-}
-
-// Ops whose approximation follows math_approx_mode (APPROX) rather than a
-// template argument: their approximate rows run with math_approx_mode set.
-bool approx_by_config(uint32_t op) {
-  return op == TESSEL_SFPU_EXP2 || op == TESSEL_SFPU_RECIP || op == TESSEL_SFPU_SILU;
-}
+using namespace op_rows;
 
 struct DstMode {
   bool full_sync, fp32;
@@ -586,7 +172,7 @@ protected:
            row->kind == Kind::SfpuBinary  ? kBinary + row->op
            : row->kind == Kind::FpuBinary ? kFpu + row->op
                                           : row->op,
-           row->p0, row->approx);
+           row->p0, row->approx, row->p1);
     Program program = build(r.in, r.out, r.mode, r.approx_mode, tiles, tiles, args);
     write_inputs(r.in, r.a, r.b, tiles);
     device_->command_queue().enqueue_program(program);
@@ -649,8 +235,12 @@ protected:
   std::shared_ptr<Buffer> in0_, in1_, out_;
 };
 
+// Rows per program: each takes 5 of the kernel's runtime arguments (at most
+// 341 per core).
+constexpr size_t kMaxRowsPerRun = 64;
+
 // Every row x CB format x DST mode. Rows sharing an output format and
-// math_approx_mode run as one program, one tile per row.
+// math_approx_mode run as one program (up to kMaxRowsPerRun), one tile per row.
 TEST_F(OpTableTest, EveryOpWithinItsBound) {
   const std::vector<Row>& table = op_table();
   for (const FormatCase& fc : kFormats) {
@@ -664,7 +254,7 @@ TEST_F(OpTableTest, EveryOpWithinItsBound) {
         const bool approx_mode = row.approx && approx_by_config(row.op);
         Run* target = nullptr;
         for (Run& r : runs)
-          if (r.out == out && r.approx_mode == approx_mode) target = &r;
+          if (r.out == out && r.approx_mode == approx_mode && r.rows.size() < kMaxRowsPerRun) target = &r;
         if (!target) {
           runs.push_back(Run{fc.format, out, mode, approx_mode, {}, {}, {}});
           target = &runs.back();

@@ -247,6 +247,49 @@ TEST(TimingTest, MatmulCyclesScaleWithFidelityPhases) {
   EXPECT_EQ(matmul_busy(MathFidelity::LoFi, 128) - lofi, 64u * (16 + kCall));
 }
 
+const char* const kSfpuCompute = R"KERNEL(// timing_sfpu.cpp: n calls of one SFPU op on DST 0.
+#include "compute_kernel_api.h"
+#include "compute_kernel_api/eltwise_unary/comp.h"
+#include "compute_kernel_api/eltwise_unary/erf_erfc.h"
+#include "compute_kernel_api/eltwise_unary/where.h"
+#include "compute_kernel_api/eltwise_binary_sfpu.h"
+
+void kernel_main() {
+  const uint32_t op = get_arg_val<uint32_t>(0), n = get_arg_val<uint32_t>(1);
+  init_sfpu(0, 16);
+  tile_regs_acquire();
+  if (op == 0) { eqz_tile_init(); for (uint32_t i = 0; i < n; ++i) eqz_tile(0); }
+  if (op == 1) { erf_tile_init(); for (uint32_t i = 0; i < n; ++i) erf_tile(0); }
+  if (op == 2) { where_tile_init(); for (uint32_t i = 0; i < n; ++i) where_tile<DataFormat::Float16_b>(0, 1, 2, 0); }
+  if (op == 3) { power_binary_tile_init(); for (uint32_t i = 0; i < n; ++i) power_binary_tile(0, 1, 0); }
+  tile_regs_commit();
+  tile_regs_wait();
+  tile_regs_release();
+}
+)KERNEL";
+
+uint64_t sfpu_busy(uint32_t op, uint32_t n) {
+  auto device = open_timed("wormhole_b0", 1, 1);
+  Program p;
+  const CoreCoord core{0, 0};
+  CircularBufferConfig cbs(2 * 2048, {{0, DataFormat::Float16_b}, {16, DataFormat::Float16_b}});
+  for (uint8_t i : {0, 16})
+    cbs.set_page_size(i, 2048);
+  p.add_circular_buffer(core, cbs);
+  KernelHandle k = p.add_kernel_from_source(kSfpuCompute, "timing_sfpu.cpp", core, ComputeConfig{});
+  p.set_runtime_args(k, core, {op, n});
+  device->command_queue().enqueue_program(p);
+  return find_risc(device->last_run_timing(), core, "COMPUTE").busy_cycles;
+}
+
+TEST(TimingTest, SfpuOpsCostTheirTableEntry) {
+  // sfpu simple 64 cycles, sfpu complex 512 (docs/timing.md), plus the call.
+  EXPECT_EQ(sfpu_busy(0, 64) - sfpu_busy(0, 32), 32u * (64 + kCall));  // eqz_tile: simple
+  EXPECT_EQ(sfpu_busy(1, 64) - sfpu_busy(1, 32), 32u * (512 + kCall)); // erf_tile: complex
+  EXPECT_EQ(sfpu_busy(2, 64) - sfpu_busy(2, 32), 32u * (64 + kCall));  // where_tile: simple
+  EXPECT_EQ(sfpu_busy(3, 64) - sfpu_busy(3, 32), 32u * (512 + kCall)); // power_binary_tile: complex
+}
+
 TimingReport contention_run(const std::string& policy) {
   auto device = open_timed("wormhole_b0", 4, 1, policy);
   auto buf = dram_pages(device, 4096);

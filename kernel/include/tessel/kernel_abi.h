@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 15u
+#define TESSEL_KERNEL_ABI_VERSION 16u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -131,15 +131,16 @@ enum tessel_compute_init {
   TESSEL_INIT_REDUCE_UNINIT = 9,  // reduce_uninit()
   TESSEL_INIT_TRANSPOSE = 10,     // transpose_wh_init(a = in)
   TESSEL_INIT_BCAST = 11,         // *_bcast_*_init(a = in0, b = in1, c = (binary op << 4) | enum tessel_bcast)
-  TESSEL_INIT_SFPU = 12,          // an SFPU unary init: a = mask of enum tessel_sfpu_op ops it configures
-  TESSEL_INIT_SFPU_BINARY = 13,   // an SFPU binary init: a = mask of enum tessel_sfpu_binary_op ops
+  TESSEL_INIT_SFPU = 12,          // an SFPU unary init configures op a (enum tessel_sfpu_op): see below
+  TESSEL_INIT_SFPU_BINARY = 13,   // likewise for op a of enum tessel_sfpu_binary_op
   TESSEL_INIT_RECONFIG_SRCA = 14, // reconfig_data_format_srca(a = new cb); b = 1 + old cb when given
   TESSEL_INIT_RECONFIG_SRCB = 15, // reconfig_data_format_srcb(a = new cb); b as above
   TESSEL_INIT_RECONFIG_PACK = 16, // pack_reconfig_data_format(a = new cb); b as above
   TESSEL_INIT_MATMUL_FULL = 17,   // mm_init / mm_block_init: also configures formats and the packer:
                                   // a = in0, b = in1, c = (out cb << 8) | transpose
   TESSEL_INIT_PACK_L1_ACC = 18,   // pack_reconfig_l1_acc(a = enable): pack_tile adds to the page it writes
-  // Layout conversions (tessel/tilize.h); 19 is left to the SFPU inits.
+  TESSEL_INIT_SFPU_TERNARY = 19,  // likewise for op a of enum tessel_sfpu_ternary_op
+  // Layout conversions (tessel/tilize.h).
   TESSEL_INIT_TILIZE = 20,               // tilize_init(a = icb, b = block, c = ocb [| TESSEL_TILIZE_FAST])
   TESSEL_INIT_TILIZE_UNINIT = 21,        // tilize_uninit(a = icb, c = ocb [| TESSEL_TILIZE_FAST])
   TESSEL_INIT_UNTILIZE = 22,             // untilize_init(a = icb)
@@ -148,6 +149,10 @@ enum tessel_compute_init {
                                          // b = ocb, c = (full_ct_dim << 16) | block_ct_dim)
   TESSEL_INIT_PACK_UNTILIZE_UNINIT = 25, // pack_untilize_uninit(a = ocb)
 };
+// An SFPU init that configures n ops sends n TESSEL_INIT_SFPU* calls, one per
+// op: the first with b = 0 (the init replaces whatever the previous SFPU init
+// configured), the others with b = TESSEL_SFPU_INIT_MORE (they add to it).
+#define TESSEL_SFPU_INIT_MORE 1u
 // TESSEL_INIT_TILIZE*'s c: the fast_tilize_* spelling.
 #define TESSEL_TILIZE_FAST 0x80000000u
 // "No CB": pack_untilize_dest and its init, which take no input CB.
@@ -158,6 +163,8 @@ enum tessel_reduce_dim { TESSEL_REDUCE_ROW = 0, TESSEL_REDUCE_COL = 1, TESSEL_RE
 // Broadcast of the second operand (BroadcastType).
 enum tessel_bcast { TESSEL_BCAST_NONE = 0, TESSEL_BCAST_COL = 1, TESSEL_BCAST_ROW = 2, TESSEL_BCAST_SCALAR = 3 };
 // SFPU unary ops, in place on one DST tile. p0/p1 per op: see sim/sfpu.hpp.
+// Float parameters are float bits; a result "1 / 0" is 1.0 where the
+// condition holds and 0.0 elsewhere.
 enum tessel_sfpu_op {
   TESSEL_SFPU_EXP = 0,
   TESSEL_SFPU_EXP2 = 1,
@@ -184,7 +191,66 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_CEIL = 22,
   TESSEL_SFPU_FILL = 23,     // p0 = value (float bits)
   TESSEL_SFPU_TYPECAST = 24, // p0 = input format, p1 = output format (data-format codes)
-  TESSEL_SFPU_OP_COUNT = 25
+  // Comparisons with zero and with a scalar (p0, float bits): 1 / 0.
+  TESSEL_SFPU_EQZ = 25,
+  TESSEL_SFPU_NEZ = 26,
+  TESSEL_SFPU_LTZ = 27,
+  TESSEL_SFPU_GTZ = 28,
+  TESSEL_SFPU_LEZ = 29,
+  TESSEL_SFPU_GEZ = 30,
+  TESSEL_SFPU_UNARY_EQ = 31,
+  TESSEL_SFPU_UNARY_NE = 32,
+  TESSEL_SFPU_UNARY_GT = 33,
+  TESSEL_SFPU_UNARY_LT = 34,
+  TESSEL_SFPU_UNARY_GE = 35,
+  TESSEL_SFPU_UNARY_LE = 36,
+  // Classification: 1 / 0.
+  TESSEL_SFPU_ISINF = 37,
+  TESSEL_SFPU_ISPOSINF = 38,
+  TESSEL_SFPU_ISNEGINF = 39,
+  TESSEL_SFPU_ISNAN = 40,
+  TESSEL_SFPU_ISFINITE = 41,
+  TESSEL_SFPU_SIGNBIT = 42,
+  TESSEL_SFPU_LOGICAL_NOT = 43,
+  // Special and inverse functions.
+  TESSEL_SFPU_ERF = 44,
+  TESSEL_SFPU_ERFC = 45,
+  TESSEL_SFPU_ERFINV = 46,
+  TESSEL_SFPU_ASIN = 47,
+  TESSEL_SFPU_ACOS = 48,
+  TESSEL_SFPU_ATAN = 49,
+  TESSEL_SFPU_ASINH = 50,
+  TESSEL_SFPU_ACOSH = 51,
+  TESSEL_SFPU_ATANH = 52,
+  TESSEL_SFPU_SINH = 53,
+  TESSEL_SFPU_COSH = 54,
+  TESSEL_SFPU_TAN = 55,
+  TESSEL_SFPU_LOG1P = 56,
+  TESSEL_SFPU_EXPM1 = 57,
+  TESSEL_SFPU_LOG_WITH_BASE = 58, // p0 = scale (float bits): log(x) * scale
+  TESSEL_SFPU_HEAVISIDE = 59,     // p0 = the value at x == 0 (float bits)
+  // Rounding (with floor and ceil).
+  TESSEL_SFPU_TRUNC = 60,
+  TESSEL_SFPU_FRAC = 61,
+  TESSEL_SFPU_ROUND = 62, // p0 = decimals (int32)
+  // Activations.
+  TESSEL_SFPU_ELU = 63,       // p0 = alpha (float bits)
+  TESSEL_SFPU_HARDTANH = 64,  // p0 = min, p1 = max (float bits)
+  TESSEL_SFPU_THRESHOLD = 65, // p0 = threshold, p1 = replacement (float bits)
+  // Arithmetic with a scalar p0 (float bits).
+  TESSEL_SFPU_ADD_SCALAR = 66,
+  TESSEL_SFPU_SUB_SCALAR = 67,
+  TESSEL_SFPU_MUL_SCALAR = 68,
+  TESSEL_SFPU_DIV_SCALAR = 69,
+  TESSEL_SFPU_RSUB_SCALAR = 70, // p0 - x
+  // More activations.
+  TESSEL_SFPU_SELU = 71,        // p0 = scale, p1 = alpha (float bits)
+  TESSEL_SFPU_PRELU = 72,       // p0 = slope (float bits)
+  TESSEL_SFPU_HARDSIGMOID = 73, // clamp(x / 6 + 1/2, 0, 1)
+  TESSEL_SFPU_HARDSWISH = 74,   // x hardsigmoid(x)
+  TESSEL_SFPU_SOFTSIGN = 75,    // x / (1 + |x|)
+  TESSEL_SFPU_CLAMP = 76,       // p0 = min, p1 = max (float bits)
+  TESSEL_SFPU_OP_COUNT = 77
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -193,7 +259,27 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_DIV = 3,
   TESSEL_SFPU_BINARY_MAX = 4,
   TESSEL_SFPU_BINARY_MIN = 5,
-  TESSEL_SFPU_BINARY_OP_COUNT = 6
+  // Integer comparisons: 1 / 0.
+  TESSEL_SFPU_BINARY_LT_INT = 6,
+  TESSEL_SFPU_BINARY_GT_INT = 7,
+  TESSEL_SFPU_BINARY_LE_INT = 8,
+  TESSEL_SFPU_BINARY_GE_INT = 9,
+  // Float comparisons: 1 / 0.
+  TESSEL_SFPU_BINARY_EQ = 10,
+  TESSEL_SFPU_BINARY_NE = 11,
+  TESSEL_SFPU_BINARY_LT = 12,
+  TESSEL_SFPU_BINARY_GT = 13,
+  TESSEL_SFPU_BINARY_LE = 14,
+  TESSEL_SFPU_BINARY_GE = 15,
+  TESSEL_SFPU_BINARY_RSUB = 16,       // b - a
+  TESSEL_SFPU_BINARY_POW = 17,        // a^b
+  TESSEL_SFPU_BINARY_DIV_NO_NAN = 18, // b == 0 ? 0 : a / b
+  TESSEL_SFPU_BINARY_OP_COUNT = 19
+};
+// SFPU ops of three DST tiles.
+enum tessel_sfpu_ternary_op {
+  TESSEL_SFPU_TERNARY_WHERE = 0, // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
+  TESSEL_SFPU_TERNARY_OP_COUNT = 1
 };
 // DST register protocol steps.
 enum tessel_dst_step {
@@ -332,6 +418,9 @@ struct tessel_sim_api {
   // DST[odst] = DST[idst0] op DST[idst1] (enum tessel_sfpu_binary_op).
   void (*sfpu_binary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst,
                       const char* file, uint32_t line);
+  // DST[odst] = op(DST[idst0], DST[idst1], DST[idst2]) (enum tessel_sfpu_ternary_op).
+  void (*sfpu_ternary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2,
+                       uint32_t odst, const char* file, uint32_t line);
   // copy_block_matmul_partials: DST[idst + i] = cb[itile + i] for i < n.
   void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
                      const char* file, uint32_t line);

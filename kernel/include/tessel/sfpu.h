@@ -3,14 +3,21 @@
 // template parameters and argument orders. Included through
 // compute_kernel_api.h, compute_kernel_api/eltwise_unary/*.h,
 // compute_kernel_api/eltwise_binary_sfpu.h, compute_kernel_api/binary_max_min.h
-// and their api/compute/ twins.
+// and their api/compute/ twins, and the headers of the family files below.
 //
 // Inits. Every op needs an init, and the most recent SFPU init must be one
 // that configures it (Metalium: call the init again after switching ops).
-// An init sends the mask of the ops it configures (bit 1 << op of enum
-// tessel_sfpu_op, or tessel_sfpu_binary_op for the binary inits); inits that
-// are one init in Metalium (relu_tile_init and relu_min_tile_init;
-// rounding_op_tile_init for floor and ceil) configure all of their ops.
+// An init sends the ops it configures, one compute_init call per op (enum
+// tessel_sfpu_op, tessel_sfpu_binary_op or tessel_sfpu_ternary_op; any
+// number of ops); inits that are one init in Metalium (relu_tile_init and
+// relu_min_tile_init; rounding_op_tile_init for floor, ceil, trunc, frac and
+// round; binop_with_scalar_tile_init) configure all of their ops.
+//
+// The ops by family: this file (exp, log, roots, relu, activations, sign,
+// power, sin/cos, rounding, fill, typecast, binary arithmetic),
+// tessel/sfpu_compare.h (comparisons, classification, logical_not, where),
+// tessel/sfpu_functions.h (erf, inverse trigonometry, hyperbolic functions,
+// log1p/expm1, more rounding and activations, arithmetic with a scalar).
 //
 // Approximation. Where Metalium has an approximation template argument
 // (`approx`, `fast_and_approx`, `FAST_APPROX`) it is here with Metalium's
@@ -42,18 +49,29 @@ enum class DstRoundingMode : uint8_t { Default = 0, NearestEven = 1 };
 
 namespace tessel_sfpu {
 
-constexpr uint32_t bit(uint32_t op) { return 1u << op; }
 // odst of a binary op when the call names only idst0 and idst1 (older
 // Metalium): the result goes to idst0.
 constexpr uint32_t kIntoFirst = ~0u;
 
-inline void init(uint32_t mask, const char* call, const char* file, uint32_t line) {
+// An init of `kind` (TESSEL_INIT_SFPU, _BINARY, _TERNARY) that configures
+// the ops `first, more...`: one call per op (kernel_abi.h, TESSEL_SFPU_INIT_MORE).
+template <uint32_t kind, uint32_t first, uint32_t... more>
+inline void configure(const char* call, const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->compute_init(k, TESSEL_INIT_SFPU, call, mask, 0, 0, file, line);
+  k->api->compute_init(k, kind, call, first, 0, 0, file, line);
+  (k->api->compute_init(k, kind, call, more, TESSEL_SFPU_INIT_MORE, 0, file, line), ...);
 }
-inline void binary_init(uint32_t mask, const char* call, const char* file, uint32_t line) {
-  tessel_kernel_ctx* k = tessel_ctx();
-  k->api->compute_init(k, TESSEL_INIT_SFPU_BINARY, call, mask, 0, 0, file, line);
+template <uint32_t... ops>
+inline void init(const char* call, const char* file, uint32_t line) {
+  configure<TESSEL_INIT_SFPU, ops...>(call, file, line);
+}
+template <uint32_t... ops>
+inline void binary_init(const char* call, const char* file, uint32_t line) {
+  configure<TESSEL_INIT_SFPU_BINARY, ops...>(call, file, line);
+}
+template <uint32_t... ops>
+inline void ternary_init(const char* call, const char* file, uint32_t line) {
+  configure<TESSEL_INIT_SFPU_TERNARY, ops...>(call, file, line);
 }
 inline void vector_mode_error(const char* file, uint32_t line) {
   tessel_kernel_ctx* k = tessel_ctx();
@@ -74,6 +92,11 @@ inline void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, c
   if (__builtin_expect(vector_mode != VectorMode::RC, 0)) vector_mode_error(file, line);
   k->api->sfpu_binary(k, op, idst0, idst1, odst == kIntoFirst ? idst0 : odst, file, line);
 }
+inline void ternary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, const char* file,
+                    uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+}
 inline uint32_t float_bits(float value) {
   uint32_t bits;
   __builtin_memcpy(&bits, &value, 4);
@@ -90,9 +113,7 @@ constexpr bool is_typecast_format(uint32_t f) {
 // An op with no parameters whose init configures only itself: name_tile_init()
 // and name_tile(idst), approximation from APPROX.
 #define TESSEL_SFPU_SIMPLE_OP(name, OP)                                                                                \
-  ALWI void name##_tile_init(TESSEL_SITE_PARAMS) {                                                                     \
-    tessel_sfpu::init(tessel_sfpu::bit(OP), #name "_tile_init", TESSEL_SITE);                                          \
-  }                                                                                                                    \
+  ALWI void name##_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<OP>(#name "_tile_init", TESSEL_SITE); }           \
   ALWI void name##_tile(uint32_t idst, TESSEL_SITE_PARAMS) { tessel_sfpu::unary(OP, idst, 0, 0, APPROX, TESSEL_SITE); }
 
 // ---------------------------------------------------------------------------
@@ -101,7 +122,7 @@ constexpr bool is_typecast_format(uint32_t f) {
 template <bool approx = false, uint32_t scale = 0x3F800000,
           InputClamping input_clamping = InputClamping::ClampToNegative>
 ALWI void exp_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_EXP), "exp_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_EXP>("exp_tile_init", TESSEL_SITE);
 }
 // With scale_en, Metalium computes exp(x * scale) (scale as bf16 bits); only a
 // scale of 1 is modelled.
@@ -121,7 +142,7 @@ TESSEL_SFPU_SIMPLE_OP(exp2, TESSEL_SFPU_EXP2)
 
 template <bool fast_and_approx = false>
 ALWI void log_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_LOG), "log_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_LOG>("log_tile_init", TESSEL_SITE);
 }
 template <bool fast_and_approx = false>
 ALWI void log_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -131,9 +152,7 @@ ALWI void log_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 // ---------------------------------------------------------------------------
 // Roots and reciprocal (eltwise_unary/sqrt.h, rsqrt.h, recip.h)
 
-ALWI void sqrt_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SQRT), "sqrt_tile_init", TESSEL_SITE);
-}
+ALWI void sqrt_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_SQRT>("sqrt_tile_init", TESSEL_SITE); }
 // Approximate when FAST_APPROX or APPROX (Metalium passes both to its kernel).
 template <bool FAST_APPROX = false>
 ALWI void sqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -142,7 +161,7 @@ ALWI void sqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 
 template <bool legacy_compat = false>
 ALWI void rsqrt_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_RSQRT), "rsqrt_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_RSQRT>("rsqrt_tile_init", TESSEL_SITE);
 }
 template <bool legacy_compat = false, bool FAST_APPROX = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void rsqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -151,7 +170,7 @@ ALWI void rsqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 
 template <bool legacy_compat = false>
 ALWI void recip_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_RECIP), "recip_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_RECIP>("recip_tile_init", TESSEL_SITE);
 }
 template <bool legacy_compat = false>
 ALWI void recip_tile(uint32_t idst, int vector_mode = VectorMode::RC, TESSEL_SITE_PARAMS) {
@@ -162,29 +181,27 @@ ALWI void recip_tile(uint32_t idst, int vector_mode = VectorMode::RC, TESSEL_SIT
 // ReLU family (eltwise_unary/relu.h). Limits and slopes are float bits.
 
 ALWI void relu_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_RELU) | tessel_sfpu::bit(TESSEL_SFPU_RELU_MIN), "relu_tile_init",
-                    TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_RELU, TESSEL_SFPU_RELU_MIN>("relu_tile_init", TESSEL_SITE);
 }
 ALWI void relu_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_RELU, idst, 0, 0, APPROX, TESSEL_SITE);
 }
 ALWI void relu_min_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_RELU) | tessel_sfpu::bit(TESSEL_SFPU_RELU_MIN), "relu_min_tile_init",
-                    TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_RELU, TESSEL_SFPU_RELU_MIN>("relu_min_tile_init", TESSEL_SITE);
 }
 // max(x, lower_limit)
 ALWI void relu_min_tile(uint32_t idst, uint32_t lower_limit, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_RELU_MIN, idst, lower_limit, 0, APPROX, TESSEL_SITE);
 }
 ALWI void relu_max_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_RELU_MAX), "relu_max_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_RELU_MAX>("relu_max_tile_init", TESSEL_SITE);
 }
 // min(max(x, 0), upper_limit)
 ALWI void relu_max_tile(uint32_t idst, uint32_t upper_limit, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_RELU_MAX, idst, upper_limit, 0, APPROX, TESSEL_SITE);
 }
 ALWI void leaky_relu_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_LEAKY_RELU), "leaky_relu_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_LEAKY_RELU>("leaky_relu_tile_init", TESSEL_SITE);
 }
 // x < 0 ? x * slope : x
 ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0, TESSEL_SITE_PARAMS) {
@@ -198,7 +215,7 @@ ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0, TESSEL_SITE_PARAMS)
 // (Metalium's default).
 template <bool fast_and_approx = true>
 ALWI void gelu_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_GELU), "gelu_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_GELU>("gelu_tile_init", TESSEL_SITE);
 }
 template <bool fast_and_approx = true>
 ALWI void gelu_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -207,7 +224,7 @@ ALWI void gelu_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 
 template <bool fast_and_approx = false>
 ALWI void sigmoid_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_SIGMOID), "sigmoid_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_SIGMOID>("sigmoid_tile_init", TESSEL_SITE);
 }
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -217,7 +234,7 @@ ALWI void sigmoid_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 
 template <bool fast_and_approx = false>
 ALWI void tanh_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_TANH), "tanh_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_TANH>("tanh_tile_init", TESSEL_SITE);
 }
 template <bool fast_and_approx = false>
 ALWI void tanh_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -237,14 +254,12 @@ TESSEL_SFPU_SIMPLE_OP(square, TESSEL_SFPU_SQUARE)
 // x^exponent for a non-negative integer exponent (newer Metalium passes the
 // exponent of power_tile as float bits; tessel takes the integer, as
 // power_iterative_tile does).
-ALWI void power_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_POWER), "power_tile_init", TESSEL_SITE);
-}
+ALWI void power_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_POWER>("power_tile_init", TESSEL_SITE); }
 ALWI void power_tile(uint32_t idst, uint32_t exponent, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_POWER, idst, exponent, 0, APPROX, TESSEL_SITE);
 }
 ALWI void power_iterative_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_POWER), "power_iterative_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_POWER>("power_iterative_tile_init", TESSEL_SITE);
 }
 ALWI void power_iterative_tile(uint32_t idst, uint32_t exponent, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_POWER, idst, exponent, 0, APPROX, TESSEL_SITE);
@@ -260,15 +275,11 @@ TESSEL_SFPU_SIMPLE_OP(cos, TESSEL_SFPU_COS)
 // Rounding (eltwise_unary/rounding.h; floor.h and ceil.h in older Metalium)
 
 ALWI void rounding_op_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_FLOOR) | tessel_sfpu::bit(TESSEL_SFPU_CEIL), "rounding_op_tile_init",
-                    TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_FLOOR, TESSEL_SFPU_CEIL, TESSEL_SFPU_TRUNC, TESSEL_SFPU_FRAC, TESSEL_SFPU_ROUND>(
+      "rounding_op_tile_init", TESSEL_SITE);
 }
-ALWI void floor_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_FLOOR), "floor_tile_init", TESSEL_SITE);
-}
-ALWI void ceil_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_CEIL), "ceil_tile_init", TESSEL_SITE);
-}
+ALWI void floor_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_FLOOR>("floor_tile_init", TESSEL_SITE); }
+ALWI void ceil_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_CEIL>("ceil_tile_init", TESSEL_SITE); }
 ALWI void floor_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_FLOOR, idst, 0, 0, APPROX, TESSEL_SITE);
 }
@@ -279,9 +290,7 @@ ALWI void ceil_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 // ---------------------------------------------------------------------------
 // Fill (eltwise_unary/fill.h)
 
-ALWI void fill_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_FILL), "fill_tile_init", TESSEL_SITE);
-}
+ALWI void fill_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_FILL>("fill_tile_init", TESSEL_SITE); }
 ALWI void fill_tile(uint32_t idst, float value, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_FILL, idst, tessel_sfpu::float_bits(value), 0, APPROX, TESSEL_SITE);
 }
@@ -309,7 +318,7 @@ ALWI void fill_tile_int(uint32_t idst, uint32_t value, TESSEL_SITE_PARAMS) {
 // requires).
 
 ALWI void typecast_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::init(tessel_sfpu::bit(TESSEL_SFPU_TYPECAST), "typecast_tile_init", TESSEL_SITE);
+  tessel_sfpu::init<TESSEL_SFPU_TYPECAST>("typecast_tile_init", TESSEL_SITE);
 }
 template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
@@ -325,22 +334,22 @@ ALWI void typecast_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 // result replaces DST[idst0].
 
 ALWI void add_binary_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_ADD), "add_binary_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_ADD>("add_binary_tile_init", TESSEL_SITE);
 }
 ALWI void sub_binary_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_SUB), "sub_binary_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_SUB>("sub_binary_tile_init", TESSEL_SITE);
 }
 ALWI void mul_binary_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_MUL), "mul_binary_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MUL>("mul_binary_tile_init", TESSEL_SITE);
 }
 ALWI void div_binary_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_DIV), "div_binary_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_DIV, TESSEL_SFPU_BINARY_DIV_NO_NAN>("div_binary_tile_init", TESSEL_SITE);
 }
 ALWI void binary_max_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_MAX), "binary_max_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MAX>("binary_max_tile_init", TESSEL_SITE);
 }
 ALWI void binary_min_tile_init(TESSEL_SITE_PARAMS) {
-  tessel_sfpu::binary_init(tessel_sfpu::bit(TESSEL_SFPU_BINARY_MIN), "binary_min_tile_init", TESSEL_SITE);
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MIN>("binary_min_tile_init", TESSEL_SITE);
 }
 
 template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
@@ -359,6 +368,27 @@ template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void div_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel_sfpu::kIntoFirst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary(TESSEL_SFPU_BINARY_DIV, idst0, idst1, odst, TESSEL_SITE);
 }
+ALWI void rsub_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_RSUB>("rsub_binary_tile_init", TESSEL_SITE);
+}
+ALWI void power_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_POW>("power_binary_tile_init", TESSEL_SITE);
+}
+// DST[idst1] - DST[idst0].
+template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rsub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_RSUB, idst0, idst1, odst, TESSEL_SITE);
+}
+// DST[idst0] ^ DST[idst1].
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void power_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_POW, idst0, idst1, odst, TESSEL_SITE);
+}
+// div_binary_tile with 0 where the divisor is 0 (div_binary_tile_init).
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void div_no_nan_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_DIV_NO_NAN, idst0, idst1, odst, TESSEL_SITE);
+}
 ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel_sfpu::kIntoFirst,
                           int vector_mode = VectorMode::RC, TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary(TESSEL_SFPU_BINARY_MAX, idst0, idst1, odst, TESSEL_SITE, vector_mode);
@@ -369,6 +399,9 @@ ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel
 }
 
 } // namespace ckernel
+
+#include "tessel/sfpu_compare.h"
+#include "tessel/sfpu_functions.h"
 
 using namespace ckernel;
 

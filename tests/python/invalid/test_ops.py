@@ -100,8 +100,8 @@ CASES = [
      ("tessel.ops.typecast: to must be one of Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, UInt32, UInt16, UInt8, "
       "got 'Int64'")),
     # kernel_source
-    ("kernel-source-unknown-op", ValueError, lambda d: tessel.ops.kernel_source("expm1"),
-     "tessel.ops.kernel_source: no op named 'expm1'; the ops are " + ", ".join(op.name for op in tessel.op_table.OPS)),
+    ("kernel-source-unknown-op", ValueError, lambda d: tessel.ops.kernel_source("mish"),
+     "tessel.ops.kernel_source: no op named 'mish'; the ops are " + ", ".join(op.name for op in tessel.op_table.OPS)),
 ]
 
 

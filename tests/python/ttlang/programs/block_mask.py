@@ -2,7 +2,6 @@
 # holds 1.0 become 0 (mask) or +inf (mask_posinf), the others keep their
 # value, as an attention mask is applied before a softmax.
 # expect: pass
-# tessel: not yet (the comparison and where_tile SFPU ops)
 # needs: torch
 import torch
 import ttnn

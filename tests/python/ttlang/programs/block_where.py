@@ -2,7 +2,6 @@
 # from ttl.math.gt (1.0 where true, 0.0 where false). tt-lang lists where as
 # simulator-only; tessel runs it.
 # expect: pass
-# tessel: not yet (the comparison and where_tile SFPU ops)
 # needs: torch
 import torch
 import ttnn

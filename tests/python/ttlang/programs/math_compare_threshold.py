@@ -2,7 +2,6 @@
 # and the selecting activations threshold (value where x > threshold) and
 # prelu (alpha * x where x < 0), on blocks with ties between the operands.
 # expect: pass
-# tessel: not yet (the comparison and where_tile SFPU ops)
 # needs: torch
 import torch
 import ttnn
