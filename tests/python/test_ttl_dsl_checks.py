@@ -101,7 +101,7 @@ def _copy_in_compute(a_dfb, y_dfb):
 def _unsupported_math(a_dfb, y_dfb):
     def compute():
         with a_dfb.wait() as x, y_dfb.reserve() as o:
-            o.store(ttl.math.atanh(x))  # <- atanh
+            o.store(ttl.math.bessel(x))  # <- unknown function
     return compute
 
 
@@ -124,8 +124,7 @@ def _two_consumers_reader(a, a_dfb):
      "compute"),
     (_copy_in_compute, None, "ttl.copy is a data-movement operation; a compute kernel cannot copy", "copy in compute",
      "compute"),
-    (_unsupported_math, None, "ttl.math.atanh is not supported by tessel yet (it has no lowering to the compute API)",
-     "atanh", "compute"),
+    (_unsupported_math, None, "module tessel.ttl.math has no attribute 'bessel'", "unknown function", "compute"),
     (_squeeze_wide, None, "ttl.block.squeeze: dimension 1 of a block of shape (1, 2) has 2 tiles; only dimensions "
                           "of size 1 are removed", "wide", "compute"),
 ])

@@ -222,3 +222,59 @@ def test_allocation_groups_and_address_scopes_are_accepted(dev):
     with pytest.raises(ValueError, match=r"ttl.make_dfb: address_scope must be ttl.DFBAddressScope.LOCAL, "
                                          r"ttl.DFBAddressScope.REMOTE_UNIFORM or None, got 'everywhere'"):
         op(tensor(dev, A), ttl.Tensor.allocate(dev, (32, 32)))
+
+
+def _erfinv(x):
+    from math import erf
+
+    out = np.empty_like(x)
+    for i, v in np.ndenumerate(x):
+        lo, hi = -6.0, 6.0
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if erf(mid) < v else (lo, mid)
+        out[i] = (lo + hi) / 2
+    return out
+
+
+_ERF = np.vectorize(__import__("math").erf)
+SINGLE_OPS = [
+    ("asin", np.arcsin, -0.95, 0.95), ("acos", np.arccos, -0.95, 0.95), ("atan", np.arctan, -4, 4),
+    ("asinh", np.arcsinh, -4, 4), ("acosh", np.arccosh, 1.1, 6), ("atanh", np.arctanh, -0.9, 0.9),
+    ("erf", _ERF, -2, 2), ("erfc", lambda x: 1 - _ERF(x), -2, 2), ("erfinv", _erfinv, -0.9, 0.9),
+    ("tan", np.tan, -1.2, 1.2), ("sinh", np.sinh, -3, 3), ("cosh", np.cosh, -3, 3),
+    ("expm1", np.expm1, -2, 2), ("log1p", np.log1p, -0.5, 4), ("trunc", np.trunc, -4, 4),
+    ("frac", lambda x: x - np.trunc(x), -4, 4), ("signbit", lambda x: (x < 0).astype(float), -2, 2),
+    ("isnan", lambda x: np.zeros_like(x), -2, 2), ("softsign", lambda x: x / (1 + np.abs(x)), -4, 4),
+    ("hardswish", lambda x: x * np.clip(x / 6 + 0.5, 0, 1), -5, 5),
+]
+
+
+@pytest.mark.parametrize("fn, ref, lo, hi", SINGLE_OPS, ids=[c[0] for c in SINGLE_OPS])
+def test_math_functions_of_one_sfpu_op(dev, fn, ref, lo, hi):
+    f = getattr(ttl.math, fn)
+
+    def compute(a_dfb, y_dfb):
+        def compute():
+            with a_dfb.wait() as x, y_dfb.reserve() as o:
+                o.store(f(x))
+        return compute
+
+    a = bf16(np.linspace(lo, hi, 1024, dtype=np.float32).reshape(32, 32))
+    got = run_one(dev, compute, a)
+    expect = ref(a.astype(np.float64))
+    assert np.all(np.abs(got - expect) <= 0.02 * np.abs(expect) + 1e-2), fn
+
+
+def _rounded(a_dfb, y_dfb):
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as o:
+            o.store(ttl.math.round(x, decimals=1) + ttl.math.round(x))
+    return compute
+
+
+def test_round_takes_decimals(dev):
+    a = bf16(np.linspace(-3, 3, 1024, dtype=np.float32).reshape(32, 32))
+    got = run_one(dev, _rounded, a)
+    expect = np.round(a.astype(np.float64), 1) + np.round(a.astype(np.float64))
+    assert np.all(np.abs(got - expect) <= 0.02 * np.abs(expect) + 2e-2)

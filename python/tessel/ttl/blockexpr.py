@@ -43,6 +43,30 @@ UNARY = {
     "cos": ("cos_tile_init();", "cos_tile({d});"),
     "floor": ("rounding_op_tile_init();", "floor_tile({d});"),
     "ceil": ("rounding_op_tile_init();", "ceil_tile({d});"),
+    "tan": ("tan_tile_init();", "tan_tile({d});"),
+    "asin": ("asin_tile_init();", "asin_tile({d});"),
+    "acos": ("acos_tile_init();", "acos_tile({d});"),
+    "atan": ("atan_tile_init();", "atan_tile({d});"),
+    "sinh": ("sinh_tile_init();", "sinh_tile({d});"),
+    "cosh": ("cosh_tile_init();", "cosh_tile({d});"),
+    "asinh": ("asinh_tile_init();", "asinh_tile({d});"),
+    "acosh": ("acosh_tile_init();", "acosh_tile({d});"),
+    "atanh": ("atanh_tile_init();", "atanh_tile({d});"),
+    "erf": ("erf_tile_init<false>();", "erf_tile<false>({d});"),
+    "erfc": ("erfc_tile_init();", "erfc_tile({d});"),
+    "erfinv": ("erfinv_tile_init();", "erfinv_tile({d});"),
+    "expm1": ("expm1_tile_init();", "expm1_tile({d});"),
+    "log1p": ("log1p_tile_init();", "log1p_tile({d});"),
+    "logp1": ("log1p_tile_init();", "log1p_tile({d});"),
+    "trunc": ("rounding_op_tile_init();", "trunc_tile({d});"),
+    "frac": ("rounding_op_tile_init();", "frac_tile({d});"),
+    "signbit": ("signbit_tile_init();", "signbit_tile({d});"),
+    "isnan": ("isnan_tile_init();", "isnan_tile({d});"),
+    "isinf": ("isinf_tile_init();", "isinf_tile({d});"),
+    "isfinite": ("isfinite_tile_init();", "isfinite_tile({d});"),
+    "hardsigmoid": ("hardsigmoid_tile_init();", "hardsigmoid_tile({d});"),
+    "hardswish": ("hardswish_tile_init();", "hardswish_tile({d});"),
+    "softsign": ("softsign_tile_init();", "softsign_tile({d});"),
     # Comparisons against zero: 1.0 where true, 0.0 where false.
     "eqz": ("eqz_tile_init();", "eqz_tile({d});"),
     "nez": ("nez_tile_init();", "nez_tile({d});"),
@@ -61,6 +85,7 @@ WHERE = ("where_tile_init();", "where_tile({c}, {t}, {f}, {c});")
 # Unary functions with an integer parameter ({p}: the integer).
 UNARY_INT = {
     "power": ("power_tile_init();", "power_tile({d}, {p}u);"),
+    "round": ("rounding_op_tile_init();", "round_tile({d}, {p});"),
 }
 UNARY_PARAM = {
     "relu_max": ("relu_max_tile_init();", "relu_max_tile({d}, {p});"),

@@ -156,6 +156,12 @@ class ComputeStatements:
             if value is None:
                 raise self.error(f"ttl.math.{op} takes a block and a number", e)
             return self.unary(op, args[0], e, param=self.float_now(value, e))
+        if op == "round":
+            d = args[1] if len(args) > 1 else kwargs.get("decimals", ("const", 0))
+            if len(args) < 1 or not _is_const(d) or not isinstance(_const(d), int) or isinstance(_const(d), bool):
+                raise self.error("ttl.math.round takes a block and decimals=, an integer constant", e)
+            x = self.as_node(args[0], e)
+            return Expr(Node("unary", x.shape, [x], op="round", param=str(_const(d)), line=self.line))
         if op in composed.COMPOSED:
             return self.composed(op, args, kwargs, e)
         if op in ("max", "min"):

@@ -38,36 +38,17 @@ def _softplus(x):
     return _un("log", _bin("+", _un("exp", x), _k(1.0, x)))
 
 
-def _hardsigmoid(x):
-    return _un("relu_max", _bin("+", _bin("*", x, _k("1.0f / 6.0f", x)), _k(0.5, x)), param="1.0f")
-
-
 def _clamp(x, lo, hi):
     return _bin("max", _bin("min", x, _k(hi, x)), _k(lo, x))
 
 
-def _trunc(x):
-    return _bin("*", _un("sign", x), _un("floor", _un("abs", x.copy())))
-
-
 # name -> (parameter names with defaults as C++ floats, builder(x, *params))
 PARAMETERS = {
-    "tan": ((), lambda x: _bin("/", _un("sin", x), _un("cos", x.copy()))),
-    "expm1": ((), _exp_minus_one),
-    "log1p": ((), lambda x: _un("log", _bin("+", x, _k(1.0, x)))),
-    "logp1": ((), lambda x: _un("log", _bin("+", x, _k(1.0, x)))),
     "log2": ((), lambda x: _bin("*", _un("log", x), _k("1.4426950408889634f", x))),
     "log10": ((), lambda x: _bin("*", _un("log", x), _k("0.4342944819032518f", x))),
-    "sinh": ((), lambda x: _bin("*", _bin("-", _un("exp", x), _un("exp", _un("neg", x.copy()))), _k(0.5, x))),
-    "cosh": ((), lambda x: _bin("*", _bin("+", _un("exp", x), _un("exp", _un("neg", x.copy()))), _k(0.5, x))),
-    "softsign": ((), lambda x: _bin("/", x, _bin("+", _un("abs", x.copy()), _k(1.0, x)))),
     "softplus": ((), _softplus),
     "mish": ((), lambda x: _bin("*", x, _un("tanh", _softplus(x.copy())))),
-    "hardsigmoid": ((), _hardsigmoid),
-    "hardswish": ((), lambda x: _bin("*", x, _hardsigmoid(x.copy()))),
     "relu6": ((), lambda x: _un("relu_max", x, param="6.0f")),
-    "trunc": ((), _trunc),
-    "frac": ((), lambda x: _bin("-", x, _trunc(x.copy()))),
     "elu": ((("alpha", "1.0f"),), _elu_core),
     "selu": ((("scale", "1.0507009873554805f"), ("alpha", "1.6732632423543772f")),
              lambda x, scale, alpha: _bin("*", _k(scale, x), _elu_core(x, alpha))),
