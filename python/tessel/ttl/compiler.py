@@ -102,7 +102,8 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         self.line = self.func.lineno + self.offset
         self.counter = 0
         self.held = {}  # dfb index -> {"reserve": [Block], "wait": [Block]}
-        self.auto = []  # per statement list: [(name, Block)] acquired by assignment
+        self.auto = []  # per statement list: [(name, Block)] acquired by assignment (or inline)
+        self.acquired = []  # per statement being compiled: the blocks it acquired
         self.mutable = _assigned_more_than_once(self.func)
         self.waited = _waited_names(self.func)
         self.used_tensors = set()
@@ -204,10 +205,16 @@ class _Compiler(ExpressionCompiler, BlockStatements, ComputeStatements, CallStat
         self.auto.append([])
         for i, s in enumerate(stmts):
             self.future.append(stmts[i + 1:])
+            self.acquired.append([])
             try:
                 self.statement(s)
+                # A block acquired inline (ttl.copy(dfb.wait(), t[...])) is released after its last use too.
+                for blk in self.acquired[-1]:
+                    if not blk.released and not any(b is blk for _, b in self.auto[-1]):
+                        self.auto[-1].append((f"<block acquired at line {blk.line}>", blk))
                 self.release_unused(stmts[i + 1:], s)
             finally:
+                self.acquired.pop()
                 self.future.pop()
         for name, blk in self.auto.pop():
             if not blk.released:

@@ -108,7 +108,10 @@ class CallStatements:
             if attr in ("reserve", "wait"):
                 if e.args or e.keywords:
                     raise self.error(f"{attr}() takes no arguments", e)
-                return self.acquire(dfb, attr == "reserve", e)
+                blk = self.acquire(dfb, attr == "reserve", e)
+                if self.acquired:
+                    self.acquired[-1].append(blk)  # the statement list releases it after its last use
+                return blk
             raise self.error(f"a dataflow buffer has no method '{attr}' in a kernel (reserve, wait)", e)
         if isinstance(base, Block):
             if attr in ("push", "pop"):
