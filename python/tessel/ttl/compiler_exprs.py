@@ -207,12 +207,26 @@ class ExpressionCompiler:
                 raise self.error(f"comparison {type(op).__name__} is not supported in a kernel function", e)
             if _is_const(left) and _is_const(right):
                 parts.append(("const", _PY_CMP[sym](_const(left), _const(right))))
+            elif sym in ("==", "!=") and _is_sequence(left) and _is_sequence(right):
+                # Tuples (of device numbers): equal when their lengths and every item are.
+                a, b = _items(left), _items(right)
+                if len(a) != len(b):
+                    parts.append(("const", sym == "!="))
+                else:
+                    same = [self.equal(x, y, e) for x, y in zip(a, b)]
+                    code = " && ".join(self.scalar(p, e).code for p in same) or "true"
+                    parts.append(Scalar(f"({code})" if sym == "==" else f"(!({code}))", "bool"))
             else:
                 parts.append(Scalar(f"({self.scalar(left, e).code} {sym} {self.scalar(right, e).code})", "bool"))
             left = right
         if all(_is_const(p) for p in parts):
             return ("const", all(_const(p) for p in parts))
         return Scalar("(" + " && ".join(self.scalar(p, e).code for p in parts) + ")", "bool")
+
+    def equal(self, x, y, e):
+        if _is_const(x) and _is_const(y):
+            return ("const", _const(x) == _const(y))
+        return Scalar(f"({self.scalar(x, e).code} == {self.scalar(y, e).code})", "bool")
 
     def expr_IfExp(self, e):
         cond = self.expr(e.test)
@@ -335,6 +349,14 @@ _PY_BINOPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b
               "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": lambda a, b: a ** b,
               "@": lambda a, b: a @ b, "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
               "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b}
+def _is_sequence(v):
+    return isinstance(v, (tuple, list)) and not _is_const(v) or _is_const(v) and isinstance(_const(v), (tuple, list))
+
+
+def _items(v):
+    return [("const", x) for x in _const(v)] if _is_const(v) else list(v)
+
+
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _PY_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
            "==": lambda a, b: a == b, "!=": lambda a, b: a != b}

@@ -230,7 +230,9 @@ class Operation:
         device = _device_of(tensors, f"operation '{self.name}'")
         self._resolve_grid(args, tensors, device)
         _fits(self.grid, device, f"operation '{self.name}'")
-        plan = self.plan(tensors, args)
+        plan = self.plan(tensors, args, device)
+        if not tensors and not plan.kernels and not plan.dfbs:
+            return  # the body only ran Python (ttl.grid_size() at operation scope): nothing runs on the device
         cpp = self._operation_for(plan, tensors)
         factory = self.runtime_resource_factory
         results = []
@@ -276,7 +278,7 @@ class Operation:
 
     # ---- structure ----
 
-    def plan(self, tensors, args=None):
+    def plan(self, tensors, args=None, device=None):
         """The traced Plan for these tensors. An operation whose body declares
         only call_extern_func kernels runs its body once per structure and
         aliasing (see the module comment); one with DSL kernel functions runs
@@ -285,7 +287,7 @@ class Operation:
         tensor objects (a ttnn.Tensor keeps its logical shape), default
         `tensors`."""
         same_as = aliasing(tensors)
-        device = tensors[0].buffer.device._d
+        device = (device or _device_of(tensors, f"operation '{self.name}'"))._d
         # The body sees the caller's tensors: a ttnn tensor's logical shape is part of what it computes from.
         shapes = tuple(tuple(a.shape) for a in args) if args is not None else None
         key = (tuple(t._structure for t in tensors), same_as, self.grid, device.arch(), tuple(device.grid()), shapes)
@@ -455,7 +457,11 @@ def _fits(grid, device, what):
 
 def _device_of(tensors, what):
     if not tensors:
-        raise ValueError(f"{what}: no tensors; an operation runs on its tensors' device")
+        # An operation with no tensors (ttl.node() and ttl.grid_size() alone) runs where a
+        # TT-Lang program without tensors would: the one open ttnn device, else device 0.
+        from ..ttnn.staging import device_for_host_tensors
+
+        return device_for_host_tensors(what).tessel_device
     device = tensors[0].buffer.device
     if any(t.buffer.device is not device for t in tensors):
         n = len({id(t.buffer.device) for t in tensors})

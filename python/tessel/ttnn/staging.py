@@ -11,7 +11,7 @@ device 0, opened for these programs and kept open until the process ends
     written_back()
 """
 
-__all__ = ["close_default_device", "stage"]
+__all__ = ["close_default_device", "device_for_host_tensors", "stage"]
 
 
 def stage(args, what):
@@ -19,7 +19,6 @@ def stage(args, what):
     copies the device values back into those host tensors). The device is the
     one the other tensors are on, or the one open device."""
     # Imported here: tessel.ttl imports this module while tessel.ttnn may still be loading.
-    from .device import open_devices
     from .tensor import Tensor
 
     hosts = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._host is not None]
@@ -32,11 +31,7 @@ def stage(args, what):
         if any(isinstance(a, Tensor) and a._shards is not None for a in args):
             raise TypeError(f"{what}: host tensors and mesh tensors together; put the host tensors on the mesh "
                             "(ttnn.from_torch(..., device=mesh))")
-        open_now = open_devices()
-        if len(open_now) > 1:
-            raise TypeError(f"{what}: every tensor is on the host and {len(open_now)} devices are open; put the "
-                            "tensors on the device the operation should run on (ttnn.from_torch(..., device=...))")
-        devices = {0: open_now[0] if open_now else _default_device()}
+        devices = {0: device_for_host_tensors(what)}
     (device,) = devices.values()
     from .creation import to_device
 
@@ -58,6 +53,18 @@ def stage(args, what):
 
 
 _DEFAULT = []
+
+
+def device_for_host_tensors(what):
+    """The device a program's host tensors (or an operation with no tensors)
+    run on: the one open ttnn device, else device 0, opened for it."""
+    from .device import open_devices
+
+    open_now = open_devices()
+    if len(open_now) > 1:
+        raise TypeError(f"{what}: every tensor is on the host and {len(open_now)} devices are open; put the "
+                        "tensors on the device the operation should run on (ttnn.from_torch(..., device=...))")
+    return open_now[0] if open_now else _default_device()
 
 
 def _default_device():
