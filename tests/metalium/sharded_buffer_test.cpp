@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -154,9 +155,6 @@ TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAlloca
     }
     return std::string("no error");
   };
-  EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 3 * 16}, CoreRange({0, 0}, {3, 0})),
-            "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 48], page shape [1, 16] and tensor of [4, 6] "
-            "pages: a HEIGHT_SHARDED shard is 3 pages wide; expected the tensor's width, 6 pages");
   EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {2, 0})),
             "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 96], page shape [1, 16] and tensor of [4, 6] "
             "pages: 4 shards for the 3 cores of {[(x=0,y=0) - (x=2,y=0)]}; expected at most one shard per core");
@@ -167,6 +165,51 @@ TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAlloca
             "CreateBuffer: a INTERLEAVED buffer was given shard parameters; expected them only for a sharded layout");
   // A height-sharded buffer that fits works, and leaves the device usable.
   EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {3, 0})), "no error");
+}
+
+// Metalium places a HEIGHT_SHARDED buffer's pages in row-major order, the
+// next shard-volume of them on each core, even when the shard is narrower than
+// the tensor; that runs, and is a warning (an error under TESSEL_STRICT=1).
+std::shared_ptr<Buffer> narrow_height_shards(Fixture& f) {
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {3, 0})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {kRows, kCols});
+  return CreateBuffer(
+      ShardedBufferConfig{f.device, kPages * kPage, kPage, BufferType::L1, TensorMemoryLayout::HEIGHT_SHARDED, spec});
+}
+
+constexpr const char* kNarrowHeightWarning =
+    "tessel: warning: CreateBuffer: HEIGHT_SHARDED buffer with shard shape [2, 48], page shape [1, 16] and tensor of "
+    "[4, 6] pages: a HEIGHT_SHARDED shard is 3 pages wide, not the tensor's 6: each core takes the next 6 pages in "
+    "row-major order, as Metalium places them, not a 2-D block";
+
+TEST(ShardedBufferTest, AHeightShardNarrowerThanTheTensorTakesConsecutivePagesAsMetaliumPlacesThem) {
+  Fixture f;
+  testing::internal::CaptureStderr();
+  auto b = narrow_height_shards(f);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find(kNarrowHeightWarning), std::string::npos) << warned;
+  std::vector<uint32_t> c, d;
+  ASSERT_EQ(run(f, b, false, &c, &d), "");
+  for (uint32_t p = 0; p < kPages; ++p) {
+    const CoreCoord noc = f.device->worker_core_from_logical_core(CoreCoord{p / 6, 0});
+    const uint32_t* where = &d[p * kPage / 4];
+    EXPECT_EQ(CoreCoord(where[0], where[1]), noc) << "page " << p;
+    EXPECT_EQ(where[2], b->address() + (p % 6) * b->aligned_page_size()) << "page " << p;
+  }
+}
+
+TEST(ShardedBufferTest, ANarrowHeightShardIsAnErrorUnderStrict) {
+  Fixture f;
+  setenv("TESSEL_STRICT", "1", 1);
+  std::string error = "no error";
+  try {
+    narrow_height_shards(f);
+  } catch (const tessel::ValidationError& e) {
+    error = e.what();
+  }
+  unsetenv("TESSEL_STRICT");
+  EXPECT_EQ("tessel: warning: " + error,
+            std::string(kNarrowHeightWarning) + " (a warning, made an error by TESSEL_STRICT=1)");
 }
 
 // On each core: the CB is that core's shard. Marks it full, copies its
