@@ -142,6 +142,23 @@ TESSEL_COLD void push_beyond_reserve(tessel_kernel_ctx* k, const tessel_cb_iface
        file, line);
 }
 
+// A pop of more pages than the consumer waited for. On a CB that is a
+// buffer's memory (set_globally_allocated_address) the pages hold the
+// buffer's data and silicon moves past them: a likely bug, a warning, while
+// the pages lie within the CB. Anywhere else the pages may not have arrived:
+// an error.
+TESSEL_COLD void pop_beyond_wait(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t cb, uint32_t pages,
+                                 const char* file, uint32_t line) {
+  if (!(core_of(k).cb_global_mask >> cb & 1) || pages > q.num_pages)
+    pop_error(k, cb, pages, q.waited_pages, file, line);
+  core_of(k).chip->warn(fiber_of(k),
+                        "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+                            "): pops more pages than the consumer has waited for (" + std::to_string(q.waited_pages) +
+                            "); the CB is a buffer's memory (set_globally_allocated_address), so silicon moves past "
+                            "the buffer's data, but nothing said it was ready: call cb_wait_front first",
+                        file, line);
+}
+
 [[noreturn]] TESSEL_COLD void in_flight_error(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
                                               const InFlight::Range& r, bool read, const char* file, uint32_t line) {
   fail(k,
@@ -219,9 +236,9 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, c.cb_consumer_site, "consumer", "cb_pop_front", cb, file, line);
-  if (__builtin_expect(pages > q.waited_pages, 0)) pop_error(k, cb, pages, q.waited_pages, file, line);
+  if (__builtin_expect(pages > q.waited_pages, 0)) pop_beyond_wait(k, q, cb, pages, file, line);
   check_not_in_flight(k, fiber_of(k)->writes, q, q.rd_ptr, "cb_pop_front", cb, pages, false, file, line);
-  q.waited_pages -= pages;
+  q.waited_pages -= std::min(pages, q.waited_pages);
   q.acked = uint16_t(q.acked + pages);
   q.rd_ptr += pages * q.page_size;
   if (q.rd_ptr == q.fifo_limit) q.rd_ptr = q.fifo_addr;

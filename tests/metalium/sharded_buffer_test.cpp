@@ -291,6 +291,89 @@ TEST(ShardedBufferTest, AGloballyAllocatedCircularBufferIsEachCoresShardInPlace)
   }
 }
 
+// A compute kernel over CBs that are sharded buffers' memory, as Metalium's
+// sharded examples write it: the host filled the input shard, so the kernel
+// reads and pops its tiles without cb_wait_front. Silicon reads the buffer's
+// data; a warning. On an ordinary CB nothing may have arrived: an error.
+constexpr const char* kUnwaitedShard = R"(#include "compute_kernel_api/common.h"
+#include "compute_kernel_api/tile_move_copy.h"
+void kernel_main() {
+  const uint32_t tiles = get_arg_val<uint32_t>(0);
+  unary_op_init_common(0, 16);
+  copy_tile_init(0);
+  for (uint32_t t = 0; t < tiles; ++t) {
+    tile_regs_acquire();
+    copy_tile(0, 0, 0);
+    tile_regs_commit();
+    cb_pop_front(0, 1);
+    cb_reserve_back(16, 1);
+    tile_regs_wait();
+    pack_tile(0, 16);
+    tile_regs_release();
+    cb_push_back(16, 1);
+  }
+}
+)";
+
+TEST(ShardedBufferTest, ACbThatIsABuffersMemoryIsReadWithoutWaitingWithAWarning) {
+  Fixture f;
+  constexpr uint32_t kTile = 2048, kTiles = 2;
+  const CoreCoord core{0, 0};
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange(core, core)), {kTiles * 32, 32}, ShardOrientation::ROW_MAJOR,
+                             {32, 32}, {kTiles, 1});
+  const auto shard = [&] {
+    return CreateBuffer(
+        ShardedBufferConfig{f.device, kTiles * kTile, kTile, BufferType::L1, TensorMemoryLayout::HEIGHT_SHARDED, spec});
+  };
+  auto in = shard(), out = shard();
+  std::vector<uint16_t> input(kTiles * kTile / 2);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint16_t(0x3F80 + (i % 97)); // bfloat16 values from 1.0 up
+  CommandQueue& cq = f.device->command_queue();
+  EnqueueWriteBuffer(cq, in, input, true);
+  const auto program_over = [&](bool global_input) {
+    Program program = CreateProgram();
+    CircularBufferConfig in_cb(kTiles * kTile, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}});
+    in_cb.set_page_size(tt::CBIndex::c_0, kTile);
+    if (global_input) in_cb.set_globally_allocated_address(*in);
+    CreateCircularBuffer(program, core, in_cb);
+    CreateCircularBuffer(program, core,
+                         CircularBufferConfig(kTiles * kTile, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+                             .set_page_size(tt::CBIndex::c_16, kTile)
+                             .set_globally_allocated_address(*out));
+    const KernelHandle k = CreateKernelFromString(program, kUnwaitedShard, core, ComputeConfig{});
+    SetRuntimeArgs(program, k, core, {kTiles});
+    return program;
+  };
+  Program program = program_over(true);
+  testing::internal::CaptureStderr();
+  EnqueueProgram(cq, program, true);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find(": tile 0 of CB 0 was not waited for; the CB is a buffer's memory "
+                        "(set_globally_allocated_address), so silicon reads the buffer's data there, but nothing said "
+                        "it is ready: call cb_wait_front(0, n) first (and cb_push_back on the side that fills it)"),
+            std::string::npos)
+      << warned;
+  EXPECT_NE(warned.find("cb_pop_front(cb=0, pages=1): pops more pages than the consumer has waited for (0); the CB is "
+                        "a buffer's memory (set_globally_allocated_address), so silicon moves past the buffer's data, "
+                        "but nothing said it was ready: call cb_wait_front first"),
+            std::string::npos)
+      << warned;
+  std::vector<uint16_t> copied;
+  EnqueueReadBuffer(cq, out, copied, true);
+  EXPECT_EQ(copied, input) << "each tile was read where the host wrote it";
+
+  Program ordinary = program_over(false);
+  try {
+    EnqueueProgram(cq, ordinary, true);
+    FAIL() << "reading an ordinary CB without waiting was accepted";
+  } catch (const tessel::KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("no pages of CB 0 are waited for: call cb_wait_front(0, n) first"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ShardedBufferTest, AMeshBufferIsShardedOnEachChipByItsShardingArgs) {
   auto mesh = distributed::MeshDevice::create_unit_mesh(0);
   const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 1})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
