@@ -58,11 +58,26 @@ namespace {
   fail(k, std::string(call) + ": internal error: CB check failed without a reason", file, line);
 }
 
+// A CB call for 0 pages: silicon waits for nothing and moves no pointer, so
+// it runs, but it is a likely bug (a page count computed as 0), a warning.
+TESSEL_COLD void zero_pages(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
+  core_of(k).chip->warn(fiber_of(k),
+                        std::string(call) + "(cb=" + std::to_string(cb) +
+                            ", pages=0): 0 pages; silicon does nothing here (it waits for no pages and moves no "
+                            "pointer), so the call has no effect: expected 1.." +
+                            std::to_string(core_of(k).cbs[cb].num_pages) + " pages",
+                        file, line);
+}
+
 inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
                                    const char* file, uint32_t line) {
   if (__builtin_expect(cb < k->num_cb_indices, 1)) {
     tessel_cb_iface& q = core_of(k).cbs[cb];
     if (__builtin_expect(q.configured && pages - 1u < q.num_pages, 1)) return q;
+    if (q.configured && pages == 0) {
+      zero_pages(k, call, cb, file, line);
+      return q;
+    }
   }
   cb_misuse(k, call, cb, pages, file, line);
 }
