@@ -64,7 +64,7 @@ void for_each_shard_row(const ShardedBufferConfig& config, const ShardPlacement&
 
 } // namespace
 
-MeshCommandQueue::MeshCommandQueue(MeshDevice& device) : device_(device) {}
+MeshCommandQueue::MeshCommandQueue(MeshDevice& device, uint8_t id) : device_(device), id_(id) {}
 
 tessel::CommandQueue& MeshCommandQueue::chip_queue(size_t linear_index) const {
   return device_.native_device(linear_index).command_queue();

@@ -192,8 +192,8 @@ TEST(MeshDeviceTest, ShapesThatDoNotFitThrowAndLeaveNothingOpen) {
                           "address space below 4 GiB); use a mesh of at most 8 devices, or a smaller TESSEL_GRID");
   expect_validation_error([] { open_mesh(0, 4); },
                           "MeshDevice::create: MeshShape([0, 4]) has no devices; both dimensions must be at least 1");
-  expect_validation_error([] { MeshDevice::create(MeshDeviceConfig(MeshShape(1, 2)), 0, 0, 2); },
-                          "MeshDevice::create: 2 command queues requested; tessel devices have one");
+  expect_validation_error([] { MeshDevice::create(MeshDeviceConfig(MeshShape(1, 2)), 0, 0, 3); },
+                          "MeshDevice::create: 3 command queues requested; expected 1 or 2");
   // With one chip open, the eighth chip of a 2x4 mesh finds no room: the
   // seven opened before it close again.
   {
