@@ -176,7 +176,7 @@ TEST(MeshDeviceTest, TwoByFourOpensEightChipsInRowMajorOrder) {
   expect_validation_error([&] { mesh->get_device(8); },
                           "MeshDevice::get_device: no device of this mesh has id 8; get_device_ids() lists them");
   expect_validation_error([&] { mesh->mesh_command_queue(1); },
-                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; tessel meshes have one "
+                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; this mesh has one "
                           "command queue, id 0");
   EXPECT_TRUE(mesh->close());
   EXPECT_FALSE(chips[7]->is_initialized());
@@ -515,7 +515,7 @@ TEST(MeshWorkloadTest, EventsCoverTheirRangeOfChips) {
                           "queue waits only for events of its own mesh");
   Synchronize(mesh.get(), 0);
   expect_validation_error([&] { Synchronize(mesh.get(), 1); },
-                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; tessel meshes have one "
+                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; this mesh has one "
                           "command queue, id 0");
 }
 
