@@ -135,6 +135,10 @@ public:
   std::vector<SubDeviceId> get_sub_device_ids() const;
   uint8_t num_sub_devices() const;
 
+  // Waits for the chips to go idle: they are (every command completes
+  // before its call returns).
+  void quiesce_devices() {}
+
   // Closes every chip; later use of the mesh or its buffers throws.
   bool close();
 
