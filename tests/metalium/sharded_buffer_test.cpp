@@ -198,6 +198,32 @@ TEST(ShardedBufferTest, AHeightShardNarrowerThanTheTensorTakesConsecutivePagesAs
   }
 }
 
+// A WIDTH_SHARDED shard shorter than the tensor is placed as BLOCK_SHARDED
+// places it (2-D blocks): a warning.
+TEST(ShardedBufferTest, AShortWidthShardIsPlacedAsBlocksWithAWarning) {
+  Fixture f;
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 1})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {kRows, kCols});
+  testing::internal::CaptureStderr();
+  auto b = CreateBuffer(
+      ShardedBufferConfig{f.device, kPages * kPage, kPage, BufferType::L1, TensorMemoryLayout::WIDTH_SHARDED, spec});
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("tessel: warning: CreateBuffer: WIDTH_SHARDED buffer with shard shape [2, 48], page shape "
+                        "[1, 16] and tensor of [4, 6] pages: a WIDTH_SHARDED shard is 2 pages high, not the tensor's "
+                        "4: the pages are placed as 2-D blocks, as BLOCK_SHARDED places them"),
+            std::string::npos)
+      << warned;
+  std::vector<uint32_t> c, d;
+  ASSERT_EQ(run(f, b, false, &c, &d), "");
+  for (uint32_t p = 0; p < kPages; ++p) {
+    const uint32_t r = p / kCols, col = p % kCols, shard = (r / 2) * 2 + col / 3;
+    const CoreCoord noc = f.device->worker_core_from_logical_core(CoreCoord{shard % 2, shard / 2});
+    const uint32_t* where = &d[p * kPage / 4];
+    EXPECT_EQ(CoreCoord(where[0], where[1]), noc) << "page " << p;
+    EXPECT_EQ(where[2], b->address() + ((r % 2) * 3 + col % 3) * b->aligned_page_size()) << "page " << p;
+  }
+}
+
 TEST(ShardedBufferTest, ANarrowHeightShardIsAnErrorUnderStrict) {
   Fixture f;
   setenv("TESSEL_STRICT", "1", 1);
