@@ -2,8 +2,9 @@
 // second thought: tt_l1_ptr, hostdevcommon/common_values.hpp (VALID,
 // INVALID), hostdevcommon/kernel_structs.h and the older tt::CB names, the
 // free get_noc_addr(page, accessor), and the headers examples include:
-// api/debug/device_print.h, the host's tt-metalium/constants.hpp, VALID from
-// the dataflow API alone.
+// api/debug/device_print.h, api/debug/dprint_tile.h,
+// hostdevcommon/dprint_common.h, the host's tt-metalium/constants.hpp, VALID
+// from the dataflow API alone.
 #include <gtest/gtest.h>
 
 #include "ops_kernel.hpp"
@@ -62,12 +63,16 @@ TEST(KernelSpellingsTest, MetaliumKernelSpellingsCompileAndMeanWhatTheyMeanThere
 // Headers Metalium's examples reach for: DEVICE_PRINT's own header, the host
 // tt-metalium/constants.hpp, and VALID / INVALID from the dataflow API alone.
 constexpr const char* kExampleHeaders = R"(#include "api/debug/device_print.h"
+#include "api/debug/dprint_tile.h"
 #include "api/dataflow/dataflow_api.h"
+#include "hostdevcommon/dprint_common.h"
 #include "tt-metalium/constants.hpp"
 
 void kernel_main() {
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
   DEVICE_PRINT("tile of {} values\n", tt::constants::TILE_HW);
+  constexpr SliceRange column = SliceRange::h0_32_w0();
+  static_assert(column.h1 == 32 && column.w1 == 1);
   noc_inline_dw_write(get_noc_addr(x, y, at), VALID * 100 + INVALID);
   noc_inline_dw_write(get_noc_addr(x, y, at + 4),
                       tt::constants::TILE_HW + tt::constants::FACE_HW + tt::constants::BFLOAT8_B_TILE_HW);
