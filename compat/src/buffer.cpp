@@ -145,9 +145,10 @@ tessel::BufferConfig native_buffer_config(const IDevice& device, DeviceAddr size
 
 std::shared_ptr<Buffer> create_buffer(IDevice* device, DeviceAddr size, DeviceAddr page_size, BufferType type,
                                       TensorMemoryLayout layout, const std::optional<ShardSpecBuffer>& shard,
-                                      const char* call) {
+                                      const char* call, std::optional<bool> bottom_up) {
   if (!device) throw tessel::ValidationError(std::string(call) + ": the device is null");
-  const tessel::BufferConfig native = native_buffer_config(*device, size, page_size, type, layout, shard, call);
+  tessel::BufferConfig native = native_buffer_config(*device, size, page_size, type, layout, shard, call);
+  native.bottom_up = bottom_up;
   return std::make_shared<Buffer>(tessel::Buffer::create(device->native_ptr(), native), device, layout, shard);
 }
 
