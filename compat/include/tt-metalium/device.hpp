@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "hostdevcommon/common_values.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/device.hpp"
 #include "tt-metalium/allocator.hpp"
