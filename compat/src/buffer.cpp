@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "base/warning.hpp"
 #include "tessel/error.hpp"
 #include "tt-metalium/buffer.hpp"
 #include "tt-metalium/circular_buffer_config.hpp"
@@ -43,15 +44,23 @@ std::string pair_text(const std::array<uint32_t, 2>& v) {
   return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
 }
 
+// What silicon runs but is a likely mistake in a shard spec: a warning
+// (an error under TESSEL_STRICT=1).
+void warn_shape_mismatch(const std::string& prefix, const std::string& problem) {
+  const std::string message = prefix + problem;
+  if (tessel::base::warn_once(message, message) == tessel::base::Warned::Strict)
+    throw tessel::ValidationError(message + tessel::base::kStrictSuffix);
+}
+
 // The shard spec as tessel's: shapes in pages and the bank of each core.
 tessel::ShardSpec native_shard_spec(const IDevice& device, DeviceAddr size, DeviceAddr page_size, BufferType type,
                                     TensorMemoryLayout layout, const ShardSpecBuffer& shard, const char* call) {
-  const auto fail = [&](const std::string& problem) {
-    const std::string message = std::string(call) + ": " + layout_name(layout) + " buffer with shard shape " +
-                                pair_text(shard.shape()) + ", page shape " + pair_text(shard.page_shape) +
-                                " and tensor of " + pair_text(shard.tensor2d_shape_in_pages) + " pages: " + problem;
-    throw tessel::ValidationError(message);
+  const auto fail_prefix = [&] {
+    return std::string(call) + ": " + layout_name(layout) + " buffer with shard shape " + pair_text(shard.shape()) +
+           ", page shape " + pair_text(shard.page_shape) + " and tensor of " +
+           pair_text(shard.tensor2d_shape_in_pages) + " pages: ";
   };
+  const auto fail = [&](const std::string& problem) { throw tessel::ValidationError(fail_prefix() + problem); };
   for (int d = 0; d < 2; ++d)
     if (shard.page_shape[d] == 0 || shard.shape()[d] == 0 || shard.shape()[d] % shard.page_shape[d] != 0 ||
         shard.tensor2d_shape_in_pages[d] == 0)
@@ -60,21 +69,38 @@ tessel::ShardSpec native_shard_spec(const IDevice& device, DeviceAddr size, Devi
   if (shard.num_pages() * page_size != size)
     fail("the tensor is " + std::to_string(shard.num_pages()) + " pages of " + std::to_string(page_size) +
          " bytes, but the buffer's size is " + std::to_string(size) + " bytes; expected them equal");
-  if (layout == TensorMemoryLayout::HEIGHT_SHARDED && in_pages[1] != pages[1])
-    fail("a HEIGHT_SHARDED shard is " + std::to_string(in_pages[1]) + " pages wide; expected the tensor's width, " +
-         std::to_string(pages[1]) + " pages");
+  // Metalium places a HEIGHT_SHARDED buffer's pages in row-major order, the
+  // next shard-volume of them on each core, whatever the shard's width; a
+  // WIDTH_SHARDED one as a grid of 2-D blocks, whatever the shard's height.
+  // A shard that does not span the tensor in the layout's unsliced dimension
+  // runs, but is a likely mistake: a warning.
+  const bool height_flat = layout == TensorMemoryLayout::HEIGHT_SHARDED && in_pages[1] != pages[1];
+  if (height_flat)
+    warn_shape_mismatch(fail_prefix(), "a HEIGHT_SHARDED shard is " + std::to_string(in_pages[1]) +
+                                           " pages wide, not the tensor's " + std::to_string(pages[1]) +
+                                           ": each core takes the next " + std::to_string(in_pages[0] * in_pages[1]) +
+                                           " pages in row-major order, as Metalium places them, not a 2-D block");
   if (layout == TensorMemoryLayout::WIDTH_SHARDED && in_pages[0] != pages[0])
-    fail("a WIDTH_SHARDED shard is " + std::to_string(in_pages[0]) + " pages high; expected the tensor's height, " +
-         std::to_string(pages[0]) + " pages");
-  const uint32_t shards = ((pages[0] + in_pages[0] - 1) / in_pages[0]) * ((pages[1] + in_pages[1] - 1) / in_pages[1]);
+    warn_shape_mismatch(fail_prefix(), "a WIDTH_SHARDED shard is " + std::to_string(in_pages[0]) +
+                                           " pages high, not the tensor's " + std::to_string(pages[0]) +
+                                           ": the pages are placed as 2-D blocks, as BLOCK_SHARDED places them");
+  const uint32_t shard_volume = in_pages[0] * in_pages[1];
+  const uint32_t shards =
+      height_flat ? uint32_t((shard.num_pages() + shard_volume - 1) / shard_volume)
+                  : ((pages[0] + in_pages[0] - 1) / in_pages[0]) * ((pages[1] + in_pages[1] - 1) / in_pages[1]);
   const std::vector<CoreCoord> cores =
       corerange_to_cores(shard.grid(), std::nullopt, shard.orientation() == ShardOrientation::ROW_MAJOR);
   if (shards > cores.size())
     fail(std::to_string(shards) + " shards for the " + std::to_string(cores.size()) + " cores of " +
          fmt::format("{}", shard.grid()) + "; expected at most one shard per core");
   tessel::ShardSpec spec;
-  spec.tensor_shape_in_pages = {pages[0], pages[1]};
-  spec.shard_shape_in_pages = {in_pages[0], in_pages[1]};
+  if (height_flat) {
+    spec.tensor_shape_in_pages = {1, uint32_t(shard.num_pages())};
+    spec.shard_shape_in_pages = {1, shard_volume};
+  } else {
+    spec.tensor_shape_in_pages = {pages[0], pages[1]};
+    spec.shard_shape_in_pages = {in_pages[0], in_pages[1]};
+  }
   const CoreCoord grid = device.compute_with_storage_grid_size();
   for (const CoreCoord& core : cores) {
     if (type == BufferType::DRAM) {
@@ -119,9 +145,10 @@ tessel::BufferConfig native_buffer_config(const IDevice& device, DeviceAddr size
 
 std::shared_ptr<Buffer> create_buffer(IDevice* device, DeviceAddr size, DeviceAddr page_size, BufferType type,
                                       TensorMemoryLayout layout, const std::optional<ShardSpecBuffer>& shard,
-                                      const char* call) {
+                                      const char* call, std::optional<bool> bottom_up) {
   if (!device) throw tessel::ValidationError(std::string(call) + ": the device is null");
-  const tessel::BufferConfig native = native_buffer_config(*device, size, page_size, type, layout, shard, call);
+  tessel::BufferConfig native = native_buffer_config(*device, size, page_size, type, layout, shard, call);
+  native.bottom_up = bottom_up;
   return std::make_shared<Buffer>(tessel::Buffer::create(device->native_ptr(), native), device, layout, shard);
 }
 

@@ -2,6 +2,7 @@
 // each forwards to the device's tessel::CommandQueue.
 #include <string>
 
+#include "realtime_profiler.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
 #include "tt-metalium/command_queue.hpp"
@@ -49,7 +50,7 @@ void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, void* dst, boo
 }
 
 void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking) {
-  cq.enqueue_program(program.native(), blocking);
+  detail::run_and_report(cq.device(), program, [&] { cq.enqueue_program(program.native(), blocking); });
 }
 
 void Finish(CommandQueue& cq) { cq.finish(); }
@@ -89,7 +90,8 @@ void EnqueueTrace(CommandQueue& cq, uint32_t trace_id, bool blocking) { cq.repla
 namespace detail {
 
 void LaunchProgram(IDevice* device, Program& program, bool /*wait_until_cores_done*/, bool /*force_slow_dispatch*/) {
-  checked(device, "detail::LaunchProgram").command_queue().enqueue_program(program.native(), true);
+  CommandQueue& cq = checked(device, "detail::LaunchProgram").command_queue();
+  run_and_report(cq.device(), program, [&] { cq.enqueue_program(program.native(), true); });
 }
 
 void CompileProgram(IDevice* device, Program& program, bool /*force_slow_dispatch*/) {

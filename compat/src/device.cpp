@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "realtime_profiler.hpp"
 #include "sim/arch.hpp"
 #include "sim/chip.hpp"
 #include "tessel/error.hpp"
@@ -34,11 +35,13 @@ bool parse_grid(const std::string& text, uint32_t& x, uint32_t& y) {
 } // namespace
 
 IDevice::IDevice(ChipId id, std::shared_ptr<tessel::Device> device)
-    : id_(id), device_(std::move(device)), allocator_(std::make_unique<Allocator>(*device_)) {}
+    : id_(id), device_(std::move(device)), allocator_(std::make_unique<Allocator>(*device_)) {
+  detail::note_chip_id(*device_, uint32_t(id_));
+}
 
 const std::unique_ptr<Allocator>& IDevice::allocator() const { return allocator_; }
 
-IDevice::~IDevice() = default;
+IDevice::~IDevice() { detail::forget_chip_id(*device_); }
 
 tt::ARCH IDevice::arch() const {
   const std::string& name = device_->arch_name();

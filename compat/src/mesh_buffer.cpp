@@ -99,7 +99,8 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
   for (IDevice* chip : chips)
     buffers.push_back(detail::create_buffer(chip, local_bytes, page_bytes, device_local_config.buffer_type,
                                             device_local_config.sharding_args.buffer_layout(),
-                                            device_local_config.sharding_args.shard_spec(), "MeshBuffer::create"));
+                                            device_local_config.sharding_args.shard_spec(), "MeshBuffer::create",
+                                            device_local_config.bottom_up));
   for (size_t i = 1; i < buffers.size(); ++i)
     if (buffers[i]->address() != buffers[0]->address()) {
       const MeshCoordinate coord(uint32_t(i / mesh.num_cols()), uint32_t(i % mesh.num_cols()));

@@ -38,10 +38,12 @@ void range_in_mesh(const MeshDevice& device, const MeshCoordinateRange& range, c
   }
 }
 
-void command_queue_id(std::optional<uint8_t> cq_id, const char* call) {
-  if (cq_id && *cq_id != 0) {
+void command_queue_id(std::optional<uint8_t> cq_id, uint32_t num_command_queues, const char* call) {
+  if (cq_id && *cq_id >= num_command_queues) {
     const std::string message = std::string(call) + ": command queue " + std::to_string(*cq_id) +
-                                " does not exist; tessel meshes have one command queue, id 0";
+                                " does not exist; this mesh has " +
+                                (num_command_queues == 1 ? std::string("one command queue, id 0")
+                                                         : std::string("two command queues, ids 0 and 1"));
     throw tessel::ValidationError(message);
   }
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mesh_checks.hpp"
+#include "realtime_profiler.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
 #include "tt-metalium/mesh_device.hpp"
@@ -64,7 +65,7 @@ void for_each_shard_row(const ShardedBufferConfig& config, const ShardPlacement&
 
 } // namespace
 
-MeshCommandQueue::MeshCommandQueue(MeshDevice& device) : device_(device) {}
+MeshCommandQueue::MeshCommandQueue(MeshDevice& device, uint8_t id) : device_(device), id_(id) {}
 
 tessel::CommandQueue& MeshCommandQueue::chip_queue(size_t linear_index) const {
   return device_.native_device(linear_index).command_queue();
@@ -85,9 +86,11 @@ void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& mesh_workload, bool b
     chip_queue(checks::chip_index(device_, range.start_coord(), call))
         .compile_program(mesh_workload.get_programs().at(range).native());
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order()) {
-    tessel::Program& program = mesh_workload.get_programs().at(range).native();
-    for (const MeshCoordinate& coord : range)
-      chip_queue(coord.to_linear_index(device_.shape())).enqueue_program(program, blocking);
+    const Program& program = mesh_workload.get_programs().at(range);
+    for (const MeshCoordinate& coord : range) {
+      tessel::CommandQueue& cq = chip_queue(coord.to_linear_index(device_.shape()));
+      detail::run_and_report(cq.device(), program, [&] { cq.enqueue_program(program.native(), blocking); });
+    }
   }
 }
 

@@ -31,10 +31,14 @@ ChipCapacity chip_capacity(const tessel::DeviceConfig& config) {
   return {max_chips, description};
 }
 
-void check_one_command_queue(size_t num_command_queues, const char* call) {
-  if (num_command_queues != 1) {
-    const std::string message = std::string(call) + ": " + std::to_string(num_command_queues) +
-                                " command queues requested; tessel devices have one";
+// Metalium meshes have one or two command queues. tessel's commands complete
+// before their calls return, so two queues over the same chips keep every
+// order a program can ask for (an event recorded on one is already complete
+// when the other waits for it).
+void check_command_queues(size_t num_command_queues, const char* call) {
+  if (num_command_queues != 1 && num_command_queues != 2) {
+    const std::string message =
+        std::string(call) + ": " + std::to_string(num_command_queues) + " command queues requested; expected 1 or 2";
     throw tessel::ValidationError(message);
   }
 }
@@ -61,9 +65,11 @@ std::vector<std::unique_ptr<IDevice>> open_chips(const std::vector<int>& ids, co
 
 } // namespace
 
-MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices)
-    : IDevice(devices.front()->id(), devices.front()->native_ptr()), shape_(shape), devices_(std::move(devices)),
-      queue_(std::make_unique<MeshCommandQueue>(*this)) {}
+MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues)
+    : IDevice(devices.front()->id(), devices.front()->native_ptr()), shape_(shape), devices_(std::move(devices)) {
+  for (size_t id = 0; id < num_command_queues; ++id)
+    queues_.push_back(std::make_unique<MeshCommandQueue>(*this, uint8_t(id)));
+}
 
 MeshDevice::~MeshDevice() = default;
 
@@ -71,10 +77,11 @@ std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, size_t, 
                                                          const DispatchCoreConfig&, const std::vector<uint32_t>&,
                                                          size_t) {
   const char* call = "MeshDevice::create_unit_mesh";
-  check_one_command_queue(num_command_queues, call);
+  check_command_queues(num_command_queues, call);
   const tessel::DeviceConfig config = config_from_environment();
   check_chip_id(device_id, chip_capacity(config), call);
-  return std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({device_id}, config)));
+  return std::shared_ptr<MeshDevice>(
+      new MeshDevice(MeshShape(1, 1), open_chips({device_id}, config), num_command_queues));
 }
 
 std::shared_ptr<MeshDevice> MeshDevice::wrap_unit_mesh(std::shared_ptr<tessel::Device> device, int device_id) {
@@ -92,7 +99,7 @@ std::map<int, std::shared_ptr<MeshDevice>> MeshDevice::create_unit_meshes(const 
                                                                           const DispatchCoreConfig&,
                                                                           const std::vector<uint32_t>&, size_t) {
   const char* call = "MeshDevice::create_unit_meshes";
-  check_one_command_queue(num_command_queues, call);
+  check_command_queues(num_command_queues, call);
   if (device_ids.empty()) checks::fail(call, "no device ids given");
   const tessel::DeviceConfig config = config_from_environment();
   const ChipCapacity capacity = chip_capacity(config);
@@ -107,7 +114,8 @@ std::map<int, std::shared_ptr<MeshDevice>> MeshDevice::create_unit_meshes(const 
   }
   std::map<int, std::shared_ptr<MeshDevice>> meshes;
   for (int id : device_ids) // a failure destroys the meshes already opened with `meshes`
-    meshes.emplace(id, std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({id}, config))));
+    meshes.emplace(
+        id, std::shared_ptr<MeshDevice>(new MeshDevice(MeshShape(1, 1), open_chips({id}, config), num_command_queues)));
   return meshes;
 }
 
@@ -121,7 +129,7 @@ std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, s
         std::string(call) + ": " + shape.str() + " has no devices; both dimensions must be at least 1";
     throw tessel::ValidationError(message);
   }
-  check_one_command_queue(num_command_queues, call);
+  check_command_queues(num_command_queues, call);
   const tessel::DeviceConfig device_config = config_from_environment();
   const ChipCapacity capacity = chip_capacity(device_config);
   if (shape.mesh_size() > capacity.max_chips) {
@@ -135,7 +143,7 @@ std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, s
   std::vector<int> ids(shape.mesh_size());
   for (size_t i = 0; i < ids.size(); ++i)
     ids[i] = int(i);
-  return std::shared_ptr<MeshDevice>(new MeshDevice(shape, open_chips(ids, device_config)));
+  return std::shared_ptr<MeshDevice>(new MeshDevice(shape, open_chips(ids, device_config), num_command_queues));
 }
 
 bool MeshDevice::is_local(const MeshCoordinate& coord) const {
@@ -187,8 +195,8 @@ std::string MeshDevice::to_string() const {
 }
 
 MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t> cq_id) const {
-  checks::command_queue_id(cq_id, "MeshDevice::mesh_command_queue");
-  return *queue_;
+  checks::command_queue_id(cq_id, num_command_queues(), "MeshDevice::mesh_command_queue");
+  return *queues_[cq_id.value_or(0)];
 }
 
 bool MeshDevice::close() {
@@ -212,7 +220,7 @@ const std::vector<uint32_t>& MeshDevice::chip_trace_ids(const MeshTraceId& trace
 
 MeshTraceId MeshDevice::begin_mesh_trace(uint8_t cq_id) {
   const char* call = "MeshDevice::begin_mesh_trace";
-  checks::command_queue_id(cq_id, call);
+  checks::command_queue_id(cq_id, num_command_queues(), call);
   if (capturing_trace_id_) {
     const std::string trace = std::to_string(*capturing_trace_id_);
     const std::string message = std::string(call) + ": trace " + trace +
@@ -242,7 +250,7 @@ MeshTraceId MeshDevice::begin_mesh_trace(uint8_t cq_id) {
 
 void MeshDevice::end_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id) {
   const char* call = "MeshDevice::end_mesh_trace";
-  checks::command_queue_id(cq_id, call);
+  checks::command_queue_id(cq_id, num_command_queues(), call);
   if (capturing_trace_id_ != *trace_id) {
     const std::string now =
         capturing_trace_id_ ? "trace " + std::to_string(*capturing_trace_id_) + " is" : "no trace is";
@@ -258,7 +266,7 @@ void MeshDevice::end_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id) {
 
 void MeshDevice::replay_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id, bool blocking) {
   const char* call = "MeshDevice::replay_mesh_trace";
-  checks::command_queue_id(cq_id, call);
+  checks::command_queue_id(cq_id, num_command_queues(), call);
   const std::vector<uint32_t>& chip_ids = chip_trace_ids(trace_id, call);
   if (capturing_trace_id_) {
     const std::string message = std::string(call) + ": trace " + std::to_string(*capturing_trace_id_) +

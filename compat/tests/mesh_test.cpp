@@ -176,7 +176,7 @@ TEST(MeshDeviceTest, TwoByFourOpensEightChipsInRowMajorOrder) {
   expect_validation_error([&] { mesh->get_device(8); },
                           "MeshDevice::get_device: no device of this mesh has id 8; get_device_ids() lists them");
   expect_validation_error([&] { mesh->mesh_command_queue(1); },
-                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; tessel meshes have one "
+                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; this mesh has one "
                           "command queue, id 0");
   EXPECT_TRUE(mesh->close());
   EXPECT_FALSE(chips[7]->is_initialized());
@@ -192,8 +192,8 @@ TEST(MeshDeviceTest, ShapesThatDoNotFitThrowAndLeaveNothingOpen) {
                           "address space below 4 GiB); use a mesh of at most 8 devices, or a smaller TESSEL_GRID");
   expect_validation_error([] { open_mesh(0, 4); },
                           "MeshDevice::create: MeshShape([0, 4]) has no devices; both dimensions must be at least 1");
-  expect_validation_error([] { MeshDevice::create(MeshDeviceConfig(MeshShape(1, 2)), 0, 0, 2); },
-                          "MeshDevice::create: 2 command queues requested; tessel devices have one");
+  expect_validation_error([] { MeshDevice::create(MeshDeviceConfig(MeshShape(1, 2)), 0, 0, 3); },
+                          "MeshDevice::create: 3 command queues requested; expected 1 or 2");
   // With one chip open, the eighth chip of a 2x4 mesh finds no room: the
   // seven opened before it close again.
   {
@@ -515,7 +515,7 @@ TEST(MeshWorkloadTest, EventsCoverTheirRangeOfChips) {
                           "queue waits only for events of its own mesh");
   Synchronize(mesh.get(), 0);
   expect_validation_error([&] { Synchronize(mesh.get(), 1); },
-                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; tessel meshes have one "
+                          "MeshDevice::mesh_command_queue: command queue 1 does not exist; this mesh has one "
                           "command queue, id 0");
 }
 

@@ -47,6 +47,11 @@ struct BufferConfig {
   BufferType type = BufferType::DRAM;
   // Set for a sharded buffer: size_bytes must be tensor_volume() pages.
   std::optional<ShardSpec> shard;
+  // Where in its memory the buffer goes, as Metalium's allocator places it:
+  // from the lowest free address up (true) or from the highest down (false).
+  // Unset: DRAM buffers bottom-up, L1 buffers top-down (away from the CBs,
+  // which grow up from the bottom of L1).
+  std::optional<bool> bottom_up;
 };
 
 class Buffer {

@@ -49,6 +49,9 @@ public:
   CommandQueue(const CommandQueue&) = delete;
   CommandQueue& operator=(const CommandQueue&) = delete;
 
+  // The device whose queue this is.
+  Device& device() const { return device_; }
+
   void enqueue_write_buffer(Buffer& buffer, const void* src, uint64_t size_bytes, bool blocking = true);
   template <typename T>
   void enqueue_write_buffer(Buffer& buffer, const std::vector<T>& src, bool blocking = true) {

@@ -134,7 +134,8 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
         uint64_t((config.shard->num_shards() + listed - 1) / listed) * config.shard->shard_volume() * g.stride;
   }
   runtime::RangeAllocator& alloc = config.type == BufferType::DRAM ? *s.dram : *s.l1;
-  auto address = alloc.allocate(g.bytes_per_bank, g.alignment, config.type == BufferType::L1);
+  const bool from_top = !config.bottom_up.value_or(config.type == BufferType::DRAM);
+  auto address = alloc.allocate(g.bytes_per_bank, g.alignment, from_top);
   if (!address)
     throw OutOfMemoryError("Buffer::create: out of " + std::string(type_name(config.type)) +
                            " memory: " + std::to_string(config.size_bytes) + " bytes need " +

@@ -157,6 +157,7 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
         cp.cbs.push_back(q);
         cp.cb_indices.push_back(index);
         cp.cb_mask |= uint64_t(1) << index;
+        if (cb.config.globally_allocated_address()) cp.cb_global_mask |= uint64_t(1) << index;
       }
     }
   }
@@ -208,6 +209,7 @@ void configure_cores(const ProgramState& st, const ProgramPlan& plan, sim::Chip&
     for (size_t i = 0; i < cp.cbs.size(); ++i)
       core.cbs[cp.cb_indices[i]] = cp.cbs[i];
     core.cb_configured_mask = cp.cb_mask;
+    core.cb_global_mask = cp.cb_global_mask;
     for (auto [id, value] : cp.semaphores)
       std::memcpy(core.l1 + sim::semaphore_offset(id), &value, 4);
     const uint32_t sem_base = uint32_t(reinterpret_cast<uintptr_t>(core.l1 + sim::kL1SemaphoreBase));

@@ -112,6 +112,7 @@ struct SemaphoreSpec {
 struct CorePlan {
   uint32_t core_index = 0;
   uint64_t cb_mask = 0;             // CB indices configured on this core
+  uint64_t cb_global_mask = 0;      // of those, the ones that are a buffer's memory (set_globally_allocated_address)
   std::vector<tessel_cb_iface> cbs; // templates, in the order of their indices
   std::vector<uint8_t> cb_indices;
   std::vector<std::pair<uint32_t, uint32_t>> semaphores; // (id, initial value)

@@ -185,7 +185,10 @@ struct Core {
   uint8_t* l1 = nullptr;
   tessel_cb_iface cbs[TESSEL_MAX_CBS] = {};
   uint64_t cb_configured_mask = 0; // indices whose cbs[] entry is configured
-  uint32_t semaphore_mask = 0;     // bit i: the program created semaphore i here
+  // Of those, the CBs whose memory is a buffer's (set_globally_allocated_address):
+  // their pages hold the buffer's data whether or not anything pushed them.
+  uint64_t cb_global_mask = 0;
+  uint32_t semaphore_mask = 0; // bit i: the program created semaphore i here
   // The Chip::configuration() this core's CBs and semaphores were set for:
   // they are live (memory_check.hpp) while the two are equal.
   uint64_t configuration = 0;

@@ -208,9 +208,19 @@ void api_dst_step(tessel_kernel_ctx* k, uint32_t step, const char* file, uint32_
     return;
   case TESSEL_DST_RELEASE_LEGACY:
     if (!s.legacy) {
+      // release_dst is MATH's section-done and PACK's: after tile_regs_commit
+      // it ends MATH's section a second time, so MATH and PACK lose step on
+      // DST (silicon: MATH posts the MATH-PACK semaphore again and, in
+      // half-sync, flips to the other half while PACK stays).
       std::string msg = std::string(call) + ": DST was not acquired with acquire_dst" +
                         std::string(s.math_holds || s.pack_holds || s.committed
                                         ? " (it is held through tile_regs_*: use tile_regs_commit/wait/release)"
+                                        : "") +
+                        std::string(!s.math_holds && s.committed
+                                        ? "; after tile_regs_commit, release_dst would end MATH's DST section a "
+                                          "second time: MATH and PACK would lose step (in half-sync MATH moves to "
+                                          "the other half of DST while PACK stays, and PACK can read a section "
+                                          "before MATH has written it)"
                                         : "");
       fail(k, std::move(msg), file, line);
     }

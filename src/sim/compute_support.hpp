@@ -120,6 +120,18 @@ inline const uint8_t* front_tile(tessel_kernel_ctx* k, const char* call, const C
                         Chip::risc_name(consumer - 1u) + "; a CB has one consumer RISC";
       fail(k, std::move(msg), file, line);
     }
+    // A CB that is a buffer's memory holds the buffer's data whether or not
+    // anything pushed it: silicon reads it there, a likely bug, a warning.
+    if ((core_of(k).cb_global_mask >> cb & 1) && itile < q.num_pages) {
+      core_of(k).chip->warn(fiber_of(k),
+                            text(what) + ": tile " + num(itile) + " of CB " + num(cb) +
+                                " was not waited for; the CB is a buffer's memory "
+                                "(set_globally_allocated_address), so silicon reads the buffer's data there, but "
+                                "nothing said it is ready: call cb_wait_front(" +
+                                num(cb) + ", n) first (and cb_push_back on the side that fills it)",
+                            file, line);
+      return reinterpret_cast<const uint8_t*>(uintptr_t(q.rd_ptr) + uintptr_t(itile) * q.page_size);
+    }
     if (consumer == 0 || q.waited_pages == 0) {
       std::string msg =
           text(what) + ": no pages of CB " + num(cb) + " are waited for: call cb_wait_front(" + num(cb) + ", n) first";

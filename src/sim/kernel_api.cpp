@@ -58,11 +58,26 @@ namespace {
   fail(k, std::string(call) + ": internal error: CB check failed without a reason", file, line);
 }
 
+// A CB call for 0 pages: silicon waits for nothing and moves no pointer, so
+// it runs, but it is a likely bug (a page count computed as 0), a warning.
+TESSEL_COLD void zero_pages(tessel_kernel_ctx* k, const char* call, uint32_t cb, const char* file, uint32_t line) {
+  core_of(k).chip->warn(fiber_of(k),
+                        std::string(call) + "(cb=" + std::to_string(cb) +
+                            ", pages=0): 0 pages; silicon does nothing here (it waits for no pages and moves no "
+                            "pointer), so the call has no effect: expected 1.." +
+                            std::to_string(core_of(k).cbs[cb].num_pages) + " pages",
+                        file, line);
+}
+
 inline tessel_cb_iface& checked_cb(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
                                    const char* file, uint32_t line) {
   if (__builtin_expect(cb < k->num_cb_indices, 1)) {
     tessel_cb_iface& q = core_of(k).cbs[cb];
     if (__builtin_expect(q.configured && pages - 1u < q.num_pages, 1)) return q;
+    if (q.configured && pages == 0) {
+      zero_pages(k, call, cb, file, line);
+      return q;
+    }
   }
   cb_misuse(k, call, cb, pages, file, line);
 }
@@ -142,6 +157,23 @@ TESSEL_COLD void push_beyond_reserve(tessel_kernel_ctx* k, const tessel_cb_iface
        file, line);
 }
 
+// A pop of more pages than the consumer waited for. On a CB that is a
+// buffer's memory (set_globally_allocated_address) the pages hold the
+// buffer's data and silicon moves past them: a likely bug, a warning, while
+// the pages lie within the CB. Anywhere else the pages may not have arrived:
+// an error.
+TESSEL_COLD void pop_beyond_wait(tessel_kernel_ctx* k, const tessel_cb_iface& q, uint32_t cb, uint32_t pages,
+                                 const char* file, uint32_t line) {
+  if (!(core_of(k).cb_global_mask >> cb & 1) || pages > q.num_pages)
+    pop_error(k, cb, pages, q.waited_pages, file, line);
+  core_of(k).chip->warn(fiber_of(k),
+                        "cb_pop_front(cb=" + std::to_string(cb) + ", pages=" + std::to_string(pages) +
+                            "): pops more pages than the consumer has waited for (" + std::to_string(q.waited_pages) +
+                            "); the CB is a buffer's memory (set_globally_allocated_address), so silicon moves past "
+                            "the buffer's data, but nothing said it was ready: call cb_wait_front first",
+                        file, line);
+}
+
 [[noreturn]] TESSEL_COLD void in_flight_error(tessel_kernel_ctx* k, const char* call, uint32_t cb, uint32_t pages,
                                               const InFlight::Range& r, bool read, const char* file, uint32_t line) {
   fail(k,
@@ -219,9 +251,9 @@ void api_cb_pop_front(tessel_kernel_ctx* k, uint32_t cb, uint32_t pages, const c
   tessel_cb_iface& q = checked_cb(k, "cb_pop_front", cb, pages, file, line);
   Core& c = core_of(k);
   claim_role(k, c.cb_consumer, c.cb_consumer_site, "consumer", "cb_pop_front", cb, file, line);
-  if (__builtin_expect(pages > q.waited_pages, 0)) pop_error(k, cb, pages, q.waited_pages, file, line);
+  if (__builtin_expect(pages > q.waited_pages, 0)) pop_beyond_wait(k, q, cb, pages, file, line);
   check_not_in_flight(k, fiber_of(k)->writes, q, q.rd_ptr, "cb_pop_front", cb, pages, false, file, line);
-  q.waited_pages -= pages;
+  q.waited_pages -= std::min(pages, q.waited_pages);
   q.acked = uint16_t(q.acked + pages);
   q.rd_ptr += pages * q.page_size;
   if (q.rd_ptr == q.fifo_limit) q.rd_ptr = q.fifo_addr;

@@ -159,6 +159,19 @@ bool find_l1(const Chip& chip, const Core& c, uint64_t lo, uint64_t hi, MemoryCh
   return false;
 }
 
+// Whether [lo, hi) of core c's L1 is free memory: above the reserved base,
+// inside L1, touching no live allocation and no buffer freed there. A write
+// into it disturbs nothing on silicon (a warning); a read of it reads
+// nothing anyone wrote, and freed memory is most likely a stale address (both
+// errors).
+bool writes_free_l1(const Chip& chip, const Core& c, uint64_t lo, uint64_t hi) {
+  if (lo < kL1UnreservedBase || hi > chip.arch().l1_size_bytes) return false;
+  const std::vector<Region> regions = l1_regions(chip, c);
+  if (std::any_of(regions.begin(), regions.end(), [&](const Region& r) { return r.lo < hi && lo < r.hi; }))
+    return false;
+  return chip.memory_map().freed_overlapping(MemoryKind::L1, c.index, lo, hi) == nullptr;
+}
+
 void stamp(MemoryCheckCache::Entry& entry, const Chip& chip) {
   entry.generation = chip.memory_map().generation();
   entry.configuration = chip.configuration();
@@ -176,6 +189,14 @@ void check_l1_slow(Fiber* f, MemoryCheckCache::Set& set, const Core& target, uin
   if (find_l1(chip, target, lo, hi, found)) {
     stamp(found, chip);
     set.replace() = found;
+    return;
+  }
+  if (end == TransferEnd::Destination && writes_free_l1(chip, target, lo, hi)) {
+    std::string m = std::string(call) + ": the transfer's destination, " + std::to_string(hi - lo) + " bytes at " +
+                    span(lo, hi) + " of " + core_name(target) +
+                    ", is free L1 (no buffer, CB or semaphore there); silicon writes it and nothing else is "
+                    "disturbed, but nothing owns it either: write into a CB or buffer sized for the data";
+    f->core->chip->warn(f, std::move(m), file, line);
     return;
   }
   std::string m = report(core_name(target), l1_regions(chip, target), lo, hi, end, call, chip.memory_map(),

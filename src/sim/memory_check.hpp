@@ -10,7 +10,9 @@
 // A transfer that touches bytes of no live allocation (a gap, a freed buffer,
 // a core the program does not configure) or crosses from one allocation into
 // another is a KernelError naming the call, the range, the memory and every
-// allocation it touched. This catches a program re-enqueued after its buffers
+// allocation it touched; except a write that lies wholly in free L1 (above
+// the reserved base, no live or freed allocation there), which silicon makes
+// without disturbing anything: a warning. This catches a program re-enqueued after its buffers
 // were freed, one device's addresses used on another, and reads or writes
 // that overrun a CB or a buffer.
 //

@@ -1,9 +1,9 @@
 // The template compute-API forms of current Metalium kernels:
 // compute_kernel_hw_startup<SrcOrder>, binary_tiles_init<full_init, op>,
 // reduce_init/reduce_tile/reduce_uninit with enforce_fp32_accumulation, the
-// reconfig_data_format template flags, and what each checks: one compute
-// kernel, a scenario per runtime argument, between the compute tests'
-// reader (CBs 0 and 1) and writer (CB 16).
+// reconfig_data_format template flags, the paired inits add_init / sub_init /
+// mul_init, and what each checks: one compute kernel, a scenario per runtime
+// argument, between the compute tests' reader (CBs 0 and 1) and writer (CB 16).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -69,6 +69,16 @@ void kernel_main() {
     tile_regs_acquire();
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW, false>(0, 1, 0, 0, 0);
     reduce_uninit<false>(0);
+    pack_one();
+  } else if (scenario == 6) { // the paired inits: a * b, then + (a + b) and + (a - b) accumulated in DST
+    compute_kernel_hw_startup(0, 1, 16);
+    mul_init(0, 1);
+    tile_regs_acquire();
+    mul_tiles(0, 1, 0, 0, 0);
+    add_init(0, 1, true);
+    add_tiles(0, 1, 0, 0, 0);
+    sub_init(0, 1, true);
+    sub_tiles(0, 1, 0, 0, 0);
     pack_one();
   } else { // a transposing copy init
     compute_kernel_hw_startup(0, 16);
@@ -191,6 +201,17 @@ TEST_F(ComputeTemplatesTest, TemplatedReduceAndReconfigFormsSumRows) {
   const auto out = run(4, a, DataFormat::Float16_b, ones(), DataFormat::Float16_b);
   for (uint32_t r : {0u, 1u, 2u, 29u})
     EXPECT_EQ(at(out, r, 0), float(r % 3) * 32 + 1) << r;
+}
+
+TEST_F(ComputeTemplatesTest, PairedInitsAreTheFullInitsOfTheirOps) {
+  const auto a = tiled([](uint32_t r, uint32_t) { return float(r % 4) + 1; });
+  const auto b = tiled([](uint32_t, uint32_t c) { return float(c % 8) / 2; });
+  const auto out = run(6, a, DataFormat::Float16_b, b, DataFormat::Float16_b);
+  for (uint32_t r : {0u, 3u, 17u})
+    for (uint32_t c : {1u, 6u, 31u}) {
+      const float x = float(r % 4) + 1, y = float(c % 8) / 2;
+      EXPECT_EQ(at(out, r, c), x * y + 2 * x) << r << "," << c;
+    }
 }
 
 TEST_F(ComputeTemplatesTest, TransposingCopyInitFailsAtItsLine) {

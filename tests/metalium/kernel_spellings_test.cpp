@@ -1,7 +1,10 @@
 // Kernel-side spellings of today's TT-Metalium that kernels use without a
 // second thought: tt_l1_ptr, hostdevcommon/common_values.hpp (VALID,
 // INVALID), hostdevcommon/kernel_structs.h and the older tt::CB names, the
-// free get_noc_addr(page, accessor).
+// free get_noc_addr(page, accessor), and the headers examples include:
+// api/debug/device_print.h, api/debug/dprint_tile.h,
+// hostdevcommon/dprint_common.h, the host's tt-metalium/constants.hpp, VALID
+// from the dataflow API alone.
 #include <gtest/gtest.h>
 
 #include "ops_kernel.hpp"
@@ -55,6 +58,37 @@ TEST(KernelSpellingsTest, MetaliumKernelSpellingsCompileAndMeanWhatTheyMeanThere
   EXPECT_EQ(rec.at(1), 1u);
   EXPECT_EQ(rec.at(2), 3u) << "the free get_noc_addr forms give the member's address";
   EXPECT_EQ(rec.at(3), 0b001111u) << "bfloat16_greater orders the values the bits encode";
+}
+
+// Headers Metalium's examples reach for: DEVICE_PRINT's own header, the host
+// tt-metalium/constants.hpp, and VALID / INVALID from the dataflow API alone.
+constexpr const char* kExampleHeaders = R"(#include "api/debug/device_print.h"
+#include "api/debug/dprint_tile.h"
+#include "api/dataflow/dataflow_api.h"
+#include "hostdevcommon/dprint_common.h"
+#include "tt-metalium/constants.hpp"
+
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  DEVICE_PRINT("tile of {} values\n", tt::constants::TILE_HW);
+  constexpr SliceRange column = SliceRange::h0_32_w0();
+  static_assert(column.h1 == 32 && column.w1 == 1);
+  noc_inline_dw_write(get_noc_addr(x, y, at), VALID * 100 + INVALID);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4),
+                      tt::constants::TILE_HW + tt::constants::FACE_HW + tt::constants::BFLOAT8_B_TILE_HW);
+}
+)";
+
+TEST(KernelSpellingsTest, HeadersMetaliumExamplesIncludeInKernelsCompile) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  KernelHandle k = p.add_kernel_from_source(kExampleHeaders, "example_headers.cpp", CoreCoord{0, 0},
+                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 100u);
+  EXPECT_EQ(rec.at(1), 1024u + 256u + 1088u);
 }
 
 // get_tile_size(cb) in a constant expression, as Metalium kernels write it.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -154,9 +155,6 @@ TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAlloca
     }
     return std::string("no error");
   };
-  EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 3 * 16}, CoreRange({0, 0}, {3, 0})),
-            "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 48], page shape [1, 16] and tensor of [4, 6] "
-            "pages: a HEIGHT_SHARDED shard is 3 pages wide; expected the tensor's width, 6 pages");
   EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {2, 0})),
             "CreateBuffer: HEIGHT_SHARDED buffer with shard shape [1, 96], page shape [1, 16] and tensor of [4, 6] "
             "pages: 4 shards for the 3 cores of {[(x=0,y=0) - (x=2,y=0)]}; expected at most one shard per core");
@@ -167,6 +165,77 @@ TEST(ShardedBufferTest, LayoutsThatDoNotDescribeTheBufferAreRejectedBeforeAlloca
             "CreateBuffer: a INTERLEAVED buffer was given shard parameters; expected them only for a sharded layout");
   // A height-sharded buffer that fits works, and leaves the device usable.
   EXPECT_EQ(create(TensorMemoryLayout::HEIGHT_SHARDED, {1, 6 * 16}, CoreRange({0, 0}, {3, 0})), "no error");
+}
+
+// Metalium places a HEIGHT_SHARDED buffer's pages in row-major order, the
+// next shard-volume of them on each core, even when the shard is narrower than
+// the tensor; that runs, and is a warning (an error under TESSEL_STRICT=1).
+std::shared_ptr<Buffer> narrow_height_shards(Fixture& f) {
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {3, 0})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {kRows, kCols});
+  return CreateBuffer(
+      ShardedBufferConfig{f.device, kPages * kPage, kPage, BufferType::L1, TensorMemoryLayout::HEIGHT_SHARDED, spec});
+}
+
+constexpr const char* kNarrowHeightWarning =
+    "tessel: warning: CreateBuffer: HEIGHT_SHARDED buffer with shard shape [2, 48], page shape [1, 16] and tensor of "
+    "[4, 6] pages: a HEIGHT_SHARDED shard is 3 pages wide, not the tensor's 6: each core takes the next 6 pages in "
+    "row-major order, as Metalium places them, not a 2-D block";
+
+TEST(ShardedBufferTest, AHeightShardNarrowerThanTheTensorTakesConsecutivePagesAsMetaliumPlacesThem) {
+  Fixture f;
+  testing::internal::CaptureStderr();
+  auto b = narrow_height_shards(f);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find(kNarrowHeightWarning), std::string::npos) << warned;
+  std::vector<uint32_t> c, d;
+  ASSERT_EQ(run(f, b, false, &c, &d), "");
+  for (uint32_t p = 0; p < kPages; ++p) {
+    const CoreCoord noc = f.device->worker_core_from_logical_core(CoreCoord{p / 6, 0});
+    const uint32_t* where = &d[p * kPage / 4];
+    EXPECT_EQ(CoreCoord(where[0], where[1]), noc) << "page " << p;
+    EXPECT_EQ(where[2], b->address() + (p % 6) * b->aligned_page_size()) << "page " << p;
+  }
+}
+
+// A WIDTH_SHARDED shard shorter than the tensor is placed as BLOCK_SHARDED
+// places it (2-D blocks): a warning.
+TEST(ShardedBufferTest, AShortWidthShardIsPlacedAsBlocksWithAWarning) {
+  Fixture f;
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange({0, 0}, {1, 1})), {2, 3 * 16}, ShardOrientation::ROW_MAJOR, {1, 16},
+                             {kRows, kCols});
+  testing::internal::CaptureStderr();
+  auto b = CreateBuffer(
+      ShardedBufferConfig{f.device, kPages * kPage, kPage, BufferType::L1, TensorMemoryLayout::WIDTH_SHARDED, spec});
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("tessel: warning: CreateBuffer: WIDTH_SHARDED buffer with shard shape [2, 48], page shape "
+                        "[1, 16] and tensor of [4, 6] pages: a WIDTH_SHARDED shard is 2 pages high, not the tensor's "
+                        "4: the pages are placed as 2-D blocks, as BLOCK_SHARDED places them"),
+            std::string::npos)
+      << warned;
+  std::vector<uint32_t> c, d;
+  ASSERT_EQ(run(f, b, false, &c, &d), "");
+  for (uint32_t p = 0; p < kPages; ++p) {
+    const uint32_t r = p / kCols, col = p % kCols, shard = (r / 2) * 2 + col / 3;
+    const CoreCoord noc = f.device->worker_core_from_logical_core(CoreCoord{shard % 2, shard / 2});
+    const uint32_t* where = &d[p * kPage / 4];
+    EXPECT_EQ(CoreCoord(where[0], where[1]), noc) << "page " << p;
+    EXPECT_EQ(where[2], b->address() + ((r % 2) * 3 + col % 3) * b->aligned_page_size()) << "page " << p;
+  }
+}
+
+TEST(ShardedBufferTest, ANarrowHeightShardIsAnErrorUnderStrict) {
+  Fixture f;
+  setenv("TESSEL_STRICT", "1", 1);
+  std::string error = "no error";
+  try {
+    narrow_height_shards(f);
+  } catch (const tessel::ValidationError& e) {
+    error = e.what();
+  }
+  unsetenv("TESSEL_STRICT");
+  EXPECT_EQ("tessel: warning: " + error,
+            std::string(kNarrowHeightWarning) + " (a warning, made an error by TESSEL_STRICT=1)");
 }
 
 // On each core: the CB is that core's shard. Marks it full, copies its
@@ -243,6 +312,89 @@ TEST(ShardedBufferTest, AGloballyAllocatedCircularBufferIsEachCoresShardInPlace)
     FAIL() << "a CB larger than the buffer's range was accepted";
   } catch (const tessel::ValidationError& e) {
     EXPECT_NE(std::string(e.what()).find("total size 256 bytes is more than the 128 bytes per core of the L1 buffer"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A compute kernel over CBs that are sharded buffers' memory, as Metalium's
+// sharded examples write it: the host filled the input shard, so the kernel
+// reads and pops its tiles without cb_wait_front. Silicon reads the buffer's
+// data; a warning. On an ordinary CB nothing may have arrived: an error.
+constexpr const char* kUnwaitedShard = R"(#include "compute_kernel_api/common.h"
+#include "compute_kernel_api/tile_move_copy.h"
+void kernel_main() {
+  const uint32_t tiles = get_arg_val<uint32_t>(0);
+  unary_op_init_common(0, 16);
+  copy_tile_init(0);
+  for (uint32_t t = 0; t < tiles; ++t) {
+    tile_regs_acquire();
+    copy_tile(0, 0, 0);
+    tile_regs_commit();
+    cb_pop_front(0, 1);
+    cb_reserve_back(16, 1);
+    tile_regs_wait();
+    pack_tile(0, 16);
+    tile_regs_release();
+    cb_push_back(16, 1);
+  }
+}
+)";
+
+TEST(ShardedBufferTest, ACbThatIsABuffersMemoryIsReadWithoutWaitingWithAWarning) {
+  Fixture f;
+  constexpr uint32_t kTile = 2048, kTiles = 2;
+  const CoreCoord core{0, 0};
+  const ShardSpecBuffer spec(CoreRangeSet(CoreRange(core, core)), {kTiles * 32, 32}, ShardOrientation::ROW_MAJOR,
+                             {32, 32}, {kTiles, 1});
+  const auto shard = [&] {
+    return CreateBuffer(
+        ShardedBufferConfig{f.device, kTiles * kTile, kTile, BufferType::L1, TensorMemoryLayout::HEIGHT_SHARDED, spec});
+  };
+  auto in = shard(), out = shard();
+  std::vector<uint16_t> input(kTiles * kTile / 2);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = uint16_t(0x3F80 + (i % 97)); // bfloat16 values from 1.0 up
+  CommandQueue& cq = f.device->command_queue();
+  EnqueueWriteBuffer(cq, in, input, true);
+  const auto program_over = [&](bool global_input) {
+    Program program = CreateProgram();
+    CircularBufferConfig in_cb(kTiles * kTile, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}});
+    in_cb.set_page_size(tt::CBIndex::c_0, kTile);
+    if (global_input) in_cb.set_globally_allocated_address(*in);
+    CreateCircularBuffer(program, core, in_cb);
+    CreateCircularBuffer(program, core,
+                         CircularBufferConfig(kTiles * kTile, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+                             .set_page_size(tt::CBIndex::c_16, kTile)
+                             .set_globally_allocated_address(*out));
+    const KernelHandle k = CreateKernelFromString(program, kUnwaitedShard, core, ComputeConfig{});
+    SetRuntimeArgs(program, k, core, {kTiles});
+    return program;
+  };
+  Program program = program_over(true);
+  testing::internal::CaptureStderr();
+  EnqueueProgram(cq, program, true);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find(": tile 0 of CB 0 was not waited for; the CB is a buffer's memory "
+                        "(set_globally_allocated_address), so silicon reads the buffer's data there, but nothing said "
+                        "it is ready: call cb_wait_front(0, n) first (and cb_push_back on the side that fills it)"),
+            std::string::npos)
+      << warned;
+  EXPECT_NE(warned.find("cb_pop_front(cb=0, pages=1): pops more pages than the consumer has waited for (0); the CB is "
+                        "a buffer's memory (set_globally_allocated_address), so silicon moves past the buffer's data, "
+                        "but nothing said it was ready: call cb_wait_front first"),
+            std::string::npos)
+      << warned;
+  std::vector<uint16_t> copied;
+  EnqueueReadBuffer(cq, out, copied, true);
+  EXPECT_EQ(copied, input) << "each tile was read where the host wrote it";
+
+  Program ordinary = program_over(false);
+  try {
+    EnqueueProgram(cq, ordinary, true);
+    FAIL() << "reading an ordinary CB without waiting was accepted";
+  } catch (const tessel::KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("no pages of CB 0 are waited for: call cb_wait_front(0, n) first"),
               std::string::npos)
         << e.what();
   }

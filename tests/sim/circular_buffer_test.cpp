@@ -281,14 +281,34 @@ TEST_F(CircularBufferTest, CbIndexOutOfRangeFails) {
                                  "has 64 CB indices (0..63)");
 }
 
+TEST_F(CircularBufferTest, ZeroPagesWarnAndDoNothing) {
+  // Silicon waits for no pages and moves no pointer: a warning, an error under TESSEL_STRICT=1.
+  Script zero;
+  zero.op(kReserve, 0, 0, 1).op(kPush, 0, 0, 1);
+  Script consumer;
+  consumer.op(kWait, 0, 0, 1).op(kPop, 0, 0, 1);
+  Program p = program(kCore, cb_config(4, 32), &zero, &consumer);
+  const std::string message = ops_site("reserve") + ": core (0,0) BRISC: cb_reserve_back(cb=0, pages=0): 0 pages; "
+                                                    "silicon does nothing here (it waits for no pages and moves no "
+                                                    "pointer), so the call has no effect: expected 1..4 pages";
+  setenv("TESSEL_STRICT", "1", 1);
+  EXPECT_EQ(kernel_error(p), message + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  testing::internal::CaptureStderr();
+  EXPECT_NO_THROW(device->command_queue().enqueue_program(p));
+  const std::string warnings = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warnings.find("tessel: warning: " + message + "\n"), std::string::npos) << warnings;
+  for (const char* call : {"cb_push_back", "cb_wait_front", "cb_pop_front"})
+    EXPECT_NE(warnings.find(std::string(call) + "(cb=0, pages=0): 0 pages; silicon does nothing here"),
+              std::string::npos)
+        << warnings;
+}
+
 TEST_F(CircularBufferTest, PageCountOutOfRangeFails) {
-  Script zero, many;
-  zero.op(kReserve, 0, 0, 1);
+  Script many;
   many.op(kReserve, 0, 4, 1).op(kPush, 0, 4, 1);
   Script wait_many;
   wait_many.op(kWait, 0, 5, 1);
-  Program p = program(kCore, cb_config(4, 32), &zero, nullptr);
-  EXPECT_NE(kernel_error(p).find("cb_reserve_back(cb=0, pages=0): CB 0 has 4 pages; expected 1..4"), std::string::npos);
   Program q = program(kCore, cb_config(4, 32), &many, &wait_many);
   EXPECT_NE(kernel_error(q).find("core (0,0) NCRISC: cb_wait_front(cb=0, pages=5): CB 0 has 4 pages; expected 1..4"),
             std::string::npos);

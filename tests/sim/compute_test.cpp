@@ -373,6 +373,13 @@ TEST_F(ComputeTest, DstProtocolViolations) {
                             "committed and not yet released by PACK: call tile_regs_wait and tile_regs_release "
                             "first (on the device this acquire would wait forever)");
   EXPECT_EQ(with(Steps().op(kReleaseDst)), at("release_dst") + "release_dst: DST was not acquired with acquire_dst");
+  // Mixing the protocols (Metalium's release_dst is MATH's and PACK's section-done): silicon loses step.
+  EXPECT_EQ(with(Steps().op(kAcquire).op(kCopy, kIn0, 0, 0).op(kCommit).op(kWaitDst).op(kReleaseDst)),
+            at("release_dst") + "release_dst: DST was not acquired with acquire_dst (it is held through "
+                                "tile_regs_*: use tile_regs_commit/wait/release); after tile_regs_commit, release_dst "
+                                "would end MATH's DST section a second time: MATH and PACK would lose step (in "
+                                "half-sync MATH moves to the other half of DST while PACK stays, and PACK can read a "
+                                "section before MATH has written it)");
   EXPECT_EQ(with(Steps().op(kAcquireDst).op(kCommit)),
             at("commit") + "tile_regs_commit: MATH does not hold DST through tile_regs_acquire (it used "
                            "acquire_dst: end with release_dst)");

@@ -1,7 +1,8 @@
 // The device-memory checker (src/sim/memory_check.cpp): a NoC transfer that
 // touches bytes of no live allocation, or crosses from one allocation into
-// another, is a KernelError naming the call, the range and what it touched;
-// it can be turned off per device or with TESSEL_CHECK_MEMORY.
+// another, is a KernelError naming the call, the range and what it touched
+// (a write wholly into free L1 is a warning); it can be turned off per
+// device or with TESSEL_CHECK_MEMORY.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -122,13 +123,42 @@ TEST_F(MemoryCheckTest, ATransferFromOneCbIntoTheNextIsReported) {
 }
 
 TEST_F(MemoryCheckTest, ACbOnlyLivesOnTheCoresItIsConfiguredOn) {
-  // CB 0 exists on (0,0) only: the same offset on (1,0) holds nothing.
+  // CB 0 exists on (0,0) only: the same offset on (1,0) is free L1. Silicon
+  // writes it and disturbs nothing: a warning, an error under TESSEL_STRICT=1.
   const CoreCoord noc10 = device->worker_core_from_logical_core({1, 0});
-  EXPECT_EQ(run(Script().op(kWrite, noc10.x, noc10.y, kCb, kCb, 64)),
-            ops_site("write") + ": core (0,0) BRISC: noc_async_write: the transfer's destination, 64 bytes at " +
-                span(kCb, kCb + 64) +
-                " of the L1 of core (1,0), is in no live allocation: it covers no allocation at " +
-                span(kCb, kCb + 64) + kTail);
+  const Script write = Script().op(kWrite, noc10.x, noc10.y, kCb, kCb, 64);
+  const std::string warning = ops_site("write") +
+                              ": core (0,0) BRISC: noc_async_write: the transfer's destination, 64 bytes at " +
+                              span(kCb, kCb + 64) +
+                              " of the L1 of core (1,0), is free L1 (no buffer, CB or semaphore there); silicon "
+                              "writes it and nothing else is disturbed, but nothing owns it either: write into a CB "
+                              "or buffer sized for the data";
+  setenv("TESSEL_STRICT", "1", 1);
+  EXPECT_EQ(run(write), warning + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run(write), "");
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("tessel: warning: " + warning + "\n"), std::string::npos) << warned;
+}
+
+TEST_F(MemoryCheckTest, AWriteFromPastTheCbEndIntoFreeL1WarnsButAReadOfItFails) {
+  // As a kernel that steps its write pointer past its CB: the bytes after CB 0 are free L1.
+  const uint32_t past = kCb + 4096 + 64;
+  auto dram = Buffer::create(device, {8 * 1024, 1024, BufferType::DRAM});
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run(Script().op(kReadDram, 0, 0, dram->address(), past, 64)), "");
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("noc_async_read: the transfer's destination, 64 bytes at " + span(past, past + 64) +
+                        " of the L1 of core (0,0), is free L1 (no buffer, CB or semaphore there)"),
+            std::string::npos)
+      << warned;
+  // Reading free L1 reads what nobody wrote: an error.
+  EXPECT_EQ(run(Script().op(kWrite, rec->noc.x, rec->noc.y, rec->buffer->address(), past, 64)),
+            ops_site("write") + ": core (0,0) BRISC: noc_async_write: the transfer's source, 64 bytes at " +
+                span(past, past + 64) +
+                " of the L1 of core (0,0), is in no live allocation: it covers no allocation at " +
+                span(past, past + 64) + kTail);
 }
 
 TEST_F(MemoryCheckTest, ASemaphoreTheProgramDidNotCreateIsNoAllocation) {

@@ -1,12 +1,14 @@
 // TT-Metalium's TT_FATAL / TT_THROW / TT_ASSERT: throw tessel::Error with
 // the message formatted by fmt (the format string is checked at compile
 // time, as Metalium's is). TT_ASSERT checks in every build, as TT_FATAL
-// does. Including this brings in fmt, tt_stl/fmt.hpp's formatters and the
-// tt-logger calls, as Metalium's assert.hpp does.
+// does. Including this brings in fmt, tt_stl/fmt.hpp's formatters, the
+// tt-logger calls and the C assert macro (<cassert>), as Metalium's
+// assert.hpp does: host programs call assert() with no include of their own.
 #pragma once
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <string>
 #include <utility>
 

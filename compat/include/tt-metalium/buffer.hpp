@@ -114,10 +114,11 @@ namespace detail {
 tessel::BufferConfig native_buffer_config(const IDevice& device, DeviceAddr size, DeviceAddr page_size, BufferType type,
                                           TensorMemoryLayout layout, const std::optional<ShardSpecBuffer>& shard,
                                           const char* call);
-// Makes the buffer `native_buffer_config` describes.
+// Makes the buffer `native_buffer_config` describes, bottom-up or top-down
+// as `bottom_up` says (unset: DRAM bottom-up, L1 top-down, as Metalium).
 std::shared_ptr<Buffer> create_buffer(IDevice* device, DeviceAddr size, DeviceAddr page_size, BufferType type,
                                       TensorMemoryLayout layout, const std::optional<ShardSpecBuffer>& shard,
-                                      const char* call);
+                                      const char* call, std::optional<bool> bottom_up = std::nullopt);
 } // namespace detail
 
 } // namespace tt::tt_metal

@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "hostdevcommon/common_values.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/device.hpp"
 #include "tt-metalium/allocator.hpp"
@@ -37,8 +38,24 @@ using ChipId = int;
 using chip_id_t = int;
 using CommandQueue = tessel::CommandQueue;
 
-// Accepted for signature compatibility; tessel has no dispatch cores.
-struct DispatchCoreConfig {};
+// Where Metalium puts its dispatch cores. Accepted for signature
+// compatibility (a DispatchCoreType converts to a DispatchCoreConfig, as in
+// Metalium); tessel has no dispatch cores, so neither changes anything.
+enum class DispatchCoreType : uint32_t { WORKER, ETH, COUNT };
+enum class DispatchCoreAxis { ROW, COL, COUNT };
+
+class DispatchCoreConfig {
+public:
+  DispatchCoreConfig() = default;
+  DispatchCoreConfig(DispatchCoreType type) : type_(type) {}
+  DispatchCoreConfig(DispatchCoreType type, DispatchCoreAxis axis) : type_(type), axis_(axis) {}
+  DispatchCoreType get_core_type() const { return type_; }
+  DispatchCoreAxis get_dispatch_core_axis() const { return axis_; }
+
+private:
+  DispatchCoreType type_ = DispatchCoreType::WORKER;
+  DispatchCoreAxis axis_ = DispatchCoreAxis::ROW;
+};
 
 inline constexpr size_t DEFAULT_L1_SMALL_SIZE = 0;
 inline constexpr size_t DEFAULT_TRACE_REGION_SIZE = 0;

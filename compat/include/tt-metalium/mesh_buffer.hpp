@@ -21,7 +21,9 @@
 // per-device sharding (DeviceLocalBufferConfig::sharding_args: each chip's
 // buffer is then sharded over its cores as buffer.hpp says), and when the
 // chips cannot give the same address (mesh_device.hpp says when that is).
-// bottom_up is ignored.
+// bottom_up places each chip's buffer as Metalium's allocator does: from the
+// lowest free address up or the highest down (unset: DRAM bottom-up, L1
+// top-down).
 //
 // Ownership: shared_ptr from create(); the allocations are freed with the
 // last reference or deallocate(). The MeshDevice must outlive it.

@@ -33,12 +33,12 @@ class MeshDevice;
 
 class MeshCommandQueue {
 public:
-  explicit MeshCommandQueue(MeshDevice& device);
+  explicit MeshCommandQueue(MeshDevice& device, uint8_t id = 0);
   MeshCommandQueue(const MeshCommandQueue&) = delete;
   MeshCommandQueue& operator=(const MeshCommandQueue&) = delete;
 
   MeshDevice* device() const { return &device_; }
-  uint32_t id() const { return 0; }
+  uint32_t id() const { return id_; }
 
   // Runs each program on every chip of its range (ranges in the order they
   // were added). Throws tessel::ValidationError, running nothing, for an empty
@@ -80,6 +80,7 @@ private:
   void read_sharded(const MeshBuffer& mesh_buffer, uint8_t* host_data);
 
   MeshDevice& device_;
+  uint8_t id_ = 0;
   uint32_t last_event_id_ = 0;
 };
 

@@ -27,15 +27,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "tt-metalium/device.hpp"
 #include "tt-metalium/mesh_coord.hpp"
 #include "tt-metalium/mesh_trace_id.hpp"
+#include "tt-metalium/sub_device.hpp"
 
 namespace tt::tt_metal::distributed {
 
@@ -64,7 +67,7 @@ public:
                      const std::vector<uint32_t>& l1_bank_remap = {}, size_t worker_l1_size = DEFAULT_WORKER_L1_SIZE);
   // Opens every chip of config.shape, or none: throws tessel::ValidationError
   // for a zero dimension, more chips than fit in one process or more than one
-  // command queue, and tessel::OutOfMemoryError if the address space is taken.
+  // two command queues, and tessel::OutOfMemoryError if the address space is taken.
   static std::shared_ptr<MeshDevice>
   create(const MeshDeviceConfig& config, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
          size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE, size_t num_command_queues = 1,
@@ -93,8 +96,10 @@ public:
   DeviceIds get_device_ids() const;
   std::string to_string() const;
 
-  // The one mesh command queue (cq_id 0 or none; others throw).
+  // Mesh command queue cq_id (0 when none is given): a mesh has the 1 or 2
+  // it was created with; other ids throw.
   MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt) const;
+  uint8_t num_command_queues() const { return uint8_t(queues_.size()); }
 
   // Kernel binaries are always cached (docs/guide.md); these exist for source compatibility.
   void enable_program_cache() {}
@@ -110,6 +115,30 @@ public:
   void replay_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id, bool blocking);
   void release_mesh_trace(const MeshTraceId& trace_id);
 
+  // Sub-device managers: Metalium splits a device's cores into sub-devices
+  // so programs on different ones run concurrently. tessel runs each chip's
+  // programs one at a time, so a manager only records its sub-devices:
+  // create checks them (Tensix cores inside the worker grid, no core in two
+  // sub-devices, no Ethernet cores) and returns a new id, load makes a
+  // manager the active one, and programs run on the cores they name either
+  // way. local_l1_size is accepted and reserves nothing. Manager 0 is the
+  // default: the whole grid as one sub-device. Each call throws
+  // tessel::ValidationError, changing nothing, for bad sub-devices or an
+  // unknown id; removing the active manager also throws.
+  SubDeviceManagerId create_sub_device_manager(std::initializer_list<SubDevice> sub_devices, uint64_t local_l1_size);
+  SubDeviceManagerId create_sub_device_manager(std::span<const SubDevice> sub_devices, uint64_t local_l1_size);
+  void load_sub_device_manager(SubDeviceManagerId sub_device_manager_id);
+  void clear_loaded_sub_device_manager();
+  void remove_sub_device_manager(SubDeviceManagerId sub_device_manager_id);
+  SubDeviceManagerId get_active_sub_device_manager_id() const { return active_sub_device_manager_; }
+  // The active manager's sub-devices: 0 .. num_sub_devices() - 1.
+  std::vector<SubDeviceId> get_sub_device_ids() const;
+  uint8_t num_sub_devices() const;
+
+  // Waits for the chips to go idle: they are (every command completes
+  // before its call returns).
+  void quiesce_devices() {}
+
   // Closes every chip; later use of the mesh or its buffers throws.
   bool close();
 
@@ -117,17 +146,21 @@ public:
   tessel::Device& native_device(size_t linear_index) const { return devices_[linear_index]->native(); }
 
 private:
-  MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices);
+  MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues = 1);
   const std::vector<uint32_t>& chip_trace_ids(const MeshTraceId& trace_id, const char* call) const;
 
   MeshShape shape_;
-  std::vector<std::unique_ptr<IDevice>> devices_; // row-major
-  bool borrowed_ = false;                         // wrap_unit_mesh: the chip's owner closes it
-  std::unique_ptr<MeshCommandQueue> queue_;
+  std::vector<std::unique_ptr<IDevice>> devices_;         // row-major
+  bool borrowed_ = false;                                 // wrap_unit_mesh: the chip's owner closes it
+  std::vector<std::unique_ptr<MeshCommandQueue>> queues_; // by cq id
   // Traces: mesh trace id -> each chip's trace id (row-major).
   std::map<uint32_t, std::vector<uint32_t>> traces_;
   uint32_t last_trace_id_ = 0;
   std::optional<uint32_t> capturing_trace_id_;
+  // Sub-device managers by id (not the default, 0), and the active one.
+  std::map<SubDeviceManagerId, std::vector<SubDevice>> sub_device_managers_;
+  SubDeviceManagerId last_sub_device_manager_ = 0;
+  SubDeviceManagerId active_sub_device_manager_ = 0;
 };
 
 } // namespace tt::tt_metal::distributed

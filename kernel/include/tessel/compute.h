@@ -122,6 +122,17 @@ ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_MUL, "mul_tiles_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
 }
+// The paired inits of today's Metalium: add_init / sub_init / mul_init are
+// the full inits of add_tiles / sub_tiles / mul_tiles.
+ALWI void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_ADD, "add_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
+}
+ALWI void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_SUB, "sub_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
+}
+ALWI void mul_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_MUL, "mul_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
+}
 ALWI void copy_tile_init(uint32_t icb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_init", icb, 0, 0, TESSEL_SITE);
 }

@@ -4,6 +4,7 @@
 #ifndef TESSEL_DATAFLOW_H
 #define TESSEL_DATAFLOW_H
 
+#include "hostdevcommon/common_values.hpp" // VALID, INVALID: Metalium's dataflow API brings them
 #include "tessel/kernel_common.h"
 
 namespace tessel_detail {
