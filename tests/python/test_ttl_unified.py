@@ -425,3 +425,30 @@ def test_a_helper_def_is_operation_scope_python_and_a_mixed_body_is_an_error(dev
         f"the kernel function 'compute' (line {line_of(HERE, 'mixed kernel') + 1}); an operation body either holds its "
         "kernel statements itself (a unified body) or declares kernel functions (@ttl.compute() / "
         "@ttl.datamovement()) that hold them all, not both")
+
+
+@ttl.operation(grid=(1, 1))
+def dfbs_from_a_helper(a, y):
+    """y = a + 2 through DFBs a helper makes: their reserve() and wait() are kernel calls."""
+    def buffer(t):
+        return ttl.make_dataflow_buffer_like(t, shape=(1, 1), block_count=2)
+
+    a_dfb, y_dfb = buffer(a), buffer(y)
+    blk = a_dfb.reserve()
+    ttl.copy(a[0, 0], blk).wait()
+    blk.push()
+    x = a_dfb.wait()
+    o = y_dfb.reserve()
+    o.store(x + 2.0)
+    x.pop()
+    o.push()
+    done = y_dfb.wait()
+    ttl.copy(done, y[0, 0]).wait()
+    done.pop()
+
+
+def test_a_receiver_that_may_be_a_dfb_is_a_kernel_receiver(dev):
+    a = bf16(np.random.default_rng(14).standard_normal((32, 32)))
+    y = ttl.Tensor.allocate(dev, (32, 32))
+    dfbs_from_a_helper(tensor(dev, a), y)
+    np.testing.assert_allclose(y.to_numpy(), bf16(a + 2), rtol=1e-2, atol=1e-2)

@@ -120,6 +120,7 @@ def _split(code, fn):
     if not isinstance(func, ast.FunctionDef):
         return None
     resolve = Resolver(fn)
+    resolve.params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
     body = func.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
@@ -154,7 +155,7 @@ def _split(code, fn):
         stmts = threads.statements(role) or [ast.copy_location(ast.Pass(), func)]
         read = set().union(*(names_read(s) for s in stmts))
         # A name the operation scope set and this thread rebinds (a counter) starts as the scope left it.
-        rebound = sorted(read & bound & set().union(*(names_bound(s) for s in stmts)))
+        rebound = sorted(_read_first(stmts) & bound & set().union(*(names_bound(s) for s in stmts)))
         init = [ast.copy_location(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())],
                                              value=ast.Name(id=_SCOPE_VALUE + n, ctx=ast.Load())), stmts[0])
                 for n in rebound]
@@ -165,6 +166,61 @@ def _split(code, fn):
         asts[role] = role_def
         first[role] = stmts[0].lineno
     return _Split(scope_code, role_codes, asts, first)
+
+
+def _read_first(stmts):
+    """The names `stmts` read before they bind them (in the order Python
+    evaluates them: an assignment's value before its targets, a loop's
+    test or iterable before its body)."""
+    seen, out = set(), set()
+
+    def note(n, reading):
+        if n not in seen:
+            seen.add(n)
+            if reading:
+                out.add(n)
+
+    def expr(e):
+        for n in sorted(names_read(ast.Expr(value=e)) if e is not None else (), key=str):
+            note(n, True)
+
+    def visit(st):
+        for s in st:
+            if isinstance(s, ast.Assign):
+                expr(s.value)
+                for t in s.targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            note(n.id, not isinstance(n.ctx, ast.Store))
+            elif isinstance(s, ast.AugAssign):
+                expr(s.value)
+                if isinstance(s.target, ast.Name):
+                    note(s.target.id, True)
+                else:
+                    expr(s.target)
+            elif isinstance(s, (ast.For, ast.AsyncFor)):
+                expr(s.iter)
+                for name in names_bound(ast.Assign(targets=[s.target], value=ast.Constant(0))):
+                    note(name, False)
+                visit(s.body + s.orelse)
+            elif isinstance(s, (ast.While, ast.If)):
+                expr(s.test)
+                visit(s.body + s.orelse)
+            elif isinstance(s, (ast.With, ast.AsyncWith)):
+                for item in s.items:
+                    expr(item.context_expr)
+                    for name in names_bound(ast.Assign(targets=[item.optional_vars], value=ast.Constant(0))) \
+                            if item.optional_vars is not None else ():
+                        note(name, False)
+                visit(s.body)
+            else:
+                for name in names_read(s):
+                    note(name, True)
+                for name in names_bound(s):
+                    note(name, False)
+
+    visit(stmts)
+    return out
 
 
 def _inner_code(funcdef, freevars, filename):

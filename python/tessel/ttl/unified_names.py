@@ -4,6 +4,7 @@ nested def's parameters are theirs), and which calls are kernel calls.
 """
 
 import ast
+import builtins
 
 from . import block as block_ns
 from . import math as math_ns
@@ -96,11 +97,13 @@ class Resolver:
                 self.values[n] = c.cell_contents
             except ValueError:
                 pass
-        self.scope_kinds = {}  # a name the operation scope binds -> "dfb" / "pipenet"
+        self.builtins = vars(builtins)
+        self.params = set()
+        self.scope_kinds = {}  # a name the operation scope binds -> "dfb" / "pipenet" / "python"
 
     def value(self, e):
         if isinstance(e, ast.Name):
-            return self.values.get(e.id)
+            return self.values.get(e.id, self.builtins.get(e.id))
         if isinstance(e, ast.Attribute):
             base = self.value(e.value)
             return getattr(base, e.attr, None) if base is not None else None
@@ -125,32 +128,45 @@ class Resolver:
         return None
 
     def note_scope(self, stmt):
-        """Record what a statement of the operation scope binds DFBs and PipeNets to."""
+        """Record what a statement of the operation scope binds: DFBs,
+        PipeNets, or plain Python values (made by no call the body's globals
+        do not name)."""
         if isinstance(stmt, ast.Assign):
-            made = {self.kind(c) for c in ast.walk(stmt.value) if isinstance(c, ast.Call)} & {"dfb", "pipenet"}
+            calls = [c for c in ast.walk(stmt.value) if isinstance(c, ast.Call)]
+            made = {self.kind(c) for c in calls} & {"dfb", "pipenet"}
+            kind = ("dfb" if "dfb" in made else "pipenet") if made else None
+            if kind is None and all(self.value(c.func) is not None for c in calls):
+                kind = "python"
             for t in stmt.targets:
                 for n in ast.walk(t):
-                    if isinstance(n, ast.Name):
-                        if made:
-                            self.scope_kinds[n.id] = "dfb" if "dfb" in made else "pipenet"
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                        if kind:
+                            self.scope_kinds[n.id] = kind
                         else:
                             self.scope_kinds.pop(n.id, None)
+        else:
+            for name in names_bound(stmt):
+                self.scope_kinds.pop(name, None)
 
     def object_kind(self, e):
-        """'dfb' or 'pipenet' for an expression naming one (or a collection
-        the operation scope filled with them), else None."""
+        """'dfb', 'pipenet' or 'python' for an expression whose root the
+        operation scope binds to one (or to a collection of them), or that
+        is a parameter or a global value; else None (not known)."""
         root = e
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
-        if isinstance(root, ast.Name):
-            if root.id in self.scope_kinds:
-                return self.scope_kinds[root.id]
-            v = self.values.get(root.id) if root is e else None
-            if isinstance(v, DataflowBuffer):
-                return "dfb"
-            if isinstance(v, PipeNet):
-                return "pipenet"
-        return None
+        if not isinstance(root, ast.Name):
+            return None
+        if root.id in self.scope_kinds:
+            return self.scope_kinds[root.id]
+        if root.id in self.params:
+            return "python"
+        v = self.values.get(root.id)
+        if isinstance(v, DataflowBuffer) and root is e:
+            return "dfb"
+        if isinstance(v, PipeNet) and root is e:
+            return "pipenet"
+        return "python" if v is not None else None
 
     def kernel_decorator(self, fn):
         """Whether the def `fn` is a kernel function (@ttl.compute() / @ttl.datamovement())."""
@@ -183,14 +199,24 @@ def is_kernel_call(n, resolve, kernel_names):
         if attr in PIPE_METHODS:
             return resolve.object_kind(receiver) == "pipenet"
         if attr in KERNEL_METHODS:
-            return kernel_receiver(receiver, resolve, kernel_names)
+            return kernel_receiver(receiver, resolve, kernel_names, attr)
     return resolve.kind(n) not in (None, "signpost", "dfb", "pipenet")
 
 
-def kernel_receiver(e, resolve, kernel_names):
+def kernel_receiver(e, resolve, kernel_names, method="wait"):
+    """Whether the receiver `e` of a kernel method is (or may be) a DFB,
+    block, copy handle or group: a kernel call's result, a name a kernel
+    statement binds, a DFB of the operation scope; for the methods plain
+    Python values have too (pop, add) only those; for the others, also
+    any receiver not known to be a Python value."""
     if isinstance(e, ast.Call):
         return is_kernel_call(e, resolve, kernel_names)
     root = e
     while isinstance(root, (ast.Attribute, ast.Subscript)):
         root = root.value
-    return (isinstance(root, ast.Name) and root.id in kernel_names) or resolve.object_kind(e) == "dfb"
+    if isinstance(root, ast.Name) and root.id in kernel_names:
+        return True
+    kind = resolve.object_kind(e)
+    if kind == "dfb":
+        return True
+    return method not in ("pop", "add") and kind is None

@@ -74,7 +74,9 @@ class Threads:
 
     def bind(self, target, kind, stmt):
         for n in ast.walk(target):
-            if isinstance(n, ast.Name):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store):
+                self.ref[id(n)] = self.lookup(n.id)  # an index or base in a target, read
+            elif isinstance(n, ast.Name):
                 b = Binding(n.id, kind if isinstance(target, ast.Name) else "value", n.lineno, stmt)
                 self.scopes[-1][n.id] = b
                 self.ref[id(n)] = b
