@@ -452,3 +452,26 @@ def test_a_receiver_that_may_be_a_dfb_is_a_kernel_receiver(dev):
     y = ttl.Tensor.allocate(dev, (32, 32))
     dfbs_from_a_helper(tensor(dev, a), y)
     np.testing.assert_allclose(y.to_numpy(), bf16(a + 2), rtol=1e-2, atol=1e-2)
+
+
+@ttl.operation(grid=(1, 1))
+def element_of_a_compute_block(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+    with a_dfb.reserve() as blk:
+        ttl.copy(a[0, 0], blk).wait()
+    with a_dfb.wait() as x, y_dfb.reserve() as o:
+        o.store(x + 1.0)  # <- compute use
+        ttl.raw_element_write(o, 0, 0, 2.0)  # <- element use
+    with y_dfb.wait() as done:
+        ttl.copy(done, y[0, 0]).wait()
+
+
+def test_an_element_function_on_a_compute_block_is_an_error_naming_both_lines(dev):
+    a, y = tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32))
+    with pytest.raises(ttl.CompileError) as e:
+        element_of_a_compute_block(a, y)
+    assert str(e.value) == (
+        f"{HERE}:{line_of(HERE, 'compute use')}: 'o' is used by the compute thread here and by the data-movement "
+        f"thread at line {line_of(HERE, 'element use')}; in a unified body each block belongs to one thread (copies "
+        "into blocks run on the reader, copies out of blocks on the writer, store() and block expressions on compute)")

@@ -252,6 +252,7 @@ class Threads:
                 return default
         users = set()
         for s in b.element_stmts:
+            users |= self.stmt_roles(s)
             made = self.made.get(id(s), [])
             for user in self.statements_reading(made):
                 users |= self.stmt_roles(user)
