@@ -177,10 +177,26 @@ def reused_names(a, y):
             tx.wait()
 
 
-def test_a_name_reused_for_blocks_and_copies_of_other_threads_is_each_its_own(dev):
-    a = bf16(np.random.default_rng(4).standard_normal((32, 64)))
-    y = ttl.Tensor.allocate(dev, (32, 64))
-    reused_names(tensor(dev, a), y)
+@ttl.operation(grid=(1, 1))
+def reused_handle(a, y):
+    """y = a + 1 with the reader's and the writer's copy handles both named tx."""
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+    with a_dfb.reserve() as ab:
+        tx = ttl.copy(a[0, 0], ab)
+        tx.wait()
+    with a_dfb.wait() as x, y_dfb.reserve() as o:
+        o.store(x + 1.0)
+    with y_dfb.wait() as done:
+        tx = ttl.copy(done, y[0, 0])
+        tx.wait()
+
+
+@pytest.mark.parametrize("op,cols", [(reused_names, 2), (reused_handle, 1)], ids=["blocks", "handles"])
+def test_a_name_reused_for_blocks_and_copies_of_other_threads_is_each_its_own(dev, op, cols):
+    a = bf16(np.random.default_rng(4).standard_normal((32, 32 * cols)))
+    y = ttl.Tensor.allocate(dev, (32, 32 * cols))
+    op(tensor(dev, a), y)
     np.testing.assert_allclose(y.to_numpy(), bf16(a + 1), rtol=1e-2, atol=1e-2)
 
 
@@ -292,6 +308,34 @@ def scatter_masked(idx, a, y):
             ttl.copy(done, y[dst, 0]).wait()
     m.pop()
     ib2.pop()
+
+
+@ttl.operation(grid=(1, 1))
+def scatter(idx, a, y):
+    """Row tile r of a goes to row tile idx[0, r] of y, the index read where the writer needs it."""
+    i_dfb = ttl.make_dataflow_buffer_like(idx, shape=(1, 1), block_count=1)
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    with i_dfb.reserve() as ib:
+        ttl.copy(idx[0, 0], ib).wait()
+    ib2 = i_dfb.wait()
+    for r in range(3):
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[r, 0], blk).wait()
+        with a_dfb.wait() as done:
+            dst = ttl.read_index(ib2, 0, r)
+            ttl.copy(done, y[dst, 0]).wait()
+    ib2.pop()
+
+
+def test_an_index_read_runs_on_the_thread_that_uses_it(dev):
+    a = np.random.default_rng(15).standard_normal((96, 32)).astype(np.float32)
+    idx = np.zeros((32, 32), np.float32)
+    idx[0, :3] = [1, 2, 0]
+    y = ttl.Tensor.allocate(dev, (96, 32), dtype=F32)
+    scatter(ttl.Tensor.from_numpy(dev, idx, dtype=F32), ttl.Tensor.from_numpy(dev, a, dtype=F32), y)
+    got = y.to_numpy()
+    for r, d in enumerate([1, 2, 0]):
+        np.testing.assert_array_equal(got[32 * d:32 * d + 32], a[32 * r:32 * r + 32])
 
 
 def test_element_functions_run_on_the_data_movement_thread_of_their_block(dev):
@@ -413,13 +457,17 @@ def mixed(a, y):
             o.store(x + 1.0)
 
 
-def test_a_helper_def_is_operation_scope_python_and_a_mixed_body_is_an_error(dev):
+def test_a_helper_def_is_operation_scope_python(dev):
     a = bf16(np.random.default_rng(11).standard_normal((32, 64)))
     y = ttl.Tensor.allocate(dev, (32, 64))
     with_helper(tensor(dev, a), y)
     np.testing.assert_allclose(y.to_numpy(), bf16(a * 3), rtol=1e-2, atol=1e-2)
+
+
+def test_a_body_mixing_kernel_statements_and_kernel_functions_is_an_error(dev):
+    a, y = tensor(dev, np.ones((32, 32))), ttl.Tensor.allocate(dev, (32, 32))
     with pytest.raises(ttl.CompileError) as e:
-        mixed(tensor(dev, a), y)
+        mixed(a, y)
     assert str(e.value) == (
         f"{HERE}:{line_of(HERE, 'mixed statement')}: this statement runs in a kernel, but the operation also declares "
         f"the kernel function 'compute' (line {line_of(HERE, 'mixed kernel') + 1}); an operation body either holds its "
