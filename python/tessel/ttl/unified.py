@@ -15,24 +15,25 @@ wait, ttl.copy, store, push, pop) instead of @ttl.compute() and
         ...
         ttl.copy(out_dfb.wait(), out[0:1, 0:1]).wait()   # the writer
 
-The body's statements are split in two:
+The body's top-level statements are split in two, keeping their order:
 
 - operation scope: the statements with no kernel call in them and that read
-  no name a kernel statement binds (making DFBs, shapes, loop counts). They
-  run in Python once per call, as the body of an operation with kernel
-  functions does;
-- kernel statements, each assigned to a thread: a copy from a tensor into
-  a block (and the block's reserve and push) to the reader, a copy from a
-  block into a tensor (and its wait and pop) to the writer, store() and
-  block expressions to compute. A loop, `if` or `with` goes to every thread
-  its body has statements for; a statement that uses no block (a device
-  scalar such as ttl.node()) to every thread.
+  no name an earlier kernel statement binds (making DFBs and pipe nets,
+  shapes, loop counts, helper defs). They run in Python once per call, as
+  the body of an operation with kernel functions does. Which calls are
+  kernel calls, and which names a statement reads (a comprehension's or
+  lambda's own variables are not), is unified_names.py's;
+- kernel statements, each assigned to threads by unified_threads.py: a
+  block's thread follows its binding (copies from tensors into it: the
+  reader; out of it: the writer; store() and block expressions: compute;
+  pipe copies and element functions: a data-movement thread), and a
+  statement runs on the threads of what it uses, or on every thread.
 
 Each thread becomes a kernel function (reader, compute, writer) compiled
-like any other, with the operation scope's values captured; every report
-names the body's own lines. A block one thread uses for something another
-thread's statement needs (a reserved block both copied into and stored
-into) is an error naming both lines.
+like any other, with the operation scope's values captured (a scalar the
+scope set and the thread rebinds starts as the scope left it); every report
+names the body's own lines. A block two threads would need is an error
+naming both lines, and so is a body that also declares kernel functions.
 """
 
 import ast
