@@ -16,6 +16,7 @@
 //  - One producer RISC and one consumer RISC per CB per core per launch.
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "sim/chip.hpp"
 #include "sim/dprint_api.hpp"
@@ -287,6 +288,22 @@ void api_fail(tessel_kernel_ctx* k, const char* message, const char* file, uint3
 
 void api_fail_index(tessel_kernel_ctx* k, const char* call, int32_t index, const char* what, uint32_t count,
                     const char* file, uint32_t line) {
+  // A runtime argument past the ones given but inside the argument area:
+  // silicon reads what the area holds (a load with no check unless the
+  // watcher is on), so a kernel that reads an argument it does not use runs;
+  // a likely bug, a warning. The value is what tessel's area holds there.
+  if (index >= 0 && uint32_t(index) < TESSEL_MAX_RUNTIME_ARGS && std::string_view(what).ends_with("runtime argument")) {
+    const std::string what_s(what);
+    core_of(k).chip->warn(
+        fiber_of(k),
+        std::string(call) + "(" + std::to_string(index) + "): reads past the " + std::to_string(count) + " " + what_s +
+            "s this core was given: silicon reads whatever "
+            "the argument area holds there (Metalium's watcher stops the kernel with " +
+            (what_s == "runtime argument" ? "DebugAssertRtaOutOfBounds" : "DebugAssertCrtaOutOfBounds") +
+            "); expected " + (count ? "an index 0.." + std::to_string(count - 1) : "no " + what_s + " reads"),
+        file, line);
+    return;
+  }
   fail(k,
        std::string(call) + "(" + std::to_string(index) + "): " + what + " index out of range: this core was given " +
            std::to_string(count) + " " + what + "s",

@@ -71,6 +71,29 @@ void kernel_main() {
 }
 )";
 
+// The writer in the experimental/ spelling, with the TensorAccessor traits
+// from experimental/tensor.h, as Metalium's test kernels include them.
+constexpr const char* kExperimentalWriter = R"(#include "api/dataflow/dataflow_api.h"
+#include "experimental/noc.h"
+#include "experimental/circular_buffer.h"
+#include "experimental/tensor.h"
+
+void kernel_main() {
+  const uint32_t dst = get_arg_val<uint32_t>(0), pages = get_arg_val<uint32_t>(1);
+  constexpr auto dst_args = TensorAccessorArgs<0>();
+  experimental::CircularBuffer cb(0);
+  experimental::Noc noc;
+  const uint32_t page_bytes = cb.get_tile_size();
+  const auto tensor = TensorAccessor(dst_args, dst, page_bytes);
+  for (uint32_t p = 0; p < pages; ++p) {
+    cb.wait_front(1);
+    noc.async_write(cb, tensor, page_bytes, {}, {.page_id = p});
+    noc.async_write_barrier();
+    cb.pop_front(1);
+  }
+}
+)";
+
 // On a 2x2 grid: the sender (logical (0,0)) fills CB 0 through a
 // CoreLocalMem, waits (down) until the three receivers have each raised its
 // `ready` semaphore over the NoC, multicasts the page into their CB 0 and
@@ -131,7 +154,7 @@ protected:
   }
 
   // The reader on NCRISC and the writer on BRISC of core (0,0), CB 0 of two pages.
-  Program copy_program(uint32_t reader_mode, uint32_t writer_mode) {
+  Program copy_program(uint32_t reader_mode, uint32_t writer_mode, const char* writer_source = kWriter) {
     Program p;
     p.add_circular_buffer(CoreCoord{0, 0}, one_cb_config(2 * kPageBytes, kPageBytes));
     std::vector<uint32_t> in_cta, out_cta;
@@ -141,7 +164,7 @@ protected:
         p.add_kernel_from_source(kReader, "reader.cpp", CoreCoord{0, 0},
                                  DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, in_cta});
     KernelHandle writer =
-        p.add_kernel_from_source(kWriter, "writer.cpp", CoreCoord{0, 0},
+        p.add_kernel_from_source(writer_source, "writer.cpp", CoreCoord{0, 0},
                                  DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, out_cta});
     p.set_runtime_args(reader, CoreCoord{0, 0}, {input->address(), kPages, reader_mode});
     p.set_runtime_args(writer, CoreCoord{0, 0}, {output->address(), kPages, writer_mode});
@@ -173,6 +196,14 @@ TEST_F(DeviceObjectsTest, AReaderAndWriterMoveDramPagesThroughACircularBuffer) {
   for (uint32_t page = 0; page < kPages; ++page)
     expected[page * kPageBytes / 4] += 1000;
   EXPECT_EQ(got, expected);
+}
+
+TEST_F(DeviceObjectsTest, TheExperimentalTensorHeaderGivesTheTensorAccessorTraits) {
+  Program p = copy_program(0, 0, kExperimentalWriter);
+  device->command_queue().enqueue_program(p);
+  std::vector<uint32_t> got(words.size());
+  output->read(got.data(), kPages * kPageBytes);
+  EXPECT_EQ(got, words);
 }
 
 TEST_F(DeviceObjectsTest, APushBeforeTheReadBarrierIsReportedAtTheKernelsLine) {

@@ -87,23 +87,61 @@ TEST_F(FaultTest, FaultStopsTheOtherRiscsOfTheLaunch) {
   expect_device_works(device);
 }
 
-TEST_F(FaultTest, ArgumentIndexOutOfRangeFails) {
-  // One step: 4 header words + 8 step words.
-  EXPECT_EQ(error<KernelError>(Script().op(kArg, 50, 0)),
-            ops_site("arg") + ": core (0,0) BRISC: get_arg_val(50): runtime argument index out of range: this core "
+TEST_F(FaultTest, ArgumentIndexPastTheArgumentAreaFails) {
+  // One step: 4 header words + 8 step words; the area holds TESSEL_MAX_RUNTIME_ARGS words.
+  EXPECT_EQ(error<KernelError>(Script().op(kArg, 341, 0)),
+            ops_site("arg") + ": core (0,0) BRISC: get_arg_val(341): runtime argument index out of range: this core "
                               "was given 12 runtime arguments");
 }
 
-TEST_F(FaultTest, KernelWithoutArgumentsFails) {
+TEST_F(FaultTest, AnArgumentPastTheOnesGivenIsAWarning) {
+  // Silicon reads whatever the argument area holds there (Metalium's watcher
+  // asserts): a warning, an error under TESSEL_STRICT=1.
+  Program p;
+  set_script(p, add_ops(p, CoreCoord{0, 0}), CoreCoord{0, 0}, Script().op(kArg, 50, 0), *rec);
+  const std::string message =
+      ops_site("arg") + ": core (0,0) BRISC: get_arg_val(50): reads past the 12 runtime arguments this core was "
+                        "given: silicon reads whatever the argument area holds there (Metalium's watcher stops the "
+                        "kernel with DebugAssertRtaOutOfBounds); expected an index 0..11";
+  setenv("TESSEL_STRICT", "1", 1);
+  EXPECT_EQ(error_of<KernelError>(device->command_queue(), p),
+            message + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  testing::internal::CaptureStderr();
+  EXPECT_NO_THROW(device->command_queue().enqueue_program(p));
+  const std::string warnings = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warnings.find("tessel: warning: " + message + "\n"), std::string::npos) << warnings;
+  expect_device_works(device);
+}
+
+TEST_F(FaultTest, KernelWithoutArgumentsWarns) {
   Program p;
   add_ops(p, CoreCoord{0, 0});
+  setenv("TESSEL_STRICT", "1", 1);
   const std::string message = error_of<KernelError>(device->command_queue(), p);
-  EXPECT_NE(message.find("core (0,0) BRISC: get_arg_val(0): runtime argument index out of range: this core was given "
-                         "0 runtime arguments"),
+  unsetenv("TESSEL_STRICT");
+  EXPECT_NE(message.find("core (0,0) BRISC: get_arg_val(0): reads past the 0 runtime arguments this core was given: "
+                         "silicon reads whatever the argument area holds there"),
             std::string::npos)
       << message;
+  EXPECT_NE(message.find("expected no runtime argument reads"), std::string::npos) << message;
   EXPECT_EQ(message.rfind("ops.cpp:", 0), 0u) << message;
   expect_device_works(device);
+}
+
+TEST_F(FaultTest, ACommonArgumentPastTheOnesGivenIsAWarning) {
+  Program p;
+  set_script(p, add_ops(p, CoreCoord{0, 0}), CoreCoord{0, 0}, Script().op(kCommonArg, 3, 0), *rec);
+  setenv("TESSEL_STRICT", "1", 1);
+  const std::string message = error_of<KernelError>(device->command_queue(), p);
+  unsetenv("TESSEL_STRICT");
+  EXPECT_NE(message.find("get_common_arg_val(3): reads past the 0 common runtime arguments this core was given: "
+                         "silicon reads whatever the argument area holds there"),
+            std::string::npos)
+      << message;
+  testing::internal::CaptureStderr();
+  EXPECT_NO_THROW(device->command_queue().enqueue_program(p));
+  testing::internal::GetCapturedStderr();
 }
 
 } // namespace

@@ -358,6 +358,9 @@ struct tessel_sim_api {
   // Failed checks whose message the simulator formats (kernels carry no
   // formatting code, which keeps them fast to compile).
   // `call(index)`: `what` index out of range; this core was given `count`.
+  // Returns (after a warning) for a runtime-argument or common-argument read
+  // inside the argument area (index < TESSEL_MAX_RUNTIME_ARGS): silicon reads
+  // whatever the area holds there.
   void (*fail_index)(struct tessel_kernel_ctx*, const char* call, int32_t index, const char* what, uint32_t count,
                      const char* file, uint32_t line);
   // `call(cb=...)` on a CB index out of range or not configured on this core.

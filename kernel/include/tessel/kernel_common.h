@@ -49,6 +49,16 @@ namespace tessel_detail {
   __builtin_unreachable();
 }
 
+// An argument index at or past the `count` arguments this core was given.
+// Inside the argument area (TESSEL_MAX_RUNTIME_ARGS words) silicon reads
+// whatever the area holds: the simulator warns and this returns; past it,
+// the simulator fails the kernel.
+inline void arg_past_count(const char* call, int index, const char* what, uint32_t count, const char* file,
+                           uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail_index(k, call, index, what, count, file, line);
+}
+
 template <typename T>
 inline T bit_cast_u32(uint32_t v) {
   static_assert(sizeof(T) == 4, "runtime arguments are 4-byte values: get_arg_val<T> needs a 4-byte T");
@@ -81,14 +91,14 @@ template <typename T>
 inline T get_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0))
-    tessel_detail::index_error("get_arg_val", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
+    tessel_detail::arg_past_count("get_arg_val", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
   return tessel_detail::bit_cast_u32<T>(k->rt_args[arg_idx]);
 }
 
 inline uint32_t get_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->rt_arg_count, 0))
-    tessel_detail::index_error("get_arg_addr", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
+    tessel_detail::arg_past_count("get_arg_addr", arg_idx, "runtime argument", k->rt_arg_count, TESSEL_SITE);
   return uint32_t(uintptr_t(&k->rt_args[arg_idx]));
 }
 
@@ -96,16 +106,16 @@ template <typename T>
 inline T get_common_arg_val(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
-    tessel_detail::index_error("get_common_arg_val", arg_idx, "common runtime argument", k->common_arg_count,
-                               TESSEL_SITE);
+    tessel_detail::arg_past_count("get_common_arg_val", arg_idx, "common runtime argument", k->common_arg_count,
+                                  TESSEL_SITE);
   return tessel_detail::bit_cast_u32<T>(k->common_args[arg_idx]);
 }
 
 inline uint32_t get_common_arg_addr(int arg_idx, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   if (__builtin_expect(uint32_t(arg_idx) >= k->common_arg_count, 0))
-    tessel_detail::index_error("get_common_arg_addr", arg_idx, "common runtime argument", k->common_arg_count,
-                               TESSEL_SITE);
+    tessel_detail::arg_past_count("get_common_arg_addr", arg_idx, "common runtime argument", k->common_arg_count,
+                                  TESSEL_SITE);
   return uint32_t(uintptr_t(&k->common_args[arg_idx]));
 }
 
