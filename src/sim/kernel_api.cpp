@@ -293,15 +293,16 @@ void api_fail_index(tessel_kernel_ctx* k, const char* call, int32_t index, const
   // watcher is on), so a kernel that reads an argument it does not use runs;
   // a likely bug, a warning. The value is what tessel's area holds there.
   if (index >= 0 && uint32_t(index) < TESSEL_MAX_RUNTIME_ARGS && std::string_view(what).ends_with("runtime argument")) {
-    const std::string what_s(what);
-    core_of(k).chip->warn(
-        fiber_of(k),
-        std::string(call) + "(" + std::to_string(index) + "): reads past the " + std::to_string(count) + " " + what_s +
-            "s this core was given: silicon reads whatever "
-            "the argument area holds there (Metalium's watcher stops the kernel with " +
-            (what_s == "runtime argument" ? "DebugAssertRtaOutOfBounds" : "DebugAssertCrtaOutOfBounds") +
-            "); expected " + (count ? "an index 0.." + std::to_string(count - 1) : "no " + what_s + " reads"),
-        file, line);
+    // Under TESSEL_STRICT=1 warn() ends this fiber without unwinding: the message is built (its
+    // temporaries gone) before the call, and moved into it, so nothing on this frame owns memory then.
+    const bool common = std::string_view(what) != "runtime argument";
+    std::string message = std::string(call) + "(" + std::to_string(index) + "): reads past the " +
+                          std::to_string(count) + " " + what +
+                          "s this core was given: silicon reads whatever the argument area holds there (Metalium's "
+                          "watcher stops the kernel with " +
+                          (common ? "DebugAssertCrtaOutOfBounds" : "DebugAssertRtaOutOfBounds") + "); expected " +
+                          (count ? "an index 0.." + std::to_string(count - 1) : std::string("no ") + what + " reads");
+    core_of(k).chip->warn(fiber_of(k), std::move(message), file, line);
     return;
   }
   fail(k,
