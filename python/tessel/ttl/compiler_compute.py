@@ -103,8 +103,6 @@ class ComputeStatements:
         else:
             raise self.error(f"@ of blocks of shapes {tuple(fa)} and {tuple(fb)}: the batch dimensions differ (they "
                              "must be equal, or all 1 on one side)", e)
-        if len(lead_a) != len(lead_b) and not (ones_a or ones_b):
-            raise self.error(f"@ of blocks of shapes {tuple(fa)} and {tuple(fb)}: the batch dimensions differ", e)
         out = tuple(lead) + (m, n)
         batches = 1
         for d in lead:
