@@ -1,4 +1,4 @@
-// The `tessel` command-line tool: info, run, list, bench, runner, stats.
+// The `tessel` command-line tool: info, run, list, bench, runner, stats, compile.
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "bench.hpp"
+#include "compile_command.hpp"
 #include "example.hpp"
 #include "operations.hpp"
 #include "tessel/tessel.hpp"
@@ -211,9 +212,26 @@ int main(int argc, char** argv) {
   runner_run->add_option("--size", runner_opts.size, "example-specific problem size");
   auto* runner_list = runner->add_subcommand("list", "list the operations whose factory is compiled in");
 
+  tessel::tools::CompileOptions compile_opts;
+  auto* compile = app.add_subcommand("compile", "build one kernel as a program would, without running it");
+  compile->add_option("kernel", compile_opts.kernel, "the kernel file")->required();
+  compile->add_option("--kind", compile_opts.kind, "dm or compute (default: from the source)");
+  compile->add_option("--arch", compile_opts.arch, "blackhole or wormhole_b0");
+  compile->add_option("-D,--define", compile_opts.defines, "a define, NAME or NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_option("--ct-args", compile_opts.compile_args, "compile-time arguments, comma-separated");
+  compile->add_option("--named", compile_opts.named_args, "a named compile-time argument NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_option("-I,--include", compile_opts.include_dirs, "an include directory (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_option("--cb", compile_opts.cbs, "a CB's format, INDEX=FORMAT or all=FORMAT (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_flag("--fp32-dest-acc", compile_opts.fp32_dest_acc, "a compute kernel with fp32_dest_acc_en");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return cmd_info(info_arch);
+    if (*compile) return tessel::tools::run_compile(compile_opts);
     if (*list) {
       std::printf("examples (tessel run <name>):\n");
       for (const auto& e : tessel::examples::all_examples())

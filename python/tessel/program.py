@@ -212,7 +212,7 @@ class Program:
 
     def add_kernel(self, kernel, cores, config):
         """A kernel from a file (a path, resolved against the working
-        directory then $TESSEL_KERNEL_PATH)."""
+        directory, then $TESSEL_KERNEL_PATH, then $TT_METAL_HOME)."""
         if not isinstance(kernel, (str, os.PathLike)):
             raise TypeError(f"Program.add_kernel: kernel must be a path (str or os.PathLike), got "
                             f"{_check.describe(kernel)}; use add_kernel_from_source for source text")

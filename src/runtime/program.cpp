@@ -45,11 +45,15 @@ std::string resolve_kernel_path(const std::string& path) {
       while (std::getline(ss, dir, ':'))
         if (!dir.empty() && found(fs::path(dir) / p)) return fs::weakly_canonical(fs::path(dir) / p).string();
     }
+    // TT-Metalium resolves a relative kernel path against its root.
+    if (const char* home = std::getenv("TT_METAL_HOME"); home && *home && found(fs::path(home) / p))
+      return fs::weakly_canonical(fs::path(home) / p).string();
   }
   std::string msg = "add_kernel: kernel file '" + path + "' not found; tried:";
   for (auto& t : tried)
     msg += " " + t;
-  if (!p.is_absolute()) msg += " (relative paths are looked up in the working directory, then $TESSEL_KERNEL_PATH)";
+  if (!p.is_absolute())
+    msg += " (relative paths are looked up in the working directory, then $TESSEL_KERNEL_PATH, then $TT_METAL_HOME)";
   throw ValidationError(msg);
 }
 
@@ -175,11 +179,26 @@ KernelSpec compute_spec(const ComputeConfig& c) {
     if (c.unpack_to_dest_mode[i] == UnpackToDestMode::UnpackToDestFp32) s.unpack_to_dest_fp32 |= uint64_t(1) << i;
   return s;
 }
+
+// A kernel inside a TT-Metalium checkout (ttnn's operation kernels) includes
+// its helper headers by paths from the checkout's root, its ttnn/ and its
+// ttnn/cpp/ folders, which TT-Metalium's build puts on the include path: so
+// does tessel, after the kernel's own directory and the kernel API.
+void add_checkout_include_dirs(KernelSpec& s) {
+  static constexpr std::string_view kMarker = "/ttnn/cpp/ttnn/";
+  const size_t at = s.source_path.rfind(kMarker);
+  if (at == std::string::npos) return;
+  const std::string root = s.source_path.substr(0, at);
+  for (std::string dir : {root, root + "/ttnn", root + "/ttnn/cpp"})
+    if (std::find(s.include_dirs.begin(), s.include_dirs.end(), dir) == s.include_dirs.end())
+      s.include_dirs.push_back(std::move(dir));
+}
 } // namespace
 
 KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& cores, const DataMovementConfig& c) {
   KernelSpec s = dm_spec(c);
   s.source_path = resolve_kernel_path(path);
+  add_checkout_include_dirs(s);
   s.name = path;
   s.cores = cores;
   return add(live(), std::move(s));
@@ -188,6 +207,7 @@ KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& co
 KernelHandle Program::add_kernel(const std::string& path, const CoreRangeSet& cores, const ComputeConfig& c) {
   KernelSpec s = compute_spec(c);
   s.source_path = resolve_kernel_path(path);
+  add_checkout_include_dirs(s);
   s.name = path;
   s.cores = cores;
   return add(live(), std::move(s));

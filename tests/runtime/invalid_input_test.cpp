@@ -108,13 +108,34 @@ TEST_F(InvalidInputTest, KernelFileNotFound) {
   const std::string tried = (std::filesystem::current_path() / "no_such_dir/no_such_kernel.cpp").string();
   EXPECT_EQ(message.rfind("add_kernel: kernel file 'no_such_dir/no_such_kernel.cpp' not found; tried: " + tried, 0), 0u)
       << message;
-  EXPECT_NE(message.find("(relative paths are looked up in the working directory, then $TESSEL_KERNEL_PATH)"),
-            std::string::npos);
+  EXPECT_NE(
+      message.find(
+          "(relative paths are looked up in the working directory, then $TESSEL_KERNEL_PATH, then $TT_METAL_HOME)"),
+      std::string::npos);
   EXPECT_EQ(error_from<ValidationError>([&] { p.add_kernel("/no/such/kernel.cpp", kCore, DataMovementConfig{}); }),
             "add_kernel: kernel file '/no/such/kernel.cpp' not found; tried: /no/such/kernel.cpp");
   EXPECT_EQ(p.num_kernels(), 0u);
   add_recording_kernel(p);
   expect_runs(p);
+}
+
+// A relative path not found in the working directory or $TESSEL_KERNEL_PATH
+// is looked up under $TT_METAL_HOME, as TT-Metalium resolves its kernels.
+TEST_F(InvalidInputTest, KernelFoundUnderTtMetalHome) {
+  const std::filesystem::path home =
+      std::filesystem::temp_directory_path() / ("tessel-metal-home-" + std::to_string(getpid()));
+  std::filesystem::create_directories(home / "kernels");
+  std::FILE* f = std::fopen((home / "kernels/home_kernel.cpp").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("void kernel_main() {}\n", f);
+  std::fclose(f);
+  Program p;
+  EXPECT_THROW(p.add_kernel("kernels/home_kernel.cpp", kCore, DataMovementConfig{}), ValidationError);
+  setenv("TT_METAL_HOME", home.c_str(), 1);
+  EXPECT_NO_THROW(p.add_kernel("kernels/home_kernel.cpp", kCore, DataMovementConfig{}));
+  unsetenv("TT_METAL_HOME");
+  EXPECT_EQ(p.num_kernels(), 1u);
+  std::filesystem::remove_all(home);
 }
 
 TEST_F(InvalidInputTest, CompileErrorLaunchesNothing) {

@@ -1,0 +1,2 @@
+#pragma once
+#include "ttnn/cpp/ttnn/kernel/scale_common.hpp"
