@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "tessel/tessel.hpp"
@@ -42,6 +43,37 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
     throw ValidationError("compile " + what + ": '" + text + "' is not of the form NAME=VALUE");
   if (eq == std::string::npos) return {text, ""};
   return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> names;
+  std::stringstream ss(list);
+  std::string name;
+  while (std::getline(ss, name, ','))
+    names.push_back(name);
+  return names;
+}
+
+std::optional<KernelBindings> bindings_of(const CompileOptions& o) {
+  if (!o.bound && o.runtime_args.empty() && o.common_runtime_args.empty() && o.dataflow_buffers.empty() &&
+      o.semaphores.empty() && o.tensors.empty())
+    return std::nullopt;
+  KernelBindings b;
+  b.runtime_args = split_names(o.runtime_args);
+  b.common_runtime_args = split_names(o.common_runtime_args);
+  for (const std::string& d : o.dataflow_buffers) {
+    auto [name, index] = split_assignment(d, "--dfb", true);
+    b.dataflow_buffers[name] = parse_word(index, "--dfb " + name);
+  }
+  for (const std::string& d : o.semaphores) {
+    auto [name, id] = split_assignment(d, "--sem", true);
+    b.semaphores[name] = parse_word(id, "--sem " + name);
+  }
+  for (const std::string& d : o.tensors) {
+    auto [name, offset] = split_assignment(d, "--tensor", true);
+    b.tensors.push_back({name, parse_word(offset, "--tensor " + name)});
+  }
+  return b;
 }
 
 } // namespace
@@ -97,6 +129,7 @@ int run_compile(const CompileOptions& o) {
     c.compile_args = compile_args;
     c.named_compile_args = named;
     c.include_dirs = include_dirs;
+    c.bindings = bindings_of(o);
     program.add_kernel(o.kernel, core, c);
   } else {
     DataMovementConfig c;
@@ -104,6 +137,7 @@ int run_compile(const CompileOptions& o) {
     c.compile_args = compile_args;
     c.named_compile_args = named;
     c.include_dirs = include_dirs;
+    c.bindings = bindings_of(o);
     program.add_kernel(o.kernel, core, c);
   }
   device->command_queue().compile_program(program);

@@ -227,6 +227,19 @@ int main(int argc, char** argv) {
   compile->add_option("--cb", compile_opts.cbs, "a CB's format, INDEX=FORMAT or all=FORMAT (repeatable)")
       ->allow_extra_args(false);
   compile->add_flag("--fp32-dest-acc", compile_opts.fp32_dest_acc, "a compute kernel with fp32_dest_acc_en");
+  compile->add_flag("--bound", compile_opts.bound,
+                    "a kernel with named bindings (args::, dfb::, ...), even with none of the options below");
+  compile->add_option("--rta", compile_opts.runtime_args, "named runtime arguments args::NAME, comma-separated");
+  compile->add_option("--crta", compile_opts.common_runtime_args,
+                      "named common runtime arguments args::NAME, comma-separated");
+  compile->add_option("--dfb", compile_opts.dataflow_buffers, "a dataflow buffer dfb::NAME=CB index (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_option("--sem", compile_opts.semaphores, "a semaphore sem::NAME=id (repeatable)")
+      ->allow_extra_args(false);
+  compile
+      ->add_option("--tensor", compile_opts.tensors,
+                   "a tensor tensor::NAME=offset of its TensorAccessorArgs in --ct-args (repeatable)")
+      ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);
   try {

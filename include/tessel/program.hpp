@@ -54,6 +54,33 @@ inline constexpr int kOptLevelOz = 6;    // -Oz
 using Defines = std::map<std::string, std::string>;
 using NamedCompileArgs = std::map<std::string, uint32_t>;
 
+// Named bindings of a kernel written for TT-Metalium's named kernel
+// arguments (Metal 2.0): the JIT declares, before the kernel's source,
+//   args::<name>    for each runtime argument (runtime argument i, in order),
+//                   each common runtime argument (common argument i), and
+//                   each named compile-time argument of the config (its value),
+//                   read with get_arg(args::<name>);
+//   dfb::<name>     a CB index, for DataflowBuffer(dfb::<name>);
+//   sem::<name>     a semaphore id;
+//   tensor::<name>  a tensor, for TensorAccessor(tensor::<name>): its
+//                   TensorAccessorArgs sit in the compile-time args at
+//                   compile_args_offset and its address in the common runtime
+//                   argument after the named ones (the i-th tensor's at
+//                   common_runtime_args.size() + i);
+// and get_vararg(i) / get_common_vararg(i), the arguments after those.
+// Names are C++ identifiers, unique within args:: and within each namespace.
+struct KernelBindings {
+  struct Tensor {
+    std::string name;
+    uint32_t compile_args_offset = 0;
+  };
+  std::vector<std::string> runtime_args;
+  std::vector<std::string> common_runtime_args;
+  std::map<std::string, uint32_t> dataflow_buffers; // name -> CB index
+  std::map<std::string, uint32_t> semaphores;       // name -> semaphore id
+  std::vector<Tensor> tensors;
+};
+
 struct DataMovementConfig {
   DataMovementProcessor processor = DataMovementProcessor::RISCV_0;
   NOC noc = NOC::RISCV_0_default;
@@ -61,7 +88,9 @@ struct DataMovementConfig {
   Defines defines;
   NamedCompileArgs named_compile_args;
   int opt_level = -1; // -1: the default (-O2); 0..3, kOptLevelOs, kOptLevelOfast or kOptLevelOz
-  std::vector<std::string> include_dirs; // absolute; searched for #include after the kernel's directory and tessel's headers
+  std::vector<std::string>
+      include_dirs; // absolute; searched for #include after the kernel's directory and tessel's headers
+  std::optional<KernelBindings> bindings; // set: the kernel reads named arguments (KernelBindings)
 };
 
 struct ComputeConfig {
@@ -78,8 +107,9 @@ struct ComputeConfig {
   std::vector<uint32_t> compile_args;
   Defines defines;
   NamedCompileArgs named_compile_args;
-  int opt_level = -1;                    // -1: the default (-O3); as DataMovementConfig's
-  std::vector<std::string> include_dirs; // as DataMovementConfig's
+  int opt_level = -1;                     // -1: the default (-O3); as DataMovementConfig's
+  std::vector<std::string> include_dirs;  // as DataMovementConfig's
+  std::optional<KernelBindings> bindings; // as DataMovementConfig's
 };
 
 // One CB config: a memory region of total_size_bytes shared by one or more

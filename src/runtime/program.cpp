@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "jit/cache_key.hpp"
+#include "runtime/kernel_bindings.hpp"
 #include "runtime/program_state.hpp"
 #include "sim/l1_layout.hpp"
 #include "tessel/error.hpp"
@@ -142,6 +143,14 @@ KernelHandle add(runtime::ProgramState& st, KernelSpec spec) {
                               " without fp32_dest_acc_en; unpacking to DST in 32 bits needs "
                               "the 32-bit DST");
   }
+  if (spec.bindings) {
+    try {
+      spec.defines["TESSEL_KERNEL_BINDINGS"] =
+          runtime::kernel_bindings_source(*spec.bindings, spec.named_compile_args, spec.compile_args);
+    } catch (const ValidationError& e) {
+      throw ValidationError("add_kernel: kernel '" + spec.name + "': " + e.what());
+    }
+  }
   try {
     jit::validate_request(runtime::build_request(spec)); // defines, named args, opt level
   } catch (const ValidationError& e) {
@@ -162,6 +171,7 @@ KernelSpec dm_spec(const DataMovementConfig& c) {
   s.named_compile_args = c.named_compile_args;
   s.opt_level = c.opt_level;
   s.include_dirs = c.include_dirs;
+  s.bindings = c.bindings;
   return s;
 }
 
@@ -174,6 +184,7 @@ KernelSpec compute_spec(const ComputeConfig& c) {
   s.named_compile_args = c.named_compile_args;
   s.opt_level = c.opt_level;
   s.include_dirs = c.include_dirs;
+  s.bindings = c.bindings;
   s.compute_config = c;
   for (size_t i = 0; i < c.unpack_to_dest_mode.size() && i < 64; ++i)
     if (c.unpack_to_dest_mode[i] == UnpackToDestMode::UnpackToDestFp32) s.unpack_to_dest_fp32 |= uint64_t(1) << i;

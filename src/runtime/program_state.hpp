@@ -38,6 +38,7 @@ struct KernelSpec {
   NamedCompileArgs named_compile_args;
   int opt_level = -1;
   std::vector<std::string> include_dirs;
+  std::optional<KernelBindings> bindings; // becomes the TESSEL_KERNEL_BINDINGS define when added
   ComputeConfig compute_config;
   uint64_t unpack_to_dest_fp32 = 0; // bit per CB index with UnpackToDestFp32 (compute kernels)
   std::unordered_map<uint32_t, std::vector<uint32_t>> runtime_args; // core_key -> words

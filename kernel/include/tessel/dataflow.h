@@ -149,6 +149,18 @@ struct TensorAccessorArgs {
   static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
 };
 
+// A tensor bound by name (KernelBindings::Tensor, `tensor::<name>`): its
+// TensorAccessorArgs at CTA_OFFSET, its address in the common runtime
+// argument at byte ADDR_CRTA_OFFSET. TensorAccessor(tensor::<name>) reads both.
+namespace tensor_accessor {
+template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
+struct TensorBindingToken {
+  using args_t = TensorAccessorArgs<CTA_OFFSET>;
+  static constexpr args_t args{};
+  static constexpr uint32_t addr_crta_offset = ADDR_CRTA_OFFSET; // bytes
+};
+} // namespace tensor_accessor
+
 namespace tessel_detail {
 template <typename Args>
 constexpr uint64_t tensor_pages() {
@@ -209,6 +221,10 @@ struct TensorAccessor {
   uint32_t page_size;
   constexpr TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
       : bank_base_address(base), page_size(page) {}
+  template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
+  TensorAccessor(const tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>&, TESSEL_SITE_PARAMS)
+      : bank_base_address(get_common_arg_val<uint32_t>(ADDR_CRTA_OFFSET / 4, TESSEL_SITE)),
+        page_size(Args::aligned_page_size) {}
   uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     (void)noc;
     if constexpr (Args::is_sharded)
@@ -222,6 +238,9 @@ template <typename Args>
 TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;
 template <typename Args>
 TensorAccessor(const Args&, uint32_t, uint32_t) -> TensorAccessor<Args>;
+template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
+TensorAccessor(const tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>&)
+    -> TensorAccessor<TensorAccessorArgs<CTA_OFFSET>>;
 
 // ---------------------------------------------------------------------------
 // Transfers

@@ -190,5 +190,10 @@ TESSEL_WRAPPER(__wrap_pthread_exit, TESSEL_EXIT_THREAD_EXIT, (void* v), (uintptr
 #endif
 #include "api/debug/dprint.h"
 #include "tessel/profiler.h"
+// A kernel with named bindings gets their declarations, as Metalium's JIT
+// includes its generated headers before such a kernel.
+#ifdef TESSEL_KERNEL_BINDINGS
+#include "tessel/kernel_bindings.h"
+#endif
 
 #endif // TESSEL_KERNEL_PRELUDE_H

@@ -1,0 +1,3 @@
+// TT-Metalium spelling: DataflowBuffer and DFBAccessor (tessel/dataflow_buffer_object.h).
+#pragma once
+#include "tessel/dataflow_buffer_object.h"

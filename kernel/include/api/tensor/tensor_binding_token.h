@@ -1,0 +1,3 @@
+// TT-Metalium spelling: TensorBindingToken, the type of `tensor::<name>` (tessel/dataflow.h).
+#pragma once
+#include "tessel/dataflow.h"
