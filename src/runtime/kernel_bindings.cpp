@@ -96,6 +96,8 @@ std::string kernel_bindings_source(const KernelBindings& b, const NamedCompileAr
            "u, " + std::to_string(4 * address_word) + "u>; constexpr " + t.name + "_t " + t.name + "{};";
   }
   out += " }";
+  // The earlier spelling of tensor:: in TT-Metalium's generated bindings.
+  out += " namespace ta = tensor;";
 
   out += " inline uint32_t get_vararg(uint32_t idx, TESSEL_SITE_PARAMS) { return get_arg_val<uint32_t>(" +
          std::to_string(b.runtime_args.size()) + "u + idx, TESSEL_SITE); }";

@@ -70,7 +70,7 @@ constexpr const char* kWriter = R"(#include "api/dataflow/dataflow_buffer.h"
 void kernel_main() {
   DataflowBuffer out(dfb::out);
   Noc noc;
-  const auto dst = TensorAccessor(tensor::dst);
+  const auto dst = TensorAccessor(ta::dst); // the earlier spelling of tensor::
   const uint32_t entry = out.get_entry_size();
   for (uint32_t p = 0; p < get_arg(args::count); ++p) {
     out.wait_front(1);
