@@ -80,6 +80,7 @@ struct noc_traits_t {
 };
 
 struct MulticastEndpoint;
+class CircularBuffer;
 
 class Noc {
 public:
@@ -193,6 +194,40 @@ public:
                    TESSEL_SITE_PARAMS) const {
     async_write(src, dst, size_bytes, src_args, dst_args, NocOptVals{vc, trid}, TESSEL_SITE);
   }
+
+  // Zeroes size_bytes of a CircularBuffer's or DataflowBuffer's memory from
+  // its write pointer ({.offset_bytes} after it), which must stay inside the
+  // buffer. The zeros land at once; write_zeros_l1_barrier() is then free.
+  template <typename Dst>
+  requires __is_base_of(CircularBuffer, Dst) void async_write_zeros(const Dst& dst, uint32_t size_bytes,
+                                                                    const dst_args_t<Dst>& dst_args = {},
+                                                                    TESSEL_SITE_PARAMS) const {
+    tessel_cb_iface& q = tessel_detail::cb(dst.get_cb_id(), "Noc::async_write_zeros", TESSEL_SITE);
+    const uint64_t start = uint64_t(q.wr_ptr) + dst_args.offset_bytes;
+    if (__builtin_expect(start + size_bytes > q.fifo_limit, 0)) {
+      char message[256];
+      __builtin_snprintf(message, sizeof message,
+                         "Noc::async_write_zeros: %u bytes at %u bytes past CB %u's write pointer run %llu bytes past "
+                         "the CB's end (silicon zeroes the memory after it); expected at most %llu bytes there",
+                         size_bytes, dst_args.offset_bytes, dst.get_cb_id(),
+                         (unsigned long long)(start + size_bytes - q.fifo_limit),
+                         (unsigned long long)(start < q.fifo_limit ? q.fifo_limit - start : 0));
+      tessel_kernel_ctx* k = tessel_ctx();
+      k->api->fail(k, message, TESSEL_SITE);
+    }
+    __builtin_memset(reinterpret_cast<void*>(uintptr_t(start)), 0, size_bytes);
+  }
+  // Zeroes a page of a tensor (or any NoC destination) by writing size_bytes
+  // of `zeros`, a CB whose memory at its write pointer holds zeros.
+  template <typename Dst, typename Zeros>
+  requires __is_base_of(CircularBuffer, Zeros) void async_write_zeros(const Dst& dst, uint32_t size_bytes,
+                                                                      const dst_args_t<Dst>& dst_args,
+                                                                      const Zeros& zeros, TESSEL_SITE_PARAMS) const {
+    noc_async_write(zeros.get_write_ptr(TESSEL_SITE), destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE),
+                    size_bytes, noc_id_, TESSEL_SITE);
+  }
+  void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { (void)tessel_file, (void)tessel_line; }
+  void write_zeros_dram_barrier(TESSEL_SITE_PARAMS) const { noc_async_write_barrier(noc_id_, TESSEL_SITE); }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
   // too with NocOptions::MCAST_INCL_SRC).
