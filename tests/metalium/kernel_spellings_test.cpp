@@ -92,11 +92,17 @@ TEST(KernelSpellingsTest, HeadersMetaliumExamplesIncludeInKernelsCompile) {
 }
 
 // ckernel.h from a data-movement kernel, as ttnn's data-movement helpers
-// include it for ckernel::load_blocking (the SFPI layer stays compute-only).
+// include it for ckernel::load_blocking (the SFPI layer stays compute-only);
+// with the host's tt-metalium/buffer_types.hpp enums and api/debug/assert.h,
+// which ttnn's kernels include too.
 constexpr const char* kLoadBlocking = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/debug/assert.h"
 #include "ckernel.h"
+#include "tt-metalium/buffer_types.hpp"
 
 void kernel_main() {
+  static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::BLOCK_SHARDED) == 4 && ASSERT_ENABLED);
+  ASSERT(get_arg_val<uint32_t>(0) != 0xFFFFFFFFu);
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
   volatile uint32_t word = 0x5A5Au;
   volatile uint16_t half = 0x1234u;
