@@ -425,7 +425,7 @@ void kernel_main() {
   Noc noc;
   CircularBuffer cb(0);
   noc.async_write_zeros(cb, 1000, {.offset_bytes = 1024});
-  noc.async_read_barrier();
+  noc.write_zeros_l1_barrier();
   uint32_t zero_words = 0;
   for (uint32_t i = 0; i < 512; ++i)
     zero_words += words[i] == 0;
