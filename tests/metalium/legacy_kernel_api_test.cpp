@@ -25,8 +25,11 @@ CircularBufferConfig cb_config(uint8_t index, DataFormat format, uint32_t pages)
 }
 
 // FORCE_INLINE, ALWI and std:: names with no #include of their own, as
-// kernels written against Metalium's dataflow_api.h use them.
+// kernels written against Metalium's dataflow_api.h use them; KERNEL_BUILD.
 constexpr const char* kAttributes = R"(#include "api/dataflow/dataflow_api.h"
+#if !defined(KERNEL_BUILD) || defined(FW_BUILD)
+#error "a kernel is built with KERNEL_BUILD"
+#endif
 FORCE_INLINE uint32_t twice(uint32_t v) { return 2 * v; }
 ALWI uint32_t thrice(uint32_t v) { return 3 * v; }
 void kernel_main() {
