@@ -347,6 +347,7 @@ TEST(LegacyKernelApiTest, TensorAccessorIteratesPagesAndShards) {
 constexpr const char* kReadState = R"(#include "api/dataflow/dataflow_api.h"
 #include "api/alignment.h"
 #include "api/numeric/float32.h"
+#include "api/numeric/int32.h"
 #include "noc/noc_parameters.h"
 void kernel_main() {
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
@@ -373,7 +374,9 @@ void kernel_main() {
                                                       4 * uint32_t(float32_greater(0xBF800000, 0xC0000000)) +
                                                       8 * uint32_t(float32_greater(0x00000000, 0x80000000)) +
                                                       16 * uint32_t(float32_greater(NAN_FLOAT32, 0xC0000000)) +
-                                                      32 * uint32_t(float32_greater(0x3F800000, 0xBF800000)));
+                                                      32 * uint32_t(float32_greater(0x3F800000, 0xBF800000)) +
+                                                      64 * uint32_t(int32_greater(-1, -2)) +
+                                                      128 * uint32_t(int32_greater(NEG_INF_INT32, POS_INF_INT32)));
 }
 )";
 
@@ -392,7 +395,7 @@ TEST(LegacyKernelApiTest, ReadStateFreeFunctionsAndTransactionIds) {
   device->command_queue().enqueue_program(p);
   EXPECT_EQ(rec.at(0), 32u * 100 + 47u) << "words 32..47 of the DRAM page, through both states";
   EXPECT_EQ(rec.at(1), 144u * 1000 + 128u);
-  EXPECT_EQ(rec.at(2), 1u + 4u + 32u) << "-1 > -2 and 1 > -1; +0 > -0 and NaN > -2 are false";
+  EXPECT_EQ(rec.at(2), 1u + 4u + 32u + 64u) << "-1 > -2 and 1 > -1; +0 > -0 and NaN > -2 are false";
 
   p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), dram->address(), 1});
   const std::string error = error_of<Error>(device->command_queue(), p);
