@@ -82,6 +82,9 @@ TEST(KernelScanTest, NamesInOwnHeadersDecideTheFlags) {
   flags = flags_of("formats.hpp");
   EXPECT_TRUE(has(flags, "-DTESSEL_CB_DATA_FORMATS=5,5,")) << flags;
   EXPECT_TRUE(has(flags, "-DTESSEL_CB_TILE_SIZES=")) << "unpack_tile_size comes from the tile sizes: " << flags;
+  t.write("kernel/tuples.hpp", "auto any = make_abstract_tensor_accessor_wrappers(accessors);\n");
+  flags = flags_of("tuples.hpp");
+  EXPECT_TRUE(has(flags, "-DTESSEL_KERNEL_STD=1")) << "the accessor tuples are std::tuple: " << flags;
   flags = flags_of("arrays.hpp");
   EXPECT_TRUE(has(flags, "-DTESSEL_KERNEL_STD=1")) << flags;
   EXPECT_FALSE(has(flags, "TESSEL_CB_")) << flags;
