@@ -265,6 +265,7 @@ void kernel_main() {
   noc.async_write(cb, tensor, page_bytes, {}, {.page_id = 0});
   noc.async_write_barrier();
   noc.async_write_zeros(cb, page_bytes);
+  noc.write_zeros_l1_barrier();
   noc.async_write_zeros(tensor, page_bytes, {.page_id = 1}, cb);
   noc.write_zeros_dram_barrier();
   cb.push_back(1);

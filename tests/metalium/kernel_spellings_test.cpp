@@ -101,7 +101,7 @@ constexpr const char* kLoadBlocking = R"(#include "api/dataflow/dataflow_api.h"
 #include "tt-metalium/buffer_types.hpp"
 
 void kernel_main() {
-  static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::BLOCK_SHARDED) == 4 && ASSERT_ENABLED);
+  static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::BLOCK_SHARDED) == 4);
   ASSERT(get_arg_val<uint32_t>(0) != 0xFFFFFFFFu);
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
   volatile uint32_t word = 0x5A5Au;

@@ -6,6 +6,7 @@
 
 #include "hostdevcommon/common_values.hpp" // VALID, INVALID: Metalium's dataflow API brings them
 #include "tessel/kernel_common.h"
+#include "tessel/tensor_pages.h"
 
 namespace tessel_detail {
 // Alignments are powers of two.
@@ -66,6 +67,87 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
   (void)noc;
   return tessel_detail::bank_noc_addr(DRAM, bank_id, bank_address_offset, TESSEL_SITE);
 }
+
+// The fields of a unicast NoC address (Metalium's noc_parameters.h): tessel's
+// addresses have Metalium's layout, the local address in the low 36 bits,
+// then x and y in 6 bits each (kernel_abi.h). NOC_XY_ADDR does no check;
+// a transfer to an address that names no core fails there.
+#define NOC_ADDR_LOCAL_BITS TESSEL_NOC_LOCAL_BITS
+#define NOC_ADDR_NODE_ID_BITS TESSEL_NOC_COORD_BITS
+#define NOC_NODE_ID_MASK TESSEL_NOC_COORD_MASK
+#define NOC_LOCAL_ADDR_MASK TESSEL_NOC_LOCAL_MASK
+#define NOC_LOCAL_ADDR_OFFSET(addr) ((addr)&NOC_LOCAL_ADDR_MASK)
+#define NOC_UNICAST_ADDR_X(addr) (((addr) >> NOC_ADDR_LOCAL_BITS) & NOC_NODE_ID_MASK)
+#define NOC_UNICAST_ADDR_Y(addr) (((addr) >> (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS)) & NOC_NODE_ID_MASK)
+#define NOC_XY_ADDR(x, y, addr)                                                                                        \
+  ((((uint64_t)(y)) << (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS)) | (((uint64_t)(x)) << NOC_ADDR_LOCAL_BITS) |     \
+   ((uint64_t)(addr)))
+#define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
+#define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
+#define NOC_ADDR_COORD_SHIFT NOC_ADDR_LOCAL_BITS
+// A region of this core's L1 that always reads zero (kernel_abi.h): read it
+// to clear memory; writing into it is an error.
+#define MEM_ZEROS_BASE (uint32_t(uintptr_t(tessel_ctx()->l1_base)) + TESSEL_L1_ZEROS_OFFSET)
+#define MEM_ZEROS_SIZE TESSEL_L1_ZEROS_BYTES
+#ifndef NOC_MAX_BURST_SIZE
+#define NOC_MAX_BURST_SIZE 8192 // one packet: NOC_MAX_BURST_WORDS x NOC_WORD_BYTES
+#endif
+#define NOC_UNICAST_COORDINATE_X(xy) ((xy)&NOC_NODE_ID_MASK)
+#define NOC_UNICAST_COORDINATE_Y(xy) (((xy) >> NOC_ADDR_NODE_ID_BITS) & NOC_NODE_ID_MASK)
+// Both NoCs reach a core by the same coordinates (docs/deviations.md).
+#define DYNAMIC_NOC_X(noc, x) ((void)(noc), (x))
+#define DYNAMIC_NOC_Y(noc, y) ((void)(noc), (y))
+
+// The firmware's bank tables, read-only, as kernels index them:
+// dram_bank_to_noc_xy[noc][bank] and l1_bank_to_noc_xy[noc][bank] (the
+// bank's NOC_XY_ENCODING, to shift by NOC_ADDR_COORD_SHIFT),
+// bank_to_dram_offset[bank] and bank_to_l1_offset[bank] (0: tessel's banks
+// start at offset 0). A bank that does not exist fails at the kernel's line.
+namespace tessel_detail {
+struct BankSite {
+  bool dram;
+  const char* table;
+  const char* file;
+  uint32_t line;
+  void check(uint32_t bank) const {
+    tessel_kernel_ctx* k = tessel_ctx();
+    const uint32_t banks = dram ? k->num_dram_banks : k->num_l1_banks;
+    if (__builtin_expect(bank < banks, 1)) return;
+    char message[160];
+    __builtin_snprintf(message, sizeof message, "%s[%u]: bank %u does not exist: there are %u %s banks", table, bank,
+                       bank, banks, dram ? "DRAM" : "L1");
+    k->api->fail(k, message, file, line);
+    __builtin_unreachable();
+  }
+};
+struct BankNocXyRow {
+  BankSite site;
+  uint16_t operator[](uint32_t bank) const {
+    site.check(bank);
+    tessel_kernel_ctx* k = tessel_ctx();
+    const uint32_t xy = site.dram ? k->dram_bank_noc_xy[bank] : k->l1_bank_noc_xy[bank];
+    return uint16_t(NOC_XY_ENCODING(xy & 0xff, xy >> 8));
+  }
+};
+struct BankNocXy {
+  BankSite site;
+  BankNocXyRow operator[](uint32_t noc) const {
+    (void)noc;
+    return {site};
+  }
+};
+struct BankOffsets {
+  BankSite site;
+  int32_t operator[](uint32_t bank) const {
+    site.check(bank);
+    return 0;
+  }
+};
+} // namespace tessel_detail
+#define dram_bank_to_noc_xy (tessel_detail::BankNocXy{{true, "dram_bank_to_noc_xy[noc]", __FILE__, __LINE__}})
+#define l1_bank_to_noc_xy (tessel_detail::BankNocXy{{false, "l1_bank_to_noc_xy[noc]", __FILE__, __LINE__}})
+#define bank_to_dram_offset (tessel_detail::BankOffsets{{true, "bank_to_dram_offset", __FILE__, __LINE__}})
+#define bank_to_l1_offset (tessel_detail::BankOffsets{{false, "bank_to_l1_offset", __FILE__, __LINE__}})
 
 // ---------------------------------------------------------------------------
 // Address generators
@@ -147,6 +229,7 @@ struct TensorAccessorArgs {
   static constexpr uint32_t num_common_runtime_args() { return 0; }
   static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + num_compile_time_args(); }
   static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
+  static constexpr uint32_t get_aligned_page_size() { return aligned_page_size; }
 };
 
 // A tensor bound by name (KernelBindings::Tensor, `tensor::<name>`): its
@@ -211,14 +294,60 @@ inline uint64_t sharded_noc_addr(uint32_t base, uint32_t page_id, uint32_t offse
 }
 } // namespace tessel_detail
 
+namespace tessel_detail {
+// A dimension list of a sharded tensor's layout: shape[d], outermost first.
+template <typename Args, bool shard>
+struct TensorDims {
+  constexpr uint32_t operator[](uint32_t d) const { return shard ? Args::shard_shape(d) : Args::tensor_shape(d); }
+  static constexpr uint32_t size() { return Args::rank; }
+};
+// TensorAccessor::DSpec, Metalium's distribution spec of the pages:
+// is_interleaved / is_sharded, and for a sharded tensor its rank, banks and
+// shapes in pages.
+template <typename Args>
+struct TensorDSpec {
+  static constexpr bool is_interleaved = !Args::is_sharded;
+  static constexpr bool is_sharded = Args::is_sharded;
+  static constexpr uint32_t rank() { return Args::rank; }
+  static constexpr uint32_t num_banks() { return Args::num_banks; }
+  static constexpr TensorDims<Args, false> tensor_shape() { return {}; }
+  static constexpr TensorDims<Args, true> shard_shape() { return {}; }
+  static constexpr uint32_t tensor_volume() { return uint32_t(tensor_pages<Args>()); }
+  static constexpr uint32_t shard_volume() { return shard_pages<Args>(); }
+};
+} // namespace tessel_detail
+
 // Pages of an interleaved or sharded tensor (TensorAccessorArgs says which):
 // get_noc_addr(page) finds the page's bank and address. For a sharded one,
 // the page size given is its data size; pages sit at the host's aligned
 // page size.
+namespace tessel_detail {
+template <typename Args>
+constexpr uint32_t shard_count() {
+  uint32_t v = 1;
+  for (uint32_t d = 0; d < Args::rank; ++d)
+    v *= (Args::tensor_shape(d) + Args::shard_shape(d) - 1) / Args::shard_shape(d);
+  return v;
+}
+__attribute__((noinline, cold)) inline void fail_shard(uint32_t shard_id, uint32_t shards, const char* file,
+                                                       uint32_t line) {
+  char message[160];
+  __builtin_snprintf(message, sizeof message,
+                     "TensorAccessor::shard_pages: shard %u is past the sharded tensor's %u shards: expected a shard "
+                     "id below %u",
+                     shard_id, shards, shards);
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail(k, message, file, line);
+}
+} // namespace tessel_detail
+
 template <typename Args>
 struct TensorAccessor {
+  using ArgsType = Args;
+  using DSpec = tessel_detail::TensorDSpec<Args>;
   uint32_t bank_base_address;
   uint32_t page_size;
+  static constexpr DSpec dspec() { return {}; }
   constexpr TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
       : bank_base_address(base), page_size(page) {}
   template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
@@ -233,6 +362,30 @@ struct TensorAccessor {
       return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
+  // Pages start..end-1 (tessel/tensor_pages.h).
+  tensor_accessor::PageRange<tensor_accessor::PagesIterator<TensorAccessor>>
+  pages(uint32_t start_page_id, uint32_t end_page_id, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    return {{this, start_page_id, noc, TESSEL_SITE}, {this, end_page_id, noc, TESSEL_SITE}};
+  }
+  // A sharded tensor's shard, positions start_page_offset.. of it.
+  tensor_accessor::PageRange<tensor_accessor::ShardPagesIterator<TensorAccessor>>
+  shard_pages(uint32_t shard_id, uint32_t start_page_offset = 0,
+              uint32_t end_page_offset = tessel_detail::shard_pages<Args>(), uint8_t noc = noc_index,
+              TESSEL_SITE_PARAMS) const requires(Args::is_sharded) {
+    if (__builtin_expect(shard_id >= tessel_detail::shard_count<Args>(), 0)) {
+      tessel_detail::fail_shard(shard_id, tessel_detail::shard_count<Args>(), TESSEL_SITE);
+      __builtin_unreachable();
+    }
+    return {{this, shard_id, start_page_offset, end_page_offset, noc, TESSEL_SITE},
+            {this, shard_id, end_page_offset, end_page_offset, noc, TESSEL_SITE}};
+  }
+  // The distance between pages in a bank: the host's aligned page size.
+  uint32_t get_aligned_page_size() const {
+    if constexpr (Args::is_sharded)
+      return Args::aligned_page_size;
+    else
+      return tessel_detail::align_up(page_size, tessel_detail::bank_alignment(Args::is_dram));
+  }
 };
 template <typename Args>
 TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;
@@ -245,11 +398,15 @@ TensorAccessor(const tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_O
 // ---------------------------------------------------------------------------
 // Transfers
 
+// max_page_size (Metalium: reads of at most that many bytes may be issued
+// as one packet) and enable_noc_tracing change nothing here.
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
 inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size, uint8_t noc = noc_index,
                            TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->noc_read(k, src_noc_addr, dst_local_l1_addr, size, noc, TESSEL_SITE);
 }
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
 inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
                             TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
@@ -384,5 +541,10 @@ inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr,
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 1, noc, TESSEL_SITE);
 }
+
+// The read command buffer's state and transaction ids (free functions).
+#include "tessel/noc_read_state.h"
+// Tuples of accessors (with the standard headers only).
+#include "tessel/tensor_tuples.h"
 
 #endif // TESSEL_DATAFLOW_H

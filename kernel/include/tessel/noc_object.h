@@ -60,6 +60,10 @@ enum class InlineWriteDst : uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
 namespace tessel_detail {
 template <typename...>
 inline constexpr bool kDependentFalse = false;
+// Types that are only ever this core's L1 side of a transfer (a
+// CircularBuffer, a CoreLocalMem): their headers specialize this.
+template <typename T>
+inline constexpr bool kLocalL1Only = false;
 template <typename A, typename B>
 inline constexpr bool kSameType = false;
 template <typename A>
@@ -195,28 +199,42 @@ public:
     async_write(src, dst, size_bytes, src_args, dst_args, NocOptVals{vc, trid}, TESSEL_SITE);
   }
 
-  // Zeroes size_bytes of a CircularBuffer's or DataflowBuffer's memory from
-  // its write pointer ({.offset_bytes} after it), which must stay inside the
-  // buffer. The zeros land at once; write_zeros_l1_barrier() is then free.
+  // Writes size_bytes zeros to dst from this core's zeros region
+  // (MEM_ZEROS_BASE), MEM_ZEROS_SIZE bytes per transfer: reads of it into a
+  // local destination (a CircularBuffer, a CoreLocalMem; wait with
+  // write_zeros_l1_barrier), writes of it to any other (async_write_barrier).
   template <typename Dst>
-  requires __is_base_of(CircularBuffer, Dst) void async_write_zeros(const Dst& dst, uint32_t size_bytes,
-                                                                    const dst_args_t<Dst>& dst_args = {},
-                                                                    TESSEL_SITE_PARAMS) const {
-    tessel_cb_iface& q = tessel_detail::cb(dst.get_cb_id(), "Noc::async_write_zeros", TESSEL_SITE);
-    const uint64_t start = uint64_t(q.wr_ptr) + dst_args.offset_bytes;
-    if (__builtin_expect(start + size_bytes > q.fifo_limit, 0)) {
-      char message[256];
-      __builtin_snprintf(message, sizeof message,
-                         "Noc::async_write_zeros: %u bytes at %u bytes past CB %u's write pointer run %llu bytes past "
-                         "the CB's end (silicon zeroes the memory after it); expected at most %llu bytes there",
-                         size_bytes, dst_args.offset_bytes, dst.get_cb_id(),
-                         (unsigned long long)(start + size_bytes - q.fifo_limit),
-                         (unsigned long long)(start < q.fifo_limit ? q.fifo_limit - start : 0));
-      tessel_kernel_ctx* k = tessel_ctx();
-      k->api->fail(k, message, TESSEL_SITE);
+  void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args = {},
+                         TESSEL_SITE_PARAMS) const {
+    if constexpr (__is_base_of(CircularBuffer, Dst))
+      check_zeros_in_cb(dst.get_cb_id(), dst_args.offset_bytes, size_bytes, TESSEL_SITE);
+    for (uint32_t done = 0; done < size_bytes; done += MEM_ZEROS_SIZE) {
+      const uint32_t chunk = size_bytes - done < MEM_ZEROS_SIZE ? size_bytes - done : MEM_ZEROS_SIZE;
+      if constexpr (tessel_detail::kLocalL1Only<Dst>)
+        noc_async_read(::get_noc_addr(MEM_ZEROS_BASE),
+                       destination<AddressType::LOCAL_L1>(dst, dst_args, TESSEL_SITE) + done, chunk, noc_id_,
+                       TESSEL_SITE);
+      else
+        noc_async_write(MEM_ZEROS_BASE, destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE) + done, chunk,
+                        noc_id_, TESSEL_SITE);
     }
-    __builtin_memset(reinterpret_cast<void*>(uintptr_t(start)), 0, size_bytes);
   }
+  // A CB's zeros start at its write pointer and must end inside the CB.
+  static void check_zeros_in_cb(uint32_t cb_id, uint32_t offset, uint32_t size_bytes, const char* file, uint32_t line) {
+    tessel_cb_iface& q = tessel_detail::cb(cb_id, "Noc::async_write_zeros", file, line);
+    const uint64_t start = uint64_t(q.wr_ptr) + offset;
+    if (__builtin_expect(start + size_bytes <= q.fifo_limit, 1)) return;
+    char message[256];
+    __builtin_snprintf(message, sizeof message,
+                       "Noc::async_write_zeros: %u bytes at %u bytes past CB %u's write pointer run %llu bytes past "
+                       "the CB's end (silicon zeroes the memory after it); expected at most %llu bytes there",
+                       size_bytes, offset, cb_id, (unsigned long long)(start + size_bytes - q.fifo_limit),
+                       (unsigned long long)(start < q.fifo_limit ? q.fifo_limit - start : 0));
+    tessel_kernel_ctx* k = tessel_ctx();
+    k->api->fail(k, message, file, line);
+  }
+  // Waits for async_write_zeros into local L1: the reads it issued.
+  void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { noc_async_read_barrier(noc_id_, TESSEL_SITE); }
   // Zeroes a page of a tensor (or any NoC destination) by writing size_bytes
   // of `zeros`, a CB whose memory at its write pointer holds zeros.
   template <typename Dst, typename Zeros>
@@ -226,7 +244,6 @@ public:
     noc_async_write(zeros.get_write_ptr(TESSEL_SITE), destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE),
                     size_bytes, noc_id_, TESSEL_SITE);
   }
-  void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { (void)tessel_file, (void)tessel_line; }
   void write_zeros_dram_barrier(TESSEL_SITE_PARAMS) const { noc_async_write_barrier(noc_id_, TESSEL_SITE); }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
@@ -470,6 +487,30 @@ struct noc_traits_t<Accessor> {
   static auto dst_addr(const Accessor& dst, const Noc& noc, const dst_args_type& args, const char* file,
                        uint32_t line) {
     return tessel_detail::accessor_address<kType>(dst, noc, args.page_id, args.offset_bytes, file, line);
+  }
+};
+
+// A tensor page (tensor_accessor::Page, from accessor.pages() and
+// shard_pages()) as a source or destination: its NoC address, plus
+// offset_bytes.
+template <>
+struct noc_traits_t<tensor_accessor::Page> {
+  struct src_args_type {
+    uint32_t offset_bytes = 0;
+  };
+  using dst_args_type = src_args_type;
+  template <Noc::AddressType kType>
+  static auto src_addr(const tensor_accessor::Page& page, const Noc&, const src_args_type& args, const char*,
+                       uint32_t) {
+    if constexpr (kType == Noc::AddressType::LOCAL_L1)
+      return uint32_t(NOC_LOCAL_ADDR_OFFSET(page.noc_addr()) + args.offset_bytes);
+    else
+      return page.noc_addr() + args.offset_bytes;
+  }
+  template <Noc::AddressType kType>
+  static auto dst_addr(const tensor_accessor::Page& page, const Noc& noc, const dst_args_type& args, const char* file,
+                       uint32_t line) {
+    return src_addr<kType>(page, noc, args, file, line);
   }
 };
 

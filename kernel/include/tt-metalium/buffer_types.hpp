@@ -1,6 +1,8 @@
-// TT-Metalium's buffer enums (tt::tt_metal), for kernels that include the
-// host header (ttnn's sharding helpers switch on them): the same names and
-// values, without the C++ standard library.
+// The kernel-side copy of the host's tt-metalium/buffer_types.hpp, which
+// kernels shared with the host include: TensorMemoryLayout,
+// ShardOrientation, ShardDistributionStrategy and BufferType with
+// Metalium's values, in namespace tt::tt_metal, without the C++ standard
+// library.
 #pragma once
 
 #include <stdint.h>

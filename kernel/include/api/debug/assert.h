@@ -1,7 +1,3 @@
-// TT-Metalium spelling: ASSERT(condition) (tessel/kernel_common.h), which
-// stops the kernel with the condition and its line, as the watcher's does.
+// TT-Metalium spelling: ASSERT(cond), which fails the kernel at its line.
 #pragma once
 #include "tessel/kernel_common.h"
-#ifndef ASSERT_ENABLED
-#define ASSERT_ENABLED 1
-#endif
