@@ -141,6 +141,37 @@ TEST_F(NocTest, DramRead32ByteAlignedPassesOnWormhole) {
             std::string::npos);
 }
 
+// Metalium's add_2_integers_in_riscv: 4-byte DRAM pages read into 4-byte L1
+// buffers. Metalium's allocator gives every buffer, L1 ones too, a slot at
+// the DRAM alignment, so each read lines up on both arches.
+TEST_F(NocTest, FourBytePagesReadFromDramIntoFourByteL1BuffersLineUp) {
+  for (const char* arch : {"blackhole", "wormhole_b0"}) {
+    SCOPED_TRACE(arch);
+    open(arch);
+    const uint32_t unit = device->dram_alignment();
+    std::vector<std::shared_ptr<Buffer>> dram, l1;
+    for (uint32_t i = 0; i < 3; ++i)
+      dram.push_back(Buffer::create(device, {4, 4, BufferType::DRAM}));
+    for (uint32_t i = 0; i < 3; ++i)
+      l1.push_back(Buffer::create(device, {4, 4, BufferType::L1}));
+    for (uint32_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(dram[i]->address(), unit * (i + 1)) << "DRAM buffer " << i;
+      EXPECT_EQ(l1[i]->address(), dst->address() - unit * (i + 1)) << "L1 buffer " << i;
+    }
+    const std::vector<uint32_t> a = {14}, b = {7};
+    device->command_queue().enqueue_write_buffer(*dram[0], a);
+    device->command_queue().enqueue_write_buffer(*dram[1], b);
+    run(Script()
+            .op(kReadDram, 0, 0, dram[0]->address(), l1[0]->address(), 4)
+            .op(kReadDram, 0, 0, dram[1]->address(), l1[1]->address(), 4));
+    std::vector<uint32_t> got;
+    device->command_queue().enqueue_read_buffer(*l1[0], got);
+    EXPECT_EQ(got, a);
+    device->command_queue().enqueue_read_buffer(*l1[1], got);
+    EXPECT_EQ(got, b);
+  }
+}
+
 TEST_F(NocTest, OutOfBoundsL1Fails) {
   const CoreCoord far = noc({1, 1});
   const uint32_t l1 = device->l1_size();
