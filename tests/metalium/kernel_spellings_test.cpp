@@ -102,6 +102,10 @@ constexpr const char* kLoadBlocking = R"(#include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
   static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::BLOCK_SHARDED) == 4);
+  // The address generator with Metalium's tile_hw argument, as ccl's sharding helpers name it.
+  const InterleavedAddrGenFast<true, 1024> tiles = {.bank_base_address = 0, .page_size = 2048,
+                                                    .data_format = DataFormat::Float16_b};
+  static_assert(sizeof(tiles) > 0);
   ASSERT(get_arg_val<uint32_t>(0) != 0xFFFFFFFFu);
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
   volatile uint32_t word = 0x5A5Au;

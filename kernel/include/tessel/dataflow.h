@@ -175,7 +175,9 @@ struct InterleavedPow2AddrGen {
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
 
-template <bool DRAM>
+// tile_hw: the tile's element count in Metalium (32x32 by default); tessel's
+// page size already says how big a page is.
+template <bool DRAM, uint32_t tile_hw = 1024>
 struct InterleavedAddrGenFast {
   uint32_t bank_base_address;
   uint32_t page_size;
