@@ -1,6 +1,8 @@
 // Compute-API headers TT-Metalium's operation kernels include by their
 // operation's name: each must bring the calls those kernels make.
+#include "api/compute/binary_max_min.h"
 #include "api/compute/layernorm.h"
+#include "api/compute/tilize.h"
 #include "api/compute/softmax.h"
 #include "compute_kernel_api/layernorm.h"
 #include "compute_kernel_api/softmax.h"
@@ -12,4 +14,9 @@ void kernel_main() {
   exp_tile(0);
   recip_tile_init();
   recip_tile(0);
+  binary_max_int32_tile_init();
+  binary_max_int32_tile(0, 1, 2);
+  binary_min_uint32_tile_init();
+  binary_min_uint32_tile(0, 1, 2);
+  fast_tilize_uninit(0, 16, 4);
 }
