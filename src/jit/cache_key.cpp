@@ -4,6 +4,7 @@
 #include "tessel/kernel_abi.h"
 
 #include <filesystem>
+#include <initializer_list>
 #include <iterator>
 #include <optional>
 #include <string_view>
@@ -87,8 +88,9 @@ void validate_request(const BuildRequest& request) {
   }
   for (const std::string& dir : request.include_dirs)
     if (dir.empty() || dir[0] != '/' || has_control_char(dir))
-      throw ValidationError("kernel " + source_name(request) + ": include directory '" + dir +
-                            "' cannot be passed to the compiler (expected an absolute path without control characters)");
+      throw ValidationError(
+          "kernel " + source_name(request) + ": include directory '" + dir +
+          "' cannot be passed to the compiler (expected an absolute path without control characters)");
   for (const auto& [name, value] : request.named_compile_args) {
     if (name.empty() || has_control_char(name))
       throw ValidationError("kernel " + source_name(request) + ": named compile-time argument '" + name +
@@ -170,6 +172,11 @@ std::string memo_key(const BuildRequest& request) {
     key += std::to_string(size);
     key += ',';
   }
+  key += "\nF";
+  for (uint8_t format : request.cb_data_formats) {
+    key += std::to_string(format);
+    key += ',';
+  }
   for (const auto& [name, value] : request.named_compile_args) {
     key += "\nN";
     key += name; // may hold any non-control byte; the value follows the last '\x1f'
@@ -199,6 +206,30 @@ bool uses_sfpi(const BuildRequest& request, std::string_view source) {
     if (names_sfpi(define.second)) return true;
   return names_sfpi(source);
 }
+
+bool names_any(std::string_view text, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names)
+    if (text.find(name) != std::string_view::npos) return true;
+  return false;
+}
+
+// Metalium's JIT-generated per-CB tables (and the calls that read them);
+// tessel/cb_formats.h defines them from TESSEL_CB_DATA_FORMATS.
+bool names_cb_format_tables(std::string_view text) {
+  return names_any(text, {"unpack_src_format", "unpack_dst_format", "pack_src_format", "pack_dst_format",
+                          "unpack_tile_size", "pack_tile_size", "_tile_num_faces", "_tile_r_dim", "_tile_c_dim",
+                          "_tile_face_r_dim", "_partial_face", "_narrow_tile", "get_dataformat"});
+}
+
+template <typename T>
+std::string list_flag(const char* name, const std::vector<T>& values) {
+  std::string list = std::string("-D") + name + "=";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i != 0) list += ',';
+    list += std::to_string(uint32_t(values[i]));
+  }
+  return list;
+}
 } // namespace
 
 std::vector<std::string> request_flags(const BuildRequest& request, std::string_view source) {
@@ -209,15 +240,13 @@ std::vector<std::string> request_flags(const BuildRequest& request, std::string_
   if (uses_sfpi(request, source)) flags.push_back("-DTESSEL_KERNEL_SFPI=1");
   for (const std::string& dir : request.include_dirs)
     flags.push_back("-I" + dir);
-  // Only kernels that name get_tile_size depend on the CBs' formats.
-  if (!request.cb_tile_sizes.empty() && source.find("get_tile_size") != std::string::npos) {
-    std::string list = "-DTESSEL_CB_TILE_SIZES=";
-    for (size_t i = 0; i < request.cb_tile_sizes.size(); ++i) {
-      if (i != 0) list += ',';
-      list += std::to_string(request.cb_tile_sizes[i]);
-    }
-    flags.push_back(std::move(list));
-  }
+  // Only kernels that name get_tile_size or the format tables depend on the
+  // CBs' formats; only those that name std:: get the standard headers.
+  const bool format_tables = !request.cb_data_formats.empty() && names_cb_format_tables(source);
+  if (!request.cb_tile_sizes.empty() && (format_tables || source.find("get_tile_size") != std::string::npos))
+    flags.push_back(list_flag("TESSEL_CB_TILE_SIZES", request.cb_tile_sizes));
+  if (format_tables) flags.push_back(list_flag("TESSEL_CB_DATA_FORMATS", request.cb_data_formats));
+  if (source.find("std::") != std::string::npos) flags.push_back("-DTESSEL_KERNEL_STD=1");
   if (!request.compile_args.empty()) {
     std::string list = "-DTESSEL_CTA_LIST=";
     for (size_t i = 0; i < request.compile_args.size(); ++i) {

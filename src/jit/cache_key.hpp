@@ -59,8 +59,9 @@ std::string absolute_source_path(const std::string& path);
 // compile-time input.
 std::string memo_key(const BuildRequest& request);
 
-// -O, -D and compile-time argument flags of a request whose source text is
-// `source` (what the kernel names decides some defines: cache_key.cpp).
+// -O, -D and compile-time argument flags of a request whose kernel's own
+// text (kernel_scan.hpp) is `source` (what the kernel names decides some
+// defines: cache_key.cpp).
 std::vector<std::string> request_flags(const BuildRequest& request, std::string_view source);
 
 struct FrontKeyInputs {

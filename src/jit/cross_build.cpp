@@ -605,7 +605,7 @@ CrossReport CrossChecker::check(const BuildRequest& reader, const BuildRequest& 
   if (!pending.empty()) {
     for (size_t i : pending) {
       size_t k = kernel_of_job[i];
-      if (!sources[k]) sources[k] = prepare_kernel_source(kernels[k].request, impl_->root);
+      if (!sources[k]) sources[k] = prepare_kernel_source(kernels[k].request, impl_->root, impl_->compiler.include_dir);
       Impl::Job& job = jobs[i];
       job.source = &*sources[k];
       // request_flags starts with the request's -O; the estimate's level replaces it.

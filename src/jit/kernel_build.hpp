@@ -54,6 +54,12 @@ struct BuildRequest {
   // (TESSEL_CB_TILE_SIZES), so get_tile_size(cb) is a constant expression as
   // in Metalium. Empty: no table.
   std::vector<uint32_t> cb_tile_sizes;
+  // By CB index: the data format (Metalium's numbering) of the CB on every
+  // core the kernel runs on, 255 (Invalid) where a core lacks the CB or cores
+  // differ. A kernel whose code names Metalium's generated format tables
+  // (unpack_src_format, pack_dst_format, unpack_tile_size, ...) or
+  // get_dataformat gets them (TESSEL_CB_DATA_FORMATS). Empty: no tables.
+  std::vector<uint8_t> cb_data_formats;
 };
 
 // A loaded kernel shared object.

@@ -354,7 +354,7 @@ std::shared_ptr<KernelBinary> KernelCache::Impl::compile_and_publish(const Prepa
 }
 
 std::shared_ptr<KernelBinary> KernelCache::Impl::build_uncached(const BuildRequest& request) {
-  PreparedSource source = prepare_kernel_source(request, root);
+  PreparedSource source = prepare_kernel_source(request, root, compiler.include_dir);
   FrontKeyInputs inputs{compiler.cxx,         compiler_identity(compiler.cxx),
                         compiler.include_dir, fixed_compile_flags(),
                         source.compiled_path, source.hash,

@@ -22,8 +22,11 @@ struct PreparedSource {
   std::vector<std::string> flags; // request_flags() of the request and this source
 };
 
-// Reads the source (or writes a text kernel's file, when it differs).
+// Reads the source (or writes a text kernel's file, when it differs) and the
+// headers of its own it includes (kernel_scan.hpp), whose names decide some
+// flags; api_include_dir is tessel's kernel API directory.
 // Throws tessel::ProgramError if the source cannot be read.
-PreparedSource prepare_kernel_source(const BuildRequest& request, const std::string& cache_root);
+PreparedSource prepare_kernel_source(const BuildRequest& request, const std::string& cache_root,
+                                     const std::string& api_include_dir);
 
 } // namespace tessel::jit

@@ -76,7 +76,32 @@ inline std::vector<uint32_t> cb_tile_sizes(const CoreRangeSet& cores, const std:
   return sizes;
 }
 
-// The kernel's build; with `cbs`, the program's CBs, its CB tile-size table.
+// By CB index, its data format on every core of `cores`; 255 (Invalid) where
+// a core lacks the CB or the cores' formats differ.
+inline std::vector<uint8_t> cb_data_formats(const CoreRangeSet& cores, const std::vector<CbSpec>& cbs) {
+  constexpr uint8_t kNone = 255, kMixed = 254;
+  std::vector<uint8_t> formats(TESSEL_MAX_CBS, kNone), here(TESSEL_MAX_CBS, kNone);
+  bool first = true;
+  for (CoreCoord c : cores.cores()) {
+    std::fill(here.begin(), here.end(), kNone);
+    for (const CbSpec& cb : cbs)
+      if (cb.cores.contains(c))
+        for (const auto& [index, format] : cb.config.formats())
+          here[index] = uint8_t(format);
+    for (uint32_t i = 0; i < TESSEL_MAX_CBS; ++i)
+      if (first)
+        formats[i] = here[i];
+      else if (here[i] != formats[i])
+        formats[i] = kMixed;
+    first = false;
+  }
+  for (uint8_t& f : formats)
+    if (f == kMixed) f = kNone;
+  return formats;
+}
+
+// The kernel's build; with `cbs`, the program's CBs, its CB tile-size and
+// format tables.
 inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<CbSpec>* cbs = nullptr) {
   jit::BuildRequest r;
   r.source_path = k.source_path;
@@ -100,7 +125,10 @@ inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<Cb
   r.compile_args = k.compile_args;
   r.named_compile_args.assign(k.named_compile_args.begin(), k.named_compile_args.end());
   r.opt_level = k.opt_level;
-  if (cbs) r.cb_tile_sizes = cb_tile_sizes(k.cores, *cbs);
+  if (cbs) {
+    r.cb_tile_sizes = cb_tile_sizes(k.cores, *cbs);
+    r.cb_data_formats = cb_data_formats(k.cores, *cbs);
+  }
   return r;
 }
 

@@ -49,8 +49,23 @@
 #endif
 constexpr bool APPROX = TESSEL_MATH_APPROX;
 constexpr bool DST_ACCUM_MODE = TESSEL_FP32_DEST_ACC;
-constexpr bool DST_SYNC_FULL = TESSEL_DST_FULL_SYNC;
 constexpr uint32_t MATH_FIDELITY = TESSEL_MATH_FIDELITY;
+// Metalium's generated headers make DST_ACCUM_MODE and DST_SYNC_MODE macros,
+// which kernel libraries test with #if defined(...): each is defined as its
+// own name, so it expands to the constant.
+#define DST_ACCUM_MODE DST_ACCUM_MODE
+#define DST_SYNC_MODE DST_SYNC_MODE
+// A program may pass DST_SYNC_FULL as a define of its own (Metalium's
+// factories pass -DDST_SYNC_FULL=0 or 1); it then keeps the program's value.
+// tessel's headers read the ComputeConfig's setting (TESSEL_DST_FULL_SYNC).
+#ifndef DST_SYNC_FULL
+constexpr bool DST_SYNC_FULL = TESSEL_DST_FULL_SYNC;
+#endif
+
+#include "tessel/llk_defs.h"
+
+// The DST sync mode of the kernel's ComputeConfig (dst_full_sync_en).
+constexpr ckernel::DstSync DST_SYNC_MODE = TESSEL_DST_FULL_SYNC ? ckernel::SyncFull : ckernel::SyncHalf;
 
 namespace ckernel {
 
@@ -154,6 +169,17 @@ inline void check_copy_transpose(uint32_t transpose, const char* file, uint32_t 
 ALWI void copy_tile_to_dst_init_short(uint32_t icb, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
   tessel_compute::check_copy_transpose(transpose, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short", icb, 0, 0, TESSEL_SITE);
+}
+
+// cb_api.h: the L1 byte address of page `tile_index` at the CB's read
+// pointer, and the uint32 `element_offset` words into it.
+ALWI uint32_t get_tile_address(uint32_t cb_id, uint32_t tile_index, TESSEL_SITE_PARAMS) {
+  const tessel_cb_iface& q = tessel_detail::cb(cb_id, "get_tile_address", TESSEL_SITE);
+  return q.rd_ptr + tile_index * q.page_size;
+}
+ALWI uint32_t read_tile_value(uint32_t cb_id, uint32_t tile_index, uint32_t element_offset, TESSEL_SITE_PARAMS) {
+  const tessel_cb_iface& q = tessel_detail::cb(cb_id, "read_tile_value", TESSEL_SITE);
+  return reinterpret_cast<const volatile uint32_t*>(uintptr_t(q.rd_ptr + tile_index * q.page_size))[element_offset];
 }
 
 // ---------------------------------------------------------------------------
@@ -321,6 +347,21 @@ ALWI void transpose_wh_init_short(uint32_t icb, TESSEL_SITE_PARAMS) {
 ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->transpose_wh_tile(k, icb, itile, idst, TESSEL_SITE);
+}
+// transpose.h, today's names of the same op: transpose_init(icb) is the
+// short init, transpose_block transposes ntiles consecutive tiles.
+ALWI void transpose_init(uint32_t icb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_TRANSPOSE, "transpose_init", icb, 0, 0, TESSEL_SITE);
+}
+ALWI void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->transpose_wh_tile(k, icb, itile, idst, TESSEL_SITE);
+}
+ALWI void transpose_block(uint32_t icb, uint32_t start_itile, uint32_t start_idst, uint32_t ntiles,
+                          TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  for (uint32_t i = 0; i < ntiles; ++i)
+    k->api->transpose_wh_tile(k, icb, start_itile + i, start_idst + i, TESSEL_SITE);
 }
 
 // ---------------------------------------------------------------------------

@@ -147,6 +147,7 @@ struct TensorAccessorArgs {
   static constexpr uint32_t num_common_runtime_args() { return 0; }
   static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + num_compile_time_args(); }
   static constexpr uint32_t next_common_runtime_args_offset() { return CRTA_OFFSET; }
+  static constexpr uint32_t get_aligned_page_size() { return aligned_page_size; }
 };
 
 // A tensor bound by name (KernelBindings::Tensor, `tensor::<name>`): its
@@ -233,6 +234,13 @@ struct TensorAccessor {
       return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
+  // The distance between pages in a bank: the host's aligned page size.
+  uint32_t get_aligned_page_size() const {
+    if constexpr (Args::is_sharded)
+      return Args::aligned_page_size;
+    else
+      return tessel_detail::align_up(page_size, tessel_detail::bank_alignment(Args::is_dram));
+  }
 };
 template <typename Args>
 TensorAccessor(const Args&, uint32_t) -> TensorAccessor<Args>;

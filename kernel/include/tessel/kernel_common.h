@@ -7,6 +7,7 @@
 #ifndef TESSEL_KERNEL_COMMON_H
 #define TESSEL_KERNEL_COMMON_H
 
+#include "tessel/cb_interface.h"
 #include "tessel/kernel_abi.h"
 
 #define TESSEL_SITE_PARAMS const char *tessel_file = __builtin_FILE(), uint32_t tessel_line = __builtin_LINE()
@@ -39,6 +40,18 @@ enum class DataFormat : uint8_t {
 // Address-space qualifiers of Metalium's RISC-V compiler: nothing on the host.
 #define tt_l1_ptr
 #define tt_reg_ptr
+// The function attributes Metalium's kernel headers define (risc_attribs.h,
+// common_globals.h), which kernels and their helper headers use.
+#ifndef FORCE_INLINE
+#define FORCE_INLINE inline __attribute__((always_inline))
+#endif
+#ifndef ALWI
+#define ALWI inline __attribute__((always_inline))
+#endif
+
+// The C++ standard headers Metalium's kernel headers bring in, for kernels
+// that use std:: names without including them (tessel/kernel_std.h).
+#include "tessel/kernel_std.h"
 
 namespace tessel_detail {
 
@@ -160,6 +173,11 @@ inline bool cb_pages_available_at_front(uint32_t cb_id, uint32_t num_pages, TESS
   k->api->cb_poll(k, cb_id, num_pages, 1, TESSEL_SITE);
   return uint16_t(q.received - q.acked) >= num_pages;
 }
+// Metalium's view of the CB's state (tessel/cb_interface.h).
+inline LocalCBInterface get_local_cb_interface(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  const tessel_detail::CbSite s{&tessel_detail::cb(cb_id, "get_local_cb_interface", TESSEL_SITE), cb_id, TESSEL_SITE};
+  return {{s}, {s}, {s}, {s}, {s}, {s}, {s}, {s}, {s}};
+}
 inline uint32_t get_write_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
   return tessel_detail::cb(cb_id, "get_write_ptr", TESSEL_SITE).wr_ptr;
 }
@@ -169,6 +187,7 @@ inline uint32_t get_read_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
 // get_tile_size(cb) is a constant expression, as in Metalium, for a CB
 // configured alike on every core the kernel runs on: the JIT passes those
 // tile sizes (TESSEL_CB_TILE_SIZES) to kernels that name get_tile_size.
+#include "tessel/cb_formats.h"
 namespace tessel_detail {
 #ifdef TESSEL_CB_TILE_SIZES
 inline constexpr uint32_t cb_tile_sizes[] = {TESSEL_CB_TILE_SIZES};
@@ -191,15 +210,34 @@ constexpr uint32_t get_tile_size(uint32_t cb_id, TESSEL_SITE_PARAMS) {
   if (__builtin_is_constant_evaluated()) return tessel_detail::constant_tile_size(cb_id);
   return tessel_detail::cb(cb_id, "get_tile_size", TESSEL_SITE).tile_size;
 }
-inline uint32_t get_tile_hw(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+// Tiles are 32x32 of 4 faces: a constant expression as in Metalium.
+constexpr uint32_t get_tile_hw(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  if (__builtin_is_constant_evaluated()) return 1024;
   (void)tessel_detail::cb(cb_id, "get_tile_hw", TESSEL_SITE);
   return 1024;
 }
-inline uint32_t get_tile_num_faces(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+constexpr uint32_t get_tile_num_faces(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  if (__builtin_is_constant_evaluated()) return 4;
   (void)tessel_detail::cb(cb_id, "get_tile_num_faces", TESSEL_SITE);
   return 4;
 }
-inline DataFormat get_dataformat(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+// get_dataformat(cb) is a constant expression, as in Metalium, for a CB
+// configured alike on every core the kernel runs on (the JIT's format
+// table, tessel/cb_formats.h).
+namespace tessel_detail {
+constexpr DataFormat constant_dataformat(uint32_t cb_id) {
+#ifdef TESSEL_CB_DATA_FORMATS
+  if (cb_id >= sizeof(unpack_src_format) / sizeof(unpack_src_format[0]))
+    return DataFormat(error_cb_index_out_of_range());
+  return unpack_src_format[cb_id] != 255 ? DataFormat(unpack_src_format[cb_id])
+                                         : DataFormat(error_cb_not_configured_alike_on_the_kernels_cores());
+#else
+  return cb_id == ~0u ? DataFormat::Invalid : DataFormat(error_cb_not_configured_alike_on_the_kernels_cores());
+#endif
+}
+} // namespace tessel_detail
+constexpr DataFormat get_dataformat(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  if (__builtin_is_constant_evaluated()) return tessel_detail::constant_dataformat(cb_id);
   return DataFormat(tessel_detail::cb(cb_id, "get_dataformat", TESSEL_SITE).data_format);
 }
 
@@ -225,6 +263,10 @@ inline uint32_t get_relative_logical_y() { return tessel_ctx()->logical_y; }
     }                                                                                                                  \
   } while (0)
 #define WAYPOINT(x) ((void)0)
+// The no-op spelling for headers used without the prelude; the prelude's
+// profiler (tessel/profiler.h) defines the real one, whichever comes first.
+#ifndef DeviceZoneScopedN
 #define DeviceZoneScopedN(name) ((void)0)
+#endif
 
 #endif // TESSEL_KERNEL_COMMON_H

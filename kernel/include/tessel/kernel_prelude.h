@@ -34,8 +34,12 @@
 // not compiled. The RISC-V size estimate (TESSEL_CROSS_ESTIMATE,
 // src/jit/cross_build.hpp) builds each TRISC thread apart, as Metalium does,
 // and defines the thread's macro itself.
+// Metalium's build also names the thread as UCK_CHLKC_MATH and
+// COMPILE_FOR_TRISC=1 (0 unpack, 2 pack); kernels test those too.
 #if defined(TESSEL_KERNEL_COMPUTE) && !defined(TRISC_MATH) && !defined(TESSEL_CROSS_ESTIMATE)
 #define TRISC_MATH 1
+#define UCK_CHLKC_MATH 1
+#define COMPILE_FOR_TRISC 1
 #endif
 #ifndef MAIN
 #define MAIN kernel_main()

@@ -76,7 +76,6 @@ enum class SfpuType {
 
 namespace ckernel {
 
-enum DstSync { SyncHalf = 0, SyncFull = 1 };
 enum class DstTileShape { Tile32x32 = 0, Tile32x16 = 1, Tile16x16 = 2 };
 
 // Tiles of a DST section in the given mode (32x32: 8 half-sync, 16
@@ -173,7 +172,6 @@ sfpi_inline void _sfpu_binary_check_(uint32_t, uint32_t, uint32_t, int = VectorM
 
 } // namespace ckernel
 
-constexpr ckernel::DstSync DST_SYNC_MODE = DST_SYNC_FULL ? ckernel::SyncFull : ckernel::SyncHalf;
 
 // ---------------------------------------------------------------------------
 // Face loops (tt-llk's names, global as there).

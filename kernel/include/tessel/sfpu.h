@@ -352,6 +352,32 @@ ALWI void binary_min_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MIN>("binary_min_tile_init", TESSEL_SITE);
 }
 
+// add_int_sfpu.h, mul_int_sfpu.h: the integer forms for Int32, UInt32 and
+// UInt16 tiles (DST holds them as floats: exact up to 2^24).
+#define TESSEL_INT_SFPU_FORMAT(name)                                                                                   \
+  static_assert(data_format == DataFormat::Int32 || data_format == DataFormat::UInt32 ||                               \
+                    data_format == DataFormat::UInt16,                                                                 \
+                name " supports Int32, UInt32 and UInt16")
+ALWI void add_int_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_ADD>("add_int_tile_init", TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void add_int_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  TESSEL_INT_SFPU_FORMAT("add_int_tile");
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_ADD, idst0, idst1, odst, TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void mul_int_tile_init(TESSEL_SITE_PARAMS) {
+  TESSEL_INT_SFPU_FORMAT("mul_int_tile_init");
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_MUL>("mul_int_tile_init", TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void mul_int_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  TESSEL_INT_SFPU_FORMAT("mul_int_tile");
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_MUL, idst0, idst1, odst, TESSEL_SITE);
+}
+#undef TESSEL_INT_SFPU_FORMAT
+
 template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst = tessel_sfpu::kIntoFirst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary(TESSEL_SFPU_BINARY_ADD, idst0, idst1, odst, TESSEL_SITE);

@@ -145,6 +145,39 @@ ALWI void pack_untilize_uninit(uint32_t ocb, TESSEL_SITE_PARAMS) {
 
 #undef TESSEL_PACK_UNTILIZE_MODELLED
 
+// experimental/fast_untilize.h: untilize a row of full_ct_dim tiles in one
+// block, what pack_untilize_block<full_ct_dim, full_ct_dim>(icb, 1, ocb)
+// computes (Blackhole's faster LLK path, with the same result). Starting at
+// another tile of the input or output is not modelled.
+template <uint32_t full_ct_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE, bool four_tile_chunks = false>
+ALWI void fast_untilize_init(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  static_assert(full_ct_dim > 0, "fast_untilize full_ct_dim must be greater than 0");
+  tessel_compute::init(TESSEL_INIT_PACK_UNTILIZE, "fast_untilize_init", icb, ocb, (full_ct_dim << 16) | full_ct_dim,
+                       TESSEL_SITE);
+}
+template <uint32_t full_ct_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE, bool four_tile_chunks = false>
+ALWI void fast_untilize_init_skip_remap(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  static_assert(full_ct_dim > 0, "fast_untilize full_ct_dim must be greater than 0");
+  tessel_compute::init(TESSEL_INIT_PACK_UNTILIZE, "fast_untilize_init_skip_remap", icb, ocb,
+                       (full_ct_dim << 16) | full_ct_dim, TESSEL_SITE);
+}
+template <uint32_t full_ct_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE, bool four_tile_chunks = false>
+ALWI void fast_untilize_block(uint32_t icb, uint32_t ocb, uint32_t input_tile_index = 0, uint32_t output_tile_index = 0,
+                              TESSEL_SITE_PARAMS) {
+  static_assert(full_ct_dim > 0, "fast_untilize full_ct_dim must be greater than 0");
+  tessel_kernel_ctx* k = tessel_ctx();
+  if (input_tile_index != 0 || output_tile_index != 0)
+    k->api->fail(k,
+                 "fast_untilize_block with a tile index other than 0 is not supported by tessel (expected "
+                 "input_tile_index = output_tile_index = 0: the row starts at the front of both CBs)",
+                 TESSEL_SITE);
+  k->api->pack_untilize(k, icb, ocb, full_ct_dim, full_ct_dim, 1, 0, 0, TESSEL_SITE);
+}
+template <uint32_t full_ct_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE, bool four_tile_chunks = false>
+ALWI void fast_untilize_uninit(uint32_t ocb, TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_PACK_UNTILIZE_UNINIT, "fast_untilize_uninit", ocb, 0, 0, TESSEL_SITE);
+}
+
 } // namespace ckernel
 
 #endif // TESSEL_TILIZE_H

@@ -1,0 +1,3 @@
+// TT-Metalium spelling: DataFormat (Metalium's numbering).
+#pragma once
+#include "tessel/kernel_common.h"

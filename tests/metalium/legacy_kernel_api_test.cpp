@@ -1,0 +1,248 @@
+// The older kernel API that TT-Metalium's operation kernels (ttnn's
+// device/kernels) use: the attribute macros and standard headers Metalium's
+// kernel headers bring, get_local_cb_interface, the JIT-generated per-CB
+// format tables and DST_SYNC_MODE, the helper headers (cb_api.h,
+// transpose.h, add_int_sfpu.h, mod_div_lib.h, ...), a factory's own
+// DST_SYNC_FULL, and constants reached through a kernel's own headers.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "jit/kernel_build.hpp"
+#include "ops_kernel.hpp"
+
+namespace tessel::test {
+namespace {
+
+DataMovementConfig reader() { return DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default}; }
+
+CircularBufferConfig cb_config(uint8_t index, DataFormat format, uint32_t pages) {
+  CircularBufferConfig c(pages * tile_size(format), {{index, format}});
+  c.set_page_size(index, tile_size(format));
+  return c;
+}
+
+// FORCE_INLINE, ALWI and std:: names with no #include of their own, as
+// kernels written against Metalium's dataflow_api.h use them.
+constexpr const char* kAttributes = R"(#include "api/dataflow/dataflow_api.h"
+FORCE_INLINE uint32_t twice(uint32_t v) { return 2 * v; }
+ALWI uint32_t thrice(uint32_t v) { return 3 * v; }
+void kernel_main() {
+  const std::array<std::uint32_t, 3> values{twice(5), thrice(7), uint32_t(std::is_same_v<std::uint32_t, uint32_t>)};
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  for (uint32_t i = 0; i < values.size(); ++i)
+    noc_inline_dw_write(get_noc_addr(x, y, at + 4 * i), values[i]);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), std::numeric_limits<uint16_t>::max());
+}
+)";
+
+TEST(LegacyKernelApiTest, AttributeMacrosAndStandardHeadersComeWithTheKernelApi) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  KernelHandle k = p.add_kernel_from_source(kAttributes, "attributes.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 10u);
+  EXPECT_EQ(rec.at(1), 21u);
+  EXPECT_EQ(rec.at(2), 1u);
+  EXPECT_EQ(rec.at(3), 65535u);
+}
+
+// get_local_cb_interface(cb) in a data-movement kernel: byte units, the
+// pointers get_read_ptr / get_write_ptr give, and a write of fifo_wr_ptr
+// moves where the next page lands.
+constexpr const char* kCbInterface = R"(#include "api/dataflow/dataflow_api.h"
+#include "internal/circular_buffer_interface.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  const auto& cb = get_local_cb_interface(0);
+  const uint32_t start = get_write_ptr(0);
+  noc_inline_dw_write(get_noc_addr(x, y, at), cb.fifo_page_size);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), cb.fifo_num_pages);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), cb.fifo_size);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(cb.fifo_limit - start));
+  noc_inline_dw_write(get_noc_addr(x, y, at + 16), uint32_t(cb.fifo_rd_ptr == get_read_ptr(0)));
+  // Skip a page: the next reservation starts at page 1.
+  get_local_cb_interface(0).fifo_wr_ptr += get_local_cb_interface(0).fifo_page_size;
+  get_local_cb_interface(0).fifo_rd_ptr = get_local_cb_interface(0).fifo_wr_ptr;
+  noc_inline_dw_write(get_noc_addr(x, y, at + 20), get_write_ptr(0) - start);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 24), get_read_ptr(0) - start);
+  cb_reserve_back(0, 1);
+  cb_push_back(0, 1);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 28), uint32_t(cb.tiles_received) * 100 + cb.tiles_acked);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 32), get_write_ptr(0) - start);
+  if (get_arg_val<uint32_t>(3) == 1) get_local_cb_interface(0).fifo_page_size = 64; // @page_size
+  if (get_arg_val<uint32_t>(3) == 2) get_local_cb_interface(0).fifo_wr_ptr = start + 5 * 2048; // @past_end
+}
+)";
+
+TEST(LegacyKernelApiTest, LocalCbInterfaceIsTheCbsStateInBytesAndMovesItsPointers) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 4));
+  KernelHandle k = p.add_kernel_from_source(kCbInterface, "cb_interface.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 2048u);
+  EXPECT_EQ(rec.at(1), 4u);
+  EXPECT_EQ(rec.at(2), 4u * 2048);
+  EXPECT_EQ(rec.at(3), 4u * 2048) << "fifo_limit is the CB's end";
+  EXPECT_EQ(rec.at(4), 1u);
+  EXPECT_EQ(rec.at(5), 2048u) << "writing fifo_wr_ptr moves the write pointer";
+  EXPECT_EQ(rec.at(6), 2048u) << "writing fifo_rd_ptr moves the read pointer";
+  EXPECT_EQ(rec.at(7), 100u) << "tiles_received counts the push";
+  EXPECT_EQ(rec.at(8), 2u * 2048) << "the push went on from the moved pointer";
+
+  const uint32_t page_line = marker_line(kCbInterface, "page_size");
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 1});
+  std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("cb_interface.cpp:" + std::to_string(page_line)), std::string::npos) << error;
+  EXPECT_NE(error.find("get_local_cb_interface(0).fifo_page_size = 64: writing fifo_page_size is not supported by "
+                       "tessel (a CB's size, limit, page size, page count and counters are the program's "
+                       "configuration and the CB calls'; a kernel may move fifo_rd_ptr and fifo_wr_ptr)"),
+            std::string::npos)
+      << error;
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 2});
+  error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("get_local_cb_interface(0).fifo_wr_ptr = 0x"), std::string::npos) << error;
+  EXPECT_NE(error.find("the address is outside CB 0's memory ["), std::string::npos) << error;
+  EXPECT_NE(error.find("(expected a pointer inside the CB, as get_read_ptr / get_write_ptr give)"), std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
+// A compute kernel's view is in 16-byte words, as the TRISCs hold it; the
+// generated format tables, DST_SYNC_MODE and the thread macros are there.
+constexpr const char* kComputeTables = R"(#include "api/compute/common.h"
+#include "api/compute/cb_api.h"
+#include "llk_defs.h"
+#if !defined(DST_SYNC_MODE) || !defined(DST_ACCUM_MODE) || !defined(UCK_CHLKC_MATH) || COMPILE_FOR_TRISC != 1
+#error "the generated headers' macros are missing"
+#endif
+static_assert(unpack_src_format[0] == 5 && pack_dst_format[0] == 5 && unpack_dst_format[0] == 5);
+static_assert(unpack_src_format[16] == 0 && pack_src_format[16] == 0, "CB 16 is Float32");
+static_assert(unpack_src_format[1] == 255, "CB 1 is not configured");
+static_assert(unpack_tile_size[0] == 2048 && pack_tile_size[16] == 4096);
+static_assert(unpack_tile_r_dim[0] == 32 && pack_tile_c_dim[16] == 32 && unpack_tile_num_faces[0] == 4);
+static_assert(get_dataformat(16) == DataFormat::Float32 && get_tile_hw(0) == 1024);
+static_assert(DST_SYNC_MODE == DstSync::SyncFull && DST_ACCUM_MODE);
+static_assert(DST_SYNC_FULL == 0, "the program's own define");
+static_assert(ckernel::PoolType::MAX != ckernel::PoolType::SUM && ckernel::ReduceDim::REDUCE_COL != REDUCE_ROW);
+static_assert(uint32_t(ckernel::EltwiseBinaryReuseDestType::DEST_TO_SRCA) == 1);
+void kernel_main() {
+  const uint32_t page_words = get_local_cb_interface(0).fifo_page_size;
+  const uint32_t rd_words = get_local_cb_interface(16).fifo_rd_ptr;
+  if (page_words != 2048 / 16 || (rd_words << 4) != get_tile_address(16, 0)) ASSERT(false);
+}
+)";
+
+TEST(LegacyKernelApiTest, ComputeKernelsSeeTheGeneratedFormatTablesAndCbStateInWords) {
+  auto device = open_device();
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 2));
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(16, DataFormat::Float32, 2));
+  ComputeConfig c;
+  c.fp32_dest_acc_en = true;
+  c.dst_full_sync_en = true;
+  c.defines = {{"DST_SYNC_FULL", "0"}};
+  p.add_kernel_from_source(kComputeTables, "compute_tables.cpp", CoreCoord{0, 0}, c);
+  device->command_queue().enqueue_program(p);
+  expect_device_works(device);
+}
+
+// Metalium's helper headers: the names they declare, with their meaning.
+constexpr const char* kHelperHeaders = R"(#include "api/compute/common.h"
+#include "api/compute/transpose.h"
+#include "api/compute/add_int_sfpu.h"
+#include "api/compute/mul_int_sfpu.h"
+#include "api/compute/experimental/fast_untilize.h"
+#include "api/compile_time_args.h"
+#include "api/debug/assert.h"
+#include "api/debug/dprint_pages.h"
+#include "internal/mod_div_lib.h"
+#include "internal/risc_attribs.h"
+#include "tensix_types.h"
+void kernel_main() {
+  static_assert(get_compile_time_arg_val(0) == 7);
+  ASSERT(udivsi3_const_divisor<7>(100) == 14 && umodsi3_const_divisor<7>(100) == 2 && mulsi3(6, 7) == 42);
+  if (false) {
+    transpose_init(0);
+    transpose_tile(0, 0, 0);
+    transpose_block(0, 0, 0, 2);
+    add_int_tile_init();
+    add_int_tile<DataFormat::Int32>(0, 1, 0);
+    mul_int_tile_init<DataFormat::UInt16>();
+    mul_int_tile<DataFormat::UInt16>(0, 1, 0);
+    fast_untilize_init<4>(0, 16);
+    fast_untilize_block<4>(0, 16);
+    fast_untilize_uninit<4>(16);
+    print_cb_details(0);
+  }
+}
+)";
+
+TEST(LegacyKernelApiTest, MetaliumHelperHeadersCompile) {
+  auto device = open_device();
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 2));
+  ComputeConfig c;
+  c.compile_args = {7};
+  p.add_kernel_from_source(kHelperHeaders, "helper_headers.cpp", CoreCoord{0, 0}, c);
+  device->command_queue().enqueue_program(p);
+
+  Program topk;
+  topk.add_kernel_from_source("#include \"api/compute/topk.h\"\nvoid kernel_main() {}\n", "topk.cpp", CoreCoord{0, 0},
+                              ComputeConfig{});
+  const std::string error = error_of<ProgramError>(device->command_queue(), topk);
+  EXPECT_NE(error.find("api/compute/topk.h is not supported by tessel: the top-k LLK's result layout "
+                       "(topk_local_sort, topk_merge, topk_rebuild) is not documented, so it is not modelled"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
+// A kernel that reaches get_tile_size and the format tables only through a
+// header beside it gets the constants too; editing the header rebuilds it.
+TEST(LegacyKernelApiTest, ConstantsReachedThroughAKernelsOwnHeadersAreGiven) {
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/tessel-own-headers-" +
+                          std::to_string(::getpid()) + "-" + std::to_string(uint64_t(::time(nullptr)));
+  std::filesystem::create_directories(dir + "/detail");
+  std::ofstream(dir + "/sizes.hpp") << "#include \"detail/formats.hpp\"\n"
+                                       "constexpr uint32_t page_bytes = get_tile_size(0);\n";
+  std::ofstream(dir + "/detail/formats.hpp") << "constexpr DataFormat page_format = get_dataformat(0);\n";
+  std::ofstream(dir + "/kernel.cpp")
+      << "#include \"sizes.hpp\"\n"
+         "void kernel_main() {\n"
+         "  static_assert(page_format == DataFormat::Float16_b);\n"
+         "  noc_inline_dw_write(get_noc_addr(get_arg_val<uint32_t>(0), get_arg_val<uint32_t>(1), "
+         "get_arg_val<uint32_t>(2)), page_bytes);\n"
+         "}\n";
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 2));
+  KernelHandle k = p.add_kernel(dir + "/kernel.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 2048u);
+
+  // An edit of the nested header builds the kernel again.
+  std::ofstream(dir + "/sizes.hpp") << "#include \"detail/formats.hpp\"\n"
+                                       "constexpr uint32_t page_bytes = get_tile_size(0) + 1;\n";
+  jit::default_kernel_cache().clear_memo();
+  Program again;
+  again.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 2));
+  KernelHandle k2 = again.add_kernel(dir + "/kernel.cpp", CoreCoord{0, 0}, reader());
+  again.set_runtime_args(k2, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(again);
+  EXPECT_EQ(rec.at(0), 2049u);
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
+} // namespace tessel::test
