@@ -203,7 +203,60 @@ TEST(LegacyKernelApiTest, MetaliumHelperHeadersCompile) {
                        "(topk_local_sort, topk_merge, topk_rebuild) is not documented, so it is not modelled"),
             std::string::npos)
       << error;
+  Program sort;
+  sort.add_kernel_from_source("#include \"api/compute/compute_kernel_api.h\"\n"
+                              "void kernel_main() { ckernel::topk_local_sort(0, 1, 5); }\n",
+                              "sort.cpp", CoreCoord{0, 0}, ComputeConfig{});
+  const std::string sort_error = error_of<ProgramError>(device->command_queue(), sort);
+  EXPECT_NE(sort_error.find("topk_local_sort is not supported by tessel: the top-k LLK's result layout is not "
+                            "documented, so it is not modelled"),
+            std::string::npos)
+      << sort_error;
   expect_device_works(device);
+}
+
+// What ttnn's data-movement helper headers use: the NoC address fields,
+// invalidate_l1_cache, brace lists, TensorAccessor::DSpec and
+// get_aligned_page_size, the kernel-side tt-metalium/buffer_types.hpp.
+constexpr const char* kDataMovementHelpers = R"(#include "api/dataflow/dataflow_api.h"
+#include "tt-metalium/buffer_types.hpp"
+static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::WIDTH_SHARDED) == 3);
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  const uint64_t a = get_noc_addr(x, y, at);
+  noc_inline_dw_write(a, uint32_t(NOC_UNICAST_ADDR_X(a) == x) + 2 * uint32_t(NOC_UNICAST_ADDR_Y(a) == y) +
+                             4 * uint32_t(NOC_LOCAL_ADDR_OFFSET(a) == at) + 8 * uint32_t(NOC_XY_ADDR(x, y, at) == a));
+  invalidate_l1_cache();
+  uint32_t sum = 0;
+  for (uint32_t v : {1u, 2u, 3u})
+    sum += v;
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), sum);
+  // Sharded: rank 2, one bank, 4x6 pages in 2x3 shards; interleaved DRAM.
+  constexpr auto sharded = TensorAccessorArgs<0>();
+  constexpr auto interleaved = TensorAccessorArgs<sharded.next_compile_time_args_offset()>();
+  using Sharded = decltype(TensorAccessor(sharded, 0u))::DSpec;
+  static_assert(Sharded::is_sharded && !Sharded::is_interleaved && Sharded::rank() == 2);
+  static_assert(Sharded::tensor_shape()[1] == 6 && Sharded::shard_shape()[0] == 2);
+  static_assert(Sharded::tensor_volume() == 24 && Sharded::shard_volume() == 6);
+  static_assert(decltype(TensorAccessor(interleaved, 0u))::DSpec::is_interleaved);
+  static_assert(sharded.get_aligned_page_size() == 2048 && interleaved.get_aligned_page_size() == 128);
+  const auto accessor = TensorAccessor(interleaved, 0u, 100);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), accessor.get_aligned_page_size());
+}
+)";
+
+TEST(LegacyKernelApiTest, DataMovementHelpersOfTtnnKernels) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  DataMovementConfig c = reader();
+  c.compile_args = {1, 2048, 2, 1, 4, 6, 2, 3, 0, /*interleaved DRAM*/ 2, 128};
+  KernelHandle k = p.add_kernel_from_source(kDataMovementHelpers, "dm_helpers.cpp", CoreCoord{0, 0}, c);
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 15u) << "the NoC address fields are the address's";
+  EXPECT_EQ(rec.at(1), 6u);
+  EXPECT_EQ(rec.at(2), 128u) << "a 100-byte DRAM page is laid out at the 64-byte DRAM alignment";
 }
 
 // A kernel that reaches get_tile_size and the format tables only through a

@@ -67,6 +67,23 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
   return tessel_detail::bank_noc_addr(DRAM, bank_id, bank_address_offset, TESSEL_SITE);
 }
 
+// The fields of a unicast NoC address (Metalium's noc_parameters.h): tessel's
+// addresses have Metalium's layout, the local address in the low 36 bits,
+// then x and y in 6 bits each (kernel_abi.h). NOC_XY_ADDR does no check;
+// a transfer to an address that names no core fails there.
+#define NOC_ADDR_LOCAL_BITS TESSEL_NOC_LOCAL_BITS
+#define NOC_ADDR_NODE_ID_BITS TESSEL_NOC_COORD_BITS
+#define NOC_NODE_ID_MASK TESSEL_NOC_COORD_MASK
+#define NOC_LOCAL_ADDR_MASK TESSEL_NOC_LOCAL_MASK
+#define NOC_LOCAL_ADDR_OFFSET(addr) ((addr)&NOC_LOCAL_ADDR_MASK)
+#define NOC_UNICAST_ADDR_X(addr) (((addr) >> NOC_ADDR_LOCAL_BITS) & NOC_NODE_ID_MASK)
+#define NOC_UNICAST_ADDR_Y(addr) (((addr) >> (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS)) & NOC_NODE_ID_MASK)
+#define NOC_XY_ADDR(x, y, addr)                                                                                        \
+  ((((uint64_t)(y)) << (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS)) | (((uint64_t)(x)) << NOC_ADDR_LOCAL_BITS) |     \
+   ((uint64_t)(addr)))
+#define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
+#define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
+
 // ---------------------------------------------------------------------------
 // Address generators
 
@@ -212,14 +229,39 @@ inline uint64_t sharded_noc_addr(uint32_t base, uint32_t page_id, uint32_t offse
 }
 } // namespace tessel_detail
 
+namespace tessel_detail {
+// A dimension list of a sharded tensor's layout: shape[d], outermost first.
+template <typename Args, bool shard>
+struct TensorDims {
+  constexpr uint32_t operator[](uint32_t d) const { return shard ? Args::shard_shape(d) : Args::tensor_shape(d); }
+  static constexpr uint32_t size() { return Args::rank; }
+};
+// TensorAccessor::DSpec, Metalium's distribution spec of the pages:
+// is_interleaved / is_sharded, and for a sharded tensor its rank, banks and
+// shapes in pages.
+template <typename Args>
+struct TensorDSpec {
+  static constexpr bool is_interleaved = !Args::is_sharded;
+  static constexpr bool is_sharded = Args::is_sharded;
+  static constexpr uint32_t rank() { return Args::rank; }
+  static constexpr uint32_t num_banks() { return Args::num_banks; }
+  static constexpr TensorDims<Args, false> tensor_shape() { return {}; }
+  static constexpr TensorDims<Args, true> shard_shape() { return {}; }
+  static constexpr uint32_t tensor_volume() { return uint32_t(tensor_pages<Args>()); }
+  static constexpr uint32_t shard_volume() { return shard_pages<Args>(); }
+};
+} // namespace tessel_detail
+
 // Pages of an interleaved or sharded tensor (TensorAccessorArgs says which):
 // get_noc_addr(page) finds the page's bank and address. For a sharded one,
 // the page size given is its data size; pages sit at the host's aligned
 // page size.
 template <typename Args>
 struct TensorAccessor {
+  using DSpec = tessel_detail::TensorDSpec<Args>;
   uint32_t bank_base_address;
   uint32_t page_size;
+  static constexpr DSpec dspec() { return {}; }
   constexpr TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
       : bank_base_address(base), page_size(page) {}
   template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>

@@ -241,6 +241,11 @@ constexpr DataFormat get_dataformat(uint32_t cb_id, TESSEL_SITE_PARAMS) {
   return DataFormat(tessel_detail::cb(cb_id, "get_dataformat", TESSEL_SITE).data_format);
 }
 
+// Blackhole's RISCs cache L1 loads; kernels invalidate the cache before
+// reading what another RISC or the NoC wrote. The simulator's L1 is the
+// host's memory, which every RISC sees as it is: nothing to invalidate.
+inline __attribute__((always_inline)) void invalidate_l1_cache() {}
+
 // ---------------------------------------------------------------------------
 // Core identity
 

@@ -12,6 +12,10 @@
 #ifndef TESSEL_KERNEL_STD_H
 #define TESSEL_KERNEL_STD_H
 
+// Brace lists in range-for (`for (uint32_t cb : {a, b})`) need
+// <initializer_list> whatever the kernel names; it is small.
+#include <initializer_list>
+
 #if defined(TESSEL_KERNEL_STD)
 #include <type_traits>
 #include <utility>

@@ -4,3 +4,21 @@
 #pragma once
 #include "tessel/compute.h"
 #include "tessel/sfpu.h"
+
+// topk_tile_init, topk_local_sort, topk_merge and topk_rebuild (topk.h) are
+// declared here in Metalium too; tessel does not model them (api/compute/topk.h
+// says why), and a kernel that calls one fails to compile saying so.
+namespace ckernel {
+#define TESSEL_TOPK_NOT_MODELLED(name)                                                                                 \
+  template <bool... flags, typename... Args>                                                                           \
+  void name(Args...) {                                                                                                 \
+    static_assert(sizeof...(Args) + sizeof...(flags) > 1000,                                                           \
+                  #name " is not supported by tessel: the top-k LLK's "                                                \
+                        "result layout is not documented, so it is not modelled");                                     \
+  }
+TESSEL_TOPK_NOT_MODELLED(topk_tile_init)
+TESSEL_TOPK_NOT_MODELLED(topk_local_sort)
+TESSEL_TOPK_NOT_MODELLED(topk_merge)
+TESSEL_TOPK_NOT_MODELLED(topk_rebuild)
+#undef TESSEL_TOPK_NOT_MODELLED
+} // namespace ckernel
