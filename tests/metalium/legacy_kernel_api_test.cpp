@@ -242,6 +242,15 @@ void kernel_main() {
   static_assert(sharded.get_aligned_page_size() == 2048 && interleaved.get_aligned_page_size() == 128);
   const auto accessor = TensorAccessor(interleaved, 0u, 100);
   noc_inline_dw_write(get_noc_addr(x, y, at + 8), accessor.get_aligned_page_size());
+  // The firmware's bank tables give what get_noc_addr_from_bank_id gives.
+  const uint32_t bank = get_arg_val<uint32_t>(3);
+  const uint64_t dram = (uint64_t(dram_bank_to_noc_xy[noc_index][bank]) << NOC_ADDR_COORD_SHIFT) | // @bank
+                        uint32_t(0x100 + bank_to_dram_offset[bank]);
+  const uint64_t l1 = NOC_XY_ADDR(DYNAMIC_NOC_X(noc_index, NOC_UNICAST_COORDINATE_X(l1_bank_to_noc_xy[0][1])),
+                                  DYNAMIC_NOC_Y(noc_index, l1_bank_to_noc_xy[0][1] >> NOC_ADDR_NODE_ID_BITS),
+                                  0x200 + bank_to_l1_offset[1]);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(dram == get_noc_addr_from_bank_id<true>(bank, 0x100)) +
+                                                       2 * uint32_t(l1 == get_noc_addr_from_bank_id<false>(1, 0x200)));
 }
 )";
 
@@ -252,11 +261,82 @@ TEST(LegacyKernelApiTest, DataMovementHelpersOfTtnnKernels) {
   DataMovementConfig c = reader();
   c.compile_args = {1, 2048, 2, 1, 4, 6, 2, 3, 0, /*interleaved DRAM*/ 2, 128};
   KernelHandle k = p.add_kernel_from_source(kDataMovementHelpers, "dm_helpers.cpp", CoreCoord{0, 0}, c);
-  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 1});
   device->command_queue().enqueue_program(p);
   EXPECT_EQ(rec.at(0), 15u) << "the NoC address fields are the address's";
   EXPECT_EQ(rec.at(1), 6u);
   EXPECT_EQ(rec.at(2), 128u) << "a 100-byte DRAM page is laid out at the 64-byte DRAM alignment";
+  EXPECT_EQ(rec.at(3), 3u) << "the bank tables address the banks";
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 99});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("dm_helpers.cpp:" + std::to_string(marker_line(kDataMovementHelpers, "bank"))),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("dram_bank_to_noc_xy[noc][99]: bank 99 does not exist: there are "), std::string::npos) << error;
+  expect_device_works(device);
+}
+
+// TensorAccessor's page ranges: pages(start, end) and shard_pages(shard),
+// which skips the positions of a shard hanging over the tensor's edge.
+constexpr const char* kPageRanges = R"(#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  constexpr auto even = TensorAccessorArgs<0>();                                // 4x6 pages, 2x3 shards
+  constexpr auto ragged = TensorAccessorArgs<even.next_compile_time_args_offset()>(); // 4x5 pages, 2x3 shards
+  const auto a = TensorAccessor(even, 0u);
+  const auto b = TensorAccessor(ragged, 0u);
+  uint64_t ids = 0;
+  uint32_t same = 1, n = 0;
+  for (const auto& page : a.pages(2, 5)) {
+    ids = ids * 100 + page.page_id();
+    same &= page.noc_addr() == a.get_noc_addr(page.page_id());
+  }
+  noc_inline_dw_write(get_noc_addr(x, y, at), uint32_t(ids));
+  ids = 0;
+  for (const auto& page : a.shard_pages(1)) {
+    ids = ids * 100 + page.page_id();
+    same &= page.noc_addr() == a.get_noc_addr(page.page_id());
+  }
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), uint32_t(ids / 1000000));
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), uint32_t(ids % 1000000));
+  ids = 0;
+  for (auto it = b.shard_pages(1).begin(); it != b.shard_pages(1).end(); ++it, ++n)
+    ids = ids * 100 + it->page_id();
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(ids));
+  auto it = b.shard_pages(3).begin();
+  it += 2;
+  noc_inline_dw_write(get_noc_addr(x, y, at + 16), n * 1000 + it->page_id());
+  noc_inline_dw_write(get_noc_addr(x, y, at + 20), same);
+  if (get_arg_val<uint32_t>(3)) (void)a.shard_pages(4); // @bad_shard
+}
+)";
+
+TEST(LegacyKernelApiTest, TensorAccessorIteratesPagesAndShards) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  DataMovementConfig c = reader();
+  c.compile_args = {1, 2048, 2, 1, 4, 6, 2, 3, 0, 1, 2048, 2, 1, 4, 5, 2, 3, 0};
+  KernelHandle k = p.add_kernel_from_source(kPageRanges, "page_ranges.cpp", CoreCoord{0, 0}, c);
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 20304u) << "pages 2, 3, 4";
+  EXPECT_EQ(rec.at(1), 30405u) << "shard 1 of 2x2 shards: row 0, columns 3..5";
+  EXPECT_EQ(rec.at(2), 91011u) << "then row 1";
+  EXPECT_EQ(rec.at(3), 3040809u) << "a shard over the edge of a 4x5 tensor holds columns 3 and 4 only";
+  EXPECT_EQ(rec.at(4), 4000u + 18u) << "4 pages; shard 3 (rows 2..3, columns 3..4) from its third page";
+  EXPECT_EQ(rec.at(5), 1u) << "each page's noc_addr is the accessor's address of it";
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 1});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("page_ranges.cpp:" + std::to_string(marker_line(kPageRanges, "bad_shard"))), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("TensorAccessor::shard_pages: shard 4 is past the sharded tensor's 4 shards: expected a shard "
+                       "id below 4"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
 }
 
 // A kernel that reaches get_tile_size and the format tables only through a

@@ -6,6 +6,7 @@
 
 #include "hostdevcommon/common_values.hpp" // VALID, INVALID: Metalium's dataflow API brings them
 #include "tessel/kernel_common.h"
+#include "tessel/tensor_pages.h"
 
 namespace tessel_detail {
 // Alignments are powers of two.
@@ -83,6 +84,63 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
    ((uint64_t)(addr)))
 #define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
 #define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
+#define NOC_ADDR_COORD_SHIFT NOC_ADDR_LOCAL_BITS
+#define NOC_UNICAST_COORDINATE_X(xy) ((xy)&NOC_NODE_ID_MASK)
+#define NOC_UNICAST_COORDINATE_Y(xy) (((xy) >> NOC_ADDR_NODE_ID_BITS) & NOC_NODE_ID_MASK)
+// Both NoCs reach a core by the same coordinates (docs/deviations.md).
+#define DYNAMIC_NOC_X(noc, x) ((void)(noc), (x))
+#define DYNAMIC_NOC_Y(noc, y) ((void)(noc), (y))
+
+// The firmware's bank tables, read-only, as kernels index them:
+// dram_bank_to_noc_xy[noc][bank] and l1_bank_to_noc_xy[noc][bank] (the
+// bank's NOC_XY_ENCODING, to shift by NOC_ADDR_COORD_SHIFT),
+// bank_to_dram_offset[bank] and bank_to_l1_offset[bank] (0: tessel's banks
+// start at offset 0). A bank that does not exist fails at the kernel's line.
+namespace tessel_detail {
+struct BankSite {
+  bool dram;
+  const char* table;
+  const char* file;
+  uint32_t line;
+  void check(uint32_t bank) const {
+    tessel_kernel_ctx* k = tessel_ctx();
+    const uint32_t banks = dram ? k->num_dram_banks : k->num_l1_banks;
+    if (__builtin_expect(bank < banks, 1)) return;
+    char message[160];
+    __builtin_snprintf(message, sizeof message, "%s[%u]: bank %u does not exist: there are %u %s banks", table, bank,
+                       bank, banks, dram ? "DRAM" : "L1");
+    k->api->fail(k, message, file, line);
+    __builtin_unreachable();
+  }
+};
+struct BankNocXyRow {
+  BankSite site;
+  uint16_t operator[](uint32_t bank) const {
+    site.check(bank);
+    tessel_kernel_ctx* k = tessel_ctx();
+    const uint32_t xy = site.dram ? k->dram_bank_noc_xy[bank] : k->l1_bank_noc_xy[bank];
+    return uint16_t(NOC_XY_ENCODING(xy & 0xff, xy >> 8));
+  }
+};
+struct BankNocXy {
+  BankSite site;
+  BankNocXyRow operator[](uint32_t noc) const {
+    (void)noc;
+    return {site};
+  }
+};
+struct BankOffsets {
+  BankSite site;
+  int32_t operator[](uint32_t bank) const {
+    site.check(bank);
+    return 0;
+  }
+};
+} // namespace tessel_detail
+#define dram_bank_to_noc_xy (tessel_detail::BankNocXy{{true, "dram_bank_to_noc_xy[noc]", __FILE__, __LINE__}})
+#define l1_bank_to_noc_xy (tessel_detail::BankNocXy{{false, "l1_bank_to_noc_xy[noc]", __FILE__, __LINE__}})
+#define bank_to_dram_offset (tessel_detail::BankOffsets{{true, "bank_to_dram_offset", __FILE__, __LINE__}})
+#define bank_to_l1_offset (tessel_detail::BankOffsets{{false, "bank_to_l1_offset", __FILE__, __LINE__}})
 
 // ---------------------------------------------------------------------------
 // Address generators
@@ -256,8 +314,29 @@ struct TensorDSpec {
 // get_noc_addr(page) finds the page's bank and address. For a sharded one,
 // the page size given is its data size; pages sit at the host's aligned
 // page size.
+namespace tessel_detail {
+template <typename Args>
+constexpr uint32_t shard_count() {
+  uint32_t v = 1;
+  for (uint32_t d = 0; d < Args::rank; ++d)
+    v *= (Args::tensor_shape(d) + Args::shard_shape(d) - 1) / Args::shard_shape(d);
+  return v;
+}
+__attribute__((noinline, cold)) inline void fail_shard(uint32_t shard_id, uint32_t shards, const char* file,
+                                                       uint32_t line) {
+  char message[160];
+  __builtin_snprintf(message, sizeof message,
+                     "TensorAccessor::shard_pages: shard %u is past the sharded tensor's %u shards: expected a shard "
+                     "id below %u",
+                     shard_id, shards, shards);
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->fail(k, message, file, line);
+}
+} // namespace tessel_detail
+
 template <typename Args>
 struct TensorAccessor {
+  using ArgsType = Args;
   using DSpec = tessel_detail::TensorDSpec<Args>;
   uint32_t bank_base_address;
   uint32_t page_size;
@@ -276,6 +355,23 @@ struct TensorAccessor {
       return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
+  // Pages start..end-1 (tessel/tensor_pages.h).
+  tensor_accessor::PageRange<tensor_accessor::PagesIterator<TensorAccessor>>
+  pages(uint32_t start_page_id, uint32_t end_page_id, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
+    return {{this, start_page_id, noc, TESSEL_SITE}, {this, end_page_id, noc, TESSEL_SITE}};
+  }
+  // A sharded tensor's shard, positions start_page_offset.. of it.
+  tensor_accessor::PageRange<tensor_accessor::ShardPagesIterator<TensorAccessor>>
+  shard_pages(uint32_t shard_id, uint32_t start_page_offset = 0,
+              uint32_t end_page_offset = tessel_detail::shard_pages<Args>(), uint8_t noc = noc_index,
+              TESSEL_SITE_PARAMS) const requires(Args::is_sharded) {
+    if (__builtin_expect(shard_id >= tessel_detail::shard_count<Args>(), 0)) {
+      tessel_detail::fail_shard(shard_id, tessel_detail::shard_count<Args>(), TESSEL_SITE);
+      __builtin_unreachable();
+    }
+    return {{this, shard_id, start_page_offset, end_page_offset, noc, TESSEL_SITE},
+            {this, shard_id, end_page_offset, end_page_offset, noc, TESSEL_SITE}};
+  }
   // The distance between pages in a bank: the host's aligned page size.
   uint32_t get_aligned_page_size() const {
     if constexpr (Args::is_sharded)

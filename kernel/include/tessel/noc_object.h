@@ -438,6 +438,30 @@ struct noc_traits_t<Accessor> {
   }
 };
 
+// A tensor page (tensor_accessor::Page, from accessor.pages() and
+// shard_pages()) as a source or destination: its NoC address, plus
+// offset_bytes.
+template <>
+struct noc_traits_t<tensor_accessor::Page> {
+  struct src_args_type {
+    uint32_t offset_bytes = 0;
+  };
+  using dst_args_type = src_args_type;
+  template <Noc::AddressType kType>
+  static auto src_addr(const tensor_accessor::Page& page, const Noc&, const src_args_type& args, const char*,
+                       uint32_t) {
+    if constexpr (kType == Noc::AddressType::LOCAL_L1)
+      return uint32_t(NOC_LOCAL_ADDR_OFFSET(page.noc_addr()) + args.offset_bytes);
+    else
+      return page.noc_addr() + args.offset_bytes;
+  }
+  template <Noc::AddressType kType>
+  static auto dst_addr(const tensor_accessor::Page& page, const Noc& noc, const dst_args_type& args, const char* file,
+                       uint32_t line) {
+    return src_addr<kType>(page, noc, args, file, line);
+  }
+};
+
 namespace experimental {
 using ::Noc;
 using ::noc_traits_t;
