@@ -79,6 +79,20 @@ std::vector<tessel::CoreCoord> grid_cores(tessel::CoreCoord grid, bool row_wise)
   return cores;
 }
 
+BlockSplit split_blocks_for_tilize(tessel::CoreCoord grid, uint32_t blocks) {
+  BlockSplit split;
+  const uint32_t grid_area = grid.x * grid.y;
+  if (blocks == 0 || grid_area == 0) return split;
+  split.blocks_per_core = (blocks + grid_area - 1) / grid_area;
+  const uint32_t num_cores = (blocks + split.blocks_per_core - 1) / split.blocks_per_core;
+  split.blocks_per_core_cliff = blocks % split.blocks_per_core;
+  const uint32_t num_full = num_cores - (split.blocks_per_core_cliff > 0 ? 1 : 0);
+  const std::vector<tessel::CoreCoord> cores = grid_cores(grid, /*row_wise=*/true);
+  split.full_cores.assign(cores.begin(), cores.begin() + num_full);
+  if (split.blocks_per_core_cliff > 0) split.cliff_cores.push_back(cores[num_full]);
+  return split;
+}
+
 std::vector<float> random_bf16(size_t n, uint64_t seed, double lo, double hi) {
   tessel::examples::Lcg rng(seed);
   std::vector<float> values(n);

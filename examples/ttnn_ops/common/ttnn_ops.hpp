@@ -45,6 +45,18 @@ tessel::DataMovementConfig writer_config(std::vector<uint32_t> compile_args, tes
 // column by column (y fastest), as TT-Metalium's grid_to_cores orders them.
 std::vector<tessel::CoreCoord> grid_cores(tessel::CoreCoord grid, bool row_wise);
 
+// ttnn::split_blocks_for_tilize (ttnn/operations/core/work_split/
+// work_split_tilize.hpp), which the tilize and untilize factories use:
+// ceil(blocks / cores) blocks on each of the first cores of the grid in row
+// order, and the remainder, if any, on one more core (the cliff core).
+struct BlockSplit {
+  uint32_t blocks_per_core = 0;
+  std::vector<tessel::CoreCoord> full_cores;  // blocks_per_core blocks each
+  std::vector<tessel::CoreCoord> cliff_cores; // none, or one core with blocks_per_core_cliff blocks
+  uint32_t blocks_per_core_cliff = 0;
+};
+BlockSplit split_blocks_for_tilize(tessel::CoreCoord grid, uint32_t blocks);
+
 // n values uniform in [lo, hi), each rounded to bfloat16 (so the host
 // reference sees exactly what the device reads), from a fixed seed.
 std::vector<float> random_bf16(size_t n, uint64_t seed, double lo, double hi);
