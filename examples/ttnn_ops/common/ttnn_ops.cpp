@@ -11,7 +11,7 @@
 #include "example.hpp"
 #include "tessel/tile.hpp"
 
-namespace ttnn_ops {
+namespace tessel::examples::ttnn_ops {
 
 namespace {
 std::string env_text(const char* name) {
@@ -163,4 +163,4 @@ int run_guarded(const std::string& op, const std::function<int()>& body) {
   }
 }
 
-} // namespace ttnn_ops
+} // namespace tessel::examples::ttnn_ops

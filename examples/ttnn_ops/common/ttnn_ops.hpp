@@ -20,7 +20,7 @@
 #include "tessel/device.hpp"
 #include "tessel/program.hpp"
 
-namespace ttnn_ops {
+namespace tessel::examples::ttnn_ops {
 
 // The exit status of a program that could not run (ctest's SKIP_RETURN_CODE).
 inline constexpr int kSkipped = 77;
@@ -90,4 +90,4 @@ private:
 // Runs body(), turning an exception into "<op>: FAILED: <what>" and status 1.
 int run_guarded(const std::string& op, const std::function<int()>& body);
 
-} // namespace ttnn_ops
+} // namespace tessel::examples::ttnn_ops

@@ -21,6 +21,7 @@
 #include "tessel/tile.hpp"
 
 using namespace tessel;
+namespace ttnn_ops = tessel::examples::ttnn_ops;
 
 namespace {
 
