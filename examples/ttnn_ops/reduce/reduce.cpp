@@ -25,13 +25,19 @@
 #include <string>
 #include <vector>
 
-#include "op_host.hpp"
+#include "common/tiles.hpp"
+#include "common/ttnn_ops.hpp"
+#include "tessel/tessel.hpp"
+#include "tessel/tile.hpp"
 
 using namespace tessel;
-using namespace tessel::ttnn_ops;
+namespace ttnn_ops = tessel::examples::ttnn_ops;
+using ttnn_ops::kTile;
+using ttnn_ops::kTileBf16Bytes;
 
 namespace {
 
+constexpr CoreCoord kGrid = CoreCoord{2, 2};
 constexpr const char* kOp = "reduce";
 constexpr const char* kReaderW =
     "ttnn/cpp/ttnn/operations/reduction/generic/device/kernels/dataflow/reader_unary_reduce_universal_start_id.cpp";
@@ -45,11 +51,11 @@ constexpr uint32_t NC = 1, Ht = 2, Wt = 4;
 constexpr uint32_t H = Ht * kTile, W = Wt * kTile;
 constexpr uint32_t kInputCb = 0, kScalerCb = 2, kOutputCb = 3;
 
-// Metalium's grid_to_cores(num, grid.x, grid.y, row_wise = false): column-major.
+// Metalium's grid_to_cores(num, grid.x, grid.y, row_wise = false): the
+// first num cores, column by column.
 std::vector<CoreCoord> grid_to_cores_col_major(uint32_t num, CoreCoord grid) {
-  std::vector<CoreCoord> cores;
-  for (uint32_t i = 0; i < num; ++i)
-    cores.push_back({i / grid.y, i % grid.y});
+  std::vector<CoreCoord> cores = ttnn_ops::grid_cores(grid, /*row_wise=*/false);
+  cores.resize(num);
   return cores;
 }
 
@@ -91,11 +97,9 @@ Program reduce_w_program(CoreCoord grid, const Buffer& in, const Buffer& out) {
   TensorAccessorArgs(in).append_to(reader_ct);
   std::vector<uint32_t> writer_ct = {kOutputCb};
   TensorAccessorArgs(out).append_to(writer_ct);
-  const KernelHandle reader = program.add_kernel(
-      kReaderW, split.all_cores,
-      DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, reader_ct, reduce_defines});
-  const KernelHandle writer = program.add_kernel(
-      kWriter, split.all_cores, DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, writer_ct});
+  const KernelHandle reader =
+      program.add_kernel(kReaderW, split.all_cores, ttnn_ops::reader_config(reader_ct, reduce_defines));
+  const KernelHandle writer = program.add_kernel(kWriter, split.all_cores, ttnn_ops::writer_config(writer_ct));
   program.add_kernel(kCompute, split.group_1,
                      compute_config({split.units_per_core_group_1, Wt, 1, post_mul_scaler_bits}, reduce_defines));
   if (!split.group_2.empty())
@@ -132,11 +136,9 @@ Program reduce_h_program(CoreCoord grid, const Buffer& in, const Buffer& out) {
   TensorAccessorArgs(in).append_to(reader_ct);
   std::vector<uint32_t> writer_ct = {kOutputCb};
   TensorAccessorArgs(out).append_to(writer_ct);
-  const KernelHandle reader = program.add_kernel(
-      kReaderH, split.all_cores,
-      DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, reader_ct, reader_defines});
-  const KernelHandle writer = program.add_kernel(
-      kWriter, split.all_cores, DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, writer_ct});
+  const KernelHandle reader =
+      program.add_kernel(kReaderH, split.all_cores, ttnn_ops::reader_config(reader_ct, reader_defines));
+  const KernelHandle writer = program.add_kernel(kWriter, split.all_cores, ttnn_ops::writer_config(writer_ct));
   program.add_kernel(kCompute, split.group_1,
                      compute_config({Ht, split.units_per_core_group_1, 1, post_mul_scaler_bits}, reduce_defines));
   if (!split.group_2.empty())
@@ -157,43 +159,43 @@ Program reduce_h_program(CoreCoord grid, const Buffer& in, const Buffer& out) {
 
 } // namespace
 
-int main() {
-  if (!checkout_has(kOp, {kReaderW, kReaderH, kCompute, kWriter})) return kSkipped;
-  try {
-    auto device = Device::open();
-    const CoreCoord grid = device->grid();
-    Inputs inputs(0x5e0ce);
-    const std::vector<float> x = inputs.matrix(H, W, -1.0f, 1.0f);
-    auto in = dram_tiles(device, NC * Ht * Wt);
-    write_tiles(*in, to_bf16_tiles(x, H, W));
+int run() {
+  if (!ttnn_ops::have_checkout(kOp, {kReaderW, kReaderH, kCompute, kWriter})) return ttnn_ops::kSkipped;
+  auto device = ttnn_ops::open_device(kGrid);
+  const CoreCoord grid = device->grid();
+  const std::vector<float> x = ttnn_ops::random_bf16(size_t(H) * (W), 0x5e0ce + 1, -1.0f, 1.0f);
+  auto in = ttnn_ops::dram_tiles(device, NC * Ht * Wt);
+  ttnn_ops::write_tiles(*in, ttnn_ops::bf16_tiles(x, H, W));
 
-    Check check;
-    // reduce_w: output [1, 1, H, 32], row r's sum at column 0.
-    auto out_w = dram_tiles(device, NC * Ht);
-    Program w = reduce_w_program(grid, *in, *out_w);
-    device->command_queue().enqueue_program(w);
-    const std::vector<float> sums_w = from_bf16_tiles(read_tiles(*out_w, NC * Ht), H, kTile);
-    for (uint32_t r = 0; r < H; ++r) {
-      double want = 0, magnitude = 0;
-      for (uint32_t c = 0; c < W; ++c)
-        want += x[size_t(r) * W + c], magnitude += std::fabs(x[size_t(r) * W + c]);
-      check.add(r, sums_w[size_t(r) * kTile], want, std::ldexp(magnitude, -8) * (Wt + 2));
-    }
-    // reduce_h: output [1, 1, 32, W], column c's sum at row 0.
-    auto out_h = dram_tiles(device, NC * Wt);
-    Program h = reduce_h_program(grid, *in, *out_h);
-    device->command_queue().enqueue_program(h);
-    const std::vector<float> sums_h = from_bf16_tiles(read_tiles(*out_h, NC * Wt), kTile, W);
-    for (uint32_t c = 0; c < W; ++c) {
-      double want = 0, magnitude = 0;
-      for (uint32_t r = 0; r < H; ++r)
-        want += x[size_t(r) * W + c], magnitude += std::fabs(x[size_t(r) * W + c]);
-      check.add(H + c, sums_h[c], want, std::ldexp(magnitude, -8) * (Ht + 2));
-    }
-    device->close();
-    // Sums 0..H-1 are reduce_w's rows, H.. reduce_h's columns.
-    return verdict(kOp, check, "sum");
-  } catch (const std::exception& e) {
-    return failed(kOp, e);
+  ttnn_ops::Verdict check(kOp, [&](size_t i) {
+    return (i < H ? "reduce_w: the sum of row " + std::to_string(i)
+                  : "reduce_h: the sum of column " + std::to_string(i - H));
+  });
+  // reduce_w: output [1, 1, H, 32], row r's sum at column 0.
+  auto out_w = ttnn_ops::dram_tiles(device, NC * Ht);
+  Program w = reduce_w_program(grid, *in, *out_w);
+  device->command_queue().enqueue_program(w);
+  const std::vector<float> sums_w = ttnn_ops::float_tiles(ttnn_ops::read_tiles(*out_w, NC * Ht), H, kTile);
+  for (uint32_t r = 0; r < H; ++r) {
+    double want = 0, magnitude = 0;
+    for (uint32_t c = 0; c < W; ++c)
+      want += x[size_t(r) * W + c], magnitude += std::fabs(x[size_t(r) * W + c]);
+    check.check(r, sums_w[size_t(r) * kTile], want, std::ldexp(magnitude, -8) * (Wt + 2));
   }
+  // reduce_h: output [1, 1, 32, W], column c's sum at row 0.
+  auto out_h = ttnn_ops::dram_tiles(device, NC * Wt);
+  Program h = reduce_h_program(grid, *in, *out_h);
+  device->command_queue().enqueue_program(h);
+  const std::vector<float> sums_h = ttnn_ops::float_tiles(ttnn_ops::read_tiles(*out_h, NC * Wt), kTile, W);
+  for (uint32_t c = 0; c < W; ++c) {
+    double want = 0, magnitude = 0;
+    for (uint32_t r = 0; r < H; ++r)
+      want += x[size_t(r) * W + c], magnitude += std::fabs(x[size_t(r) * W + c]);
+    check.check(H + c, sums_h[c], want, std::ldexp(magnitude, -8) * (Ht + 2));
+  }
+  device->close();
+  // Sums 0..H-1 are reduce_w's rows, H.. reduce_h's columns.
+  return check.report();
 }
+
+int main() { return ttnn_ops::run_guarded(kOp, run); }
