@@ -122,7 +122,8 @@ int run() {
 
   const uint32_t in0_num_subblocks = out_block_h / out_subblock_h;
   const uint32_t in0_block_num_tiles = out_subblock_h * in0_block_w * in0_num_subblocks;
-  const uint32_t in0_last_ktile_w = 0; // K is a whole number of tiles
+  // K is a whole number of tiles and A is not transposed: no partial last K tile.
+  const uint32_t in0_last_ktile_w = 0, in0_last_ktile_h = 0;
   // get_in0_transpose_strides without transpose_a: along K by 1, along M by K.
   const uint32_t in0_tensor_stride_w = 1, in0_tensor_stride_h = K;
   const uint32_t in0_tensor_next_block_stride = in0_block_w * in0_tensor_stride_w;
@@ -142,6 +143,7 @@ int run() {
                                            in0_block_h,
                                            in0_block_num_tiles,
                                            in0_last_ktile_w,
+                                           in0_last_ktile_h,
                                            0,
                                            0,
                                            0, // extract_shard_sub_blocks, shard width and height (interleaved)
@@ -153,7 +155,9 @@ int run() {
                                            num_cores - 1,
                                            in0_mcast_receiver_num_cores - 1,
                                            M * K,
-                                           B,
+                                           B, // in0's batch
+                                           B, // in1's batch
+                                           0, // reuse_in0_in_CB
                                            0,
                                            0,  // batchB, sparsity_pagesize: no sparsity
                                            1,  // bcast_A
@@ -161,6 +165,7 @@ int run() {
                                            0}; // fuse_op: no all-gather
   TensorAccessorArgs(*in0).append_to(in0_sender_args);
   append_placeholder_accessor(in0_sender_args);
+  in0_sender_args.push_back(0); // num_batch_compute: sparsity is off
 
   std::vector<uint32_t> in1_sender_writer_args = {
       in1_tensor_stride_w, in1_tensor_stride_h, in1_tensor_next_block_stride, in1_tensor_next_w_dim_block_stride,
