@@ -103,12 +103,22 @@ int run() {
   const uint32_t num_tile_rows = NC * Ht;
   const WorkSplit split = split_work_to_cores(grid, num_tile_rows, /*row_wise=*/true);
 
-  std::vector<uint32_t> reader_ct = {block_size, 0 /* use_welford */};
+  std::vector<uint32_t> reader_ct = {block_size, 0 /* use_welford */, W};
   TensorAccessorArgs(*a).append_to(reader_ct);
   reader_ct.insert(reader_ct.end(), {0u, 0u}); // TensorAccessorArgs(nullptr): no residual input b
   TensorAccessorArgs(*gamma).append_to(reader_ct);
   TensorAccessorArgs(*beta).append_to(reader_ct);
   reader_ct.push_back(in_single_tile_size); // gamma and beta are tiles, not row-major sticks
+
+  // The CB indices the kernels take by name (kernel chaining): the factory's
+  // fixed assignment, c_0 input ... c_24 x - E[x]. Without a residual input
+  // or Welford, cb_x is cb_in and cb_x_welford is cb_in too.
+  const NamedCompileArgs cb_names = {
+      {"cb_in", 0},      {"cb_inb", 1},       {"cb_scaler", 2},         {"cb_eps", 3},
+      {"cb_gamma", 5},   {"cb_beta", 6},      {"cb_out", 16},           {"cb_ex", 18},
+      {"cb_ex2", 19},    {"cb_xmm2", 20},     {"cb_ex2pe", 21},         {"cb_fusion", 22},
+      {"cb_x", 23},      {"cb_xmm", 24},      {"cb_accumulate", 26},    {"cb_in_rm", 27},
+      {"cb_out_rm", 28}, {"cb_x_welford", 0}, {"welford_fp32_alias", 0}};
   std::vector<uint32_t> writer_ct = {block_size};
   TensorAccessorArgs(*out).append_to(writer_ct);
 
@@ -120,16 +130,20 @@ int run() {
   Program program;
   const CoreRangeSet& all_cores = split.all_cores;
   // Reader and writer: Metalium's ReaderConfigDescriptor and WriterConfigDescriptor.
-  const KernelHandle reader =
-      program.add_kernel(kReader, all_cores, ttnn_ops::reader_config(reader_ct, reader_defines));
+  const KernelHandle reader = program.add_kernel(kReader, all_cores, [&] {
+    DataMovementConfig c = ttnn_ops::reader_config(reader_ct, reader_defines);
+    c.named_compile_args = cb_names;
+    return c;
+  }());
   DataMovementConfig writer_config = ttnn_ops::writer_config(writer_ct);
-  writer_config.named_compile_args = {{"cb_out", 16}};
+  writer_config.named_compile_args = cb_names;
   const KernelHandle writer = program.add_kernel(kWriter, all_cores, writer_config);
   ComputeConfig compute_config;
   compute_config.math_fidelity = MathFidelity::HiFi4;
   compute_config.fp32_dest_acc_en = fp32_dest_acc_en;
   compute_config.math_approx_mode = math_approx_mode;
   compute_config.compile_args = compute_args;
+  compute_config.named_compile_args = cb_names;
   const KernelHandle compute = program.add_kernel(kCompute, all_cores, compute_config);
 
   program.add_circular_buffer(all_cores, tiles_cb(0, in0_t, DataFormat::Float16_b, in_single_tile_size));
@@ -153,7 +167,7 @@ int run() {
     const uint32_t rows = split.group_1.contains(core) ? split.units_per_core_group_1 : split.units_per_core_group_2;
     const uint32_t tile_offset = curr_row * Wt;
     program.set_runtime_args(reader, core,
-                             {uint32_t(a->address()), rows, Wt, tile_offset, packed_one_value,
+                             {uint32_t(a->address()), rows, Wt, curr_row /* first tile row */, packed_one_value,
                               std::bit_cast<uint32_t>(eps), uint32_t(gamma->address()), uint32_t(beta->address()),
                               0 /* b */, W, tile_width, tile_height});
     program.set_runtime_args(writer, core, {uint32_t(out->address()), Wt, rows, tile_offset});

@@ -14,10 +14,6 @@
 // reader's scaler tiles (CB 2 for the max reduce, CB 13 for the sum) and
 // multiplies, and the writer stores the row.
 //
-// Where the factory's revisions and the collected kernels differ in an
-// argument's place, the program passes each kernel what that kernel reads
-// (noted at the argument).
-//
 // Check: every output against the float64 softmax of the bfloat16 inputs,
 // within 2^-5 of the value plus 2^-12: exp, the bfloat16 exps, their sum,
 // its reciprocal and the product each round to bfloat16 (2^-8 relative).
@@ -98,11 +94,8 @@ int run() {
 
   std::vector<uint32_t> reader_ct;
   TensorAccessorArgs(*in).append_to(reader_ct);
-  // The collected writer reads (dst_is_dram, num_datum_padded) and addresses
-  // the output with InterleavedAddrGenFast (the factory's earlier writer
-  // arguments); the later factory passes num_datum_padded and the output's
-  // TensorAccessorArgs.
-  const std::vector<uint32_t> writer_ct = {1 /* dst_is_dram */, num_datum_padded};
+  std::vector<uint32_t> writer_ct = {num_datum_padded, kTile * kTile /* tile_hw */};
+  TensorAccessorArgs(*out).append_to(writer_ct);
 
   Defines softmax_defines; // no FUSED_SCALE_MASK, CAUSAL_MASK or NUMERIC_STABLE
   Program program;
