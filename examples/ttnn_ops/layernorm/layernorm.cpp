@@ -16,7 +16,7 @@
 // inputs, within 3% of |normalized * gamma| + |beta| plus 0.01: x - E[x],
 // its square, Var[x] + eps and its reciprocal square root are bfloat16
 // tiles (2^-8 relative each), and the factory's default compute config runs
-// the SFPU's sqrt and reciprocal in approximate mode.
+// the SFPU's reciprocal square root in approximate mode.
 #include <algorithm>
 #include <bit>
 #include <cmath>

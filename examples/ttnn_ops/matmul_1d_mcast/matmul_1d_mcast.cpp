@@ -15,6 +15,10 @@
 // accumulates K in in0_block_w = 2 tile blocks, spilling the partial block
 // through CB 5 between them.
 //
+// The in1 sender-writer gets the compile-time arguments its kernel reads:
+// its accessor arguments start at 32, without the factory's later
+// compact_output word before them.
+//
 // Check: every C element against the float64 product of the bfloat16
 // inputs, within 2^-8 (bfloat16's half ulp is 2^-9 relative) per rounding of
 // a partial (after each K block, and the output pack) of sum_k |a_ik b_kj|.

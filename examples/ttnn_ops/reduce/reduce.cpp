@@ -5,7 +5,9 @@
 //     reduce_op_multi_core_w_program_factory.cpp (ReduceMultiCoreWProgramFactory)
 //     reduce_op_multi_core_h_program_factory.cpp (ReduceMultiCoreHProgramFactory)
 // in their ProgramDescriptor form (positional compile-time arguments, CBs
-// 0 input, 2 scaler, 3 output), which the collected kernels read.
+// 0 input, 2 scaler, 3 output), the form their kernels here read; those
+// kernels dispatch on REDUCE_OP and the CB's format, so no REDUCE_FORMAT
+// define is passed.
 //
 // Input: 1 x 1 x 64 x 128 (2 x 4 tiles).
 //   reduce_w (REDUCE_ROW): the 2 tile rows split over the grid column-major
