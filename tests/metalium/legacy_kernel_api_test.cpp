@@ -403,6 +403,59 @@ TEST(LegacyKernelApiTest, ReadStateFreeFunctionsAndTransactionIds) {
   expect_device_works(device);
 }
 
+// The zeros region: MEM_ZEROS_BASE reads zero, Noc::async_write_zeros
+// clears from it, and writing into it is an error.
+constexpr const char* kZeros = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/dataflow/circular_buffer.h"
+#include "api/dataflow/noc.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  cb_reserve_back(0, 1);
+  const uint32_t page = get_write_ptr(0);
+  volatile uint32_t* words = reinterpret_cast<volatile uint32_t*>(uintptr_t(page));
+  for (uint32_t i = 0; i < 512; ++i)
+    words[i] = 0xFFFFFFFFu;
+  // Bytes 0..1023 by reads of the zeros region, as Metalium's helpers clear a tile.
+  const uint64_t zeros = get_noc_addr(MEM_ZEROS_BASE);
+  noc_async_read_one_packet_set_state(zeros, MEM_ZEROS_SIZE);
+  for (uint32_t offset = 0; offset < 1024; offset += MEM_ZEROS_SIZE)
+    noc_async_read_one_packet_with_state(zeros, page + offset);
+  noc_async_read_barrier();
+  // Bytes 1024..2023 by async_write_zeros.
+  Noc noc;
+  CircularBuffer cb(0);
+  noc.async_write_zeros(cb, 1000, {.offset_bytes = 1024});
+  noc.async_read_barrier();
+  uint32_t zero_words = 0;
+  for (uint32_t i = 0; i < 512; ++i)
+    zero_words += words[i] == 0;
+  noc_inline_dw_write(get_noc_addr(x, y, at), zero_words * 10 + uint32_t(words[511] == 0xFFFFFFFFu));
+  if (get_arg_val<uint32_t>(3)) noc_async_write(page, get_noc_addr(MEM_ZEROS_BASE + 16), 16); // @write_zeros
+  noc_async_write_barrier();
+}
+)";
+
+TEST(LegacyKernelApiTest, TheZerosRegionReadsZeroAndIsReadOnly) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 1));
+  KernelHandle k = p.add_kernel_from_source(kZeros, "zeros.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 506u * 10 + 1u) << "256 words by reads, 250 by async_write_zeros; the last 6 untouched";
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 1});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("zeros.cpp:" + std::to_string(marker_line(kZeros, "write_zeros"))), std::string::npos) << error;
+  EXPECT_NE(error.find("noc_async_write: the transfer's destination, 16 bytes at 0x2610..0x2620 of the L1 of core "
+                       "(0,0), overlaps the zeros region (MEM_ZEROS_BASE, 0x2600..0x2800), which is read-only: kernels "
+                       "read it to clear memory (write into a CB or buffer instead)"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
 // A kernel that reaches get_tile_size and the format tables only through a
 // header beside it gets the constants too; editing the header rebuilds it.
 TEST(LegacyKernelApiTest, ConstantsReachedThroughAKernelsOwnHeadersAreGiven) {

@@ -85,6 +85,10 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
 #define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
 #define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
 #define NOC_ADDR_COORD_SHIFT NOC_ADDR_LOCAL_BITS
+// A region of this core's L1 that always reads zero (kernel_abi.h): read it
+// to clear memory; writing into it is an error.
+#define MEM_ZEROS_BASE (uint32_t(uintptr_t(tessel_ctx()->l1_base)) + TESSEL_L1_ZEROS_OFFSET)
+#define MEM_ZEROS_SIZE TESSEL_L1_ZEROS_BYTES
 #ifndef NOC_MAX_BURST_SIZE
 #define NOC_MAX_BURST_SIZE 8192 // one packet: NOC_MAX_BURST_WORDS x NOC_WORD_BYTES
 #endif

@@ -60,6 +60,10 @@ enum class InlineWriteDst : uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
 namespace tessel_detail {
 template <typename...>
 inline constexpr bool kDependentFalse = false;
+// Types that are only ever this core's L1 side of a transfer (a
+// CircularBuffer, a CoreLocalMem): their headers specialize this.
+template <typename T>
+inline constexpr bool kLocalL1Only = false;
 template <typename A, typename B>
 inline constexpr bool kSameType = false;
 template <typename A>
@@ -192,6 +196,25 @@ public:
                    const dst_args_t<Dst>& dst_args, uint32_t vc = NOC_UNICAST_WRITE_VC, uint32_t trid = INVALID_TXN_ID,
                    TESSEL_SITE_PARAMS) const {
     async_write(src, dst, size_bytes, src_args, dst_args, NocOptVals{vc, trid}, TESSEL_SITE);
+  }
+
+  // Writes size_bytes zeros to dst from this core's zeros region
+  // (MEM_ZEROS_BASE), MEM_ZEROS_SIZE bytes per transfer: reads of it into a
+  // local destination (a CircularBuffer, a CoreLocalMem), writes of it to
+  // any other. Wait with async_read_barrier or async_write_barrier to match.
+  template <typename Dst>
+  void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args = {},
+                         TESSEL_SITE_PARAMS) const {
+    for (uint32_t done = 0; done < size_bytes; done += MEM_ZEROS_SIZE) {
+      const uint32_t chunk = size_bytes - done < MEM_ZEROS_SIZE ? size_bytes - done : MEM_ZEROS_SIZE;
+      if constexpr (tessel_detail::kLocalL1Only<Dst>)
+        noc_async_read(::get_noc_addr(MEM_ZEROS_BASE),
+                       destination<AddressType::LOCAL_L1>(dst, dst_args, TESSEL_SITE) + done, chunk, noc_id_,
+                       TESSEL_SITE);
+      else
+        noc_async_write(MEM_ZEROS_BASE, destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE) + done, chunk,
+                        noc_id_, TESSEL_SITE);
+    }
   }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
