@@ -544,5 +544,7 @@ inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr,
 
 // The read command buffer's state and transaction ids (free functions).
 #include "tessel/noc_read_state.h"
+// Tuples of accessors (with the standard headers only).
+#include "tessel/tensor_tuples.h"
 
 #endif // TESSEL_DATAFLOW_H

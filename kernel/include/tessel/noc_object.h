@@ -200,8 +200,8 @@ public:
 
   // Writes size_bytes zeros to dst from this core's zeros region
   // (MEM_ZEROS_BASE), MEM_ZEROS_SIZE bytes per transfer: reads of it into a
-  // local destination (a CircularBuffer, a CoreLocalMem), writes of it to
-  // any other. Wait with async_read_barrier or async_write_barrier to match.
+  // local destination (a CircularBuffer, a CoreLocalMem; wait with
+  // write_zeros_l1_barrier), writes of it to any other (async_write_barrier).
   template <typename Dst>
   void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args = {},
                          TESSEL_SITE_PARAMS) const {
@@ -216,6 +216,8 @@ public:
                         noc_id_, TESSEL_SITE);
     }
   }
+  // Waits for async_write_zeros into local L1: the reads it issued.
+  void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { noc_async_read_barrier(noc_id_, TESSEL_SITE); }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
   // too with NocOptions::MCAST_INCL_SRC).
