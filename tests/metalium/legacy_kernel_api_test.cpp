@@ -68,8 +68,10 @@ void kernel_main() {
   noc_inline_dw_write(get_noc_addr(x, y, at + 8), cb.fifo_size);
   noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(cb.fifo_limit - start));
   noc_inline_dw_write(get_noc_addr(x, y, at + 16), uint32_t(cb.fifo_rd_ptr == get_read_ptr(0)));
-  // Skip a page: the next reservation starts at page 1.
-  get_local_cb_interface(0).fifo_wr_ptr += get_local_cb_interface(0).fifo_page_size;
+  // Skip a page: the next reservation starts at page 1. Through a reference,
+  // as Metalium's kernels hold it.
+  LocalCBInterface& iface = get_local_cb_interface(0);
+  iface.fifo_wr_ptr += iface.fifo_page_size;
   get_local_cb_interface(0).fifo_rd_ptr = get_local_cb_interface(0).fifo_wr_ptr;
   noc_inline_dw_write(get_noc_addr(x, y, at + 20), get_write_ptr(0) - start);
   noc_inline_dw_write(get_noc_addr(x, y, at + 24), get_read_ptr(0) - start);
@@ -222,6 +224,7 @@ TEST(LegacyKernelApiTest, MetaliumHelperHeadersCompile) {
 // invalidate_l1_cache, brace lists, TensorAccessor::DSpec and
 // get_aligned_page_size, the kernel-side tt-metalium/buffer_types.hpp.
 constexpr const char* kDataMovementHelpers = R"(#include "api/dataflow/dataflow_api.h"
+#include "compile_time_args.h"
 #include "tt-metalium/buffer_types.hpp"
 static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::WIDTH_SHARDED) == 3);
 void kernel_main() {
@@ -254,6 +257,10 @@ void kernel_main() {
                                   0x200 + bank_to_l1_offset[1]);
   noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(dram == get_noc_addr_from_bank_id<true>(bank, 0x100)) +
                                                        2 * uint32_t(l1 == get_noc_addr_from_bank_id<false>(1, 0x200)));
+  // Worker (1, 1)'s NoC coordinates from the virtual origin; the addrgen's tile_hw.
+  const InterleavedAddrGenFast<true, 1024> gen = {0, 2048, DataFormat::Float16_b};
+  noc_inline_dw_write(get_noc_addr(x, y, at + 16),
+                      (1 + VIRTUAL_TENSIX_START_X) * 100 + (1 + VIRTUAL_TENSIX_START_Y) + gen.get_page_size());
 }
 )";
 
@@ -270,6 +277,8 @@ TEST(LegacyKernelApiTest, DataMovementHelpersOfTtnnKernels) {
   EXPECT_EQ(rec.at(1), 6u);
   EXPECT_EQ(rec.at(2), 128u) << "a 100-byte DRAM page is laid out at the 64-byte DRAM alignment";
   EXPECT_EQ(rec.at(3), 3u) << "the bank tables address the banks";
+  const CoreCoord worker = device->worker_core_from_logical_core({1, 1});
+  EXPECT_EQ(rec.at(4), worker.x * 100 + worker.y + 2048u);
 
   p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 99});
   const std::string error = error_of<Error>(device->command_queue(), p);

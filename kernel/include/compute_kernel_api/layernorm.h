@@ -1,3 +1,4 @@
-// The earlier spelling of api/compute/layernorm.h.
+// TT-Metalium spelling: what its layernorm kernels include (the compute API and rsqrt_tile).
 #pragma once
-#include "api/compute/layernorm.h"
+#include "api/compute/compute_kernel_api.h"
+#include "api/compute/eltwise_unary/rsqrt.h"

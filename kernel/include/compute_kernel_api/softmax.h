@@ -1,3 +1,4 @@
-// The earlier spelling of api/compute/softmax.h.
+// TT-Metalium spelling: what its softmax kernels include (exp_tile and recip_tile).
 #pragma once
-#include "api/compute/softmax.h"
+#include "api/compute/eltwise_unary/exp.h"
+#include "api/compute/eltwise_unary/recip.h"

@@ -84,6 +84,7 @@ struct noc_traits_t {
 };
 
 struct MulticastEndpoint;
+class CircularBuffer;
 
 class Noc {
 public:
@@ -205,6 +206,8 @@ public:
   template <typename Dst>
   void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args = {},
                          TESSEL_SITE_PARAMS) const {
+    if constexpr (__is_base_of(CircularBuffer, Dst))
+      check_zeros_in_cb(dst.get_cb_id(), dst_args.offset_bytes, size_bytes, TESSEL_SITE);
     for (uint32_t done = 0; done < size_bytes; done += MEM_ZEROS_SIZE) {
       const uint32_t chunk = size_bytes - done < MEM_ZEROS_SIZE ? size_bytes - done : MEM_ZEROS_SIZE;
       if constexpr (tessel_detail::kLocalL1Only<Dst>)
@@ -216,8 +219,32 @@ public:
                         noc_id_, TESSEL_SITE);
     }
   }
+  // A CB's zeros start at its write pointer and must end inside the CB.
+  static void check_zeros_in_cb(uint32_t cb_id, uint32_t offset, uint32_t size_bytes, const char* file, uint32_t line) {
+    tessel_cb_iface& q = tessel_detail::cb(cb_id, "Noc::async_write_zeros", file, line);
+    const uint64_t start = uint64_t(q.wr_ptr) + offset;
+    if (__builtin_expect(start + size_bytes <= q.fifo_limit, 1)) return;
+    char message[256];
+    __builtin_snprintf(message, sizeof message,
+                       "Noc::async_write_zeros: %u bytes at %u bytes past CB %u's write pointer run %llu bytes past "
+                       "the CB's end (silicon zeroes the memory after it); expected at most %llu bytes there",
+                       size_bytes, offset, cb_id, (unsigned long long)(start + size_bytes - q.fifo_limit),
+                       (unsigned long long)(start < q.fifo_limit ? q.fifo_limit - start : 0));
+    tessel_kernel_ctx* k = tessel_ctx();
+    k->api->fail(k, message, file, line);
+  }
   // Waits for async_write_zeros into local L1: the reads it issued.
   void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { noc_async_read_barrier(noc_id_, TESSEL_SITE); }
+  // Zeroes a page of a tensor (or any NoC destination) by writing size_bytes
+  // of `zeros`, a CB whose memory at its write pointer holds zeros.
+  template <typename Dst, typename Zeros>
+  requires __is_base_of(CircularBuffer, Zeros) void async_write_zeros(const Dst& dst, uint32_t size_bytes,
+                                                                      const dst_args_t<Dst>& dst_args,
+                                                                      const Zeros& zeros, TESSEL_SITE_PARAMS) const {
+    noc_async_write(zeros.get_write_ptr(TESSEL_SITE), destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE),
+                    size_bytes, noc_id_, TESSEL_SITE);
+  }
+  void write_zeros_dram_barrier(TESSEL_SITE_PARAMS) const { noc_async_write_barrier(noc_id_, TESSEL_SITE); }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
   // too with NocOptions::MCAST_INCL_SRC).
