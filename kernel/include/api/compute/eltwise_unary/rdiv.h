@@ -1,0 +1,4 @@
+// TT-Metalium spelling of the compute kernel API: rdiv_tile_init and
+// rdiv_tile, which tessel does not model (tessel/sfpu_not_modelled.h).
+#pragma once
+#include "tessel/sfpu_not_modelled.h"
