@@ -88,9 +88,8 @@ void validate_request(const BuildRequest& request) {
   }
   for (const std::string& dir : request.include_dirs)
     if (dir.empty() || dir[0] != '/' || has_control_char(dir))
-      throw ValidationError(
-          "kernel " + source_name(request) + ": include directory '" + dir +
-          "' cannot be passed to the compiler (expected an absolute path without control characters)");
+      throw ValidationError("kernel " + source_name(request) + ": include directory '" + dir +
+                            "' cannot be passed to the compiler (expected an absolute path without control characters)");
   for (const auto& [name, value] : request.named_compile_args) {
     if (name.empty() || has_control_char(name))
       throw ValidationError("kernel " + source_name(request) + ": named compile-time argument '" + name +

@@ -9,7 +9,8 @@
 // directories, and not in tessel's kernel API directory, which the compiler
 // searches first. Conditional compilation is not evaluated: a header
 // included under a false #if still counts, so a kernel may receive an input
-// it does not use (never the other way round).
+// it does not use. Includes spelled through a macro are not followed, and
+// the walk stops after 512 headers.
 //
 // Cache key: the decisions made from this text become compiler flags, which
 // are in the front key; the headers read are in the compiler's depfile, so

@@ -339,6 +339,70 @@ TEST(LegacyKernelApiTest, TensorAccessorIteratesPagesAndShards) {
   expect_device_works(device);
 }
 
+// The read command buffer's state as free functions, transaction ids, the
+// templated noc_async_read, and the alignment and float32 helpers.
+constexpr const char* kReadState = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/alignment.h"
+#include "api/numeric/float32.h"
+#include "noc/noc_parameters.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  const uint32_t dram_addr = get_arg_val<uint32_t>(3);
+  cb_reserve_back(0, 2);
+  const uint32_t base = get_write_ptr(0);
+  if (get_arg_val<uint32_t>(4)) noc_async_read_one_packet_with_state(base, base + 2048); // @no_state
+  // 64 bytes at offset 128 of DRAM bank 0, through the DRAM-sharded state.
+  const uint32_t dram_base = noc_async_read_tile_dram_sharded_set_state<64, true>(dram_addr, 0, 0);
+  noc_async_read_tile_dram_sharded_set_trid(1);
+  noc_async_read_tile_dram_sharded_with_state_with_trid(dram_base, 128, base, 1);
+  noc_async_read_barrier_with_trid(1);
+  // Their first 32 bytes copied within L1 through the one-packet state, the
+  // next 32 by the templated read.
+  noc_async_read_set_trid(2);
+  noc_async_read_one_packet_set_state(get_noc_addr(base), 32);
+  noc_async_read_one_packet_with_state(base, base + 2048);
+  noc_async_read<NOC_MAX_BURST_SIZE>(get_noc_addr(base + 32), base + 2048 + 32, 32);
+  noc_async_read_barrier();
+  const volatile uint32_t* copy = reinterpret_cast<const volatile uint32_t*>(uintptr_t(base + 2048));
+  noc_inline_dw_write(get_noc_addr(x, y, at), copy[0] * 100 + copy[15]);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), align(100, 48) * 1000 + align_power_of_2(100, 64));
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), uint32_t(is_power_of_2(64)) + 2 * uint32_t(is_power_of_2(48)) +
+                                                      4 * uint32_t(float32_greater(0xBF800000, 0xC0000000)) +
+                                                      8 * uint32_t(float32_greater(0x00000000, 0x80000000)) +
+                                                      16 * uint32_t(float32_greater(NAN_FLOAT32, 0xC0000000)) +
+                                                      32 * uint32_t(float32_greater(0x3F800000, 0xBF800000)));
+}
+)";
+
+TEST(LegacyKernelApiTest, ReadStateFreeFunctionsAndTransactionIds) {
+  auto device = open_device();
+  Recorder rec(device);
+  auto dram = Buffer::create(device, {2048, 2048, BufferType::DRAM});
+  std::vector<uint32_t> words(512);
+  for (uint32_t i = 0; i < words.size(); ++i)
+    words[i] = i;
+  dram->write(words.data(), 2048);
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 2));
+  KernelHandle k = p.add_kernel_from_source(kReadState, "read_state.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), dram->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 32u * 100 + 47u) << "words 32..47 of the DRAM page, through both states";
+  EXPECT_EQ(rec.at(1), 144u * 1000 + 128u);
+  EXPECT_EQ(rec.at(2), 1u + 4u + 32u) << "-1 > -2 and 1 > -1; +0 > -0 and NaN > -2 are false";
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), dram->address(), 1});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("read_state.cpp:" + std::to_string(marker_line(kReadState, "no_state"))), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("noc_async_read_one_packet_with_state: NoC 0's read state was never set in this kernel run "
+                       "(expected noc_async_read_one_packet_set_state or noc_async_read_tile_dram_sharded_set_state "
+                       "on NoC 0 first)"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
 // A kernel that reaches get_tile_size and the format tables only through a
 // header beside it gets the constants too; editing the header rebuilds it.
 TEST(LegacyKernelApiTest, ConstantsReachedThroughAKernelsOwnHeadersAreGiven) {

@@ -85,6 +85,9 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
 #define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
 #define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
 #define NOC_ADDR_COORD_SHIFT NOC_ADDR_LOCAL_BITS
+#ifndef NOC_MAX_BURST_SIZE
+#define NOC_MAX_BURST_SIZE 8192 // one packet: NOC_MAX_BURST_WORDS x NOC_WORD_BYTES
+#endif
 #define NOC_UNICAST_COORDINATE_X(xy) ((xy)&NOC_NODE_ID_MASK)
 #define NOC_UNICAST_COORDINATE_Y(xy) (((xy) >> NOC_ADDR_NODE_ID_BITS) & NOC_NODE_ID_MASK)
 // Both NoCs reach a core by the same coordinates (docs/deviations.md).
@@ -391,11 +394,15 @@ TensorAccessor(const tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_O
 // ---------------------------------------------------------------------------
 // Transfers
 
+// max_page_size (Metalium: reads of at most that many bytes may be issued
+// as one packet) and enable_noc_tracing change nothing here.
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
 inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size, uint8_t noc = noc_index,
                            TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->noc_read(k, src_noc_addr, dst_local_l1_addr, size, noc, TESSEL_SITE);
 }
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
 inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
                             TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
@@ -530,5 +537,8 @@ inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr,
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->sem_set_multicast(k, src_local_l1_addr, dst_noc_addr_multicast, num_dests, 1, noc, TESSEL_SITE);
 }
+
+// The read command buffer's state and transaction ids (free functions).
+#include "tessel/noc_read_state.h"
 
 #endif // TESSEL_DATAFLOW_H

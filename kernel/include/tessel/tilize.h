@@ -171,7 +171,8 @@ ALWI void fast_untilize_block(uint32_t icb, uint32_t ocb, uint32_t input_tile_in
                  "fast_untilize_block with a tile index other than 0 is not supported by tessel (expected "
                  "input_tile_index = output_tile_index = 0: the row starts at the front of both CBs)",
                  TESSEL_SITE);
-  k->api->pack_untilize(k, icb, ocb, full_ct_dim, full_ct_dim, 1, 0, 0, TESSEL_SITE);
+  else
+    k->api->pack_untilize(k, icb, ocb, full_ct_dim, full_ct_dim, 1, 0, 0, TESSEL_SITE);
 }
 template <uint32_t full_ct_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE, bool four_tile_chunks = false>
 ALWI void fast_untilize_uninit(uint32_t ocb, TESSEL_SITE_PARAMS) {
