@@ -1,6 +1,8 @@
 // Program: kernels, circular buffers, semaphores and runtime arguments.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -21,6 +23,22 @@ std::span<const uint32_t> span_of(const Words& w) { return {w.data(), w.shape(0)
 // A writable numpy view of words the program owns (valid while the program
 // keeps that length: the Python layer documents it).
 WordView view_of(std::span<uint32_t> s, nb::handle owner) { return WordView(s.data(), {s.size()}, owner); }
+
+// KernelBindings from Python (tessel.KernelBindings._native()).
+using BindingsTuple = std::tuple<std::vector<std::string>, std::vector<std::string>, std::map<std::string, uint32_t>,
+                                 std::map<std::string, uint32_t>, std::vector<std::pair<std::string, uint32_t>>>;
+
+std::optional<KernelBindings> bindings_of(const std::optional<BindingsTuple>& t) {
+  if (!t) return std::nullopt;
+  KernelBindings b;
+  b.runtime_args = std::get<0>(*t);
+  b.common_runtime_args = std::get<1>(*t);
+  b.dataflow_buffers = std::get<2>(*t);
+  b.semaphores = std::get<3>(*t);
+  for (const auto& [name, offset] : std::get<4>(*t))
+    b.tensors.push_back({name, offset});
+  return b;
+}
 
 } // namespace
 
@@ -52,8 +70,10 @@ void bind_program(nb::module_& m) {
       .def("add_data_movement_kernel",
            [](Program& p, const std::string& text, bool is_source, const std::string& name,
               const std::vector<Rect>& cores, int processor, int noc, const std::vector<uint32_t>& compile_args,
-              const Defines& defines, const NamedCompileArgs& named, int opt_level) {
+              const Defines& defines, const NamedCompileArgs& named, int opt_level,
+              const std::optional<BindingsTuple>& bindings) {
              DataMovementConfig c{DataMovementProcessor(processor), NOC(noc), compile_args, defines, named, opt_level};
+             c.bindings = bindings_of(bindings);
              return is_source ? p.add_kernel_from_source(text, name, ranges_of(cores), c)
                               : p.add_kernel(text, ranges_of(cores), c);
            })
@@ -62,8 +82,10 @@ void bind_program(nb::module_& m) {
               const std::vector<Rect>& cores, int fidelity, bool fp32_dest_acc_en, bool dst_full_sync_en,
               bool math_approx_mode, bool bfp8_pack_precise, bool enable_trisc2_rvv,
               const std::vector<uint8_t>& unpack_modes, const std::vector<uint32_t>& compile_args,
-              const Defines& defines, const NamedCompileArgs& named, int opt_level) {
+              const Defines& defines, const NamedCompileArgs& named, int opt_level,
+              const std::optional<BindingsTuple>& bindings) {
              ComputeConfig c;
+             c.bindings = bindings_of(bindings);
              c.math_fidelity = MathFidelity(fidelity);
              c.fp32_dest_acc_en = fp32_dest_acc_en;
              c.dst_full_sync_en = dst_full_sync_en;

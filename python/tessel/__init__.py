@@ -46,6 +46,7 @@ from .program import (  # noqa: E402
     DataFormat,
     DataMovementConfig,
     DataMovementProcessor,
+    KernelBindings,
     MathFidelity,
     OptLevel,
     Program,

@@ -121,11 +121,69 @@ def _opt(value, what):
     return operator.index(value)
 
 
+def _names(value, what):
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{what} must be a list of names (str), got {_check.describe(value)}")
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            raise TypeError(f"{what}[{i}] must be a name (str), got {_check.describe(name)}")
+    return tuple(value)
+
+
+def _name_words(value, what):
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict of name (str) to a number, got {_check.describe(value)}")
+    out = {}
+    for name, number in value.items():
+        if not isinstance(name, str):
+            raise TypeError(f"{what}: keys must be names (str), got {_check.describe(name)}")
+        out[name] = _check.word(number, f"{what}[{name!r}]")
+    return out
+
+
+class KernelBindings:
+    """Names a kernel written for named arguments reads (docs/guide.md, "Named
+    bindings"): args::<name> for runtime_args (runtime argument i),
+    common_runtime_args (common argument i) and the config's named compile-time
+    arguments; dfb::<name> for dataflow_buffers {name: CB index}; sem::<name>
+    for semaphores {name: id}; tensor::<name> for tensors [(name, offset of its
+    TensorAccessorArgs in compile_args)], whose addresses are the common
+    arguments after the named ones."""
+
+    def __init__(self, runtime_args=(), common_runtime_args=(), dataflow_buffers=None, semaphores=None, tensors=()):
+        self.runtime_args = _names(runtime_args, "KernelBindings: runtime_args")
+        self.common_runtime_args = _names(common_runtime_args, "KernelBindings: common_runtime_args")
+        self.dataflow_buffers = _name_words(dataflow_buffers or {}, "KernelBindings: dataflow_buffers")
+        self.semaphores = _name_words(semaphores or {}, "KernelBindings: semaphores")
+        if isinstance(tensors, (str, dict)) or not isinstance(tensors, (list, tuple)):
+            raise TypeError("KernelBindings: tensors must be a list of (name, compile-time args offset), got "
+                            + _check.describe(tensors))
+        self.tensors = []
+        for i, t in enumerate(tensors):
+            if not isinstance(t, (tuple, list)) or len(t) != 2 or not isinstance(t[0], str):
+                raise TypeError(f"KernelBindings: tensors[{i}] must be (name, compile-time args offset), got "
+                                + _check.describe(t))
+            self.tensors.append((t[0], _check.word(t[1], f"KernelBindings: tensors[{i}] offset")))
+        self.tensors = tuple(self.tensors)
+
+    def _native(self):
+        return (list(self.runtime_args), list(self.common_runtime_args), self.dataflow_buffers, self.semaphores,
+                list(self.tensors))
+
+
+def _bindings(value, what):
+    if value is None:
+        return None
+    if not isinstance(value, KernelBindings):
+        raise TypeError(f"{what} must be a tessel.KernelBindings or None, got {_check.describe(value)}")
+    return value
+
+
 class DataMovementConfig:
     """A kernel on a data-movement RISC (BRISC = RISCV_0, NCRISC = RISCV_1)."""
 
     def __init__(self, processor=DataMovementProcessor.RISCV_0, noc=None, compile_args=(), defines=None,
-                 named_compile_args=None, opt_level=None):
+                 named_compile_args=None, opt_level=None, bindings=None):
         self.processor = _enum(processor, DataMovementProcessor, "DataMovementConfig: processor")
         self.noc = NOC(int(self.processor)) if noc is None else _enum(noc, NOC, "DataMovementConfig: noc")
         self.compile_args = tuple(_check.words(list(compile_args) if isinstance(compile_args, tuple)
@@ -133,6 +191,7 @@ class DataMovementConfig:
         self.defines = _defines(defines or {}, "DataMovementConfig: defines")
         self.named_compile_args = _named(named_compile_args or {}, "DataMovementConfig: named_compile_args")
         self.opt_level = _opt(opt_level, "DataMovementConfig: opt_level")
+        self.bindings = _bindings(bindings, "DataMovementConfig: bindings")
 
 
 def ReaderDataMovementConfig(compile_args=(), defines=None, **kw):
@@ -148,7 +207,8 @@ class ComputeConfig:
 
     def __init__(self, math_fidelity=MathFidelity.HiFi4, fp32_dest_acc_en=False, dst_full_sync_en=False,
                  math_approx_mode=False, unpack_to_dest_mode=(), compile_args=(), defines=None,
-                 named_compile_args=None, opt_level=None, bfp8_pack_precise=False, enable_trisc2_rvv=False):
+                 named_compile_args=None, opt_level=None, bfp8_pack_precise=False, enable_trisc2_rvv=False,
+                 bindings=None):
         self.math_fidelity = _enum(math_fidelity, MathFidelity, "ComputeConfig: math_fidelity")
         self.fp32_dest_acc_en = _check.flag(fp32_dest_acc_en, "ComputeConfig: fp32_dest_acc_en")
         self.dst_full_sync_en = _check.flag(dst_full_sync_en, "ComputeConfig: dst_full_sync_en")
@@ -166,6 +226,7 @@ class ComputeConfig:
         self.defines = _defines(defines or {}, "ComputeConfig: defines")
         self.named_compile_args = _named(named_compile_args or {}, "ComputeConfig: named_compile_args")
         self.opt_level = _opt(opt_level, "ComputeConfig: opt_level")
+        self.bindings = _bindings(bindings, "ComputeConfig: bindings")
 
 
 class CircularBufferConfig:
@@ -229,13 +290,15 @@ class Program:
         c = config
         if isinstance(c, DataMovementConfig):
             return self._p.add_data_movement_kernel(text, is_source, name, r, int(c.processor), int(c.noc),
-                                                    list(c.compile_args), c.defines, c.named_compile_args, c.opt_level)
+                                                    list(c.compile_args), c.defines, c.named_compile_args, c.opt_level,
+                                                    None if c.bindings is None else c.bindings._native())
         if isinstance(c, ComputeConfig):
             return self._p.add_compute_kernel(text, is_source, name, r, int(c.math_fidelity), c.fp32_dest_acc_en,
                                               c.dst_full_sync_en, c.math_approx_mode, c.bfp8_pack_precise,
                                               c.enable_trisc2_rvv,
                                               [int(u) for u in c.unpack_to_dest_mode], list(c.compile_args),
-                                              c.defines, c.named_compile_args, c.opt_level)
+                                              c.defines, c.named_compile_args, c.opt_level,
+                                              None if c.bindings is None else c.bindings._native())
         raise TypeError(f"{what}: config must be a tessel.DataMovementConfig or tessel.ComputeConfig, got "
                         f"{_check.describe(config)}")
 

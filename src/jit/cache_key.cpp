@@ -245,7 +245,10 @@ std::vector<std::string> request_flags(const BuildRequest& request, std::string_
   if (!request.cb_tile_sizes.empty() && (format_tables || source.find("get_tile_size") != std::string::npos))
     flags.push_back(list_flag("TESSEL_CB_TILE_SIZES", request.cb_tile_sizes));
   if (format_tables) flags.push_back(list_flag("TESSEL_CB_DATA_FORMATS", request.cb_data_formats));
-  if (source.find("std::") != std::string::npos) flags.push_back("-DTESSEL_KERNEL_STD=1");
+  // The accessor tuples are std::tuple and std::array (tessel/tensor_tuples.h).
+  if (names_any(source, {"std::", "make_tensor_accessor_args_tuple", "make_tensor_accessor_tuple",
+                         "make_abstract_tensor_accessor_wrappers"}))
+    flags.push_back("-DTESSEL_KERNEL_STD=1");
   if (!request.compile_args.empty()) {
     std::string list = "-DTESSEL_CTA_LIST=";
     for (size_t i = 0; i < request.compile_args.size(); ++i) {

@@ -3,6 +3,7 @@
 #include "base/bulk_copy.hpp"
 #include "base/host_memory.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -25,7 +26,7 @@ struct Geometry {
 Geometry geometry(const runtime::DeviceState& s, BufferType type, uint64_t size, uint32_t page) {
   Geometry g;
   g.banks = type == BufferType::DRAM ? s.arch.dram_banks : s.arch.core_count();
-  g.alignment = type == BufferType::DRAM ? s.arch.dram_read_alignment : s.arch.l1_alignment;
+  g.alignment = type == BufferType::DRAM ? s.arch.dram_alignment() : s.arch.l1_alignment;
   g.stride = uint32_t(align_up(page, g.alignment));
   uint64_t pages = size / page;
   g.bytes_per_bank = ((pages + g.banks - 1) / g.banks) * g.stride;
@@ -135,12 +136,18 @@ std::shared_ptr<Buffer> Buffer::create(const std::shared_ptr<Device>& device, co
   }
   runtime::RangeAllocator& alloc = config.type == BufferType::DRAM ? *s.dram : *s.l1;
   const bool from_top = !config.bottom_up.value_or(config.type == BufferType::DRAM);
-  auto address = alloc.allocate(g.bytes_per_bank, g.alignment, from_top);
+  // As Metalium's bank managers: the range in each bank starts at the DRAM
+  // alignment and takes a whole number of its units, in L1 too (pages inside
+  // it keep the 16-byte L1 stride), so a DRAM page read into any L1 buffer
+  // lines up.
+  const uint64_t unit = s.arch.dram_alignment();
+  const uint64_t slot = align_up(std::max<uint64_t>(g.bytes_per_bank, unit), unit);
+  auto address = alloc.allocate(slot, unit, from_top);
   if (!address)
     throw OutOfMemoryError("Buffer::create: out of " + std::string(type_name(config.type)) +
-                           " memory: " + std::to_string(config.size_bytes) + " bytes need " +
-                           std::to_string(g.bytes_per_bank) + " bytes in each of " + std::to_string(g.banks) +
-                           " banks, but the largest free range is " + std::to_string(alloc.largest_free()) + " bytes");
+                           " memory: " + std::to_string(config.size_bytes) + " bytes need " + std::to_string(slot) +
+                           " bytes in each of " + std::to_string(g.banks) + " banks, but the largest free range is " +
+                           std::to_string(alloc.largest_free()) + " bytes");
   // A sharded buffer is registered as the range it reserves in every bank.
   const uint64_t registered =
       config.shard ? g.bytes_per_bank / g.stride * g.banks * config.page_size_bytes : config.size_bytes;

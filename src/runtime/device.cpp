@@ -110,7 +110,7 @@ Device::Device(const DeviceConfig& config) : state_(std::make_unique<runtime::De
   // open refused for any other reason leaves an existing file as it was.
   sim::TraceOptions trace = runtime::open_device_trace(config, arch);
   if (trace.file) sim::set_chip_trace(*s.chip, std::move(trace));
-  s.dram = std::make_unique<runtime::RangeAllocator>(runtime::kDramAllocationBase, arch.dram_bank_size_bytes);
+  s.dram = std::make_unique<runtime::RangeAllocator>(runtime::dram_allocation_base(arch), arch.dram_bank_size_bytes);
   s.l1 = std::make_unique<runtime::RangeAllocator>(sim::kL1UnreservedBase, arch.l1_size_bytes);
   s.generation = g_generation.fetch_add(1);
   queue_ = std::make_unique<CommandQueue>(*this);
@@ -151,7 +151,7 @@ CoreCoord Device::worker_core_from_logical_core(CoreCoord logical) const {
 
 uint32_t Device::l1_size() const { return state_->arch.l1_size_bytes; }
 uint32_t Device::l1_alignment() const { return state_->arch.l1_alignment; }
-uint32_t Device::dram_alignment() const { return state_->arch.dram_read_alignment; }
+uint32_t Device::dram_alignment() const { return state_->arch.dram_alignment(); }
 uint32_t Device::dram_banks() const { return state_->arch.dram_banks; }
 uint64_t Device::dram_bank_size() const { return state_->arch.dram_bank_size_bytes; }
 uint32_t Device::num_cb_indices() const { return state_->arch.num_cb_indices; }

@@ -17,9 +17,11 @@
 
 namespace tessel::runtime {
 
-// DRAM addresses start above zero so a forgotten address argument (0) is
-// never a valid buffer.
-inline constexpr uint64_t kDramAllocationBase = 0x10000;
+// DRAM buffers start above the slot Metalium reserves at address 0 of every
+// bank for its barrier word (one DRAM-aligned unit: 64 bytes on Blackhole, 32
+// on Wormhole), where Metalium's allocator starts; so a forgotten address
+// argument (0) is never a valid buffer either.
+inline uint64_t dram_allocation_base(const sim::ArchSpec& arch) { return arch.dram_alignment(); }
 inline constexpr uint32_t kMaxOpenDevices = 64;
 
 // The kernel instance of (device lane, core, RISC): each gets its own copy of

@@ -191,18 +191,27 @@ KernelSpec compute_spec(const ComputeConfig& c) {
   return s;
 }
 
-// A kernel inside a TT-Metalium checkout (ttnn's operation kernels) includes
-// its helper headers by paths from the checkout's root, its ttnn/ and its
-// ttnn/cpp/ folders, which TT-Metalium's build puts on the include path: so
-// does tessel, after the kernel's own directory and the kernel API.
+// A kernel inside a TT-Metalium checkout (ttnn's operation kernels, the
+// programming examples) includes helper headers by paths from the checkout's
+// root, its ttnn/ and its ttnn/cpp/ folders, which TT-Metalium's build puts on
+// the include path: so does tessel, after the kernel's own directory and the
+// kernel API, for that checkout and for $TT_METAL_HOME's.
 void add_checkout_include_dirs(KernelSpec& s) {
-  static constexpr std::string_view kMarker = "/ttnn/cpp/ttnn/";
-  const size_t at = s.source_path.rfind(kMarker);
-  if (at == std::string::npos) return;
-  const std::string root = s.source_path.substr(0, at);
-  for (std::string dir : {root, root + "/ttnn", root + "/ttnn/cpp"})
-    if (std::find(s.include_dirs.begin(), s.include_dirs.end(), dir) == s.include_dirs.end())
-      s.include_dirs.push_back(std::move(dir));
+  auto add_root = [&](const std::string& root) {
+    for (std::string dir : {root, root + "/ttnn", root + "/ttnn/cpp"})
+      if (std::find(s.include_dirs.begin(), s.include_dirs.end(), dir) == s.include_dirs.end())
+        s.include_dirs.push_back(std::move(dir));
+  };
+  for (std::string_view marker : {"/ttnn/cpp/ttnn/", "/tt_metal/programming_examples/"})
+    if (const size_t at = s.source_path.rfind(marker); at != std::string::npos) {
+      add_root(s.source_path.substr(0, at));
+      break;
+    }
+  if (const char* home = std::getenv("TT_METAL_HOME"); home && *home) {
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(home, ec);
+    if (!ec && fs::is_directory(root, ec)) add_root(root.string());
+  }
 }
 } // namespace
 

@@ -28,6 +28,12 @@ struct ArchSpec {
   uint32_t worker_noc_y0 = 1;
 
   uint32_t core_count() const { return grid_x * grid_y; }
+  // Metalium's DRAM_ALIGNMENT: the larger of the DRAM read and write
+  // alignments (64 bytes on Blackhole, 32 on Wormhole). Its allocator starts
+  // and sizes every buffer's range in a bank, L1 ones too, at this alignment.
+  uint32_t dram_alignment() const {
+    return dram_read_alignment > dram_write_alignment ? dram_read_alignment : dram_write_alignment;
+  }
 };
 
 // "blackhole" (default) or "wormhole_b0"; throws ValidationError otherwise.

@@ -12,6 +12,7 @@ namespace tessel::sim {
 namespace {
 
 constexpr uint64_t kSemaphoreEnd = kL1SemaphoreBase + TESSEL_MAX_SEMAPHORES * kL1SemaphoreStride;
+static_assert(kSemaphoreEnd == kL1ZerosBase);
 
 std::string span(uint64_t lo, uint64_t hi) { return hex(lo) + ".." + hex(hi); }
 
@@ -37,7 +38,8 @@ std::vector<Region> l1_regions(const Chip& chip, const Core& c) {
     return &out.back();
   };
   region(0, kL1SemaphoreBase, "the reserved base (mailboxes, runtime arguments)");
-  region(kSemaphoreEnd, kL1UnreservedBase, "the reserved base");
+  region(kL1ZerosBase, kL1ZerosEnd, "the zeros region (MEM_ZEROS_BASE)");
+  region(kL1ZerosEnd, kL1UnreservedBase, "the reserved base");
   if (live_program(chip, c)) {
     for (uint32_t id = 0; id < TESSEL_MAX_SEMAPHORES; ++id)
       if (c.semaphore_mask >> id & 1)
@@ -134,7 +136,8 @@ bool find_l1(const Chip& chip, const Core& c, uint64_t lo, uint64_t hi, MemoryCh
     return lo >= r_lo && hi <= r_hi;
   };
   if (hi <= kL1SemaphoreBase) return region(0, kL1SemaphoreBase);
-  if (lo >= kSemaphoreEnd && hi <= kL1UnreservedBase) return region(kSemaphoreEnd, kL1UnreservedBase);
+  if (lo >= kL1ZerosBase && hi <= kL1ZerosEnd) return region(kL1ZerosBase, kL1ZerosEnd);
+  if (lo >= kL1ZerosEnd && hi <= kL1UnreservedBase) return region(kL1ZerosEnd, kL1UnreservedBase);
   const bool live = live_program(chip, c);
   if (lo >= kL1SemaphoreBase && lo < kSemaphoreEnd) {
     const uint32_t id = uint32_t(lo - kL1SemaphoreBase) / kL1SemaphoreStride;
@@ -201,6 +204,15 @@ void check_l1_slow(Fiber* f, MemoryCheckCache::Set& set, const Core& target, uin
   }
   std::string m = report(core_name(target), l1_regions(chip, target), lo, hi, end, call, chip.memory_map(),
                          MemoryKind::L1, target.index);
+  f->core->chip->fail(f, std::move(m), file, line);
+}
+
+void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, const char* call, const char* file,
+                      uint32_t line) {
+  std::string m = std::string(call) + ": the transfer's destination, " + std::to_string(hi - lo) + " bytes at " +
+                  span(lo, hi) + " of " + core_name(target) + ", overlaps the zeros region (MEM_ZEROS_BASE, " +
+                  span(kL1ZerosBase, kL1ZerosEnd) +
+                  "), which is read-only: kernels read it to clear memory (write into a CB or buffer instead)";
   f->core->chip->fail(f, std::move(m), file, line);
 }
 

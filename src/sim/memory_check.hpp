@@ -3,8 +3,8 @@
 //
 // The map of live allocations:
 //  - DRAM: the live DRAM buffers (memory_map.hpp), per bank;
-//  - L1 of a core: the reserved base (mailboxes, runtime arguments; always
-//    live), the semaphores and CBs of the program being run on that core
+//  - L1 of a core: the reserved base (mailboxes, runtime arguments, the
+//    zeros region; always live), the semaphores and CBs of the program being run on that core
 //    (live while Core::configuration == Chip::configuration()), and the live
 //    L1 buffers' pages on that core.
 // A transfer that touches bytes of no live allocation (a gap, a freed buffer,
@@ -12,7 +12,8 @@
 // another is a KernelError naming the call, the range, the memory and every
 // allocation it touched; except a write that lies wholly in free L1 (above
 // the reserved base, no live or freed allocation there), which silicon makes
-// without disturbing anything: a warning. This catches a program re-enqueued after its buffers
+// without disturbing anything: a warning. The zeros region (MEM_ZEROS_BASE)
+// is read-only: a write into it is an error. This catches a program re-enqueued after its buffers
 // were freed, one device's addresses used on another, and reads or writes
 // that overrun a CB or a buffer.
 //
@@ -24,6 +25,7 @@
 #include <cstdint>
 
 #include "sim/chip.hpp"
+#include "sim/l1_layout.hpp"
 #include "sim/memory_map.hpp"
 
 namespace tessel::sim {
@@ -36,6 +38,9 @@ void check_l1_slow(Fiber* f, MemoryCheckCache::Set& set, const Core& target, uin
                    const char* call, const char* file, uint32_t line);
 void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, uint32_t bank, uint64_t lo, uint64_t hi, TransferEnd end,
                      const char* call, const char* file, uint32_t line);
+// Stops the fiber: a transfer's destination overlaps the zeros region.
+[[noreturn]] void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, const char* call,
+                                   const char* file, uint32_t line);
 
 inline bool cached_l1(const MemoryCheckCache::Entry& e, uint64_t generation, uint64_t configuration, const Core& c,
                       uint64_t lo, uint64_t hi) {
@@ -53,6 +58,8 @@ inline void check_l1(Fiber* f, const Core& target, uint64_t l1_offset, uint32_t 
                      const char* call, const char* file, uint32_t line) {
   const Chip& chip = *target.chip;
   if (!chip.check_memory()) return;
+  if (end == TransferEnd::Destination && l1_offset < kL1ZerosEnd && l1_offset + size > kL1ZerosBase) [[unlikely]]
+    fail_zeros_write(f, target, l1_offset, l1_offset + size, call, file, line);
   MemoryCheckCache::Set& set = local ? f->mem_cache.l1_local : f->mem_cache.l1_remote;
   const uint64_t generation = chip.memory_map().generation(), configuration = chip.configuration();
   for (const MemoryCheckCache::Entry& e : set.ways)

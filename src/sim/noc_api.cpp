@@ -13,6 +13,7 @@
 
 #include "sim/kernel_api_support.hpp"
 #include "sim/memory_check.hpp"
+#include "sim/silicon_tiles.hpp"
 
 namespace tessel::sim {
 
@@ -33,11 +34,15 @@ inline NocCoord decode(uint64_t a) {
 }
 
 struct Endpoint {
-  uint8_t* host = nullptr;
-  Core* core = nullptr; // null for DRAM
+  uint8_t* host = nullptr; // null for memory tessel does not model (a write there is dropped)
+  Core* core = nullptr;    // null for DRAM
   uint64_t offset = 0;
   uint32_t alignment = 16;
 };
+
+// What a read of memory tessel does not model returns: zeros (an Ethernet
+// core's L1 is the largest such memory, 512 KiB on Blackhole). Never written.
+uint8_t g_unmodelled_zeros[512 * 1024];
 
 std::string coord_text(const NocCoord& n) { return "NoC (" + std::to_string(n.x) + "," + std::to_string(n.y) + ")"; }
 
@@ -65,15 +70,52 @@ std::string worker_span(Chip& chip) {
          std::to_string(chip.core(chip.core_count() - 1).noc_y);
 }
 
+// Fixed coordinates differ between chips (NoC (1,0) was a DRAM bank on
+// Grayskull): the way to DRAM that works everywhere.
+constexpr const char* kDramHint =
+    "; DRAM banks are reached through the bank tables (get_noc_addr_from_bank_id, InterleavedAddrGen, "
+    "TensorAccessor), not fixed coordinates";
+
 [[noreturn]] TESSEL_COLD void no_target_error(tessel_kernel_ctx* k, const char* call, uint64_t noc_addr,
-                                              const char* file, uint32_t line) {
+                                              const SiliconTile& tile, const char* file, uint32_t line) {
   Chip& chip = *core_of(k).chip;
   NocCoord n = decode(noc_addr);
   // One statement of its own: the frames of a failing fiber are abandoned, so
   // a temporary still alive in fail()'s call would leak.
   std::string m = std::string(call) + ": no core or DRAM bank at " + coord_text(n) + " (address " + hex(noc_addr) +
-                  "); " + worker_span(chip) + "; use worker_core_from_logical_core on the host";
+                  "); on " + chip.arch().name + " silicon " + coord_text(n) + " is " +
+                  silicon_tile_text(chip.arch(), tile) + "; " + worker_span(chip) +
+                  "; use worker_core_from_logical_core on the host" + kDramHint;
   fail(k, std::move(m), file, line);
+}
+
+// A transfer to an Ethernet core's L1 (silicon's (1,0) on Wormhole): silicon
+// moves the bytes, tessel does not model that memory. A read returns zeros,
+// a write is dropped; a warning says so (an error under TESSEL_STRICT=1).
+TESSEL_COLD Endpoint ethernet_endpoint(tessel_kernel_ctx* k, const char* call, const NocCoord& n, uint32_t size,
+                                       bool is_read, const SiliconTile& tile, const char* file, uint32_t line) {
+  Chip& chip = *core_of(k).chip;
+  if (n.local + size > tile.l1_bytes) {
+    std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at " + hex(n.local) + " of " +
+                    coord_text(n) + ", an Ethernet core on " + chip.arch().name + ", run past the end of its L1 (" +
+                    std::to_string(tile.l1_bytes) + " bytes)";
+    fail(k, std::move(m), file, line);
+  }
+  // Built before warn(), which under TESSEL_STRICT=1 ends the fiber without unwinding.
+  std::string m = std::string(call) + ": " + coord_text(n) + " is an Ethernet core on " + chip.arch().name +
+                  ", whose L1 (" + std::to_string(tile.l1_bytes) + " bytes) tessel does not model: " +
+                  (is_read ? "this read returns " + std::to_string(size) +
+                                 " zero bytes, where silicon returns what that core's L1 holds at " + hex(n.local)
+                           : "this write of " + std::to_string(size) +
+                                 " bytes is dropped, where silicon writes them into that core's L1 at " + hex(n.local) +
+                                 " (memory its firmware may use)") +
+                  kDramHint;
+  chip.warn(fiber_of(k), std::move(m), file, line);
+  Endpoint e;
+  e.host = is_read ? g_unmodelled_zeros : nullptr;
+  e.offset = n.local;
+  e.alignment = k->l1_alignment; // an Ethernet core's L1 takes the L1 alignment
+  return e;
 }
 
 [[noreturn]] TESSEL_COLD void not_l1_error(tessel_kernel_ctx* k, const char* call, uint64_t addr, const char* file,
@@ -147,7 +189,9 @@ inline Endpoint resolve(tessel_kernel_ctx* k, const char* call, uint64_t noc_add
     e.alignment = is_read ? k->dram_read_alignment : k->dram_write_alignment;
     return e;
   }
-  no_target_error(k, call, noc_addr, file, line);
+  const SiliconTile tile = silicon_tile_at(chip.arch(), n.x, n.y);
+  if (tile.kind == SiliconTile::Kind::Ethernet) return ethernet_endpoint(k, call, n, size, is_read, tile, file, line);
+  no_target_error(k, call, noc_addr, tile, file, line);
 }
 
 [[noreturn]] TESSEL_COLD void local_bounds_error(tessel_kernel_ctx* k, const char* call, const char* what, uint32_t off,
@@ -178,22 +222,32 @@ inline void check_size(tessel_kernel_ctx* k, const char* call, uint32_t size, co
   if (__builtin_expect(size == 0, 0)) zero_length_error(k, call, file, line);
 }
 
+// Silicon's rule, as Metalium's watcher checks it (DebugSanitizeNocAlignment):
+// the remote and local addresses of a transfer agree modulo the alignment of
+// the remote memory for its direction (NOC_L1_READ/WRITE_ALIGNMENT_BYTES: 16;
+// NOC_DRAM_READ_ALIGNMENT_BYTES: 64 on Blackhole, 32 on Wormhole;
+// NOC_DRAM_WRITE_ALIGNMENT_BYTES: 16). Otherwise the NoC moves the bytes to
+// the wrong offset within its word: an error.
 [[noreturn]] TESSEL_COLD void alignment_error(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local,
-                                              uint32_t alignment, bool remote_is_dram, const char* file,
+                                              uint32_t alignment, bool remote_is_dram, bool is_read, const char* file,
                                               uint32_t line) {
-  fail(k,
-       std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
-           hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + std::to_string(alignment) +
-           " (this architecture moves " + (remote_is_dram ? "DRAM" : "L1") + " data in " + std::to_string(alignment) +
-           "-byte units; align both addresses to " + std::to_string(alignment) + ")",
-       file, line);
+  const std::string memory = remote_is_dram ? "DRAM" : "L1";
+  const std::string direction = is_read ? "read" : "write";
+  const std::string a = std::to_string(alignment);
+  std::string m =
+      std::string(call) + ": misaligned transfer: " + (remote_is_dram ? "DRAM" : "remote L1") + " address " +
+      hex(remote) + " and local L1 address " + hex(local) + " differ modulo " + a +
+      (remote_is_dram ? " (a " : " (an ") + memory + " " + direction + " on " + core_of(k).chip->arch().name +
+      " needs both addresses to agree modulo " + a + ", Metalium's NOC_" + memory + "_" + (is_read ? "READ" : "WRITE") +
+      "_ALIGNMENT_BYTES: silicon would move the bytes to the wrong offset; " + "align both addresses to " + a + ")";
+  fail(k, std::move(m), file, line);
 }
 
 inline void check_alignment(tessel_kernel_ctx* k, const char* call, uint64_t remote, uint32_t local, uint32_t alignment,
-                            bool remote_is_dram, const char* file, uint32_t line) {
+                            bool remote_is_dram, bool is_read, const char* file, uint32_t line) {
   // Alignments are powers of two.
   if (__builtin_expect(((remote ^ local) & (alignment - 1)) != 0, 0))
-    alignment_error(k, call, remote, local, alignment, remote_is_dram, file, line);
+    alignment_error(k, call, remote, local, alignment, remote_is_dram, is_read, file, line);
 }
 
 // A write that changed what another RISC can read is progress; one that
@@ -264,7 +318,8 @@ void api_noc_read(tessel_kernel_ctx* k, uint64_t src, uint32_t dst_l1, uint32_t 
   check_size(k, call, size, file, line);
   Endpoint s = resolve(k, call, src, size, true, file, line);
   uint32_t d = local_l1(k, call, "destination", dst_l1, size, file, line);
-  check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr, file, line);
+  check_alignment(k, call, s.offset, d, s.alignment, s.core == nullptr && s.host != g_unmodelled_zeros, true, file,
+                  line);
   Core& me = core_of(k);
   fiber_of(k)->reads.add(d, d + size, file, line);
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
@@ -280,8 +335,9 @@ void api_noc_write(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t dst, uint32_t
   check_size(k, call, size, file, line);
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
   Endpoint d = resolve(k, call, dst, size, false, file, line);
-  check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr, file, line);
+  check_alignment(k, call, d.offset, s, d.alignment, d.core == nullptr && d.host != nullptr, false, file, line);
   fiber_of(k)->writes.add(s, s + size, file, line);
+  if (__builtin_expect(d.host == nullptr, 0)) return; // memory tessel does not model
   if (CheckedNoc* c = checked(k); __builtin_expect(c != nullptr, 0))
     return c->issue(*fiber_of(k), {d.host, core_of(k).l1 + s, d.core, size, s, s + size, false, call, file, line});
   write_bytes(d.host, core_of(k).l1 + s, size);
@@ -363,7 +419,7 @@ void api_noc_write_multicast(tessel_kernel_ctx* k, uint32_t src_l1, uint64_t mca
   uint32_t s = local_l1(k, call, "source", src_l1, size, file, line);
   const uint8_t* src = core_of(k).l1 + s;
   uint32_t dst_off = l1_offset(k, call, mcast & TESSEL_NOC_LOCAL_MASK, file, line);
-  check_alignment(k, call, dst_off, s, k->l1_alignment, false, file, line);
+  check_alignment(k, call, dst_off, s, k->l1_alignment, false, false, file, line);
   CheckedNoc* c = checked(k);
   for_each_mcast_dest(k, call, mcast, num_dests, loopback, size, file, line, [&](Core& dst, uint32_t off) {
     if (__builtin_expect(c != nullptr, 0))
@@ -379,6 +435,7 @@ void api_noc_inline_write(tessel_kernel_ctx* k, uint64_t dst, uint32_t value, ui
   const char* call = "noc_inline_dw_write";
   Endpoint d = resolve(k, call, dst, 4, false, file, line, "inline writes");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  if (__builtin_expect(d.host == nullptr, 0)) return; // memory tessel does not model
   land_writes_first(k);
   // Only the enabled bytes are written (one store when all are: a RISC may be polling the word).
   uint32_t mask = 0;
@@ -452,6 +509,7 @@ void api_sem_inc(tessel_kernel_ctx* k, uint64_t dst, uint32_t incr, uint32_t, co
   const char* call = "noc_semaphore_inc";
   Endpoint d = resolve(k, call, dst, 4, false, file, line, "atomic increments");
   if (d.offset % 4) fail(k, std::string(call) + ": address " + hex(d.offset) + " is not 4-byte aligned", file, line);
+  if (__builtin_expect(d.host == nullptr, 0)) return; // memory tessel does not model
   land_writes_first(k);
   note_write(k, incr != 0, call, file, line);
   __atomic_fetch_add(reinterpret_cast<uint32_t*>(d.host), incr, __ATOMIC_RELEASE);

@@ -242,6 +242,71 @@ TEST_F(DeviceObjectsTest, AStatefulWriteNeedsItsStateOnTheSameNocObject) {
                                   "object, silicon in the NoC's command buffer)");
 }
 
+// Fills CB 0's page with 0xFFFFFFFF words, zeroes `zero_bytes` of it from
+// byte `offset` with Noc::async_write_zeros, and writes the page to page 0
+// of the tensor; then zeroes page 1 of the tensor from a zeroed CB entry.
+constexpr const char* kZeros = R"(#include "api/dataflow/noc.h"
+#include "api/dataflow/dataflow_buffer.h"
+#include "api/core_local_mem.h"
+#include "api/tensor/noc_traits.h"
+
+void kernel_main() {
+  const uint32_t dst = get_arg_val<uint32_t>(0), offset = get_arg_val<uint32_t>(1), zero_bytes = get_arg_val<uint32_t>(2);
+  constexpr auto dst_args = TensorAccessorArgs<0>();
+  Noc noc;
+  DataflowBuffer cb(0);
+  const uint32_t page_bytes = cb.get_entry_size();
+  const auto tensor = TensorAccessor(dst_args, dst, page_bytes);
+  cb.reserve_back(1);
+  CoreLocalMem<uint32_t> words(cb.get_write_ptr());
+  for (uint32_t i = 0; i < page_bytes / 4; ++i) words[i] = 0xFFFFFFFFu;
+  noc.async_write_zeros(cb, zero_bytes, {.offset_bytes = offset}); // @zeros
+  noc.write_zeros_l1_barrier();
+  noc.async_write(cb, tensor, page_bytes, {}, {.page_id = 0});
+  noc.async_write_barrier();
+  noc.async_write_zeros(cb, page_bytes);
+  noc.write_zeros_l1_barrier();
+  noc.async_write_zeros(tensor, page_bytes, {.page_id = 1}, cb);
+  noc.write_zeros_dram_barrier();
+  cb.push_back(1);
+}
+)";
+
+TEST(DeviceObjectsZerosTest, AsyncWriteZerosZeroesACircularBufferAndATensorPage) {
+  auto device = open_device();
+  constexpr uint32_t kBytes = 1024;
+  auto out = Buffer::create(device, {2 * kBytes, kBytes, BufferType::DRAM});
+  std::vector<uint32_t> ones(2 * kBytes / 4, 0x12345678u);
+  out->write(ones.data(), 2 * kBytes);
+  auto run = [&](uint32_t offset, uint32_t zero_bytes) {
+    Program p;
+    CircularBufferConfig cb(2 * kBytes, {{0, DataFormat::UInt32}});
+    cb.set_page_size(0, kBytes);
+    p.add_circular_buffer(CoreCoord{0, 0}, cb);
+    std::vector<uint32_t> cta;
+    TensorAccessorArgs(*out).append_to(cta);
+    const KernelHandle k = p.add_kernel_from_source(
+        kZeros, "zeros.cpp", CoreCoord{0, 0},
+        DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, cta});
+    p.set_runtime_args(k, CoreCoord{0, 0}, {out->address(), offset, zero_bytes});
+    return p;
+  };
+  Program good = run(256, 512);
+  device->command_queue().enqueue_program(good);
+  std::vector<uint32_t> got(2 * kBytes / 4);
+  out->read(got.data(), 2 * kBytes);
+  for (uint32_t i = 0; i < got.size(); ++i) {
+    const bool zeroed = (i >= 64 && i < 192) || i >= kBytes / 4;
+    ASSERT_EQ(got[i], zeroed ? 0u : 0xFFFFFFFFu) << "word " << i;
+  }
+  Program past = run(1536, 1024); // from byte 1536 of the 2048-byte CB: 512 bytes past its end
+  EXPECT_EQ(error_of<KernelError>(device->command_queue(), past),
+            "zeros.cpp:" + std::to_string(marker_line(kZeros, "zeros")) +
+                ": core (0,0) BRISC: Noc::async_write_zeros: 1024 bytes at 1536 bytes past CB 0's write pointer run "
+                "512 bytes past the CB's end (silicon zeroes the memory after it); expected at most 512 bytes there");
+  expect_device_works(device);
+}
+
 TEST(DeviceObjectsMulticastTest, ASemaphoreHandshakeAndAMulticastReachEveryReceiver) {
   for (const std::string& policy : policies()) {
     SCOPED_TRACE(policy);

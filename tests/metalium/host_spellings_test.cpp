@@ -13,8 +13,10 @@
 
 #include "tt-metalium/allocator.hpp"
 #include "tt-metalium/host_api.hpp"
+#include "tt-metalium/mesh_config.hpp"
 #include "tt-metalium/system_mesh.hpp"
 #include "tt-metalium/tt_align.hpp"
+#include "tt-metalium/util.hpp"
 #include "tt-metalium/work_split.hpp"
 #include "umd/device/types/xy_pair.hpp"
 
@@ -119,6 +121,19 @@ TEST(HostSpellingsTest, NumCoresToCoreRangeSetLaysCoresOutAsMetaliumDoes) {
   }
   EXPECT_EQ(grid_to_cores(5, 2, 3), (std::vector<CoreCoord>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}}));
   EXPECT_EQ(grid_to_cores(3, 2, 3, true), (std::vector<CoreCoord>{{0, 0}, {1, 0}, {0, 1}}));
+}
+
+// util.hpp's detail helpers (matmul examples include it) and mesh_config.hpp's MeshDeviceConfig.
+TEST(HostSpellingsTest, UtilAndMeshConfigHeadersGiveTheirHelpers) {
+  using namespace tt::tt_metal;
+  EXPECT_EQ(detail::SizeBytesPerBank(10 * 2048, 2048, 4, 64), 3u * 2048);
+  EXPECT_EQ(detail::SizeBytesPerBank(6 * 100, 100, 4, 64), 2u * 128);
+  EXPECT_EQ(detail::TileSize(tt::DataFormat::Float16_b), 2048u);
+  EXPECT_EQ(detail::GetPreferredNOCForDRAMRead(tt::ARCH::BLACKHOLE), NOC::NOC_0);
+  EXPECT_EQ(detail::GetPreferredNOCForDRAMWrite(tt::ARCH::WORMHOLE_B0), NOC::NOC_1);
+  EXPECT_THROW(detail::SizeBytesPerBank(100, 64, 4, 64), std::exception);
+  const distributed::MeshDeviceConfig config(distributed::MeshShape(1, 2));
+  EXPECT_EQ(config.shape, distributed::MeshShape(1, 2));
 }
 
 } // namespace

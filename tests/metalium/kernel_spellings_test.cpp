@@ -91,6 +91,40 @@ TEST(KernelSpellingsTest, HeadersMetaliumExamplesIncludeInKernelsCompile) {
   EXPECT_EQ(rec.at(1), 1024u + 256u + 1088u);
 }
 
+// ckernel.h from a data-movement kernel, as ttnn's data-movement helpers
+// include it for ckernel::load_blocking (the SFPI layer stays compute-only);
+// with the host's tt-metalium/buffer_types.hpp enums and api/debug/assert.h,
+// which ttnn's kernels include too.
+constexpr const char* kLoadBlocking = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/debug/assert.h"
+#include "ckernel.h"
+#include "tt-metalium/buffer_types.hpp"
+
+void kernel_main() {
+  static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::BLOCK_SHARDED) == 4);
+  // The address generator with Metalium's tile_hw argument, as ccl's sharding helpers name it.
+  const InterleavedAddrGenFast<true, 1024> tiles = {.bank_base_address = 0, .page_size = 2048,
+                                                    .data_format = DataFormat::Float16_b};
+  static_assert(sizeof(tiles) > 0);
+  ASSERT(get_arg_val<uint32_t>(0) != 0xFFFFFFFFu);
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  volatile uint32_t word = 0x5A5Au;
+  volatile uint16_t half = 0x1234u;
+  noc_inline_dw_write(get_noc_addr(x, y, at), ckernel::load_blocking(&word) + ckernel::load_blocking(&half));
+}
+)";
+
+TEST(KernelSpellingsTest, DataMovementKernelsIncludeCkernelForLoadBlocking) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  KernelHandle k = p.add_kernel_from_source(kLoadBlocking, "load_blocking.cpp", CoreCoord{0, 0},
+                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 0x5A5Au + 0x1234u);
+}
+
 // get_tile_size(cb) in a constant expression, as Metalium kernels write it.
 constexpr const char* kConstantTileSize = R"(#include <cstdint>
 void kernel_main() {

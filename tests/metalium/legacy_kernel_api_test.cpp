@@ -25,8 +25,11 @@ CircularBufferConfig cb_config(uint8_t index, DataFormat format, uint32_t pages)
 }
 
 // FORCE_INLINE, ALWI and std:: names with no #include of their own, as
-// kernels written against Metalium's dataflow_api.h use them.
+// kernels written against Metalium's dataflow_api.h use them; KERNEL_BUILD.
 constexpr const char* kAttributes = R"(#include "api/dataflow/dataflow_api.h"
+#if !defined(KERNEL_BUILD) || defined(FW_BUILD)
+#error "a kernel is built with KERNEL_BUILD"
+#endif
 FORCE_INLINE uint32_t twice(uint32_t v) { return 2 * v; }
 ALWI uint32_t thrice(uint32_t v) { return 3 * v; }
 void kernel_main() {
@@ -219,6 +222,7 @@ TEST(LegacyKernelApiTest, MetaliumHelperHeadersCompile) {
 // invalidate_l1_cache, brace lists, TensorAccessor::DSpec and
 // get_aligned_page_size, the kernel-side tt-metalium/buffer_types.hpp.
 constexpr const char* kDataMovementHelpers = R"(#include "api/dataflow/dataflow_api.h"
+#include "compile_time_args.h"
 #include "tt-metalium/buffer_types.hpp"
 static_assert(uint32_t(tt::tt_metal::TensorMemoryLayout::WIDTH_SHARDED) == 3);
 void kernel_main() {
@@ -251,6 +255,10 @@ void kernel_main() {
                                   0x200 + bank_to_l1_offset[1]);
   noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(dram == get_noc_addr_from_bank_id<true>(bank, 0x100)) +
                                                        2 * uint32_t(l1 == get_noc_addr_from_bank_id<false>(1, 0x200)));
+  // Worker (1, 1)'s NoC coordinates from the virtual origin; the addrgen's tile_hw.
+  const InterleavedAddrGenFast<true, 1024> gen = {0, 2048, DataFormat::Float16_b};
+  noc_inline_dw_write(get_noc_addr(x, y, at + 16),
+                      (1 + VIRTUAL_TENSIX_START_X) * 100 + (1 + VIRTUAL_TENSIX_START_Y) + gen.get_page_size());
 }
 )";
 
@@ -267,6 +275,8 @@ TEST(LegacyKernelApiTest, DataMovementHelpersOfTtnnKernels) {
   EXPECT_EQ(rec.at(1), 6u);
   EXPECT_EQ(rec.at(2), 128u) << "a 100-byte DRAM page is laid out at the 64-byte DRAM alignment";
   EXPECT_EQ(rec.at(3), 3u) << "the bank tables address the banks";
+  const CoreCoord worker = device->worker_core_from_logical_core({1, 1});
+  EXPECT_EQ(rec.at(4), worker.x * 100 + worker.y + 2048u);
 
   p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 99});
   const std::string error = error_of<Error>(device->command_queue(), p);
@@ -344,6 +354,7 @@ TEST(LegacyKernelApiTest, TensorAccessorIteratesPagesAndShards) {
 constexpr const char* kReadState = R"(#include "api/dataflow/dataflow_api.h"
 #include "api/alignment.h"
 #include "api/numeric/float32.h"
+#include "api/numeric/int32.h"
 #include "noc/noc_parameters.h"
 void kernel_main() {
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
@@ -370,7 +381,9 @@ void kernel_main() {
                                                       4 * uint32_t(float32_greater(0xBF800000, 0xC0000000)) +
                                                       8 * uint32_t(float32_greater(0x00000000, 0x80000000)) +
                                                       16 * uint32_t(float32_greater(NAN_FLOAT32, 0xC0000000)) +
-                                                      32 * uint32_t(float32_greater(0x3F800000, 0xBF800000)));
+                                                      32 * uint32_t(float32_greater(0x3F800000, 0xBF800000)) +
+                                                      64 * uint32_t(int32_greater(-1, -2)) +
+                                                      128 * uint32_t(int32_greater(NEG_INF_INT32, POS_INF_INT32)));
 }
 )";
 
@@ -389,7 +402,7 @@ TEST(LegacyKernelApiTest, ReadStateFreeFunctionsAndTransactionIds) {
   device->command_queue().enqueue_program(p);
   EXPECT_EQ(rec.at(0), 32u * 100 + 47u) << "words 32..47 of the DRAM page, through both states";
   EXPECT_EQ(rec.at(1), 144u * 1000 + 128u);
-  EXPECT_EQ(rec.at(2), 1u + 4u + 32u) << "-1 > -2 and 1 > -1; +0 > -0 and NaN > -2 are false";
+  EXPECT_EQ(rec.at(2), 1u + 4u + 32u + 64u) << "-1 > -2 and 1 > -1; +0 > -0 and NaN > -2 are false";
 
   p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), dram->address(), 1});
   const std::string error = error_of<Error>(device->command_queue(), p);
@@ -398,6 +411,124 @@ TEST(LegacyKernelApiTest, ReadStateFreeFunctionsAndTransactionIds) {
   EXPECT_NE(error.find("noc_async_read_one_packet_with_state: NoC 0's read state was never set in this kernel run "
                        "(expected noc_async_read_one_packet_set_state or noc_async_read_tile_dram_sharded_set_state "
                        "on NoC 0 first)"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
+// The zeros region: MEM_ZEROS_BASE reads zero, Noc::async_write_zeros
+// clears from it, and writing into it is an error.
+constexpr const char* kZeros = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/dataflow/circular_buffer.h"
+#include "api/dataflow/noc.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  cb_reserve_back(0, 1);
+  const uint32_t page = get_write_ptr(0);
+  volatile uint32_t* words = reinterpret_cast<volatile uint32_t*>(uintptr_t(page));
+  for (uint32_t i = 0; i < 512; ++i)
+    words[i] = 0xFFFFFFFFu;
+  // Bytes 0..1023 by reads of the zeros region, as Metalium's helpers clear a tile.
+  const uint64_t zeros = get_noc_addr(MEM_ZEROS_BASE);
+  noc_async_read_one_packet_set_state(zeros, MEM_ZEROS_SIZE);
+  for (uint32_t offset = 0; offset < 1024; offset += MEM_ZEROS_SIZE)
+    noc_async_read_one_packet_with_state(zeros, page + offset);
+  noc_async_read_barrier();
+  // Bytes 1024..2023 by async_write_zeros.
+  Noc noc;
+  CircularBuffer cb(0);
+  noc.async_write_zeros(cb, 1000, {.offset_bytes = 1024});
+  noc.write_zeros_l1_barrier();
+  uint32_t zero_words = 0;
+  for (uint32_t i = 0; i < 512; ++i)
+    zero_words += words[i] == 0;
+  noc_inline_dw_write(get_noc_addr(x, y, at), zero_words * 10 + uint32_t(words[511] == 0xFFFFFFFFu));
+  if (get_arg_val<uint32_t>(3)) noc_async_write(page, get_noc_addr(MEM_ZEROS_BASE + 16), 16); // @write_zeros
+  noc_async_write_barrier();
+}
+)";
+
+TEST(LegacyKernelApiTest, TheZerosRegionReadsZeroAndIsReadOnly) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 1));
+  KernelHandle k = p.add_kernel_from_source(kZeros, "zeros.cpp", CoreCoord{0, 0}, reader());
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 506u * 10 + 1u) << "256 words by reads, 250 by async_write_zeros; the last 6 untouched";
+
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address(), 1});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("zeros.cpp:" + std::to_string(marker_line(kZeros, "write_zeros"))), std::string::npos) << error;
+  EXPECT_NE(error.find("noc_async_write: the transfer's destination, 16 bytes at 0x2610..0x2620 of the L1 of core "
+                       "(0,0), overlaps the zeros region (MEM_ZEROS_BASE, 0x2600..0x2800), which is read-only: kernels "
+                       "read it to clear memory (write into a CB or buffer instead)"),
+            std::string::npos)
+      << error;
+  expect_device_works(device);
+}
+
+// Accessors of several tensors: the args tuple, the accessor tuple and the
+// type-erased wrappers indexed at run time (as Metalium's concat reader).
+constexpr const char* kAccessorTuples = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/dataflow/noc.h"
+#include "api/core_local_mem.h"
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  constexpr auto args = make_tensor_accessor_args_tuple<2, 0>();
+  auto accessors = make_tensor_accessor_tuple(args, 3);
+  auto any = make_abstract_tensor_accessor_wrappers(accessors);
+  cb_reserve_back(0, 1);
+  const uint32_t l1 = get_write_ptr(0);
+  Noc noc;
+  for (uint32_t i = 0; i < 2; ++i) {
+    noc.async_read(any[i], CoreLocalMem<uint32_t>(l1 + 64 * i), 64, {.page_id = 1, .offset_bytes = 0}, {});
+    noc_async_read(any[i].get_noc_addr(0), l1 + 128 + 64 * i, 64);
+  }
+  noc.async_read_barrier();
+  const volatile uint32_t* w = reinterpret_cast<const volatile uint32_t*>(uintptr_t(l1));
+  noc_inline_dw_write(get_noc_addr(x, y, at), w[0] * 1000 + w[16]);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), w[33] * 1000 + w[49]);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), any[1].get_page_size());
+  AbstractTensorAccessorWrapper empty;
+  if (get_arg_val<uint32_t>(5)) (void)empty.get_noc_addr(0); // @empty
+}
+)";
+
+TEST(LegacyKernelApiTest, AccessorTuplesAndWrappers) {
+  auto device = open_device();
+  Recorder rec(device);
+  std::vector<std::shared_ptr<Buffer>> dram;
+  std::vector<uint32_t> cta;
+  for (uint32_t t = 0; t < 2; ++t) {
+    dram.push_back(Buffer::create(device, {2 * 2048, 2048, BufferType::DRAM}));
+    std::vector<uint32_t> words(1024);
+    for (uint32_t i = 0; i < words.size(); ++i)
+      words[i] = (t + 1) * 100 + i % 512 + (i / 512) * 7;
+    dram.back()->write(words.data(), 2 * 2048);
+    TensorAccessorArgs(*dram.back()).append_to(cta);
+  }
+  Program p;
+  p.add_circular_buffer(CoreCoord{0, 0}, cb_config(0, DataFormat::Float16_b, 1));
+  DataMovementConfig c = reader();
+  c.compile_args = cta;
+  KernelHandle k = p.add_kernel_from_source(kAccessorTuples, "accessor_tuples.cpp", CoreCoord{0, 0}, c);
+  p.set_runtime_args(k, CoreCoord{0, 0},
+                     {rec.noc.x, rec.noc.y, rec.buffer->address(), dram[0]->address(), dram[1]->address(), 0});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 107u * 1000 + 207u) << "page 1's first word of tensor 0, then of tensor 1";
+  EXPECT_EQ(rec.at(1), 101u * 1000 + 201u) << "page 0, word 1 of each, through get_noc_addr";
+  EXPECT_EQ(rec.at(2), 2048u);
+
+  p.set_runtime_args(k, CoreCoord{0, 0},
+                     {rec.noc.x, rec.noc.y, rec.buffer->address(), dram[0]->address(), dram[1]->address(), 1});
+  const std::string error = error_of<Error>(device->command_queue(), p);
+  EXPECT_NE(error.find("accessor_tuples.cpp:" + std::to_string(marker_line(kAccessorTuples, "empty"))),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("AbstractTensorAccessorWrapper::get_noc_addr on a default-constructed wrapper (expected one "
+                       "made from an accessor, as make_abstract_tensor_accessor_wrappers makes them)"),
             std::string::npos)
       << error;
   expect_device_works(device);

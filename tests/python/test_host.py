@@ -227,3 +227,44 @@ def test_core_and_range_pairs_mix():
     assert tessel.CoreRangeSet(((2, 2), r)).ranges == (tessel.CoreRange((2, 2)), r)
     assert tessel.CoreRangeSet([r, ((2, 2), (3, 3))]).num_cores() == 8
     assert tessel.CoreRangeSet([tessel.CoreCoord(0, 0), r]).num_cores() == 5
+
+
+BOUND_COPY = """#include "api/dataflow/dataflow_buffer.h"
+#include "experimental/kernel_args.h"
+void kernel_main() {
+  // The COPY kernel's work, with its arguments and scratch CB read by name.
+  DataflowBuffer scratch_dfb(dfb::scratch);
+  const uint32_t scratch = scratch_dfb.get_write_ptr(), n = get_arg(args::words);
+  noc_async_read(get_noc_addr(get_arg(args::src)), scratch, n * 4);
+  noc_async_read_barrier();
+  auto* w = reinterpret_cast<volatile uint32_t*>(scratch);
+  for (uint32_t i = 0; i < n; ++i) w[i] += get_arg(args::add) + get_common_vararg(0);
+  noc_async_write(scratch, get_noc_addr(get_arg(args::dst)), n * 4);
+  noc_async_write_barrier();
+}
+"""
+
+
+def test_kernel_bindings_name_the_arguments(device):
+    src = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    dst = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    src.write(np.arange(16, dtype=np.uint32))
+    p = tessel.Program()
+    p.add_circular_buffer((0, 0), tessel.CircularBufferConfig(64, {5: tessel.DataFormat.UInt32}).set_page_size(5, 64))
+    bindings = tessel.KernelBindings(runtime_args=["src", "dst", "words"], common_runtime_args=["add"],
+                                     dataflow_buffers={"scratch": 5})
+    k = p.add_kernel_from_source(BOUND_COPY, "bound_copy.cpp", (0, 0),
+                                 tessel.DataMovementConfig(bindings=bindings))
+    p.set_runtime_args(k, (0, 0), [src.address, dst.address, 16])
+    p.set_common_runtime_args(k, [100, 1000])
+    device.command_queue.enqueue_program(p)
+    assert np.array_equal(dst.read(np.uint32), np.arange(16) + 1100)
+    with pytest.raises(tessel.ValidationError) as e:
+        tessel.Program().add_kernel_from_source(BOUND_COPY, "bound_copy.cpp", (0, 0), tessel.DataMovementConfig(
+            bindings=tessel.KernelBindings(runtime_args=["src", "src"])))
+    assert str(e.value) == ("add_kernel: kernel 'bound_copy.cpp': kernel bindings: args::src is bound twice "
+                            "(runtime argument and an earlier binding); expected each name once in args::")
+    with pytest.raises(TypeError, match=r"KernelBindings: dataflow_buffers must be a dict of name \(str\) to a number"):
+        tessel.KernelBindings(dataflow_buffers=["scratch"])
+    with pytest.raises(TypeError, match=r"ComputeConfig: bindings must be a tessel.KernelBindings or None"):
+        tessel.ComputeConfig(bindings={"runtime_args": ["a"]})

@@ -118,7 +118,9 @@ TEST_F(NocTest, DramReadMisalignedFor64ByteBlackhole) {
   EXPECT_EQ(kernel_error(Script().op(kReadDram, 0, 0, in->address() + 32, dst->address(), 32)),
             ops_site("read_dram") + ": core (0,0) BRISC: noc_async_read: misaligned transfer: DRAM address " +
                 hex(in->address() + 32) + " and local L1 address " + hex(dst->address()) +
-                " differ modulo 64 (this architecture moves DRAM data in 64-byte units; align both addresses to 64)");
+                " differ modulo 64 (a DRAM read on blackhole needs both addresses to agree modulo 64, Metalium's "
+                "NOC_DRAM_READ_ALIGNMENT_BYTES: silicon would move the bytes to the wrong offset; align both addresses "
+                "to 64)");
 }
 
 TEST_F(NocTest, DramRead32ByteAlignedPassesOnWormhole) {
@@ -137,8 +139,40 @@ TEST_F(NocTest, DramRead32ByteAlignedPassesOnWormhole) {
   EXPECT_EQ(got[8], 0u);
   // 16 bytes off the 32-byte unit still fails on wormhole_b0.
   EXPECT_NE(kernel_error(Script().op(kReadDram, 0, 0, in->address() + 16, dst->address(), 16))
-                .find("differ modulo 32 (this architecture moves DRAM data in 32-byte units"),
+                .find("differ modulo 32 (a DRAM read on wormhole_b0 needs both addresses to agree modulo 32, "
+                      "Metalium's NOC_DRAM_READ_ALIGNMENT_BYTES"),
             std::string::npos);
+}
+
+// Metalium's add_2_integers_in_riscv: 4-byte DRAM pages read into 4-byte L1
+// buffers. Metalium's allocator gives every buffer, L1 ones too, a slot at
+// the DRAM alignment, so each read lines up on both arches.
+TEST_F(NocTest, FourBytePagesReadFromDramIntoFourByteL1BuffersLineUp) {
+  for (const char* arch : {"blackhole", "wormhole_b0"}) {
+    SCOPED_TRACE(arch);
+    open(arch);
+    const uint32_t unit = device->dram_alignment();
+    std::vector<std::shared_ptr<Buffer>> dram, l1;
+    for (uint32_t i = 0; i < 3; ++i)
+      dram.push_back(Buffer::create(device, {4, 4, BufferType::DRAM}));
+    for (uint32_t i = 0; i < 3; ++i)
+      l1.push_back(Buffer::create(device, {4, 4, BufferType::L1}));
+    for (uint32_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(dram[i]->address(), unit * (i + 1)) << "DRAM buffer " << i;
+      EXPECT_EQ(l1[i]->address(), dst->address() - unit * (i + 1)) << "L1 buffer " << i;
+    }
+    const std::vector<uint32_t> a = {14}, b = {7};
+    device->command_queue().enqueue_write_buffer(*dram[0], a);
+    device->command_queue().enqueue_write_buffer(*dram[1], b);
+    run(Script()
+            .op(kReadDram, 0, 0, dram[0]->address(), l1[0]->address(), 4)
+            .op(kReadDram, 0, 0, dram[1]->address(), l1[1]->address(), 4));
+    std::vector<uint32_t> got;
+    device->command_queue().enqueue_read_buffer(*l1[0], got);
+    EXPECT_EQ(got, a);
+    device->command_queue().enqueue_read_buffer(*l1[1], got);
+    EXPECT_EQ(got, b);
+  }
 }
 
 TEST_F(NocTest, OutOfBoundsL1Fails) {
@@ -201,6 +235,71 @@ TEST_F(NocTest, CoordinatesBeyondSixBitsNeverWrapOntoCoresOrBanks) {
   EXPECT_NE(mcast.find(" was made from the rectangle NoC (1,2)-(70,3) by get_noc_multicast_addr at ops.cpp:"),
             std::string::npos)
       << mcast;
+}
+
+// Metalium's hello_world_datatypes_kernel reads get_noc_addr(1, 0, ...), a
+// DRAM bank on Grayskull. On Wormhole NoC (1,0) is an Ethernet core: silicon
+// reads its L1, which tessel does not model.
+const std::string kDramHint = "; DRAM banks are reached through the bank tables (get_noc_addr_from_bank_id, "
+                              "InterleavedAddrGen, TensorAccessor), not fixed coordinates";
+
+TEST_F(NocTest, TransfersWithAWormholeEthernetCoreWarnAndTouchNothingModelled) {
+  open("wormhole_b0");
+  const std::string read = ops_site("read") +
+                           ": core (0,0) BRISC: noc_async_read: NoC (1,0) is an Ethernet core on "
+                           "wormhole_b0, whose L1 (262144 bytes) tessel does not model: this read "
+                           "returns 64 zero bytes, where silicon returns what that core's L1 holds "
+                           "at 0x20" +
+                           kDramHint;
+  const std::string write = ops_site("write") +
+                            ": core (0,0) BRISC: noc_async_write: NoC (9,6) is an Ethernet core "
+                            "on wormhole_b0, whose L1 (262144 bytes) tessel does not model: this "
+                            "write of 32 bytes is dropped, where silicon writes them into that "
+                            "core's L1 at 0x40 (memory its firmware may use)" +
+                            kDramHint;
+  setenv("TESSEL_STRICT", "1", 1);
+  EXPECT_EQ(kernel_error(Script().op(kRead, 1, 0, 32, src->address(), 64)),
+            read + " (a warning, made an error by TESSEL_STRICT=1)");
+  unsetenv("TESSEL_STRICT");
+  const auto before = page_of(*src, 0);
+  testing::internal::CaptureStderr();
+  run(Script().op(kRead, 1, 0, 32, src->address(), 64).op(kWrite, 9, 6, 64, src->address() + 128, 32));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "tessel: warning: " + read + "\ntessel: warning: " + write + "\n");
+  const auto after = page_of(*src, 0);
+  for (uint32_t i = 0; i < kPage / 4; ++i)
+    ASSERT_EQ(after[i], i < 16 ? 0u : before[i]) << "word " << i << ": the read lands 64 zero bytes";
+  // Its L1 ends where silicon's does; its alignment is L1's.
+  EXPECT_EQ(kernel_error(Script().op(kRead, 1, 0, 262144 - 32, dst->address(), 64)),
+            ops_site("read") + ": core (0,0) BRISC: noc_async_read: 64 bytes at 0x3ffe0 of NoC (1,0), an Ethernet "
+                               "core on wormhole_b0, run past the end of its L1 (262144 bytes)");
+  EXPECT_NE(kernel_error(Script().op(kRead, 1, 0, 40, dst->address(), 16))
+                .find("noc_async_read: misaligned transfer: remote L1 address 0x28 and local L1 address " +
+                      hex(dst->address()) +
+                      " differ modulo 16 (an L1 read on wormhole_b0 needs both addresses to "
+                      "agree modulo 16, Metalium's NOC_L1_READ_ALIGNMENT_BYTES"),
+            std::string::npos);
+}
+
+TEST_F(NocTest, BlackholeTilesWithoutMemoryAreNamedInTheError) {
+  // On Blackhole NoC (1,0) is a router-only tile; its Ethernet cores are on row 1.
+  EXPECT_EQ(kernel_error(Script().op(kRead, 1, 0, 32, dst->address(), 64)),
+            ops_site("read") + ": core (0,0) BRISC: noc_async_read: no core or DRAM bank at NoC (1,0) (address " +
+                hex((1ull << 36) | 32) +
+                "); on blackhole silicon NoC (1,0) is a router-only tile (a NoC router with no memory behind it); "
+                "worker cores span NoC x 1..2, y 2..3; use worker_core_from_logical_core on the host" +
+                kDramHint);
+  EXPECT_NE(kernel_error(Script().op(kWrite, 0, 9, src->address(), dst->address(), 64))
+                .find("noc_async_write: no core or DRAM bank at NoC (0,9) (address 0x"),
+            std::string::npos);
+  EXPECT_NE(kernel_error(Script().op(kWrite, 0, 9, src->address(), dst->address(), 64))
+                .find("); on blackhole silicon NoC (0,9) is an endpoint of DRAM channel 2; worker cores span"),
+            std::string::npos);
+  testing::internal::CaptureStderr();
+  run(Script().op(kRead, 7, 1, 0x7ffc0, dst->address(), 64));
+  EXPECT_NE(testing::internal::GetCapturedStderr().find(
+                "noc_async_read: NoC (7,1) is an Ethernet core on blackhole, whose L1 (524288 bytes) tessel does not "
+                "model: this read returns 64 zero bytes"),
+            std::string::npos);
 }
 
 TEST_F(NocTest, MakingAnAddressBeyondTheNocIsNoErrorUntilItIsUsed) {

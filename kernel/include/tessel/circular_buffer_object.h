@@ -129,6 +129,9 @@ private:
 } // namespace tessel_detail
 
 template <>
+inline constexpr bool tessel_detail::kLocalL1Only<CircularBuffer> = true;
+
+template <>
 struct noc_traits_t<CircularBuffer>
     : tessel_detail::CircularBufferTraits<CircularBuffer, CircularBuffer::AddrSelector::READ_PTR,
                                           CircularBuffer::AddrSelector::WRITE_PTR> {};

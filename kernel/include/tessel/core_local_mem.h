@@ -71,6 +71,9 @@ private:
 
 #if !defined(TESSEL_KERNEL_COMPUTE)
 template <typename T, typename AddressType>
+inline constexpr bool tessel_detail::kLocalL1Only<CoreLocalMem<T, AddressType>> = true;
+
+template <typename T, typename AddressType>
 struct noc_traits_t<CoreLocalMem<T, AddressType>> {
   struct src_args_type {
     AddressType offset_bytes = 0;

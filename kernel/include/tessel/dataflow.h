@@ -85,6 +85,15 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
 #define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << NOC_ADDR_NODE_ID_BITS) | ((uint32_t)(x)))
 #define NOC_XY_COORD(x, y) NOC_XY_ENCODING(x, y)
 #define NOC_ADDR_COORD_SHIFT NOC_ADDR_LOCAL_BITS
+// The NoC coordinates of logical worker (0, 0): worker (x, y) is at
+// (x + VIRTUAL_TENSIX_START_X, y + VIRTUAL_TENSIX_START_Y). Read from this
+// core's coordinates at run time (tessel's worker grid is contiguous).
+#define VIRTUAL_TENSIX_START_X (tessel_ctx()->noc_x - tessel_ctx()->logical_x)
+#define VIRTUAL_TENSIX_START_Y (tessel_ctx()->noc_y - tessel_ctx()->logical_y)
+// A region of this core's L1 that always reads zero (kernel_abi.h): read it
+// to clear memory; writing into it is an error.
+#define MEM_ZEROS_BASE (uint32_t(uintptr_t(tessel_ctx()->l1_base)) + TESSEL_L1_ZEROS_OFFSET)
+#define MEM_ZEROS_SIZE TESSEL_L1_ZEROS_BYTES
 #ifndef NOC_MAX_BURST_SIZE
 #define NOC_MAX_BURST_SIZE 8192 // one packet: NOC_MAX_BURST_WORDS x NOC_WORD_BYTES
 #endif
@@ -171,7 +180,9 @@ struct InterleavedPow2AddrGen {
   uint32_t get_page_size() const { return 1u << log_base_2_of_page_size; }
 };
 
-template <bool DRAM>
+// tile_hw: the tile's element count in Metalium (32x32 by default); tessel's
+// page size already says how big a page is.
+template <bool DRAM, uint32_t tile_hw = 1024>
 struct InterleavedAddrGenFast {
   uint32_t bank_base_address;
   uint32_t page_size;
@@ -540,5 +551,7 @@ inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr,
 
 // The read command buffer's state and transaction ids (free functions).
 #include "tessel/noc_read_state.h"
+// Tuples of accessors (with the standard headers only).
+#include "tessel/tensor_tuples.h"
 
 #endif // TESSEL_DATAFLOW_H

@@ -64,6 +64,9 @@ struct DataflowBufferArgs {
 };
 
 template <>
+inline constexpr bool tessel_detail::kLocalL1Only<DataflowBuffer> = true;
+
+template <>
 struct noc_traits_t<DataflowBuffer>
     : tessel_detail::CircularBufferTraits<DataflowBuffer, CircularBuffer::AddrSelector::READ_PTR,
                                           CircularBuffer::AddrSelector::WRITE_PTR> {};

@@ -49,6 +49,12 @@
 #define TESSEL_L1_SLOT_BYTES (2u * 1024u * 1024u)
 #define TESSEL_L1_SLOT_MASK (TESSEL_L1_SLOT_BYTES - 1u)
 
+// A region of every core's reserved base that always reads zero (Metalium's
+// MEM_ZEROS_BASE / MEM_ZEROS_SIZE): kernels read it to clear memory; NoC
+// writes into it are an error (sim/l1_layout.hpp, sim/memory_check.cpp).
+#define TESSEL_L1_ZEROS_OFFSET 0x2600u
+#define TESSEL_L1_ZEROS_BYTES 512u
+
 // NoC address: | y_end:6 | x_end:6 | y:6 | x:6 | local:36 |
 // Unicast addresses leave the end fields zero; multicast addresses carry the
 // rectangle (start = x/y fields, end = x_end/y_end fields).

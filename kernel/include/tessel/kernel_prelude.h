@@ -26,6 +26,11 @@
 #ifndef NAMESPACE
 #define NAMESPACE tessel_kernel
 #endif
+// Metalium's build defines KERNEL_BUILD for kernels (firmware has FW_BUILD);
+// headers shared with the host test it.
+#ifndef KERNEL_BUILD
+#define KERNEL_BUILD 1
+#endif
 
 // One compute context plays UNPACK, MATH and PACK (tessel/compute.h); of the
 // three thread macros Metalium defines one per build, a compute kernel here

@@ -5,8 +5,9 @@
 // own compile as they do there.
 //
 // They cost about as much to parse as the rest of a kernel, so they come
-// only to kernels that name `std::`: the JIT defines TESSEL_KERNEL_STD for
-// a kernel whose source, or a header of its own it includes, does
+// only to kernels that name `std::` (or the accessor tuples built on them,
+// tessel/tensor_tuples.h): the JIT defines TESSEL_KERNEL_STD for a kernel
+// whose source, or a header of its own it includes, does
 // (src/jit/kernel_scan.hpp). The RISC-V size estimate has the freestanding
 // subset only (tessel/freestanding/README.md).
 #ifndef TESSEL_KERNEL_STD_H

@@ -60,6 +60,10 @@ enum class InlineWriteDst : uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
 namespace tessel_detail {
 template <typename...>
 inline constexpr bool kDependentFalse = false;
+// Types that are only ever this core's L1 side of a transfer (a
+// CircularBuffer, a CoreLocalMem): their headers specialize this.
+template <typename T>
+inline constexpr bool kLocalL1Only = false;
 template <typename A, typename B>
 inline constexpr bool kSameType = false;
 template <typename A>
@@ -80,6 +84,7 @@ struct noc_traits_t {
 };
 
 struct MulticastEndpoint;
+class CircularBuffer;
 
 class Noc {
 public:
@@ -193,6 +198,53 @@ public:
                    TESSEL_SITE_PARAMS) const {
     async_write(src, dst, size_bytes, src_args, dst_args, NocOptVals{vc, trid}, TESSEL_SITE);
   }
+
+  // Writes size_bytes zeros to dst from this core's zeros region
+  // (MEM_ZEROS_BASE), MEM_ZEROS_SIZE bytes per transfer: reads of it into a
+  // local destination (a CircularBuffer, a CoreLocalMem; wait with
+  // write_zeros_l1_barrier), writes of it to any other (async_write_barrier).
+  template <typename Dst>
+  void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args = {},
+                         TESSEL_SITE_PARAMS) const {
+    if constexpr (__is_base_of(CircularBuffer, Dst))
+      check_zeros_in_cb(dst.get_cb_id(), dst_args.offset_bytes, size_bytes, TESSEL_SITE);
+    for (uint32_t done = 0; done < size_bytes; done += MEM_ZEROS_SIZE) {
+      const uint32_t chunk = size_bytes - done < MEM_ZEROS_SIZE ? size_bytes - done : MEM_ZEROS_SIZE;
+      if constexpr (tessel_detail::kLocalL1Only<Dst>)
+        noc_async_read(::get_noc_addr(MEM_ZEROS_BASE),
+                       destination<AddressType::LOCAL_L1>(dst, dst_args, TESSEL_SITE) + done, chunk, noc_id_,
+                       TESSEL_SITE);
+      else
+        noc_async_write(MEM_ZEROS_BASE, destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE) + done, chunk,
+                        noc_id_, TESSEL_SITE);
+    }
+  }
+  // A CB's zeros start at its write pointer and must end inside the CB.
+  static void check_zeros_in_cb(uint32_t cb_id, uint32_t offset, uint32_t size_bytes, const char* file, uint32_t line) {
+    tessel_cb_iface& q = tessel_detail::cb(cb_id, "Noc::async_write_zeros", file, line);
+    const uint64_t start = uint64_t(q.wr_ptr) + offset;
+    if (__builtin_expect(start + size_bytes <= q.fifo_limit, 1)) return;
+    char message[256];
+    __builtin_snprintf(message, sizeof message,
+                       "Noc::async_write_zeros: %u bytes at %u bytes past CB %u's write pointer run %llu bytes past "
+                       "the CB's end (silicon zeroes the memory after it); expected at most %llu bytes there",
+                       size_bytes, offset, cb_id, (unsigned long long)(start + size_bytes - q.fifo_limit),
+                       (unsigned long long)(start < q.fifo_limit ? q.fifo_limit - start : 0));
+    tessel_kernel_ctx* k = tessel_ctx();
+    k->api->fail(k, message, file, line);
+  }
+  // Waits for async_write_zeros into local L1: the reads it issued.
+  void write_zeros_l1_barrier(TESSEL_SITE_PARAMS) const { noc_async_read_barrier(noc_id_, TESSEL_SITE); }
+  // Zeroes a page of a tensor (or any NoC destination) by writing size_bytes
+  // of `zeros`, a CB whose memory at its write pointer holds zeros.
+  template <typename Dst, typename Zeros>
+  requires __is_base_of(CircularBuffer, Zeros) void async_write_zeros(const Dst& dst, uint32_t size_bytes,
+                                                                      const dst_args_t<Dst>& dst_args,
+                                                                      const Zeros& zeros, TESSEL_SITE_PARAMS) const {
+    noc_async_write(zeros.get_write_ptr(TESSEL_SITE), destination<AddressType::NOC>(dst, dst_args, TESSEL_SITE),
+                    size_bytes, noc_id_, TESSEL_SITE);
+  }
+  void write_zeros_dram_barrier(TESSEL_SITE_PARAMS) const { noc_async_write_barrier(noc_id_, TESSEL_SITE); }
 
   // Writes to every core of a rectangle; num_dsts counts them (the sender
   // too with NocOptions::MCAST_INCL_SRC).

@@ -1,0 +1,3 @@
+// TT-Metalium's mesh_config.hpp: MeshDeviceConfig (tt-metalium/mesh_device.hpp).
+#pragma once
+#include "tt-metalium/mesh_device.hpp"
