@@ -88,8 +88,9 @@ void validate_request(const BuildRequest& request) {
   }
   for (const std::string& dir : request.include_dirs)
     if (dir.empty() || dir[0] != '/' || has_control_char(dir))
-      throw ValidationError("kernel " + source_name(request) + ": include directory '" + dir +
-                            "' cannot be passed to the compiler (expected an absolute path without control characters)");
+      throw ValidationError(
+          "kernel " + source_name(request) + ": include directory '" + dir +
+          "' cannot be passed to the compiler (expected an absolute path without control characters)");
   for (const auto& [name, value] : request.named_compile_args) {
     if (name.empty() || has_control_char(name))
       throw ValidationError("kernel " + source_name(request) + ": named compile-time argument '" + name +
@@ -245,6 +246,13 @@ std::vector<std::string> request_flags(const BuildRequest& request, std::string_
   if (!request.cb_tile_sizes.empty() && (format_tables || source.find("get_tile_size") != std::string::npos))
     flags.push_back(list_flag("TESSEL_CB_TILE_SIZES", request.cb_tile_sizes));
   if (format_tables) flags.push_back(list_flag("TESSEL_CB_DATA_FORMATS", request.cb_data_formats));
+  // Only kernels that name the arch or its alignments are built per arch.
+  if (!request.arch.empty() && names_any(source, {"ARCH_", "_ALIGNMENT"})) {
+    flags.push_back(request.arch == "blackhole" ? "-DARCH_BLACKHOLE=1" : "-DARCH_WORMHOLE=1");
+    flags.push_back("-DTESSEL_NOC_L1_ALIGNMENT=" + std::to_string(request.l1_alignment));
+    flags.push_back("-DTESSEL_NOC_DRAM_READ_ALIGNMENT=" + std::to_string(request.dram_read_alignment));
+    flags.push_back("-DTESSEL_NOC_DRAM_WRITE_ALIGNMENT=" + std::to_string(request.dram_write_alignment));
+  }
   // The accessor tuples are std::tuple and std::array (tessel/tensor_tuples.h).
   if (names_any(source, {"std::", "make_tensor_accessor_args_tuple", "make_tensor_accessor_tuple",
                          "make_abstract_tensor_accessor_wrappers"}))

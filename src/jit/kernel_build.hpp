@@ -54,6 +54,12 @@ struct BuildRequest {
   // (TESSEL_CB_TILE_SIZES), so get_tile_size(cb) is a constant expression as
   // in Metalium. Empty: no table.
   std::vector<uint32_t> cb_tile_sizes;
+  // The device's architecture, when the build is for one: a kernel whose own
+  // code names ARCH_* or the NoC alignment macros gets ARCH_BLACKHOLE or
+  // ARCH_WORMHOLE and the arch's NoC alignments (TESSEL_NOC_*_ALIGNMENT), as
+  // Metalium builds a kernel per arch. Empty: neither.
+  std::string arch;
+  uint32_t l1_alignment = 0, dram_read_alignment = 0, dram_write_alignment = 0;
   // By CB index: the data format (Metalium's numbering) of the CB on every
   // core the kernel runs on, 255 (Invalid) where a core lacks the CB or cores
   // differ. A kernel whose code names Metalium's generated format tables

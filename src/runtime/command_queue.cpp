@@ -110,7 +110,7 @@ ProgramPlan make_plan(ProgramState& st, runtime::DeviceState& ds) {
     std::vector<jit::BuildRequest> requests;
     requests.reserve(st.kernels.size());
     for (const KernelSpec& k : st.kernels)
-      requests.push_back(runtime::build_request(k, &st.cbs));
+      requests.push_back(runtime::build_request(k, &st.cbs, &ds.arch));
     plan.binaries = ds.cache->build_all(requests);
   }
 

@@ -102,7 +102,8 @@ inline std::vector<uint8_t> cb_data_formats(const CoreRangeSet& cores, const std
 
 // The kernel's build; with `cbs`, the program's CBs, its CB tile-size and
 // format tables.
-inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<CbSpec>* cbs = nullptr) {
+inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<CbSpec>* cbs = nullptr,
+                                       const sim::ArchSpec* arch = nullptr) {
   jit::BuildRequest r;
   r.source_path = k.source_path;
   r.source_text = k.source_text;
@@ -128,6 +129,12 @@ inline jit::BuildRequest build_request(const KernelSpec& k, const std::vector<Cb
   if (cbs) {
     r.cb_tile_sizes = cb_tile_sizes(k.cores, *cbs);
     r.cb_data_formats = cb_data_formats(k.cores, *cbs);
+  }
+  if (arch) {
+    r.arch = arch->name;
+    r.l1_alignment = arch->l1_alignment;
+    r.dram_read_alignment = arch->dram_read_alignment;
+    r.dram_write_alignment = arch->dram_write_alignment;
   }
   return r;
 }

@@ -7,6 +7,8 @@
 // from the dataflow API alone.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "ops_kernel.hpp"
 
 namespace tessel::test {
@@ -123,6 +125,45 @@ TEST(KernelSpellingsTest, DataMovementKernelsIncludeCkernelForLoadBlocking) {
   p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
   device->command_queue().enqueue_program(p);
   EXPECT_EQ(rec.at(0), 0x5A5Au + 0x1234u);
+}
+
+// A kernel that names ARCH_* or the NoC alignment macros is built for the
+// device's arch, as Metalium builds one per arch: ARCH_BLACKHOLE or
+// ARCH_WORMHOLE, and that arch's alignments as plain numbers (usable in #if).
+constexpr const char* kArch = R"(#include "api/dataflow/dataflow_api.h"
+
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+#if defined(ARCH_BLACKHOLE) && !defined(ARCH_WORMHOLE)
+  constexpr uint32_t arch = 1;
+#elif defined(ARCH_WORMHOLE)
+  constexpr uint32_t arch = 2;
+#else
+  constexpr uint32_t arch = 0;
+#endif
+#if DRAM_ALIGNMENT > NOC_L1_READ_ALIGNMENT_BYTES
+  static_assert(DRAM_ALIGNMENT % L1_ALIGNMENT == 0);
+#endif
+  noc_inline_dw_write(get_noc_addr(x, y, at), arch);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), DRAM_ALIGNMENT);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), NOC_DRAM_WRITE_ALIGNMENT_BYTES);
+}
+)";
+
+TEST(KernelSpellingsTest, KernelsNamingTheArchAreBuiltForTheDevicesArch) {
+  for (const auto& [arch, code, dram] : {std::tuple{"blackhole", 1u, 64u}, std::tuple{"wormhole_b0", 2u, 32u}}) {
+    SCOPED_TRACE(arch);
+    auto device = open_device(arch);
+    Recorder rec(device);
+    Program p;
+    KernelHandle k = p.add_kernel_from_source(kArch, "arch.cpp", CoreCoord{0, 0},
+                                              DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+    p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+    device->command_queue().enqueue_program(p);
+    EXPECT_EQ(rec.at(0), code);
+    EXPECT_EQ(rec.at(1), dram) << "DRAM_ALIGNMENT";
+    EXPECT_EQ(rec.at(2), 16u) << "NOC_DRAM_WRITE_ALIGNMENT_BYTES";
+  }
 }
 
 // get_tile_size(cb) in a constant expression, as Metalium kernels write it.

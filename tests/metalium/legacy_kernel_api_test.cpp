@@ -68,8 +68,10 @@ void kernel_main() {
   noc_inline_dw_write(get_noc_addr(x, y, at + 8), cb.fifo_size);
   noc_inline_dw_write(get_noc_addr(x, y, at + 12), uint32_t(cb.fifo_limit - start));
   noc_inline_dw_write(get_noc_addr(x, y, at + 16), uint32_t(cb.fifo_rd_ptr == get_read_ptr(0)));
-  // Skip a page: the next reservation starts at page 1.
-  get_local_cb_interface(0).fifo_wr_ptr += get_local_cb_interface(0).fifo_page_size;
+  // Skip a page: the next reservation starts at page 1. Through a reference,
+  // as Metalium's kernels hold it.
+  LocalCBInterface& iface = get_local_cb_interface(0);
+  iface.fifo_wr_ptr += iface.fifo_page_size;
   get_local_cb_interface(0).fifo_rd_ptr = get_local_cb_interface(0).fifo_wr_ptr;
   noc_inline_dw_write(get_noc_addr(x, y, at + 20), get_write_ptr(0) - start);
   noc_inline_dw_write(get_noc_addr(x, y, at + 24), get_read_ptr(0) - start);

@@ -1,3 +1,3 @@
-// TT-Metalium spelling of the compute kernel API.
+// TT-Metalium spelling of the compute kernel API (api/compute/binary_max_min.h).
 #pragma once
-#include "tessel/sfpu.h"
+#include "api/compute/binary_max_min.h"

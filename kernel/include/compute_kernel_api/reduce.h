@@ -1,3 +1,4 @@
 // TT-Metalium spelling of the compute kernel API.
 #pragma once
 #include "tessel/compute.h"
+#include "tessel/llk_reduce.h" // the LLK calls ttnn's reduce helpers make

@@ -23,9 +23,9 @@
 // the program's configuration and the counters the CB calls keep; a kernel
 // that writes them fails naming the call (docs/deviations.md).
 //
-// The view is a temporary: use it in the expression that calls
-// get_local_cb_interface (`get_local_cb_interface(cb).fifo_wr_ptr = a;`, `const
-// auto& cb = get_local_cb_interface(id);`); each field knows the call's line.
+// get_local_cb_interface returns a reference to the kernel's view of that CB
+// (`LocalCBInterface& cb = get_local_cb_interface(id);`), re-pointed at each
+// call; each field reports the line of the latest call for its CB.
 #ifndef TESSEL_CB_INTERFACE_H
 #define TESSEL_CB_INTERFACE_H
 

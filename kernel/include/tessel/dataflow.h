@@ -6,6 +6,7 @@
 
 #include "hostdevcommon/common_values.hpp" // VALID, INVALID: Metalium's dataflow API brings them
 #include "tessel/kernel_common.h"
+#include "tessel/noc_alignment.h" // NOC_*_ALIGNMENT_BYTES, DRAM_ALIGNMENT for the arch built for
 #include "tessel/tensor_pages.h"
 
 namespace tessel_detail {

@@ -173,10 +173,17 @@ inline bool cb_pages_available_at_front(uint32_t cb_id, uint32_t num_pages, TESS
   k->api->cb_poll(k, cb_id, num_pages, 1, TESSEL_SITE);
   return uint16_t(q.received - q.acked) >= num_pages;
 }
-// Metalium's view of the CB's state (tessel/cb_interface.h).
-inline LocalCBInterface get_local_cb_interface(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+// Metalium's view of the CB's state (tessel/cb_interface.h), a reference as
+// Metalium's is (`LocalCBInterface& cb = get_local_cb_interface(id);`): one
+// view per CB index in the kernel's globals, re-pointed at each call.
+inline LocalCBInterface& get_local_cb_interface(uint32_t cb_id, TESSEL_SITE_PARAMS) {
+  static LocalCBInterface views[TESSEL_MAX_CBS];
   const tessel_detail::CbSite s{&tessel_detail::cb(cb_id, "get_local_cb_interface", TESSEL_SITE), cb_id, TESSEL_SITE};
-  return {{s}, {s}, {s}, {s}, {s}, {s}, {s}, {s}, {s}};
+  LocalCBInterface& v = views[cb_id];
+  // The sites, not the fields: a field's assignment writes the CB's state.
+  v.fifo_size.site = v.fifo_limit.site = v.fifo_page_size.site = v.fifo_num_pages.site = v.fifo_rd_ptr.site =
+      v.fifo_wr_ptr.site = v.tiles_acked.site = v.tiles_received.site = v.fifo_wr_tile_ptr.site = s;
+  return v;
 }
 inline uint32_t get_write_ptr(uint32_t cb_id, TESSEL_SITE_PARAMS) {
   return tessel_detail::cb(cb_id, "get_write_ptr", TESSEL_SITE).wr_ptr;

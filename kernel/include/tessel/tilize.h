@@ -81,6 +81,12 @@ ALWI void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t
 ALWI void fast_tilize_uninit(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_TILIZE_UNINIT, "fast_tilize_uninit", icb, 0, ocb | TESSEL_TILIZE_FAST, TESSEL_SITE);
 }
+// Current Metalium names the block width the init named (full_dim); the
+// uninit restores the same state whatever it is.
+ALWI void fast_tilize_uninit(uint32_t icb, uint32_t ocb, uint32_t full_dim, TESSEL_SITE_PARAMS) {
+  (void)full_dim;
+  fast_tilize_uninit(icb, ocb, TESSEL_SITE);
+}
 
 // ---------------------------------------------------------------------------
 // untilize.h
