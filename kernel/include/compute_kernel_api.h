@@ -4,3 +4,4 @@
 #pragma once
 #include "tessel/compute.h"
 #include "tessel/sfpu.h"
+#include "tessel/sfpu_reduce.h"

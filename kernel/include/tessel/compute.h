@@ -10,6 +10,7 @@
 #ifndef TESSEL_COMPUTE_H
 #define TESSEL_COMPUTE_H
 
+#include "tessel/ckernel_memory.h" // ckernel::ThreadId, mailbox_read: names the compute API brings
 #include "tessel/kernel_common.h"
 
 // The RISC-V size estimate (TESSEL_CROSS_ESTIMATE) builds one TRISC thread

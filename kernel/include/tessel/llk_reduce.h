@@ -15,6 +15,7 @@
 #define TESSEL_LLK_REDUCE_H
 
 #include "tessel/compute.h"
+#include "tessel/sfpu_reduce.h"
 
 // Whether an unpack reconfiguration also sets the face's dim and stride
 // (which tessel's unpacker does not model: every tile is 32x32 in faces).

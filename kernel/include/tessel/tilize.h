@@ -73,6 +73,15 @@ ALWI void fast_tilize_init_with_dt(uint32_t icb, uint32_t full_dim, uint32_t ocb
   tessel_compute::init(TESSEL_INIT_TILIZE, "fast_tilize_init_with_dt", icb, full_dim, ocb | TESSEL_TILIZE_FAST,
                        TESSEL_SITE);
 }
+// The remap (the unpacker's address remapping, configured once per kernel on
+// silicon) is not modelled: these are fast_tilize_init and
+// fast_tilize_init_with_dt.
+ALWI void fast_tilize_init_skip_remap(uint32_t icb, uint32_t full_dim, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  fast_tilize_init(icb, full_dim, ocb, TESSEL_SITE);
+}
+ALWI void fast_tilize_init_with_dt_skip_remap(uint32_t icb, uint32_t full_dim, uint32_t ocb, TESSEL_SITE_PARAMS) {
+  fast_tilize_init_with_dt(icb, full_dim, ocb, TESSEL_SITE);
+}
 ALWI void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
                             uint32_t output_tile_index = 0, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();

@@ -4,6 +4,7 @@
 #pragma once
 #include "tessel/compute.h"
 #include "tessel/sfpu.h"
+#include "tessel/sfpu_reduce.h"
 
 // topk_tile_init, topk_local_sort, topk_merge and topk_rebuild (topk.h) are
 // declared here in Metalium too; tessel does not model them (api/compute/topk.h
