@@ -4,13 +4,9 @@
 // (UnaryDeviceOperation::ProgramFactory), built here for one shape, with its
 // kernels launched from the TT-Metalium checkout at $TT_METAL_HOME:
 //   reader  eltwise/unary/device/kernels/dataflow/reader_unary.cpp
-//   compute eltwise/unary/device/kernels/compute/eltwise_sfpu_metal2.cpp
+//   compute eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp
 //   writer  eltwise/unary/device/kernels/dataflow/writer_unary.cpp
-// The compute kernel is the Metal 2.0 form of eltwise_sfpu.cpp, which ttnn's
-// Metal 2.0 unary factory binds: it reads its tile count as args::num_tiles
-// and its CBs as dfb::input and dfb::output, given here by KernelBindings.
-// (eltwise_sfpu.cpp itself includes ttnn/cpp/ttnn/kernel_lib/eltwise_chain.hpp.)
-// The op reaches the kernel as the factory's SFPU op chain defines.
+// The op reaches the compute kernel as the factory's SFPU op chain defines.
 //
 // Check: exp in exact mode is computed in float, correctly rounded (2^-24
 // relative), and DST rounds it to bfloat16 (2^-8 relative): each result must
@@ -31,8 +27,7 @@ namespace {
 
 constexpr const char* kOp = "eltwise_unary";
 constexpr const char* kReader = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/reader_unary.cpp";
-constexpr const char* kCompute =
-    "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/compute/eltwise_sfpu_metal2.cpp";
+constexpr const char* kCompute = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp";
 constexpr const char* kWriter = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary.cpp";
 
 // The tensor: [2, 2, 64, 160], 40 tiles, over a 3x2 grid: 4 cores take 7
@@ -117,10 +112,6 @@ int run() {
     compute_config.math_approx_mode = false;
     compute_config.defines = sfpu_chain_defines(op.init, op.call, op.include_macro);
     compute_config.defines["INP_FLOAT"] = "1";
-    KernelBindings bindings;
-    bindings.runtime_args = {"num_tiles"};
-    bindings.dataflow_buffers = {{"input", src0_cb_index}, {"output", output_cb_index}};
-    compute_config.bindings = bindings;
     const KernelHandle compute = program.add_kernel(kCompute, all_device_cores, compute_config);
 
     // Runtime args: split_work_to_cores(grid, tiles, row_major = true), cores in

@@ -3,15 +3,11 @@
 // interleaved factory,
 // ttnn/cpp/ttnn/operations/data_movement/tilize/device/tilize_multi_core_default_program_factory.cpp
 // (TilizeMultiCoreDefaultProgramFactory), built here for one shape, with
-// kernels launched from the TT-Metalium checkout at $TT_METAL_HOME:
+// its kernels launched from the TT-Metalium checkout at $TT_METAL_HOME:
 //   reader  data_movement/tilize/device/kernels/dataflow/reader_unary_stick_layout_split_rows_multicore.cpp
-//   compute data_movement/tilize/device/kernels/compute/tilize.cpp
+//   compute ttnn/cpp/ttnn/kernel/compute/tilize.cpp (shared by the tilize factories)
 //   writer  eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp
-// The factory names the shared ttnn/cpp/ttnn/kernel/compute/tilize.cpp as its
-// compute kernel (compile-time args: blocks, tiles per block); this runs the
-// tilize op's own compute kernel, which does the same through the same
-// kernel_lib helper and takes the CB indices first: {c_0, c_16, blocks, tiles
-// per block}. A block is one row of tiles: 32 rows of the tensor.
+// A block is one row of tiles: 32 rows of the tensor.
 //
 // Check: tilizing moves values, so every output value must equal its input
 // value exactly (bound 0).
@@ -31,7 +27,7 @@ namespace {
 constexpr const char* kOp = "tilize";
 constexpr const char* kReader = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/dataflow/"
                                 "reader_unary_stick_layout_split_rows_multicore.cpp";
-constexpr const char* kCompute = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/compute/tilize.cpp";
+constexpr const char* kCompute = "ttnn/cpp/ttnn/kernel/compute/tilize.cpp";
 constexpr const char* kWriter =
     "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp";
 
@@ -82,10 +78,10 @@ int run() {
   // Compute: one kernel for the full cores and one for the cliff core, each
   // with its block count (fp32_dest_acc_en only for Float32 input).
   ComputeConfig compute_config;
-  compute_config.compile_args = {input_cb_index, output_cb_index, split.blocks_per_core, ntiles_per_block};
+  compute_config.compile_args = {split.blocks_per_core, ntiles_per_block};
   program.add_kernel(kCompute, core_range, compute_config);
   if (!split.cliff_cores.empty()) {
-    compute_config.compile_args = {input_cb_index, output_cb_index, split.blocks_per_core_cliff, ntiles_per_block};
+    compute_config.compile_args = {split.blocks_per_core_cliff, ntiles_per_block};
     program.add_kernel(kCompute, core_range_cliff, compute_config);
   }
 

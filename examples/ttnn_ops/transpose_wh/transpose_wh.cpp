@@ -67,6 +67,9 @@ int run() {
   for (uint8_t cb : {src0_cb_index, output_cb_index})
     program.add_circular_buffer(
         total_cores, CircularBufferConfig(2 * tile_bytes, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
+  // The accessors (ArgConfig::RuntimeTensorShape, which for an interleaved
+  // tensor carries no shape: their plain arguments); the writer's after the
+  // output CB index.
   std::vector<uint32_t> reader_ct_args;
   TensorAccessorArgs(*src_buf).append_to(reader_ct_args);
   std::vector<uint32_t> writer_ct_args = {output_cb_index};

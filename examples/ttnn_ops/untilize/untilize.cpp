@@ -5,7 +5,7 @@
 // (UntilizeMultiCoreProgramFactory), built here for one shape, with its
 // kernels launched from the TT-Metalium checkout at $TT_METAL_HOME:
 //   reader  data_movement/untilize/device/kernels/dataflow/reader_unary_start_id.cpp
-//   compute data_movement/untilize/device/kernels/compute/untilize.cpp
+//   compute data_movement/untilize/device/kernels/compute/untilize_variable_num_blocks.cpp
 //   writer  data_movement/untilize/device/kernels/dataflow/writer_unary_stick_layout_split_rows_multi_core.cpp
 // An input block is one row of tiles (32 rows of the tensor); the work is
 // split by blocks, a cliff core taking the remainder.
@@ -28,7 +28,8 @@ namespace {
 constexpr const char* kOp = "untilize";
 constexpr const char* kReader =
     "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/dataflow/reader_unary_start_id.cpp";
-constexpr const char* kCompute = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/compute/untilize.cpp";
+constexpr const char* kCompute =
+    "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/compute/untilize_variable_num_blocks.cpp";
 constexpr const char* kWriter = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/dataflow/"
                                 "writer_unary_stick_layout_split_rows_multi_core.cpp";
 
@@ -92,21 +93,19 @@ int run() {
   TensorAccessorArgs(*dst_buf).append_to(writer_ct_args);
   const KernelHandle writer = program.add_kernel(kWriter, compute_core_range, ttnn_ops::writer_config(writer_ct_args));
 
-  // Compute: blocks, tiles per block, input CB, output CB; one kernel for the
-  // full cores and one for the cliff core.
+  // Compute: tiles per block, input CB, output CB (its block count is a
+  // runtime argument); one kernel for the full cores and one for the cliff
+  // core, as the factory creates them.
   ComputeConfig compute_config; // fp32_dest_acc_en off for bfloat16
-  compute_config.compile_args = {split.blocks_per_core, num_tiles_per_input_block, src0_cb_index, output_cb_index};
-  program.add_kernel(kCompute, full_range, compute_config);
-  if (!split.cliff_cores.empty()) {
-    compute_config.compile_args = {split.blocks_per_core_cliff, num_tiles_per_input_block, src0_cb_index,
-                                   output_cb_index};
-    program.add_kernel(kCompute, cliff_range, compute_config);
-  }
+  compute_config.compile_args = {num_tiles_per_input_block, src0_cb_index, output_cb_index};
+  const KernelHandle compute_full = program.add_kernel(kCompute, full_range, compute_config);
+  const KernelHandle compute_cliff =
+      split.cliff_cores.empty() ? compute_full : program.add_kernel(kCompute, cliff_range, compute_config);
 
   // Runtime args, full cores in row order then the cliff core: reader {src,
   // tiles, first tile}; writer {dst, blocks, first block (height-wise),
   // unpadded columns per block, first output block (width-wise) 0, columns
-  // already written in it 0}.
+  // already written in it 0}; compute {blocks}.
   uint32_t tile_start_index = 0, block_start_index = 0;
   for (size_t i = 0; i < all_cores.size(); ++i) {
     const uint32_t blocks = i < split.full_cores.size() ? split.blocks_per_core : split.blocks_per_core_cliff;
@@ -114,6 +113,7 @@ int run() {
     program.set_runtime_args(reader, all_cores[i], {src_buf->address(), tiles, tile_start_index});
     program.set_runtime_args(writer, all_cores[i],
                              {dst_buf->address(), blocks, block_start_index, num_cols_per_input_block, 0, 0});
+    program.set_runtime_args(i < split.full_cores.size() ? compute_full : compute_cliff, all_cores[i], {blocks});
     tile_start_index += tiles;
     block_start_index += blocks;
   }
