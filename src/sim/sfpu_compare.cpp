@@ -62,7 +62,10 @@ bool sfpu_detail::sfpu_compare_binary(uint32_t op, const float* a, const float* 
 }
 
 void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out) {
-  if (op != TESSEL_SFPU_TERNARY_WHERE) return;
+  if (op != TESSEL_SFPU_TERNARY_WHERE) {
+    sfpu_special_ternary(op, a, b, c, out);
+    return;
+  }
   // A condition of +-0 picks c; anything else (NaN included) picks b.
   alignas(64) float r[kTileHW];
   for (uint32_t i = 0; i < kTileHW; ++i)

@@ -90,6 +90,16 @@ const OpNames kUnary[TESSEL_SFPU_OP_COUNT] = {
     {"hardswish_tile", "hardswish_tile_init"},
     {"softsign_tile", "softsign_tile_init"},
     {"clamp_tile", "clamp_tile_init"},
+    {"cbrt_tile", "cbrt_tile_init"},
+    {"hardmish_tile", "hardmish_tile_init"},
+    {"lgamma_tile", "lgamma_tile_init"},
+    {"lgamma_stirling_tile", "lgamma_stirling_tile_init"},
+    {"softcap_tile", "softcap_tile_init"},
+    {"log1p_exp_tile", "log1p_exp_tile_init"},
+    {"celu_tile", "celu_tile_init"},
+    {"softshrink_tile", "softshrink_tile_init"},
+    {"hardshrink_tile", "hardshrink_tile_init"},
+    {"logsigmoid_tile", "logsigmoid_tile_init"},
 };
 
 const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
@@ -112,10 +122,18 @@ const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
     {"rsub_binary_tile", "rsub_binary_tile_init"},
     {"power_binary_tile", "power_binary_tile_init"},
     {"div_no_nan_binary_tile", "div_binary_tile_init"},
+    {"bitwise_and_binary_tile", "binary_bitwise_tile_init"},
+    {"bitwise_or_binary_tile", "binary_bitwise_tile_init"},
+    {"bitwise_xor_binary_tile", "binary_bitwise_tile_init"},
+    {"copy_dest_values", "copy_dest_values_init"},
+    {"logsigmoid_tile", "logsigmoid_tile_init"},
+    {"lgamma_stirling_tile", "lgamma_stirling_tile_init"},
 };
 
 const OpNames kTernary[TESSEL_SFPU_TERNARY_OP_COUNT] = {
     {"where_tile", "where_tile_init"},
+    {"lerp_tile", "lerp_tile_init"},
+    {"lgamma_adjusted_tile", "lgamma_adjusted_tile_init"},
 };
 
 } // namespace

@@ -256,7 +256,18 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_HARDSWISH = 74,   // x hardsigmoid(x)
   TESSEL_SFPU_SOFTSIGN = 75,    // x / (1 + |x|)
   TESSEL_SFPU_CLAMP = 76,       // p0 = min, p1 = max (float bits)
-  TESSEL_SFPU_OP_COUNT = 77
+  // Special functions and activations of their own headers (tessel/sfpu_special.h).
+  TESSEL_SFPU_CBRT = 77,
+  TESSEL_SFPU_HARDMISH = 78,        // x clamp(x + 2.8, 0, 5) / 5
+  TESSEL_SFPU_LGAMMA = 79,          // ln|gamma(x)|
+  TESSEL_SFPU_LGAMMA_STIRLING = 80, // ln gamma(z), z = x < 0.5 ? 1 - x : x
+  TESSEL_SFPU_SOFTCAP = 81,         // p0 = cap, p1 = 1 / cap (float bits): cap tanh(x p1)
+  TESSEL_SFPU_LOG1P_EXP = 82,       // ln(1 + e^x)
+  TESSEL_SFPU_CELU = 83,            // p0 = alpha, p1 = 1 / alpha (float bits)
+  TESSEL_SFPU_SOFTSHRINK = 84,      // p0 = lambda (float bits)
+  TESSEL_SFPU_HARDSHRINK = 85,      // p0 = lambda (float bits)
+  TESSEL_SFPU_LOGSIGMOID = 86,      // ln(1 / (1 + e^-x))
+  TESSEL_SFPU_OP_COUNT = 87
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -280,12 +291,21 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_RSUB = 16,       // b - a
   TESSEL_SFPU_BINARY_POW = 17,        // a^b
   TESSEL_SFPU_BINARY_DIV_NO_NAN = 18, // b == 0 ? 0 : a / b
-  TESSEL_SFPU_BINARY_OP_COUNT = 19
+  // Bitwise ops on the integers DST holds (two's complement).
+  TESSEL_SFPU_BINARY_BITWISE_AND = 19,
+  TESSEL_SFPU_BINARY_BITWISE_OR = 20,
+  TESSEL_SFPU_BINARY_BITWISE_XOR = 21,
+  TESSEL_SFPU_BINARY_COPY = 22,            // a (copy_dest_values; b is not read)
+  TESSEL_SFPU_BINARY_LOGSIGMOID = 23,      // -ln(1 + e^a), a = -x (b, e^a, is not read)
+  TESSEL_SFPU_BINARY_LGAMMA_STIRLING = 24, // ln gamma(z), z = a < 0.5 ? 1 - a : a (b, ln z, is not read)
+  TESSEL_SFPU_BINARY_OP_COUNT = 25
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {
-  TESSEL_SFPU_TERNARY_WHERE = 0, // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
-  TESSEL_SFPU_TERNARY_OP_COUNT = 1
+  TESSEL_SFPU_TERNARY_WHERE = 0,           // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
+  TESSEL_SFPU_TERNARY_LERP = 1,            // a + c (b - a)
+  TESSEL_SFPU_TERNARY_LGAMMA_ADJUSTED = 2, // c < 0.5 ? ln(pi) - b - a : a
+  TESSEL_SFPU_TERNARY_OP_COUNT = 3
 };
 // DST register protocol steps.
 enum tessel_dst_step {

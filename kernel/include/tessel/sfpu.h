@@ -321,7 +321,7 @@ ALWI void typecast_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::init<TESSEL_SFPU_TYPECAST>("typecast_tile_init", TESSEL_SITE);
 }
 // Current Metalium names the formats in the init too.
-template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE>
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile_init(TESSEL_SITE_PARAMS) {
   static_assert(tessel_sfpu::is_typecast_format(IN_DTYPE) && tessel_sfpu::is_typecast_format(OUT_DTYPE),
                 "tessel: typecast_tile converts between Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, UInt32, UInt16 "

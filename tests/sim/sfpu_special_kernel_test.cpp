@@ -1,0 +1,292 @@
+// The SFPU ops of tessel/sfpu_special.h and tessel/sfpu_bitwise.h through a
+// real compute kernel written with Metalium's header spellings, both the
+// api/compute/ and the compute_kernel_api/ paths ("sfpu_special.cpp"):
+// each op's arguments reach the engine in Metalium's order (in place, out of
+// place, the ternary lerp and lgamma steps, softcap's cap on its init), the
+// typecast init that names its formats, and the engine's messages for a
+// softcap without a cap and a ternary op without its init. Every op's
+// numerics on whole tiles: sfpu_special_test.cpp.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cb_io_kernels.hpp"
+#include "ops_kernel.hpp"
+#include "tessel/tile.hpp"
+
+namespace tessel::test {
+namespace {
+
+constexpr const char* kName = "sfpu_special.cpp";
+constexpr uint32_t kOutTiles = 8;
+
+const std::string& source() {
+  static const std::string text = R"KERNEL(// sfpu_special.cpp: SFPU ops of their own Metalium headers.
+#include "api/compute/common.h"
+#include "api/compute/tile_move_copy.h"
+#include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/fill.h"
+#include "api/compute/eltwise_unary/binop_with_scalar.h"
+#include "api/compute/eltwise_unary/typecast.h"
+#include "api/compute/eltwise_unary/lerp.h"
+#include "api/compute/eltwise_unary/lgamma.h"
+#include "api/compute/eltwise_unary/activations.h"
+#include "api/compute/eltwise_unary/softcap.h"
+#include "api/compute/eltwise_unary/rsub.h"
+#include "api/compute/binary_bitwise_sfpu.h"
+#include "compute_kernel_api/eltwise_unary/cbrt.h"
+#include "compute_kernel_api/eltwise_unary/hardmish.h"
+#include "compute_kernel_api/eltwise_unary/log1p.h"
+#include "compute_kernel_api/logsigmoid.h"
+#include "compute_kernel_api/copy_dest_values.h"
+
+constexpr uint32_t bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+
+// DST 0 = a (CB 0), DST 1 = b (CB 1).
+void load() {
+  cb_wait_front(0, 1);
+  cb_wait_front(1, 1);
+  tile_regs_acquire();
+  copy_tile(0, 0, 0);
+  copy_tile(1, 0, 1);
+}
+void pack(uint32_t first, uint32_t count) {
+  tile_regs_commit();
+  tile_regs_wait();
+  cb_reserve_back(16, count);
+  for (uint32_t i = 0; i < count; ++i) pack_tile(first + i, 16);
+  cb_push_back(16, count);
+  tile_regs_release();
+}
+void a_to(uint32_t idst) { copy_tile(0, 0, idst); }
+
+void kernel_main() {
+  init_sfpu(0, 16);
+  load();
+  switch (get_arg_val<uint32_t>(0)) {
+  case 0: // eight tiles
+    fill_tile_init();
+    fill_tile(7, 0.25f);
+    lerp_tile_init();
+    lerp_tile<DataFormat::Float16_b>(0, 1, 7, 2); // a + 0.25 (b - a)
+    a_to(3);
+    cbrt_tile_init();
+    cbrt_tile(3);
+    a_to(4);
+    hardmish_tile_init();
+    hardmish_tile(4);
+    a_to(5);
+    softcap_tile_init(bits(2.0f), bits(0.5f));
+    softcap_tile(5); // 2 tanh(a / 2)
+    a_to(6);
+    rsub_tile_init();
+    rsub_tile(6, bits(1.0f)); // 1 - a
+    copy_dest_values_init();
+    copy_dest_values<DataFormat::Float16_b>(1, 7); // b
+    binop_with_scalar_tile_init();
+    mul_unary_tile(0, bits(4.0f));
+    mul_unary_tile(1, bits(4.0f));
+    binary_bitwise_tile_init();
+    bitwise_xor_binary_tile<DataFormat::Int32>(0, 1, 0); // 4a ^ 4b
+    bitwise_and_binary_tile<DataFormat::Int32>(0, 1, 1); // (4a ^ 4b) & 4b
+    pack(0, 8);
+    return;
+  case 1: // eight tiles
+    a_to(2);
+    a_to(3);
+    a_to(4);
+    a_to(5);
+    a_to(6);
+    a_to(7);
+    celu_tile_init();
+    celu_tile(0, bits(2.0f), bits(0.5f));
+    softshrink_tile_init();
+    softshrink_tile(1, bits(0.5f)); // of b
+    hardshrink_tile_init();
+    hardshrink_tile(2, bits(1.0f));
+    log1p_exp_tile_init<false>();
+    log1p_exp_tile<false>(3);
+    logsigmoid_tile_init();
+    logsigmoid_tile(4);
+    binop_with_scalar_tile_init();
+    mul_unary_tile(5, bits(-1.0f));
+    logsigmoid_tile_init();
+    logsigmoid_tile(5, 6, 5); // from -a (DST 6 unread)
+    typecast_tile_init<(uint32_t)DataFormat::Float16_b, (uint32_t)DataFormat::Int32>();
+    typecast_tile<(uint32_t)DataFormat::Float16_b, (uint32_t)DataFormat::Int32>(6);
+    lgamma_tile_init();
+    lgamma_tile(7);
+    pack(0, 8);
+    return;
+  case 2: // lgamma in ttnn's three steps, into DST 0
+    fill_tile_init();
+    fill_tile(1, 0.0f); // log|sin(pi a)|: not needed for a >= 0.5
+    a_to(2);
+    lgamma_stirling_tile_init();
+    lgamma_stirling_tile(0, 3, 0);
+    lgamma_adjusted_tile_init();
+    lgamma_adjusted_tile(0, 1, 2, 0);
+    pack(0, 1);
+    return;
+  case 3:
+    softcap_tile_init();
+    softcap_tile(0); // @softcap_no_cap
+    break;
+  case 4:
+    lgamma_stirling_tile_init(); // @stirling_init
+    lerp_tile<DataFormat::Float32>(0, 1, 1, 0); // @lerp_uninit
+    break;
+  }
+  pack(0, 1);
+}
+)KERNEL";
+  return text;
+}
+
+std::string at(const std::string& marker) {
+  std::istringstream in(source());
+  std::string line;
+  const std::string tag = "// @" + marker;
+  for (uint32_t n = 1; std::getline(in, line); ++n)
+    if (line.find(tag) != std::string::npos) return std::string(kName) + ":" + std::to_string(n);
+  ADD_FAILURE() << "no marker " << tag;
+  return {};
+}
+std::string error_at(const std::string& marker) { return at(marker) + ": core (0,0) COMPUTE: "; }
+
+// The bfloat16 a 16-bit DST stores for a float (nearest, ties to even).
+float bf16(float x) {
+  uint32_t u = std::bit_cast<uint32_t>(x);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return std::bit_cast<float>(u & 0xffff0000u);
+}
+// The engine's exact ops: computed in double, rounded to float, then to bf16.
+float dst(double x) { return bf16(float(x)); }
+double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+double lgamma_of(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
+class SfpuSpecialKernelTest : public testing::Test {
+protected:
+  void SetUp() override { device_ = open_device("blackhole", 1, 1); }
+
+  Program build(uint32_t scenario, uint32_t out_tiles) {
+    const uint32_t tile = tile_size(DataFormat::Float16_b);
+    auto input = [&](const std::vector<float>& v) {
+      auto buf = Buffer::create(device_, {tile, tile, BufferType::DRAM});
+      const std::vector<uint8_t> packed = pack_tiles(v, DataFormat::Float16_b);
+      buf->write(packed.data(), packed.size());
+      return buf;
+    };
+    in0_ = input(a_);
+    in1_ = input(b_);
+    out_ = Buffer::create(device_, {uint64_t(out_tiles) * tile, tile, BufferType::DRAM});
+    Program program;
+    const CoreCoord core{0, 0};
+    for (uint8_t cb : {uint8_t(0), uint8_t(1)})
+      program.add_circular_buffer(core,
+                                  CircularBufferConfig(tile, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile));
+    program.add_circular_buffer(
+        core, CircularBufferConfig(kOutTiles * tile, {{uint8_t(16), DataFormat::Float16_b}}).set_page_size(16, tile));
+    KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
+    KernelHandle writer = program.add_kernel_from_source(
+        kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+    KernelHandle compute = program.add_kernel_from_source(source(), kName, core, ComputeConfig{});
+    program.set_runtime_args(reader, core, {0, in0_->address(), 1, 1, in1_->address(), 1});
+    program.set_runtime_args(writer, core, {16, out_->address(), out_tiles});
+    program.set_runtime_args(compute, core, {scenario});
+    return program;
+  }
+
+  std::vector<float> run(uint32_t scenario, uint32_t out_tiles) {
+    Program program = build(scenario, out_tiles);
+    device_->command_queue().enqueue_program(program);
+    std::vector<uint8_t> bytes(out_tiles * tile_size(DataFormat::Float16_b));
+    out_->read(bytes.data(), bytes.size());
+    return unpack_tiles(bytes, DataFormat::Float16_b);
+  }
+
+  std::string fails(uint32_t scenario) {
+    Program program = build(scenario, 1);
+    std::string message = error_of<KernelError>(device_->command_queue(), program);
+    expect_device_works(device_);
+    return message;
+  }
+
+  // Quarters in [-4, 4): exact in bf16, integers and zeros included.
+  std::vector<float> a_ = quarters(3), b_ = quarters(5);
+  std::shared_ptr<Device> device_;
+  std::shared_ptr<Buffer> in0_, in1_, out_;
+
+  static std::vector<float> quarters(uint32_t stride) {
+    std::vector<float> v(kTileHW);
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      v[i] = 0.25f * float(int32_t((i * stride) % 32) - 16);
+    return v;
+  }
+};
+
+TEST_F(SfpuSpecialKernelTest, OpsByTheirMetaliumSpelling) {
+  const std::vector<float> got = run(0, kOutTiles);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const float a = a_[i], b = b_[i];
+    const int32_t ia = int32_t(4 * a), ib = int32_t(4 * b);
+    auto tile = [&](uint32_t t) { return got[t * kTileHW + i]; };
+    ASSERT_EQ(tile(0), float(ia ^ ib)) << "bitwise_xor at " << i;
+    ASSERT_EQ(tile(1), float((ia ^ ib) & ib)) << "bitwise_and at " << i;
+    ASSERT_EQ(tile(2), dst(double(a) + 0.25 * (double(b) - a))) << "lerp at " << i;
+    ASSERT_EQ(tile(3), dst(std::cbrt(double(a)))) << "cbrt at " << i;
+    ASSERT_EQ(tile(4), dst(a * std::min(std::max(double(a) + 2.8, 0.0), 5.0) / 5.0)) << "hardmish at " << i;
+    ASSERT_EQ(tile(5), dst(2.0 * std::tanh(double(a) * 0.5))) << "softcap at " << i;
+    ASSERT_EQ(tile(6), 1.0f - a) << "rsub at " << i;
+    ASSERT_EQ(tile(7), b) << "copy_dest_values at " << i;
+  }
+}
+
+TEST_F(SfpuSpecialKernelTest, ActivationsAndTypecastInit) {
+  const std::vector<float> got = run(1, kOutTiles);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const float a = a_[i], b = b_[i];
+    auto tile = [&](uint32_t t) { return got[t * kTileHW + i]; };
+    ASSERT_EQ(tile(0), a > 0 ? a : dst(2.0 * std::expm1(double(a) * 0.5))) << "celu at " << i;
+    ASSERT_EQ(tile(1), b > 0.5f ? b - 0.5f : b < -0.5f ? b + 0.5f : 0.0f) << "softshrink at " << i;
+    ASSERT_EQ(tile(2), std::fabs(a) > 1.0f ? a : 0.0f) << "hardshrink at " << i;
+    ASSERT_EQ(tile(3), dst(softplus(a))) << "log1p_exp at " << i;
+    ASSERT_EQ(tile(4), dst(-softplus(-double(a)))) << "logsigmoid at " << i;
+    ASSERT_EQ(tile(5), dst(-softplus(-double(a)))) << "logsigmoid(-a, e^-a) at " << i;
+    ASSERT_EQ(tile(6), std::nearbyint(a)) << "typecast to Int32 at " << i;
+    if (a > 0 || a != std::floor(a)) {
+      ASSERT_EQ(tile(7), dst(lgamma_of(a))) << "lgamma at " << i;
+    } else {
+      ASSERT_EQ(tile(7), INFINITY) << "lgamma at the pole " << a;
+    }
+  }
+}
+
+TEST_F(SfpuSpecialKernelTest, LgammaSteps) {
+  a_ = quarters(3);
+  for (float& x : a_)
+    x = std::fabs(x) + 0.5f;
+  const std::vector<float> got = run(2, 1);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    ASSERT_EQ(got[i], dst(lgamma_of(a_[i]))) << "lgamma_adjusted(lgamma_stirling) at " << i << ", a = " << a_[i];
+}
+
+TEST_F(SfpuSpecialKernelTest, Misuse) {
+  EXPECT_EQ(fails(3), error_at("softcap_no_cap") +
+                          "softcap_tile(idst) without a cap: call softcap_tile_init(cap, 1 / cap) first (float bits), "
+                          "or pass them to softcap_tile(idst, cap, 1 / cap)");
+  EXPECT_EQ(fails(4), error_at("lerp_uninit") +
+                          "lerp_tile(idst0=0, idst1=1, idst2=1, odst=0): the SFPU is not configured for lerp_tile: "
+                          "call lerp_tile_init() first (the last SFPU init was lgamma_stirling_tile_init at " +
+                          at("stirling_init") + ")");
+}
+
+} // namespace
+} // namespace tessel::test
