@@ -132,6 +132,16 @@ void kernel_main() {
     lgamma_adjusted_tile(0, 1, 2, 0);
     pack(0, 1);
     return;
+  case 5: // literal zeros pick the three-tile forms: DST 0 = a
+    logsigmoid_tile_init();
+    logsigmoid_tile(0, 0, 0); // -ln(1 + e^a)
+    softcap_tile_init();
+    softcap_tile(0, 0, 0); // cap 0: 0 tanh(0 a) = 0 (a zero of the sign of -ln(...))
+    copy_tile(0, 0, 1);
+    lgamma_stirling_tile_init();
+    lgamma_stirling_tile(1, 1, 1);
+    pack(0, 2);
+    return;
   case 3:
     softcap_tile_init();
     softcap_tile(0); // @softcap_no_cap
@@ -276,6 +286,15 @@ TEST_F(SfpuSpecialKernelTest, LgammaSteps) {
   const std::vector<float> got = run(2, 1);
   for (uint32_t i = 0; i < kTileHW; ++i)
     ASSERT_EQ(got[i], dst(lgamma_of(a_[i]))) << "lgamma_adjusted(lgamma_stirling) at " << i << ", a = " << a_[i];
+}
+
+TEST_F(SfpuSpecialKernelTest, LiteralZerosPickTheThreeTileForms) {
+  const std::vector<float> got = run(5, 2);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const float a = a_[i];
+    ASSERT_EQ(got[i], -0.0f) << "softcap(0, 0, 0) of logsigmoid(0, 0, 0) at " << i;
+    ASSERT_EQ(got[kTileHW + i], dst(lgamma_of(a < 0.5f ? 1.0 - a : double(a)))) << "lgamma_stirling at " << i;
+  }
 }
 
 TEST_F(SfpuSpecialKernelTest, Misuse) {

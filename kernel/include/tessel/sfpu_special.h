@@ -17,6 +17,12 @@
 
 namespace ckernel {
 
+// The one-tile forms of ops that also have a three-tile form are templates
+// (in_place, never given): a call with literal zeros, lgamma_stirling_tile(0,
+// 0, 0), could also read as the one-tile form with its call site passed
+// explicitly (0 is a null const char*), and overload resolution prefers the
+// non-template three-tile form.
+
 namespace tessel_sfpu {
 
 // An init that configures a unary op and a binary op of the same name
@@ -60,6 +66,7 @@ ALWI void lgamma_stirling_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary_and_binary_init<TESSEL_SFPU_LGAMMA_STIRLING, TESSEL_SFPU_BINARY_LGAMMA_STIRLING>(
       "lgamma_stirling_tile_init", TESSEL_SITE);
 }
+template <int in_place = 1>
 ALWI void lgamma_stirling_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_LGAMMA_STIRLING, idst, 0, 0, APPROX, TESSEL_SITE);
 }
@@ -98,6 +105,7 @@ ALWI void softcap_tile_init(uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS
 ALWI void softcap_tile(uint32_t idst, uint32_t param0, uint32_t param1, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_SOFTCAP, idst, param0, param1, APPROX, TESSEL_SITE);
 }
+template <int in_place = 1>
 ALWI void softcap_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   if (__builtin_expect(!tessel_sfpu::softcap_params.set, 0)) {
     tessel_kernel_ctx* k = tessel_ctx();
@@ -180,6 +188,7 @@ ALWI void logsigmoid_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary_and_binary_init<TESSEL_SFPU_LOGSIGMOID, TESSEL_SFPU_BINARY_LOGSIGMOID>("logsigmoid_tile_init",
                                                                                             TESSEL_SITE);
 }
+template <int in_place = 1>
 ALWI void logsigmoid_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_LOGSIGMOID, idst, 0, 0, APPROX, TESSEL_SITE);
 }
