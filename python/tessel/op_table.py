@@ -209,6 +209,37 @@ def _bitwise(name, f, doc):
                         tile=f"{name}_tile<DataFormat::Int32>(0, 1, 0);", header="api/compute/binary_bitwise_sfpu.h")
 
 
+def _integers(f):
+    """A reference on the integers two tiles hold (a fraction dropped toward zero)."""
+    return lambda x, y: f(np.trunc(x).astype(np.int64), np.trunc(y).astype(np.int64)).astype(np.float64)
+
+
+def _wrap(fmt):
+    """An integer wrapped to `fmt`'s range, as the format's integer unit does."""
+    if fmt == "Int32":
+        return lambda v: (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32).astype(np.int32)
+    return lambda v: v.astype(np.int64) & (0xFFFFFFFF if fmt == "UInt32" else 0xFFFF)
+
+
+_INT_DIVISOR = Domain(1.0, 4.0, signed_magnitude=True)
+_NATURAL = Domain(0.0, 4.0)
+
+
+def _int32(name, f, doc, header, *, b_domain=_SYMMETRIC):
+    """An int32 op of two tiles (sfpu_integer.h)."""
+    return _sfpu_binary(name, _integers(f), b_domain, doc, header=f"api/compute/{header}.h")
+
+
+def _per_format(name, call, init, f, doc, header):
+    """An integer op that wraps to its tiles' format: one row per format."""
+    return tuple(
+        _sfpu_binary(f"{name}_{fmt.lower()}", _integers(lambda x, y, w=_wrap(fmt): w(f(x, y))), _NATURAL,
+                     f"{doc} ({fmt})", a_domain=_NATURAL, init=f"{init}();",
+                     tile=f"{call}<DataFormat::{fmt}>(0, 1, 0);", header=f"api/compute/{header}.h",
+                     call=f"{call}<{fmt}>")
+        for fmt in ("Int32", "UInt32", "UInt16"))
+
+
 def _softplus(x):
     return np.where(x > 0.0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0.0))))
 
@@ -432,6 +463,31 @@ OPS = (
                  "ln gamma(z), z = 1 - a where a < 0.5, else a (b, ln z, is not read)", a_domain=Domain(-6.0, 6.0),
                  init="lgamma_stirling_tile_init();", tile="lgamma_stirling_tile(0, 1, 0);",
                  header="api/compute/eltwise_unary/lgamma.h", call="lgamma_stirling_tile"),
+    _sfpu_binary("atan2_binary", np.arctan2, _SYMMETRIC, "atan2(a, b)", header="api/compute/atan2.h"),
+    _sfpu_binary("fmod_binary", np.fmod, Domain(0.25, 4.0, signed_magnitude=True), "fmod(a, b), the sign of a",
+                 header="api/compute/binary_fmod.h"),
+    _sfpu_binary("remainder_binary", np.remainder, Domain(0.25, 4.0, signed_magnitude=True),
+                 "a - b floor(a / b), the sign of b", header="api/compute/binary_remainder.h"),
+    _sfpu_binary("xlogy_binary", lambda x, y: x * np.log(y), Domain(0.25, 4.0), "a ln(b), 0 where a == 0",
+                 header="api/compute/xlogy.h"),
+    _int32("fmod_int32", np.fmod, "a % b on integers, the sign of a", "binary_fmod", b_domain=_INT_DIVISOR),
+    _int32("remainder_int32", np.remainder, "a mod b on integers, the sign of b", "binary_remainder",
+           b_domain=_INT_DIVISOR),
+    _int32("div_int32", np.divide, "a / b of two integers, as a float", "div_int32_sfpu", b_domain=_INT_DIVISOR),
+    _int32("div_int32_floor", np.floor_divide, "floor(a / b) of two integers", "div_int32_floor",
+           b_domain=_INT_DIVISOR),
+    _int32("div_int32_trunc", lambda x, y: np.trunc(x / y), "trunc(a / b) of two integers", "div_int32_floor",
+           b_domain=_INT_DIVISOR),
+    _int32("gcd", np.gcd, "gcd(a, b) of two integers", "gcd"),
+    _int32("lcm", np.lcm, "lcm(a, b) of two integers", "lcm"),
+    *_per_format("sub_int", "sub_int_tile", "sub_int_tile_init", np.subtract, "a - b", "sub_int_sfpu"),
+    *_per_format("rsub_int", "rsub_int_tile", "rsub_int_tile_init", lambda x, y: y - x, "b - a", "sub_int_sfpu"),
+    *_per_format("left_shift", "binary_left_shift_tile", "binary_shift_tile_init", np.left_shift, "a << b",
+                 "binary_shift"),
+    *_per_format("right_shift", "binary_right_shift_tile", "binary_shift_tile_init", np.right_shift, "a >> b",
+                 "binary_shift"),
+    *_per_format("logical_right_shift", "binary_logical_right_shift_tile", "binary_shift_tile_init",
+                 np.right_shift, "a >> b, logical", "binary_shift"),
     _int_compare("lt_int", lambda x, y: _where(x < y), "1 where a < b, else 0 (the integer comparison)"),
     _int_compare("gt_int", lambda x, y: _where(x > y), "1 where a > b, else 0 (the integer comparison)"),
     _int_compare("le_int", lambda x, y: _where(x <= y), "1 where a <= b, else 0 (the integer comparison)"),

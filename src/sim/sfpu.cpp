@@ -1,7 +1,7 @@
 // SFPU math on DST tiles (sfpu.hpp): the unary ops up to typecast and the
 // binary add, sub, mul, div, max and min here; the others are handed to
 // their family (sfpu_compare.cpp, sfpu_functions.cpp, sfpu_special.cpp,
-// sfpu_bitwise.cpp). docs/numerics.md
+// sfpu_bitwise.cpp, sfpu_integer.cpp). docs/numerics.md
 // ("SFPU ops") states every rule below with its bound; tests/sim/sfpu_test.cpp
 // pins them.
 //
@@ -346,8 +346,8 @@ void sfpu_binary(uint32_t op, const float* a, const float* b, float* out) {
     return;
   default:
     if (!sfpu_compare_binary(op, a, b, out) && !sfpu_function_binary(op, a, b, out) &&
-        !sfpu_special_binary(op, a, b, out))
-      sfpu_bitwise_binary(op, a, b, out);
+        !sfpu_special_binary(op, a, b, out) && !sfpu_bitwise_binary(op, a, b, out))
+      sfpu_integer_binary(op, a, b, out);
     return;
   }
 }

@@ -1,7 +1,8 @@
 // SFPU math: the element-wise functions the SFPU applies in place to DST
 // tiles (enum tessel_sfpu_op / tessel_sfpu_binary_op / tessel_sfpu_ternary_op
 // in kernel_abi.h), in sfpu.cpp and its family files sfpu_compare.cpp,
-// sfpu_functions.cpp, sfpu_special.cpp and sfpu_bitwise.cpp. The
+// sfpu_functions.cpp, sfpu_special.cpp, sfpu_bitwise.cpp and
+// sfpu_integer.cpp. The
 // compute engine (compute.cpp) checks the call (compute RISC, MATH holds DST,
 // the op's init, index in range) and then calls these on the tile's floats;
 // it rounds the result to bfloat16 precision afterwards unless

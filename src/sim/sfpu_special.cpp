@@ -1,14 +1,15 @@
 // SFPU special functions and activations of their own Metalium headers (the
 // unary ops of kernel_abi.h from TESSEL_SFPU_CBRT on: cbrt.h, hardmish.h,
 // lgamma.h, softcap.h, activations.h, logsigmoid.h, log1p_exp_tile), the
-// binary logsigmoid and lgamma_stirling steps, and the ternary lerp and
-// lgamma_adjusted.
+// binary logsigmoid and lgamma_stirling steps, atan2, fmod, remainder and
+// xlogy of two tiles (atan2.h, binary_fmod.h, binary_remainder.h, xlogy.h),
+// and the ternary lerp and lgamma_adjusted.
 //
 // Every function here is computed in double from the float inputs and
 // rounded once to float, as sfpu_functions.cpp's are: the correctly rounded
 // float except when the exact value lies within about 2^-29 float ULP of a
-// rounding tie. softshrink and hardshrink are exact (one IEEE float
-// subtraction at most). A NaN input gives NaN. These ops have no
+// rounding tie. softshrink, hardshrink and fmod are exact; the remainder
+// is fmod plus one IEEE float addition where the signs differ. A NaN input gives NaN. These ops have no
 // approximate mode. The operand a step is documented to take but whose
 // value follows from another operand (logsigmoid's e^a, lgamma_stirling's
 // ln z) is not read: the result is computed from the input itself.
@@ -92,6 +93,22 @@ bool sfpu_detail::sfpu_special_binary(uint32_t op, const float* a, const float* 
     return true;
   case TESSEL_SFPU_BINARY_LGAMMA_STIRLING:
     binary_loop(a, b, out, [](float x, float) { return float(lgamma_stirling_d(double(x))); });
+    return true;
+  case TESSEL_SFPU_BINARY_ATAN2:
+    binary_loop(a, b, out, [](float y, float x) { return float(std::atan2(double(y), double(x))); });
+    return true;
+  // fmod is exact; the remainder adds b once where the signs differ.
+  case TESSEL_SFPU_BINARY_FMOD: binary_loop(a, b, out, [](float x, float y) { return std::fmod(x, y); }); return true;
+  case TESSEL_SFPU_BINARY_REMAINDER:
+    binary_loop(a, b, out, [](float x, float y) {
+      const float r = std::fmod(x, y);
+      return r != 0.0f && std::signbit(r) != std::signbit(y) ? r + y : r;
+    });
+    return true;
+  // a ln(b); 0 where a == 0 unless b is NaN.
+  case TESSEL_SFPU_BINARY_XLOGY:
+    binary_loop(a, b, out,
+                [](float x, float y) { return x == 0.0f && y == y ? 0.0f : float(double(x) * std::log(double(y))); });
     return true;
   default: return false;
   }

@@ -10,8 +10,10 @@
 
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cb_io_kernels.hpp"
@@ -43,6 +45,15 @@ const std::string& source() {
 #include "compute_kernel_api/eltwise_unary/log1p.h"
 #include "compute_kernel_api/logsigmoid.h"
 #include "compute_kernel_api/copy_dest_values.h"
+#include "api/compute/binary_shift.h"
+#include "api/compute/sub_int_sfpu.h"
+#include "api/compute/div_int32_floor.h"
+#include "api/compute/gcd.h"
+#include "api/compute/atan2.h"
+#include "api/compute/xlogy.h"
+#include "api/compute/binary_remainder.h"
+#include "api/compute/isclose.h"
+#include "api/compute/quantization.h"
 
 constexpr uint32_t bits(float f) { return __builtin_bit_cast(uint32_t, f); }
 
@@ -141,6 +152,31 @@ void kernel_main() {
     lgamma_stirling_tile_init();
     lgamma_stirling_tile(1, 1, 1);
     pack(0, 2);
+    return;
+  case 6: // two-tile ops of their own headers, on 4a and 4b (integers)
+    binop_with_scalar_tile_init();
+    mul_unary_tile(0, bits(4.0f));
+    mul_unary_tile(1, bits(4.0f));
+    copy_tile(1, 0, 7);
+    binop_with_scalar_tile_init();
+    mul_unary_tile(7, bits(4.0f));
+    copy_dest_values_init();
+    for (uint32_t i = 2; i < 7; ++i) copy_dest_values(0, i);
+    binary_shift_tile_init();
+    binary_right_shift_tile<DataFormat::Int32>(2, 1, 2); // 4a >> 4b (amounts outside [0, 31]: the sign)
+    sub_int_tile_init();
+    sub_int_tile<DataFormat::UInt16>(3, 1, 3); // 4a - 4b mod 2^16
+    div_int32_floor_tile_init();
+    div_int32_floor_tile(4, 1, 4); // floor(4a / 4b), 0 where b == 0
+    gcd_tile_init();
+    gcd_tile(5, 1, 5);
+    remainder_int32_tile_init();
+    remainder_int32_tile(6, 1, 6);
+    atan2_binary_tile_init();
+    atan2_binary_tile(0, 1, 0); // atan2(4a, 4b)
+    xlogy_binary_tile_init();
+    xlogy_binary_tile(1, 7, 1); // 4b ln(4b)
+    pack(0, 7);
     return;
   case 3:
     softcap_tile_init();
@@ -295,6 +331,49 @@ TEST_F(SfpuSpecialKernelTest, LiteralZerosPickTheThreeTileForms) {
     ASSERT_EQ(got[i], -0.0f) << "softcap(0, 0, 0) of logsigmoid(0, 0, 0) at " << i;
     ASSERT_EQ(got[kTileHW + i], dst(lgamma_of(a < 0.5f ? 1.0 - a : double(a)))) << "lgamma_stirling at " << i;
   }
+}
+
+TEST_F(SfpuSpecialKernelTest, TwoTileOpsOfTheirOwnHeaders) {
+  const std::vector<float> got = run(6, 7);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const int64_t x = int64_t(4 * a_[i]), y = int64_t(4 * b_[i]);
+    auto tile = [&](uint32_t t) { return got[t * kTileHW + i]; };
+    ASSERT_EQ(tile(0), dst(std::atan2(4.0 * a_[i], 4.0 * b_[i]))) << "atan2 at " << i;
+    const double lb = std::log(4.0 * b_[i]);
+    if (y < 0)
+      ASSERT_TRUE(std::isnan(tile(1))) << "xlogy of a negative at " << i;
+    else
+      ASSERT_EQ(tile(1), y == 0 ? 0.0f : dst(double(4 * b_[i]) * lb)) << "xlogy at " << i;
+    ASSERT_EQ(tile(2), float(int32_t(x) >> (y < 0 || y > 31 ? 31 : y))) << "right shift at " << i;
+    ASSERT_EQ(tile(3), dst(uint32_t(x - y) & 0xffffu)) << "sub_int<UInt16> (bf16 in DST) at " << i;
+    const int64_t q = y == 0 ? 0 : x / y, r = y == 0 ? 0 : x % y;
+    const bool adjust = r != 0 && (r < 0) != (y < 0);
+    ASSERT_EQ(tile(4), float(adjust ? q - 1 : q)) << "div_int32_floor at " << i;
+    ASSERT_EQ(tile(5), float(std::gcd(x, y))) << "gcd at " << i;
+    ASSERT_EQ(tile(6), float(adjust ? r + y : r)) << "remainder_int32 at " << i;
+  }
+}
+
+// quant_tile and isclose_binary_tile are declared, so that ttnn's binary
+// kernels, which include their headers, build; a kernel that calls one does
+// not.
+TEST_F(SfpuSpecialKernelTest, UnmodelledCallsDoNotBuild) {
+  for (const auto& [call, message] :
+       {std::pair<std::string, std::string>{"quant_tile_init(0); quant_tile(0, 1, 0);",
+                                            "tessel: quant_tile_init (quantization.h) is not modelled: silicon's "
+                                            "rounding of the quantized values is not documented"},
+        {"isclose_binary_tile_init(); isclose_binary_tile<false>(0, 1, 0);",
+         "tessel: isclose_binary_tile (isclose.h) is not modelled yet"}}) {
+    Program program;
+    program.add_kernel_from_source(std::string("#include \"api/compute/common.h\"\n#include "
+                                               "\"api/compute/quantization.h\"\n#include \"api/compute/isclose.h\"\n"
+                                               "void kernel_main() { ") +
+                                       call + " }\n",
+                                   "unmodelled.cpp", CoreCoord{0, 0}, ComputeConfig{});
+    const std::string error = error_of<ProgramError>(device_->command_queue(), program);
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  }
+  expect_device_works(device_);
 }
 
 TEST_F(SfpuSpecialKernelTest, Misuse) {

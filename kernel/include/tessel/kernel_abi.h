@@ -298,7 +298,27 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_COPY = 22,            // a (copy_dest_values; b is not read)
   TESSEL_SFPU_BINARY_LOGSIGMOID = 23,      // -ln(1 + e^a), a = -x (b, e^a, is not read)
   TESSEL_SFPU_BINARY_LGAMMA_STIRLING = 24, // ln gamma(z), z = a < 0.5 ? 1 - a : a (b, ln z, is not read)
-  TESSEL_SFPU_BINARY_OP_COUNT = 25
+  // Float functions of two tiles.
+  TESSEL_SFPU_BINARY_ATAN2 = 25,     // atan2(a, b)
+  TESSEL_SFPU_BINARY_FMOD = 26,      // fmod(a, b): the sign of a
+  TESSEL_SFPU_BINARY_REMAINDER = 27, // a - b floor(a / b): the sign of b
+  TESSEL_SFPU_BINARY_XLOGY = 28,     // a ln(b), 0 where a == 0
+  // Integer arithmetic on the integers DST holds (sfpu_integer.h).
+  TESSEL_SFPU_BINARY_FMOD_INT32 = 29,      // a % b, the sign of a (0 where b == 0)
+  TESSEL_SFPU_BINARY_REMAINDER_INT32 = 30, // a mod b, the sign of b (0 where b == 0)
+  TESSEL_SFPU_BINARY_DIV_INT32 = 31,       // a / b as a float
+  TESSEL_SFPU_BINARY_DIV_INT32_FLOOR = 32, // floor(a / b) (0 where b == 0)
+  TESSEL_SFPU_BINARY_DIV_INT32_TRUNC = 33, // trunc(a / b) (0 where b == 0)
+  TESSEL_SFPU_BINARY_GCD = 34,
+  TESSEL_SFPU_BINARY_LCM = 35,
+  // Integer ops whose result wraps to the tiles' format: one op per format,
+  // Int32, UInt32, UInt16 in that order.
+  TESSEL_SFPU_BINARY_SUB_INT = 36,             // a - b
+  TESSEL_SFPU_BINARY_RSUB_INT = 39,            // b - a
+  TESSEL_SFPU_BINARY_LEFT_SHIFT = 42,          // a << b
+  TESSEL_SFPU_BINARY_RIGHT_SHIFT = 45,         // a >> b, arithmetic for Int32
+  TESSEL_SFPU_BINARY_LOGICAL_RIGHT_SHIFT = 48, // a >> b on the 32-bit word
+  TESSEL_SFPU_BINARY_OP_COUNT = 51
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {
