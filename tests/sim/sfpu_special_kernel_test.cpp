@@ -222,7 +222,8 @@ class SfpuSpecialKernelTest : public testing::Test {
 protected:
   void SetUp() override { device_ = open_device("blackhole", 1, 1); }
 
-  Program build(uint32_t scenario, uint32_t out_tiles) {
+  Program build(uint32_t scenario, uint32_t out_tiles, const std::string& text = source(), const char* name = kName,
+                Defines defines = {}) {
     const uint32_t tile = tile_size(DataFormat::Float16_b);
     auto input = [&](const std::vector<float>& v) {
       auto buf = Buffer::create(device_, {tile, tile, BufferType::DRAM});
@@ -243,7 +244,9 @@ protected:
     KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
     KernelHandle writer = program.add_kernel_from_source(
         kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
-    KernelHandle compute = program.add_kernel_from_source(source(), kName, core, ComputeConfig{});
+    ComputeConfig config;
+    config.defines = std::move(defines);
+    KernelHandle compute = program.add_kernel_from_source(text, name, core, config);
     program.set_runtime_args(reader, core, {0, in0_->address(), 1, 1, in1_->address(), 1});
     program.set_runtime_args(writer, core, {16, out_->address(), out_tiles});
     program.set_runtime_args(compute, core, {scenario});
@@ -352,6 +355,39 @@ TEST_F(SfpuSpecialKernelTest, TwoTileOpsOfTheirOwnHeaders) {
     ASSERT_EQ(tile(5), float(std::gcd(x, y))) << "gcd at " << i;
     ASSERT_EQ(tile(6), float(adjust ? r + y : r)) << "remainder_int32 at " << i;
   }
+}
+
+// Metalium's generic unary kernel: the factory pastes the op into
+// SFPU_OP_CHAIN_0 and defines SFPU_OP_<OP>_INCLUDE, which brings the op's
+// header in through sfpu_split_includes.h.
+TEST_F(SfpuSpecialKernelTest, OpsOfTheirOwnHeadersThroughSplitIncludes) {
+  const std::string chain = R"(#include "api/compute/common.h"
+#include "api/compute/tile_move_copy.h"
+#include "api/compute/eltwise_unary/sfpu_split_includes.h"
+void kernel_main() {
+  init_sfpu(0, 16);
+  cb_wait_front(0, 1);
+  cb_wait_front(1, 1);
+  tile_regs_acquire();
+  copy_tile(0, 0, 0);
+  SFPU_OP_CHAIN_0
+  tile_regs_commit();
+  tile_regs_wait();
+  cb_reserve_back(16, 1);
+  pack_tile(0, 16);
+  cb_push_back(16, 1);
+  tile_regs_release();
+}
+)";
+  Program program = build(0, 1, chain, "eltwise_sfpu.cpp",
+                          {{"SFPU_OP_SOFTCAP_INCLUDE", "1"},
+                           {"SFPU_OP_CHAIN_0", "softcap_tile_init(); softcap_tile(0, 0x40000000u, 0x3F000000u);"}});
+  device_->command_queue().enqueue_program(program);
+  std::vector<uint8_t> bytes(tile_size(DataFormat::Float16_b));
+  out_->read(bytes.data(), bytes.size());
+  const std::vector<float> got = unpack_tiles(bytes, DataFormat::Float16_b);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    ASSERT_EQ(got[i], dst(2.0 * std::tanh(double(a_[i]) * 0.5))) << "softcap at " << i;
 }
 
 // quant_tile and isclose_binary_tile are declared, so that ttnn's binary
