@@ -46,8 +46,8 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params);
 // out[i] = a[i] op b[i]. out may alias a or b. op < TESSEL_SFPU_BINARY_OP_COUNT.
 void sfpu_binary(uint32_t op, const float* a, const float* b, float* out);
 
-// out[i] = op(a[i], b[i], c[i]). out may alias any operand.
-// op < TESSEL_SFPU_TERNARY_OP_COUNT.
-void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out);
+// out[i] = op(a[i], b[i], c[i]). out may alias any operand. p0: the op's
+// parameter (kernel_abi.h). op < TESSEL_SFPU_TERNARY_OP_COUNT.
+void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out, uint32_t p0 = 0);
 
 } // namespace tessel::sim

@@ -160,6 +160,9 @@ const OpNames kTernary[TESSEL_SFPU_TERNARY_OP_COUNT] = {
     {"where_tile", "where_tile_init"},
     {"lerp_tile", "lerp_tile_init"},
     {"lgamma_adjusted_tile", "lgamma_adjusted_tile_init"},
+    {"addcmul_tile", "addcmul_tile_init"},
+    {"addcdiv_tile", "addcdiv_tile_init"},
+    {"snake_beta_tile", "snake_beta_tile_init"},
 };
 
 } // namespace

@@ -3,7 +3,7 @@
 // lgamma.h, softcap.h, activations.h, logsigmoid.h, log1p_exp_tile), the
 // binary logsigmoid and lgamma_stirling steps, atan2, fmod, remainder and
 // xlogy of two tiles (atan2.h, binary_fmod.h, binary_remainder.h, xlogy.h),
-// and the ternary lerp and lgamma_adjusted.
+// and the ternary lerp, lgamma_adjusted, addcmul, addcdiv and snake_beta.
 //
 // Every function here is computed in double from the float inputs and
 // rounded once to float, as sfpu_functions.cpp's are: the correctly rounded
@@ -114,8 +114,10 @@ bool sfpu_detail::sfpu_special_binary(uint32_t op, const float* a, const float* 
   }
 }
 
-bool sfpu_detail::sfpu_special_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out) {
+bool sfpu_detail::sfpu_special_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out,
+                                       uint32_t p0) {
   alignas(64) float r[kTileHW];
+  const double value = from_bits(p0);
   switch (op) {
   // start + weight (end - start).
   case TESSEL_SFPU_TERNARY_LERP:
@@ -130,6 +132,22 @@ bool sfpu_detail::sfpu_special_ternary(uint32_t op, const float* a, const float*
       r[i] = c[i] < 0.5f ? float(ln_pi - double(b[i]) - double(a[i])) : a[i];
     break;
   }
+  // a + value b c and a + value b / c (value: addcmul's and addcdiv's scalar).
+  case TESSEL_SFPU_TERNARY_ADDCMUL:
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      r[i] = float(double(a[i]) + value * double(b[i]) * double(c[i]));
+    break;
+  case TESSEL_SFPU_TERNARY_ADDCDIV:
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      r[i] = float(double(a[i]) + value * double(b[i]) / double(c[i]));
+    break;
+  // x + sin(alpha x)^2 / beta, a = x, b = alpha, c = beta.
+  case TESSEL_SFPU_TERNARY_SNAKE_BETA:
+    for (uint32_t i = 0; i < kTileHW; ++i) {
+      const double s = std::sin(double(b[i]) * double(a[i]));
+      r[i] = float(double(a[i]) + s * s / double(c[i]));
+    }
+    break;
   default: return false;
   }
   std::memcpy(out, r, sizeof r);

@@ -71,8 +71,8 @@ bool sfpu_compare_binary(uint32_t op, const float* a, const float* b, float* out
 bool sfpu_function_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_functions.cpp
 bool sfpu_special_unary(uint32_t op, float* tile, const SfpuParams& params);        // sfpu_special.cpp
 bool sfpu_special_binary(uint32_t op, const float* a, const float* b, float* out);  // sfpu_special.cpp
-bool sfpu_special_ternary(uint32_t op, const float* a, const float* b, const float* c,
-                          float* out);                                             // sfpu_special.cpp
+bool sfpu_special_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out,
+                          uint32_t p0);                                            // sfpu_special.cpp
 bool sfpu_bitwise_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_bitwise.cpp
 bool sfpu_integer_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_integer.cpp
 

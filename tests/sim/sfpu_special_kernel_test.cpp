@@ -45,6 +45,9 @@ const std::string& source() {
 #include "compute_kernel_api/eltwise_unary/log1p.h"
 #include "compute_kernel_api/logsigmoid.h"
 #include "compute_kernel_api/copy_dest_values.h"
+#include "api/compute/eltwise_unary/addcmul.h"
+#include "api/compute/eltwise_unary/addcdiv.h"
+#include "api/compute/eltwise_unary/snake_beta.h"
 #include "api/compute/binary_shift.h"
 #include "api/compute/sub_int_sfpu.h"
 #include "api/compute/div_int32_floor.h"
@@ -177,6 +180,19 @@ void kernel_main() {
     xlogy_binary_tile_init();
     xlogy_binary_tile(1, 7, 1); // 4b ln(4b)
     pack(0, 7);
+    return;
+  case 7: // ternary ops with a scalar and snake_beta: DST 2 = 2
+    fill_tile_init();
+    fill_tile(2, 2.0f);
+    copy_tile(0, 0, 3);
+    copy_tile(0, 0, 4);
+    addcmul_tile_init();
+    addcmul_tile<DataFormat::Float16_b>(0, 1, 2, 5, bits(0.5f)); // a + 0.5 b 2
+    addcdiv_tile_init();
+    addcdiv_tile<DataFormat::Float16_b>(3, 1, 2, 3, bits(3.0f)); // a + 3 b / 2
+    snake_beta_tile_init();
+    snake_beta_tile<DataFormat::Float16_b>(4, 1, 2, 4); // a + sin(b a)^2 / 2
+    pack(3, 3);
     return;
   case 3:
     softcap_tile_init();
@@ -354,6 +370,16 @@ TEST_F(SfpuSpecialKernelTest, TwoTileOpsOfTheirOwnHeaders) {
     ASSERT_EQ(tile(4), float(adjust ? q - 1 : q)) << "div_int32_floor at " << i;
     ASSERT_EQ(tile(5), float(std::gcd(x, y))) << "gcd at " << i;
     ASSERT_EQ(tile(6), float(adjust ? r + y : r)) << "remainder_int32 at " << i;
+  }
+}
+
+TEST_F(SfpuSpecialKernelTest, TernaryOpsWithAScalar) {
+  const std::vector<float> got = run(7, 3);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const double a = a_[i], b = b_[i], s = std::sin(b * a);
+    ASSERT_EQ(got[i], dst(a + 3.0 * b / 2.0)) << "addcdiv at " << i;
+    ASSERT_EQ(got[kTileHW + i], dst(a + s * s / 2.0)) << "snake_beta at " << i;
+    ASSERT_EQ(got[2 * kTileHW + i], dst(a + 0.5 * b * 2.0)) << "addcmul at " << i;
   }
 }
 

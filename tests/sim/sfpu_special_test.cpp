@@ -1,7 +1,8 @@
 // SFPU special functions, activations, bitwise ops and the ternary lerp and
 // lgamma steps (src/sim/sfpu_special.cpp, sfpu_bitwise.cpp) on whole tiles:
 // each function correctly rounded against a long double reference over
-// every bfloat16 value of its domain and random floats, the special values,
+// every bfloat16 value of its domain and random floats (addcmul, addcdiv
+// and snake_beta over random operands), the special values,
 // and the exact ops (shrinks, bitwise, copy) bit for bit. Through the
 // device: sfpu_kernel_test.cpp.
 #include <gtest/gtest.h>
@@ -48,13 +49,13 @@ std::vector<float> apply2(uint32_t op, const std::vector<float>& a, const std::v
 }
 
 std::vector<float> apply3(uint32_t op, const std::vector<float>& a, const std::vector<float>& b,
-                          const std::vector<float>& c) {
+                          const std::vector<float>& c, uint32_t p0 = 0) {
   const size_t n = (a.size() + kTileHW - 1) / kTileHW * kTileHW;
   std::vector<float> x(a), y(b), z(c), out(n);
   for (auto* v : {&x, &y, &z})
     v->resize(n, 0.0f);
   for (size_t t = 0; t < n; t += kTileHW)
-    sim::sfpu_ternary(op, x.data() + t, y.data() + t, z.data() + t, out.data() + t);
+    sim::sfpu_ternary(op, x.data() + t, y.data() + t, z.data() + t, out.data() + t, p0);
   out.resize(a.size());
   return out;
 }
@@ -249,6 +250,28 @@ TEST(SfpuSpecial, Lerp) {
             (std::vector<float>{1.5f, -7.25f}));
 }
 
+TEST(SfpuSpecial, AddcmulAddcdivSnakeBeta) {
+  const std::vector<float> a = uniform(-10, 10, 1 << 14, 13), b = uniform(-10, 10, 1 << 14, 14),
+                           c = uniform(0.5f, 4, 1 << 14, 15);
+  const float value = -0.75f;
+  const std::vector<float> mul = apply3(TESSEL_SFPU_TERNARY_ADDCMUL, a, b, c, to_bits(value));
+  const std::vector<float> div = apply3(TESSEL_SFPU_TERNARY_ADDCDIV, a, b, c, to_bits(value));
+  const std::vector<float> snake = apply3(TESSEL_SFPU_TERNARY_SNAKE_BETA, a, b, c);
+  double worst_mul = 0, worst_div = 0, worst_snake = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const long double x = a[i], y = b[i], z = c[i], s = std::sin(y * x);
+    const long double want_mul = x + value * y * z, want_div = x + value * y / z, want_snake = x + s * s / z;
+    // Away from cancellation, where the double evaluation's own error shows.
+    if (std::fabs(want_mul) > 1e-2L) worst_mul = std::max(worst_mul, ulps(mul[i], want_mul));
+    if (std::fabs(want_div) > 1e-2L) worst_div = std::max(worst_div, ulps(div[i], want_div));
+    if (std::fabs(want_snake) > 1e-2L) worst_snake = std::max(worst_snake, ulps(snake[i], want_snake));
+  }
+  EXPECT_LE(worst_mul, kExactUlp);
+  EXPECT_LE(worst_div, kExactUlp);
+  EXPECT_LE(worst_snake, kExactUlp);
+  EXPECT_EQ(apply3(TESSEL_SFPU_TERNARY_ADDCDIV, {1.0f}, {2.0f}, {0.0f}, to_bits(1.0f))[0], kInf);
+}
+
 // The three steps of ttnn's lgamma kernel (stirling, log|sin(pi x)| with 0
 // at the integers, adjusted) give ln|gamma(x)| for negative x.
 TEST(SfpuSpecial, LgammaAdjustedCompletesTheReflection) {
@@ -280,6 +303,7 @@ TEST(SfpuSpecial, Names) {
   EXPECT_STREQ(sim::sfpu_binary_name(TESSEL_SFPU_BINARY_COPY), "copy_dest_values");
   EXPECT_STREQ(sim::sfpu_ternary_name(TESSEL_SFPU_TERNARY_LERP), "lerp_tile");
   EXPECT_STREQ(sim::sfpu_ternary_init_name(TESSEL_SFPU_TERNARY_LGAMMA_ADJUSTED), "lgamma_adjusted_tile_init");
+  EXPECT_STREQ(sim::sfpu_ternary_name(TESSEL_SFPU_TERNARY_SNAKE_BETA), "snake_beta_tile");
 }
 
 } // namespace

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 16u
+#define TESSEL_KERNEL_ABI_VERSION 17u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -325,7 +325,10 @@ enum tessel_sfpu_ternary_op {
   TESSEL_SFPU_TERNARY_WHERE = 0,           // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
   TESSEL_SFPU_TERNARY_LERP = 1,            // a + c (b - a)
   TESSEL_SFPU_TERNARY_LGAMMA_ADJUSTED = 2, // c < 0.5 ? ln(pi) - b - a : a
-  TESSEL_SFPU_TERNARY_OP_COUNT = 3
+  TESSEL_SFPU_TERNARY_ADDCMUL = 3,         // a + p0 b c (p0: float bits)
+  TESSEL_SFPU_TERNARY_ADDCDIV = 4,         // a + p0 b / c (p0: float bits)
+  TESSEL_SFPU_TERNARY_SNAKE_BETA = 5,      // a + sin(b a)^2 / c
+  TESSEL_SFPU_TERNARY_OP_COUNT = 6
 };
 // DST register protocol steps.
 enum tessel_dst_step {
@@ -467,9 +470,10 @@ struct tessel_sim_api {
   // DST[odst] = DST[idst0] op DST[idst1] (enum tessel_sfpu_binary_op).
   void (*sfpu_binary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst,
                       const char* file, uint32_t line);
-  // DST[odst] = op(DST[idst0], DST[idst1], DST[idst2]) (enum tessel_sfpu_ternary_op).
+  // DST[odst] = op(DST[idst0], DST[idst1], DST[idst2]) (enum tessel_sfpu_ternary_op);
+  // p0 per op (float bits of addcmul's and addcdiv's value; 0 for the others).
   void (*sfpu_ternary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2,
-                       uint32_t odst, const char* file, uint32_t line);
+                       uint32_t odst, uint32_t p0, const char* file, uint32_t line);
   // copy_block_matmul_partials: DST[idst + i] = cb[itile + i] for i < n.
   void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
                      const char* file, uint32_t line);

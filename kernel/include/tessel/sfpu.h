@@ -93,9 +93,9 @@ inline void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, c
   k->api->sfpu_binary(k, op, idst0, idst1, odst == kIntoFirst ? idst0 : odst, file, line);
 }
 inline void ternary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, const char* file,
-                    uint32_t line) {
+                    uint32_t line, uint32_t p0 = 0) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+  k->api->sfpu_ternary(k, op, idst0, idst1, idst2, odst, p0, file, line);
 }
 inline uint32_t float_bits(float value) {
   uint32_t bits;

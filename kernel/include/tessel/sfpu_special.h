@@ -2,7 +2,8 @@
 // of their own, with its names, template parameters and argument orders:
 // eltwise_unary/cbrt.h, hardmish.h, lgamma.h, softcap.h, activations.h
 // (celu, softshrink, hardshrink, and the hardsigmoid and softsign of
-// tessel/sfpu_functions.h), rsub.h, lerp.h, logsigmoid.h (and the older
+// tessel/sfpu_functions.h), rsub.h, lerp.h, addcmul.h, addcdiv.h,
+// snake_beta.h, logsigmoid.h (and the older
 // compute_kernel_api/logsigmoid.h), and log1p_exp_tile of log1p.h. Only
 // those headers include this one: a kernel that names none of them does not
 // parse it. tessel/sfpu.h states the init rule.
@@ -206,6 +207,36 @@ ALWI void lerp_tile_init(TESSEL_SITE_PARAMS) {
 template <DataFormat data_format>
 ALWI void lerp_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_LERP, idst0, idst1, idst2, odst, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// a + value b c (addcmul.h), a + value b / c (addcdiv.h), value the bits of a
+// float; x + sin(alpha x)^2 / beta (snake_beta.h). DST[idst0] = a or x,
+// DST[idst1] = b or alpha, DST[idst2] = c or beta.
+
+ALWI void addcmul_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary_init<TESSEL_SFPU_TERNARY_ADDCMUL>("addcmul_tile_init", TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void addcmul_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t value,
+                       TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_ADDCMUL, idst0, idst1, idst2, odst, TESSEL_SITE, value);
+}
+ALWI void addcdiv_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary_init<TESSEL_SFPU_TERNARY_ADDCDIV>("addcdiv_tile_init", TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void addcdiv_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t value,
+                       TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_ADDCDIV, idst0, idst1, idst2, odst, TESSEL_SITE, value);
+}
+ALWI void snake_beta_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary_init<TESSEL_SFPU_TERNARY_SNAKE_BETA>("snake_beta_tile_init", TESSEL_SITE);
+}
+template <DataFormat data_format>
+ALWI void snake_beta_tile(uint32_t idst_x, uint32_t idst_alpha, uint32_t idst_beta, uint32_t idst_out,
+                          TESSEL_SITE_PARAMS) {
+  tessel_sfpu::ternary(TESSEL_SFPU_TERNARY_SNAKE_BETA, idst_x, idst_alpha, idst_beta, idst_out, TESSEL_SITE);
 }
 
 } // namespace ckernel
