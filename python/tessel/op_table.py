@@ -426,6 +426,16 @@ OPS = (
              params=(Param("lambd", "float", "the threshold", 0.5),)),
     _special("logsigmoid", lambda x: -_softplus(-x), Domain(-8.0, 8.0), "ln(sigmoid(a)) = -ln(1 + e^-a)",
              "logsigmoid"),
+    _special("rpow", lambda x, *, base: np.power(base, x), Domain(-6.0, 6.0), "base^a", "rpow",
+             tile="rpow_tile(0, {base});", params=(Param("base", "float", "the base", 2.5),)),
+    _special("gelu_derivative", lambda x: 0.5 * _erfc(-x / math.sqrt(2.0)).astype(np.float64)
+             + x * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi), Domain(-6.0, 6.0),
+             "the derivative of gelu's erf form, Phi(a) + a phi(a)", "gelu", init="gelu_derivative_tile_init<false>();",
+             tile="gelu_derivative_tile<false>(0);"),
+    _special("gelu_tanh", lambda x: x / (1.0 + np.exp(-2.0 * math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3))),
+             Domain(-6.0, 6.0), "gelu's tanh form, 0.5 a (1 + tanh(sqrt(2 / pi) (a + 0.044715 a^3)))", "gelu"),
+    _special("tanh_derivative", lambda x: 1.0 / np.cosh(x) ** 2, Domain(-5.0, 5.0), "1 - tanh(a)^2 = sech(a)^2",
+             "tanh_derivative", init="tanh_derivative_tile_init<false>();", tile="tanh_derivative_tile<false>(0);"),
     # Arithmetic with a scalar.
     _scalar("add_unary", lambda x, *, scalar: x + scalar, "a + scalar"),
     _scalar("sub_unary", lambda x, *, scalar: x - scalar, "a - scalar"),

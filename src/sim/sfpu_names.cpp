@@ -100,6 +100,10 @@ const OpNames kUnary[TESSEL_SFPU_OP_COUNT] = {
     {"softshrink_tile", "softshrink_tile_init"},
     {"hardshrink_tile", "hardshrink_tile_init"},
     {"logsigmoid_tile", "logsigmoid_tile_init"},
+    {"rpow_tile", "rpow_tile_init"},
+    {"gelu_derivative_tile", "gelu_derivative_tile_init"},
+    {"gelu_tanh_tile", "gelu_tanh_tile_init"},
+    {"tanh_derivative_tile", "tanh_derivative_tile_init"},
 };
 
 const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {

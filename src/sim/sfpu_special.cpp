@@ -47,6 +47,22 @@ void in_double(float* tile) {
 }
 
 double cbrt_d(double x) { return std::cbrt(x); }
+// Phi(x) + x phi(x), Phi and phi the normal distribution and density.
+double gelu_derivative_d(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0)) + x * std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
+}
+// 0.5 x (1 + tanh(z)), z = sqrt(2 / pi) (x + 0.044715 x^3), as x / (1 +
+// e^-2z), which keeps the small results for negative x that 1 + tanh(z)
+// would cancel; -0 at -inf, the limit.
+double gelu_tanh_d(double x) {
+  if (std::isinf(x)) return x > 0 ? x : -0.0;
+  return x / (1.0 + std::exp(-2.0 * std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+// sech(x)^2 = 1 / cosh(x)^2 (0 once cosh overflows).
+double tanh_derivative_d(double x) {
+  const double c = std::cosh(x);
+  return 1.0 / (c * c);
+}
 double logsigmoid_d(double x) { return -softplus_d(-x); }
 double neg_softplus_d(double x) { return -softplus_d(x); }
 
@@ -62,6 +78,15 @@ bool sfpu_detail::sfpu_special_unary(uint32_t op, float* tile, const SfpuParams&
   case TESSEL_SFPU_LGAMMA_STIRLING: in_double<lgamma_stirling_d>(tile); return true;
   case TESSEL_SFPU_LOG1P_EXP: in_double<softplus_d>(tile); return true;
   case TESSEL_SFPU_LOGSIGMOID: in_double<logsigmoid_d>(tile); return true;
+  case TESSEL_SFPU_GELU_DERIVATIVE: in_double<gelu_derivative_d>(tile); return true;
+  case TESSEL_SFPU_GELU_TANH: in_double<gelu_tanh_d>(tile); return true;
+  case TESSEL_SFPU_TANH_DERIVATIVE: in_double<tanh_derivative_d>(tile); return true;
+  // base^x (IEEE pow), base = p0.
+  case TESSEL_SFPU_RPOW: {
+    const double base = p0;
+    each(tile, [base](float x) { return float(std::pow(base, double(x))); });
+    return true;
+  }
   // cap tanh(x / cap), the quotient taken as x times the reciprocal the
   // kernel passes (p1), as Metalium's kernel does.
   case TESSEL_SFPU_SOFTCAP: {

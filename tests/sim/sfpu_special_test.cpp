@@ -105,7 +105,38 @@ TEST(SfpuSpecial, CorrectlyRounded) {
        [alpha](long double x) { return x > 0 ? x : alpha * std::expm1(x * (long double)(1.0f / alpha)); }, all, -8, 8,
        SfpuParams{to_bits(alpha), to_bits(1.0f / alpha), false}},
   };
-  for (const Row& row : rows) {
+  const float base = 2.5f;
+  const Row more[] = {
+      {TESSEL_SFPU_RPOW, "rpow", [base](long double x) { return std::pow((long double)base, x); },
+       [](float x) { return std::fabs(x) < 90; }, -20, 20, SfpuParams{to_bits(base), 0, false}},
+      {TESSEL_SFPU_GELU_DERIVATIVE,
+       "gelu_derivative",
+       [](long double x) {
+         return 0.5L * std::erfc(-x / std::sqrt(2.0L)) + x * std::exp(-x * x / 2) / std::sqrt(2 * M_PIl);
+       },
+       [](float x) { return x > -1.5f || x < -1.9f; },
+       -8,
+       8,
+       {}},
+      {TESSEL_SFPU_GELU_TANH,
+       "gelu_tanh",
+       // 0.5 x (1 + tanh(z)) as x / (1 + e^-2z), without 1 + tanh(z)'s cancellation.
+       [](long double x) { return x / (1 + std::exp(-2 * std::sqrt(2 / M_PIl) * (x + 0.044715L * x * x * x))); },
+       [](float x) { return std::fabs(x) < 1e12f && x > -9; },
+       -8,
+       8,
+       {}},
+      {TESSEL_SFPU_TANH_DERIVATIVE,
+       "tanh_derivative",
+       [](long double x) { return 1 / (std::cosh(x) * std::cosh(x)); },
+       [](float x) { return std::fabs(x) < 40; },
+       -10,
+       10,
+       {}},
+  };
+  std::vector<Row> all_rows(std::begin(rows), std::end(rows));
+  all_rows.insert(all_rows.end(), std::begin(more), std::end(more));
+  for (const Row& row : all_rows) {
     const Worst w = worst_ulp(row.op, sweep(row.domain, row.lo, row.hi), row.ref, row.params);
     EXPECT_LE(w.error, kExactUlp) << row.name << ": " << describe(w);
   }
@@ -171,7 +202,12 @@ TEST(SfpuSpecial, SpecialValues) {
       EXPECT_EQ(to_bits(got), to_bits(r.want)) << sim::sfpu_name(r.op) << "(" << r.x << ") = " << got;
   }
   for (uint32_t op = TESSEL_SFPU_CBRT; op < TESSEL_SFPU_OP_COUNT; ++op)
-    EXPECT_TRUE(std::isnan(one(op, kNaN, {to_bits(1.0f), to_bits(1.0f), false}))) << sim::sfpu_name(op);
+    EXPECT_TRUE(std::isnan(one(op, kNaN, {to_bits(2.0f), to_bits(0.5f), false}))) << sim::sfpu_name(op);
+  // rpow is IEEE pow: 1^x = 1 for every x, NaN included; base^-inf.
+  EXPECT_EQ(one(TESSEL_SFPU_RPOW, kNaN, {to_bits(1.0f), 0, false}), 1.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_RPOW, -kInf, {to_bits(2.0f), 0, false}), 0.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_GELU_TANH, -kInf, {}), -0.0f);
+  EXPECT_EQ(one(TESSEL_SFPU_TANH_DERIVATIVE, kInf, {}), 0.0f);
 }
 
 // Integers as DST holds them: Int32 values in [-2^24, 2^24] and UInt32 /

@@ -267,7 +267,11 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_SOFTSHRINK = 84,      // p0 = lambda (float bits)
   TESSEL_SFPU_HARDSHRINK = 85,      // p0 = lambda (float bits)
   TESSEL_SFPU_LOGSIGMOID = 86,      // ln(1 / (1 + e^-x))
-  TESSEL_SFPU_OP_COUNT = 87
+  TESSEL_SFPU_RPOW = 87,            // p0^x (p0: float bits)
+  TESSEL_SFPU_GELU_DERIVATIVE = 88, // the derivative of the erf form of gelu
+  TESSEL_SFPU_GELU_TANH = 89,       // the tanh form of gelu
+  TESSEL_SFPU_TANH_DERIVATIVE = 90, // 1 - tanh(x)^2 = sech(x)^2
+  TESSEL_SFPU_OP_COUNT = 91
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,

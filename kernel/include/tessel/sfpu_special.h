@@ -3,7 +3,8 @@
 // eltwise_unary/cbrt.h, hardmish.h, lgamma.h, softcap.h, activations.h
 // (celu, softshrink, hardshrink, and the hardsigmoid and softsign of
 // tessel/sfpu_functions.h), rsub.h, lerp.h, addcmul.h, addcdiv.h,
-// snake_beta.h, logsigmoid.h (and the older
+// snake_beta.h, rpow.h, tanh_derivative.h, gelu.h's gelu_derivative_tile
+// and gelu_tanh_tile, logsigmoid.h (and the older
 // compute_kernel_api/logsigmoid.h), and log1p_exp_tile of log1p.h. Only
 // those headers include this one: a kernel that names none of them does not
 // parse it. tessel/sfpu.h states the init rule.
@@ -195,6 +196,42 @@ ALWI void logsigmoid_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
 }
 ALWI void logsigmoid_tile(uint32_t idst_in0, uint32_t idst_in1, uint32_t idst_out, TESSEL_SITE_PARAMS) {
   tessel_sfpu::binary(TESSEL_SFPU_BINARY_LOGSIGMOID, idst_in0, idst_in1, idst_out, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// base^x (rpow.h), base_val the bits of a float.
+
+ALWI void rpow_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::init<TESSEL_SFPU_RPOW>("rpow_tile_init", TESSEL_SITE); }
+ALWI void rpow_tile(uint32_t idst, uint32_t base_val, int vector_mode = VectorMode::RC, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_RPOW, idst, base_val, 0, APPROX, TESSEL_SITE, vector_mode);
+}
+
+// ---------------------------------------------------------------------------
+// Derivatives and the tanh form of gelu (gelu.h, tanh_derivative.h):
+// gelu'(x) = Phi(x) + x phi(x) of the erf form; gelu_tanh(x) = 0.5 x (1 +
+// tanh(sqrt(2 / pi) (x + 0.044715 x^3))); tanh'(x) = sech(x)^2.
+
+template <bool fast_and_approx = false>
+ALWI void gelu_derivative_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::init<TESSEL_SFPU_GELU_DERIVATIVE>("gelu_derivative_tile_init", TESSEL_SITE);
+}
+template <bool fast_and_approx = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void gelu_derivative_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_GELU_DERIVATIVE, idst, 0, 0, fast_and_approx, TESSEL_SITE);
+}
+ALWI void gelu_tanh_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::init<TESSEL_SFPU_GELU_TANH>("gelu_tanh_tile_init", TESSEL_SITE);
+}
+ALWI void gelu_tanh_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_GELU_TANH, idst, 0, 0, APPROX, TESSEL_SITE);
+}
+template <bool fast_and_approx = false>
+ALWI void tanh_derivative_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::init<TESSEL_SFPU_TANH_DERIVATIVE>("tanh_derivative_tile_init", TESSEL_SITE);
+}
+template <bool fast_and_approx = false>
+ALWI void tanh_derivative_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_TANH_DERIVATIVE, idst, 0, 0, fast_and_approx, TESSEL_SITE);
 }
 
 // ---------------------------------------------------------------------------
