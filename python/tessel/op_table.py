@@ -93,6 +93,7 @@ class Op:
     doc: str
     params: tuple[Param, ...] = ()
     tolerances: tuple[tuple[str, bool, Tolerance], ...] = ()
+    header: str = ""  # the op's own compute-API header, when the common ones lack it
 
     def tolerance(self, format: str, fp32_dest_acc: bool) -> Tolerance:
         """The tolerance for `format` (a name in FORMATS) and the DST mode."""
@@ -131,18 +132,18 @@ EXACT = (
 _SYMMETRIC = Domain(-4.0, 4.0)
 
 
-def _sfpu(name, reference, domain, doc, *, call=None, init=None, tile=None, params=()):
+def _sfpu(name, reference, domain, doc, *, call=None, init=None, tile=None, params=(), header=""):
     call = call or f"{name}_tile"
     return Op(name=name, call=call, engine="SFPU", arity=1, init=init or f"{call}_init();",
               tile=tile or f"{call}(0);", reference=reference, domains=(domain,), doc=doc, params=params,
-              tolerances=EXACT)
+              tolerances=EXACT, header=header)
 
 
-def _sfpu_binary(name, reference, b_domain, doc, *, a_domain=None, init=None, tile=None):
-    call = f"{name}_tile"
+def _sfpu_binary(name, reference, b_domain, doc, *, a_domain=None, init=None, tile=None, header="", call=None):
+    call = call or f"{name}_tile"
     return Op(name=name, call=call, engine="SFPU", arity=2, init=init or f"{call}_init();",
               tile=tile or f"{call}(0, 1, 0);", reference=reference, domains=(a_domain or _SYMMETRIC, b_domain),
-              doc=doc, tolerances=EXACT)
+              doc=doc, tolerances=EXACT, header=header)
 
 
 def _fpu(name, reference, doc):
@@ -193,6 +194,61 @@ def _int_compare(name, reference, doc):
     call = f"{name}_tile"
     return _sfpu_binary(name, reference, _SYMMETRIC, doc, init=f"{call}_init<DataFormat::Int32>();",
                         tile=f"{call}<DataFormat::Int32>(0, 1, 0);")
+
+
+def _special(name, reference, domain, doc, header, **kw):
+    """An op of its own Metalium header (tessel/sfpu_special.h)."""
+    return _sfpu(name, reference, domain, doc, header=f"api/compute/eltwise_unary/{header}.h", **kw)
+
+
+def _bitwise(name, f, doc):
+    """A bitwise op on the integers two tiles hold (binary_bitwise_sfpu.h)."""
+    def reference(x, y):
+        return f(np.trunc(x).astype(np.int64), np.trunc(y).astype(np.int64)).astype(np.float64)
+    return _sfpu_binary(name, reference, _SYMMETRIC, doc, init="binary_bitwise_tile_init();",
+                        tile=f"{name}_tile<DataFormat::Int32>(0, 1, 0);", header="api/compute/binary_bitwise_sfpu.h")
+
+
+def _integers(f):
+    """A reference on the integers two tiles hold (a fraction dropped toward zero)."""
+    return lambda x, y: f(np.trunc(x).astype(np.int64), np.trunc(y).astype(np.int64)).astype(np.float64)
+
+
+def _wrap(fmt):
+    """An integer wrapped to `fmt`'s range, as the format's integer unit does."""
+    if fmt == "Int32":
+        return lambda v: (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32).astype(np.int32)
+    return lambda v: v.astype(np.int64) & (0xFFFFFFFF if fmt == "UInt32" else 0xFFFF)
+
+
+_INT_DIVISOR = Domain(1.0, 4.0, signed_magnitude=True)
+_NATURAL = Domain(0.0, 4.0)
+
+
+def _int32(name, f, doc, header, *, b_domain=_SYMMETRIC):
+    """An int32 op of two tiles (sfpu_integer.h)."""
+    return _sfpu_binary(name, _integers(f), b_domain, doc, header=f"api/compute/{header}.h")
+
+
+def _per_format(name, call, init, f, doc, header):
+    """An integer op that wraps to its tiles' format: one row per format."""
+    return tuple(
+        _sfpu_binary(f"{name}_{fmt.lower()}", _integers(lambda x, y, w=_wrap(fmt): w(f(x, y))), _NATURAL,
+                     f"{doc} ({fmt})", a_domain=_NATURAL, init=f"{init}();",
+                     tile=f"{call}<DataFormat::{fmt}>(0, 1, 0);", header=f"api/compute/{header}.h",
+                     call=f"{call}<{fmt}>")
+        for fmt in ("Int32", "UInt32", "UInt16"))
+
+
+def _softplus(x):
+    return np.where(x > 0.0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0.0))))
+
+
+_lgamma = _math(math.lgamma)
+
+
+def _lgamma_stirling(x):
+    return _lgamma(np.where(x < 0.5, 1.0 - x, x))
 
 
 def _gelu(x):
@@ -346,6 +402,40 @@ OPS = (
           "a where a > threshold, else value", tile="threshold_tile(0, {threshold}, {value});",
           params=(Param("threshold", "float", "the threshold", 1.0),
                   Param("value", "float", "the value at or below it", -7.0))),
+    # Ops of their own headers (tessel/sfpu_special.h).
+    _special("cbrt", np.cbrt, Domain(-8.0, 8.0), "the cube root of a", "cbrt"),
+    _special("hardmish", lambda x: x * np.clip(x + 2.8, 0.0, 5.0) / 5.0, _SYMMETRIC, "a clamp(a + 2.8, 0, 5) / 5",
+             "hardmish"),
+    _special("lgamma", _lgamma, Domain(0.25, 8.0), "ln|gamma(a)|", "lgamma"),
+    _special("lgamma_stirling", _lgamma_stirling, Domain(-6.0, 6.0),
+             "ln gamma(z), z = 1 - a where a < 0.5, else a (the first step of ttnn's lgamma)", "lgamma"),
+    _special("softcap", lambda x, *, cap, cap_recip: cap * np.tanh(x * cap_recip), Domain(-8.0, 8.0),
+             "cap tanh(a cap_recip), cap_recip = 1 / cap", "softcap", tile="softcap_tile(0, {cap}, {cap_recip});",
+             params=(Param("cap", "float", "the cap", 2.5), Param("cap_recip", "float", "1 / cap", 0.4))),
+    _special("log1p_exp", _softplus, Domain(-8.0, 8.0), "ln(1 + e^a) (softplus)", "log1p",
+             init="log1p_exp_tile_init<false>();", tile="log1p_exp_tile<false>(0);"),
+    _special("celu", lambda x, *, alpha, alpha_recip: np.where(x > 0.0, x, alpha * np.expm1(x * alpha_recip)),
+             _SYMMETRIC, "a where a > 0, else alpha (e^(a alpha_recip) - 1)", "activations",
+             tile="celu_tile(0, {alpha}, {alpha_recip});",
+             params=(Param("alpha", "float", "alpha", 2.0), Param("alpha_recip", "float", "1 / alpha", 0.5))),
+    _special("softshrink", lambda x, *, lambd: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, 0.0)),
+             _SYMMETRIC, "a - lambd above lambd, a + lambd below -lambd, else 0", "activations",
+             tile="softshrink_tile(0, {lambd});", params=(Param("lambd", "float", "the threshold", 0.5),)),
+    _special("hardshrink", lambda x, *, lambd: np.where(np.abs(x) > lambd, x, 0.0), _SYMMETRIC,
+             "a where |a| > lambd, else 0", "activations", tile="hardshrink_tile(0, {lambd});",
+             params=(Param("lambd", "float", "the threshold", 0.5),)),
+    _special("logsigmoid", lambda x: -_softplus(-x), Domain(-8.0, 8.0), "ln(sigmoid(a)) = -ln(1 + e^-a)",
+             "logsigmoid"),
+    _special("rpow", lambda x, *, base: np.power(base, x), Domain(-6.0, 6.0), "base^a", "rpow",
+             tile="rpow_tile(0, {base});", params=(Param("base", "float", "the base", 2.5),)),
+    _special("gelu_derivative", lambda x: 0.5 * _erfc(-x / math.sqrt(2.0)).astype(np.float64)
+             + x * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi), Domain(-6.0, 6.0),
+             "the derivative of gelu's erf form, Phi(a) + a phi(a)", "gelu", init="gelu_derivative_tile_init<false>();",
+             tile="gelu_derivative_tile<false>(0);"),
+    _special("gelu_tanh", lambda x: x / (1.0 + np.exp(-2.0 * math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3))),
+             Domain(-6.0, 6.0), "gelu's tanh form, 0.5 a (1 + tanh(sqrt(2 / pi) (a + 0.044715 a^3)))", "gelu"),
+    _special("tanh_derivative", lambda x: 1.0 / np.cosh(x) ** 2, Domain(-5.0, 5.0), "1 - tanh(a)^2 = sech(a)^2",
+             "tanh_derivative", init="tanh_derivative_tile_init<false>();", tile="tanh_derivative_tile<false>(0);"),
     # Arithmetic with a scalar.
     _scalar("add_unary", lambda x, *, scalar: x + scalar, "a + scalar"),
     _scalar("sub_unary", lambda x, *, scalar: x - scalar, "a - scalar"),
@@ -369,6 +459,45 @@ OPS = (
     _sfpu_binary("gt_binary", lambda x, y: _where(x > y), _SYMMETRIC, "1 where a > b, else 0"),
     _sfpu_binary("le_binary", lambda x, y: _where(x <= y), _SYMMETRIC, "1 where a <= b, else 0"),
     _sfpu_binary("ge_binary", lambda x, y: _where(x >= y), _SYMMETRIC, "1 where a >= b, else 0"),
+    _bitwise("bitwise_and_binary", np.bitwise_and, "a & b on the integers the tiles hold"),
+    _bitwise("bitwise_or_binary", np.bitwise_or, "a | b on the integers the tiles hold"),
+    _bitwise("bitwise_xor_binary", np.bitwise_xor, "a ^ b on the integers the tiles hold"),
+    _sfpu_binary("copy_dest_values", lambda x, y: y, _SYMMETRIC, "b (DST tile 1 copied over tile 0)",
+                 init="copy_dest_values_init();", tile="copy_dest_values<DataFormat::Float16_b>(1, 0);",
+                 header="api/compute/copy_dest_values.h", call="copy_dest_values"),
+    _sfpu_binary("logsigmoid_binary", lambda x, y: -_softplus(x), Domain(-8.0, 8.0),
+                 "-ln(1 + e^a): logsigmoid of -a, from a = -x (b, e^a, is not read)", a_domain=Domain(-8.0, 8.0),
+                 init="logsigmoid_tile_init();", tile="logsigmoid_tile(0, 1, 0);",
+                 header="api/compute/eltwise_unary/logsigmoid.h", call="logsigmoid_tile"),
+    _sfpu_binary("lgamma_stirling_binary", lambda x, y: _lgamma_stirling(x), _SYMMETRIC,
+                 "ln gamma(z), z = 1 - a where a < 0.5, else a (b, ln z, is not read)", a_domain=Domain(-6.0, 6.0),
+                 init="lgamma_stirling_tile_init();", tile="lgamma_stirling_tile(0, 1, 0);",
+                 header="api/compute/eltwise_unary/lgamma.h", call="lgamma_stirling_tile"),
+    _sfpu_binary("atan2_binary", np.arctan2, _SYMMETRIC, "atan2(a, b)", header="api/compute/atan2.h"),
+    _sfpu_binary("fmod_binary", np.fmod, Domain(0.25, 4.0, signed_magnitude=True), "fmod(a, b), the sign of a",
+                 header="api/compute/binary_fmod.h"),
+    _sfpu_binary("remainder_binary", np.remainder, Domain(0.25, 4.0, signed_magnitude=True),
+                 "a - b floor(a / b), the sign of b", header="api/compute/binary_remainder.h"),
+    _sfpu_binary("xlogy_binary", lambda x, y: x * np.log(y), Domain(0.25, 4.0), "a ln(b), 0 where a == 0",
+                 header="api/compute/xlogy.h"),
+    _int32("fmod_int32", np.fmod, "a % b on integers, the sign of a", "binary_fmod", b_domain=_INT_DIVISOR),
+    _int32("remainder_int32", np.remainder, "a mod b on integers, the sign of b", "binary_remainder",
+           b_domain=_INT_DIVISOR),
+    _int32("div_int32", np.divide, "a / b of two integers, as a float", "div_int32_sfpu", b_domain=_INT_DIVISOR),
+    _int32("div_int32_floor", np.floor_divide, "floor(a / b) of two integers", "div_int32_floor",
+           b_domain=_INT_DIVISOR),
+    _int32("div_int32_trunc", lambda x, y: np.trunc(x / y), "trunc(a / b) of two integers", "div_int32_floor",
+           b_domain=_INT_DIVISOR),
+    _int32("gcd", np.gcd, "gcd(a, b) of two integers", "gcd"),
+    _int32("lcm", np.lcm, "lcm(a, b) of two integers", "lcm"),
+    *_per_format("sub_int", "sub_int_tile", "sub_int_tile_init", np.subtract, "a - b", "sub_int_sfpu"),
+    *_per_format("rsub_int", "rsub_int_tile", "rsub_int_tile_init", lambda x, y: y - x, "b - a", "sub_int_sfpu"),
+    *_per_format("left_shift", "binary_left_shift_tile", "binary_shift_tile_init", np.left_shift, "a << b",
+                 "binary_shift"),
+    *_per_format("right_shift", "binary_right_shift_tile", "binary_shift_tile_init", np.right_shift, "a >> b",
+                 "binary_shift"),
+    *_per_format("logical_right_shift", "binary_logical_right_shift_tile", "binary_shift_tile_init",
+                 np.right_shift, "a >> b, logical", "binary_shift"),
     _int_compare("lt_int", lambda x, y: _where(x < y), "1 where a < b, else 0 (the integer comparison)"),
     _int_compare("gt_int", lambda x, y: _where(x > y), "1 where a > b, else 0 (the integer comparison)"),
     _int_compare("le_int", lambda x, y: _where(x <= y), "1 where a <= b, else 0 (the integer comparison)"),

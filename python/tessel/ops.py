@@ -77,7 +77,7 @@ _COMPUTE_TEMPLATE = """\
 #include "api/compute/binary_max_min.h"
 #include "api/compute/eltwise_unary/sfpu_split_includes.h"
 #include "api/compute/tile_move_copy.h"
-
+{header}
 void kernel_main() {{
   const uint32_t count = get_arg_val<uint32_t>(0);
 {declarations}
@@ -183,6 +183,7 @@ def _compute_source(op, fmt, compile_params, formats=None):
         wait="\n".join(f"    cb_wait_front(cb_in{i}, 1);" for i in operands),
         math="\n".join(math),
         pop="\n".join(f"    cb_pop_front(cb_in{i}, 1);" for i in operands),
+        header=f'#include "{op.header}"\n' if op.header else "",
     )
 
 

@@ -160,7 +160,7 @@ void api_sfpu_unary(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0,
 void api_sfpu_binary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                      uint32_t line);
 void api_sfpu_ternary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
-                      const char* file, uint32_t line);
+                      uint32_t p0, const char* file, uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line);
 // compute_tilize_init.cpp: the layout inits (api_compute_init hands

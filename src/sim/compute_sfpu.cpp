@@ -65,7 +65,7 @@ void api_sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t
 }
 
 void api_sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
-                      const char* file, uint32_t line) {
+                      uint32_t p0, const char* file, uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), "an SFPU ternary op", file, line);
   const CallText what{CallText::SfpuTernary, op, {idst0, idst1, idst2, odst}};
   check_compute(k, op < TESSEL_SFPU_TERNARY_OP_COUNT ? sfpu_ternary_name(op) : "SFPU op", file, line);
@@ -80,7 +80,7 @@ void api_sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_
   const float* b = math_dst(k, what, idst1, file, line, Access::Update);
   const float* c = math_dst(k, what, idst2, file, line, Access::Update);
   float* out = math_dst(k, what, odst, file, line, Access::Update);
-  sfpu_ternary(op, a, b, c, out);
+  sfpu_ternary(op, a, b, c, out, p0);
   if (!k->fp32_dest_acc_en) round_in_place(out);
 }
 

@@ -1,6 +1,7 @@
 // SFPU math on DST tiles (sfpu.hpp): the unary ops up to typecast and the
 // binary add, sub, mul, div, max and min here; the others are handed to
-// their family (sfpu_compare.cpp, sfpu_functions.cpp). docs/numerics.md
+// their family (sfpu_compare.cpp, sfpu_functions.cpp, sfpu_special.cpp,
+// sfpu_bitwise.cpp, sfpu_integer.cpp). docs/numerics.md
 // ("SFPU ops") states every rule below with its bound; tests/sim/sfpu_test.cpp
 // pins them.
 //
@@ -323,7 +324,8 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params) {
   case TESSEL_SFPU_FILL: each(tile, [p0](float) { return p0; }); return;
   case TESSEL_SFPU_TYPECAST: typecast(tile, params.p1); return;
   default:
-    if (!sfpu_compare_unary(op, tile, params)) sfpu_function_unary(op, tile, params);
+    if (!sfpu_compare_unary(op, tile, params) && !sfpu_function_unary(op, tile, params))
+      sfpu_special_unary(op, tile, params);
     return;
   }
 }
@@ -343,7 +345,9 @@ void sfpu_binary(uint32_t op, const float* a, const float* b, float* out) {
     binary_loop(a, b, out, [](float x, float y) { return sel((x < y) | (y != y), x, y); });
     return;
   default:
-    if (!sfpu_compare_binary(op, a, b, out)) sfpu_function_binary(op, a, b, out);
+    if (!sfpu_compare_binary(op, a, b, out) && !sfpu_function_binary(op, a, b, out) &&
+        !sfpu_special_binary(op, a, b, out) && !sfpu_bitwise_binary(op, a, b, out))
+      sfpu_integer_binary(op, a, b, out);
     return;
   }
 }

@@ -1,7 +1,8 @@
 // SFPU math: the element-wise functions the SFPU applies in place to DST
 // tiles (enum tessel_sfpu_op / tessel_sfpu_binary_op / tessel_sfpu_ternary_op
-// in kernel_abi.h), in sfpu.cpp and its family files sfpu_compare.cpp and
-// sfpu_functions.cpp. The
+// in kernel_abi.h), in sfpu.cpp and its family files sfpu_compare.cpp,
+// sfpu_functions.cpp, sfpu_special.cpp, sfpu_bitwise.cpp and
+// sfpu_integer.cpp. The
 // compute engine (compute.cpp) checks the call (compute RISC, MATH holds DST,
 // the op's init, index in range) and then calls these on the tile's floats;
 // it rounds the result to bfloat16 precision afterwards unless
@@ -45,8 +46,8 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params);
 // out[i] = a[i] op b[i]. out may alias a or b. op < TESSEL_SFPU_BINARY_OP_COUNT.
 void sfpu_binary(uint32_t op, const float* a, const float* b, float* out);
 
-// out[i] = op(a[i], b[i], c[i]). out may alias any operand.
-// op < TESSEL_SFPU_TERNARY_OP_COUNT.
-void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out);
+// out[i] = op(a[i], b[i], c[i]). out may alias any operand. p0: the op's
+// parameter (kernel_abi.h). op < TESSEL_SFPU_TERNARY_OP_COUNT.
+void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out, uint32_t p0 = 0);
 
 } // namespace tessel::sim

@@ -1,5 +1,6 @@
 // What the SFPU math files share (sfpu.cpp and its family files
-// sfpu_compare.cpp, sfpu_functions.cpp): float bit helpers, the branch-free
+// sfpu_compare.cpp, sfpu_functions.cpp, sfpu_special.cpp, sfpu_bitwise.cpp,
+// sfpu_integer.cpp): float bit helpers, the branch-free
 // select, the tile loops, and each family's entry point. Internal to
 // src/sim; the public face is sfpu.hpp.
 #pragma once
@@ -68,5 +69,11 @@ bool sfpu_compare_unary(uint32_t op, float* tile, const SfpuParams& params);    
 bool sfpu_function_unary(uint32_t op, float* tile, const SfpuParams& params);       // sfpu_functions.cpp
 bool sfpu_compare_binary(uint32_t op, const float* a, const float* b, float* out);  // sfpu_compare.cpp
 bool sfpu_function_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_functions.cpp
+bool sfpu_special_unary(uint32_t op, float* tile, const SfpuParams& params);        // sfpu_special.cpp
+bool sfpu_special_binary(uint32_t op, const float* a, const float* b, float* out);  // sfpu_special.cpp
+bool sfpu_special_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out,
+                          uint32_t p0);                                            // sfpu_special.cpp
+bool sfpu_bitwise_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_bitwise.cpp
+bool sfpu_integer_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_integer.cpp
 
 } // namespace tessel::sim::sfpu_detail

@@ -424,8 +424,8 @@ void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t ids
 
 // where: a select, as cheap as a simple op.
 void sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
-                  const char* file, uint32_t line) {
-  plain().sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+                  uint32_t p0, const char* file, uint32_t line) {
+  plain().sfpu_ternary(k, op, idst0, idst1, idst2, odst, p0, file, line);
   charge_compute(k, timing_of(k).costs().sfpu_simple_tile_cycles);
 }
 

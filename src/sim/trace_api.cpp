@@ -149,9 +149,9 @@ void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t ids
 }
 
 void sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
-                  const char* file, uint32_t line) {
+                  uint32_t p0, const char* file, uint32_t line) {
   const uint64_t begin = trace_clock(*k);
-  inner(k).sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+  inner(k).sfpu_ternary(k, op, idst0, idst1, idst2, odst, p0, file, line);
   tracer_of(k).compute_call(*k, sfpu_ternary_name(op), ComputeKind::Sfpu, 1, begin);
 }
 

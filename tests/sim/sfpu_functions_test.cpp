@@ -153,6 +153,7 @@ TEST(SfpuFunctions, SpecialValues) {
   }
   for (uint32_t op = TESSEL_SFPU_ERF; op < TESSEL_SFPU_OP_COUNT; ++op) {
     if (op == TESSEL_SFPU_THRESHOLD) continue; // a NaN is not above the threshold: it becomes the value
+    if (op == TESSEL_SFPU_RPOW) continue;      // 1^NaN = 1 (IEEE pow): sfpu_special_test.cpp
     EXPECT_TRUE(std::isnan(one(op, kNaN, {to_bits(1.0f), to_bits(2.0f), false}))) << sim::sfpu_name(op);
   }
 }

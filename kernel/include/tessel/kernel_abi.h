@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 16u
+#define TESSEL_KERNEL_ABI_VERSION 17u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -256,7 +256,22 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_HARDSWISH = 74,   // x hardsigmoid(x)
   TESSEL_SFPU_SOFTSIGN = 75,    // x / (1 + |x|)
   TESSEL_SFPU_CLAMP = 76,       // p0 = min, p1 = max (float bits)
-  TESSEL_SFPU_OP_COUNT = 77
+  // Special functions and activations of their own headers (tessel/sfpu_special.h).
+  TESSEL_SFPU_CBRT = 77,
+  TESSEL_SFPU_HARDMISH = 78,        // x clamp(x + 2.8, 0, 5) / 5
+  TESSEL_SFPU_LGAMMA = 79,          // ln|gamma(x)|
+  TESSEL_SFPU_LGAMMA_STIRLING = 80, // ln gamma(z), z = x < 0.5 ? 1 - x : x
+  TESSEL_SFPU_SOFTCAP = 81,         // p0 = cap, p1 = 1 / cap (float bits): cap tanh(x p1)
+  TESSEL_SFPU_LOG1P_EXP = 82,       // ln(1 + e^x)
+  TESSEL_SFPU_CELU = 83,            // p0 = alpha, p1 = 1 / alpha (float bits)
+  TESSEL_SFPU_SOFTSHRINK = 84,      // p0 = lambda (float bits)
+  TESSEL_SFPU_HARDSHRINK = 85,      // p0 = lambda (float bits)
+  TESSEL_SFPU_LOGSIGMOID = 86,      // ln(1 / (1 + e^-x))
+  TESSEL_SFPU_RPOW = 87,            // p0^x (p0: float bits)
+  TESSEL_SFPU_GELU_DERIVATIVE = 88, // the derivative of the erf form of gelu
+  TESSEL_SFPU_GELU_TANH = 89,       // the tanh form of gelu
+  TESSEL_SFPU_TANH_DERIVATIVE = 90, // 1 - tanh(x)^2 = sech(x)^2
+  TESSEL_SFPU_OP_COUNT = 91
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -280,12 +295,44 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_RSUB = 16,       // b - a
   TESSEL_SFPU_BINARY_POW = 17,        // a^b
   TESSEL_SFPU_BINARY_DIV_NO_NAN = 18, // b == 0 ? 0 : a / b
-  TESSEL_SFPU_BINARY_OP_COUNT = 19
+  // Bitwise ops on the integers DST holds (two's complement).
+  TESSEL_SFPU_BINARY_BITWISE_AND = 19,
+  TESSEL_SFPU_BINARY_BITWISE_OR = 20,
+  TESSEL_SFPU_BINARY_BITWISE_XOR = 21,
+  TESSEL_SFPU_BINARY_COPY = 22,            // a (copy_dest_values; b is not read)
+  TESSEL_SFPU_BINARY_LOGSIGMOID = 23,      // -ln(1 + e^a), a = -x (b, e^a, is not read)
+  TESSEL_SFPU_BINARY_LGAMMA_STIRLING = 24, // ln gamma(z), z = a < 0.5 ? 1 - a : a (b, ln z, is not read)
+  // Float functions of two tiles.
+  TESSEL_SFPU_BINARY_ATAN2 = 25,     // atan2(a, b)
+  TESSEL_SFPU_BINARY_FMOD = 26,      // fmod(a, b): the sign of a
+  TESSEL_SFPU_BINARY_REMAINDER = 27, // a - b floor(a / b): the sign of b
+  TESSEL_SFPU_BINARY_XLOGY = 28,     // a ln(b), 0 where a == 0
+  // Integer arithmetic on the integers DST holds (sfpu_integer.h).
+  TESSEL_SFPU_BINARY_FMOD_INT32 = 29,      // a % b, the sign of a (0 where b == 0)
+  TESSEL_SFPU_BINARY_REMAINDER_INT32 = 30, // a mod b, the sign of b (0 where b == 0)
+  TESSEL_SFPU_BINARY_DIV_INT32 = 31,       // a / b as a float
+  TESSEL_SFPU_BINARY_DIV_INT32_FLOOR = 32, // floor(a / b) (0 where b == 0)
+  TESSEL_SFPU_BINARY_DIV_INT32_TRUNC = 33, // trunc(a / b) (0 where b == 0)
+  TESSEL_SFPU_BINARY_GCD = 34,
+  TESSEL_SFPU_BINARY_LCM = 35,
+  // Integer ops whose result wraps to the tiles' format: one op per format,
+  // Int32, UInt32, UInt16 in that order.
+  TESSEL_SFPU_BINARY_SUB_INT = 36,             // a - b
+  TESSEL_SFPU_BINARY_RSUB_INT = 39,            // b - a
+  TESSEL_SFPU_BINARY_LEFT_SHIFT = 42,          // a << b
+  TESSEL_SFPU_BINARY_RIGHT_SHIFT = 45,         // a >> b, arithmetic for Int32
+  TESSEL_SFPU_BINARY_LOGICAL_RIGHT_SHIFT = 48, // a >> b on the 32-bit word
+  TESSEL_SFPU_BINARY_OP_COUNT = 51
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {
-  TESSEL_SFPU_TERNARY_WHERE = 0, // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
-  TESSEL_SFPU_TERNARY_OP_COUNT = 1
+  TESSEL_SFPU_TERNARY_WHERE = 0,           // DST[idst0] != 0 ? DST[idst1] : DST[idst2]
+  TESSEL_SFPU_TERNARY_LERP = 1,            // a + c (b - a)
+  TESSEL_SFPU_TERNARY_LGAMMA_ADJUSTED = 2, // c < 0.5 ? ln(pi) - b - a : a
+  TESSEL_SFPU_TERNARY_ADDCMUL = 3,         // a + p0 b c (p0: float bits)
+  TESSEL_SFPU_TERNARY_ADDCDIV = 4,         // a + p0 b / c (p0: float bits)
+  TESSEL_SFPU_TERNARY_SNAKE_BETA = 5,      // a + sin(b a)^2 / c
+  TESSEL_SFPU_TERNARY_OP_COUNT = 6
 };
 // DST register protocol steps.
 enum tessel_dst_step {
@@ -427,9 +474,10 @@ struct tessel_sim_api {
   // DST[odst] = DST[idst0] op DST[idst1] (enum tessel_sfpu_binary_op).
   void (*sfpu_binary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst,
                       const char* file, uint32_t line);
-  // DST[odst] = op(DST[idst0], DST[idst1], DST[idst2]) (enum tessel_sfpu_ternary_op).
+  // DST[odst] = op(DST[idst0], DST[idst1], DST[idst2]) (enum tessel_sfpu_ternary_op);
+  // p0 per op (float bits of addcmul's and addcdiv's value; 0 for the others).
   void (*sfpu_ternary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2,
-                       uint32_t odst, const char* file, uint32_t line);
+                       uint32_t odst, uint32_t p0, const char* file, uint32_t line);
   // copy_block_matmul_partials: DST[idst + i] = cb[itile + i] for i < n.
   void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
                      const char* file, uint32_t line);

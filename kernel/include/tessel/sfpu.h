@@ -93,9 +93,9 @@ inline void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, c
   k->api->sfpu_binary(k, op, idst0, idst1, odst == kIntoFirst ? idst0 : odst, file, line);
 }
 inline void ternary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, const char* file,
-                    uint32_t line) {
+                    uint32_t line, uint32_t p0 = 0) {
   tessel_kernel_ctx* k = tessel_ctx();
-  k->api->sfpu_ternary(k, op, idst0, idst1, idst2, odst, file, line);
+  k->api->sfpu_ternary(k, op, idst0, idst1, idst2, odst, p0, file, line);
 }
 inline uint32_t float_bits(float value) {
   uint32_t bits;
@@ -321,7 +321,7 @@ ALWI void typecast_tile_init(TESSEL_SITE_PARAMS) {
   tessel_sfpu::init<TESSEL_SFPU_TYPECAST>("typecast_tile_init", TESSEL_SITE);
 }
 // Current Metalium names the formats in the init too.
-template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE>
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile_init(TESSEL_SITE_PARAMS) {
   static_assert(tessel_sfpu::is_typecast_format(IN_DTYPE) && tessel_sfpu::is_typecast_format(OUT_DTYPE),
                 "tessel: typecast_tile converts between Float32, Float16_b, Bfp8_b, Bfp4_b, Int32, UInt32, UInt16 "

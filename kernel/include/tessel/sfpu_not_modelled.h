@@ -1,9 +1,8 @@
 // SFPU ops of TT-Metalium's kernel API that tessel does not compute:
-// rpow_tile (base^x for a scalar base, rpow.h) and rdiv_tile (a scalar
-// divided by x under a rounding mode, rdiv.h). Their headers are included by
-// kernels that can run any op of a chain the host picks (ttnn's
-// eltwise_sfpu.cpp), so including them builds; calling one of their
-// functions fails to compile, naming it.
+// rdiv_tile (a scalar divided by x under a rounding mode, rdiv.h). Its
+// header is included by kernels that can run any op of a chain the host
+// picks (ttnn's eltwise_sfpu.cpp), so including it builds; calling one of
+// its functions fails to compile, naming it.
 #pragma once
 #include "tessel/sfpu.h"
 
@@ -18,8 +17,6 @@ enum class RoundingMode : uint8_t { None = 0, Trunc = 1, Floor = 2 };
     static_assert(sizeof...(Args) + sizeof...(params) > 1000,                                                          \
                   #name " is not supported by tessel: " what " is not modelled by its SFPU");                          \
   }
-TESSEL_SFPU_NOT_MODELLED(rpow_tile_init, "rpow (a scalar base raised to each element)")
-TESSEL_SFPU_NOT_MODELLED(rpow_tile, "rpow (a scalar base raised to each element)")
 TESSEL_SFPU_NOT_MODELLED(rdiv_tile_init, "rdiv (a scalar divided by each element)")
 TESSEL_SFPU_NOT_MODELLED(rdiv_tile, "rdiv (a scalar divided by each element)")
 #undef TESSEL_SFPU_NOT_MODELLED

@@ -1,0 +1,4 @@
+// TT-Metalium spelling of the compute kernel API.
+#pragma once
+#include "tessel/sfpu_binary_math.h"
+#include "tessel/sfpu_integer.h"
