@@ -17,6 +17,10 @@ inline T load_blocking(volatile T* ptr) {
   return *ptr;
 }
 
+// Waits for the Tensix pipeline to drain; each simulated call completes
+// before the next, so there is nothing to wait for.
+inline void tensix_sync() {}
+
 // The RISCs' mailboxes (BRISC to each TRISC thread): named so that kernels
 // with a mailbox path compile; a kernel that reaches one stops with an error
 // (tessel's compute context plays the three TRISCs, and RISC-to-RISC

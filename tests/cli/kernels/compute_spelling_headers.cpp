@@ -3,6 +3,8 @@
 #include "api/compute/binary_max_min.h"
 #include "api/compute/layernorm.h"
 #include "api/compute/reduce.h"
+#include "api/compute/eltwise_unary/negative.h"
+#include "api/debug/waypoint.h"
 #include "api/compute/tilize.h"
 #include "api/compute/softmax.h"
 #include "compute_kernel_api/layernorm.h"
@@ -27,4 +29,8 @@ void kernel_main() {
   MATH((llk_math_reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW, DST_ACCUM_MODE, MATH_FIDELITY>(0, 2)));
   PACK((llk_pack_reduce_mask_config<ReduceDim::REDUCE_ROW, PackMode::Default>(16)));
   PACK((llk_pack_reduce_mask_clear()));
+  negative_tile_init();
+  negative_tile_int32(0);
+  UNPACK(tensix_sync());
+  WAYPOINT("DONE");
 }

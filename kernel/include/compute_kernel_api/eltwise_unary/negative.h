@@ -1,3 +1,3 @@
-// TT-Metalium spelling of the compute kernel API.
+// TT-Metalium spelling of the compute kernel API (api/compute/eltwise_unary/negative.h).
 #pragma once
-#include "tessel/sfpu.h"
+#include "api/compute/eltwise_unary/negative.h"
