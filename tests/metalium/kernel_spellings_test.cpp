@@ -166,6 +166,38 @@ TEST(KernelSpellingsTest, KernelsNamingTheArchAreBuiltForTheDevicesArch) {
   }
 }
 
+// api/numeric/bfloat16.h's conversions: bf16_to_fp32 is exact,
+// fp32_to_bf16 rounds to nearest with ties to even (as the packer does),
+// fp32_to_bf16_truncate drops the low half.
+constexpr const char* kBf16 = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/numeric/bfloat16.h"
+
+void kernel_main() {
+  const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
+  float widened = bf16_to_fp32(0xC0A0); // -5
+  uint32_t bits;
+  __builtin_memcpy(&bits, &widened, 4);
+  noc_inline_dw_write(get_noc_addr(x, y, at), bits);
+  noc_inline_dw_write(get_noc_addr(x, y, at + 4), fp32_to_bf16(1.0f + 0x1p-8f));            // a tie: to even, 0x3F80
+  noc_inline_dw_write(get_noc_addr(x, y, at + 8), fp32_to_bf16(1.0f + 3 * 0x1p-9f));        // above half: 0x3F81
+  noc_inline_dw_write(get_noc_addr(x, y, at + 12), fp32_to_bf16_truncate(1.0f + 3 * 0x1p-9f)); // 0x3F80
+}
+)";
+
+TEST(KernelSpellingsTest, Bfloat16ConversionsRoundAsThePackerDoes) {
+  auto device = open_device();
+  Recorder rec(device);
+  Program p;
+  KernelHandle k = p.add_kernel_from_source(kBf16, "bf16.cpp", CoreCoord{0, 0},
+                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+  EXPECT_EQ(rec.at(0), 0xC0A00000u);
+  EXPECT_EQ(rec.at(1), 0x3F80u);
+  EXPECT_EQ(rec.at(2), 0x3F81u);
+  EXPECT_EQ(rec.at(3), 0x3F80u);
+}
+
 // get_tile_size(cb) in a constant expression, as Metalium kernels write it.
 constexpr const char* kConstantTileSize = R"(#include <cstdint>
 void kernel_main() {

@@ -11,6 +11,7 @@
 #define TESSEL_COMPUTE_H
 
 #include "tessel/ckernel_memory.h" // ckernel::ThreadId, mailbox_read: names the compute API brings
+#include "tessel/noc_alignment.h"  // L1_ALIGNMENT, DRAM_ALIGNMENT for the arch built for
 #include "tessel/kernel_common.h"
 
 // The RISC-V size estimate (TESSEL_CROSS_ESTIMATE) builds one TRISC thread
