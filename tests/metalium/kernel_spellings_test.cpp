@@ -108,6 +108,8 @@ void kernel_main() {
   const InterleavedAddrGenFast<true, 1024> tiles = {.bank_base_address = 0, .page_size = 2048,
                                                     .data_format = DataFormat::Float16_b};
   static_assert(sizeof(tiles) > 0);
+  static_assert(has_page_size_v<decltype(tiles)> && !has_log_base_2_of_page_size_v<decltype(tiles)>);
+  static_assert(!has_get_aligned_page_size_v<decltype(tiles)>);
   ASSERT(get_arg_val<uint32_t>(0) != 0xFFFFFFFFu);
   const uint32_t x = get_arg_val<uint32_t>(0), y = get_arg_val<uint32_t>(1), at = get_arg_val<uint32_t>(2);
   volatile uint32_t word = 0x5A5Au;

@@ -403,6 +403,16 @@ template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
 TensorAccessor(const tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>&)
     -> TensorAccessor<TensorAccessorArgs<CTA_OFFSET>>;
 
+// Metalium's address-generator traits, which kernel helpers test with
+// `if constexpr`: whether an accessor has get_aligned_page_size(), a
+// page_size member, or log_base_2_of_page_size.
+template <typename T>
+inline constexpr bool has_get_aligned_page_size_v = requires(const T& t) { t.get_aligned_page_size(); };
+template <typename T>
+inline constexpr bool has_page_size_v = requires(const T& t) { t.page_size; };
+template <typename T>
+inline constexpr bool has_log_base_2_of_page_size_v = requires(const T& t) { t.log_base_2_of_page_size; };
+
 // ---------------------------------------------------------------------------
 // Transfers
 
