@@ -168,8 +168,11 @@ inline void check_copy_transpose(uint32_t transpose, const char* file, uint32_t 
                file, line);
 }
 } // namespace tessel_compute
-ALWI void copy_tile_to_dst_init_short(uint32_t icb, uint32_t transpose = 0, TESSEL_SITE_PARAMS) {
-  tessel_compute::check_copy_transpose(transpose, TESSEL_SITE);
+// transpose_within_16x16_face (current Metalium's third argument) is a
+// transpose too, refused alike.
+ALWI void copy_tile_to_dst_init_short(uint32_t icb, uint32_t transpose = 0, uint32_t transpose_within_16x16_face = 0,
+                                      TESSEL_SITE_PARAMS) {
+  tessel_compute::check_copy_transpose(transpose | transpose_within_16x16_face, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_COPY, "copy_tile_to_dst_init_short", icb, 0, 0, TESSEL_SITE);
 }
 

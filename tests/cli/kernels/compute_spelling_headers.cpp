@@ -3,6 +3,7 @@
 #include "api/compute/binary_max_min.h"
 #include "api/compute/layernorm.h"
 #include "api/compute/reduce.h"
+#include "api/compute/tile_move_copy.h"
 #include "api/compute/eltwise_unary/negative.h"
 #include "api/debug/waypoint.h"
 #include "api/compute/tilize.h"
@@ -29,6 +30,7 @@ void kernel_main() {
   MATH((llk_math_reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW, DST_ACCUM_MODE, MATH_FIDELITY>(0, 2)));
   PACK((llk_pack_reduce_mask_config<ReduceDim::REDUCE_ROW, PackMode::Default>(16)));
   PACK((llk_pack_reduce_mask_clear()));
+  copy_tile_to_dst_init_short(0, 0, 0);
   negative_tile_init();
   negative_tile_int32(0);
   UNPACK(tensix_sync());
