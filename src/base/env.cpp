@@ -47,6 +47,8 @@ constexpr Variable kVariables[] = {
     {"TESSEL_INSN_CHECK", "1 or 0: check cross-compiled kernels for instructions the cores lack (size estimate)"},
     {"TESSEL_CARD_LOCK_DIR", "where dispatch sessions keep their per-card lock files (default /tmp)"},
     {"TESSEL_X280_RUNNER", "the tessel-x280-runner X280 threads run in (default: the build tree's; a wheel sets it)"},
+    {"TESSEL_TT_METAL_HOME",
+     "read when the build is configured: the TT-Metalium checkout examples/ttnn_ops launch ttnn's kernels from"},
 };
 
 [[noreturn]] void malformed(const char* name, const std::string& value, const char* expected) {

@@ -68,11 +68,14 @@ TEST(EnvTest, FlagsTakeTheUsualSpellings) {
 
 TEST(EnvTest, AnUnknownTesselVariableIsWarnedAboutOnce) {
   setenv("TESSEL_WATCHDOG", "5", 1);
+  setenv("TESSEL_TT_METAL_HOME", "/nonexistent", 1); // read by the build's configuration: known, not warned about
   testing::internal::CaptureStderr();
   check_variable_names();
   check_variable_names();
   const std::string err = testing::internal::GetCapturedStderr();
   unsetenv("TESSEL_WATCHDOG");
+  unsetenv("TESSEL_TT_METAL_HOME");
+  EXPECT_EQ(err.find("TESSEL_TT_METAL_HOME is not"), std::string::npos) << err;
   EXPECT_EQ(err.rfind("tessel: warning: TESSEL_WATCHDOG is not a variable tessel reads (it reads TESSEL_ARCH, ", 0), 0u)
       << err;
   EXPECT_NE(err.find("TESSEL_WATCHDOG_S"), std::string::npos) << err;
