@@ -492,6 +492,54 @@ void api_bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t
   }
 }
 
+// binary_dest_reuse_tiles: DST[idst] moves into one source register (19
+// bits, as a CB's Float32 tile does) and cb[itile] into the other; the op's
+// result replaces DST[idst]. unary_bcast: DST[idst] = cb[itile]'s row 0,
+// column 0 or element [0][0] broadcast over the tile.
+void api_dest_tiles(tessel_kernel_ctx* k, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
+                    const char* file, uint32_t line) {
+  const bool bcast = kind == TESSEL_UNARY_BCAST;
+  const char* name = bcast ? "unary_bcast" : "binary_dest_reuse_tiles";
+  core_of(k).chip->check_progress(fiber_of(k), name, file, line);
+  check_compute(k, name, file, line);
+  ComputeState& s = state_of(k);
+  const CallText what{CallText::DestTiles, (kind << 8) | arg, {cb, itile, idst}};
+  need_hw(k, what, file, line);
+  const ComputeOp op = bcast ? ComputeOp::UnaryBcast : ComputeOp::DestReuse;
+  if (__builtin_expect(s.op != op || s.op_arg != arg, 0)) {
+    std::string msg = text(what) + ": the unpacker is not configured for it: call " +
+                      (bcast ? "unary_bcast_init<the same BroadcastType>(icb, ocb)"
+                             : "binary_dest_reuse_tiles_init<the same op and reuse>(icb)") +
+                      " first" + last_init_note(s);
+    fail(k, std::move(msg), file, line);
+  }
+  check_unpack_format(k, what, cb, bcast ? 1 : 0, file, line);
+  Scratch& w = scratch();
+  const bool round = !k->fp32_dest_acc_en;
+  if (bcast) {
+    float* d = math_dst(k, what, idst, file, line, Access::Overwrite);
+    unpack_rows(k, name, what, cb, itile, w.b, w.t, file, line);
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t c = 0; c < 32; ++c)
+        w.c[r * 32 + c] = arg == TESSEL_BCAST_ROW ? w.b[c] : arg == TESSEL_BCAST_COL ? w.b[r * 32] : w.b[0];
+    from_rows(w.c, w.t);
+    round ? store<true>(d, w.t) : store<false>(d, w.t);
+    return;
+  }
+  float* d = math_dst(k, what, idst, file, line, Access::Update);
+  unpack_src(DataFormat(k->cbs[cb].data_format), front_tile(k, name, what, cb, itile, file, line), w.sa);
+  std::copy(d, d + kTileHW, w.sb);
+  keep_mantissa_bits(w.sb, kSrcBits);
+  // DEST_TO_SRCA: DST is the first operand; DEST_TO_SRCB: the second.
+  float* a = (arg & 15u) == TESSEL_REUSE_DEST_TO_SRCA ? w.sb : w.sa;
+  float* b = a == w.sb ? w.sa : w.sb;
+  switch (arg >> 4) {
+  case TESSEL_BINARY_ADD: binary_dispatch<TESSEL_BINARY_ADD>(d, a, b, false, round); break;
+  case TESSEL_BINARY_SUB: binary_dispatch<TESSEL_BINARY_SUB>(d, a, b, false, round); break;
+  default: fidelity_mul(k, d, a, b, false, round);
+  }
+}
+
 namespace {
 // A pack to a page the kernel did not reserve. Silicon packs it (a reservation
 // is only a wait for room): into a free page before the CB's end that is a

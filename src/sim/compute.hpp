@@ -31,7 +31,21 @@ namespace tessel::sim {
 
 inline constexpr uint32_t kDstTiles = 16;
 
-enum class ComputeOp : uint8_t { None, Copy, Add, Sub, Mul, Matmul, Reduce, Transpose, Bcast, Tilize, Untilize };
+enum class ComputeOp : uint8_t {
+  None,
+  Copy,
+  Add,
+  Sub,
+  Mul,
+  Matmul,
+  Reduce,
+  Transpose,
+  Bcast,
+  Tilize,
+  Untilize,
+  DestReuse,
+  UnaryBcast
+};
 
 // Where a piece of configuration was set, for messages.
 struct InitSite {
@@ -163,6 +177,9 @@ void api_sfpu_ternary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t 
                       uint32_t p0, const char* file, uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
                     uint32_t line);
+// compute_dest_tiles.cpp: binary_dest_reuse_tiles and unary_bcast.
+void api_dest_tiles(tessel_kernel_ctx*, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
+                    const char* file, uint32_t line);
 // compute_tilize_init.cpp: the layout inits (api_compute_init hands
 // TESSEL_INIT_TILIZE..TESSEL_INIT_PACK_UNTILIZE_UNINIT to layout_init);
 // compute_tilize.cpp: the layout ops.

@@ -154,6 +154,21 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
     init_cb_format(k, call, b, file, line);
     set_op(ComputeOp::Bcast, false, c);
     break;
+  case TESSEL_INIT_DEST_REUSE:
+    init_cb_format(k, call, a, file, line);
+    set_op(ComputeOp::DestReuse, false, c);
+    break;
+  case TESSEL_INIT_UNARY_BCAST:
+    init_cb_format(k, call, a, file, line);
+    set_op(ComputeOp::UnaryBcast, false, c);
+    break;
+  case TESSEL_INIT_UNARY_BCAST_UNINIT:
+    if (s.op != ComputeOp::UnaryBcast) {
+      std::string msg = std::string(call) + ": no unary_bcast_init is in effect" + last_init_note(s);
+      fail(k, std::move(msg), file, line);
+    }
+    set_op(ComputeOp::None, false);
+    break;
   case TESSEL_INIT_SFPU:
   case TESSEL_INIT_SFPU_BINARY:
   case TESSEL_INIT_SFPU_TERNARY: configure_sfpu(k, s, init, call, a, b, file, line); break;

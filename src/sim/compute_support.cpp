@@ -74,6 +74,13 @@ TESSEL_COLD std::string text(const CallText& c) {
   case CallText::SfpuTernary:
     return std::string(sfpu_ternary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
            ", idst2=" + num(v[2]) + ", odst=" + num(v[3]) + ")";
+  case CallText::DestTiles: {
+    const uint32_t arg = c.op & 0xFFu;
+    const std::string tail = "(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";
+    if ((c.op >> 8) == TESSEL_UNARY_BCAST) return std::string("unary_bcast<") + bcast_name(arg) + ">" + tail;
+    return std::string("binary_dest_reuse_tiles<") + binary_name(arg >> 4) +
+           ((arg & 15u) == TESSEL_REUSE_DEST_TO_SRCA ? ", DEST_TO_SRCA>" : ", DEST_TO_SRCB>") + tail;
+  }
   case CallText::CopyBlock:
     return "copy_block_matmul_partials(cb=" + num(v[0]) + ", start_itile=" + num(v[1]) + ", start_idst=" + num(v[2]) +
            ", ntiles=" + num(v[3]) + ")";

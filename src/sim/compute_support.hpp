@@ -38,9 +38,11 @@ struct CallText {
     Sfpu,
     SfpuBinary,
     SfpuTernary,
-    CopyBlock
+    CopyBlock,
+    DestTiles
   } kind;
-  uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op
+  uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op;
+               // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg)
   uint32_t v[9];
 };
 

@@ -440,6 +440,7 @@ constexpr tessel_sim_api make_table() {
       .sfpu_unary = call<Tick, api_sfpu_unary>,
       .sfpu_binary = call<Tick, api_sfpu_binary>,
       .sfpu_ternary = call<Tick, api_sfpu_ternary>,
+      .dest_tiles = call<Tick, api_dest_tiles>,
       .copy_block = call<Tick, api_copy_block>,
       .extension = api_extension,
       .sfpi_open = call<Tick, api_sfpi_open>,

@@ -348,6 +348,14 @@ void bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0
   charge_compute(k, eltwise_cycles(k, op));
 }
 
+void dest_tiles(tessel_kernel_ctx* k, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
+                const char* file, uint32_t line) {
+  plain().dest_tiles(k, kind, arg, cb, itile, idst, file, line);
+  const TimingCosts& c = timing_of(k).costs();
+  charge_compute(k, kind == TESSEL_UNARY_BCAST ? cb_tile_bytes(k, cb) / c.unpack_bytes_per_cycle + c.eltwise_tile_cycles
+                                               : eltwise_cycles(k, arg >> 4));
+}
+
 void reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
                  uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
   plain().reduce_tile(k, pool_dim, cb, cb_scaler, itile, itile_scaler, idst, file, line);
@@ -489,6 +497,7 @@ tessel_sim_api make_table() {
   t.dst_step = dst_step;
   t.copy_tile = copy_tile;
   t.copy_block = copy_block;
+  t.dest_tiles = dest_tiles;
   t.binary_tiles = binary_tiles;
   t.bcast_tiles = bcast_tiles;
   t.reduce_tile = reduce_tile;

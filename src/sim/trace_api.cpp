@@ -111,6 +111,14 @@ void bcast_tiles(tessel_kernel_ctx* k, uint32_t op, uint32_t bcast, uint32_t cb0
   tracer_of(k).compute_call(*k, name, ComputeKind::Eltwise, 1, begin);
 }
 
+void dest_tiles(tessel_kernel_ctx* k, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
+                const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).dest_tiles(k, kind, arg, cb, itile, idst, file, line);
+  tracer_of(k).compute_call(*k, kind == TESSEL_UNARY_BCAST ? "unary_bcast" : "binary_dest_reuse_tiles",
+                            kind == TESSEL_UNARY_BCAST ? ComputeKind::Unpack : ComputeKind::Eltwise, 1, begin);
+}
+
 void reduce_tile(tessel_kernel_ctx* k, uint32_t pool_dim, uint32_t cb, uint32_t cb_scaler, uint32_t itile,
                  uint32_t itile_scaler, uint32_t idst, const char* file, uint32_t line) {
   const uint64_t begin = trace_clock(*k);
@@ -204,6 +212,7 @@ tessel_sim_api make_table(const tessel_sim_api& base) {
   t.sem_set_multicast = sem_set_multicast;
   t.copy_tile = copy_tile;
   t.copy_block = copy_block;
+  t.dest_tiles = dest_tiles;
   t.binary_tiles = binary_tiles;
   t.bcast_tiles = bcast_tiles;
   t.reduce_tile = reduce_tile;

@@ -199,6 +199,51 @@ TEST_F(ComputeFpuTest, ReduceEveryPoolAndDim) {
     }
 }
 
+// binary_dest_reuse_tiles: DST (here tile a, copied in) on SrcA or SrcB, the
+// CB's tile on the other; unary_bcast writes a broadcast of the CB's row 0,
+// column 0 or [0][0]. Ramp values keep every result exact in bf16.
+TEST_F(ComputeFpuTest, DestReuseAndUnaryBroadcast) {
+  const std::vector<float> a = ramp(0.25f, 1.0f), b = ramp(0.5f, -2.0f);
+  for (uint32_t op_reuse : {0x01u, 0x11u, 0x12u, 0x21u}) {
+    Case c;
+    c.a = a;
+    c.b = b;
+    c.steps = Steps().op(kBinaryCommon, kIn0, kIn1, kOut).op(kCopyInit, kIn0).op(kCbWait, kIn0, 1).op(kCbWait, kIn1, 1);
+    c.steps.op(kAcquire).op(kCopy, kIn0, 0, 0).op(kDestReuseInit, kIn1, op_reuse).op(kDestReuse, op_reuse, kIn1, 0, 0);
+    pack_all(c.steps, 1);
+    const std::vector<float> out = run(c);
+    for (uint32_t i = 0; i < kTileHW; ++i) {
+      const float x = a[i], y = b[i];
+      const float want = op_reuse == 0x01 ? x + y : op_reuse == 0x11 ? x - y : op_reuse == 0x12 ? y - x : x * y;
+      ASSERT_EQ(out[i], want) << "op_reuse " << std::hex << op_reuse << std::dec << " at " << i;
+    }
+  }
+  for (uint32_t dim : {1u, 2u, 3u}) {
+    Case c;
+    c.a = a;
+    c.steps = Steps().op(kUnaryCommon, kIn0, 0, kOut).op(kUnaryBcastInit, kIn0, kOut, dim).op(kCbWait, kIn0, 1);
+    c.steps.op(kAcquire).op(kUnaryBcast, dim, kIn0, 0, 0);
+    pack_all(c.steps, 1);
+    c.steps.op(kUnaryBcastUninit, kIn0, dim);
+    const std::vector<float> out = run(c);
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t col = 0; col < 32; ++col) {
+        const float want = dim == 2 ? a[at(0, 0, col)] : dim == 1 ? a[at(0, r, 0)] : a[0];
+        ASSERT_EQ(out[at(0, r, col)], want) << "bcast " << dim << " at (" << r << ", " << col << ")";
+      }
+  }
+  // Without its init, the op names the init to call.
+  Case c;
+  c.a = a;
+  c.b = b;
+  c.steps = Steps().op(kBinaryCommon, kIn0, kIn1, kOut).op(kCbWait, kIn1, 1).op(kAcquire);
+  c.steps.op(kDestReuse, 0x11, kIn1, 0, 0);
+  EXPECT_EQ(fails(c), at("dest_reuse") +
+                          "binary_dest_reuse_tiles<sub_tiles, DEST_TO_SRCA>(cb=1, itile=0, idst=0): the unpacker is "
+                          "not configured for it: call binary_dest_reuse_tiles_init<the same op and reuse>(icb) "
+                          "first (no op init was called in this kernel)");
+}
+
 TEST_F(ComputeFpuTest, TransposeBroadcastsCopyBlockAndOutOfOrderPack) {
   const std::vector<float> a = ramp(0.25f, 1.0f), b = ramp(0.5f, -2.0f);
   {

@@ -86,6 +86,23 @@ void bcast_any(uint32_t op_dim, bool init, uint32_t cb0, uint32_t cb1, uint32_t 
   if (op == 2 && dim == 3) any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::SCALAR>(cb0, cb1, i0, i1, idst);
 }
 
+// binary_dest_reuse_tiles (init or op) for op_reuse = (binary op << 4) | reuse
+// (1: DEST_TO_SRCA, 2: DEST_TO_SRCB), and unary_bcast for dim (BroadcastType).
+void dest_reuse_any(uint32_t op_reuse, bool init, uint32_t cb, uint32_t itile, uint32_t idst) {
+  constexpr auto A = EltwiseBinaryReuseDestType::DEST_TO_SRCA, B = EltwiseBinaryReuseDestType::DEST_TO_SRCB;
+  switch (op_reuse) {
+  case 0x01: init ? binary_dest_reuse_tiles_init<EltwiseBinaryType::ELWADD, A>(cb) : binary_dest_reuse_tiles<EltwiseBinaryType::ELWADD, A>(cb, itile, idst); break;
+  case 0x11: init ? binary_dest_reuse_tiles_init<EltwiseBinaryType::ELWSUB, A>(cb) : binary_dest_reuse_tiles<EltwiseBinaryType::ELWSUB, A>(cb, itile, idst); break; // @dest_reuse
+  case 0x12: init ? binary_dest_reuse_tiles_init<EltwiseBinaryType::ELWSUB, B>(cb) : binary_dest_reuse_tiles<EltwiseBinaryType::ELWSUB, B>(cb, itile, idst); break;
+  case 0x21: init ? binary_dest_reuse_tiles_init<EltwiseBinaryType::ELWMUL, A>(cb) : binary_dest_reuse_tiles<EltwiseBinaryType::ELWMUL, A>(cb, itile, idst); break;
+  }
+}
+void unary_bcast_any(uint32_t dim, uint32_t step, uint32_t cb, uint32_t x, uint32_t idst) {
+  if (dim == 2) step == 0 ? unary_bcast_init<BroadcastType::ROW>(cb, x) : step == 1 ? unary_bcast<BroadcastType::ROW>(cb, x, idst) : unary_bcast_uninit<BroadcastType::ROW>(cb);
+  if (dim == 1) step == 0 ? unary_bcast_init<BroadcastType::COL>(cb, x) : step == 1 ? unary_bcast<BroadcastType::COL>(cb, x, idst) : unary_bcast_uninit<BroadcastType::COL>(cb);
+  if (dim == 3) step == 0 ? unary_bcast_init<BroadcastType::SCALAR>(cb, x) : step == 1 ? unary_bcast<BroadcastType::SCALAR>(cb, x, idst) : unary_bcast_uninit<BroadcastType::SCALAR>(cb);
+}
+
 namespace NAMESPACE {
 void MAIN {
   const uint32_t steps = get_arg_val<uint32_t>(0);
@@ -143,6 +160,11 @@ void MAIN {
     case 42: cb_reserve_back(a, b); break;
     case 43: cb_push_back(a, b); break;
     case 50: MATH((add_tiles(a, b, c, d, e))); PACK((pack_tile(e, 16))); break;
+    case 51: dest_reuse_any(b, true, a, 0, 0); break;
+    case 52: dest_reuse_any(a, false, b, c, d); break;
+    case 53: unary_bcast_any(c, 0, a, b, 0); break;
+    case 54: unary_bcast_any(a, 1, b, c, d); break;
+    case 55: unary_bcast_any(b, 2, a, 0, 0); break;
     default: ASSERT(false);
     }
   }
@@ -206,17 +228,22 @@ enum : uint32_t {
   kReconfigA = 19,     // (cb)
   kReconfigB = 26,
   kReconfigPack = 27,
-  kCopyInitWithDt = 28, // (old, new)
-  kReconfigBoth = 29,   // (old a, new a, old b, new b)
-  kMatmul = 35,         // (in0, in1, i0, i1, idst)
-  kMatmulBlock = 36,    // ((in0 << 8) | in1, i0, i1, idst, (ct << 16) | (rt << 8) | kt)
-  kMatmulT = 37,        // matmul_tiles with transpose = 1
-  kReduce = 38,         // (cb, scaler, itile, itile_scaler, (pool_dim << 8) | idst)
-  kTranspose = 39,      // (cb, itile, idst)
-  kBcast = 44,          // (op_dim, (cb0 << 8) | cb1, i0, i1, idst)
-  kCopyBlock = 45,      // (cb, itile, idst, n)
-  kPackAt = 46,         // (idst, cb, page)
-  kMatmulBlockT = 47,   // matmul_block with transpose = 1
+  kCopyInitWithDt = 28,   // (old, new)
+  kReconfigBoth = 29,     // (old a, new a, old b, new b)
+  kMatmul = 35,           // (in0, in1, i0, i1, idst)
+  kMatmulBlock = 36,      // ((in0 << 8) | in1, i0, i1, idst, (ct << 16) | (rt << 8) | kt)
+  kMatmulT = 37,          // matmul_tiles with transpose = 1
+  kReduce = 38,           // (cb, scaler, itile, itile_scaler, (pool_dim << 8) | idst)
+  kTranspose = 39,        // (cb, itile, idst)
+  kBcast = 44,            // (op_dim, (cb0 << 8) | cb1, i0, i1, idst)
+  kCopyBlock = 45,        // (cb, itile, idst, n)
+  kPackAt = 46,           // (idst, cb, page)
+  kMatmulBlockT = 47,     // matmul_block with transpose = 1
+  kDestReuseInit = 51,    // (cb, op_reuse)
+  kDestReuse = 52,        // (op_reuse, cb, itile, idst)
+  kUnaryBcastInit = 53,   // (cb, out, dim)
+  kUnaryBcast = 54,       // (dim, cb, itile, idst)
+  kUnaryBcastUninit = 55, // (cb, dim)
 };
 
 struct Steps {

@@ -512,6 +512,7 @@ ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cb, uint32_t new_cb, 
 // Tilize, untilize and pack untilize (their own header; every compute header
 // gives the whole compute API).
 #include "tessel/tilize.h"
+#include "tessel/dest_tiles.h"
 
 using namespace ckernel;
 

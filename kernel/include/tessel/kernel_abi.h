@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 17u
+#define TESSEL_KERNEL_ABI_VERSION 18u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -154,6 +154,9 @@ enum tessel_compute_init {
   TESSEL_INIT_PACK_UNTILIZE = 24,        // pack_untilize_init(a = icb, or TESSEL_NO_CB for pack_untilize_dest_init,
                                          // b = ocb, c = (full_ct_dim << 16) | block_ct_dim)
   TESSEL_INIT_PACK_UNTILIZE_UNINIT = 25, // pack_untilize_uninit(a = ocb)
+  TESSEL_INIT_DEST_REUSE = 26,           // binary_dest_reuse_tiles_init(a = icb, c = (binary op << 4) | reuse)
+  TESSEL_INIT_UNARY_BCAST = 27,          // unary_bcast_init(a = icb, b = ocb, c = enum tessel_bcast)
+  TESSEL_INIT_UNARY_BCAST_UNINIT = 28,   // unary_bcast_uninit(a = icb)
 };
 // An SFPU init that configures n ops sends n TESSEL_INIT_SFPU* calls, one per
 // op: the first with b = 0 (the init replaces whatever the previous SFPU init
@@ -168,6 +171,8 @@ enum tessel_pool { TESSEL_POOL_SUM = 0, TESSEL_POOL_AVG = 1, TESSEL_POOL_MAX = 2
 enum tessel_reduce_dim { TESSEL_REDUCE_ROW = 0, TESSEL_REDUCE_COL = 1, TESSEL_REDUCE_SCALAR = 2 };
 // Broadcast of the second operand (BroadcastType).
 enum tessel_bcast { TESSEL_BCAST_NONE = 0, TESSEL_BCAST_COL = 1, TESSEL_BCAST_ROW = 2, TESSEL_BCAST_SCALAR = 3 };
+enum tessel_dest_tiles { TESSEL_DEST_REUSE = 0, TESSEL_UNARY_BCAST = 1 };
+enum tessel_reuse { TESSEL_REUSE_DEST_TO_SRCA = 1, TESSEL_REUSE_DEST_TO_SRCB = 2 };
 // SFPU unary ops, in place on one DST tile. p0/p1 per op: see sim/sfpu.hpp.
 // Float parameters are float bits; a result "1 / 0" is 1.0 where the
 // condition holds and 0.0 elsewhere.
@@ -478,6 +483,11 @@ struct tessel_sim_api {
   // p0 per op (float bits of addcmul's and addcdiv's value; 0 for the others).
   void (*sfpu_ternary)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2,
                        uint32_t odst, uint32_t p0, const char* file, uint32_t line);
+  // kind TESSEL_DEST_REUSE: DST[idst] = DST[idst] op cb[itile] (arg = (binary op << 4) |
+  // TESSEL_REUSE_DEST_TO_SRCA) or cb[itile] op DST[idst] (TESSEL_REUSE_DEST_TO_SRCB);
+  // kind TESSEL_UNARY_BCAST: DST[idst] = broadcast of cb[itile] (arg = enum tessel_bcast).
+  void (*dest_tiles)(struct tessel_kernel_ctx*, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
+                     const char* file, uint32_t line);
   // copy_block_matmul_partials: DST[idst + i] = cb[itile + i] for i < n.
   void (*copy_block)(struct tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n,
                      const char* file, uint32_t line);
