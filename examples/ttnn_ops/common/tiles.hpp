@@ -10,12 +10,21 @@
 #include "common/ttnn_ops.hpp"
 #include "tessel/buffer.hpp"
 #include "tessel/device.hpp"
+#include "tessel/program.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::examples::ttnn_ops {
 
 inline constexpr uint32_t kTile = 32;                         // a tile's rows and columns
 inline constexpr uint32_t kTileBf16Bytes = kTile * kTile * 2; // a bfloat16 tile, one page
+
+// A CB config of `tiles` pages of `tile_bytes` at `index` in `format`, as
+// the factories create their CBs.
+inline tessel::CircularBufferConfig tiles_cb(uint8_t index, uint32_t tiles,
+                                             tessel::DataFormat format = tessel::DataFormat::Float16_b,
+                                             uint32_t tile_bytes = kTileBf16Bytes) {
+  return tessel::CircularBufferConfig(tiles * tile_bytes, {{index, format}}).set_page_size(index, tile_bytes);
+}
 
 // An interleaved DRAM buffer of `tiles` bfloat16 tiles.
 inline std::shared_ptr<tessel::Buffer> dram_tiles(const std::shared_ptr<tessel::Device>& device, uint32_t tiles) {

@@ -33,6 +33,7 @@ using namespace tessel;
 namespace ttnn_ops = tessel::examples::ttnn_ops;
 using ttnn_ops::kTile;
 using ttnn_ops::kTileBf16Bytes;
+using ttnn_ops::tiles_cb;
 
 namespace {
 
@@ -44,10 +45,6 @@ constexpr const char* kWriter = "ttnn/cpp/ttnn/operations/normalization/layernor
                                 "writer_unary_interleaved_start_id_blocked.cpp";
 constexpr const char* kCompute =
     "ttnn/cpp/ttnn/operations/normalization/layernorm/device/kernels/compute/layernorm.cpp";
-
-CircularBufferConfig tiles_cb(uint8_t index, uint32_t tiles, DataFormat format, uint32_t tile_bytes) {
-  return CircularBufferConfig(tiles * tile_bytes, {{index, format}}).set_page_size(index, tile_bytes);
-}
 
 // The two bfloat16 halves of a word both holding value (the factory's
 // pack_two_bfloat16_into_uint32 of a truncated bfloat16).

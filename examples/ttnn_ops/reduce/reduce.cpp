@@ -36,6 +36,7 @@ using namespace tessel;
 namespace ttnn_ops = tessel::examples::ttnn_ops;
 using ttnn_ops::kTile;
 using ttnn_ops::kTileBf16Bytes;
+using ttnn_ops::tiles_cb;
 
 namespace {
 
@@ -59,11 +60,6 @@ std::vector<CoreCoord> grid_to_cores_col_major(uint32_t num, CoreCoord grid) {
   std::vector<CoreCoord> cores = ttnn_ops::grid_cores(grid, /*row_wise=*/false);
   cores.resize(num);
   return cores;
-}
-
-CircularBufferConfig tiles_cb(uint8_t index, uint32_t tiles) {
-  return CircularBufferConfig(tiles * kTileBf16Bytes, {{index, DataFormat::Float16_b}})
-      .set_page_size(index, kTileBf16Bytes);
 }
 
 // The CBs both factories create for the interleaved, non-negated case.

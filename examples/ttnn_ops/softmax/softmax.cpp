@@ -33,6 +33,7 @@ using namespace tessel;
 namespace ttnn_ops = tessel::examples::ttnn_ops;
 using ttnn_ops::kTile;
 using ttnn_ops::kTileBf16Bytes;
+using ttnn_ops::tiles_cb;
 
 namespace {
 
@@ -50,10 +51,6 @@ uint32_t find_max_divisor(uint32_t val, uint32_t start_max_div) {
   for (uint32_t d = start_max_div; d > 1; --d)
     if (val % d == 0) return d;
   return 1;
-}
-
-CircularBufferConfig tiles_cb(uint8_t index, uint32_t tiles, DataFormat format, uint32_t tile_bytes) {
-  return CircularBufferConfig(tiles * tile_bytes, {{index, format}}).set_page_size(index, tile_bytes);
 }
 
 } // namespace
