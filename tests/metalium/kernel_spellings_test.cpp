@@ -43,6 +43,16 @@ void kernel_main() {
 }
 )";
 
+// Runs `source` (named `name`) on BRISC of core (0,0), its arguments the
+// recorder's NoC coordinates and address.
+void run_recorded(const std::shared_ptr<Device>& device, Recorder& rec, const char* source, const char* name) {
+  Program p;
+  KernelHandle k = p.add_kernel_from_source(source, name, CoreCoord{0, 0},
+                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
+  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
+  device->command_queue().enqueue_program(p);
+}
+
 TEST(KernelSpellingsTest, MetaliumKernelSpellingsCompileAndMeanWhatTheyMeanThere) {
   auto device = open_device();
   Recorder rec(device);
@@ -84,11 +94,7 @@ void kernel_main() {
 TEST(KernelSpellingsTest, HeadersMetaliumExamplesIncludeInKernelsCompile) {
   auto device = open_device();
   Recorder rec(device);
-  Program p;
-  KernelHandle k = p.add_kernel_from_source(kExampleHeaders, "example_headers.cpp", CoreCoord{0, 0},
-                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
-  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
-  device->command_queue().enqueue_program(p);
+  run_recorded(device, rec, kExampleHeaders, "example_headers.cpp");
   EXPECT_EQ(rec.at(0), 100u);
   EXPECT_EQ(rec.at(1), 1024u + 256u + 1088u);
 }
@@ -121,11 +127,7 @@ void kernel_main() {
 TEST(KernelSpellingsTest, DataMovementKernelsIncludeCkernelForLoadBlocking) {
   auto device = open_device();
   Recorder rec(device);
-  Program p;
-  KernelHandle k = p.add_kernel_from_source(kLoadBlocking, "load_blocking.cpp", CoreCoord{0, 0},
-                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
-  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
-  device->command_queue().enqueue_program(p);
+  run_recorded(device, rec, kLoadBlocking, "load_blocking.cpp");
   EXPECT_EQ(rec.at(0), 0x5A5Au + 0x1234u);
 }
 
@@ -157,11 +159,7 @@ TEST(KernelSpellingsTest, KernelsNamingTheArchAreBuiltForTheDevicesArch) {
     SCOPED_TRACE(arch);
     auto device = open_device(arch);
     Recorder rec(device);
-    Program p;
-    KernelHandle k = p.add_kernel_from_source(kArch, "arch.cpp", CoreCoord{0, 0},
-                                              DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
-    p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
-    device->command_queue().enqueue_program(p);
+    run_recorded(device, rec, kArch, "arch.cpp");
     EXPECT_EQ(rec.at(0), code);
     EXPECT_EQ(rec.at(1), dram) << "DRAM_ALIGNMENT";
     EXPECT_EQ(rec.at(2), 16u) << "NOC_DRAM_WRITE_ALIGNMENT_BYTES";
@@ -189,11 +187,7 @@ void kernel_main() {
 TEST(KernelSpellingsTest, Bfloat16ConversionsRoundAsThePackerDoes) {
   auto device = open_device();
   Recorder rec(device);
-  Program p;
-  KernelHandle k = p.add_kernel_from_source(kBf16, "bf16.cpp", CoreCoord{0, 0},
-                                            DataMovementConfig{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default});
-  p.set_runtime_args(k, CoreCoord{0, 0}, {rec.noc.x, rec.noc.y, rec.buffer->address()});
-  device->command_queue().enqueue_program(p);
+  run_recorded(device, rec, kBf16, "bf16.cpp");
   EXPECT_EQ(rec.at(0), 0xC0A00000u);
   EXPECT_EQ(rec.at(1), 0x3F80u);
   EXPECT_EQ(rec.at(2), 0x3F81u);
