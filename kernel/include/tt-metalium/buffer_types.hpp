@@ -5,6 +5,12 @@
 // library.
 #pragma once
 
+// A host build that has the kernel headers on its include path before the
+// compat layer's (the Python extension's wheel build) gets the host header.
+#if !defined(TESSEL_KERNEL_COMPUTE) && !defined(TESSEL_KERNEL_DATA_MOVEMENT)
+#include_next <tt-metalium/buffer_types.hpp>
+#else
+
 #include <stdint.h>
 
 namespace tt::tt_metal {
@@ -21,3 +27,5 @@ enum class ShardDistributionStrategy { ROUND_ROBIN_1D = 0, GRID_2D = 1, CONTIGUO
 enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
 
 } // namespace tt::tt_metal
+
+#endif
