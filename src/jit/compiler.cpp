@@ -1,10 +1,12 @@
 #include "jit/compiler.hpp"
 
+#include "jit/file_io.hpp"
 #include "jit/process.hpp"
 
 #include "tessel/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -83,6 +85,88 @@ std::string environment_or(const char* name, const char* fallback) {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
+// g++ before 14 refuses `#pragma GCC unroll N` whose N depends on a template
+// parameter ("requires an assignment-expression that evaluates to a
+// non-negative integral constant"); kernels written for tt-metal's newer
+// toolchain use it (conv's readers, in headers of their own). The pragma is an
+// optimisation hint, so such a kernel is built again without it: preprocessed
+// once (writing the depfile, so the cache still tracks every header), the
+// unroll pragmas whose count is not a literal dropped (the line kept blank, so
+// diagnostics keep their lines), and the result compiled. Kernels that build
+// the first time never take this path.
+bool refuses_dependent_unroll(const std::string& output) {
+  return output.find("unroll") != std::string::npos &&
+         output.find("requires an assignment-expression that evaluates to a non-negative integral constant") !=
+             std::string::npos;
+}
+
+bool is_literal_unroll_count(std::string_view count) {
+  while (!count.empty() && (count.back() == ' ' || count.back() == '\t' || count.back() == '\r'))
+    count.remove_suffix(1);
+  return !count.empty() && std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string without_dependent_unroll(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  constexpr std::string_view kPragma = "pragma GCC unroll";
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
+    text.remove_prefix(line.size());
+    size_t first = line.find_first_not_of(" \t");
+    bool drop = false;
+    if (first != std::string_view::npos && line[first] == '#') {
+      std::string_view rest = line.substr(first + 1);
+      rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+      if (rest.substr(0, kPragma.size()) == kPragma) {
+        std::string_view count = rest.substr(kPragma.size());
+        if (!count.empty() && count.back() == '\n') count.remove_suffix(1);
+        count.remove_prefix(std::min(count.size(), count.find_first_not_of(" \t")));
+        drop = !is_literal_unroll_count(count);
+      }
+    }
+    out.append(drop ? std::string_view("\n") : line);
+  }
+  return out;
+}
+
+ProcessResult compile_without_dependent_unroll(const CompileJob& job) {
+  const std::string preprocessed = job.output_path + ".unroll.ii";
+  struct Cleanup {
+    const std::string& path;
+    ~Cleanup() { std::remove(path.c_str()); }
+  } cleanup{preprocessed};
+
+  std::vector<std::string> preprocess = {job.cxx, "-E"};
+  preprocess.insert(preprocess.end(), kFixedFlags.begin(), kFixedFlags.end());
+  preprocess.push_back("-I" + job.include_dir);
+  preprocess.insert(preprocess.end(),
+                    {"-include", "tessel/kernel_prelude.h", "-MD", "-MF", job.depfile_path, "-MT", job.output_path});
+  preprocess.insert(preprocess.end(), job.request_flags.begin(), job.request_flags.end());
+  preprocess.insert(preprocess.end(), {"-o", preprocessed, "-x", "c++", job.source_arg});
+  ProcessResult result;
+  {
+    CompilerSlot slot;
+    result = run_compiler_process(preprocess, job.working_dir);
+  }
+  if (!succeeded(result)) return result;
+  std::optional<std::string> text = read_file(preprocessed);
+  if (!text) return result;
+  write_file_atomic(preprocessed, without_dependent_unroll(*text));
+
+  std::vector<std::string> compile = {job.cxx};
+  compile.insert(compile.end(), kFixedFlags.begin(), kFixedFlags.end());
+  if (job.link_mode == LinkMode::Minimal)
+    compile.insert(compile.end(), kMinimalLinkFlags.begin(), kMinimalLinkFlags.end());
+  compile.insert(compile.end(), job.request_flags.begin(), job.request_flags.end());
+  compile.insert(compile.end(), {"-o", job.output_path, "-x", "c++-cpp-output", preprocessed, "-x", "none"});
+  if (job.link_mode == LinkMode::Minimal)
+    compile.insert(compile.end(), kMinimalLinkLibraries.begin(), kMinimalLinkLibraries.end());
+  CompilerSlot slot;
+  return run_compiler_process(compile, job.working_dir);
+}
+
 } // namespace
 
 CompilerConfig compiler_config_from_environment() {
@@ -141,6 +225,7 @@ void run_compile(const CompileJob& job) {
     CompilerSlot slot;
     result = run_compiler_process(argv, job.working_dir);
   }
+  if (!succeeded(result) && refuses_dependent_unroll(result.output)) result = compile_without_dependent_unroll(job);
   if (!succeeded(result))
     throw ProgramError("kernel " + job.display_name + " failed to compile:\n" + describe_failure(result, "compiler"));
 }
