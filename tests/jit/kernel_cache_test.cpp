@@ -548,8 +548,9 @@ TEST_F(KernelCacheTest, OlderComputeEntryStyleRuns) {
 }
 
 TEST_F(KernelCacheTest, UnknownNamedArgumentIsACompileError) {
-  BuildRequest request =
-      request_for("named.cpp", "unsigned v;\nvoid kernel_main() { v = get_named_compile_time_arg_val(\"nope\"); }\n");
+  BuildRequest request = request_for(
+      "named.cpp", "unsigned v;\nvoid kernel_main() {\n"
+                   "  constexpr unsigned nope = get_named_compile_time_arg_val(\"nope\");\n  v = nope;\n}\n");
   request.named_compile_args = {{"k", 1}};
   KernelCache cache(cache_dir_);
   try {
@@ -559,6 +560,33 @@ TEST_F(KernelCacheTest, UnknownNamedArgumentIsACompileError) {
     EXPECT_NE(std::string(error.what()).find("error_no_compile_time_arg_with_this_name"), std::string::npos)
         << error.what();
   }
+}
+
+// Metalium's lookup is constexpr, not consteval: kernels resolve tables of
+// names inside their own constexpr helpers.
+TEST_F(KernelCacheTest, NamedArgumentsResolveInsideConstexprHelpers) {
+  BuildRequest request = request_for(
+      "named_table.cpp", "#include <array>\n"
+                         "constexpr const char* names[] = {\"cb_0\", \"cb_1\", \"cb_2\"};\n"
+                         "template <unsigned N>\n"
+                         "constexpr std::array<unsigned, N> lookup(const char* const* table) {\n"
+                         "  std::array<unsigned, N> out{};\n"
+                         "  for (unsigned i = 0; i < N; ++i) out[i] = get_named_compile_time_arg_val(table[i]);\n"
+                         "  return out;\n"
+                         "}\n"
+                         "unsigned result;\n"
+                         "void kernel_main() {\n"
+                         "  constexpr auto ids = lookup<2>(names);\n"
+                         "  static_assert(ids[1] == 17);\n"
+                         "  result = ids[0] * 100 + ids[1];\n"
+                         "}\n");
+  request.named_compile_args = {{"cb_0", 5}, {"cb_1", 17}};
+  KernelCache cache(cache_dir_);
+  auto binary = cache.build(request);
+  auto entry = binary->instance(0);
+  EXPECT_EQ(entry(), 0);
+  ASSERT_NE(global_of<unsigned>(entry, "result"), nullptr);
+  EXPECT_EQ(*global_of<unsigned>(entry, "result"), 517u);
 }
 
 TEST_F(KernelCacheTest, UnresolvedSymbolIsAProgramError) {

@@ -79,7 +79,12 @@ constexpr bool str_eq(const char* a, const char* b) {
 }
 // Not constexpr on purpose: reaching one of these during constant evaluation
 // makes the compiler reject the kernel with the function's name in the error.
-inline uint32_t error_no_compile_time_arg_with_this_name() { return 0; }
+inline uint32_t error_no_compile_time_arg_with_this_name(const char* file = __builtin_FILE(),
+                                                         uint32_t line = __builtin_LINE()) {
+  tessel_kernel_ctx* ctx = tessel_ctx();
+  ctx->api->fail(ctx, "get_named_compile_time_arg_val: no compile-time argument has this name", file, line);
+  return 0;
+}
 inline uint32_t error_compile_time_arg_index_out_of_range(uint32_t index, const char* file = __builtin_FILE(),
                                                           uint32_t line = __builtin_LINE()) {
   (void)index;
@@ -87,10 +92,13 @@ inline uint32_t error_compile_time_arg_index_out_of_range(uint32_t index, const 
   ctx->api->fail(ctx, "get_compile_time_arg_val: index beyond the kernel's compile-time arguments", file, line);
   return 0;
 }
-consteval uint32_t named_arg(const char* name) {
+// constexpr, as Metalium's is: a kernel may look names up inside its own
+// constexpr helpers. In a constant expression an unknown name fails the
+// build; reached at run time, it stops the kernel with a report.
+constexpr uint32_t named_arg(const char* name, const char* file = __builtin_FILE(), uint32_t line = __builtin_LINE()) {
   for (uint32_t i = 0; i < named_compile_time_arg_count; ++i)
     if (str_eq(named_compile_time_args[i].name, name)) return named_compile_time_args[i].value;
-  return error_no_compile_time_arg_with_this_name();
+  return error_no_compile_time_arg_with_this_name(file, line);
 }
 constexpr uint32_t cta(uint32_t index) {
   return index < tessel_compile_time_arg_count ? kernel_compile_time_args[index]
