@@ -425,6 +425,7 @@ bool Chip::yield(Fiber* f) {
 
 void Chip::resume(Fiber* f) {
   f->state = FiberState::Running;
+  l1_window_before_switch(f->core->l1);
   switch_to(f);
   if (__builtin_expect(f->release_after_switch != nullptr, 0)) {
     f->release_after_switch->store(false, std::memory_order_release);
@@ -523,6 +524,7 @@ void Chip::run(std::span<const Launch> launches) {
     }
   }
   WatchScope watching(watch, watchdog_timeout_ms_, agent_ == nullptr); // a card's run lasts its whole session
+  L1WindowThread window_thread;
   const bool interruptible = !runs_through_interrupts();
   if (!interruptible) watch.interruptible.store(0, std::memory_order_relaxed);
   ready_.clear();

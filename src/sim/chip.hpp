@@ -44,6 +44,7 @@
 #include "sim/checked_noc.hpp"
 #include "sim/compute.hpp"
 #include "sim/fiber_sanitizers.hpp"
+#include "sim/l1_window.hpp"
 #include "sim/memory.hpp"
 #include "sim/memory_map.hpp"
 #include "sim/profiler.hpp"
@@ -148,6 +149,7 @@ struct Fiber {
   // kCrashSignal marks a crash reported by the simulator itself (fail_report).
   int fault_signal = 0;
   uintptr_t fault_address = 0;
+  L1WindowRefusal l1_window_refusal = L1WindowRefusal::None; // why a low address was not mapped
   uintptr_t fault_pc = 0;
   uintptr_t fault_sp = 0;
   // A parallel run's inbox link: made ready by another thread

@@ -20,6 +20,38 @@ namespace tessel::sim {
 namespace {
 constexpr size_t kPage = 4096;
 constexpr size_t kSlot = TESSEL_FIBER_SLOT_BYTES;
+
+std::string hex(uintptr_t value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", size_t(value));
+  return buf;
+}
+
+// An access at a low address the L1 window did not map (l1_window.hpp): why.
+std::string l1_offset_refusal(const Fiber* f) {
+  const std::string advice =
+      "; pointers into L1 come from get_write_ptr/get_read_ptr/get_semaphore or from an L1 address the host gave";
+  switch (f->l1_window_refusal) {
+  case L1WindowRefusal::PastL1:
+    return "an L1 offset used as a pointer, past the end of L1 (" + hex(f->core->chip->memory().l1_size_bytes()) +
+           " bytes)" + advice;
+  case L1WindowRefusal::BelowFloor:
+    return "an L1 offset used as a pointer, below " + hex(l1_window_floor()) +
+           " (vm.mmap_min_addr), where this process cannot map L1; L1 there holds runtime arguments, semaphores and "
+           "the first circular buffers" +
+           advice;
+  case L1WindowRefusal::ManyThreads:
+    return "an L1 offset used as a pointer while more than one thread runs kernels (the parallel policy, or two "
+           "devices at once): tessel maps L1 offsets as pointers only while one thread runs kernels; run under the "
+           "deterministic policy, or use the pointer from get_write_ptr/get_read_ptr";
+  case L1WindowRefusal::Unsupported:
+    return "an L1 offset used as a pointer; this host cannot map L1 at its offsets (no memfd, or the low addresses "
+           "are taken)" +
+           advice;
+  case L1WindowRefusal::None: break;
+  }
+  return "this looks like an L1 offset used as a pointer" + advice;
+}
 } // namespace
 
 std::string Chip::interrupted_report(size_t launches) const {
@@ -123,9 +155,7 @@ std::string Chip::fault_report(const Fiber* f) const {
     else if (addr < 16)
       what = std::string("null pointer dereference (address ") + buf + ")" + inside;
     else if (addr < DeviceMemory::kSlotBytes)
-      what = std::string("invalid memory access at ") + buf + inside +
-             ": this looks like a raw L1 offset used as a pointer; use the address from get_write_ptr/get_read_ptr/"
-             "get_semaphore, or pass offsets to NoC calls only";
+      what = std::string("invalid memory access at ") + buf + inside + ": " + l1_offset_refusal(f);
     else
       what = std::string("invalid memory access at ") + buf + inside;
   } else if (f->fault_signal == kWatchdogSignal && inside.empty()) {

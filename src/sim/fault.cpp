@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/chip.hpp"
+#include "sim/l1_window.hpp"
 #include "sim/watchdog.hpp"
 
 extern "C" [[noreturn]] void tessel_fault_landing(tessel::sim::Fiber* f);
@@ -96,6 +97,10 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
     case GuardedFault::InFlight: in_flight = true; break;
     case GuardedFault::NotGuarded: break;
     }
+    // An L1 offset used as a pointer (l1_window.hpp).
+    if (f != nullptr && !in_flight &&
+        l1_window_map(f, reinterpret_cast<uintptr_t>(info->si_addr), &f->l1_window_refusal))
+      return; // the access runs again
   }
   // W4 (watchdog.hpp): the run must stop. Dropped (the watchdog signals
   // again while the thread goes on) when it finds no fiber, when the stop
@@ -192,23 +197,12 @@ void on_fault(int sig, siginfo_t* info, void* uc_raw) {
   f->core->chip->fail_report(f, std::move(report), true);
 }
 
-// Keep the low 2 MiB of the address space unmapped so L1 offsets used as
-// pointers fault deterministically.
-void reserve_low_addresses() {
-  long page = sysconf(_SC_PAGESIZE);
-  uintptr_t lo = 0x10000; // vm.mmap_min_addr's usual value; below it nothing maps
-  for (uintptr_t a = lo; a < 2u * 1024 * 1024; a += uintptr_t(page)) {
-    void* p = mmap(reinterpret_cast<void*>(a), size_t(page), PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
-    if (p != MAP_FAILED && p != reinterpret_cast<void*>(a)) munmap(p, size_t(page));
-  }
-}
 } // namespace
 
 void install_fault_handler() {
   static std::once_flag once;
   std::call_once(once, [] {
-    reserve_low_addresses();
+    l1_window_reserve();
     find_runtime_code();
     struct sigaction sa = {};
     sa.sa_sigaction = on_fault;

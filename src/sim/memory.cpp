@@ -1,6 +1,8 @@
 #include "sim/memory.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -101,9 +103,24 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
                            std::to_string(max_devices(core_count)) + " devices of " + std::to_string(core_count) +
                            " cores fit in one process, and " + std::to_string(free_low_mib()) +
                            " MiB below 4 GiB are free now; close a device first, or open smaller grids");
+  // Each core's L1 is a range of one shared-memory file, so the low L1 window
+  // (l1_window.hpp) can map it a second time; without memfd, private memory.
+  const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  l1_file_stride_ = (uint64_t(l1_size_bytes) + page - 1) / page * page;
+  l1_fd_ = memfd_create("tessel-l1", MFD_CLOEXEC);
+  if (l1_fd_ >= 0 && ftruncate(l1_fd_, off_t(core_count * l1_file_stride_)) != 0) {
+    close(l1_fd_);
+    l1_fd_ = -1;
+  }
   for (uint32_t c = 0; c < core_count; ++c) {
-    if (mprotect(l1(c), l1_size_bytes, PROT_READ | PROT_WRITE) != 0) {
+    const bool mapped = l1_fd_ >= 0 ? mmap(l1(c), l1_size_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, l1_fd_,
+                                           off_t(l1_file_offset(c))) != MAP_FAILED
+                                    : mprotect(l1(c), l1_size_bytes, PROT_READ | PROT_WRITE) == 0;
+    if (!mapped) {
+      const int error = errno;
       munmap(l1_base_, l1_bytes_);
+      if (l1_fd_ >= 0) close(l1_fd_);
+      errno = error;
       throw_map_error("L1", l1_size_bytes);
     }
   }
@@ -115,6 +132,7 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
       for (uint8_t* m : dram_)
         munmap(m, dram_bank_size_bytes_);
       munmap(l1_base_, l1_bytes_);
+      if (l1_fd_ >= 0) close(l1_fd_);
       throw_map_error("a DRAM bank", dram_bank_size_bytes);
     }
     // Tiles interleave over the banks page by page: with 4 KiB pages nearly
@@ -128,11 +146,19 @@ DeviceMemory::~DeviceMemory() {
   for (uint8_t* m : dram_)
     munmap(m, dram_bank_size_bytes_);
   if (l1_base_) munmap(l1_base_, l1_bytes_);
+  if (l1_fd_ >= 0) close(l1_fd_);
 }
 
 void DeviceMemory::clear_l1(uint32_t core_index) {
-  // MADV_DONTNEED on private anonymous memory gives zero pages back.
-  madvise(l1(core_index), l1_size_bytes_, MADV_DONTNEED);
+  // Punching the range out of the file frees its pages and reads back zeros
+  // through every mapping; MADV_DONTNEED does that for private memory only.
+  if (l1_fd_ >= 0 && fallocate(l1_fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(l1_file_offset(core_index)),
+                               off_t(l1_size_bytes_)) == 0)
+    return;
+  if (l1_fd_ >= 0)
+    std::memset(l1(core_index), 0, l1_size_bytes_);
+  else
+    madvise(l1(core_index), l1_size_bytes_, MADV_DONTNEED);
 }
 
 } // namespace tessel::sim

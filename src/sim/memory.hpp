@@ -20,6 +20,10 @@
 // Linux keeps for it). Nothing is ever mapped in the low 2 MiB, so an L1
 // offset used as a pointer faults and is reported as such.
 //
+// Every core's L1 is a range of one shared-memory file (memfd), mapped into
+// its stride, so that the low L1 window (l1_window.hpp) can map a core's L1 a
+// second time at its offsets.
+//
 // DRAM banks are separate MAP_NORESERVE mappings: pages cost memory only when
 // touched. Thread-safety: mappings are fixed for the object's lifetime.
 #pragma once
@@ -46,6 +50,11 @@ public:
   uint32_t l1_size_bytes() const { return l1_size_bytes_; }
   uint64_t dram_bank_size_bytes() const { return dram_bank_size_bytes_; }
 
+  // The shared-memory file holding every core's L1 (-1 where the host has
+  // none: then L1 is private memory), and where core `core_index`'s L1 starts in it.
+  int l1_fd() const { return l1_fd_; }
+  uint64_t l1_file_offset(uint32_t core_index) const { return uint64_t(core_index) * l1_file_stride_; }
+
   // Zero one core's L1 (drops its pages) and every DRAM bank.
   void clear_l1(uint32_t core_index);
 
@@ -57,6 +66,8 @@ public:
 private:
   size_t l1_bytes_ = 0; // the reservation at l1_base_
   uint8_t* l1_base_ = nullptr;
+  int l1_fd_ = -1;
+  uint64_t l1_file_stride_ = 0; // the L1 size rounded up to whole pages
   uint32_t core_count_ = 0;
   uint32_t l1_size_bytes_ = 0;
   std::vector<uint8_t*> dram_;

@@ -168,6 +168,7 @@ void ParallelRun::work(Worker& w) {
   WatchSlot& slot = watch_slot();
   t_watch = &slot;
   WatchScope watching(slot, watchdog_ms_);
+  L1WindowThread window_thread;
   w.watch.store(&slot, std::memory_order_release);
   for (Fiber* f : w.fibers)
     f->core->ctx[f->risc].watch = &slot.words;

@@ -1,5 +1,4 @@
-// Faults in kernel code (src/sim/fault.cpp, chip.cpp): a raw L1 offset used
-// as a pointer, a null pointer, stack overflow, and argument checks; each is
+// Faults in kernel code (src/sim/fault.cpp, chip.cpp): a null pointer, stack overflow, and argument checks; each is
 // reported with core, RISC and source line, and the device stays usable.
 #include <gtest/gtest.h>
 
@@ -28,20 +27,6 @@ protected:
   std::shared_ptr<Device> device;
   std::unique_ptr<Recorder> rec;
 };
-
-TEST_F(FaultTest, RawL1OffsetUsedAsPointerFaults) {
-  // A buffer address is an L1 offset; as a pointer it lands in the unmapped low 2 MiB.
-  auto buffer = Buffer::create(device, {4 * 256, 256, BufferType::L1});
-  const std::string message =
-      error<KernelFault>(Script().op(kFaultStore, buffer->address(), 1), {1, 0}, DataMovementProcessor::RISCV_1);
-  EXPECT_NE(message.find("core (1,0) NCRISC: kernel 'ops.cpp' crashed: invalid memory access at 0x"), std::string::npos)
-      << message;
-  EXPECT_NE(message.find("this looks like a raw L1 offset used as a pointer"), std::string::npos) << message;
-  // addr2line resolves the faulting store to its line of the kernel source.
-  if (have_addr2line()) {
-    EXPECT_NE(message.find(ops_site("fault_store") + ": core (1,0) NCRISC"), std::string::npos) << message;
-  }
-}
 
 TEST_F(FaultTest, NullPointerFaults) {
   const std::string message = error<KernelFault>(Script().op(kFaultStore, 0, 1));

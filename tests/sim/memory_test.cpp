@@ -91,7 +91,7 @@ TEST(DeviceMemory, AccessPastTheEndOfL1Faults) {
   std::snprintf(expected, sizeof expected, "crashed: invalid memory access at 0x%x", past_end);
   const std::string message = error_of<KernelFault>(device->command_queue(), p);
   EXPECT_NE(message.find(expected), std::string::npos) << message;
-  EXPECT_EQ(message.find("raw L1 offset"), std::string::npos) << message;
+  EXPECT_EQ(message.find("L1 offset used as a pointer"), std::string::npos) << message;
   expect_device_works(device);
 }
 
