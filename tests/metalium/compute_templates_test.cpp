@@ -221,5 +221,30 @@ TEST_F(ComputeTemplatesTest, TransposingCopyInitFailsAtItsLine) {
                           "into DST");
 }
 
+// PoolType::MIN names the SFPU reduce's min fold: kernels compare against it,
+// and an FPU reduce with it does not build.
+TEST(ReducePoolTypeMin, IsAPoolTypeTheFpuReduceRefuses) {
+  auto device = open_device();
+  constexpr const char* kCompares = R"(#include "api/compute/reduce.h"
+void kernel_main() {
+  constexpr bool selects = REDUCE_OP == PoolType::MAX || REDUCE_OP == PoolType::MIN;
+  static_assert(!selects && PoolType::MIN != PoolType::MAX && PoolType::MIN != PoolType::SUM);
+}
+)";
+  Program compares;
+  compares.add_kernel_from_source(kCompares, "compares.cpp", CoreCoord{0, 0}, ComputeConfig{});
+  EXPECT_NO_THROW(device->command_queue().enqueue_program(compares));
+
+  constexpr const char* kReducesMin = R"(#include "api/compute/reduce.h"
+void kernel_main() {
+  reduce_init<PoolType::MIN, ReduceDim::REDUCE_ROW>(0, 1, 16);
+}
+)";
+  Program reduces;
+  reduces.add_kernel_from_source(kReducesMin, "reduces_min.cpp", CoreCoord{0, 0}, ComputeConfig{});
+  const std::string message = error_of<ProgramError>(device->command_queue(), reduces);
+  EXPECT_NE(message.find("the FPU reduce has no min pool"), std::string::npos) << message;
+}
+
 } // namespace
 } // namespace tessel::test

@@ -94,6 +94,29 @@ void kernel_main() {
 }
 )";
 
+// The writer with a NoC address made beforehand (PrecomposedUnicastEndpoint),
+// as ttnn's data-movement helpers write it.
+constexpr const char* kPrecomposedWriter = R"(#include "api/dataflow/dataflow_api.h"
+#include "api/dataflow/noc.h"
+#include "api/dataflow/endpoints.h"
+#include "api/core_local_mem.h"
+
+void kernel_main() {
+  const uint32_t dst = get_arg_val<uint32_t>(0), pages = get_arg_val<uint32_t>(1);
+  constexpr auto dst_args = TensorAccessorArgs<0>();
+  Noc noc;
+  const uint32_t page_bytes = get_tile_size(0);
+  const auto tensor = TensorAccessor(dst_args, dst, page_bytes);
+  for (uint32_t p = 0; p < pages; ++p) {
+    cb_wait_front(0, 1);
+    noc.async_write(CoreLocalMem<uint32_t>(get_read_ptr(0)), PrecomposedUnicastEndpoint{}, page_bytes, {},
+                    {.noc_addr = tensor.get_noc_addr(p)});
+    noc.async_write_barrier();
+    cb_pop_front(0, 1);
+  }
+}
+)";
+
 // On a 2x2 grid: the sender (logical (0,0)) fills CB 0 through a
 // CoreLocalMem, waits (down) until the three receivers have each raised its
 // `ready` semaphore over the NoC, multicasts the page into their CB 0 and
@@ -200,6 +223,14 @@ TEST_F(DeviceObjectsTest, AReaderAndWriterMoveDramPagesThroughACircularBuffer) {
 
 TEST_F(DeviceObjectsTest, TheExperimentalTensorHeaderGivesTheTensorAccessorTraits) {
   Program p = copy_program(0, 0, kExperimentalWriter);
+  device->command_queue().enqueue_program(p);
+  std::vector<uint32_t> got(words.size());
+  output->read(got.data(), kPages * kPageBytes);
+  EXPECT_EQ(got, words);
+}
+
+TEST_F(DeviceObjectsTest, APrecomposedNocAddressIsAWriteDestination) {
+  Program p = copy_program(0, 0, kPrecomposedWriter);
   device->command_queue().enqueue_program(p);
   std::vector<uint32_t> got(words.size());
   output->read(got.data(), kPages * kPageBytes);

@@ -297,7 +297,9 @@ ALWI void copy_block_matmul_partials(uint32_t icb, uint32_t start_itile, uint32_
 // ---------------------------------------------------------------------------
 // Reduce (reduce.h). The scaler is element [0][0] of the scaler tile.
 
-enum class PoolType { SUM = TESSEL_POOL_SUM, AVG = TESSEL_POOL_AVG, MAX = TESSEL_POOL_MAX };
+// MIN names the SFPU reduce's min fold (sfpu_reduce.h); the FPU has no min
+// pool, so the FPU reduce calls refuse it at compile time.
+enum class PoolType { SUM = TESSEL_POOL_SUM, AVG = TESSEL_POOL_AVG, MAX = TESSEL_POOL_MAX, MIN = TESSEL_POOL_MAX + 1 };
 enum ReduceDim { REDUCE_ROW = TESSEL_REDUCE_ROW, REDUCE_COL = TESSEL_REDUCE_COL, REDUCE_SCALAR = TESSEL_REDUCE_SCALAR };
 #ifndef REDUCE_OP
 #define REDUCE_OP PoolType::SUM
@@ -310,7 +312,9 @@ enum ReduceDim { REDUCE_ROW = TESSEL_REDUCE_ROW, REDUCE_COL = TESSEL_REDUCE_COL,
 // the reduce computes in float either way.
 #define TESSEL_REDUCE_FP32_CHECK                                                                                       \
   static_assert(!enforce_fp32_accumulation || DST_ACCUM_MODE,                                                          \
-                "enforce_fp32_accumulation needs fp32_dest_acc_en = true in the kernel's ComputeConfig")
+                "enforce_fp32_accumulation needs fp32_dest_acc_en = true in the kernel's ComputeConfig");              \
+  static_assert(reduce_type != PoolType::MIN,                                                                          \
+                "the FPU reduce has no min pool: reduce a negated input with PoolType::MAX, or use the SFPU reduce")
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TESSEL_SITE_PARAMS) {
   TESSEL_REDUCE_FP32_CHECK;

@@ -3,6 +3,8 @@
 //                                   LOCAL_L1 side, .addr on this core)
 //   MulticastEndpoint               {.noc_x_start, .noc_y_start, .noc_x_end, .noc_y_end, .addr}
 //   AllocatorBank<AllocatorBankType::DRAM or L1>   {.bank_id, .addr}
+//   PrecomposedUnicastEndpoint      {.noc_addr}   a NoC address already made (get_noc_addr
+//                                   and the like), used as is; never the local side
 // Included through api/dataflow/endpoints.h and experimental/endpoints.h.
 #ifndef TESSEL_NOC_ENDPOINTS_H
 #define TESSEL_NOC_ENDPOINTS_H
@@ -28,6 +30,32 @@ template <AllocatorBankType bank_type>
 struct AllocatorBank {
   uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t addr, uint8_t noc, TESSEL_SITE_PARAMS) const {
     return ::get_noc_addr_from_bank_id<bank_type == AllocatorBankType::DRAM>(bank_id, addr, noc, TESSEL_SITE);
+  }
+};
+
+struct PrecomposedUnicastEndpoint {};
+
+template <>
+struct noc_traits_t<PrecomposedUnicastEndpoint> {
+  struct src_args_type {
+    uint64_t noc_addr{};
+  };
+  struct dst_args_type {
+    uint64_t noc_addr{};
+  };
+  template <Noc::AddressType kType>
+  static uint64_t src_addr(const PrecomposedUnicastEndpoint&, const Noc&, const src_args_type& args, const char*,
+                           uint32_t) {
+    static_assert(kType == Noc::AddressType::NOC,
+                  "a PrecomposedUnicastEndpoint is a NoC address: it cannot be the local L1 side of a transfer");
+    return args.noc_addr;
+  }
+  template <Noc::AddressType kType>
+  static uint64_t dst_addr(const PrecomposedUnicastEndpoint&, const Noc&, const dst_args_type& args, const char*,
+                           uint32_t) {
+    static_assert(kType == Noc::AddressType::NOC,
+                  "a PrecomposedUnicastEndpoint is a NoC address: it cannot be the local L1 side of a transfer");
+    return args.noc_addr;
   }
 };
 
