@@ -34,6 +34,8 @@ const std::string& source() {
 #include "api/compute/eltwise_unary/rand.h"
 #include "api/compute/eltwise_unary/sfpu_int_sum.h"
 #include "api/compute/ema.h"
+#include "api/dataflow/circular_buffer.h"
+#include "ckernel_sfpu.h"
 
 void pack(uint32_t first, uint32_t count) {
   tile_regs_commit();
@@ -87,6 +89,17 @@ void kernel_main() {
     sfpu_add_int(2, 3);
     pack(0, 3);
     return;
+  case 10: { // the seed from word 1 of a CB tile, as ttnn's manual_seed kernels read it
+    CircularBuffer message(1);
+    message.wait_front(1);
+    rand_tile_init(message.read_tile_value(0, 1));
+    ckernel::sfpu::_init_sfpu_config_reg();
+    message.pop_front(1);
+    tile_regs_acquire();
+    rand_tile(0, from, scale);
+    pack(0, 1);
+    return;
+  }
   case 5:
     tile_regs_acquire();
     ema_tile(0); // @ema_uninit
@@ -202,9 +215,9 @@ protected:
     config.fp32_dest_acc_en = true;
     KernelHandle compute = program.add_kernel_from_source(source(), kName, core, config);
     const bool reads = args[0] == 3 || args[0] == 4;
-    program.set_runtime_args(
-        reader, core,
-        {0, in0_->address(), reads ? uint32_t(a_.size() / kTileHW) : 0u, 1, in1_->address(), args[0] == 4 ? 1u : 0u});
+    program.set_runtime_args(reader, core,
+                             {0, in0_->address(), reads ? uint32_t(a_.size() / kTileHW) : 0u, 1, in1_->address(),
+                              args[0] == 4 || args[0] == 10 ? 1u : 0u});
     program.set_runtime_args(writer, core, {kOut, out_->address(), out_tiles});
     args.resize(4);
     program.set_runtime_args(compute, core, args);
@@ -268,6 +281,18 @@ TEST_F(SfpuStateKernelTest, ThePrngKeepsItsStateAcrossPrograms) {
     ASSERT_EQ(bits(first[i]), bits(want0[i])) << "after manual_seed, element " << i;
     ASSERT_EQ(bits(second[i]), bits(want1[i])) << "the next program, element " << i;
   }
+}
+
+// manual_seed's compute kernels read the seed with CircularBuffer::read_tile_value
+// and reset the SFPU's lane configuration after it.
+TEST_F(SfpuStateKernelTest, SeedReadFromACbTile) {
+  const uint32_t seed = bits(3.5f);
+  b_[1] = 3.5f;
+  const std::vector<float> got = run({10, 0, bits(1.0f), bits(2.0f)}, 1);
+  Prng prng(seed);
+  const std::vector<float> want = rand_tile(prng, 1.0f, 2.0f);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    ASSERT_EQ(bits(got[i]), bits(want[i])) << "element " << i;
 }
 
 TEST_F(SfpuStateKernelTest, EmaRunsDownTheRowsAcrossTiles) {
