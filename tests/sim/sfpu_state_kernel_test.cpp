@@ -191,7 +191,8 @@ protected:
 
   // CB 0: a_ (two tiles), CB 1: b_ (one tile), CB 16: the output, all in
   // `format`; 32-bit DST.
-  Program build(std::vector<uint32_t> args, DataFormat format = DataFormat::Float32, uint32_t out_tiles = 1) {
+  Program build(std::vector<uint32_t> args, DataFormat format = DataFormat::Float32, uint32_t out_tiles = 1,
+                bool dst_32bit = true) {
     const uint32_t tile = tile_size(format);
     auto input = [&](const std::vector<float>& v) {
       auto buf = Buffer::create(device_, {tile * uint64_t(v.size() / kTileHW), tile, BufferType::DRAM});
@@ -212,7 +213,7 @@ protected:
     KernelHandle writer = program.add_kernel_from_source(
         kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
     ComputeConfig config;
-    config.fp32_dest_acc_en = true;
+    config.fp32_dest_acc_en = dst_32bit;
     KernelHandle compute = program.add_kernel_from_source(source(), kName, core, config);
     const bool reads = args[0] == 3 || args[0] == 4;
     program.set_runtime_args(reader, core,
@@ -224,8 +225,9 @@ protected:
     return program;
   }
 
-  std::vector<float> run(std::vector<uint32_t> args, uint32_t out_tiles, DataFormat format = DataFormat::Float32) {
-    Program program = build(std::move(args), format, out_tiles);
+  std::vector<float> run(std::vector<uint32_t> args, uint32_t out_tiles, DataFormat format = DataFormat::Float32,
+                         bool dst_32bit = true) {
+    Program program = build(std::move(args), format, out_tiles, dst_32bit);
     device_->command_queue().enqueue_program(program);
     if (out_tiles == 0) return {};
     std::vector<uint8_t> bytes(out_tiles * tile_size(format));
@@ -265,6 +267,17 @@ TEST_F(SfpuStateKernelTest, RandFollowsTheLaneLfsrsFromTheSeed) {
   const std::vector<float> again = run({0, 1234, bits(from), bits(scale)}, 1);
   for (uint32_t i = 0; i < kTileHW; ++i)
     ASSERT_EQ(again[i], got[i]) << i;
+}
+
+// Into a 16-bit DST the FP32 value is stored as SFPSTORE stores it: bfloat16
+// by truncation.
+TEST_F(SfpuStateKernelTest, RandInto16BitDstTruncates) {
+  const float from = -1.0f, scale = 3.0f;
+  const std::vector<float> got = run({0, 99, bits(from), bits(scale)}, 1, DataFormat::Float16_b, false);
+  Prng prng(99);
+  const std::vector<float> want = rand_tile(prng, from, scale);
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    ASSERT_EQ(bits(got[i]), bits(want[i]) & 0xffff0000u) << "element " << i << " of " << want[i];
 }
 
 // ttnn's manual_seed seeds the PRNG in a program of its own; the next
@@ -310,7 +323,7 @@ TEST_F(SfpuStateKernelTest, EmaRunsDownTheRowsAcrossTiles) {
       }
 }
 
-TEST_F(SfpuStateKernelTest, IntegerSumsWrapAt32Bits) {
+TEST_F(SfpuStateKernelTest, IntegerSumsOverTheSfpuLanes) {
   for (uint32_t i = 0; i < kTileHW; ++i) {
     a_[i] = float(int32_t((i * 7919) % 2001) - 1000) * 1021.0f; // within 2^21, both signs
     b_[i] = float(int32_t((i * 104729) % 3001) - 1500) * 3.0f;
