@@ -7,14 +7,14 @@
 #include <bit>
 #include <cmath>
 
+#include "tessel/data_format.hpp"
 #include "tessel/kernel_abi.h"
 
 namespace tessel::sim {
 
 namespace {
 
-constexpr uint32_t kTileHW = 1024;
-constexpr uint32_t kRowFloats = 16;
+constexpr uint32_t kRowFloats = 16; // a DST row
 
 // An SFPU operand: denormals read as zero.
 float operand(float x) {
