@@ -100,6 +100,12 @@ void kernel_main() {
     pack(0, 1);
     return;
   }
+  case 11:
+    exp_tile_init();
+    rand_tile_init(5); // @rand_init
+    tile_regs_acquire();
+    exp_tile(0); // @exp_after_rand_init
+    break;
   case 5:
     tile_regs_acquire();
     ema_tile(0); // @ema_uninit
