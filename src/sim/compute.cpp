@@ -41,6 +41,8 @@ void ComputeState::reset() {
   sfpu_ops.reset();
   sfpu_binary_ops.reset();
   sfpu_ternary_ops.reset();
+  sfpu_state_ops.reset();
+  ema = {};
   l1_acc = false;
   layout = {};
   math_holds = pack_holds = legacy = false;

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/sfpu_state.hpp"
 #include "tessel/data_format.hpp"
 #include "tessel/kernel_abi.h"
 
@@ -98,7 +99,14 @@ struct ComputeState {
   std::bitset<TESSEL_SFPU_OP_COUNT> sfpu_ops;
   std::bitset<TESSEL_SFPU_BINARY_OP_COUNT> sfpu_binary_ops;
   std::bitset<TESSEL_SFPU_TERNARY_OP_COUNT> sfpu_ternary_ops;
+  std::bitset<TESSEL_SFPU_STATE_OP_COUNT> sfpu_state_ops; // the state ops' inits (compute_sfpu_state.cpp)
   InitSite sfpu_site;
+  // The EMA's SFPU registers (ema_init, ema_tile), fresh at each launch.
+  SfpuEma ema;
+  // The SFPU's PRNG. Not reset at a launch: like silicon's, it keeps its
+  // state on the core from one program to the next (ttnn's manual_seed seeds
+  // it in one program for the next ones).
+  SfpuPrng prng;
 
   // DST protocol.
   bool math_holds = false;
@@ -176,6 +184,9 @@ void api_sfpu_binary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t i
 void api_sfpu_ternary(tessel_kernel_ctx*, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst,
                       uint32_t p0, const char* file, uint32_t line);
 void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t idst, uint32_t n, const char* file,
+                    uint32_t line);
+// compute_sfpu_state.cpp: the SFPU ops with state (rand, ema, integer sums).
+void api_sfpu_state(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
                     uint32_t line);
 // compute_dest_tiles.cpp: binary_dest_reuse_tiles and unary_bcast.
 void api_dest_tiles(tessel_kernel_ctx*, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,

@@ -52,6 +52,7 @@ void configure_sfpu(tessel_kernel_ctx* k, ComputeState& s, uint32_t init, const 
     s.sfpu_ops.reset();
     s.sfpu_binary_ops.reset();
     s.sfpu_ternary_ops.reset();
+    s.sfpu_state_ops.reset();
     s.sfpu_site = {call, file, line};
   }
   if (init == TESSEL_INIT_SFPU)

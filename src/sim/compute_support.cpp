@@ -74,6 +74,7 @@ TESSEL_COLD std::string text(const CallText& c) {
   case CallText::SfpuTernary:
     return std::string(sfpu_ternary_name(c.op)) + "(idst0=" + num(v[0]) + ", idst1=" + num(v[1]) +
            ", idst2=" + num(v[2]) + ", odst=" + num(v[3]) + ")";
+  case CallText::SfpuState: return std::string(sfpu_state_name(c.op)) + "(idst=" + num(v[0]) + ")";
   case CallText::DestTiles: {
     const uint32_t arg = c.op & 0xFFu;
     const std::string tail = "(cb=" + num(v[0]) + ", itile=" + num(v[1]) + ", idst=" + num(v[2]) + ")";

@@ -39,7 +39,8 @@ struct CallText {
     SfpuBinary,
     SfpuTernary,
     CopyBlock,
-    DestTiles
+    DestTiles,
+    SfpuState
   } kind;
   uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op;
                // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg)

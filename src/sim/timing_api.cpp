@@ -421,6 +421,16 @@ void sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, u
   charge_compute(k, complex_sfpu(op) ? c.sfpu_complex_tile_cycles : c.sfpu_simple_tile_cycles);
 }
 
+void sfpu_state(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
+                uint32_t line) {
+  plain().sfpu_state(k, op, idst, p0, p1, file, line);
+  // The inits and ema_clear_previous_output load registers; the others run over a tile.
+  if (op == TESSEL_SFPU_STATE_RAND_INIT || op == TESSEL_SFPU_STATE_EMA_INIT || op == TESSEL_SFPU_STATE_EMA_CLEAR ||
+      op == TESSEL_SFPU_STATE_SUM_INT_INIT)
+    return;
+  charge_compute(k, timing_of(k).costs().sfpu_simple_tile_cycles);
+}
+
 void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                  uint32_t line) {
   plain().sfpu_binary(k, op, idst0, idst1, odst, file, line);
@@ -506,6 +516,7 @@ tessel_sim_api make_table() {
   t.sfpu_unary = sfpu_unary;
   t.sfpu_binary = sfpu_binary;
   t.sfpu_ternary = sfpu_ternary;
+  t.sfpu_state = sfpu_state;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
   t.tilize_block = tilize_block;

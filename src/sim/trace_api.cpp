@@ -9,6 +9,7 @@
 #include "sim/chip.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/sfpu.hpp"
+#include "sim/sfpu_state.hpp"
 #include "sim/timing.hpp"
 #include "sim/trace.hpp"
 
@@ -149,6 +150,13 @@ void sfpu_unary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, u
   tracer_of(k).compute_call(*k, sfpu_name(op), ComputeKind::Sfpu, 1, begin);
 }
 
+void sfpu_state(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
+                uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).sfpu_state(k, op, idst, p0, p1, file, line);
+  tracer_of(k).compute_call(*k, sfpu_state_name(op), ComputeKind::Sfpu, 1, begin);
+}
+
 void sfpu_binary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, const char* file,
                  uint32_t line) {
   const uint64_t begin = trace_clock(*k);
@@ -221,6 +229,7 @@ tessel_sim_api make_table(const tessel_sim_api& base) {
   t.sfpu_unary = sfpu_unary;
   t.sfpu_binary = sfpu_binary;
   t.sfpu_ternary = sfpu_ternary;
+  t.sfpu_state = sfpu_state;
   t.sfpi_open = sfpi_open;
   t.pack_tile = pack_tile;
   t.tilize_block = tilize_block;

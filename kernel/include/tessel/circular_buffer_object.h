@@ -12,7 +12,9 @@
 #define TESSEL_CIRCULAR_BUFFER_OBJECT_H
 
 #include "tessel/kernel_common.h"
-#if !defined(TESSEL_KERNEL_COMPUTE)
+#if defined(TESSEL_KERNEL_COMPUTE)
+#include "tessel/compute.h" // get_tile_address, read_tile_value
+#else
 #include "tessel/noc_object.h"
 #endif
 
@@ -51,6 +53,17 @@ public:
   DataFormat get_dataformat(TESSEL_SITE_PARAMS) const { return ::get_dataformat(cb_id_, TESSEL_SITE); }
 
   tessel_detail::ScopedLock scoped_lock() { return {}; }
+
+#if defined(TESSEL_KERNEL_COMPUTE)
+  // Compute kernels: the L1 address of page tile_index at the read pointer,
+  // and the uint32 element_offset words into it (cb_api.h's free functions).
+  uint32_t get_tile_address(uint32_t tile_index, TESSEL_SITE_PARAMS) const {
+    return ::get_tile_address(cb_id_, tile_index, TESSEL_SITE);
+  }
+  uint32_t read_tile_value(uint32_t tile_index, uint32_t element_offset, TESSEL_SITE_PARAMS) const {
+    return ::read_tile_value(cb_id_, tile_index, element_offset, TESSEL_SITE);
+  }
+#endif
 
 private:
   uint32_t cb_id_;

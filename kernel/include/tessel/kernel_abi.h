@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 18u
+#define TESSEL_KERNEL_ABI_VERSION 19u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -339,6 +339,22 @@ enum tessel_sfpu_ternary_op {
   TESSEL_SFPU_TERNARY_SNAKE_BETA = 5,      // a + sin(b a)^2 / c
   TESSEL_SFPU_TERNARY_OP_COUNT = 6
 };
+// SFPU ops that keep state in the SFPU between calls or combine a tile's rows,
+// columns or neighbour tile (sfpu_state; src/sim/compute_sfpu_state.cpp).
+// "init" ops configure the SFPU as every SFPU init does (the most recent SFPU
+// init must be the one an op names); the ones without DST need no section.
+enum tessel_sfpu_state_op {
+  TESSEL_SFPU_STATE_RAND_INIT = 0,    // rand_tile_init: p0 = seed of this core's PRNG (init, no DST)
+  TESSEL_SFPU_STATE_RAND = 1,         // rand_tile: DST[idst] = p0 + p1 * uniform [0, 1) (float bits; no init needed)
+  TESSEL_SFPU_STATE_EMA_INIT = 2,     // ema_init: alpha = p0, beta = p1 (float bits; init, no DST)
+  TESSEL_SFPU_STATE_EMA_CLEAR = 3,    // ema_clear_previous_output: the running average = 0 (no DST)
+  TESSEL_SFPU_STATE_EMA = 4,          // ema_tile: DST[idst + 1] = the running average down DST[idst]'s rows
+  TESSEL_SFPU_STATE_SUM_INT_INIT = 5, // sfpu_sum_int_init (init, no DST)
+  TESSEL_SFPU_STATE_SUM_INT_COL = 6,  // sfpu_sum_int_col: partial column sums into rows 0..3
+  TESSEL_SFPU_STATE_SUM_INT_ROW = 7,  // sfpu_sum_int_row: partial row sums into columns 0, 2, .., 14
+  TESSEL_SFPU_STATE_ADD_INT = 8,      // sfpu_add_int: DST[idst] += DST[idst + 1]; p0 = the call's dst_offset
+  TESSEL_SFPU_STATE_OP_COUNT = 9
+};
 // DST register protocol steps.
 enum tessel_dst_step {
   TESSEL_DST_ACQUIRE = 0,        // tile_regs_acquire: MATH takes a DST section, zeroed
@@ -542,6 +558,11 @@ struct tessel_sim_api {
   void (*pack_untilize)(struct tessel_kernel_ctx*, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim,
                         uint32_t full_ct_dim, uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset,
                         const char* file, uint32_t line);
+
+  // SFPU ops with state or a tile-wide layout (enum tessel_sfpu_state_op):
+  // p0, p1 per op; idst unused by the ops without DST.
+  void (*sfpu_state)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
+                     uint32_t line);
 };
 
 // dprint_tile_slice flags.

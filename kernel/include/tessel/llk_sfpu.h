@@ -261,7 +261,11 @@ sfpi_inline void _llk_math_eltwise_binary_sfpu_done_() { ckernel::tessel_llk::cl
 // is where custom SFPU functions live.
 namespace ckernel::sfpu {
 using namespace sfpi;
-}
+// Resets the SFPU's lane configuration register, which kernels call after an
+// LLK that reprogrammed it. tessel models no lane configuration (every lane is
+// enabled outside v_if), so there is nothing to reset.
+inline void _init_sfpu_config_reg() {}
+} // namespace ckernel::sfpu
 using namespace sfpi;
 
 #endif // TESSEL_LLK_SFPU_H

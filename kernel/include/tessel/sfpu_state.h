@@ -1,0 +1,82 @@
+// SFPU ops that keep state in the SFPU between calls or combine a tile's
+// rows, columns or neighbour tile, with TT-Metalium's names and argument
+// orders: eltwise_unary/rand.h (the PRNG), ema.h (exponential moving
+// average) and eltwise_unary/sfpu_int_sum.h (integer sums). Only those
+// headers include this one. What each op computes: src/sim/sfpu_state.hpp.
+//
+// rand. rand_tile_init(seed) seeds this core's PRNG (an SFPU init); the PRNG
+// keeps its state on the core from one program to the next, so rand_tile
+// needs no init of its own and continues from wherever the last seed left
+// it. rand_tile(idst, from, scale): every element uniform in
+// [from, from + scale) (float bits).
+//
+// ema. ema_init(alpha, beta) (float bits) configures the SFPU for ema_tile;
+// ema_clear_previous_output() zeroes the running value of each column;
+// ema_tile(idst) runs it down the rows of DST[idst] and writes the averages
+// to DST[idst + 1].
+//
+// Integer sums (Int32 tiles, wrapping at 32 bits), after
+// sfpu_sum_int_init(): sfpu_sum_int_col / sfpu_sum_int_row leave partial
+// column / row sums in part of the tile, as tt-llk's kernels do;
+// sfpu_add_int(idst, dst_offset) adds DST[idst + 1] to DST[idst] (silicon
+// ignores dst_offset; a dst_offset other than idst + 1 is warned about).
+#ifndef TESSEL_SFPU_STATE_H
+#define TESSEL_SFPU_STATE_H
+
+#include "tessel/compute.h"
+
+namespace ckernel {
+
+namespace tessel_sfpu {
+inline void state(uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file, uint32_t line) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  k->api->sfpu_state(k, op, idst, p0, p1, file, line);
+}
+} // namespace tessel_sfpu
+
+// ---------------------------------------------------------------------------
+// rand (eltwise_unary/rand.h)
+
+ALWI void rand_tile_init(uint32_t seed = 0, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_RAND_INIT, 0, seed, 0, TESSEL_SITE);
+}
+ALWI void rand_tile(uint32_t idst, uint32_t from, uint32_t scale, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_RAND, idst, from, scale, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Exponential moving average (ema.h)
+
+ALWI void ema_init(uint32_t alpha, uint32_t beta, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_EMA_INIT, 0, alpha, beta, TESSEL_SITE);
+}
+ALWI void ema_clear_previous_output(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_EMA_CLEAR, 0, 0, 0, TESSEL_SITE);
+}
+ALWI void ema_tile(uint32_t input_dst_index, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_EMA, input_dst_index, 0, 0, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Integer sums (eltwise_unary/sfpu_int_sum.h)
+
+ALWI void sfpu_sum_int_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_SUM_INT_INIT, 0, 0, 0, TESSEL_SITE);
+}
+ALWI void sfpu_sum_int_col(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_SUM_INT_COL, idst, 0, 0, TESSEL_SITE);
+}
+ALWI void sfpu_sum_int_row(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_SUM_INT_ROW, idst, 0, 0, TESSEL_SITE);
+}
+// iterations: Metalium's signature takes it and runs 8 whatever it says.
+ALWI void sfpu_add_int(uint32_t idst, uint32_t dst_offset = 2, int32_t iterations = 8, TESSEL_SITE_PARAMS) {
+  (void)iterations;
+  tessel_sfpu::state(TESSEL_SFPU_STATE_ADD_INT, idst, dst_offset, 0, TESSEL_SITE);
+}
+
+} // namespace ckernel
+
+using namespace ckernel;
+
+#endif // TESSEL_SFPU_STATE_H
