@@ -39,15 +39,18 @@ struct CallText {
     SfpuBinary,
     SfpuTernary,
     CopyBlock,
-    DestTiles
+    DestTiles,
+    Welford
   } kind;
   uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op;
-               // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg)
+               // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg); Welford: tessel_welford_op
   uint32_t v[9];
 };
 
 // The call as its message names it.
 std::string text(const CallText& c);
+// A Welford call (compute_welford.cpp); v: idst, a, b, c, lut_size.
+std::string welford_text(uint32_t op, const uint32_t* v);
 // Names of calls and their template arguments, for messages.
 const char* binary_name(uint32_t op);       // add_tiles, sub_tiles, mul_tiles
 std::string reduce_text(uint32_t pool_dim); // <SUM, REDUCE_ROW>

@@ -450,6 +450,7 @@ constexpr tessel_sim_api make_table() {
       .tilize_block = call<Tick, api_tilize_block>,
       .untilize_block = call<Tick, api_untilize_block>,
       .pack_untilize = call<Tick, api_pack_untilize>,
+      .welford = call<Tick, api_welford>,
   };
 }
 
