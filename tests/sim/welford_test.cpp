@@ -6,7 +6,7 @@
 // with a group_id; and the messages for misuse (an update before
 // welford_init, a finalize with no samples, a state a finalize consumed, a
 // reciprocal read beyond the table, rows beyond the tile, a DST tile beyond
-// the acquire).
+// the acquire); welford_reinit after another op's init.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -86,6 +86,14 @@ void kernel_main() {
     welford_init<WelfordInitMode::PreserveStats>();
     welford_finalize_to_face<0>(1, 9, {});
     break;
+  case 4: // another op's init, then welford_reinit sets the copy up again
+    mul_tiles_init(0, 0);
+    welford_reinit(0);
+    welford_init();
+    copy_tile(0, 0, 0);
+    welford_update<0>(0, 0, {});
+    welford_finalize_to_row<0>(1, 31, {});
+    break;
   case 10:
     copy_tile(0, 0, 0);
     welford_update<0>(0, 0, {}); // @update_before_init
@@ -161,8 +169,8 @@ struct Stats {
   std::vector<double> mean, var; // per tile column
 };
 
-// float64 reference over rows [first, first + count) of tile 0 and all rows
-// of the `tiles` tiles after it... as the caller lists them: samples(t, r).
+// The float64 mean and (population or sample) variance of each column over
+// the samples listed as (tile, row).
 Stats reference(const std::vector<std::pair<uint32_t, uint32_t>>& samples, bool sample_variance) {
   Stats s{std::vector<double>(32), std::vector<double>(32)};
   for (uint32_t c = 0; c < 32; ++c) {
@@ -349,6 +357,8 @@ TEST_F(WelfordTest, UpdateRowsFromAnOffsetAndPreserveStats) {
   const Stats want = reference(rows(0, 5, 10), false);
   expect_raw(run(3, 1, 2), 0, 0, want.mean, want.var, "variance");
 }
+
+TEST_F(WelfordTest, ReinitSetsUpTheCopyAgain) { expect_rows(run(4, 1, 2), reference(rows(0, 0, 32), false)); }
 
 TEST_F(WelfordTest, UpdateBeforeInitIsAnError) {
   EXPECT_EQ(fails(10), error_at("update_before_init") +
