@@ -1,7 +1,7 @@
 // What the compute engine's files share (compute.cpp: DST protocol, copy,
 // element-wise ops, reduce, transpose, broadcasts, pack; compute_init.cpp:
 // inits and reconfigs; compute_matmul.cpp: matmul; compute_sfpu.cpp: SFPU
-// ops): the checks every op makes on its operands and on DST, and how a call
+// ops; compute_welford.cpp: Welford's mean and variance): the checks every op makes on its operands and on DST, and how a call
 // is named in messages. The checks are inline, a few
 // instructions each on the passing path; the messages are built out of line
 // (compute_support.cpp), only when a check fails.
