@@ -51,6 +51,7 @@ void ComputeState::reset() {
   acquire_line = 0;
   std::memset(pack_cursor, 0, sizeof pack_cursor);
   matmul_stride = {};
+  welford.reset();
 }
 
 void reset_compute(Core& core) {

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "sim/sfpu_state.hpp"
+#include "sim/welford.hpp"
 #include "tessel/data_format.hpp"
 #include "tessel/kernel_abi.h"
 
@@ -135,6 +136,9 @@ struct ComputeState {
     uint32_t step0 = 0, step1 = 0;
   } matmul_stride;
 
+  // Welford's running mean and M2 (the SFPU's LREG4/5; compute_welford.cpp).
+  WelfordState welford;
+
   void reset();
 };
 
@@ -188,6 +192,10 @@ void api_copy_block(tessel_kernel_ctx*, uint32_t cb, uint32_t itile, uint32_t id
 // compute_sfpu_state.cpp: the SFPU ops with state (rand, ema, integer sums).
 void api_sfpu_state(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
                     uint32_t line);
+// compute_welford.cpp: Welford's mean and M2 (enum tessel_welford_op).
+void api_welford(tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t a, uint32_t b, uint32_t c,
+                 const uint32_t* lut, uint32_t lut_size, const char* file, uint32_t line);
+const char* welford_op_name(uint32_t op); // welford_update, ... (for traces)
 // compute_dest_tiles.cpp: binary_dest_reuse_tiles and unary_bcast.
 void api_dest_tiles(tessel_kernel_ctx*, uint32_t kind, uint32_t arg, uint32_t cb, uint32_t itile, uint32_t idst,
                     const char* file, uint32_t line);

@@ -82,6 +82,7 @@ TESSEL_COLD std::string text(const CallText& c) {
     return std::string("binary_dest_reuse_tiles<") + binary_name(arg >> 4) +
            ((arg & 15u) == TESSEL_REUSE_DEST_TO_SRCA ? ", DEST_TO_SRCA>" : ", DEST_TO_SRCB>") + tail;
   }
+  case CallText::Welford: return welford_text(c.op, v);
   case CallText::CopyBlock:
     return "copy_block_matmul_partials(cb=" + num(v[0]) + ", start_itile=" + num(v[1]) + ", start_idst=" + num(v[2]) +
            ", ntiles=" + num(v[3]) + ")";

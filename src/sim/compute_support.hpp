@@ -1,7 +1,7 @@
 // What the compute engine's files share (compute.cpp: DST protocol, copy,
 // element-wise ops, reduce, transpose, broadcasts, pack; compute_init.cpp:
 // inits and reconfigs; compute_matmul.cpp: matmul; compute_sfpu.cpp: SFPU
-// ops): the checks every op makes on its operands and on DST, and how a call
+// ops; compute_welford.cpp: Welford's mean and variance): the checks every op makes on its operands and on DST, and how a call
 // is named in messages. The checks are inline, a few
 // instructions each on the passing path; the messages are built out of line
 // (compute_support.cpp), only when a check fails.
@@ -40,15 +40,18 @@ struct CallText {
     SfpuTernary,
     CopyBlock,
     DestTiles,
-    SfpuState
+    SfpuState,
+    Welford
   } kind;
   uint32_t op; // Binary/Bcast: tessel_binary_op; Bcast: (op << 4) | bcast; Reduce: (pool << 4) | dim; Sfpu*: op;
-               // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg)
+               // DestTiles: (kind << 8) | arg (enum tessel_dest_tiles; its arg); Welford: tessel_welford_op
   uint32_t v[9];
 };
 
 // The call as its message names it.
 std::string text(const CallText& c);
+// A Welford call (compute_welford.cpp); v: idst, a, b, c, lut_size.
+std::string welford_text(uint32_t op, const uint32_t* v);
 // Names of calls and their template arguments, for messages.
 const char* binary_name(uint32_t op);       // add_tiles, sub_tiles, mul_tiles
 std::string reduce_text(uint32_t pool_dim); // <SUM, REDUCE_ROW>

@@ -451,6 +451,7 @@ constexpr tessel_sim_api make_table() {
       .untilize_block = call<Tick, api_untilize_block>,
       .pack_untilize = call<Tick, api_pack_untilize>,
       .sfpu_state = call<Tick, api_sfpu_state>,
+      .welford = call<Tick, api_welford>,
   };
 }
 

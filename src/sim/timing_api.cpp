@@ -487,6 +487,16 @@ void pack_untilize(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb, uint32_t bl
                                                  : layout_tile_cycles(k, icb, ocb)));
 }
 
+// An update streams a tile through the SFPU's recurrence; the other Welford
+// calls move two registers.
+void welford(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t a, uint32_t b, uint32_t c, const uint32_t* lut,
+             uint32_t lut_size, const char* file, uint32_t line) {
+  plain().welford(k, op, idst, a, b, c, lut, lut_size, file, line);
+  const TimingCosts& costs = timing_of(k).costs();
+  charge_compute(k, op == TESSEL_WELFORD_UPDATE || op == TESSEL_WELFORD_UPDATE_ROWS ? costs.sfpu_complex_tile_cycles
+                                                                                    : costs.sfpu_simple_tile_cycles);
+}
+
 tessel_sim_api make_table() {
   tessel_sim_api t = plain();
   t.cb_reserve_back = cb_reserve_back;
@@ -522,6 +532,7 @@ tessel_sim_api make_table() {
   t.tilize_block = tilize_block;
   t.untilize_block = untilize_block;
   t.pack_untilize = pack_untilize;
+  t.welford = welford;
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "sim/chip.hpp"
+#include "sim/compute.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/sfpu.hpp"
 #include "sim/sfpu_state.hpp"
@@ -208,6 +209,13 @@ void pack_untilize(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb, uint32_t bl
                             begin);
 }
 
+void welford(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t a, uint32_t b, uint32_t c, const uint32_t* lut,
+             uint32_t lut_size, const char* file, uint32_t line) {
+  const uint64_t begin = trace_clock(*k);
+  inner(k).welford(k, op, idst, a, b, c, lut, lut_size, file, line);
+  tracer_of(k).compute_call(*k, welford_op_name(op), ComputeKind::Sfpu, 1, begin);
+}
+
 tessel_sim_api make_table(const tessel_sim_api& base) {
   tessel_sim_api t = base;
   t.cb_push_back = cb_push_back;
@@ -235,6 +243,7 @@ tessel_sim_api make_table(const tessel_sim_api& base) {
   t.tilize_block = tilize_block;
   t.untilize_block = untilize_block;
   t.pack_untilize = pack_untilize;
+  t.welford = welford;
   return t;
 }
 

@@ -164,6 +164,27 @@ TEST_F(CrossBuildTest, FloatDivideInComputeIsFoundWithItsLine) {
   }
 }
 
+// The Welford calls take their reciprocal tables as std::array, which the
+// toolchain's missing C++ library leaves to tessel/freestanding/array.
+TEST_F(CrossBuildTest, WelfordKernelCrossCompiles) {
+  BuildRequest compute =
+      request_for("welford.cpp", "#include \"api/compute/welford.h\"\n"
+                                 "\n"
+                                 "void kernel_main() {\n"
+                                 "  constexpr std::array<uint32_t, 2> lut = {0x3f800000u, 0x3f000000u};\n"
+                                 "  tile_regs_acquire();\n"
+                                 "  welford_init();\n"
+                                 "  welford_update<2>(0, 0, lut);\n"
+                                 "  welford_update_rows<0>(0, 2, 0, 7, {});\n"
+                                 "  welford_save_state(1, 0);\n"
+                                 "  welford_finalize_to_row<0>(1, 8, {});\n"
+                                 "}\n");
+  compute.kind = KernelKind::Compute;
+  CrossChecker checker(cache_dir_);
+  CrossReport report = checker.check(kNone, kNone, compute);
+  EXPECT_EQ(thread_names(report), (std::vector<std::string>{"unpack", "math", "pack"}));
+}
+
 TEST_F(CrossBuildTest, FloatDivideInDataMovementIsSoftwareDivision) {
   // rv32im has no float unit: the divide is libgcc's __divsf3, which the image
   // links and counts, and no instruction the core lacks.

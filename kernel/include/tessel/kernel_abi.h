@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 19u
+#define TESSEL_KERNEL_ABI_VERSION 20u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -364,6 +364,21 @@ enum tessel_dst_step {
   TESSEL_DST_ACQUIRE_LEGACY = 4, // acquire_dst: MATH and PACK share one section
   TESSEL_DST_RELEASE_LEGACY = 5, // release_dst
 };
+// Welford's online mean and M2 (tessel/welford.h; src/sim/compute_welford.cpp).
+enum tessel_welford_op {
+  TESSEL_WELFORD_INIT = 0,           // welford_init<mode>: a = 1 clears the running state (ClearStats)
+  TESSEL_WELFORD_CLEAR = 1,          // welford_clear
+  TESSEL_WELFORD_UPDATE = 2,         // welford_update<N>(idst, a = start_idx, lut)
+  TESSEL_WELFORD_UPDATE_ROWS = 3,    // welford_update_rows<N>(idst, a = start_idx, b = start_row, c = num_rows, lut)
+  TESSEL_WELFORD_SAVE = 4,           // welford_save_state(idst)
+  TESSEL_WELFORD_SAVE_GROUP = 5,     // welford_save_state(idst, a = group_id)
+  TESSEL_WELFORD_RESTORE = 6,        // welford_restore_state(idst)
+  TESSEL_WELFORD_RESTORE_GROUP = 7,  // welford_restore_state(idst, a = group_id)
+  TESSEL_WELFORD_TO_ROW = 8,         // welford_finalize_to_row<N>(idst, b = scale_idx, lut)
+  TESSEL_WELFORD_TO_FACE = 9,        // welford_finalize_to_face<N>(idst, b = scale_idx, lut)
+  TESSEL_WELFORD_TO_FACE_GROUP = 10, // welford_finalize_to_face<N>(idst, a = group_id, b = scale_idx, lut)
+  TESSEL_WELFORD_OP_COUNT = 11
+};
 // FPU binary ops.
 enum tessel_binary_op { TESSEL_BINARY_ADD = 0, TESSEL_BINARY_SUB = 1, TESSEL_BINARY_MUL = 2 };
 // TESSEL_INIT_ADD/SUB/MUL's c: bit 0 acc_to_dest; this bit: binary_tiles_init<false, ...>
@@ -563,6 +578,12 @@ struct tessel_sim_api {
   // p0, p1 per op; idst unused by the ops without DST.
   void (*sfpu_state)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t p0, uint32_t p1, const char* file,
                      uint32_t line);
+  // Welford's algorithm on the compute core's running mean and M2 (op: enum
+  // tessel_welford_op, with its a, b, c). lut: the call's reciprocal table of
+  // lut_size words (float bits of 1 / (i + 1)); lut_size 0: none, 1 / (i + 1)
+  // is computed.
+  void (*welford)(struct tessel_kernel_ctx*, uint32_t op, uint32_t idst, uint32_t a, uint32_t b, uint32_t c,
+                  const uint32_t* lut, uint32_t lut_size, const char* file, uint32_t line);
 };
 
 // dprint_tile_slice flags.
