@@ -232,6 +232,16 @@ inline uint32_t marker_line(const std::string& source, const std::string& marker
   return 0;
 }
 
+// "name:N", N the line of `source` marked `// @marker`.
+inline std::string marker_site(const char* name, const std::string& source, const std::string& marker) {
+  return std::string(name) + ":" + std::to_string(marker_line(source, marker));
+}
+
+// "name:N: core (0,0) COMPUTE: ", how a compute kernel's error at that line begins.
+inline std::string compute_error_at(const char* name, const std::string& source, const std::string& marker) {
+  return marker_site(name, source, marker) + ": core (0,0) COMPUTE: ";
+}
+
 inline uint32_t ops_line(const std::string& marker) { return marker_line(ops_source(), marker); }
 
 inline std::string ops_site(const std::string& marker) {

@@ -123,18 +123,8 @@ void kernel_main() {
   return text;
 }
 
-std::string at(const std::string& marker) {
-  std::istringstream in(source());
-  std::string line;
-  const std::string tag = "// @" + marker;
-  for (uint32_t n = 1; std::getline(in, line); ++n)
-    if (line.size() >= tag.size() && line.compare(line.size() - tag.size(), tag.size(), tag) == 0)
-      return std::string(kName) + ":" + std::to_string(n);
-  ADD_FAILURE() << "no marker " << tag;
-  return {};
-}
-// "sfpu_api.cpp:N: core (0,0) COMPUTE: " for the call marked `marker`.
-std::string error_at(const std::string& marker) { return at(marker) + ": core (0,0) COMPUTE: "; }
+std::string at(const std::string& marker) { return marker_site(kName, source(), marker); }
+std::string error_at(const std::string& marker) { return compute_error_at(kName, source(), marker); }
 
 class SfpuKernelTest : public testing::Test {
 protected:

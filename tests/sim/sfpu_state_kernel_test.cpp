@@ -136,16 +136,8 @@ void kernel_main() {
   return text;
 }
 
-std::string at(const std::string& marker) {
-  std::istringstream in(source());
-  std::string line;
-  const std::string tag = "// @" + marker;
-  for (uint32_t n = 1; std::getline(in, line); ++n)
-    if (line.find(tag) != std::string::npos) return std::string(kName) + ":" + std::to_string(n);
-  ADD_FAILURE() << "no marker " << tag;
-  return {};
-}
-std::string error_at(const std::string& marker) { return at(marker) + ": core (0,0) COMPUTE: "; }
+std::string at(const std::string& marker) { return marker_site(kName, source(), marker); }
+std::string error_at(const std::string& marker) { return compute_error_at(kName, source(), marker); }
 
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 
