@@ -65,6 +65,7 @@ constexpr bool DST_SYNC_FULL = TESSEL_DST_FULL_SYNC;
 #endif
 
 #include "tessel/llk_defs.h"
+#include "tessel/pack_config.h" // ReluConfig and the packer's ReLU and reduce masks
 
 // The DST sync mode of the kernel's ComputeConfig (dst_full_sync_en).
 constexpr ckernel::DstSync DST_SYNC_MODE = TESSEL_DST_FULL_SYNC ? ckernel::SyncFull : ckernel::SyncHalf;
@@ -321,6 +322,8 @@ ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TESSEL_SI
   (void)ocb;
   tessel_compute::init(TESSEL_INIT_REDUCE, "reduce_init", icb, icb_scaler,
                        (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), TESSEL_SITE);
+  // The packer zeroes what is not the reduce's result (pack_config.h).
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "reduce_init", 1u + uint32_t(reduce_dim), 0, 0, TESSEL_SITE);
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 0, TESSEL_SITE_PARAMS) {
@@ -331,6 +334,7 @@ template <bool enforce_fp32_accumulation = false>
 ALWI void reduce_uninit(uint32_t icb = 0, TESSEL_SITE_PARAMS) {
   (void)icb;
   tessel_compute::init(TESSEL_INIT_REDUCE_UNINIT, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst,
