@@ -1,6 +1,7 @@
 // The compute calls of ttnn's pooling kernels that tessel does not model
 // (kernel/include/tessel/pool_not_modelled.h): the headers that declare them
-// build, ckernel::DataLayout is there, and calling one fails to compile,
+// build, ckernel::DataLayout and llk_math_reconfig_remap (a no-op: tessel's
+// DST has no address remap) are there, and calling one fails to compile,
 // naming it and saying why.
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ constexpr const char* kIncludes = R"(#include "api/compute/compute_kernel_api.h"
 #include "compute_kernel_api.h"
 #include "compute_kernel_api/tilize.h"
 static_assert(uint32_t(ckernel::DataLayout::ROW_MAJOR) == 1);
-void kernel_main() {}
+void kernel_main() { MATH((llk_math_reconfig_remap(true))); }
 )";
 
 std::string compile_error(const std::shared_ptr<Device>& device, const std::string& body) {

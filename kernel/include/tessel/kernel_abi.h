@@ -169,6 +169,9 @@ enum tessel_pack_relu { TESSEL_PACK_RELU_NONE = 0, TESSEL_PACK_RELU_ZERO = 1 };
 #define TESSEL_SFPU_INIT_MORE 1u
 // TESSEL_INIT_TILIZE*'s c: the fast_tilize_* spelling.
 #define TESSEL_TILIZE_FAST 0x80000000u
+// TESSEL_INIT_PACK_UNTILIZE's c: the packer-only LLK init (llk_pack_untilize_init),
+// which leaves the packer's data format as it is.
+#define TESSEL_PACK_UNTILIZE_KEEP_FORMAT 0x80000000u
 // "No CB": pack_untilize_dest and its init, which take no input CB.
 #define TESSEL_NO_CB 0xFFFFFFFFu
 // Reduce pools and dims (PoolType / ReduceDim).
