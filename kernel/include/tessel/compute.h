@@ -140,6 +140,20 @@ ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_MUL, "mul_tiles_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
 }
+// Metalium's forms that also pass the caller's line (call_line, for its
+// state checks): tessel takes the call site itself.
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_ADD, "add_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
+}
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_SUB, "sub_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
+}
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_MUL, "mul_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
+}
 // The paired inits of today's Metalium: add_init / sub_init / mul_init are
 // the full inits of add_tiles / sub_tiles / mul_tiles.
 ALWI void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
