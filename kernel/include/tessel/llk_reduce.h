@@ -40,4 +40,23 @@ ALWI void llk_math_reduce_init(uint32_t operand_a, uint32_t operand_b) {
   (void)operand_a, (void)operand_b;
 }
 
+#ifndef TESSEL_PACK_MODE_DEFINED
+#define TESSEL_PACK_MODE_DEFINED
+// The packer's mode (ckernel_defs.h).
+enum class PackMode : uint8_t { Default = 0, Untilize = 1, Tilize = 2 };
+#endif
+// The packer's reduce edge masks (pack_config.h); the masks of a packer in
+// untilize mode are not modelled.
+template <ReduceDim dim, PackMode pack_mode = PackMode::Default>
+ALWI void llk_pack_reduce_mask_config(uint32_t ocb, TESSEL_SITE_PARAMS) {
+  static_assert(pack_mode == PackMode::Default, "llk_pack_reduce_mask_config is supported by tessel with "
+                                                "PackMode::Default only: the untilize-mode masks are not modelled");
+  (void)ocb;
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_config", 1u + uint32_t(dim), 0, 0,
+                       TESSEL_SITE);
+}
+ALWI void llk_pack_reduce_mask_clear(TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_clear", 0, 0, 0, TESSEL_SITE);
+}
+
 #endif // TESSEL_LLK_REDUCE_H

@@ -1,8 +1,9 @@
 // The packer's own edits of the tiles it packs, as tt-llk configures them
-// from the PACK thread: ReLU (llk_pack_relu_config, pack_relu_config) and
-// the reduce edge masks (llk_pack_reduce_mask_config / _clear, which
-// reduce_init and reduce_uninit also set). Each is state of the packer: it
-// applies to every pack_tile until changed (src/sim/compute_pack_config.cpp).
+// from the PACK thread: ReLU (llk_pack_relu_config, pack_relu_config, here)
+// and the reduce edge masks (llk_pack_reduce_mask_config / _clear in
+// tessel/llk_reduce.h, which reduce_init and reduce_uninit also set). Each
+// is state of the packer: it applies to every pack_tile until changed
+// (src/sim/compute_pack_config.cpp).
 //
 //   ReluConfig::none()   pack values as they are
 //   ReluConfig::zero()   pack negative values as 0
@@ -20,12 +21,6 @@
 
 #ifndef ALWI
 #define ALWI inline __attribute__((always_inline))
-#endif
-
-#ifndef TESSEL_PACK_MODE_DEFINED
-#define TESSEL_PACK_MODE_DEFINED
-// The packer's mode (ckernel_defs.h).
-enum class PackMode : uint8_t { Default = 0, Untilize = 1, Tilize = 2 };
 #endif
 
 namespace ckernel {
@@ -71,23 +66,8 @@ ALWI void pack_relu_config(const ReluConfig& config, TESSEL_SITE_PARAMS) {
   tessel_pack::init(TESSEL_INIT_PACK_RELU, "pack_relu_config", uint32_t(config.get_mode()), TESSEL_SITE);
 }
 
-// The reduce edge masks; pack_mode Untilize (masks for a packer in untilize
-// mode) is not modelled.
-template <auto dim, PackMode pack_mode = PackMode::Default>
-ALWI void llk_pack_reduce_mask_config(uint32_t ocb, TESSEL_SITE_PARAMS) {
-  static_assert(pack_mode == PackMode::Default, "llk_pack_reduce_mask_config is supported by tessel with "
-                                                "PackMode::Default only: the untilize-mode masks are not modelled");
-  (void)ocb;
-  tessel_pack::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_config", 1u + uint32_t(dim), TESSEL_SITE);
-}
-ALWI void llk_pack_reduce_mask_clear(TESSEL_SITE_PARAMS) {
-  tessel_pack::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_clear", 0, TESSEL_SITE);
-}
-
 } // namespace ckernel
 
-using ckernel::llk_pack_reduce_mask_clear;
-using ckernel::llk_pack_reduce_mask_config;
 using ckernel::llk_pack_relu_config;
 using ckernel::pack_relu_config;
 using ckernel::ReluConfig;
