@@ -5,3 +5,4 @@
 #include "tessel/compute.h"
 #include "tessel/sfpu.h"
 #include "tessel/sfpu_reduce.h"
+#include "tessel/pool_not_modelled.h" // max_reduce_with_indices (refused when called)

@@ -44,6 +44,7 @@ void ComputeState::reset() {
   sfpu_state_ops.reset();
   ema = {};
   l1_acc = false;
+  pack_edits = {};
   layout = {};
   math_holds = pack_holds = legacy = false;
   committed = acquires = releases = 0;
@@ -621,6 +622,17 @@ void api_pack_tile(tessel_kernel_ctx* k, uint32_t idst, uint32_t cb, int32_t ind
   static const float kZeroTile[kTileHW] = {};
   const uint32_t t = section_base(k, s.releases) + idst;
   const float* src = (s.zero_mask >> t) & 1u ? kZeroTile : s.dst[t];
+  alignas(64) float edited[kTileHW];
+  if (__builtin_expect(s.pack_edits.active(), 0)) {
+    if (s.l1_acc && s.pack_edits.relu != TESSEL_PACK_RELU_NONE) {
+      std::string msg = text(what) + ": the packer's ReLU (set by " + s.pack_edits.relu_site.call + " at " +
+                        site(s.pack_edits.relu_site.file, s.pack_edits.relu_site.line) +
+                        ") with L1 accumulation (pack_reconfig_l1_acc(1)) is not supported by tessel: whether the "
+                        "ReLU applies before or after the accumulation is not modelled";
+      fail(k, std::move(msg), file, line);
+    }
+    src = apply_pack_edits(s, src, edited);
+  }
   if (__builtin_expect(s.l1_acc, 0)) {
     // L1 accumulation: the page's values plus the tile, rounded into the CB's format.
     alignas(64) float sum[kTileHW];

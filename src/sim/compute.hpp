@@ -122,6 +122,16 @@ struct ComputeState {
   // pack_reconfig_l1_acc: pack_tile adds to the page it writes.
   bool l1_acc = false;
 
+  // The packer's edits of what it packs (compute_pack_config.cpp): ReLU
+  // (enum tessel_pack_relu) and the reduce edge mask (0: none, else 1 +
+  // enum tessel_reduce_dim), with the calls that set them.
+  struct PackEdits {
+    uint8_t relu = TESSEL_PACK_RELU_NONE;
+    uint8_t reduce_mask = 0;
+    InitSite relu_site, mask_site;
+    bool active() const { return relu != TESSEL_PACK_RELU_NONE || reduce_mask != 0; }
+  } pack_edits;
+
   LayoutState layout;
 
   // Pages packed into each CB since its last cb_push_back.
@@ -217,5 +227,12 @@ void api_untilize_block(tessel_kernel_ctx*, uint32_t icb, uint32_t block_ct_dim,
 void api_pack_untilize(tessel_kernel_ctx*, uint32_t icb, uint32_t ocb, uint32_t block_ct_dim, uint32_t full_ct_dim,
                        uint32_t block_rt_dim, uint32_t block_c_index, uint32_t dst_offset, const char* file,
                        uint32_t line);
+// compute_pack_config.cpp: TESSEL_INIT_PACK_RELU and TESSEL_INIT_PACK_REDUCE_MASK;
+// the packer's edits applied to a tile about to be packed (src, or `scratch`
+// holding the edited copy); and the layout ops' check that none is on.
+bool is_pack_config_init(uint32_t init);
+void pack_config_init(tessel_kernel_ctx*, uint32_t init, const char* call, uint32_t a, const char* file, uint32_t line);
+const float* apply_pack_edits(const ComputeState& s, const float* src, float* scratch);
+void check_no_pack_edits(tessel_kernel_ctx*, const char* call, const char* file, uint32_t line);
 
 } // namespace tessel::sim

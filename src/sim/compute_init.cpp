@@ -70,6 +70,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
   core_of(k).chip->check_progress(fiber_of(k), call, file, line);
   check_compute(k, call, file, line);
   if (is_layout_init(init)) return layout_init(k, init, call, a, b, c, file, line);
+  if (is_pack_config_init(init)) return pack_config_init(k, init, call, a, file, line);
   ComputeState& s = state_of(k);
   auto set_op = [&](ComputeOp op, bool acc, uint32_t arg = 0) {
     s.op = op;
@@ -89,6 +90,7 @@ void api_compute_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uin
     s.fmt_b = fb;
     s.fmt_pack = fp;
     s.fmt_a_site = s.fmt_b_site = s.fmt_pack_site = {call, file, line};
+    s.pack_edits = {}; // configuring the packer turns its ReLU and edge masks off
   };
   // Every init but the SFPU ones, the reconfigs and reduce_uninit sets the
   // unpacker up for its own op.

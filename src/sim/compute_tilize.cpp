@@ -350,6 +350,7 @@ void api_tilize_block(tessel_kernel_ctx* k, uint32_t fast, uint32_t icb, uint32_
   const char* call = fast ? "fast_tilize_block" : "tilize_block";
   core_of(k).chip->check_progress(fiber_of(k), call, file, line);
   check_compute(k, call, file, line);
+  check_no_pack_edits(k, call, file, line);
   ComputeState& s = state_of(k);
   const LayoutState& L = s.layout;
   const LayoutCall c{fast ? LayoutCall::FastTilize : LayoutCall::Tilize,
@@ -407,6 +408,7 @@ void api_untilize_block(tessel_kernel_ctx* k, uint32_t icb, uint32_t block_ct_di
                         const char* file, uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), "untilize_block", file, line);
   check_compute(k, "untilize_block", file, line);
+  check_no_pack_edits(k, "untilize_block", file, line);
   ComputeState& s = state_of(k);
   const LayoutCall c{LayoutCall::Untilize, {icb, block_ct_dim, full_ct_dim, ocb}};
   need_hw(k, c, file, line);
@@ -463,6 +465,7 @@ void api_pack_untilize(tessel_kernel_ctx* k, uint32_t icb, uint32_t ocb, uint32_
   const char* call = dest ? "pack_untilize_dest" : "pack_untilize_block";
   core_of(k).chip->check_progress(fiber_of(k), call, file, line);
   check_compute(k, call, file, line);
+  check_no_pack_edits(k, call, file, line);
   ComputeState& s = state_of(k);
   const LayoutState& L = s.layout;
   const LayoutCall c{dest ? LayoutCall::PackUntilizeDest : LayoutCall::PackUntilizeBlock,

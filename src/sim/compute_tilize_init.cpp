@@ -105,12 +105,14 @@ void layout_init(tessel_kernel_ctx* k, uint32_t init, const char* call, uint32_t
       set_op(ComputeOp::Copy, 0);
     }
     cb_of_init(k, call, b, file, line);
-    // The packer is reconfigured for the output CB's format.
-    s.fmt_pack = DataFormat(k->cbs[b].data_format);
-    s.fmt_pack_site = {call, file, line};
+    // The packer is reconfigured for the output CB's format (not by the LLK's own init).
+    if ((c & TESSEL_PACK_UNTILIZE_KEEP_FORMAT) == 0) {
+      s.fmt_pack = DataFormat(k->cbs[b].data_format);
+      s.fmt_pack_site = {call, file, line};
+    }
     L.pack_untilize = true;
     L.block_ct_dim = c & 0xFFFFu;
-    L.full_ct_dim = c >> 16;
+    L.full_ct_dim = (c & ~TESSEL_PACK_UNTILIZE_KEEP_FORMAT) >> 16;
     L.pack_site = {call, file, line};
     return;
   }

@@ -196,6 +196,34 @@ TEST_F(TilizeTest, PackUntilizeDestPacksDstRows) {
   }
 }
 
+// llk_pack_untilize_init: the packer's half of pack_untilize_dest_init, which
+// keeps the packer's format: the same rows when the formats agree, and the
+// format check when they do not.
+TEST_F(TilizeTest, LlkPackUntilizeInitPacksDstRowsInThePackersFormat) {
+  const uint32_t full = 2, rt = 2;
+  const std::vector<float> rows = values(size_t(full * rt) * kTileHW, DataFormat::Float16_b);
+  for (DataFormat out : {DataFormat::Float16_b, DataFormat::Float32}) {
+    Case c;
+    c.out_format = out;
+    c.in = pack_tiles(tilize(rows, 64, full * 32), DataFormat::Float16_b);
+    c.out_pages = c.out_drained = full * rt;
+    const uint32_t bf = (full << 8) | full;
+    c.steps.op(kHwStartup, kIn, kIn, kIn).op(kCopyInit, kIn).op(kLlkPackUntilizeInit, 0, bf, kOut);
+    c.steps.op(kCbWait, kIn, full * rt).op(kAcquire);
+    for (uint32_t t = 0; t < full * rt; ++t)
+      c.steps.op(kCopy, kIn, t, t);
+    c.steps.op(kCommit).op(kWaitDst).op(kCbReserve, kOut, full * rt).op(kPackUntilizeDest, 0, bf, kOut, rt, 0);
+    c.steps.op(kRelease).op(kCbPush, kOut, full * rt).op(kPackUntilizeUninit, kOut);
+    if (out == DataFormat::Float16_b) {
+      EXPECT_EQ(run(c), bytes_of(rows, out));
+    } else {
+      const std::string message = fails(c);
+      EXPECT_NE(message.find("CB 16 holds Float32, but the packer is configured for Float16_b"), std::string::npos)
+          << message;
+    }
+  }
+}
+
 // Timing: per tile, its bytes in (128 B/cycle), a copy (8 cycles) and its
 // bytes out (128 B/cycle): 16 + 8 + 16 for Float16_b.
 TEST_F(TilizeTest, EachTileCostsItsUnpackCopyAndPack) {

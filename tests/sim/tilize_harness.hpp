@@ -42,6 +42,7 @@ void pack_untilize_bf(uint32_t op, uint32_t icb, uint32_t ocb, uint32_t rt, uint
   if (op == 1) pack_untilize_block<B, F>(icb, rt, ocb, index); // @pack_untilize_block
   if (op == 2) pack_untilize_dest_init<B, F>(ocb); // @pack_untilize_dest_init
   if (op == 3) pack_untilize_dest<B, F>(ocb, rt, index); // @pack_untilize_dest
+  if (op == 4) PACK((llk_pack_untilize_init<B, F>(ocb))); // @llk_pack_untilize_init
 }
 void pack_untilize_any(uint32_t bf, uint32_t op, uint32_t icb, uint32_t ocb, uint32_t rt, uint32_t index) {
   switch (bf) {
@@ -87,6 +88,7 @@ void kernel_main() {
     case 15: copy_tile(a, b, c); break;
     case 16: tilize_init_short_with_dt(a, b, c, d); break;
     case 17: pack_untilize_dest<1, 1>(c, 1, 0, a, b); break; // @pack_untilize_dest_faces
+    case 18: pack_untilize_any(b, 4, 0, c, 0, 0); break;
     case 20: tile_regs_acquire(); break; // @acquire
     case 21: tile_regs_commit(); break;
     case 22: tile_regs_wait(); break;
@@ -135,6 +137,7 @@ enum : uint32_t {
   kCopy = 15,                  // (cb, itile, idst)
   kTilizeInitDt = 16,          // (old icb, new icb, block, ocb)
   kPackUntilizeDestFaces = 17, // pack_untilize_dest<1, 1>(ocb = c, 1, 0, face_r_dim = a, num_faces = b)
+  kLlkPackUntilizeInit = 18,   // (-, (F << 8) | B, ocb): llk_pack_untilize_init<B, F>(ocb)
   kAcquire = 20,
   kCommit = 21,
   kWaitDst = 22,

@@ -65,6 +65,7 @@ constexpr bool DST_SYNC_FULL = TESSEL_DST_FULL_SYNC;
 #endif
 
 #include "tessel/llk_defs.h"
+#include "tessel/pack_config.h" // ReluConfig and the packer's ReLU and reduce masks
 
 // The DST sync mode of the kernel's ComputeConfig (dst_full_sync_en).
 constexpr ckernel::DstSync DST_SYNC_MODE = TESSEL_DST_FULL_SYNC ? ckernel::SyncFull : ckernel::SyncHalf;
@@ -138,6 +139,20 @@ ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
 }
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, TESSEL_SITE_PARAMS) {
   tessel_compute::init(TESSEL_INIT_MUL, "mul_tiles_init", icb0, icb1, acc_to_dest, TESSEL_SITE);
+}
+// Metalium's forms that also pass the caller's line (call_line, for its
+// state checks): tessel takes the call site itself.
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_ADD, "add_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
+}
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_SUB, "sub_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
+}
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t acc_to_dest, uint32_t call_line, TESSEL_SITE_PARAMS) {
+  (void)call_line;
+  tessel_compute::init(TESSEL_INIT_MUL, "mul_tiles_init", icb0, icb1, acc_to_dest != 0, TESSEL_SITE);
 }
 // The paired inits of today's Metalium: add_init / sub_init / mul_init are
 // the full inits of add_tiles / sub_tiles / mul_tiles.
@@ -321,6 +336,8 @@ ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, TESSEL_SI
   (void)ocb;
   tessel_compute::init(TESSEL_INIT_REDUCE, "reduce_init", icb, icb_scaler,
                        (uint32_t(reduce_type) << 4) | uint32_t(reduce_dim), TESSEL_SITE);
+  // The packer zeroes what is not the reduce's result (pack_config.h).
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "reduce_init", 1u + uint32_t(reduce_dim), 0, 0, TESSEL_SITE);
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 0, TESSEL_SITE_PARAMS) {
@@ -331,6 +348,7 @@ template <bool enforce_fp32_accumulation = false>
 ALWI void reduce_uninit(uint32_t icb = 0, TESSEL_SITE_PARAMS) {
   (void)icb;
   tessel_compute::init(TESSEL_INIT_REDUCE_UNINIT, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "reduce_uninit", 0, 0, 0, TESSEL_SITE);
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst,

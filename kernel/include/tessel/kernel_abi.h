@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 20u
+#define TESSEL_KERNEL_ABI_VERSION 21u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -157,13 +157,21 @@ enum tessel_compute_init {
   TESSEL_INIT_DEST_REUSE = 26,           // binary_dest_reuse_tiles_init(a = icb, c = (binary op << 4) | reuse)
   TESSEL_INIT_UNARY_BCAST = 27,          // unary_bcast_init(a = icb, b = ocb, c = enum tessel_bcast)
   TESSEL_INIT_UNARY_BCAST_UNINIT = 28,   // unary_bcast_uninit(a = icb)
+  // The packer's own edits of what it packs (tessel/pack_config.h).
+  TESSEL_INIT_PACK_RELU = 29,        // llk_pack_relu_config(a = enum tessel_pack_relu)
+  TESSEL_INIT_PACK_REDUCE_MASK = 30, // llk_pack_reduce_mask_config(a = 1 + enum tessel_reduce_dim) / _clear (a = 0)
 };
+// The packer's ReLU modes modelled (ReluType): off, or negative values packed as 0.
+enum tessel_pack_relu { TESSEL_PACK_RELU_NONE = 0, TESSEL_PACK_RELU_ZERO = 1 };
 // An SFPU init that configures n ops sends n TESSEL_INIT_SFPU* calls, one per
 // op: the first with b = 0 (the init replaces whatever the previous SFPU init
 // configured), the others with b = TESSEL_SFPU_INIT_MORE (they add to it).
 #define TESSEL_SFPU_INIT_MORE 1u
 // TESSEL_INIT_TILIZE*'s c: the fast_tilize_* spelling.
 #define TESSEL_TILIZE_FAST 0x80000000u
+// TESSEL_INIT_PACK_UNTILIZE's c: the packer-only LLK init (llk_pack_untilize_init),
+// which leaves the packer's data format as it is.
+#define TESSEL_PACK_UNTILIZE_KEEP_FORMAT 0x80000000u
 // "No CB": pack_untilize_dest and its init, which take no input CB.
 #define TESSEL_NO_CB 0xFFFFFFFFu
 // Reduce pools and dims (PoolType / ReduceDim).

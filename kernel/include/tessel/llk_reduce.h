@@ -6,11 +6,10 @@
 //
 //   llk_unpack_reconfig_data_format_srca<fp32, stride>(old, new)   reconfig_data_format_srca(old, new)
 //   llk_math_reconfig_data_format_srca<fp32>(old, new)             (the unpack half's)
-//   llk_unpack_AB_reduce_init<type, dim>(in, scaler)               reduce_init_short<type, dim>(in, scaler)
+//   llk_unpack_AB_reduce_init<type, dim>(in, scaler)               reduce_init<type, dim> without the pack mask
 //   llk_math_reduce_init<type, dim, fp32, fidelity>(in, scaler)    (the unpack half's)
 //   llk_pack_reduce_mask_config<dim, mode>(out), llk_pack_reduce_mask_clear()
-//                                                                  nothing: tessel's reduce writes
-//                                                                  its result without a pack mask
+//                                                                  the packer's edge masks (pack_config.h)
 #ifndef TESSEL_LLK_REDUCE_H
 #define TESSEL_LLK_REDUCE_H
 
@@ -32,7 +31,9 @@ ALWI void llk_math_reconfig_data_format_srca(uint32_t srca_old_operand, uint32_t
 }
 template <PoolType type, ReduceDim dim>
 ALWI void llk_unpack_AB_reduce_init(uint32_t operand_a, uint32_t operand_b, TESSEL_SITE_PARAMS) {
-  reduce_init_short<type, dim>(operand_a, operand_b, 0, TESSEL_SITE);
+  // The unpacker's and the FPU's half of reduce_init: the packer's mask is left as it is.
+  tessel_compute::init(TESSEL_INIT_REDUCE, "llk_unpack_AB_reduce_init", operand_a, operand_b,
+                       (uint32_t(type) << 4) | uint32_t(dim), TESSEL_SITE);
 }
 template <PoolType type, ReduceDim dim, bool is_fp32_dest_acc_en, auto math_fidelity>
 ALWI void llk_math_reduce_init(uint32_t operand_a, uint32_t operand_b) {
@@ -44,10 +45,18 @@ ALWI void llk_math_reduce_init(uint32_t operand_a, uint32_t operand_b) {
 // The packer's mode (ckernel_defs.h).
 enum class PackMode : uint8_t { Default = 0, Untilize = 1, Tilize = 2 };
 #endif
+// The packer's reduce edge masks (pack_config.h); the masks of a packer in
+// untilize mode are not modelled.
 template <ReduceDim dim, PackMode pack_mode = PackMode::Default>
-ALWI void llk_pack_reduce_mask_config(uint32_t ocb) {
+ALWI void llk_pack_reduce_mask_config(uint32_t ocb, TESSEL_SITE_PARAMS) {
+  static_assert(pack_mode == PackMode::Default, "llk_pack_reduce_mask_config is supported by tessel with "
+                                                "PackMode::Default only: the untilize-mode masks are not modelled");
   (void)ocb;
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_config", 1u + uint32_t(dim), 0, 0,
+                       TESSEL_SITE);
 }
-ALWI void llk_pack_reduce_mask_clear() {}
+ALWI void llk_pack_reduce_mask_clear(TESSEL_SITE_PARAMS) {
+  tessel_compute::init(TESSEL_INIT_PACK_REDUCE_MASK, "llk_pack_reduce_mask_clear", 0, 0, 0, TESSEL_SITE);
+}
 
 #endif // TESSEL_LLK_REDUCE_H

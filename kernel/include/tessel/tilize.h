@@ -82,6 +82,10 @@ ALWI void fast_tilize_init_skip_remap(uint32_t icb, uint32_t full_dim, uint32_t 
 ALWI void fast_tilize_init_with_dt_skip_remap(uint32_t icb, uint32_t full_dim, uint32_t ocb, TESSEL_SITE_PARAMS) {
   fast_tilize_init_with_dt(icb, full_dim, ocb, TESSEL_SITE);
 }
+// llk_math_reconfig_remap(enable): Blackhole's DST address remap, which its
+// pack_untilize_dest needs (Wormhole's call does nothing). tessel's DST has
+// no address remap, so nothing changes.
+ALWI void llk_math_reconfig_remap(bool remap_enable) { (void)remap_enable; }
 ALWI void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
                             uint32_t output_tile_index = 0, TESSEL_SITE_PARAMS) {
   tessel_kernel_ctx* k = tessel_ctx();
@@ -129,6 +133,17 @@ ALWI void pack_untilize_dest_init(uint32_t ocb, uint32_t face_r_dim = 16, uint32
   tessel_compute::check_faces(face_r_dim, num_faces, TESSEL_SITE);
   tessel_compute::init(TESSEL_INIT_PACK_UNTILIZE, "pack_untilize_dest_init", TESSEL_NO_CB, ocb,
                        (full_ct_dim << 16) | block_ct_dim, TESSEL_SITE);
+}
+// The packer's half of pack_untilize_dest_init (tt-llk's), which leaves the
+// packer's data format as it is: pack_reconfig_data_format(ocb) first if it
+// differs.
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool diagonal = false,
+          bool narrow_row = false, uint32_t row_num_datums = TILE_C_DIM, bool dense = false>
+ALWI void llk_pack_untilize_init(uint32_t ocb, TESSEL_SITE_PARAMS) {
+  TESSEL_PACK_UNTILIZE_MODELLED;
+  static_assert(!diagonal, "llk_pack_untilize_init with diagonal packing is not supported by tessel");
+  tessel_compute::init(TESSEL_INIT_PACK_UNTILIZE, "llk_pack_untilize_init", TESSEL_NO_CB, ocb,
+                       TESSEL_PACK_UNTILIZE_KEEP_FORMAT | (full_ct_dim << 16) | block_ct_dim, TESSEL_SITE);
 }
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
 ALWI void pack_untilize_init(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {

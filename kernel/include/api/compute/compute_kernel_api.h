@@ -5,6 +5,7 @@
 #include "tessel/compute.h"
 #include "tessel/sfpu.h"
 #include "tessel/sfpu_reduce.h"
+#include "tessel/pool_not_modelled.h" // max_reduce_with_indices (refused when called)
 
 // topk_tile_init, topk_local_sort, topk_merge and topk_rebuild (topk.h) are
 // declared here in Metalium too; tessel does not model them (api/compute/topk.h
