@@ -2,8 +2,8 @@
 // compute_kernel_hw_startup<SrcOrder>, binary_tiles_init<full_init, op>,
 // reduce_init/reduce_tile/reduce_uninit with enforce_fp32_accumulation, the
 // reconfig_data_format template flags, the paired inits add_init / sub_init /
-// mul_init, the newer names copy_block, {add,mul}_reuse_dest_init/_tiles and
-// sub_bcast_cols_init, and what each checks: one compute kernel, a scenario per runtime
+// mul_init, the newer names copy_block, pack_block, {add,mul}_reuse_dest_init
+// and _tiles, and sub_bcast_cols_init, and what each checks: one compute kernel, a scenario per runtime
 // argument, between the compute tests' reader (CBs 0 and 1) and writer (CB 16).
 #include <gtest/gtest.h>
 
@@ -94,7 +94,7 @@ void kernel_main() {
     tile_regs_commit();
     cb_reserve_back(16, 1);
     tile_regs_wait();
-    pack_tile(1, 16);
+    pack_block(1, 16, 1);
     tile_regs_release();
     cb_push_back(16, 1);
   } else if (scenario == 8) { // a minus b's column 0 broadcast across the row
@@ -237,7 +237,7 @@ TEST_F(ComputeTemplatesTest, PairedInitsAreTheFullInitsOfTheirOps) {
     }
 }
 
-TEST_F(ComputeTemplatesTest, CopyBlockAndTheReuseDestFormsComputeInDst) {
+TEST_F(ComputeTemplatesTest, CopyBlockTheReuseDestFormsAndPackBlockComputeInDst) {
   const auto a = tiled([](uint32_t r, uint32_t) { return float(r % 4) + 1; });
   const auto b = tiled([](uint32_t, uint32_t c) { return float(c % 8) / 2; });
   const auto out = run(7, a, DataFormat::Float16_b, b, DataFormat::Float16_b);

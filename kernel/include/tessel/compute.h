@@ -236,6 +236,11 @@ ALWI void pack_tile_block(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_S
 ALWI void matmul_pack_tile(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
   pack_tile_block(idst, ocb, ntiles, TESSEL_SITE);
 }
+// Metalium's newer name: ntiles DST tiles from ifrom_dst, in order into icb's reserved pages.
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void pack_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
+  pack_tile_block(ifrom_dst, icb, ntiles, TESSEL_SITE);
+}
 
 // ---------------------------------------------------------------------------
 // Matmul (matmul.h). in0 is the left operand (M x K tiles), in1 the right
