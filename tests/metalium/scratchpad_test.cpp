@@ -80,6 +80,56 @@ TEST(ScratchpadTest, AKernelFillsItsScratchpadAndMovesItOverTheNoc) {
   EXPECT_EQ(got[2 * n + 4], 1u) << "local_mem() is the base address";
 }
 
+// A compute kernel fills the scratchpad; a later program's data-movement
+// kernel, bound to the same region, copies it out.
+constexpr const char* kComputeFill = R"(#include "api/compute/common.h"
+#include "api/scratchpad.h"
+
+void kernel_main() {
+  Scratchpad<uint32_t> pad(scratch::acc);
+  auto lock = pad.scoped_lock(0, pad.size());
+  for (uint32_t i = 0; i < pad.size(); ++i)
+    pad[i] = i * 2 + 1;
+}
+)";
+
+constexpr const char* kCopyOut = R"(#include "api/dataflow/noc.h"
+#include "api/scratchpad.h"
+#include "api/tensor/noc_traits.h"
+
+void kernel_main() {
+  Scratchpad<uint32_t> pad(scratch::acc);
+  Noc noc;
+  noc.async_write(pad, TensorAccessor(tensor::dst), pad.size_in_bytes(), {}, {.page_id = 0});
+  noc.async_write_barrier();
+}
+)";
+
+TEST(ScratchpadTest, AComputeKernelUsesItsScratchpadToo) {
+  auto device = open_device();
+  auto dst = Buffer::create(device, {kPadBytes, kPadBytes, BufferType::DRAM});
+  auto region = Buffer::create(device, {kPadBytes, kPadBytes, BufferType::L1});
+  const CoreCoord core{0, 0};
+  Program fill;
+  ComputeConfig compute;
+  compute.bindings = KernelBindings{.scratchpads = {{.name = "acc", .size_bytes = kPadBytes}}};
+  const KernelHandle f = fill.add_kernel_from_source(kComputeFill, "fill.cpp", core, compute);
+  fill.set_common_runtime_args(f, {region->address()});
+  device->command_queue().enqueue_program(fill);
+
+  Program copy;
+  DataMovementConfig c{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default};
+  TensorAccessorArgs(*dst).append_to(c.compile_args);
+  c.bindings = KernelBindings{.tensors = {{"dst", 0}}, .scratchpads = {{.name = "acc", .size_bytes = kPadBytes}}};
+  const KernelHandle k = copy.add_kernel_from_source(kCopyOut, "copy_out.cpp", core, c);
+  copy.set_common_runtime_args(k, {dst->address(), region->address()});
+  device->command_queue().enqueue_program(copy);
+  std::vector<uint32_t> got(kPadBytes / 4);
+  dst->read(got.data(), kPadBytes);
+  for (uint32_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i], i * 2 + 1) << "word " << i;
+}
+
 std::string run_error(const char* body, uint32_t address, uint32_t size_bytes = kPadBytes) {
   auto device = open_device();
   auto region = Buffer::create(device, {kPadBytes, kPadBytes, BufferType::L1});

@@ -61,7 +61,7 @@ public:
     return (difference_type(address_) - difference_type(other.address_)) / difference_type(sizeof(T));
   }
 
-  [[nodiscard]] auto scoped_lock(size_t num_elements) const {
+  [[nodiscard]] auto scoped_lock(__SIZE_TYPE__ num_elements) const {
     const uint32_t addr = uint32_t(address_), num_bytes = uint32_t(num_elements * sizeof(T));
     scoped_lock_acquire_cache_ops(addr, num_bytes);
     return Lock([addr, num_bytes]() { scoped_lock_release_cache_ops(addr, num_bytes); });
