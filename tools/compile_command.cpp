@@ -56,7 +56,7 @@ std::vector<std::string> split_names(const std::string& list) {
 
 std::optional<KernelBindings> bindings_of(const CompileOptions& o) {
   if (!o.bound && o.runtime_args.empty() && o.common_runtime_args.empty() && o.dataflow_buffers.empty() &&
-      o.semaphores.empty() && o.tensors.empty())
+      o.semaphores.empty() && o.tensors.empty() && o.scratchpads.empty())
     return std::nullopt;
   KernelBindings b;
   b.runtime_args = split_names(o.runtime_args);
@@ -72,6 +72,13 @@ std::optional<KernelBindings> bindings_of(const CompileOptions& o) {
   for (const std::string& d : o.tensors) {
     auto [name, offset] = split_assignment(d, "--tensor", true);
     b.tensors.push_back({name, parse_word(offset, "--tensor " + name)});
+  }
+  for (const std::string& d : o.scratchpads) {
+    auto [name, value] = split_assignment(d, "--scratch", true);
+    const size_t colon = value.find(':');
+    KernelBindings::Scratchpad s{name, parse_word(value.substr(0, colon), "--scratch " + name)};
+    if (colon != std::string::npos) s.format = parse_data_format(value.substr(colon + 1));
+    b.scratchpads.push_back(std::move(s));
   }
   return b;
 }

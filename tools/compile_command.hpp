@@ -17,13 +17,14 @@ struct CompileOptions {
   std::vector<std::string> cbs; // INDEX=FORMAT or all=FORMAT
   bool fp32_dest_acc = false;
   // Named bindings (Metal 2.0 kernels): any of these, or `bound`, gives the
-  // kernel args:: (with --named values as compile-time ones), dfb::, sem::, tensor::.
+  // kernel args:: (with --named values as compile-time ones), dfb::, sem::, tensor::, scratch::.
   bool bound = false;
   std::string runtime_args;                  // comma-separated names
   std::string common_runtime_args;           // comma-separated names
   std::vector<std::string> dataflow_buffers; // NAME=CB index
   std::vector<std::string> semaphores;       // NAME=id
   std::vector<std::string> tensors;          // NAME=compile-time args offset
+  std::vector<std::string> scratchpads;      // NAME=bytes per core, or NAME=bytes:FORMAT
 };
 
 // Builds the kernel; prints "compiled" or throws the build's error.

@@ -240,6 +240,10 @@ int main(int argc, char** argv) {
       ->add_option("--tensor", compile_opts.tensors,
                    "a tensor tensor::NAME=offset of its TensorAccessorArgs in --ct-args (repeatable)")
       ->allow_extra_args(false);
+  compile
+      ->add_option("--scratch", compile_opts.scratchpads,
+                   "a scratchpad scratch::NAME=bytes per core, or NAME=bytes:FORMAT (repeatable)")
+      ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);
   try {

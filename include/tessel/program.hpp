@@ -67,6 +67,13 @@ using NamedCompileArgs = std::map<std::string, uint32_t>;
 //                   compile_args_offset and its address in the common runtime
 //                   argument after the named ones (the i-th tensor's at
 //                   common_runtime_args.size() + i);
+//   scratch::<name> a scratchpad, for Scratchpad<T>(scratch::<name>): a
+//                   region of size_bytes of each core's L1 the host sets
+//                   aside for the program (an L1 buffer's range, say), its
+//                   L1 address the common runtime argument after the
+//                   tensors' (the j-th scratchpad's at
+//                   common_runtime_args.size() + tensors.size() + j), its
+//                   data format what get_dataformat() returns;
 // and get_vararg(i) / get_common_vararg(i), the arguments after those.
 // Names are C++ identifiers, unique within args:: and within each namespace.
 struct KernelBindings {
@@ -74,11 +81,17 @@ struct KernelBindings {
     std::string name;
     uint32_t compile_args_offset = 0;
   };
+  struct Scratchpad {
+    std::string name;
+    uint32_t size_bytes = 0;                 // per core, more than 0
+    DataFormat format = DataFormat::Invalid; // Invalid: none given
+  };
   std::vector<std::string> runtime_args;
   std::vector<std::string> common_runtime_args;
   std::map<std::string, uint32_t> dataflow_buffers; // name -> CB index
   std::map<std::string, uint32_t> semaphores;       // name -> semaphore id
   std::vector<Tensor> tensors;
+  std::vector<Scratchpad> scratchpads;
 };
 
 struct DataMovementConfig {

@@ -26,7 +26,8 @@ WordView view_of(std::span<uint32_t> s, nb::handle owner) { return WordView(s.da
 
 // KernelBindings from Python (tessel.KernelBindings._native()).
 using BindingsTuple = std::tuple<std::vector<std::string>, std::vector<std::string>, std::map<std::string, uint32_t>,
-                                 std::map<std::string, uint32_t>, std::vector<std::pair<std::string, uint32_t>>>;
+                                 std::map<std::string, uint32_t>, std::vector<std::pair<std::string, uint32_t>>,
+                                 std::vector<std::tuple<std::string, uint32_t, uint8_t>>>;
 
 std::optional<KernelBindings> bindings_of(const std::optional<BindingsTuple>& t) {
   if (!t) return std::nullopt;
@@ -37,6 +38,8 @@ std::optional<KernelBindings> bindings_of(const std::optional<BindingsTuple>& t)
   b.semaphores = std::get<3>(*t);
   for (const auto& [name, offset] : std::get<4>(*t))
     b.tensors.push_back({name, offset});
+  for (const auto& [name, size, format] : std::get<5>(*t))
+    b.scratchpads.push_back({name, size, DataFormat(format)});
   return b;
 }
 

@@ -148,9 +148,13 @@ class KernelBindings:
     arguments; dfb::<name> for dataflow_buffers {name: CB index}; sem::<name>
     for semaphores {name: id}; tensor::<name> for tensors [(name, offset of its
     TensorAccessorArgs in compile_args)], whose addresses are the common
-    arguments after the named ones."""
+    arguments after the named ones; scratch::<name> for scratchpads [(name,
+    bytes per core) or (name, bytes per core, data format)], regions of each
+    core's L1 the host sets aside, whose L1 addresses are the common arguments
+    after the tensors' ones."""
 
-    def __init__(self, runtime_args=(), common_runtime_args=(), dataflow_buffers=None, semaphores=None, tensors=()):
+    def __init__(self, runtime_args=(), common_runtime_args=(), dataflow_buffers=None, semaphores=None, tensors=(),
+                 scratchpads=()):
         self.runtime_args = _names(runtime_args, "KernelBindings: runtime_args")
         self.common_runtime_args = _names(common_runtime_args, "KernelBindings: common_runtime_args")
         self.dataflow_buffers = _name_words(dataflow_buffers or {}, "KernelBindings: dataflow_buffers")
@@ -165,10 +169,23 @@ class KernelBindings:
                                 + _check.describe(t))
             self.tensors.append((t[0], _check.word(t[1], f"KernelBindings: tensors[{i}] offset")))
         self.tensors = tuple(self.tensors)
+        if isinstance(scratchpads, (str, dict)) or not isinstance(scratchpads, (list, tuple)):
+            raise TypeError("KernelBindings: scratchpads must be a list of (name, bytes per core[, data format]), got "
+                            + _check.describe(scratchpads))
+        self.scratchpads = []
+        for i, s in enumerate(scratchpads):
+            if not isinstance(s, (tuple, list)) or len(s) not in (2, 3) or not isinstance(s[0], str):
+                raise TypeError(f"KernelBindings: scratchpads[{i}] must be (name, bytes per core[, data format]), got "
+                                + _check.describe(s))
+            size = _check.word(s[1], f"KernelBindings: scratchpads[{i}] bytes per core")
+            fmt = data_format(s[2], f"KernelBindings: scratchpads[{i}] data format") if len(s) == 3 else None
+            self.scratchpads.append((s[0], size) if fmt is None else (s[0], size, fmt))
+        self.scratchpads = tuple(self.scratchpads)
 
     def _native(self):
         return (list(self.runtime_args), list(self.common_runtime_args), self.dataflow_buffers, self.semaphores,
-                list(self.tensors))
+                list(self.tensors),
+                [(s[0], s[1], int(s[2]) if len(s) == 3 else 255) for s in self.scratchpads])
 
 
 def _bindings(value, what):

@@ -99,10 +99,29 @@ std::string kernel_bindings_source(const KernelBindings& b, const NamedCompileAr
   // The earlier spelling of tensor:: in TT-Metalium's generated bindings.
   out += " namespace ta = tensor;";
 
+  Names scratchpads("scratch");
+  out += " namespace scratch {";
+  for (size_t j = 0; j < b.scratchpads.size(); ++j) {
+    const KernelBindings::Scratchpad& s = b.scratchpads[j];
+    scratchpads.add(s.name, "scratchpad");
+    if (s.size_bytes == 0)
+      throw ValidationError("kernel bindings: scratchpad '" + s.name +
+                            "' has a size of 0 bytes; expected its bytes per core, at least 1");
+    if (s.format != DataFormat::Invalid && tile_size(s.format) == 0)
+      throw ValidationError("kernel bindings: scratchpad '" + s.name + "' has data format " +
+                            std::to_string(int(s.format)) + ", which is none; expected a data format or Invalid");
+    // Its L1 address: the common runtime argument after the tensors' (a word index).
+    const size_t address_word = b.common_runtime_args.size() + b.tensors.size() + j;
+    out += " constexpr ::ScratchpadBindingToken " + s.name + "{" + std::to_string(address_word) + "u, " +
+           std::to_string(s.size_bytes) + "u, ::binding_details::LLKMetadata{" + std::to_string(int(s.format)) + "u}};";
+  }
+  out += " }";
+
   out += " inline uint32_t get_vararg(uint32_t idx, TESSEL_SITE_PARAMS) { return get_arg_val<uint32_t>(" +
          std::to_string(b.runtime_args.size()) + "u + idx, TESSEL_SITE); }";
   out += " inline uint32_t get_common_vararg(uint32_t idx, TESSEL_SITE_PARAMS) { return get_common_arg_val<uint32_t>(" +
-         std::to_string(b.common_runtime_args.size() + b.tensors.size()) + "u + idx, TESSEL_SITE); }";
+         std::to_string(b.common_runtime_args.size() + b.tensors.size() + b.scratchpads.size()) +
+         "u + idx, TESSEL_SITE); }";
   return out;
 }
 

@@ -2,7 +2,8 @@
 // compute_kernel_hw_startup<SrcOrder>, binary_tiles_init<full_init, op>,
 // reduce_init/reduce_tile/reduce_uninit with enforce_fp32_accumulation, the
 // reconfig_data_format template flags, the paired inits add_init / sub_init /
-// mul_init, and what each checks: one compute kernel, a scenario per runtime
+// mul_init, the newer names copy_block, pack_block, {add,mul}_reuse_dest_init
+// and _tiles, and sub_bcast_cols_init, and what each checks: one compute kernel, a scenario per runtime
 // argument, between the compute tests' reader (CBs 0 and 1) and writer (CB 16).
 #include <gtest/gtest.h>
 
@@ -17,7 +18,8 @@ namespace tessel::test {
 namespace {
 
 constexpr const char* kTemplatesName = "templates.cpp";
-constexpr const char* kTemplatesSource = R"KERNEL(#include "api/compute/compute_kernel_hw_startup.h"
+constexpr const char* kTemplatesSource = R"KERNEL(#include "api/compute/bcast.h"
+#include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary.h"
 #include "api/compute/matmul.h"
 #include "api/compute/reduce.h"
@@ -79,6 +81,27 @@ void kernel_main() {
     add_tiles(0, 1, 0, 0, 0);
     sub_init(0, 1, true);
     sub_tiles(0, 1, 0, 0, 0);
+    pack_one();
+  } else if (scenario == 7) { // copy_block a into DST 1, then * b and + a with DST on SrcA, then on SrcB
+    compute_kernel_hw_startup(0, 1, 16);
+    copy_init(0);
+    tile_regs_acquire();
+    copy_block(0, 0, 1, 1);
+    mul_reuse_dest_init<EltwiseBinaryReuseDestType::DEST_TO_SRCA>(1);
+    mul_reuse_dest_tiles<EltwiseBinaryReuseDestType::DEST_TO_SRCA>(1, 0, 1);
+    add_reuse_dest_init<EltwiseBinaryReuseDestType::DEST_TO_SRCB>(0);
+    add_reuse_dest_tiles<EltwiseBinaryReuseDestType::DEST_TO_SRCB>(0, 0, 1);
+    tile_regs_commit();
+    cb_reserve_back(16, 1);
+    tile_regs_wait();
+    pack_block(1, 16, 1);
+    tile_regs_release();
+    cb_push_back(16, 1);
+  } else if (scenario == 8) { // a minus b's column 0 broadcast across the row
+    compute_kernel_hw_startup(0, 1, 16);
+    sub_bcast_cols_init(0, 1);
+    tile_regs_acquire();
+    sub_tiles_bcast_cols(0, 1, 0, 0, 0);
     pack_one();
   } else { // a transposing copy init
     compute_kernel_hw_startup(0, 16);
@@ -212,6 +235,26 @@ TEST_F(ComputeTemplatesTest, PairedInitsAreTheFullInitsOfTheirOps) {
       const float x = float(r % 4) + 1, y = float(c % 8) / 2;
       EXPECT_EQ(at(out, r, c), x * y + 2 * x) << r << "," << c;
     }
+}
+
+TEST_F(ComputeTemplatesTest, CopyBlockTheReuseDestFormsAndPackBlockComputeInDst) {
+  const auto a = tiled([](uint32_t r, uint32_t) { return float(r % 4) + 1; });
+  const auto b = tiled([](uint32_t, uint32_t c) { return float(c % 8) / 2; });
+  const auto out = run(7, a, DataFormat::Float16_b, b, DataFormat::Float16_b);
+  for (uint32_t r : {0u, 3u, 17u})
+    for (uint32_t c : {1u, 6u, 31u}) {
+      const float x = float(r % 4) + 1, y = float(c % 8) / 2;
+      EXPECT_EQ(at(out, r, c), x + x * y) << r << "," << c;
+    }
+}
+
+TEST_F(ComputeTemplatesTest, SubBcastColsInitSubtractsColumnZero) {
+  const auto a = tiled([](uint32_t r, uint32_t c) { return float(r % 4) + float(c % 2); });
+  const auto b = tiled([](uint32_t r, uint32_t c) { return float(r % 8) / 2 + float(c); });
+  const auto out = run(8, a, DataFormat::Float16_b, b, DataFormat::Float16_b);
+  for (uint32_t r : {0u, 3u, 7u, 30u})
+    for (uint32_t c : {0u, 1u, 6u, 31u})
+      EXPECT_EQ(at(out, r, c), float(r % 4) + float(c % 2) - float(r % 8) / 2) << r << "," << c;
 }
 
 TEST_F(ComputeTemplatesTest, TransposingCopyInitFailsAtItsLine) {

@@ -268,3 +268,39 @@ def test_kernel_bindings_name_the_arguments(device):
         tessel.KernelBindings(dataflow_buffers=["scratch"])
     with pytest.raises(TypeError, match=r"ComputeConfig: bindings must be a tessel.KernelBindings or None"):
         tessel.ComputeConfig(bindings={"runtime_args": ["a"]})
+
+
+BOUND_SCRATCHPAD = """#include "api/scratchpad.h"
+#include "experimental/kernel_args.h"
+void kernel_main() {
+  // Fills scratch::pad with its indices plus the first common vararg, then copies it out.
+  Scratchpad<uint32_t> pad(scratch::pad);
+  for (uint32_t i = 0; i < pad.size(); ++i) pad[i] = i + get_common_vararg(0);
+  pad[0] = uint32_t(pad.get_dataformat());
+  noc_async_write(pad.get_base_address(), get_noc_addr(get_arg(args::dst)), pad.size_in_bytes());
+  noc_async_write_barrier();
+}
+"""
+
+
+def test_kernel_bindings_name_scratchpads(device):
+    region = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    dst = tessel.Buffer(device, 64, 64, tessel.BufferType.L1)
+    p = tessel.Program()
+    bindings = tessel.KernelBindings(runtime_args=["dst"], scratchpads=[("pad", 64, "uint32")])
+    k = p.add_kernel_from_source(BOUND_SCRATCHPAD, "bound_scratchpad.cpp", (0, 0),
+                                 tessel.DataMovementConfig(bindings=bindings))
+    p.set_runtime_args(k, (0, 0), [dst.address])
+    p.set_common_runtime_args(k, [region.address, 500])
+    device.command_queue.enqueue_program(p)
+    assert dst.read(np.uint32).tolist() == [int(tessel.DataFormat.UInt32)] + list(range(501, 516))
+    assert tessel.KernelBindings(scratchpads=[("a", 8)]).scratchpads == (("a", 8),)
+    with pytest.raises(TypeError, match=r"KernelBindings: scratchpads\[0\] must be \(name, bytes per core\[, data "
+                                        r"format\]\), got"):
+        tessel.KernelBindings(scratchpads=[("a",)])
+    with pytest.raises(tessel.ValidationError) as e:
+        tessel.Program().add_kernel_from_source(BOUND_SCRATCHPAD, "bound_scratchpad.cpp", (0, 0),
+                                                tessel.DataMovementConfig(bindings=tessel.KernelBindings(
+                                                    scratchpads=[("pad", 0)])))
+    assert str(e.value) == ("add_kernel: kernel 'bound_scratchpad.cpp': kernel bindings: scratchpad 'pad' has a size "
+                            "of 0 bytes; expected its bytes per core, at least 1")

@@ -11,8 +11,8 @@
 #define TESSEL_COMPUTE_H
 
 #include "tessel/ckernel_memory.h" // ckernel::ThreadId, mailbox_read: names the compute API brings
-#include "tessel/noc_alignment.h"  // L1_ALIGNMENT, DRAM_ALIGNMENT for the arch built for
 #include "tessel/kernel_common.h"
+#include "tessel/noc_alignment.h"  // L1_ALIGNMENT, DRAM_ALIGNMENT for the arch built for
 
 // The RISC-V size estimate (TESSEL_CROSS_ESTIMATE) builds one TRISC thread
 // at a time: each macro keeps its argument on its own thread only.
@@ -219,6 +219,14 @@ ALWI void copy_tile(uint32_t icb, uint32_t itile, uint32_t idst, TESSEL_SITE_PAR
   tessel_kernel_ctx* k = tessel_ctx();
   k->api->copy_tile(k, icb, itile, idst, TESSEL_SITE);
 }
+// ntiles consecutive tiles from start_in_tile_index into DST from start_dst_tile_index, after copy_init.
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void copy_block(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index, uint32_t ntiles,
+                     TESSEL_SITE_PARAMS) {
+  tessel_kernel_ctx* k = tessel_ctx();
+  for (uint32_t i = 0; i < ntiles; ++i)
+    k->api->copy_tile(k, in_cb_id, start_in_tile_index + i, start_dst_tile_index + i, TESSEL_SITE);
+}
 ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_compute::binary(TESSEL_BINARY_ADD, icb0, icb1, itile0, itile1, idst, TESSEL_SITE);
 }
@@ -242,6 +250,11 @@ ALWI void pack_tile_block(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_S
 }
 ALWI void matmul_pack_tile(uint32_t idst, uint32_t ocb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
   pack_tile_block(idst, ocb, ntiles, TESSEL_SITE);
+}
+// Metalium's newer name: ntiles DST tiles from ifrom_dst, in order into icb's reserved pages.
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void pack_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles, TESSEL_SITE_PARAMS) {
+  pack_tile_block(ifrom_dst, icb, ntiles, TESSEL_SITE);
 }
 
 // ---------------------------------------------------------------------------
@@ -464,6 +477,19 @@ ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t i0, uint32_t i1
   ALWI void op##_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                     \
     tessel_compute::bcast_init(#op "_tiles_bcast_scalar_init_short", EltwiseBinaryType::OP, BroadcastType::SCALAR,     \
                                icb0, icb1, TESSEL_SITE);                                                               \
+  }                                                                                                                    \
+  /* Metalium's newer names of the three _init_short forms (no data-format reconfiguration either). */                 \
+  ALWI void op##_bcast_rows_init(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                                   \
+    tessel_compute::bcast_init(#op "_bcast_rows_init", EltwiseBinaryType::OP, BroadcastType::ROW, icb0, icb1,          \
+                               TESSEL_SITE);                                                                           \
+  }                                                                                                                    \
+  ALWI void op##_bcast_cols_init(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                                   \
+    tessel_compute::bcast_init(#op "_bcast_cols_init", EltwiseBinaryType::OP, BroadcastType::COL, icb0, icb1,          \
+                               TESSEL_SITE);                                                                           \
+  }                                                                                                                    \
+  ALWI void op##_bcast_scalar_init(uint32_t icb0, uint32_t icb1, TESSEL_SITE_PARAMS) {                                 \
+    tessel_compute::bcast_init(#op "_bcast_scalar_init", EltwiseBinaryType::OP, BroadcastType::SCALAR, icb0, icb1,     \
+                               TESSEL_SITE);                                                                           \
   }
 TESSEL_BCAST_FORMS(add, ELWADD)
 TESSEL_BCAST_FORMS(sub, ELWSUB)

@@ -2,12 +2,16 @@
 // address as kernels see it, which in tessel is a real pointer), with
 // pointer arithmetic in elements. In data-movement kernels it is also the L1
 // side of a Noc transfer, {.offset_bytes = n} from its address.
+// scoped_lock(n) guards n elements from its address for a scope (a Lock;
+// the cache operations it brackets do nothing on Wormhole and Blackhole).
 //
 // Included through api/core_local_mem.h and experimental/core_local_mem.h
 // (experimental::CoreLocalMem).
 #ifndef TESSEL_CORE_LOCAL_MEM_H
 #define TESSEL_CORE_LOCAL_MEM_H
 
+#include "api/lock.h"
+#include "internal/scoped_lock_cache_ops.h"
 #include "tessel/kernel_common.h"
 #if !defined(TESSEL_KERNEL_COMPUTE)
 #include "tessel/noc_object.h"
@@ -55,6 +59,12 @@ public:
   CoreLocalMem operator-(difference_type n) const { return CoreLocalMem(AddressType(address_ - n * sizeof(T))); }
   difference_type operator-(const CoreLocalMem& other) const {
     return (difference_type(address_) - difference_type(other.address_)) / difference_type(sizeof(T));
+  }
+
+  [[nodiscard]] auto scoped_lock(__SIZE_TYPE__ num_elements) const {
+    const uint32_t addr = uint32_t(address_), num_bytes = uint32_t(num_elements * sizeof(T));
+    scoped_lock_acquire_cache_ops(addr, num_bytes);
+    return Lock([addr, num_bytes]() { scoped_lock_release_cache_ops(addr, num_bytes); });
   }
 
   bool operator==(const CoreLocalMem& other) const { return address_ == other.address_; }

@@ -370,16 +370,22 @@ struct TensorAccessor {
       return tessel_detail::page_noc_addr(Args::is_dram, bank_base_address, page_size, page_id, offset, TESSEL_SITE);
   }
   uint32_t get_page_size() const { return page_size; }
+  // The tensor's address in each bank (a sharded L1 tensor's: its shard's
+  // L1 address on this core).
+  constexpr uint32_t get_bank_base_address() const { return bank_base_address; }
   // Pages start..end-1 (tessel/tensor_pages.h).
   tensor_accessor::PageRange<tensor_accessor::PagesIterator<TensorAccessor>>
   pages(uint32_t start_page_id, uint32_t end_page_id, uint8_t noc = noc_index, TESSEL_SITE_PARAMS) const {
     return {{this, start_page_id, noc, TESSEL_SITE}, {this, end_page_id, noc, TESSEL_SITE}};
   }
-  // A sharded tensor's shard, positions start_page_offset.. of it.
+  // A sharded tensor's shard, positions start_page_offset..end_page_offset
+  // of it (end 0, the default: the shard's end, as in Metalium).
   tensor_accessor::PageRange<tensor_accessor::ShardPagesIterator<TensorAccessor>>
-  shard_pages(uint32_t shard_id, uint32_t start_page_offset = 0,
-              uint32_t end_page_offset = tessel_detail::shard_pages<Args>(), uint8_t noc = noc_index,
-              TESSEL_SITE_PARAMS) const requires(Args::is_sharded) {
+  shard_pages(uint32_t shard_id, uint32_t start_page_offset = 0, uint32_t end_page_offset = 0, uint8_t noc = noc_index,
+              TESSEL_SITE_PARAMS) const {
+    static_assert(Args::is_sharded, "TensorAccessor::shard_pages is not supported by the interleaved tensor "
+                                    "accessor: its TensorAccessorArgs must be a sharded tensor's");
+    if (end_page_offset == 0) end_page_offset = tessel_detail::shard_pages<Args>();
     if (__builtin_expect(shard_id >= tessel_detail::shard_count<Args>(), 0)) {
       tessel_detail::fail_shard(shard_id, tessel_detail::shard_count<Args>(), TESSEL_SITE);
       __builtin_unreachable();

@@ -40,6 +40,19 @@ public:
   // A producer's or consumer's end of use: Wormhole and Blackhole have no
   // hardware credits to return, so nothing is left to do.
   void finish() {}
+  // Moving the FIFO's pointers by hand (Metalium's Wormhole/Blackhole-only
+  // escape hatch) is not modelled: the simulator's CB checks follow the
+  // pointers the protocol calls move (docs/deviations.md).
+  template <typename NotModelled = void>
+  void evil_set_read_ptr(uint32_t) {
+    static_assert(sizeof(NotModelled*) == 0, "DataflowBuffer::evil_set_read_ptr is not supported by tessel: setting "
+                                             "a FIFO pointer by hand is not modelled (docs/deviations.md)");
+  }
+  template <typename NotModelled = void>
+  void evil_set_write_ptr(uint32_t) {
+    static_assert(sizeof(NotModelled*) == 0, "DataflowBuffer::evil_set_write_ptr is not supported by tessel: setting "
+                                             "a FIFO pointer by hand is not modelled (docs/deviations.md)");
+  }
 #if !defined(TESSEL_KERNEL_COMPUTE)
   // Waits for the writes this kernel issued on `noc` (from this buffer among them).
   void write_barrier(const Noc& noc, TESSEL_SITE_PARAMS) const {

@@ -32,6 +32,27 @@ ALWI void binary_dest_reuse_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uin
                      in_tile_index, dst_tile_index, TESSEL_SITE);
 }
 
+// Metalium's per-op names of the two above: {add,sub,mul}_reuse_dest_init<reuse_dest>(icb)
+// and {add,sub,mul}_reuse_dest_tiles<reuse_dest>(cb, itile, idst).
+#define TESSEL_REUSE_DEST_FORMS(op, OP)                                                                                \
+  template <EltwiseBinaryReuseDestType reuse_dest>                                                                     \
+  ALWI void op##_reuse_dest_init(uint32_t icb, TESSEL_SITE_PARAMS) {                                                   \
+    static_assert(reuse_dest != EltwiseBinaryReuseDestType::NONE,                                                      \
+                  #op "_reuse_dest_init: reuse_dest must be DEST_TO_SRCA or DEST_TO_SRCB; for the two-operand op "     \
+                      "call " #op "_init(icb0, icb1)");                                                                \
+    tessel_compute::init(TESSEL_INIT_DEST_REUSE, #op "_reuse_dest_init", icb, 0,                                       \
+                         (uint32_t(EltwiseBinaryType::OP) << 4) | uint32_t(reuse_dest), TESSEL_SITE);                  \
+  }                                                                                                                    \
+  template <EltwiseBinaryReuseDestType reuse_dest, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>                          \
+  ALWI void op##_reuse_dest_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index,                  \
+                                  TESSEL_SITE_PARAMS) {                                                                \
+    binary_dest_reuse_tiles<EltwiseBinaryType::OP, reuse_dest>(in_cb_id, in_tile_index, dst_tile_index, TESSEL_SITE);  \
+  }
+TESSEL_REUSE_DEST_FORMS(add, ELWADD)
+TESSEL_REUSE_DEST_FORMS(sub, ELWSUB)
+TESSEL_REUSE_DEST_FORMS(mul, ELWMUL)
+#undef TESSEL_REUSE_DEST_FORMS
+
 template <BroadcastType bcast_type>
 ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb, TESSEL_SITE_PARAMS) {
   static_assert(bcast_type != BroadcastType::NONE, "unary_bcast: ROW, COL or SCALAR");

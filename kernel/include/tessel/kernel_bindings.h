@@ -1,5 +1,5 @@
 // The names a kernel with bindings (KernelBindings, include/tessel/program.hpp)
-// reads: args::, dfb::, sem::, tensor::, get_vararg and get_common_vararg,
+// reads: args::, dfb::, sem::, tensor::, scratch::, get_vararg and get_common_vararg,
 // which the runtime writes as one line into TESSEL_KERNEL_BINDINGS
 // (src/runtime/kernel_bindings.cpp). Included by the prelude, before the
 // kernel's source, for such kernels only.
@@ -8,6 +8,7 @@
 
 #include "experimental/kernel_args.h"
 #include "tessel/dataflow_buffer_object.h"
+#include "tessel/scratchpad_binding_token.h"
 #if defined(TESSEL_KERNEL_DATA_MOVEMENT)
 #include "tessel/dataflow.h"
 #else

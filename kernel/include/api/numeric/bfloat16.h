@@ -1,5 +1,5 @@
 // TT-Metalium's kernel-side bfloat16 bit helpers: the infinities, NaN and
-// sign mask as bit patterns, bfloat16_greater(a, b) (a > b on the values
+// the field masks (sign, exponent, mantissa, magnitude) as bit patterns, bfloat16_greater(a, b) (a > b on the values
 // the bits encode, by integer compares; +0 and -0 order as their bits do,
 // -0 < +0, and NaNs order as the numbers their bits would otherwise be), and
 // the conversions: bf16_to_fp32 (exact), fp32_to_bf16 (round to nearest,
@@ -12,6 +12,9 @@ inline constexpr uint16_t NEG_INF_BFLOAT16 = 0xFF80;
 inline constexpr uint16_t POS_INF_BFLOAT16 = 0x7F80;
 inline constexpr uint16_t NAN_BFLOAT16 = 0x7FFF;
 inline constexpr uint16_t BFLOAT16_SIGN_MASK = 0x8000;
+inline constexpr uint16_t BFLOAT16_EXPONENT_MASK = 0x7F80;
+inline constexpr uint16_t BFLOAT16_MANTISSA_MASK = 0x007F;
+inline constexpr uint16_t BFLOAT16_MAGNITUDE_MASK = 0x7FFF;
 
 inline bool bfloat16_greater(uint16_t bf16_a, uint16_t bf16_b) {
   const bool a_negative = (bf16_a & BFLOAT16_SIGN_MASK) != 0, b_negative = (bf16_b & BFLOAT16_SIGN_MASK) != 0;
