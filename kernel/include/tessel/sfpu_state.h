@@ -1,8 +1,9 @@
 // SFPU ops that keep state in the SFPU between calls or combine a tile's
 // rows, columns or neighbour tile, with TT-Metalium's names and argument
 // orders: eltwise_unary/rand.h (the PRNG), ema.h (exponential moving
-// average) and eltwise_unary/sfpu_int_sum.h (integer sums). Only those
-// headers include this one. What each op computes: src/sim/sfpu_state.hpp.
+// average), eltwise_unary/sfpu_int_sum.h (integer sums), cumsum.h (running
+// sums down a tile's columns) and eltwise_unary/dropout.h (which draws from
+// rand's PRNG). Only those headers include this one. What each op computes: src/sim/sfpu_state.hpp.
 //
 // rand. rand_tile_init(seed) seeds this core's PRNG (an SFPU init); the PRNG
 // keeps its state on the core from one program to the next, so rand_tile
@@ -20,6 +21,16 @@
 // column / row sums in part of the tile, as tt-llk's kernels do;
 // sfpu_add_int(idst, dst_offset) adds DST[idst + 1] to DST[idst] (silicon
 // ignores dst_offset; a dst_offset other than idst + 1 is warned about).
+//
+// cumsum. cumsum_tile(idst, first) replaces every column of DST[idst] by its
+// running sums down rows 0..31; with first == false each column starts from
+// the last row of the previous cumsum_tile (the SFPU keeps it in registers,
+// across cumsum_tile_init), so tiles stacked along a column are summed as one.
+//
+// dropout. dropout_kernel_init(seed) seeds the PRNG as rand_tile_init does;
+// dropout_tile(idst, probability, scale) zeroes each element whose 31-bit
+// PRNG draw is at most probability (of 2^31) and multiplies the others by
+// scale (float bits).
 #ifndef TESSEL_SFPU_STATE_H
 #define TESSEL_SFPU_STATE_H
 
@@ -73,6 +84,26 @@ ALWI void sfpu_sum_int_row(uint32_t idst, TESSEL_SITE_PARAMS) {
 ALWI void sfpu_add_int(uint32_t idst, uint32_t dst_offset = 2, int32_t iterations = 8, TESSEL_SITE_PARAMS) {
   (void)iterations;
   tessel_sfpu::state(TESSEL_SFPU_STATE_ADD_INT, idst, dst_offset, 0, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Running sums (cumsum.h)
+
+ALWI void cumsum_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_CUMSUM_INIT, 0, 0, 0, TESSEL_SITE);
+}
+ALWI void cumsum_tile(uint32_t idst, bool first = true, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_CUMSUM, idst, first ? 1u : 0u, 0, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Dropout (eltwise_unary/dropout.h)
+
+ALWI void dropout_kernel_init(uint32_t seed = 0, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_DROPOUT_INIT, 0, seed, 0, TESSEL_SITE);
+}
+ALWI void dropout_tile(uint32_t idst, uint32_t probability, uint32_t scale_factor, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_DROPOUT, idst, probability, scale_factor, TESSEL_SITE);
 }
 
 } // namespace ckernel
