@@ -4,6 +4,11 @@
 // integer, mac and i0 use the SFPU's multiply-add (one rounding, denormal
 // operands read as zero, a denormal or -0 result stored as +0).
 //
+// i1, logaddexp and logaddexp2 are computed in double and rounded once to
+// float (i1 of x clamped to [-88.5, 88.5], as tt-llk clamps it), like the
+// functions of sfpu_special.cpp: tt-llk's own approximations are not
+// followed (docs/deviations.md).
+//
 // i0 is the LLK's polynomial: 1 + x^2 p(x^2) with the 11 series
 // coefficients tt-llk rounds to float, evaluated by Horner's rule in FP32
 // multiply-adds; its distance from I0 is in docs/numerics.md.
@@ -55,6 +60,24 @@ float nextafter_step(float a, float b, int32_t ulp) {
   return r;
 }
 
+float i1(float in) {
+  if (in != in) return kNaN;
+  const double x = std::fmin(std::fmax(double(in), -88.5), 88.5);
+  const double r = std::cyl_bessel_i(1.0, std::fabs(x));
+  return float(x < 0 ? -r : r);
+}
+
+// ln(e^a + e^b) = max + ln(1 + e^-|a - b|), `base` e or 2: NaN from a NaN,
+// an infinity shared by both operands stays.
+template <bool base2>
+float logaddexp(float a, float b) {
+  if (a != a || b != b) return kNaN;
+  const double x = a, y = b, m = std::fmax(x, y);
+  if (x == y) return float(m + (base2 ? 1.0 : std::log(2.0)));
+  const double gap = std::fabs(x - y);
+  return float(base2 ? m + std::log2(1.0 + std::exp2(-gap)) : m + std::log1p(std::exp(-gap)));
+}
+
 } // namespace
 
 bool sfpu_detail::sfpu_misc_unary(uint32_t op, float* tile, const SfpuParams&) {
@@ -62,6 +85,10 @@ bool sfpu_detail::sfpu_misc_unary(uint32_t op, float* tile, const SfpuParams&) {
   case TESSEL_SFPU_I0:
     for (uint32_t i = 0; i < kTileHW; ++i)
       tile[i] = i0(tile[i]);
+    return true;
+  case TESSEL_SFPU_I1:
+    for (uint32_t i = 0; i < kTileHW; ++i)
+      tile[i] = i1(tile[i]);
     return true;
   case TESSEL_SFPU_IDENTITY:
   case TESSEL_SFPU_IDENTITY_UINT32: return true;
@@ -77,6 +104,8 @@ bool sfpu_detail::sfpu_misc_binary(uint32_t op, const float* a, const float* b, 
   case TESSEL_SFPU_BINARY_NEXTAFTER_BF16:
     binary_loop(a, b, out, [](float x, float y) { return nextafter_step(x, y, 0x10000); });
     return true;
+  case TESSEL_SFPU_BINARY_LOGADDEXP: binary_loop(a, b, out, logaddexp<false>); return true;
+  case TESSEL_SFPU_BINARY_LOGADDEXP2: binary_loop(a, b, out, logaddexp<true>); return true;
   default: return false;
   }
 }

@@ -107,6 +107,7 @@ const OpNames kUnary[TESSEL_SFPU_OP_COUNT] = {
     {"i0_tile", "i0_tile_init"},
     {"identity_tile", "identity_tile_init"},
     {"identity_tile_uint32", "identity_tile_init"},
+    {"i1_tile", "i1_tile_init"},
 };
 
 const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
@@ -163,6 +164,8 @@ const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
     {"binary_logical_right_shift_tile<UInt16>", "binary_shift_tile_init"},
     {"nextafter_binary_tile", "nextafter_binary_tile_init"},
     {"nextafter_bf16_binary_tile", "nextafter_bf16_binary_tile_init"},
+    {"logaddexp_binary_tile", "logaddexp_binary_tile_init"},
+    {"logaddexp2_binary_tile", "logaddexp2_binary_tile_init"},
 };
 
 const OpNames kTernary[TESSEL_SFPU_TERNARY_OP_COUNT] = {

@@ -144,6 +144,11 @@ void sfpu_dropout(SfpuPrng& prng, float* tile, uint32_t probability, uint32_t sc
       }
 }
 
+void sfpu_mask(float* data, const float* mask, bool integer, float value) {
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    if (integer ? word_of(mask[i]) == 0 : mask[i] == 0.0f) data[i] = value;
+}
+
 const char* sfpu_state_name(uint32_t op) {
   switch (op) {
   case TESSEL_SFPU_STATE_RAND_INIT: return "rand_tile_init";
@@ -159,6 +164,9 @@ const char* sfpu_state_name(uint32_t op) {
   case TESSEL_SFPU_STATE_CUMSUM: return "cumsum_tile";
   case TESSEL_SFPU_STATE_DROPOUT_INIT: return "dropout_kernel_init";
   case TESSEL_SFPU_STATE_DROPOUT: return "dropout_tile";
+  case TESSEL_SFPU_STATE_MASK_INIT: return "mask_tile_init";
+  case TESSEL_SFPU_STATE_MASK: return "mask_tile";
+  case TESSEL_SFPU_STATE_MASK_POSINF: return "mask_posinf_tile";
   default: return "?";
   }
 }

@@ -79,6 +79,10 @@ void sfpu_cumsum(SfpuCumsum& cumsum, float* tile, bool first, bool dst_32bit);
 // cleared is at most `probability` (a signed integer subtraction's sign).
 void sfpu_dropout(SfpuPrng& prng, float* tile, uint32_t probability, uint32_t scale, bool dst_32bit);
 
+// mask_tile / mask_posinf_tile: data[i] = value where mask[i] is zero (as a
+// float, or as the integer DST holds when `integer`), value 0 or +inf.
+void sfpu_mask(float* data, const float* mask, bool integer, float value);
+
 // What an SFPU store of an FP32 value leaves in DST: all 32 bits, or into a
 // 16-bit DST the bfloat16 of it with the mantissa truncated and denormals
 // flushed to signed zero (tessel/sfpi.h).

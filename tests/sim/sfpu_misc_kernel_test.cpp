@@ -36,6 +36,7 @@ const std::string& source() {
 #include "api/compute/eltwise_unary/i0.h"
 #include "api/compute/cumsum.h"
 #include "api/compute/eltwise_unary/dropout.h"
+#include "api/compute/mask.h"
 
 void pack(uint32_t first, uint32_t count) {
   tile_regs_commit();
@@ -110,6 +111,25 @@ void kernel_main() {
     dropout_tile(0, p0 & 0xffffu ? (p0 & 0xffffu) << 15 : 0u, p1);
     pack(0, 1);
     return;
+  case 9: // CB 0 tile 0 masked by tile 1: zeros, then +inf where the mask is 0
+    load(2, 0);
+    copy_tile(0, 0, 2);
+    copy_tile(0, 1, 3);
+    mask_tile_init();
+    mask_tile(0, 1);
+    mask_posinf_tile(2, 3);
+    pack(0, 3);
+    return;
+  case 10:
+    load(2, 0);
+    mask_tile_init();
+    mask_tile(0, 2, DataFormat::Float16_b); // @mask_other_tile
+    break;
+  case 11:
+    load(2, 0);
+    mask_tile_init();
+    mask_tile(0, 1, DataFormat::Float32); // @mask_float32
+    break;
   case 6:
     load(1, 0);
     mac_tile_init<DataFormat::Float16_b>();
@@ -194,7 +214,7 @@ protected:
     program.add_circular_buffer(core, CircularBufferConfig(2 * tile, {{uint8_t(0), format}}).set_page_size(0, tile));
     program.add_circular_buffer(core, CircularBufferConfig(tile, {{uint8_t(1), format}}).set_page_size(1, tile));
     program.add_circular_buffer(core,
-                                CircularBufferConfig(2 * tile, {{uint8_t(kOut), format}}).set_page_size(kOut, tile));
+                                CircularBufferConfig(4 * tile, {{uint8_t(kOut), format}}).set_page_size(kOut, tile));
     KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
     KernelHandle writer = program.add_kernel_from_source(
         kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
@@ -219,8 +239,8 @@ protected:
     return unpack_tiles(bytes, format);
   }
 
-  std::string fails(uint32_t scenario) {
-    Program program = build({scenario}, 1, 0, 0);
+  std::string fails(uint32_t scenario, uint32_t n0 = 1) {
+    Program program = build({scenario}, n0, 0, 0);
     std::string message = error_of<KernelError>(device_->command_queue(), program);
     expect_device_works(device_);
     return message;
@@ -340,10 +360,30 @@ TEST_F(SfpuMiscKernelTest, DropoutDrawsFromTheSeededPrng) {
   EXPECT_LT(dropped, 340u);
 }
 
+TEST_F(SfpuMiscKernelTest, MaskZeroesOrInfinitiesWhereTheNextTileIsZero) {
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    a_[i] = float(int32_t(i % 97) - 48) * 0.5f;
+    a_[kTileHW + i] = i % 3 == 0 ? 0.0f : i % 3 == 1 ? -0.0f : 1.0f;
+  }
+  const std::vector<float> got = run({9}, 2, 0, 3, DataFormat::Float16_b, false);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const bool masked = a_[kTileHW + i] == 0.0f;
+    ASSERT_EQ(bits(got[i]), bits(masked ? 0.0f : a_[i])) << "mask_tile, element " << i;
+    ASSERT_EQ(bits(got[2 * kTileHW + i]), bits(masked ? INFINITY : a_[i])) << "mask_posinf_tile, element " << i;
+  }
+}
+
 TEST_F(SfpuMiscKernelTest, Misuse) {
   setenv("TESSEL_STRICT", "1", 1);
-  const std::string mac = fails(6), cumsum = fails(7);
+  const std::string mac = fails(6), cumsum = fails(7), mask = fails(10, 2), mask32 = fails(11, 2);
   unsetenv("TESSEL_STRICT");
+  EXPECT_EQ(mask, error_at("mask_other_tile") +
+                      "mask_tile(idst=0): idst2_mask is 2, but silicon reads the mask from DST tile idst + 1 = 1 "
+                      "whatever idst2_mask says; pass idst2_mask = 1 (or put the mask there) (a warning, made an "
+                      "error by TESSEL_STRICT=1)");
+  EXPECT_EQ(mask32, error_at("mask_float32") +
+                        "mask_tile(idst=0): data_format Float32 leaves the tile unchanged on silicon (mask_tile masks "
+                        "Float16_b, Float16 and Int32 tiles only) (a warning, made an error by TESSEL_STRICT=1)");
   EXPECT_EQ(mac, error_at("mac_indices") +
                      "mac_tile(idst0=1, idst1=2, idst2=3, odst=1): silicon's mac_tile reads DST tiles 0, 1, 2 and "
                      "writes tile 0 whatever the indices say (its init records them fixed); pass (0, 1, 2, 0) (a "

@@ -3,7 +3,8 @@
 // against the neighbours of the bfloat16 line (one bfloat16 ULP), with the
 // NaN, signed-zero and equal-operand rules of tt-llk's kernel; mac as one
 // fused multiply-add; identity unchanged; i0 against a long double I0 within
-// the bounds of docs/numerics.md. Through the device: sfpu_misc_kernel_test.cpp.
+// the bounds of docs/numerics.md; i1, logaddexp and logaddexp2 correctly
+// rounded against long double. Through the device: sfpu_misc_kernel_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,6 +162,60 @@ TEST(SfpuMisc, I0WithinItsBounds) {
   EXPECT_EQ(one(TESSEL_SFPU_I0, 0.0f), 1.0f);
   EXPECT_EQ(one(TESSEL_SFPU_I0, -3.0f), one(TESSEL_SFPU_I0, 3.0f));
   EXPECT_TRUE(std::isnan(one(TESSEL_SFPU_I0, kNaN)));
+}
+
+// I1 in long double: its power series (x / 2)^(2k + 1) / (k! (k + 1)!).
+long double i1_ref(long double x) {
+  const long double h = x / 2, q = h * h;
+  long double term = h, sum = h;
+  for (int k = 1; k < 400 && std::fabs(term) > std::fabs(sum) * 1e-30L; ++k) {
+    term *= q / (long double)(k * (k + 1));
+    sum += term;
+  }
+  return sum;
+}
+
+double ulps(float got, long double want) { return double(std::fabs((long double)got - want) / ulp_of(want)); }
+
+TEST(SfpuMisc, I1CorrectlyRoundedAndClamped) {
+  std::vector<float> xs = keep(all_bf16(), [](float x) { return std::fabs(x) <= 88.5f && x != 0; });
+  const std::vector<float> more = uniform(-88.5f, 88.5f, 1 << 14);
+  xs.insert(xs.end(), more.begin(), more.end());
+  const std::vector<float> got = test::apply(TESSEL_SFPU_I1, xs);
+  for (size_t i = 0; i < xs.size(); ++i)
+    ASSERT_LE(ulps(got[i], i1_ref(xs[i])), 0.5 + 0x1p-20) << "i1(" << xs[i] << ") = " << got[i];
+  // Odd; inputs beyond 88.5 are clamped to it; NaN stays NaN.
+  EXPECT_EQ(one(TESSEL_SFPU_I1, -2.5f), -one(TESSEL_SFPU_I1, 2.5f));
+  EXPECT_EQ(one(TESSEL_SFPU_I1, 1000.0f), one(TESSEL_SFPU_I1, 88.5f));
+  EXPECT_EQ(one(TESSEL_SFPU_I1, -kInf), -one(TESSEL_SFPU_I1, 88.5f));
+  EXPECT_TRUE(std::isfinite(one(TESSEL_SFPU_I1, 88.5f)));
+  EXPECT_TRUE(std::isnan(one(TESSEL_SFPU_I1, kNaN)));
+}
+
+TEST(SfpuMisc, LogaddexpCorrectlyRounded) {
+  const std::vector<float> a = uniform(-100.0f, 100.0f, 1 << 14, 11), b = uniform(-100.0f, 100.0f, 1 << 14, 12);
+  std::vector<float> b_near(b);
+  for (size_t i = 0; i < b.size(); i += 2)
+    b_near[i] = a[i] + (b[i] - a[i]) * 0.01f; // close operands, where the correction matters most
+  for (bool base2 : {false, true}) {
+    const uint32_t op = base2 ? TESSEL_SFPU_BINARY_LOGADDEXP2 : TESSEL_SFPU_BINARY_LOGADDEXP;
+    const std::vector<float> got = apply2(op, a, b_near);
+    for (size_t i = 0; i < a.size(); ++i) {
+      const long double x = a[i], y = b_near[i], m = std::max(x, y), gap = std::fabs(x - y);
+      const long double want = base2 ? m + std::log2(1.0L + std::exp2(-gap)) : m + std::log1p(std::exp(-gap));
+      ASSERT_LE(ulps(got[i], want), 0.5 + 0x1p-20) << (base2 ? "logaddexp2(" : "logaddexp(") << x << ", " << y << ")";
+    }
+    // Infinities shared by both operands stay; opposite ones give +inf; NaN propagates.
+    const std::vector<float> special =
+        apply2(op, {kInf, -kInf, kInf, -kInf, kNaN, 1.0f, 0.0f}, {kInf, -kInf, -kInf, 3.0f, 1.0f, kNaN, 0.0f});
+    EXPECT_EQ(special[0], kInf);
+    EXPECT_EQ(special[1], -kInf);
+    EXPECT_EQ(special[2], kInf);
+    EXPECT_EQ(special[3], 3.0f);
+    EXPECT_TRUE(std::isnan(special[4]));
+    EXPECT_TRUE(std::isnan(special[5]));
+    EXPECT_EQ(special[6], base2 ? 1.0f : float(std::log(2.0)));
+  }
 }
 
 } // namespace

@@ -280,7 +280,8 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_I0 = 91,              // the modified Bessel function I0(x), as its 11-term series
   TESSEL_SFPU_IDENTITY = 92,        // x
   TESSEL_SFPU_IDENTITY_UINT32 = 93, // x (as a 32-bit word)
-  TESSEL_SFPU_OP_COUNT = 94
+  TESSEL_SFPU_I1 = 94,              // the modified Bessel function I1(x), x clamped to [-88.5, 88.5]
+  TESSEL_SFPU_OP_COUNT = 95
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -334,7 +335,9 @@ enum tessel_sfpu_binary_op {
   // One ULP from a toward b (tessel/sfpu_misc.h).
   TESSEL_SFPU_BINARY_NEXTAFTER = 51,      // one float32 ULP
   TESSEL_SFPU_BINARY_NEXTAFTER_BF16 = 52, // one bfloat16 ULP
-  TESSEL_SFPU_BINARY_OP_COUNT = 53
+  TESSEL_SFPU_BINARY_LOGADDEXP = 53,      // ln(e^a + e^b)
+  TESSEL_SFPU_BINARY_LOGADDEXP2 = 54,     // log2(2^a + 2^b)
+  TESSEL_SFPU_BINARY_OP_COUNT = 55
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {
@@ -365,7 +368,10 @@ enum tessel_sfpu_state_op {
   TESSEL_SFPU_STATE_CUMSUM = 10,       // cumsum_tile: running sums down DST[idst]'s columns; p0 = first
   TESSEL_SFPU_STATE_DROPOUT_INIT = 11, // dropout_kernel_init: p0 = seed of this core's PRNG (init, no DST)
   TESSEL_SFPU_STATE_DROPOUT = 12,      // dropout_tile: p0 = probability (of 2^31), p1 = scale (float bits)
-  TESSEL_SFPU_STATE_OP_COUNT = 13
+  TESSEL_SFPU_STATE_MASK_INIT = 13,    // mask_tile_init (init, no DST)
+  TESSEL_SFPU_STATE_MASK = 14,        // mask_tile: DST[idst] = 0 where DST[idst + 1] is 0; p0 = idst2_mask, p1 = format
+  TESSEL_SFPU_STATE_MASK_POSINF = 15, // mask_posinf_tile: likewise, +inf; p0 = idst2_mask
+  TESSEL_SFPU_STATE_OP_COUNT = 16
 };
 // DST register protocol steps.
 enum tessel_dst_step {

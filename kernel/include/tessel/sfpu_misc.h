@@ -2,7 +2,8 @@
 // parameters and argument orders: nextafter.h (nextafter_binary_tile,
 // nextafter_bf16_binary_tile), eltwise_unary/mac.h (mac_tile),
 // eltwise_unary/identity.h (identity_tile, identity_tile_uint32) and
-// eltwise_unary/i0.h (i0_tile). Only those headers include this one.
+// eltwise_unary/i0.h (i0_tile), eltwise_unary/i1.h (i1_tile), logaddexp.h
+// and logaddexp2.h. Only those headers include this one.
 // What each op computes: src/sim/sfpu_misc.cpp; bounds: docs/numerics.md.
 //
 // nextafter steps DST[idst0] one representable value toward DST[idst1]
@@ -75,6 +76,29 @@ ALWI void identity_tile_uint32(uint32_t idst, TESSEL_SITE_PARAMS) {
 // Modified Bessel function of the first kind, order 0 (eltwise_unary/i0.h).
 
 TESSEL_SFPU_SIMPLE_OP(i0, TESSEL_SFPU_I0)
+
+// Order 1 (eltwise_unary/i1.h), odd.
+TESSEL_SFPU_SIMPLE_OP(i1, TESSEL_SFPU_I1)
+
+// ---------------------------------------------------------------------------
+// ln(e^a + e^b) (logaddexp.h) and log2(2^a + 2^b) (logaddexp2.h).
+
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void logaddexp_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_LOGADDEXP, idst0, idst1, odst, TESSEL_SITE);
+}
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void logaddexp_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_LOGADDEXP>("logaddexp_binary_tile_init", TESSEL_SITE);
+}
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void logaddexp2_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary(TESSEL_SFPU_BINARY_LOGADDEXP2, idst0, idst1, odst, TESSEL_SITE);
+}
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void logaddexp2_binary_tile_init(TESSEL_SITE_PARAMS) {
+  tessel_sfpu::binary_init<TESSEL_SFPU_BINARY_LOGADDEXP2>("logaddexp2_binary_tile_init", TESSEL_SITE);
+}
 
 } // namespace ckernel
 

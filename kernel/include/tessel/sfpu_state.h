@@ -2,8 +2,9 @@
 // rows, columns or neighbour tile, with TT-Metalium's names and argument
 // orders: eltwise_unary/rand.h (the PRNG), ema.h (exponential moving
 // average), eltwise_unary/sfpu_int_sum.h (integer sums), cumsum.h (running
-// sums down a tile's columns) and eltwise_unary/dropout.h (which draws from
-// rand's PRNG). Only those headers include this one. What each op computes: src/sim/sfpu_state.hpp.
+// sums down a tile's columns), eltwise_unary/dropout.h (which draws from
+// rand's PRNG) and mask.h (which reads the next DST tile). Only those headers include this one. What each op computes:
+// src/sim/sfpu_state.hpp.
 //
 // rand. rand_tile_init(seed) seeds this core's PRNG (an SFPU init); the PRNG
 // keeps its state on the core from one program to the next, so rand_tile
@@ -31,6 +32,13 @@
 // dropout_tile(idst, probability, scale) zeroes each element whose 31-bit
 // PRNG draw is at most probability (of 2^31) and multiplies the others by
 // scale (float bits).
+//
+// mask. mask_tile(idst, idst2_mask, format) zeroes each element of DST[idst]
+// whose element in DST[idst + 1] is zero (tt-llk reads the next tile
+// whatever idst2_mask says; another idst2_mask is warned about), comparing
+// as floats for Float16_b and Float16, as integers for Int32; silicon does
+// nothing for another format (warned about). mask_posinf_tile writes +inf
+// instead of 0.
 #ifndef TESSEL_SFPU_STATE_H
 #define TESSEL_SFPU_STATE_H
 
@@ -104,6 +112,18 @@ ALWI void dropout_kernel_init(uint32_t seed = 0, TESSEL_SITE_PARAMS) {
 }
 ALWI void dropout_tile(uint32_t idst, uint32_t probability, uint32_t scale_factor, TESSEL_SITE_PARAMS) {
   tessel_sfpu::state(TESSEL_SFPU_STATE_DROPOUT, idst, probability, scale_factor, TESSEL_SITE);
+}
+
+// ---------------------------------------------------------------------------
+// Masks (mask.h)
+
+ALWI void mask_tile_init(TESSEL_SITE_PARAMS) { tessel_sfpu::state(TESSEL_SFPU_STATE_MASK_INIT, 0, 0, 0, TESSEL_SITE); }
+ALWI void mask_tile(uint32_t idst_data, uint32_t idst2_mask, DataFormat data_format = DataFormat::Float16_b,
+                    TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_MASK, idst_data, idst2_mask, uint32_t(data_format), TESSEL_SITE);
+}
+ALWI void mask_posinf_tile(uint32_t idst_data, uint32_t idst2_mask, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::state(TESSEL_SFPU_STATE_MASK_POSINF, idst_data, idst2_mask, 0, TESSEL_SITE);
 }
 
 } // namespace ckernel
