@@ -3,7 +3,8 @@
 // written with Metalium's header spellings ("sfpu_misc.cpp"), against host
 // references: nextafter bit for bit (float32 and bfloat16 steps), mac as one
 // fused multiply-add (rounded to nearest even into a 16-bit DST), identity
-// unchanged, i0 within its bound, cumsum's running sums down the columns
+// unchanged (and copy_dest_values through tt-llk's header spelling), i0
+// within its bound, cumsum's running sums down the columns
 // carried from one tile to the next, dropout's lanes drawn from the PRNG
 // rand_tile uses; then the messages for misuse.
 #include <gtest/gtest.h>
@@ -37,6 +38,8 @@ const std::string& source() {
 #include "api/compute/cumsum.h"
 #include "api/compute/eltwise_unary/dropout.h"
 #include "api/compute/mask.h"
+#include "ckernel_sfpu_copy_dest_values.h" // ttnn's kernel library includes the LLK header first
+#include "api/compute/copy_dest_values.h"
 
 void pack(uint32_t first, uint32_t count) {
   tile_regs_commit();
@@ -92,7 +95,9 @@ void kernel_main() {
     identity_tile_uint32(0);
     i0_tile_init();
     i0_tile(1);
-    pack(0, 2);
+    copy_dest_values_init();
+    copy_dest_values<DataFormat::Float32>(0, 2);
+    pack(0, 3);
     return;
   case 4: // running sums down the columns of CB 0's two tiles, stacked
     cb_wait_front(0, 2);
@@ -315,9 +320,10 @@ TEST_F(SfpuMiscKernelTest, MacFusedAndRoundedToTheDst) {
 TEST_F(SfpuMiscKernelTest, IdentityAndI0) {
   for (uint32_t i = 0; i < 2 * kTileHW; ++i)
     a_[i] = float(int32_t(i * 37 % 801) - 400) * 0.01f;
-  const std::vector<float> got = run({3}, 2, 0, 2);
+  const std::vector<float> got = run({3}, 2, 0, 3);
   for (uint32_t i = 0; i < kTileHW; ++i) {
     ASSERT_EQ(bits(got[i]), bits(a_[i])) << "identity, element " << i;
+    ASSERT_EQ(bits(got[2 * kTileHW + i]), bits(a_[i])) << "copy_dest_values, element " << i;
     const double x = a_[kTileHW + i], want = std::cyl_bessel_i(0.0, std::fabs(x)); // even
     ASSERT_LE(std::fabs(got[kTileHW + i] - want), (std::fabs(x) <= 2 ? 2e-7 : 2e-6) * want) << "i0(" << x << ")";
   }
