@@ -37,6 +37,7 @@ const std::string& source() {
 #include "api/compute/eltwise_unary/i0.h"
 #include "api/compute/cumsum.h"
 #include "api/compute/eltwise_unary/dropout.h"
+#include "api/compute/eltwise_unary/rsqrt.h"
 #include "api/compute/mask.h"
 #include "ckernel_sfpu_copy_dest_values.h" // ttnn's kernel library includes the LLK header first
 #include "api/compute/copy_dest_values.h"
@@ -135,6 +136,15 @@ void kernel_main() {
     mask_tile_init();
     mask_tile(0, 1, DataFormat::Float32); // @mask_float32
     break;
+  case 12: // rsqrt with newer Metalium's RsqrtMode, and the older form
+    load(2, 0);
+    copy_tile(0, 0, 2);
+    rsqrt_tile_init();
+    rsqrt_tile<RsqrtMode::Default>(0);
+    rsqrt_tile<RsqrtMode::Fast>(1);
+    rsqrt_tile(2);
+    pack(0, 3);
+    return;
   case 6:
     load(1, 0);
     mac_tile_init<DataFormat::Float16_b>();
@@ -376,6 +386,21 @@ TEST_F(SfpuMiscKernelTest, MaskZeroesOrInfinitiesWhereTheNextTileIsZero) {
     const bool masked = a_[kTileHW + i] == 0.0f;
     ASSERT_EQ(bits(got[i]), bits(masked ? 0.0f : a_[i])) << "mask_tile, element " << i;
     ASSERT_EQ(bits(got[2 * kTileHW + i]), bits(masked ? INFINITY : a_[i])) << "mask_posinf_tile, element " << i;
+  }
+}
+
+// rsqrt_tile<RsqrtMode::Default> is the exact rsqrt, as rsqrt_tile() is;
+// RsqrtMode::Fast is the approximate one (docs/numerics.md).
+TEST_F(SfpuMiscKernelTest, RsqrtModes) {
+  for (uint32_t i = 0; i < 2 * kTileHW; ++i)
+    a_[i] = 0.01f + float(i % 997) * 0.37f;
+  const std::vector<float> got = run({12}, 2, 0, 3);
+  for (uint32_t i = 0; i < kTileHW; ++i) {
+    const double want = 1.0 / std::sqrt(double(a_[i]));
+    ASSERT_EQ(bits(got[i]), bits(float(want))) << "Default, rsqrt(" << a_[i] << ")";
+    ASSERT_EQ(bits(got[2 * kTileHW + i]), bits(float(want))) << "rsqrt_tile(), rsqrt(" << a_[i] << ")";
+    const double fast = 1.0 / std::sqrt(double(a_[kTileHW + i]));
+    ASSERT_LE(std::fabs(got[kTileHW + i] - fast), 0x1p-7 * fast) << "Fast, rsqrt(" << a_[kTileHW + i] << ")";
   }
 }
 
