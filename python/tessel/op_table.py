@@ -209,6 +209,33 @@ def _bitwise(name, f, doc):
                         tile=f"{name}_tile<DataFormat::Int32>(0, 1, 0);", header="api/compute/binary_bitwise_sfpu.h")
 
 
+def _bessel_series(x, order):
+    """I0 or I1 of x by their power series (|x| <= 4 here: 40 terms are plenty)."""
+    half = x / 2.0
+    term = np.ones_like(x) if order == 0 else half.copy()
+    total = term.copy()
+    for k in range(1, 40):
+        term = term * half * half / (k * (k + order))
+        total = total + term
+    return total
+
+
+def _nextafter_bf16(x, y):
+    """x's float32 bits stepped by 0x10000 (one bfloat16 ULP) toward y; from a
+    zero, the smallest bfloat16 denormal of y's sign; y where x == y."""
+    a = x.astype(np.float32)
+    bits = a.view(np.int32).astype(np.int64)
+    up = (y > x) == (x >= 0)
+    stepped = np.where(up, bits + 0x10000, bits - 0x10000).astype(np.uint32).view(np.float32).astype(np.float64)
+    tiny = np.where(y > 0, 1.0, -1.0) * np.float64(np.uint32(0x10000).view(np.float32))
+    return np.where(x == y, y, np.where(x == 0, tiny, stepped))
+
+
+# i0 follows tt-llk's truncated series: within 2e-6 of I0 on [-4, 4]
+# (docs/numerics.md), on top of what the data path adds.
+_I0 = tuple((f, fp32, Tolerance(rtol=t.rtol + 2e-6, atol=t.atol, group=t.group)) for f, fp32, t in EXACT)
+
+
 def _integers(f):
     """A reference on the integers two tiles hold (a fraction dropped toward zero)."""
     return lambda x, y: f(np.trunc(x).astype(np.int64), np.trunc(y).astype(np.int64)).astype(np.float64)
@@ -502,6 +529,23 @@ OPS = (
     _int_compare("gt_int", lambda x, y: _where(x > y), "1 where a > b, else 0 (the integer comparison)"),
     _int_compare("le_int", lambda x, y: _where(x <= y), "1 where a <= b, else 0 (the integer comparison)"),
     _int_compare("ge_int", lambda x, y: _where(x >= y), "1 where a >= b, else 0 (the integer comparison)"),
+    # Ops of Metalium's newer headers (tessel/sfpu_misc.h).
+    _sfpu("identity", lambda x: x, _SYMMETRIC, "a (read and written back)", header="api/compute/eltwise_unary/identity.h"),
+    _sfpu("identity_uint32", lambda x: x, _SYMMETRIC, "a (read and written back as a 32-bit word)",
+          call="identity_tile_uint32", init="identity_tile_init();", header="api/compute/eltwise_unary/identity.h"),
+    Op(name="i0", call="i0_tile", engine="SFPU", arity=1, init="i0_tile_init();", tile="i0_tile(0);",
+       reference=lambda x: _bessel_series(x, 0), domains=(_SYMMETRIC,),
+       doc="the modified Bessel function I0(a), as tt-llk's 11-term series", tolerances=_I0,
+       header="api/compute/eltwise_unary/i0.h"),
+    _special("i1", lambda x: _bessel_series(x, 1), _SYMMETRIC, "the modified Bessel function I1(a)", "i1"),
+    _sfpu_binary("nextafter_binary", lambda x, y: np.nextafter(x.astype(np.float32), y.astype(np.float32)).astype(
+        np.float64), _SYMMETRIC, "the float32 next to a toward b (one float32 ULP)",
+        tile="nextafter_binary_tile<true>(0, 1, 0);", header="api/compute/nextafter.h"),
+    _sfpu_binary("nextafter_bf16_binary", _nextafter_bf16, _SYMMETRIC, "a stepped one bfloat16 ULP toward b",
+                 header="api/compute/nextafter.h"),
+    _sfpu_binary("logaddexp_binary", np.logaddexp, _SYMMETRIC, "ln(e^a + e^b)", header="api/compute/logaddexp.h"),
+    _sfpu_binary("logaddexp2_binary", np.logaddexp2, _SYMMETRIC, "log2(2^a + 2^b)",
+                 header="api/compute/logaddexp2.h"),
     # FPU element-wise ops between CB tiles (HiFi4: exact products).
     _fpu("add", np.add, "a + b"),
     _fpu("sub", np.subtract, "a - b"),

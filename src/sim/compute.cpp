@@ -43,6 +43,7 @@ void ComputeState::reset() {
   sfpu_ternary_ops.reset();
   sfpu_state_ops.reset();
   ema = {};
+  cumsum = {};
   l1_acc = false;
   pack_edits = {};
   layout = {};

@@ -104,6 +104,8 @@ struct ComputeState {
   InitSite sfpu_site;
   // The EMA's SFPU registers (ema_init, ema_tile), fresh at each launch.
   SfpuEma ema;
+  // cumsum_tile's carry registers, fresh at each launch.
+  SfpuCumsum cumsum;
   // The SFPU's PRNG. Not reset at a launch: like silicon's, it keeps its
   // state on the core from one program to the next (ttnn's manual_seed seeds
   // it in one program for the next ones).

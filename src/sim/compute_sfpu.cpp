@@ -76,6 +76,16 @@ void api_sfpu_ternary(tessel_kernel_ctx* k, uint32_t op, uint32_t idst0, uint32_
   }
   if (__builtin_expect(!s.sfpu_ternary_ops.test(op), 0))
     sfpu_not_configured(k, what, sfpu_ternary_name(op), sfpu_ternary_init_name(op), s, file, line);
+  // mac_tile's init records its SFPU program with the tiles fixed: silicon
+  // reads DST tiles 0, 1, 2 and writes tile 0 whatever the call names.
+  if (op == TESSEL_SFPU_TERNARY_MAC && (idst0 != 0 || idst1 != 1 || idst2 != 2 || odst != 0)) {
+    core_of(k).chip->warn(fiber_of(k),
+                          text(what) +
+                              ": silicon's mac_tile reads DST tiles 0, 1, 2 and writes tile 0 whatever the indices "
+                              "say (its init records them fixed); pass (0, 1, 2, 0)",
+                          file, line);
+    idst0 = 0, idst1 = 1, idst2 = 2, odst = 0;
+  }
   const float* a = math_dst(k, what, idst0, file, line, Access::Update);
   const float* b = math_dst(k, what, idst1, file, line, Access::Update);
   const float* c = math_dst(k, what, idst2, file, line, Access::Update);

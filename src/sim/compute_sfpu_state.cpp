@@ -11,6 +11,7 @@
 // both in the section MATH holds.
 #include <bit>
 #include <initializer_list>
+#include <limits>
 #include <string>
 
 #include "sim/compute.hpp"
@@ -36,7 +37,14 @@ void configure(ComputeState& s, std::initializer_list<uint32_t> ops, uint32_t in
 }
 
 const char* init_of(uint32_t op) {
-  return op == TESSEL_SFPU_STATE_EMA ? "ema_init(alpha, beta)" : "sfpu_sum_int_init()";
+  switch (op) {
+  case TESSEL_SFPU_STATE_EMA: return "ema_init(alpha, beta)";
+  case TESSEL_SFPU_STATE_CUMSUM: return "cumsum_tile_init()";
+  case TESSEL_SFPU_STATE_DROPOUT: return "dropout_kernel_init(seed)";
+  case TESSEL_SFPU_STATE_MASK:
+  case TESSEL_SFPU_STATE_MASK_POSINF: return "mask_tile_init()";
+  default: return "sfpu_sum_int_init()";
+  }
 }
 
 void need_configured(tessel_kernel_ctx* k, const CallText& what, uint32_t op, const char* file, uint32_t line) {
@@ -94,6 +102,62 @@ void api_sfpu_state(tessel_kernel_ctx* k, uint32_t op, uint32_t idst, uint32_t p
     configure(s, {TESSEL_SFPU_STATE_SUM_INT_COL, TESSEL_SFPU_STATE_SUM_INT_ROW, TESSEL_SFPU_STATE_ADD_INT}, op, file,
               line);
     return;
+  case TESSEL_SFPU_STATE_CUMSUM_INIT: configure(s, {TESSEL_SFPU_STATE_CUMSUM}, op, file, line); return;
+  case TESSEL_SFPU_STATE_DROPOUT_INIT:
+    configure(s, {TESSEL_SFPU_STATE_DROPOUT}, op, file, line);
+    s.prng.seed(p0);
+    return;
+  case TESSEL_SFPU_STATE_CUMSUM: {
+    need_configured(k, what, op, file, line);
+    // The carry lives in SFPU registers nothing initialises: continuing it
+    // before any cumsum_tile of this kernel reads whatever they hold.
+    if (p0 == 0 && !s.cumsum.set)
+      core_of(k).chip->warn(fiber_of(k),
+                            text(what) +
+                                ": first is false, but no cumsum_tile ran before it in this kernel: the carry "
+                                "registers hold whatever the SFPU left there (tessel starts from 0); pass first = "
+                                "true for a column's first tile",
+                            file, line);
+    float* d = math_dst(k, what, idst, file, line, Access::Update);
+    sfpu_cumsum(s.cumsum, d, p0 != 0, dst_32bit);
+    return;
+  }
+  case TESSEL_SFPU_STATE_DROPOUT: {
+    need_configured(k, what, op, file, line);
+    float* d = math_dst(k, what, idst, file, line, Access::Update);
+    sfpu_dropout(s.prng, d, p0, p1, dst_32bit);
+    return;
+  }
+  case TESSEL_SFPU_STATE_MASK_INIT:
+    configure(s, {TESSEL_SFPU_STATE_MASK, TESSEL_SFPU_STATE_MASK_POSINF}, op, file, line);
+    return;
+  case TESSEL_SFPU_STATE_MASK:
+  case TESSEL_SFPU_STATE_MASK_POSINF: {
+    need_configured(k, what, op, file, line);
+    need_next_tile(k, what, idst, "reads its mask from", file, line);
+    // tt-llk reads the mask from the next tile, whatever idst2_mask says.
+    if (p0 != idst + 1)
+      core_of(k).chip->warn(fiber_of(k),
+                            text(what) + ": idst2_mask is " + num(p0) + ", but silicon reads the mask from DST tile " +
+                                "idst + 1 = " + num(idst + 1) + " whatever idst2_mask says; pass idst2_mask = " +
+                                num(idst + 1) + " (or put the mask there)",
+                            file, line);
+    const DataFormat f = DataFormat(p1);
+    const bool float_mask = f == DataFormat::Float16_b || f == DataFormat::Float16;
+    if (op == TESSEL_SFPU_STATE_MASK && !float_mask && f != DataFormat::Int32) {
+      core_of(k).chip->warn(fiber_of(k),
+                            text(what) + ": data_format " + to_string(f) +
+                                " leaves the tile unchanged on silicon (mask_tile masks Float16_b, Float16 and Int32 "
+                                "tiles only)",
+                            file, line);
+      return;
+    }
+    float* d = math_dst(k, what, idst, file, line, Access::Update);
+    const float* m = math_dst(k, what, idst + 1, file, line, Access::Update);
+    sfpu_mask(d, m, op == TESSEL_SFPU_STATE_MASK && f == DataFormat::Int32,
+              op == TESSEL_SFPU_STATE_MASK ? 0.0f : std::numeric_limits<float>::infinity());
+    return;
+  }
   case TESSEL_SFPU_STATE_EMA_CLEAR:
     for (float& v : s.ema.prev)
       v = 0.0f;

@@ -324,8 +324,9 @@ void sfpu_unary(uint32_t op, float* tile, const SfpuParams& params) {
   case TESSEL_SFPU_FILL: each(tile, [p0](float) { return p0; }); return;
   case TESSEL_SFPU_TYPECAST: typecast(tile, params.p1); return;
   default:
-    if (!sfpu_compare_unary(op, tile, params) && !sfpu_function_unary(op, tile, params))
-      sfpu_special_unary(op, tile, params);
+    if (!sfpu_compare_unary(op, tile, params) && !sfpu_function_unary(op, tile, params) &&
+        !sfpu_special_unary(op, tile, params))
+      sfpu_misc_unary(op, tile, params);
     return;
   }
 }
@@ -346,8 +347,9 @@ void sfpu_binary(uint32_t op, const float* a, const float* b, float* out) {
     return;
   default:
     if (!sfpu_compare_binary(op, a, b, out) && !sfpu_function_binary(op, a, b, out) &&
-        !sfpu_special_binary(op, a, b, out) && !sfpu_bitwise_binary(op, a, b, out))
-      sfpu_integer_binary(op, a, b, out);
+        !sfpu_special_binary(op, a, b, out) && !sfpu_bitwise_binary(op, a, b, out) &&
+        !sfpu_integer_binary(op, a, b, out))
+      sfpu_misc_binary(op, a, b, out);
     return;
   }
 }

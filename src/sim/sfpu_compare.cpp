@@ -63,7 +63,7 @@ bool sfpu_detail::sfpu_compare_binary(uint32_t op, const float* a, const float* 
 
 void sfpu_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out, uint32_t p0) {
   if (op != TESSEL_SFPU_TERNARY_WHERE) {
-    sfpu_special_ternary(op, a, b, c, out, p0);
+    if (!sfpu_special_ternary(op, a, b, c, out, p0)) sfpu_misc_ternary(op, a, b, c, out, p0);
     return;
   }
   // A condition of +-0 picks c; anything else (NaN included) picks b.

@@ -66,7 +66,7 @@ int64_t floor_div(int64_t x, int64_t y) {
 } // namespace
 
 bool sfpu_detail::sfpu_integer_binary(uint32_t op, const float* a, const float* b, float* out) {
-  if (op >= TESSEL_SFPU_BINARY_SUB_INT && op < TESSEL_SFPU_BINARY_OP_COUNT) {
+  if (op >= TESSEL_SFPU_BINARY_SUB_INT && op < TESSEL_SFPU_BINARY_LOGICAL_RIGHT_SHIFT + 3) {
     const uint32_t f = (op - TESSEL_SFPU_BINARY_SUB_INT) % 3; // Int32, UInt32, UInt16
     switch (op - f) {
     case TESSEL_SFPU_BINARY_SUB_INT: integers(a, b, out, [f](int64_t x, int64_t y) { return wrap(x - y, f); }); break;

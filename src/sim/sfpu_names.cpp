@@ -104,6 +104,10 @@ const OpNames kUnary[TESSEL_SFPU_OP_COUNT] = {
     {"gelu_derivative_tile", "gelu_derivative_tile_init"},
     {"gelu_tanh_tile", "gelu_tanh_tile_init"},
     {"tanh_derivative_tile", "tanh_derivative_tile_init"},
+    {"i0_tile", "i0_tile_init"},
+    {"identity_tile", "identity_tile_init"},
+    {"identity_tile_uint32", "identity_tile_init"},
+    {"i1_tile", "i1_tile_init"},
 };
 
 const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
@@ -158,6 +162,10 @@ const OpNames kBinary[TESSEL_SFPU_BINARY_OP_COUNT] = {
     {"binary_logical_right_shift_tile<Int32>", "binary_shift_tile_init"},
     {"binary_logical_right_shift_tile<UInt32>", "binary_shift_tile_init"},
     {"binary_logical_right_shift_tile<UInt16>", "binary_shift_tile_init"},
+    {"nextafter_binary_tile", "nextafter_binary_tile_init"},
+    {"nextafter_bf16_binary_tile", "nextafter_bf16_binary_tile_init"},
+    {"logaddexp_binary_tile", "logaddexp_binary_tile_init"},
+    {"logaddexp2_binary_tile", "logaddexp2_binary_tile_init"},
 };
 
 const OpNames kTernary[TESSEL_SFPU_TERNARY_OP_COUNT] = {
@@ -167,6 +175,7 @@ const OpNames kTernary[TESSEL_SFPU_TERNARY_OP_COUNT] = {
     {"addcmul_tile", "addcmul_tile_init"},
     {"addcdiv_tile", "addcdiv_tile_init"},
     {"snake_beta_tile", "snake_beta_tile_init"},
+    {"mac_tile", "mac_tile_init"},
 };
 
 } // namespace

@@ -118,6 +118,37 @@ void sfpu_add_int(float* a, const float* b) {
     a[i] = of_word(word_of(a[i]) + word_of(b[i]));
 }
 
+void sfpu_cumsum(SfpuCumsum& cumsum, float* tile, bool first, bool dst_32bit) {
+  if (first)
+    for (float& v : cumsum.carry)
+      v = 0.0f;
+  for (uint32_t r = 0; r < 32; ++r)
+    for (uint32_t c = 0; c < 32; ++c) {
+      cumsum.carry[c] = mad(1.0f, cumsum.carry[c], tile[element(r, c)]);
+      tile[element(r, c)] = sfpu_store(cumsum.carry[c], dst_32bit);
+    }
+  cumsum.set = true;
+}
+
+void sfpu_dropout(SfpuPrng& prng, float* tile, uint32_t probability, uint32_t scale, bool dst_32bit) {
+  const float factor = std::bit_cast<float>(scale);
+  for (uint32_t face = 0; face < 4; ++face)
+    for (uint32_t k = 0; k < 8; ++k)
+      for (uint32_t l = 0; l < SfpuPrng::kLanes; ++l) {
+        const uint32_t i = lane_index(face, k, l);
+        const float scaled = mad(tile[i], factor, 0.0f);
+        const uint32_t draw = prng.step(l) & 0x7fffffffu;
+        // SFPIADD: probability - draw, the lane kept where it is negative.
+        const bool drop = int32_t(probability - draw) >= 0;
+        tile[i] = sfpu_store(drop ? 0.0f : scaled, dst_32bit);
+      }
+}
+
+void sfpu_mask(float* data, const float* mask, bool integer, float value) {
+  for (uint32_t i = 0; i < kTileHW; ++i)
+    if (integer ? word_of(mask[i]) == 0 : mask[i] == 0.0f) data[i] = value;
+}
+
 const char* sfpu_state_name(uint32_t op) {
   switch (op) {
   case TESSEL_SFPU_STATE_RAND_INIT: return "rand_tile_init";
@@ -129,6 +160,13 @@ const char* sfpu_state_name(uint32_t op) {
   case TESSEL_SFPU_STATE_SUM_INT_COL: return "sfpu_sum_int_col";
   case TESSEL_SFPU_STATE_SUM_INT_ROW: return "sfpu_sum_int_row";
   case TESSEL_SFPU_STATE_ADD_INT: return "sfpu_add_int";
+  case TESSEL_SFPU_STATE_CUMSUM_INIT: return "cumsum_tile_init";
+  case TESSEL_SFPU_STATE_CUMSUM: return "cumsum_tile";
+  case TESSEL_SFPU_STATE_DROPOUT_INIT: return "dropout_kernel_init";
+  case TESSEL_SFPU_STATE_DROPOUT: return "dropout_tile";
+  case TESSEL_SFPU_STATE_MASK_INIT: return "mask_tile_init";
+  case TESSEL_SFPU_STATE_MASK: return "mask_tile";
+  case TESSEL_SFPU_STATE_MASK_POSINF: return "mask_posinf_tile";
   default: return "?";
   }
 }

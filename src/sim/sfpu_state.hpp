@@ -61,6 +61,28 @@ void sfpu_sum_int_row(float* tile);
 // sfpu_add_int: a[i] = a[i] + b[i].
 void sfpu_add_int(float* a, const float* b);
 
+// cumsum_tile's carry: the running sum of each of the tile's 32 columns,
+// kept in SFPU registers between calls (full FP32). `set`: a cumsum_tile ran
+// in this kernel, so the registers hold a carry.
+struct SfpuCumsum {
+  float carry[32] = {};
+  bool set = false;
+};
+// cumsum_tile: down rows 0..31 of every column, carry[c] = carry[c] + x[r][c]
+// (one SFPU add each, in FP32), x[r][c] = the stored carry[c]; `first`
+// clears the carry first. As tt-llk's kernel does it: four rows at a time
+// through SFPTRANSP, each SFPADD adding the previous row's register.
+void sfpu_cumsum(SfpuCumsum& cumsum, float* tile, bool first, bool dst_32bit);
+
+// dropout_tile: lane by lane in rand_tile's order, x * scale (an SFPU
+// multiply), replaced by 0 where the lane's PRNG draw with its sign bit
+// cleared is at most `probability` (a signed integer subtraction's sign).
+void sfpu_dropout(SfpuPrng& prng, float* tile, uint32_t probability, uint32_t scale, bool dst_32bit);
+
+// mask_tile / mask_posinf_tile: data[i] = value where mask[i] is zero (as a
+// float, or as the integer DST holds when `integer`), value 0 or +inf.
+void sfpu_mask(float* data, const float* mask, bool integer, float value);
+
 // What an SFPU store of an FP32 value leaves in DST: all 32 bits, or into a
 // 16-bit DST the bfloat16 of it with the mantissa truncated and denormals
 // flushed to signed zero (tessel/sfpi.h).

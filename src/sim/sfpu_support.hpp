@@ -75,5 +75,9 @@ bool sfpu_special_ternary(uint32_t op, const float* a, const float* b, const flo
                           uint32_t p0);                                            // sfpu_special.cpp
 bool sfpu_bitwise_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_bitwise.cpp
 bool sfpu_integer_binary(uint32_t op, const float* a, const float* b, float* out); // sfpu_integer.cpp
+bool sfpu_misc_unary(uint32_t op, float* tile, const SfpuParams& params);          // sfpu_misc.cpp
+bool sfpu_misc_binary(uint32_t op, const float* a, const float* b, float* out);    // sfpu_misc.cpp
+bool sfpu_misc_ternary(uint32_t op, const float* a, const float* b, const float* c, float* out,
+                       uint32_t p0); // sfpu_misc.cpp
 
 } // namespace tessel::sim::sfpu_detail

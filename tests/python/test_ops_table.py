@@ -160,7 +160,7 @@ def test_table_matches_engine():
     extra = sorted(table - engine)
     assert not missing, f"the compute engine has ops the op table (python/tessel/op_table.py) lacks: {missing}"
     assert not extra, f"the op table has ops the compute engine does not implement: {extra}"
-    assert len(OPS) == len(engine) == len(_tessel.ops.engine_ops()) == 145
+    assert len(OPS) == len(engine) == len(_tessel.ops.engine_ops()) == 153
 
 
 def test_every_row_is_a_generated_function():

@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#define TESSEL_KERNEL_ABI_VERSION 21u
+#define TESSEL_KERNEL_ABI_VERSION 22u
 
 #define TESSEL_FIBER_SLOT_BYTES (512u * 1024u)
 #define TESSEL_MAX_CBS 64u
@@ -284,7 +284,12 @@ enum tessel_sfpu_op {
   TESSEL_SFPU_GELU_DERIVATIVE = 88, // the derivative of the erf form of gelu
   TESSEL_SFPU_GELU_TANH = 89,       // the tanh form of gelu
   TESSEL_SFPU_TANH_DERIVATIVE = 90, // 1 - tanh(x)^2 = sech(x)^2
-  TESSEL_SFPU_OP_COUNT = 91
+  // Ops of their own headers (tessel/sfpu_misc.h).
+  TESSEL_SFPU_I0 = 91,              // the modified Bessel function I0(x), as its 11-term series
+  TESSEL_SFPU_IDENTITY = 92,        // x
+  TESSEL_SFPU_IDENTITY_UINT32 = 93, // x (as a 32-bit word)
+  TESSEL_SFPU_I1 = 94,              // the modified Bessel function I1(x), x clamped to [-88.5, 88.5]
+  TESSEL_SFPU_OP_COUNT = 95
 };
 enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_ADD = 0,
@@ -335,7 +340,12 @@ enum tessel_sfpu_binary_op {
   TESSEL_SFPU_BINARY_LEFT_SHIFT = 42,          // a << b
   TESSEL_SFPU_BINARY_RIGHT_SHIFT = 45,         // a >> b, arithmetic for Int32
   TESSEL_SFPU_BINARY_LOGICAL_RIGHT_SHIFT = 48, // a >> b on the 32-bit word
-  TESSEL_SFPU_BINARY_OP_COUNT = 51
+  // One ULP from a toward b (tessel/sfpu_misc.h).
+  TESSEL_SFPU_BINARY_NEXTAFTER = 51,      // one float32 ULP
+  TESSEL_SFPU_BINARY_NEXTAFTER_BF16 = 52, // one bfloat16 ULP
+  TESSEL_SFPU_BINARY_LOGADDEXP = 53,      // ln(e^a + e^b)
+  TESSEL_SFPU_BINARY_LOGADDEXP2 = 54,     // log2(2^a + 2^b)
+  TESSEL_SFPU_BINARY_OP_COUNT = 55
 };
 // SFPU ops of three DST tiles.
 enum tessel_sfpu_ternary_op {
@@ -345,23 +355,31 @@ enum tessel_sfpu_ternary_op {
   TESSEL_SFPU_TERNARY_ADDCMUL = 3,         // a + p0 b c (p0: float bits)
   TESSEL_SFPU_TERNARY_ADDCDIV = 4,         // a + p0 b / c (p0: float bits)
   TESSEL_SFPU_TERNARY_SNAKE_BETA = 5,      // a + sin(b a)^2 / c
-  TESSEL_SFPU_TERNARY_OP_COUNT = 6
+  TESSEL_SFPU_TERNARY_MAC = 6,             // a b + c, one rounding (p0: the data format; tiles 0, 1, 2 -> 0)
+  TESSEL_SFPU_TERNARY_OP_COUNT = 7
 };
 // SFPU ops that keep state in the SFPU between calls or combine a tile's rows,
 // columns or neighbour tile (sfpu_state; src/sim/compute_sfpu_state.cpp).
 // "init" ops configure the SFPU as every SFPU init does (the most recent SFPU
 // init must be the one an op names); the ones without DST need no section.
 enum tessel_sfpu_state_op {
-  TESSEL_SFPU_STATE_RAND_INIT = 0,    // rand_tile_init: p0 = seed of this core's PRNG (init, no DST)
-  TESSEL_SFPU_STATE_RAND = 1,         // rand_tile: DST[idst] = p0 + p1 * uniform [0, 1) (float bits; no init needed)
-  TESSEL_SFPU_STATE_EMA_INIT = 2,     // ema_init: alpha = p0, beta = p1 (float bits; init, no DST)
-  TESSEL_SFPU_STATE_EMA_CLEAR = 3,    // ema_clear_previous_output: the running average = 0 (no DST)
-  TESSEL_SFPU_STATE_EMA = 4,          // ema_tile: DST[idst + 1] = the running average down DST[idst]'s rows
-  TESSEL_SFPU_STATE_SUM_INT_INIT = 5, // sfpu_sum_int_init (init, no DST)
-  TESSEL_SFPU_STATE_SUM_INT_COL = 6,  // sfpu_sum_int_col: partial column sums into rows 0..3
-  TESSEL_SFPU_STATE_SUM_INT_ROW = 7,  // sfpu_sum_int_row: partial row sums into columns 0, 2, .., 14
-  TESSEL_SFPU_STATE_ADD_INT = 8,      // sfpu_add_int: DST[idst] += DST[idst + 1]; p0 = the call's dst_offset
-  TESSEL_SFPU_STATE_OP_COUNT = 9
+  TESSEL_SFPU_STATE_RAND_INIT = 0,     // rand_tile_init: p0 = seed of this core's PRNG (init, no DST)
+  TESSEL_SFPU_STATE_RAND = 1,          // rand_tile: DST[idst] = p0 + p1 * uniform [0, 1) (float bits; no init needed)
+  TESSEL_SFPU_STATE_EMA_INIT = 2,      // ema_init: alpha = p0, beta = p1 (float bits; init, no DST)
+  TESSEL_SFPU_STATE_EMA_CLEAR = 3,     // ema_clear_previous_output: the running average = 0 (no DST)
+  TESSEL_SFPU_STATE_EMA = 4,           // ema_tile: DST[idst + 1] = the running average down DST[idst]'s rows
+  TESSEL_SFPU_STATE_SUM_INT_INIT = 5,  // sfpu_sum_int_init (init, no DST)
+  TESSEL_SFPU_STATE_SUM_INT_COL = 6,   // sfpu_sum_int_col: partial column sums into rows 0..3
+  TESSEL_SFPU_STATE_SUM_INT_ROW = 7,   // sfpu_sum_int_row: partial row sums into columns 0, 2, .., 14
+  TESSEL_SFPU_STATE_ADD_INT = 8,       // sfpu_add_int: DST[idst] += DST[idst + 1]; p0 = the call's dst_offset
+  TESSEL_SFPU_STATE_CUMSUM_INIT = 9,   // cumsum_tile_init (init, no DST)
+  TESSEL_SFPU_STATE_CUMSUM = 10,       // cumsum_tile: running sums down DST[idst]'s columns; p0 = first
+  TESSEL_SFPU_STATE_DROPOUT_INIT = 11, // dropout_kernel_init: p0 = seed of this core's PRNG (init, no DST)
+  TESSEL_SFPU_STATE_DROPOUT = 12,      // dropout_tile: p0 = probability (of 2^31), p1 = scale (float bits)
+  TESSEL_SFPU_STATE_MASK_INIT = 13,    // mask_tile_init (init, no DST)
+  TESSEL_SFPU_STATE_MASK = 14,        // mask_tile: DST[idst] = 0 where DST[idst + 1] is 0; p0 = idst2_mask, p1 = format
+  TESSEL_SFPU_STATE_MASK_POSINF = 15, // mask_posinf_tile: likewise, +inf; p0 = idst2_mask
+  TESSEL_SFPU_STATE_OP_COUNT = 16
 };
 // DST register protocol steps.
 enum tessel_dst_step {

@@ -167,6 +167,13 @@ template <bool legacy_compat = false, bool FAST_APPROX = false, bool is_fp32_des
 ALWI void rsqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
   tessel_sfpu::unary(TESSEL_SFPU_RSQRT, idst, 0, 0, FAST_APPROX, TESSEL_SITE);
 }
+// Newer Metalium names the approximation with RsqrtMode: rsqrt_tile<RsqrtMode::Fast>(idst). (Its
+// default argument is left off here so that rsqrt_tile(idst) stays the form above.)
+enum class RsqrtMode { Default, Fast };
+template <RsqrtMode mode, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rsqrt_tile(uint32_t idst, TESSEL_SITE_PARAMS) {
+  tessel_sfpu::unary(TESSEL_SFPU_RSQRT, idst, 0, 0, mode == RsqrtMode::Fast, TESSEL_SITE);
+}
 
 template <bool legacy_compat = false>
 ALWI void recip_tile_init(TESSEL_SITE_PARAMS) {

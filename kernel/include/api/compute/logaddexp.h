@@ -1,0 +1,3 @@
+// TT-Metalium spelling of the compute kernel API.
+#pragma once
+#include "tessel/sfpu_misc.h"
