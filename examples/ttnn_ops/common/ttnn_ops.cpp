@@ -1,6 +1,7 @@
 #include "ttnn_ops.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -105,6 +106,11 @@ std::vector<uint16_t> to_bf16(const std::vector<float>& values) {
   std::vector<uint16_t> bits(values.size());
   std::transform(values.begin(), values.end(), bits.begin(), tessel::float_to_bf16);
   return bits;
+}
+
+uint32_t packed_bf16_pair(float value) {
+  const uint32_t half = std::bit_cast<uint32_t>(value) >> 16;
+  return half | (half << 16);
 }
 
 std::vector<float> from_bf16(const std::vector<uint16_t>& bits) {

@@ -63,6 +63,9 @@ std::vector<float> random_bf16(size_t n, uint64_t seed, double lo, double hi);
 
 // float <-> bfloat16 bits, element by element (the buffers hold bf16).
 std::vector<uint16_t> to_bf16(const std::vector<float>& values);
+// Both bfloat16 halves of a word holding `value` truncated (the factories'
+// pack_two_bfloat16_into_uint32 of one value, as scaler arguments take it).
+uint32_t packed_bf16_pair(float value);
 std::vector<float> from_bf16(const std::vector<uint16_t>& bits);
 
 // Compares results with their references, each within its own bound, and

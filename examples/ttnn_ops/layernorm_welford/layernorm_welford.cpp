@@ -39,6 +39,7 @@ using namespace tessel;
 namespace ttnn_ops = tessel::examples::ttnn_ops;
 using ttnn_ops::kTile;
 using ttnn_ops::kTileBf16Bytes;
+using ttnn_ops::packed_bf16_pair;
 using ttnn_ops::tiles_cb;
 
 namespace {
@@ -51,13 +52,6 @@ constexpr const char* kWriter = "ttnn/cpp/ttnn/operations/normalization/layernor
                                 "writer_unary_interleaved_start_id_blocked.cpp";
 constexpr const char* kCompute =
     "ttnn/cpp/ttnn/operations/normalization/layernorm/device/kernels/compute/layernorm_welford.cpp";
-
-// The two bfloat16 halves of a word both holding value (the factory's
-// pack_two_bfloat16_into_uint32 of a truncated bfloat16).
-uint32_t packed_bf16_pair(float value) {
-  const uint32_t half = std::bit_cast<uint32_t>(value) >> 16;
-  return half | (half << 16);
-}
 
 } // namespace
 
