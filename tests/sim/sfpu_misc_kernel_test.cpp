@@ -18,6 +18,7 @@
 
 #include "cb_io_kernels.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_prng_reference.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::test {
@@ -187,25 +188,7 @@ float bf16_rne(float x) {
   return std::bit_cast<float>((b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u);
 }
 
-// The SFPU's PRNG (as sfpu_state_kernel_test.cpp states it).
-struct Prng {
-  uint32_t lanes[32];
-  explicit Prng(uint32_t seed) {
-    for (uint32_t l = 0; l < 32; ++l) {
-      uint32_t x = seed ^ (0x9e3779b9u * (l + 1));
-      x = (x ^ (x >> 16)) * 0x85ebca6bu;
-      x = (x ^ (x >> 13)) * 0xc2b2ae35u;
-      x ^= x >> 16;
-      lanes[l] = x == 0xffffffffu ? 0u : x;
-    }
-  }
-  uint32_t step(uint32_t l) {
-    const uint32_t r = lanes[l];
-    const uint32_t parity = uint32_t(std::popcount(r & 0x80200003u)) & 1u;
-    lanes[l] = ((parity ^ 1u) << 31) | (r >> 1);
-    return r;
-  }
-};
+using Prng = SfpuPrng; // sfpu_prng_reference.hpp
 
 class SfpuMiscKernelTest : public testing::Test {
 protected:

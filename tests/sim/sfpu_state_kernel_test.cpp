@@ -16,6 +16,7 @@
 
 #include "cb_io_kernels.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_prng_reference.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::test {
@@ -144,26 +145,7 @@ uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 // ---------------------------------------------------------------------------
 // Host references.
 
-// The SFPU's PRNG: per lane, the ISA's LFSR step, seeded as docs/deviations.md
-// states.
-struct Prng {
-  uint32_t lanes[32];
-  explicit Prng(uint32_t seed) {
-    for (uint32_t l = 0; l < 32; ++l) {
-      uint32_t x = seed ^ (0x9e3779b9u * (l + 1));
-      x = (x ^ (x >> 16)) * 0x85ebca6bu;
-      x = (x ^ (x >> 13)) * 0xc2b2ae35u;
-      x ^= x >> 16;
-      lanes[l] = x == 0xffffffffu ? 0u : x;
-    }
-  }
-  uint32_t step(uint32_t l) {
-    const uint32_t r = lanes[l];
-    const uint32_t parity = uint32_t(std::popcount(r & 0x80200003u)) & 1u;
-    lanes[l] = ((parity ^ 1u) << 31) | (r >> 1);
-    return r;
-  }
-};
+using Prng = SfpuPrng; // sfpu_prng_reference.hpp
 
 // One rand tile: faces 0..3, eight 32-lane loads each; lane l of load k of
 // face f is DST row (A & ~3) + l / 8, column 2 (l % 8) + ((A >> 1) & 1), A =
