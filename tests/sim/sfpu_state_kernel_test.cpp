@@ -16,6 +16,7 @@
 
 #include "cb_io_kernels.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_pipeline.hpp"
 #include "sfpu_prng_reference.hpp"
 #include "tessel/tile.hpp"
 
@@ -173,33 +174,20 @@ protected:
   // `format`; 32-bit DST.
   Program build(std::vector<uint32_t> args, DataFormat format = DataFormat::Float32, uint32_t out_tiles = 1,
                 bool dst_32bit = true) {
-    const uint32_t tile = tile_size(format);
-    auto input = [&](const std::vector<float>& v) {
-      auto buf = Buffer::create(device_, {tile * uint64_t(v.size() / kTileHW), tile, BufferType::DRAM});
-      const std::vector<uint8_t> packed = pack_tiles(v, format);
-      buf->write(packed.data(), packed.size());
-      return buf;
-    };
-    in0_ = input(a_);
-    in1_ = input(b_);
-    out_ = Buffer::create(device_, {uint64_t(out_tiles ? out_tiles : 1) * tile, tile, BufferType::DRAM});
-    Program program;
-    const CoreCoord core{0, 0};
-    program.add_circular_buffer(core, CircularBufferConfig(2 * tile, {{uint8_t(0), format}}).set_page_size(0, tile));
-    program.add_circular_buffer(core, CircularBufferConfig(tile, {{uint8_t(1), format}}).set_page_size(1, tile));
-    program.add_circular_buffer(
-        core, CircularBufferConfig(kOutTiles * tile, {{uint8_t(kOut), format}}).set_page_size(kOut, tile));
-    KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
-    KernelHandle writer = program.add_kernel_from_source(
-        kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+    SfpuPipeline pipe(device_, a_, b_, format, out_tiles, kOutTiles);
+    in0_ = pipe.in0;
+    in1_ = pipe.in1;
+    out_ = pipe.out;
+    Program program = std::move(pipe.program);
+    const CoreCoord core = pipe.core;
     ComputeConfig config;
     config.fp32_dest_acc_en = dst_32bit;
     KernelHandle compute = program.add_kernel_from_source(source(), kName, core, config);
     const bool reads = args[0] == 3 || args[0] == 4;
-    program.set_runtime_args(reader, core,
+    program.set_runtime_args(pipe.reader, core,
                              {0, in0_->address(), reads ? uint32_t(a_.size() / kTileHW) : 0u, 1, in1_->address(),
                               args[0] == 4 || args[0] == 10 ? 1u : 0u});
-    program.set_runtime_args(writer, core, {kOut, out_->address(), out_tiles});
+    program.set_runtime_args(pipe.writer, core, {kOut, out_->address(), out_tiles});
     args.resize(4);
     program.set_runtime_args(compute, core, args);
     return program;
