@@ -131,40 +131,54 @@ std::string without_dependent_unroll(std::string_view text) {
   return out;
 }
 
+// The compiler's command line for one stage of a kernel's build: the whole
+// build (Build), or the fallback's two steps (compile_without_dependent_unroll below): the
+// source preprocessed into `preprocessed`, writing the depfile (Preprocess),
+// then that file built (BuildPreprocessed).
+enum class Stage { Build, Preprocess, BuildPreprocessed };
+
+std::vector<std::string> kernel_command(const CompileJob& job, Stage stage, const std::string& preprocessed = {}) {
+  const bool links = stage != Stage::Preprocess;
+  const bool minimal = links && job.link_mode == LinkMode::Minimal;
+  std::vector<std::string> argv = {job.cxx};
+  if (!links) argv.push_back("-E");
+  argv.insert(argv.end(), kFixedFlags.begin(), kFixedFlags.end());
+  if (minimal) argv.insert(argv.end(), kMinimalLinkFlags.begin(), kMinimalLinkFlags.end());
+  if (stage != Stage::BuildPreprocessed) {
+    argv.push_back("-I" + job.include_dir);
+    argv.insert(argv.end(), {"-include", "tessel/kernel_prelude.h", "-MD", "-MF", job.depfile_path});
+    if (stage == Stage::Preprocess) argv.insert(argv.end(), {"-MT", job.output_path});
+  }
+  argv.insert(argv.end(), job.request_flags.begin(), job.request_flags.end());
+  // The source is C++ whatever its name ends in (a kernel given as text is
+  // written under its display name); the link inputs after it are not.
+  if (stage == Stage::Preprocess)
+    argv.insert(argv.end(), {"-o", preprocessed, "-x", "c++", job.source_arg});
+  else if (stage == Stage::BuildPreprocessed)
+    argv.insert(argv.end(), {"-o", job.output_path, "-x", "c++-cpp-output", preprocessed, "-x", "none"});
+  else
+    argv.insert(argv.end(), {"-o", job.output_path, "-x", "c++", job.source_arg, "-x", "none"});
+  if (minimal) argv.insert(argv.end(), kMinimalLinkLibraries.begin(), kMinimalLinkLibraries.end());
+  return argv;
+}
+
 ProcessResult compile_without_dependent_unroll(const CompileJob& job) {
   const std::string preprocessed = job.output_path + ".unroll.ii";
   struct Cleanup {
     const std::string& path;
     ~Cleanup() { std::remove(path.c_str()); }
   } cleanup{preprocessed};
-
-  std::vector<std::string> preprocess = {job.cxx, "-E"};
-  preprocess.insert(preprocess.end(), kFixedFlags.begin(), kFixedFlags.end());
-  preprocess.push_back("-I" + job.include_dir);
-  preprocess.insert(preprocess.end(),
-                    {"-include", "tessel/kernel_prelude.h", "-MD", "-MF", job.depfile_path, "-MT", job.output_path});
-  preprocess.insert(preprocess.end(), job.request_flags.begin(), job.request_flags.end());
-  preprocess.insert(preprocess.end(), {"-o", preprocessed, "-x", "c++", job.source_arg});
   ProcessResult result;
   {
     CompilerSlot slot;
-    result = run_compiler_process(preprocess, job.working_dir);
+    result = run_compiler_process(kernel_command(job, Stage::Preprocess, preprocessed), job.working_dir);
   }
   if (!succeeded(result)) return result;
   std::optional<std::string> text = read_file(preprocessed);
   if (!text) return result;
   write_file_atomic(preprocessed, without_dependent_unroll(*text));
-
-  std::vector<std::string> compile = {job.cxx};
-  compile.insert(compile.end(), kFixedFlags.begin(), kFixedFlags.end());
-  if (job.link_mode == LinkMode::Minimal)
-    compile.insert(compile.end(), kMinimalLinkFlags.begin(), kMinimalLinkFlags.end());
-  compile.insert(compile.end(), job.request_flags.begin(), job.request_flags.end());
-  compile.insert(compile.end(), {"-o", job.output_path, "-x", "c++-cpp-output", preprocessed, "-x", "none"});
-  if (job.link_mode == LinkMode::Minimal)
-    compile.insert(compile.end(), kMinimalLinkLibraries.begin(), kMinimalLinkLibraries.end());
   CompilerSlot slot;
-  return run_compiler_process(compile, job.working_dir);
+  return run_compiler_process(kernel_command(job, Stage::BuildPreprocessed, preprocessed), job.working_dir);
 }
 
 } // namespace
@@ -203,20 +217,7 @@ CompilerSlot::~CompilerSlot() { compiler_slots().release(); }
 
 const std::vector<std::string>& fixed_compile_flags() { return kFixedFlags; }
 
-std::vector<std::string> compile_command(const CompileJob& job) {
-  std::vector<std::string> argv = {job.cxx};
-  argv.insert(argv.end(), kFixedFlags.begin(), kFixedFlags.end());
-  if (job.link_mode == LinkMode::Minimal) argv.insert(argv.end(), kMinimalLinkFlags.begin(), kMinimalLinkFlags.end());
-  argv.push_back("-I" + job.include_dir);
-  argv.insert(argv.end(), {"-include", "tessel/kernel_prelude.h", "-MD", "-MF", job.depfile_path});
-  argv.insert(argv.end(), job.request_flags.begin(), job.request_flags.end());
-  // The source is C++ whatever its name ends in (a kernel given as text is
-  // written under its display name); the link inputs after it are not.
-  argv.insert(argv.end(), {"-o", job.output_path, "-x", "c++", job.source_arg, "-x", "none"});
-  if (job.link_mode == LinkMode::Minimal)
-    argv.insert(argv.end(), kMinimalLinkLibraries.begin(), kMinimalLinkLibraries.end());
-  return argv;
-}
+std::vector<std::string> compile_command(const CompileJob& job) { return kernel_command(job, Stage::Build); }
 
 void run_compile(const CompileJob& job) {
   std::vector<std::string> argv = compile_command(job);
