@@ -176,44 +176,41 @@ TEST_F(TilizeTest, PackUntilizeBlocksFillTheirColumns) {
     }
 }
 
+// Tiles of `rows` (64 rows, two tiles wide) copied into DST and packed by
+// pack_untilize_dest in two row blocks of 2 tiles, into `out`; the packer set
+// up by `init` (kPackUntilizeDestInit or kLlkPackUntilizeInit) after a
+// hardware startup whose output CB is `startup_out`.
+Case pack_untilize_dest_case(const std::vector<float>& rows, DataFormat out, uint32_t init, uint32_t startup_out) {
+  const uint32_t full = 2, rt = 2;
+  Case c;
+  c.out_format = out;
+  c.in = pack_tiles(tilize(rows, 64, full * 32), DataFormat::Float16_b);
+  c.out_pages = c.out_drained = full * rt;
+  const uint32_t bf = (full << 8) | full;
+  c.steps.op(kHwStartup, kIn, kIn, startup_out).op(kCopyInit, kIn).op(init, 0, bf, kOut);
+  c.steps.op(kCbWait, kIn, full * rt).op(kAcquire);
+  for (uint32_t t = 0; t < full * rt; ++t)
+    c.steps.op(kCopy, kIn, t, t);
+  c.steps.op(kCommit).op(kWaitDst).op(kCbReserve, kOut, full * rt).op(kPackUntilizeDest, 0, bf, kOut, rt, 0);
+  c.steps.op(kRelease).op(kCbPush, kOut, full * rt).op(kPackUntilizeUninit, kOut);
+  return c;
+}
+
 // pack_untilize_dest: tiles copied into DST, two row blocks of 2 tiles each.
 TEST_F(TilizeTest, PackUntilizeDestPacksDstRows) {
-  const uint32_t full = 2, rt = 2;
-  const std::vector<float> rows = values(size_t(full * rt) * kTileHW, DataFormat::Float16_b); // 64 rows
-  for (DataFormat out : {DataFormat::Float16_b, DataFormat::Float32}) {
-    Case c;
-    c.out_format = out;
-    c.in = pack_tiles(tilize(rows, 64, full * 32), DataFormat::Float16_b);
-    c.out_pages = c.out_drained = full * rt;
-    const uint32_t bf = (full << 8) | full;
-    c.steps.op(kHwStartup, kIn, kIn, kOut).op(kCopyInit, kIn).op(kPackUntilizeDestInit, 0, bf, kOut);
-    c.steps.op(kCbWait, kIn, full * rt).op(kAcquire);
-    for (uint32_t t = 0; t < full * rt; ++t)
-      c.steps.op(kCopy, kIn, t, t);
-    c.steps.op(kCommit).op(kWaitDst).op(kCbReserve, kOut, full * rt).op(kPackUntilizeDest, 0, bf, kOut, rt, 0);
-    c.steps.op(kRelease).op(kCbPush, kOut, full * rt).op(kPackUntilizeUninit, kOut);
-    EXPECT_EQ(run(c), bytes_of(rows, out)) << to_string(out);
-  }
+  const std::vector<float> rows = values(size_t(4) * kTileHW, DataFormat::Float16_b); // 64 rows
+  for (DataFormat out : {DataFormat::Float16_b, DataFormat::Float32})
+    EXPECT_EQ(run(pack_untilize_dest_case(rows, out, kPackUntilizeDestInit, kOut)), bytes_of(rows, out))
+        << to_string(out);
 }
 
 // llk_pack_untilize_init: the packer's half of pack_untilize_dest_init, which
 // keeps the packer's format: the same rows when the formats agree, and the
 // format check when they do not.
 TEST_F(TilizeTest, LlkPackUntilizeInitPacksDstRowsInThePackersFormat) {
-  const uint32_t full = 2, rt = 2;
-  const std::vector<float> rows = values(size_t(full * rt) * kTileHW, DataFormat::Float16_b);
+  const std::vector<float> rows = values(size_t(4) * kTileHW, DataFormat::Float16_b);
   for (DataFormat out : {DataFormat::Float16_b, DataFormat::Float32}) {
-    Case c;
-    c.out_format = out;
-    c.in = pack_tiles(tilize(rows, 64, full * 32), DataFormat::Float16_b);
-    c.out_pages = c.out_drained = full * rt;
-    const uint32_t bf = (full << 8) | full;
-    c.steps.op(kHwStartup, kIn, kIn, kIn).op(kCopyInit, kIn).op(kLlkPackUntilizeInit, 0, bf, kOut);
-    c.steps.op(kCbWait, kIn, full * rt).op(kAcquire);
-    for (uint32_t t = 0; t < full * rt; ++t)
-      c.steps.op(kCopy, kIn, t, t);
-    c.steps.op(kCommit).op(kWaitDst).op(kCbReserve, kOut, full * rt).op(kPackUntilizeDest, 0, bf, kOut, rt, 0);
-    c.steps.op(kRelease).op(kCbPush, kOut, full * rt).op(kPackUntilizeUninit, kOut);
+    const Case c = pack_untilize_dest_case(rows, out, kLlkPackUntilizeInit, kIn);
     if (out == DataFormat::Float16_b) {
       EXPECT_EQ(run(c), bytes_of(rows, out));
     } else {
