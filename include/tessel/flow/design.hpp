@@ -42,8 +42,9 @@ struct WorkerSpec {
   std::string source_name; // shown in messages
   std::vector<std::string> include_dirs;
   std::vector<HandleSpec> handles;
-  std::vector<uint32_t> rtp_bytes;          // RTP Buffers on this core, in order
+  std::vector<uint32_t> rtp_bytes;          // Buffers on this core, in order (runtime parameters among them)
   std::vector<uint32_t> barrier_initial;    // WorkerRuntimeBarriers (one lock each)
+  std::vector<std::string> buffer_initial;  // per Buffer: its bytes at load (empty: zeros)
 };
 
 // One end of a channel: a pool (and which of its segments), or the host.

@@ -7,24 +7,50 @@ from .errors import IronRuntimeError
 from .expr import Scalar
 from .placement import AnyShimTile, Tile, check_shim_pin
 from .types import array_type, c_type, element_count
+from .values import Elements, kind_of
 
 
-class TracedObject:
-    """One acquired object inside a traced core_fn: a pointer in L1."""
+class TracedObject(Elements):
+    """One acquired object inside a traced core_fn: a pointer in L1, whose
+    elements the body reads and writes (elem[i], elem[i, j])."""
 
-    def __init__(self, expr, fifo):
+    def __init__(self, expr, fifo, what="object"):
         self.expr = expr
         self.fifo = fifo
+        self.what = what
 
     def c_arg(self, dtype):
         return f"reinterpret_cast<{c_type(dtype)}*>({self.expr})"
+
+    def _elements(self):
+        return self.expr, self.fifo.shape, kind_of(self.fifo.dtype), self.what
+
+    def __getitem__(self, index):
+        return self._element_read(index)
+
+    def __setitem__(self, index, value):
+        self._element_write(index, value)
+
+    def __len__(self):
+        return self.fifo.shape[0]
+
+    def __iter__(self):
+        raise TypeError(f"{self.what}: iterate over its elements with `for i in range_(n)` and index them")
+
+    @property
+    def shape(self):
+        return self.fifo.shape
+
+    @property
+    def dtype(self):
+        return self.fifo.dtype
 
 
 class TracedObjects:
     """acquire(n > 1): the n objects held, oldest first."""
 
-    def __init__(self, name, n, fifo):
-        self.name, self.n, self.fifo = name, n, fifo
+    def __init__(self, name, n, fifo, what="objects"):
+        self.name, self.n, self.fifo, self.what = name, n, fifo, what
 
     def __len__(self):
         return self.n
@@ -32,7 +58,7 @@ class TracedObjects:
     def __getitem__(self, i):
         if not isinstance(i, int) or not 0 <= i < self.n:
             raise IndexError(f"acquire({self.n}) holds objects 0 to {self.n - 1}, not {i!r}")
-        return TracedObject(f"{self.name}[{i}]", self.fifo)
+        return TracedObject(f"{self.name}[{i}]", self.fifo, f"{self.what}[{i}]")
 
 
 class ObjectFifoHandle:
@@ -68,10 +94,10 @@ class ObjectFifoHandle:
         name = t.fresh("obj")
         if n == 1:
             t.emit(f"uint8_t* {name} = iron::acquire({self.index}, 1);")
-            return TracedObject(name, self.fifo)
+            return TracedObject(name, self.fifo, f"{self.name} object")
         t.emit(f"uint8_t* {name}[{n}]; iron::acquire({self.index}, {n}); "
                f"for (uint32_t i = 0; i < {n}; ++i) {name}[i] = iron::object({self.index}, i);")
-        return TracedObjects(name, n, self.fifo)
+        return TracedObjects(name, n, self.fifo, f"{self.name} objects")
 
     def release(self, n=1):
         t = self._worker_trace("release")

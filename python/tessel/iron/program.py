@@ -193,7 +193,8 @@ def resolve_spec(rt, workers, grid, placer):
         handles = [(handle_pool[id(h)], h.producer, h.name) for h in w.handles]
         source, include_dirs = w.generate()
         wspecs.append((w.name, (w.tile.col, w.tile.row), source, w.name, handles,
-                       [4 * b.count for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs))
+                       [b.nbytes for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs,
+                       [b.initial_bytes() for b in w.buffers]))
     rec = rt.record()
     file = rt.sequence.__code__.co_filename
     rtp_window.check(file, rec.ops, workers)
@@ -213,8 +214,8 @@ def resolve_spec(rt, workers, grid, placer):
 def _load(dev, spec):
     T = _tessel
     pools = [T.FlowPool(n, tuple(c), d, b, s) for n, c, d, b, s in spec["pools"]]
-    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc)
-               for n, c, src, sn, hs, rtp, bar, inc in spec["workers"]]
+    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc, ini)
+               for n, c, src, sn, hs, rtp, bar, inc, ini in spec["workers"]]
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
     channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch)
                 for n, src, dests, mb, col, ch in spec["channels"]]
