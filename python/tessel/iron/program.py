@@ -13,6 +13,7 @@ from . import rtp_window
 from .errors import IronRuntimeError
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import Runtime
+from .types import dtype_key, dtype_of
 from .worker import Worker
 
 
@@ -194,14 +195,14 @@ def resolve_spec(rt, workers, grid, placer):
         source, include_dirs = w.generate()
         wspecs.append((w.name, (w.tile.col, w.tile.row), source, w.name, handles,
                        [b.nbytes for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs,
-                       [b.initial_bytes() for b in w.buffers]))
+                       [b.initial_bytes().hex() for b in w.buffers]))
     rec = rt.record()
     file = rt.sequence.__code__.co_filename
     rtp_window.check(file, rec.ops, workers)
     ops = [(k, line, a, b, c, wait, (v.constant, sorted(v.terms.items())), sizes, strides)
            for (k, line, a, b, c, wait, v, sizes, strides) in rec.ops]
     args = [(f"arg{pos}", int(np.prod(shape)) * dtype.itemsize, dtype.itemsize) for pos, shape, dtype in rt.buffers]
-    buffer_types = [(shape, dtype.str) for _, shape, dtype in rt.buffers]
+    buffer_types = [(shape, dtype_key(dtype)) for _, shape, dtype in rt.buffers]
     return {
         "name": getattr(rt.sequence, "__name__", "design"),
         "pools": pools, "workers": wspecs, "channels": channels, "args": args, "ops": ops,
@@ -214,7 +215,8 @@ def resolve_spec(rt, workers, grid, placer):
 def _load(dev, spec):
     T = _tessel
     pools = [T.FlowPool(n, tuple(c), d, b, s) for n, c, d, b, s in spec["pools"]]
-    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc, ini)
+    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc,
+                            [bytes.fromhex(b) for b in ini])
                for n, c, src, sn, hs, rtp, bar, inc, ini in spec["workers"]]
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
     channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch)
@@ -248,9 +250,9 @@ class Design:
         views, copies = [], []
         for i, (t, (shape, dt)) in enumerate(zip(tensors, types)):
             a = t if isinstance(t, np.ndarray) else np.asarray(t)
-            if a.dtype != np.dtype(dt) or a.size != int(np.prod(shape)):
+            if a.dtype != dtype_of(dt) or a.size != int(np.prod(shape)):
                 raise TypeError(f"design '{self.spec['name']}': buffer {i} must hold {int(np.prod(shape))} x "
-                                f"{np.dtype(dt)}, got {a.size} x {a.dtype}")
+                                f"{dtype_of(dt)}, got {a.size} x {a.dtype}")
             if a.flags.c_contiguous and a.flags.writeable:
                 views.append(a.reshape(-1).view(np.uint8))
             else:
