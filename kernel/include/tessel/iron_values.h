@@ -68,11 +68,11 @@ inline float rbf(float f) { return bf16_to_float(float_to_bf16(f)); }
 }
 
 // One dimension of a multi-dimensional index: i, checked against the dimension's n.
-inline int32_t dim(int32_t i, uint32_t n, const char* what, uint32_t axis, const char* file, uint32_t line) {
-  if (uint32_t(i) >= n) {
+inline int64_t dim(int64_t i, uint32_t n, const char* what, uint32_t axis, const char* file, uint32_t line) {
+  if (uint64_t(i) >= n) {
     char message[192];
-    __builtin_snprintf(message, sizeof message, "%s: index %d of dimension %u is outside 0 to %u", what, i, axis,
-                       n ? n - 1 : 0);
+    __builtin_snprintf(message, sizeof message, "%s: index %lld of dimension %u is outside 0 to %u", what,
+                       (long long)i, axis, n ? n - 1 : 0);
     value_fail(message, file, line);
   }
   return i;

@@ -61,9 +61,9 @@ def _core_bound(v, what):
         return operand(v, INDEX, f"range_ {what}")
     if not isinstance(v, int) or isinstance(v, bool):
         raise TypeError(f"range_ in a core_fn: {what} must be an integer or an integer value of the body, got {v!r}")
-    if not -(1 << 31) <= v < (1 << 31):
-        raise ValueError(f"range_ in a core_fn: {what} {v} is outside the 32-bit index range")
-    return str(v)
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError(f"range_ in a core_fn: {what} {v} is outside the 64-bit index range")
+    return f"int64_t({v}LL)"
 
 
 def _core_loop(t, start, stop, step, iter_args, insert_yield):
@@ -75,8 +75,8 @@ def _core_loop(t, start, stop, step, iter_args, insert_yield):
         raise NotImplementedError("range_ in a core_fn: iter_args are not supported yet")
     i = t.fresh("i")
     end = t.fresh("end")
-    t.emit(f"const int32_t {end} = {hi};")
-    t.open_block(f"for (int32_t {i} = {lo}; {i} < {end}; {i} += {step})")
+    t.emit(f"const int64_t {end} = {hi};")
+    t.open_block(f"for (int64_t {i} = {lo}; {i} < {end}; {i} += {step})")
     frame = {"carried": [], "yielded": False, "insert_yield": insert_yield}
     t.loops.append(frame)
     try:

@@ -24,6 +24,9 @@ def user_site():
     the sequence body; a helper it calls is named by the line calling it),
     else of the innermost caller outside tessel.iron."""
     roots = [c.root for c in (_worker.get(), _sequence.get()) if c is not None and c.root is not None]
+    w = _worker.get()
+    if w is not None and w.roots:
+        roots.extend(w.roots)
     first = None
     f = sys._getframe(1)
     while f is not None:
@@ -43,6 +46,7 @@ class WorkerTrace:
     def __init__(self, worker):
         self.worker = worker
         self.root = getattr(worker.core_fn, "__code__", None)
+        self.roots = set()  # code of Python kernels being traced into the body (their lines are reported)
         self.lines = []
         self.depth = 1
         self.names = 0

@@ -40,7 +40,7 @@ _KINDS = {n: Kind(n, c, c, True, n.startswith("i"), b) for n, c, b in (
 _KINDS["float32"] = Kind("float32", "float", "float", False, True, 32)
 _KINDS["float64"] = Kind("float64", "double", "double", False, True, 64)
 _KINDS["bfloat16"] = Kind("bfloat16", "float", "iron::bf16", False, True, 16)
-INDEX = Kind("index", "int32_t", "int32_t", True, True, 32)
+INDEX = Kind("index", "int64_t", "int64_t", True, True, 64)
 BOOL = Kind("bool", "bool", "bool", True, False, 1)
 
 
@@ -251,7 +251,7 @@ def operand(v, kind, what):
         if kind.integer and kind is not BOOL and v.kind is INDEX:
             return f"{kind.ctype}({v.c_expr()})"
         if kind is INDEX and v.kind.integer and v.kind is not BOOL:
-            return f"int32_t({v.c_expr()})"
+            return f"int64_t({v.c_expr()})"
         raise TypeError(f"{what}: a {v.kind.name} value where a {kind.name} one is expected; IRON's arith needs "
                         "one type on both sides")
     if hasattr(v, "c_value"):  # a value read elsewhere (an RTP read)
@@ -322,7 +322,7 @@ def flat_index(index, shape, what):
         if isinstance(p, Value):
             if not p.kind.integer or p.kind is BOOL:
                 raise TypeError(f"{what}: an index must be an integer value, got a {p.kind.name} value")
-            e = f"int32_t({p.c_expr()})"
+            e = f"int64_t({p.c_expr()})"
             if len(shape) > 1:  # each dimension is checked; the whole index is checked by the load or store
                 e = f"iron::dim({e}, {n}, \"{what}\", {axis}, __FILE__, __LINE__)"
             terms.append(e if stride == 1 else f"{e} * {stride}")

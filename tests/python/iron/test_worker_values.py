@@ -275,3 +275,54 @@ def test_a_division_by_zero_when_it_runs_names_the_line(device):
     design = one_in_one_out(core_fn, ty(16, np.int32), ty(16, np.int32), device=device)
     with pytest.raises(KernelError, match=rf"test_worker_values.py:{line}: .*integer division by zero"):
         design(np.ones(16, np.int32), np.zeros(16, np.int32))
+
+
+def test_a_kernel_written_in_python_is_traced_where_it_is_called(device):
+    from tessel.iron.function import func
+
+    line_ty = ty(64, np.uint8)
+
+    @func
+    def add_fn(src: line_ty, dst: line_ty, width: np.int32):
+        for i in range_(width):
+            dst[i] = src[i] + 200  # wraps at 8 bits
+
+    def core_fn(of_in, of_out, add_fn):
+        y = of_out.acquire(1)
+        x = of_in.acquire(1)
+        add_fn(x, y, 64)
+        of_in.release(1)
+        of_out.release(1)
+
+    design = one_in_one_out(core_fn, line_ty, ty(256, np.uint8), extra=[add_fn], device=device)
+    a = (np.arange(256) % 256).astype(np.uint8)
+    b = np.zeros_like(a)
+    design(a, b)
+    np.testing.assert_array_equal(b, (a.astype(np.int32) + 200).astype(np.uint8))
+
+
+def test_a_python_kernel_argument_of_another_type_is_an_error():
+    from tessel.iron.function import func
+
+    @func
+    def f(src: ty(16, np.int16)):
+        pass
+
+    def core_fn(of_in, of_out):
+        f(of_in.acquire(1))
+
+    with pytest.raises(TypeError, match=r"argument 0 \(src\): the object holds 16 x int32, the function takes "
+                                        r"16 x int16"):
+        _trace_error(core_fn)()
+
+
+def test_a_loop_to_sys_maxsize_is_a_loop_without_end():
+    import sys
+
+    def core_fn(of_in, of_out):
+        for _ in range_(sys.maxsize):
+            x = of_in.acquire(1)
+            of_in.release(1)
+
+    source, _ = _trace_error(core_fn)()
+    assert f"int64_t({sys.maxsize}LL)" in source
