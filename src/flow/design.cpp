@@ -79,6 +79,29 @@ void DesignSpec::validate(CoreCoord grid) const {
       bad(*this,
           "channel '" + ch.name + "' has a host end but no shim tile column in 0.." + std::to_string(grid.x - 1));
     check_end(*this, ch, ch.source, ch.move_bytes, "source");
+    if (!ch.stream_dims.empty()) {
+      if (host_source)
+        bad(*this, "channel '" + ch.name + "': a layout transform (dims_to_stream) on a fill; give the fill a tap");
+      if (ch.stream_dims.size() > IRON_TAP_DIMS)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream has " + std::to_string(ch.stream_dims.size()) +
+                       " dimensions; at most " + std::to_string(IRON_TAP_DIMS) + " (a DMA descriptor's)");
+      const uint32_t eb = ch.stream_element_bytes;
+      if (eb == 0 || ch.move_bytes % eb)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream needs the object's element size");
+      uint64_t count = 1, last = 0;
+      for (const auto& [size, stride] : ch.stream_dims) {
+        if (size == 0) bad(*this, "channel '" + ch.name + "': a dims_to_stream size is 0");
+        count *= size;
+        last += uint64_t(size - 1) * stride;
+      }
+      const uint64_t elements = ch.move_bytes / eb;
+      if (count != elements)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream streams " + std::to_string(count) +
+                       " elements, the object holds " + std::to_string(elements));
+      if (last >= elements)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream reaches element " + std::to_string(last) +
+                       " of an object of " + std::to_string(elements));
+    }
     for (const ChannelEnd& e : ch.dests)
       check_end(*this, ch, e, ch.move_bytes, "destination");
   }

@@ -123,6 +123,7 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
   for (const ChannelSpec& ch : spec.channels)
     bounce_bytes = std::max(bounce_bytes, align16(ch.move_bytes) + 64);
   out.channel_addr.resize(spec.channels.size());
+  out.stream_buffer.assign(spec.channels.size(), 0);
   for (size_t i = 0; i < out.cores.size(); ++i) {
     CoreImage& img = out.cores[i];
     uint32_t a = IRON_TABLE_L1 + align16(sizeof(iron_core_table));
@@ -168,6 +169,11 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     a = align64(a);
     const uint32_t scratch = a;
     if (!img.channels.empty()) a += align64(bounce_bytes);
+    for (uint32_t c : img.channels) // where a channel with a layout transform gathers its object
+      if (!spec.channels[c].stream_dims.empty()) {
+        out.stream_buffer[c] = a;
+        a += align64(spec.channels[c].move_bytes);
+      }
     for (size_t p = 0; p < spec.pools.size(); ++p)
       if (spec.pools[p].core == img.core) {
         pool_addr[p] = a;
@@ -265,6 +271,13 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
         host_source ? IRON_CHANNEL_HOST_TO_POOLS : (host_dest ? IRON_CHANNEL_POOL_TO_HOST : IRON_CHANNEL_POOL_TO_POOLS);
     chan.move_bytes = ch.move_bytes;
     chan.fifo = uint32_t(c);
+    chan.stream_dims = uint32_t(ch.stream_dims.size());
+    chan.stream_element_bytes = ch.stream_element_bytes;
+    for (size_t d = 0; d < ch.stream_dims.size(); ++d) {
+      chan.stream_sizes[d] = ch.stream_dims[d].first;
+      chan.stream_strides[d] = ch.stream_dims[d].second;
+    }
+    chan.stream_buffer = out.stream_buffer[c];
     if (!host_source) chan.source = end_of(ch.source, true);
     if (!host_dest) {
       chan.dest_count = uint32_t(ch.dests.size());

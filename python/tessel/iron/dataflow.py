@@ -193,6 +193,27 @@ def _reject_unsupported(verb, kwargs):
         raise TypeError(f"{verb}() does not take {', '.join(sorted(kwargs))} here")
 
 
+def stream_dims(dims, what):
+    """IRON's dims_to_stream: [(size, stride), ...] in elements, outermost
+    first (at most 4), as a list of int pairs; None or [] for none."""
+    if dims is None:
+        return None
+    out = []
+    try:
+        for d in dims:
+            size, stride = d
+            if isinstance(size, bool) or isinstance(stride, bool):
+                raise TypeError
+            out.append((int(size), int(stride)))
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a list of (size, stride) pairs of integers, got {dims!r}") from None
+    if len(out) > 4:
+        raise ValueError(f"{what} has {len(out)} dimensions; a DMA descriptor walks at most 4")
+    if any(s < 1 or st < 0 for s, st in out):
+        raise ValueError(f"{what}: sizes must be at least 1 and strides not negative, got {out}")
+    return out or None
+
+
 class ObjectFifo:
     _count = 0
 
@@ -200,10 +221,13 @@ class ObjectFifo:
         self.shape, self.dtype = array_type(obj_type, "ObjectFifo obj_type")
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"ObjectFifo: depth must be an integer >= 1, got {depth!r}")
-        if dims_to_stream or dims_from_stream_per_cons:
-            raise NotImplementedError("ObjectFifo layout transforms (dims_to_stream) are not supported yet")
+        if dims_from_stream_per_cons:
+            raise NotImplementedError("ObjectFifo: dims_from_stream_per_cons (a consumer-side layout transform) is "
+                                      "not supported yet; transform on the producer side with dims_to_stream")
         ObjectFifo._count += 1
         self.name = name or f"of{ObjectFifo._count}"
+        self.dims_to_stream = None if dims_to_stream is None else stream_dims(dims_to_stream,
+                                                                               f"ObjectFifo '{self.name}' dims_to_stream")
         self.obj_type = obj_type
         self.depth = depth
         self.count = element_count(self.shape)
