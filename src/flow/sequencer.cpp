@@ -84,8 +84,9 @@ bool Sequencer::run_op(const Op& op) {
     }
     const ArgSpec& arg = spec_.args[op.c];
     iron_task t{};
-    t.dram_base = line_.buffer_addrs[op.c];
-    t.page_bytes = layout_.page_bytes[op.c];
+    const uint64_t host = uint64_t(reinterpret_cast<uintptr_t>(line_.host_data[op.c]));
+    t.host_lo = uint32_t(host);
+    t.host_hi = uint32_t(host >> 32);
     t.element_bytes = arg.element_bytes;
     t.tensor_elements = uint32_t(arg.bytes / arg.element_bytes);
     const int64_t offset = eval(op.value);
