@@ -10,7 +10,7 @@ import numpy as np
 from .. import _tessel
 from . import device as device_mod
 from . import rtp_window
-from .errors import IronRuntimeError
+from .errors import FlowWarning, IronRuntimeError, warn_or_raise
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import Runtime
 from .types import dtype_key, dtype_of
@@ -250,6 +250,7 @@ class Design:
         self._native = _load(device, spec)
         # Per buffer: its element count and dtype (checked on every call).
         self._expect = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
+        self._left_warned = False
 
     @property
     def calls(self):
@@ -277,10 +278,15 @@ class Design:
         except KeyError:
             missing = [n for n in self.dispatch_names if n not in scalars]
             raise TypeError(f"design '{self.spec['name']}': no value for {', '.join(missing)}") from None
-        moved, tasks = self._native.call(views, params, float(timeout_s))
+        moved, tasks, leftovers = self._native.call(views, params, float(timeout_s))
         for i, a, c in copies:
             if a.flags.writeable:
                 a[...] = c.reshape(a.shape)
+        if leftovers and not self._left_warned:
+            self._left_warned = True  # once per design: every call of a generator worker leaves the same
+            warn_or_raise(f"design '{self.spec['name']}', call {self._native.calls}: the sequence ended but the grid "
+                          f"is not back at its starting state (the next call starts from this):{leftovers}",
+                          (self.spec["file"], 1), FlowWarning)
         return moved, tasks
 
     def __call__(self, *tensors, **scalars):
