@@ -97,8 +97,51 @@ inline uint32_t gather(const iron_channel& c, uint32_t src) {
   return c.stream_buffer;
 }
 
+// Core to core(s) with other object sizes on each side (a forward that
+// re-chunks the stream): one step moves what is left of the source object
+// or of the destination objects, whichever is less; each side takes its
+// locks when it starts an object and gives them when the object is done.
+inline bool move_rechunk(iron_channel& c) {
+  if (!c.taken) {
+    if (!locks_ready(c.source)) {
+      c.blocked = IRON_BLOCKED_SOURCE;
+      return false;
+    }
+    take_locks(c.source);
+    gather(c, slot_addr(c.source));
+    c.taken = 1;
+  }
+  if (!c.dest_taken) {
+    if (!take_rooms(c)) return false;
+    c.dest_taken = 1;
+  }
+  const uint32_t src_left = c.move_bytes - c.partial_bytes, dest_left = c.dest_bytes - c.dest_partial;
+  const uint32_t n = src_left < dest_left ? src_left : dest_left;
+  const uint32_t src = (c.stream_dims ? c.stream_buffer : slot_addr(c.source)) + c.partial_bytes;
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d]) + c.dest_partial), n, tessel_ctx()->l1_alignment);
+  noc_async_write_barrier();
+  c.partial_bytes += n;
+  c.dest_partial += n;
+  if (c.dest_partial == c.dest_bytes) {
+    for (uint32_t d = 0; d < c.dest_count; ++d)
+      give_locks(c.dests[d]);
+    c.dest_partial = 0;
+    c.dest_taken = 0;
+    ++c.moved_objects;
+  }
+  if (c.partial_bytes == c.move_bytes) {
+    give_locks(c.source);
+    c.partial_bytes = 0;
+    c.taken = 0;
+  }
+  c.blocked = IRON_BLOCKED_NONE;
+  return true;
+}
+
 // Core to core(s): one object from the source slot to every destination.
 inline bool move_pools(iron_channel& c) {
+  if (c.dest_bytes) return move_rechunk(c);
   if (!locks_ready(c.source)) {
     c.blocked = IRON_BLOCKED_SOURCE;
     return false;

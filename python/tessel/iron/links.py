@@ -98,10 +98,28 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
 
 def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None):
     """The objects of `handle`'s fifo through a staging core, into a new fifo
-    (read from the staging pool in dims_to_stream's order, if given)."""
+    (read from the staging pool in dims_to_stream's order, if given). An
+    obj_type of another size re-chunks: the stream of elements is cut into
+    the new fifo's objects (24-element objects in, 8-element ones out, or
+    the other way)."""
     f = handle.fifo
-    return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
-                 names=[name or f"{f.name}_fwd"], dims_to_stream=None if dims_to_stream is None else [dims_to_stream])[0]
+    dims = None if dims_to_stream is None else [dims_to_stream]
+    if obj_type is None or element_count(array_type(obj_type, f"{handle.name}.forward() obj_type")[0]) == f.count:
+        return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
+                     names=[name or f"{f.name}_fwd"], dims_to_stream=dims)[0]
+    shape, dtype = array_type(obj_type, f"{handle.name}.forward() obj_type")
+    if dtype != f.dtype:
+        raise TypeError(f"{handle.name}.forward(): obj_type holds {dtype}, {f.name} holds {f.dtype}")
+    if handle.producer:
+        raise IronRuntimeError(f"{handle.name}.forward(): only consumer handles can be forwarded")
+    out = ObjectFifo(obj_type, depth=depth or f.depth, name=name or f"{f.name}_fwd",
+                     dims_to_stream=dims_to_stream)
+    _claim(handle)
+    link = Link("split", handle, [out], [0], _tile(tile, f"{handle.name}.forward()"))
+    link.rechunk = True
+    handle.endpoint = link
+    out.prod().endpoint = link
+    return out
 
 
 def _claim(handle):

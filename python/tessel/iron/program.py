@@ -126,6 +126,8 @@ def resolve_spec(rt, workers, grid, placer):
         if isinstance(e, Link):
             if e.kind == "split":
                 i = next(k for k, g in enumerate(e.fifos) if g is f)
+                if getattr(e, "rechunk", False):  # the staged objects, cut anew into f's
+                    return ("pool", e.pool, [0], 0, e.big.object_bytes)
                 return ("pool", e.pool, [i], e.offsets[i] * f.dtype.itemsize, f.object_bytes)
             return ("pool", e.pool, e.all_segments, 0, f.object_bytes)
         if id(prod) not in handle_pool:
@@ -184,10 +186,10 @@ def resolve_spec(rt, workers, grid, placer):
             c.channel_index = len(channels)
             host_ends.append((len(channels), pools[src[1]][1][0], "drain", c))
             channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4],
-                             _stream(f)])
+                             _extra(f, src[4], drain=True)])
         else:
             channels.append((f"{f.name} move", (src[1], src[2], src[3]), [(k[1], k[2], k[3]) for k in sinks],
-                             src[4], _stream(f), -1, 0))
+                             src[4], _extra(f, src[4]), -1, 0))
 
     places = place_host_ends(placer, [(home, kind, h.name, h.tile) for _, home, kind, h in host_ends], gx)
     for (i, _, kind, _), (col, ch) in zip(host_ends, places):
@@ -217,9 +219,16 @@ def resolve_spec(rt, workers, grid, placer):
     }
 
 
-def _stream(f):
-    """A channel's layout transform: (dims, element bytes) of its fifo's dims_to_stream, or None."""
-    return (f.dims_to_stream, f.dtype.itemsize) if f.dims_to_stream else None
+def _extra(f, move_bytes, drain=False):
+    """A channel's options from its fifo: the producer's layout transform
+    (dims_to_stream) and, for a re-chunking forward, the size of the objects
+    it cuts (a drain streams to the host and needs no cut). None: neither."""
+    extra = {}
+    if f.dims_to_stream:
+        extra["stream"] = [f.dims_to_stream, f.dtype.itemsize]
+    if f.object_bytes != move_bytes and not drain:
+        extra["dest_bytes"] = f.object_bytes
+    return extra or None
 
 
 def _load(dev, spec):
@@ -230,8 +239,9 @@ def _load(dev, spec):
                for n, c, src, sn, hs, rtp, bar, inc, ini in spec["workers"]]
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
     channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch,
-                              [tuple(d) for d in dims[0]] if dims else [], dims[1] if dims else 0)
-                for n, src, dests, mb, dims, col, ch in spec["channels"]]
+                              [tuple(d) for d in x["stream"][0]] if x and "stream" in x else [],
+                              x["stream"][1] if x and "stream" in x else 0, x.get("dest_bytes", 0) if x else 0)
+                for n, src, dests, mb, x, col, ch in spec["channels"]]
     args = [T.FlowArg(n, b, e) for n, b, e in spec["args"]]
     ops = [T.FlowOp(k, line, a, b, c, wait, T.FlowExpr(v[0], [tuple(t) for t in v[1]]), list(sz), list(st))
            for k, line, a, b, c, wait, v, sz, st in spec["ops"]]

@@ -1,0 +1,53 @@
+"""forward(obj_type=...) of another size: the staging core cuts the stream
+of elements into the new fifo's objects, as IRON's vector_scalar_add (64 in,
+32 to the worker, 64 out) and ext_to_core_L2 (24 to 8 and back) designs do."""
+
+import numpy as np
+import pytest
+
+from tessel.iron import ObjectFifo, Program, Runtime, Worker
+from tessel.iron.controlflow import range_
+
+from .common import fill_drain
+
+
+def ty(n):
+    return np.ndarray[(n,), np.dtype[np.int32]]
+
+
+def add_one(n):
+    def core_body(of_in, of_out):
+        x = of_in.acquire(1)
+        y = of_out.acquire(1)
+        for i in range_(n):
+            y[i] = x[i] + 1
+        of_in.release(1)
+        of_out.release(1)
+
+    return core_body
+
+
+@pytest.mark.parametrize("outer, inner", [(64, 32), (24, 8), (8, 24), (24, 16)])
+def test_a_forward_to_another_size_cuts_the_stream_anew(device, outer, inner):
+    """(24, 16): neither size divides the other; the worker sees 16-element
+    objects made of one and a half, then half and one, 24-element ones."""
+    total = 48 * 4
+    of_in0 = ObjectFifo(ty(outer), name="in")
+    of_in1 = of_in0.cons().forward(obj_type=ty(inner))
+    of_out0 = ObjectFifo(ty(inner), name="out")
+    of_out1 = of_out0.cons().forward(obj_type=ty(outer))
+    rt = Runtime(fill_drain, [ty(total), ty(total), of_in0.prod(), of_out1.cons()])
+    worker = Worker(add_one(inner), [of_in1.cons(), of_out0.prod()])
+    design = Program(device, rt, workers=[worker]).resolve_program()
+    a = np.arange(total, dtype=np.int32) * 3
+    b = np.zeros_like(a)
+    design(a, b)
+    np.testing.assert_array_equal(b, a + 1)
+    design(a[::-1].copy(), b)  # the next call starts where this one left the cuts
+    np.testing.assert_array_equal(b, a[::-1] + 1)
+
+
+def test_a_forward_to_another_element_type_is_an_error():
+    f = ObjectFifo(ty(16))
+    with pytest.raises(TypeError, match="obj_type holds int16, of.* holds int32"):
+        f.cons().forward(obj_type=np.ndarray[(8,), np.dtype[np.int16]])
