@@ -83,8 +83,16 @@ void DesignSpec::validate(CoreCoord grid) const {
       bad(*this, "channel '" + ch.name + "': a re-chunking move (" + std::to_string(ch.move_bytes) +
                      "-byte objects into " + std::to_string(ch.dest_bytes) + "-byte ones) goes core to core");
     if (!ch.stream_dims.empty()) {
-      if (host_source)
+      if (host_source && !ch.stream_scatter)
         bad(*this, "channel '" + ch.name + "': a layout transform (dims_to_stream) on a fill; give the fill a tap");
+      if (host_dest && ch.stream_scatter)
+        bad(*this, "channel '" + ch.name +
+                       "': a destination's layout transform (dims_from_stream) on a drain; give "
+                       "the drain a tap");
+      if (ch.stream_scatter && ch.dest_bytes)
+        bad(*this, "channel '" + ch.name +
+                       "': a destination's layout transform (dims_from_stream) on a re-chunking "
+                       "forward is not supported");
       if (ch.stream_dims.size() > IRON_TAP_DIMS)
         bad(*this, "channel '" + ch.name + "': dims_to_stream has " + std::to_string(ch.stream_dims.size()) +
                        " dimensions; at most " + std::to_string(IRON_TAP_DIMS) + " (a DMA descriptor's)");

@@ -221,13 +221,18 @@ class ObjectFifo:
         self.shape, self.dtype = array_type(obj_type, "ObjectFifo obj_type")
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"ObjectFifo: depth must be an integer >= 1, got {depth!r}")
-        if dims_from_stream_per_cons:
-            raise NotImplementedError("ObjectFifo: dims_from_stream_per_cons (a consumer-side layout transform) is "
-                                      "not supported yet; transform on the producer side with dims_to_stream")
         ObjectFifo._count += 1
         self.name = name or f"of{ObjectFifo._count}"
         self.dims_to_stream = None if dims_to_stream is None else stream_dims(dims_to_stream,
                                                                                f"ObjectFifo '{self.name}' dims_to_stream")
+        self.dims_from_stream = None  # the consumers' transform (every consumer's, here)
+        if dims_from_stream_per_cons:
+            per = [stream_dims(d, f"ObjectFifo '{self.name}' dims_from_stream_per_cons[{i}]")
+                   for i, d in enumerate(dims_from_stream_per_cons)]
+            if any(p != per[0] for p in per):
+                raise NotImplementedError(f"ObjectFifo '{self.name}': consumers with different dims_from_stream are "
+                                          "not supported; give every consumer the same transform")
+            self.dims_from_stream = per[0]
         self.obj_type = obj_type
         self.depth = depth
         self.count = element_count(self.shape)

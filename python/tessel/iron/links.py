@@ -96,12 +96,21 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
     return fifos
 
 
-def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None):
+def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None,
+            dims_from_stream=None):
     """The objects of `handle`'s fifo through a staging core, into a new fifo
     (read from the staging pool in dims_to_stream's order, if given). An
     obj_type of another size re-chunks: the stream of elements is cut into
     the new fifo's objects (24-element objects in, 8-element ones out, or
-    the other way)."""
+    the other way). dims_from_stream is the new fifo's consumers' transform:
+    element k of an object lands at the pattern's k-th position."""
+    out = _forward(handle, tile, obj_type, depth, name, dims_to_stream)
+    if dims_from_stream is not None:
+        out.dims_from_stream = stream_dims(dims_from_stream, f"{out.name} dims_from_stream")
+    return out
+
+
+def _forward(handle, tile, obj_type, depth, name, dims_to_stream):
     f = handle.fifo
     dims = None if dims_to_stream is None else [dims_to_stream]
     if obj_type is None or element_count(array_type(obj_type, f"{handle.name}.forward() obj_type")[0]) == f.count:

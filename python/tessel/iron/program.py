@@ -180,7 +180,7 @@ def resolve_spec(rt, workers, grid, placer):
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' has dims_to_stream, but its producer is the Runtime: "
                                        "the fill's tap orders what it moves; give the tap to the fill")
             channels.append([f"{f.name} fill", (-1, [0], 0), [(k[1], k[2], k[3]) for k in sinks], f.object_bytes,
-                             None])
+                             _extra(f, f.object_bytes)])
         elif hosts:
             c = hosts[0][1]
             c.channel_index = len(channels)
@@ -220,12 +220,17 @@ def resolve_spec(rt, workers, grid, placer):
 
 
 def _extra(f, move_bytes, drain=False):
-    """A channel's options from its fifo: the producer's layout transform
-    (dims_to_stream) and, for a re-chunking forward, the size of the objects
-    it cuts (a drain streams to the host and needs no cut). None: neither."""
+    """A channel's options from its fifo: a layout transform (the producer's
+    dims_to_stream, or the consumers' dims_from_stream) and, for a
+    re-chunking forward, the size of the objects it cuts (a drain streams to
+    the host and needs no cut). None: neither."""
     extra = {}
-    if f.dims_to_stream:
-        extra["stream"] = [f.dims_to_stream, f.dtype.itemsize]
+    if f.dims_to_stream and f.dims_from_stream:
+        raise IronRuntimeError(f"ObjectFifo '{f.name}' has both dims_to_stream and dims_from_stream; one layout "
+                               "transform per move is supported")
+    if f.dims_to_stream or f.dims_from_stream:
+        extra["stream"] = [f.dims_to_stream or f.dims_from_stream, f.dtype.itemsize]
+        extra["scatter"] = bool(f.dims_from_stream)
     if f.object_bytes != move_bytes and not drain:
         extra["dest_bytes"] = f.object_bytes
     return extra or None
@@ -240,7 +245,8 @@ def _load(dev, spec):
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
     channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch,
                               [tuple(d) for d in x["stream"][0]] if x and "stream" in x else [],
-                              x["stream"][1] if x and "stream" in x else 0, x.get("dest_bytes", 0) if x else 0)
+                              x["stream"][1] if x and "stream" in x else 0, x.get("dest_bytes", 0) if x else 0,
+                              bool(x and x.get("scatter")))
                 for n, src, dests, mb, x, col, ch in spec["channels"]]
     args = [T.FlowArg(n, b, e) for n, b, e in spec["args"]]
     ops = [T.FlowOp(k, line, a, b, c, wait, T.FlowExpr(v[0], [tuple(t) for t in v[1]]), list(sz), list(st))
