@@ -162,20 +162,22 @@ class ObjectFifoHandle:
         return self._task("drain", dest, tap, wait, group, managed, offset, sizes, strides)
 
     # -- links (links.py) -----------------------------------------------------
-    def split(self, offsets, **kwargs):
+    def split(self, offsets, *args, **kwargs):
         from .links import split
 
-        return split(self, offsets, **kwargs)
+        return split(self, offsets, *args, **kwargs)
 
-    def join(self, offsets, **kwargs):
+    def join(self, offsets, *args, **kwargs):
         from .links import join
 
-        return join(self, offsets, **kwargs)
+        return join(self, offsets, *args, **kwargs)
 
-    def forward(self, **kwargs):
+    def forward(self, *args, **kwargs):
+        """forward(placement=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None,
+        dims_from_stream=None), as IRON orders them."""
         from .links import forward
 
-        return forward(self, **kwargs)
+        return forward(self, *args, **kwargs)
 
 
 def _shim_pin(handle, tile):

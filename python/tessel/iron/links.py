@@ -64,7 +64,8 @@ def _tile(tile, what):
 
 
 def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, dims_to_stream=None,
-          **unsupported):
+          placement=None, **unsupported):
+    tile = _placement(tile, placement, unsupported)
     if unsupported:
         raise NotImplementedError(f"split(): {', '.join(sorted(unsupported))} not supported yet")
     if handle.producer:
@@ -82,7 +83,8 @@ def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=N
     return fifos
 
 
-def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, **unsupported):
+def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, placement=None, **unsupported):
+    tile = _placement(tile, placement, unsupported)
     if unsupported:
         raise NotImplementedError(f"join(): {', '.join(sorted(unsupported))} not supported yet")
     if not handle.producer:
@@ -97,14 +99,17 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
 
 
 def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None,
-            dims_from_stream=None):
+            dims_from_stream=None, placement=None, plio=False):
     """The objects of `handle`'s fifo through a staging core, into a new fifo
     (read from the staging pool in dims_to_stream's order, if given). An
     obj_type of another size re-chunks: the stream of elements is cut into
     the new fifo's objects (24-element objects in, 8-element ones out, or
     the other way). dims_from_stream is the new fifo's consumers' transform:
     element k of an object lands at the pattern's k-th position."""
-    out = _forward(handle, tile, obj_type, depth, name, dims_to_stream)
+    if plio:
+        raise NotImplementedError(f"{handle.name}.forward(plio=True): PLIO (the programmable-logic stream "
+                                  "interface) is not modelled")
+    out = _forward(handle, placement if placement is not None else tile, obj_type, depth, name, dims_to_stream)
     if dims_from_stream is not None:
         out.dims_from_stream = stream_dims(dims_from_stream, f"{out.name} dims_from_stream")
     return out
@@ -129,6 +134,13 @@ def _forward(handle, tile, obj_type, depth, name, dims_to_stream):
     handle.endpoint = link
     out.prod().endpoint = link
     return out
+
+
+def _placement(tile, placement, unsupported):
+    """IRON names the staging tile `placement` (tessel also takes `tile`)."""
+    if unsupported.pop("plio", False):
+        raise NotImplementedError("PLIO (the programmable-logic stream interface) is not modelled")
+    return placement if placement is not None else tile
 
 
 def _claim(handle):

@@ -98,6 +98,17 @@ def test_reduce_through_a_kernel():
     out = np.zeros(1, np.int32)
     reduce(a, out, func=k, N=1024, dtype=np.int32)(a, out)
     assert out[0] == a.sum()
+    out[0] = 0
+    reduce(k, i32(1024), i32(1))(a, out)  # reduce_typed's spelling
+    assert out[0] == a.sum()
+
+
+def test_transform_with_func_first_and_one_tensor_type():
+    """vector_scalar_add's spelling: transform(lambda x: x + 1, tensor_ty, tile_size=32)."""
+    a = np.arange(256, dtype=np.int32)
+    b = np.zeros_like(a)
+    transform(lambda x: x + 1, i32(256), tile_size=32)(a, b)
+    np.testing.assert_array_equal(b, a + 1)
 
 
 ADD_N = """

@@ -51,3 +51,13 @@ def test_a_forward_to_another_element_type_is_an_error():
     f = ObjectFifo(ty(16))
     with pytest.raises(TypeError, match="obj_type holds int16, of.* holds int32"):
         f.cons().forward(obj_type=np.ndarray[(8,), np.dtype[np.int16]])
+
+
+def test_forward_takes_its_placement_positionally_or_by_name(device):
+    from tessel.iron import AnyComputeTile, Tile
+
+    f = ObjectFifo(ty(16), name="a")
+    g = f.cons().forward(AnyComputeTile)  # IRON's dma_transpose
+    h = ObjectFifo(ty(16), name="b")
+    k = h.cons().forward(placement=Tile(3, 3), name="b_fwd")
+    assert [lk.tile for lk in (g._prod.endpoint, k._prod.endpoint)] == [AnyComputeTile, Tile(3, 3)]

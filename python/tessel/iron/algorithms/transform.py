@@ -7,7 +7,9 @@ through their own ObjectFifos, acquired once around the tile loop), then
 
 IRON has spelled these three ways, all accepted:
 - func first, tensors after: transform(func, input, output, *params)
-  (the tile is the kernel's first argument's, or 16; the kernel gets no count);
+  (the tile is the kernel's first argument's, or 16; the kernel gets no count),
+  or func first and one tensor type for all: transform(func, tensor_ty,
+  tile_size=32), as the _typed forms;
 - func last: transform(input, output, func);
 - keywords: transform(input, output, func=..., N=..., dtype=..., tile_size=16),
   as iron.jit(transform)(input, output, func=...) calls it;
@@ -69,6 +71,8 @@ def parse(args, kwargs, inputs, what):
                         f"func=...; got {len(args)} positional arguments and no function among them")
     if kwargs:
         raise TypeError(f"{what}() got unexpected keyword arguments {', '.join(sorted(kwargs))}")
+    if len(tensors) == 1:  # one tensor type for every tensor (the typed spelling)
+        tensors, params, count = tensors * (inputs + 1), params, True
     if len(tensors) != inputs + 1:
         raise TypeError(f"{what}: expected {inputs} input tensor(s) and an output tensor, got {len(tensors)} tensors")
     names = [f"input {i}" for i in range(inputs)] + ["the output"]
