@@ -9,7 +9,7 @@ are the staging core's mover's; no worker takes part."""
 
 from .dataflow import ObjectFifo, stream_dims
 from .errors import IronRuntimeError
-from .placement import AnyMemTile, Tile
+from .placement import AnyComputeTile, AnyMemTile, Tile
 from .types import array_type, element_count
 
 
@@ -58,8 +58,12 @@ def _new_fifos(handle, offsets, obj_types, names, depths, verb):
 
 
 def _tile(tile, what):
+    """The staging core: a Tile, or the placer's choice (AnyMemTile; a link
+    IRON places on AnyComputeTile stages on a free core all the same)."""
+    if tile is AnyComputeTile:
+        return AnyMemTile
     if tile is not AnyMemTile and not isinstance(tile, Tile):
-        raise TypeError(f"{what}: tile must be a Tile or AnyMemTile, got {tile!r}")
+        raise TypeError(f"{what}: tile must be a Tile, AnyMemTile or AnyComputeTile, got {tile!r}")
     return tile
 
 

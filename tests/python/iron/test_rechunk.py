@@ -54,10 +54,10 @@ def test_a_forward_to_another_element_type_is_an_error():
 
 
 def test_forward_takes_its_placement_positionally_or_by_name(device):
-    from tessel.iron import AnyComputeTile, Tile
+    from tessel.iron import AnyComputeTile, AnyMemTile, Tile
 
     f = ObjectFifo(ty(16), name="a")
     g = f.cons().forward(AnyComputeTile)  # IRON's dma_transpose
     h = ObjectFifo(ty(16), name="b")
     k = h.cons().forward(placement=Tile(3, 3), name="b_fwd")
-    assert [lk.tile for lk in (g._prod.endpoint, k._prod.endpoint)] == [AnyComputeTile, Tile(3, 3)]
+    assert [lk.tile for lk in (g._prod.endpoint, k._prod.endpoint)] == [AnyMemTile, Tile(3, 3)]
