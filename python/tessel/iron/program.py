@@ -154,6 +154,18 @@ def resolve_spec(rt, workers, grid, placer):
                 raise IronRuntimeError(f"{h.name} is pinned to {h.tile!r}, but it is given to {owner}: only a host "
                                        "end (a handle given to the Runtime) sits on a shim tile")
         cons = [c for c in f._cons if c.endpoint is not None]
+        # Several consumer handles given to the Runtime (a design calling
+        # of.cons() at each drain) are one host end, as IRON merges them.
+        host_cons = [c for c in cons if c.endpoint is rt]
+        merged = host_cons[1:]
+        if merged:
+            pins = {repr(c.tile) for c in host_cons if c.tile is not None}
+            if len(pins) > 1:
+                raise IronRuntimeError(f"ObjectFifo '{f.name}' is drained through consumer handles pinned to "
+                                       f"different shim tiles ({', '.join(sorted(pins))}): the Runtime drains a "
+                                       "fifo through one shim end")
+            host_cons[0].tile = next((c.tile for c in host_cons if c.tile is not None), None)
+            cons = [c for c in cons if all(c is not m for m in merged)]
         if not cons:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no consumer: give {f.name}.cons() to a Worker or "
                                    "to the Runtime")
@@ -184,6 +196,8 @@ def resolve_spec(rt, workers, grid, placer):
         elif hosts:
             c = hosts[0][1]
             c.channel_index = len(channels)
+            for m in merged:
+                m.channel_index = c.channel_index
             host_ends.append((len(channels), pools[src[1]][1][0], "drain", c))
             channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4],
                              _extra(f, src[4], drain=True)])

@@ -61,3 +61,21 @@ def test_forward_takes_its_placement_positionally_or_by_name(device):
     h = ObjectFifo(ty(16), name="b")
     k = h.cons().forward(placement=Tile(3, 3), name="b_fwd")
     assert [lk.tile for lk in (g._prod.endpoint, k._prod.endpoint)] == [AnyMemTile, Tile(3, 3)]
+
+
+def test_consumer_handles_the_runtime_gets_again_and_again_are_one_host_end(device):
+    """IRON's getting_started matmul calls fifo.cons() at every drain; the Runtime merges them."""
+    f = ObjectFifo(ty(16), name="a")
+    g = f.cons().forward(name="g")
+
+    def seq(a, c, in_h, out_1, out_2):
+        in_h.fill(a)
+        out_1.drain(c, offset=0, sizes=[1, 1, 1, 32], strides=[0, 0, 0, 1], wait=True)
+        out_2.drain(c, offset=32, sizes=[1, 1, 1, 32], strides=[0, 0, 0, 1], wait=True)
+
+    rt = Runtime(seq, [ty(64), ty(64), f.prod(), g.cons(), g.cons()])
+    design = Program(device, rt).resolve_program()
+    a = np.arange(64, dtype=np.int32)
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, a)
