@@ -112,9 +112,23 @@ class ObjectFifoHandle:
         seq = trace.sequence()
         if seq is None:
             raise IronRuntimeError(f"{self.name}.{verb}() is called inside a Runtime's sequence body")
+        if self.endpoint is None:
+            # A handle the body creates itself (of.prod().fill(a) with no
+            # handles in fn_args) is the Runtime's, as IRON binds it; another
+            # consumer handle of a fifo the Runtime drains already is that end.
+            bound = next((c for c in self.fifo._cons if c is not self and c.endpoint is seq.runtime), None)
+            if bound is not None:
+                self.endpoint = seq.runtime
+                if hasattr(bound, "channel_index"):
+                    self.channel_index = bound.channel_index
+            elif seq.discovering:
+                self.endpoint = seq.runtime
+                seq.runtime.handles.append(self)
         if self.endpoint is not seq.runtime:
-            raise IronRuntimeError(
-                f"{self.name}.{verb}(): pass this handle to the Runtime in its fn_args, so its shim end is bound")
+            owner = getattr(self.endpoint, "name", None)
+            raise IronRuntimeError(f"{self.name}.{verb}(): this handle belongs to {owner}, not to the Runtime" if owner
+                                   else f"{self.name}.{verb}(): pass this handle to the Runtime in its fn_args, so "
+                                        "its shim end is bound")
         if not isinstance(buffer, RuntimeData):
             raise TypeError(f"{self.name}.{verb}(): the buffer must be an argument of the sequence body, "
                             f"got {buffer!r}")

@@ -81,6 +81,10 @@ def resolve_spec(rt, workers, grid, placer):
     for i, w in enumerate(workers):
         w.index = i
     fifos = _all_fifos(rt, workers)
+    if any(f._prod is None or f._prod.endpoint is None or not any(c.endpoint is not None for c in f._cons)
+           for f in fifos):
+        _discover_handles(rt)  # the body creates handles of its own: run it once to bind them
+        fifos = _all_fifos(rt, workers)
     links = _links(fifos)
     used = {(w.tile.col, w.tile.row) for w in workers}
     for link in links:  # staging cores: the Tile given, else the first core no worker or link uses
@@ -231,6 +235,21 @@ def resolve_spec(rt, workers, grid, placer):
         "parameter_names": [p.name for _, p in rt.params], "file": os.path.basename(file),
         "buffer_types": buffer_types,
     }
+
+
+def _discover_handles(rt):
+    """Runs the sequence body once, binding to the Runtime the handles it
+    creates itself (IRON's `of.prod().fill(a)` in a body given no handles);
+    what it records is thrown away (the body is recorded again once every
+    channel is known)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the real recording gives them
+        try:
+            rt.record(discovering=True)
+        except Exception:  # noqa: BLE001 - any error of the body is reported by the real recording
+            pass
 
 
 def _extra(f, move_bytes, drain=False):

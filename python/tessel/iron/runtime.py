@@ -163,7 +163,8 @@ def record_task(s, task, group, offset, sizes, strides):
             s.explicit_used = True
             group.tasks.append(task)
             task.group = group
-    _op(s, PUSH, a=task.slot, b=task.handle.channel_index, c=task.buffer.index, wait=task.wait, value=offset,
+    _op(s, PUSH, a=task.slot, b=getattr(task.handle, "channel_index", None), c=task.buffer.index, wait=task.wait,
+        value=offset,
         sizes=sizes, strides=strides)
 
 
@@ -246,9 +247,11 @@ class Runtime:
                 raise NotImplementedError("Runtime: scalar-type arguments are DispatchTime parameters here "
                                           "(use tessel.iron.jit with DispatchTime[...])")
 
-    def record(self):
-        """Runs the body once; returns the recording."""
+    def record(self, discovering=False):
+        """Runs the body once; returns the recording (discovering: a first
+        run binding the handles the body creates itself, program.py)."""
         s = trace.SequenceRecording(self)
+        s.discovering = discovering
         param_regs = {pos: k for k, (pos, _) in enumerate(self.params)}
         s.registers = len(self.params)
         args = []

@@ -79,3 +79,20 @@ def test_consumer_handles_the_runtime_gets_again_and_again_are_one_host_end(devi
     c = np.zeros_like(a)
     design(a, c)
     np.testing.assert_array_equal(c, a)
+
+
+def test_handles_a_body_creates_itself_are_the_runtimes(device):
+    """IRON's programming guide: Runtime(body, [types]) and `of_in.prod().fill(a)` in the body."""
+    of_in = ObjectFifo(ty(24), name="in")
+    of_out = ObjectFifo(ty(24), name="out")
+    worker = Worker(add_one(24), [of_in.cons(), of_out.prod()])
+
+    def sequence(a, c):
+        of_in.prod().fill(a)
+        of_out.cons().drain(c, wait=True)
+
+    design = Program(device, Runtime(sequence, [ty(48), ty(48)]), workers=[worker]).resolve_program()
+    a = np.arange(48, dtype=np.int32)
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, a + 1)
