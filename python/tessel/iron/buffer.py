@@ -18,6 +18,8 @@ class Buffer(Elements):
             type = np.ndarray[init.shape or (1,), np.dtype[init.dtype.type]]
         self.shape, self.dtype = array_type(type, "Buffer type")
         kind_of(self.dtype)  # an element type a core_fn computes with
+        if use_write_rtp and (self.dtype.itemsize != 4 or self.dtype.kind not in "iu"):
+            raise TypeError("Buffer: runtime parameters here are 32-bit integers (np.int32 / np.uint32)")
         self.type = type
         self.name = name or "buffer"
         self.use_write_rtp = use_write_rtp
