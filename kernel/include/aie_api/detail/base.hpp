@@ -188,7 +188,7 @@ using default_acc_t = std::conditional_t<is_float_v<A> || is_float_v<B>, accfloa
                                          std::conditional_t<(sizeof(A) >= 4 || sizeof(B) >= 4), acc64, acc32>>;
 
 template <typename Tag>
-inline constexpr unsigned acc_bits = std::is_same_v<Tag, acc32> ? 32 : 64; // accfloat lanes are 32-bit floats
+inline constexpr unsigned acc_bits = std::is_same_v<Tag, acc64> ? 64 : 32; // accfloat lanes are fp32
 
 // ---- integer rounding and saturation ---------------------------------------
 
