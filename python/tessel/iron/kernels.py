@@ -1,7 +1,7 @@
 """Ready-made external kernels, as IRON's aie.iron.kernels provides them, built
 from tessel's kernel library (kernel/include/aie_kernels/, written against the
 AIE API): passthrough, scale, add, mul, relu, bf16_exp, reduce_add,
-reduce_max, reduce_min, mm, mv. Each returns an ExternalFunction whose source
+reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an ExternalFunction whose source
 is the library file IRON's factory names, found as kernel.find_kernel_source
 finds it."""
 
@@ -116,6 +116,34 @@ def reduce_min(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -
     return _reduce("min", tile_size, dtype, vectorized)
 
 
+def transpose(dim_m: int = 32, dim_n: int = 32, subtile: int = 4, dtype=None) -> ExternalFunction:
+    """transpose_4x4 / transpose_8x8(in, out): transposes every subtile x
+    subtile block of a dim_n x dim_m row-major matrix in place (bfloat16 by
+    default; any 1-, 2- or 4-byte dtype)."""
+    dtype = _bf16() if dtype is None else dtype
+    if subtile not in (4, 8):
+        raise ValueError(f"kernels.transpose: subtile must be 4 or 8, got {subtile}")
+    width = np.dtype(dtype).itemsize
+    if width not in (1, 2, 4):
+        raise ValueError(f"kernels.transpose: dtype must be 1, 2 or 4 bytes wide, got {dtype!r}")
+    if dim_m <= 0 or dim_n <= 0 or dim_m % subtile or dim_n % subtile:
+        raise ValueError(f"kernels.transpose: dim_m and dim_n must be positive multiples of {subtile}, got "
+                         f"{dim_m} x {dim_n}")
+    ty = _tile(dim_m * dim_n, dtype)
+    return ExternalFunction(f"transpose_{subtile}x{subtile}", source_file=_source("transpose.cc", "transpose"),
+                            arg_types=[ty, ty],
+                            compile_flags=[f"-DDIM_m={dim_m}", f"-DDIM_n={dim_n}", f"-DBIT_WIDTH={8 * width}"])
+
+
+def convert_copy(tile_size: int = 1024) -> ExternalFunction:
+    """cast_f32_bf16_row(in, out, n): float32 to bfloat16, rounded to nearest
+    even; n a multiple of 16."""
+    if tile_size % 16:
+        raise ValueError(f"kernels.convert_copy: tile_size must be a multiple of 16, got {tile_size}")
+    return ExternalFunction("cast_f32_bf16_row", source_file=_source("cast_f32_bf16.cc", "convert_copy"),
+                            arg_types=[_tile(tile_size, np.float32), _tile(tile_size, _bf16()), np.int32])
+
+
 _MM_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32}
 
 
@@ -159,5 +187,5 @@ def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True) -> ExternalFun
     return f
 
 
-__all__ = ["add", "bf16_exp", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max", "reduce_min", "relu",
-           "scale"]
+__all__ = ["add", "bf16_exp", "convert_copy", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
+           "reduce_min", "relu", "scale", "transpose"]

@@ -25,7 +25,7 @@ def arr(n, dtype):
     return np.ndarray[(n,), np.dtype[dtype]]
 
 
-# ---- int32: passthrough (named by object file), scale, reductions
+# ---- 32-bit data: passthrough (named by object file), scale, transpose, f32 -> bf16, reductions
 
 T32, TILES32 = 256, 4
 
@@ -37,17 +37,23 @@ def int32_design(device):
     # IRON's spelling: the compiled object's name; tessel finds the library source.
     copy = Kernel("passThroughLine", "passThrough.cc.o", [tile, tile, np.int32])
     scale = iron.kernels.scale(T32, np.int32)
+    blocks = iron.kernels.transpose(16, 16, 4, np.uint32)  # a 256-element tile as 16 x 16
+    cast = iron.kernels.convert_copy(T32)
     reducers = [iron.kernels.reduce_add(T32), iron.kernels.reduce_max(T32), iron.kernels.reduce_min(T32),
                 iron.kernels.reduce_add(T32, vectorized=False)]
 
-    def core_fn(a, f, c, r, copy, scale, *reducers):
+    def core_fn(a, f, c, r, copy, scale, blocks, cast, *reducers):
         factor = f.acquire(1)
         for t in range(TILES32):
             x, y, s = a.acquire(1), c.acquire(1), r.acquire(1)
-            if t % 2:
-                scale(x, y, factor, T32)
-            else:
+            if t == 0:
                 copy(x, y, T32)
+            elif t == 1:
+                scale(x, y, factor, T32)
+            elif t == 2:
+                blocks(x, y)
+            else:
+                cast(x, y, T32)  # tile 3 holds float32 bits; the bfloat16 results fill half of y
             reducers[t](x, s, T32)
             a.release(1)
             c.release(1)
@@ -60,24 +66,29 @@ def int32_design(device):
         c_h.drain(c, wait=True)
         r_h.drain(r, wait=True)
 
-    w = Worker(core_fn, [of_a.cons(), of_f.cons(), of_c.prod(), of_r.prod(), copy, scale, *reducers])
+    w = Worker(core_fn, [of_a.cons(), of_f.cons(), of_c.prod(), of_r.prod(), copy, scale, blocks, cast, *reducers])
     types = [arr(T32 * TILES32, np.int32), one, arr(T32 * TILES32, np.int32), arr(TILES32, np.int32)]
     return Program(device, Runtime(seq, [*types, of_a.prod(), of_f.prod(), of_c.cons(), of_r.cons()]), [w]
                    ).resolve_program()
 
 
-def test_int32_library_kernels_match_numpy(device):
+def test_32bit_library_kernels_match_numpy(device):
     rng = np.random.default_rng(1)
     a = rng.integers(-(2**31), 2**31 - 1, T32 * TILES32, dtype=np.int64).astype(np.int32)
     a[T32:2 * T32] = rng.integers(-5000, 5000, T32)  # a tile the reductions see small
+    floats = rng.standard_normal(T32).astype(np.float32)
+    floats[:4] = [np.float32(1.00390625), np.float32(-1.00390625), np.inf, np.nan]  # ties to even, inf, NaN
+    a[3 * T32:] = floats.view(np.int32)
     factor = np.array([-7], np.int32)
     c = np.zeros_like(a)
     r = np.zeros(TILES32, np.int32)
     int32_design(device)(a, factor, c, r)
-    tiles = a.reshape(TILES32, T32)
-    want_c = tiles.copy()
-    want_c[1::2] = (tiles[1::2].astype(np.int64) * -7).astype(np.int32)  # modulo 2^32
-    np.testing.assert_array_equal(c.reshape(TILES32, T32), want_c)
+    tiles, got = a.reshape(TILES32, T32), c.reshape(TILES32, T32)
+    np.testing.assert_array_equal(got[0], tiles[0])
+    np.testing.assert_array_equal(got[1], (tiles[1].astype(np.int64) * -7).astype(np.int32))  # modulo 2^32
+    blocks = tiles[2].reshape(4, 4, 4, 4)  # (block row, row, block column, column)
+    np.testing.assert_array_equal(got[2].reshape(4, 4, 4, 4), blocks.transpose(0, 3, 2, 1))
+    np.testing.assert_array_equal(got[3].view(np.uint16)[:T32], floats.astype(bf16).view(np.uint16))
     sums = tiles.astype(np.int64).sum(axis=1)
     want_r = [np.int64(sums[0]).astype(np.int32), tiles[1].max(), tiles[2].min(), np.int64(sums[3]).astype(np.int32)]
     np.testing.assert_array_equal(r, np.array(want_r, np.int32))
@@ -309,6 +320,9 @@ def test_bad_library_arguments_are_refused(monkeypatch):
     with pytest.raises(ValueError) as e:
         iron.kernels.mm(dtype_in="i32", dtype_out="i32")
     assert str(e.value).startswith("kernels.mm: ('i32', 'i32') is not one of bf16->bf16, bf16->f32, i16->i16")
+    with pytest.raises(ValueError) as e:
+        iron.kernels.transpose(30, 32, 4)
+    assert str(e.value) == "kernels.transpose: dim_m and dim_n must be positive multiples of 4, got 30 x 32"
     with pytest.raises(ValueError) as e:
         iron.kernels.reduce_add(64, bf16)
     assert str(e.value) == "kernels.reduce_add: dtype must be np.int32, got <class 'ml_dtypes.bfloat16'>"
