@@ -1,9 +1,9 @@
 """Ready-made external kernels, as IRON's aie.iron.kernels provides them, built
 from tessel's kernel library (kernel/include/aie_kernels/, written against the
 AIE API): passthrough, scale, add, mul, relu, bf16_exp, reduce_add,
-reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an ExternalFunction whose source
-is the library file IRON's factory names, found as kernel.find_kernel_source
-finds it."""
+reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an
+ExternalFunction whose source is the library file IRON's factory names, found
+as kernel.find_kernel_source finds it."""
 
 import numpy as np
 
