@@ -77,10 +77,9 @@ def _design_dir():
 def _candidate_names(file_name):
     """The source names an object or source file name stands for."""
     base = os.path.basename(file_name)
-    stem = base[:-2] if base.endswith(".o") else base
+    stem = base[:-2] if base.endswith(".o") else base  # "x.cc.o" -> x.cc, "x.o" -> x.cc / x.cpp / x.c
     if stem.endswith(_SOURCE_EXTS):
         return [stem]
-    stem = os.path.splitext(stem)[0] if base.endswith(".o") else stem
     return [stem + ext for ext in _SOURCE_EXTS]
 
 

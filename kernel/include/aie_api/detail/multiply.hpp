@@ -178,12 +178,18 @@ public:
   void mac(const vector<TA, size_A>& a, const vector<TB, size_B>& b) {
     for (unsigned i = 0; i < M; ++i)
       for (unsigned j = 0; j < N; ++j) {
-        typename accum_type::lane_type sum = acc_.lanes_[i * N + j];
-        accum<Tag, 16> lane; // one lane's arithmetic, with the accumulator's wrap
-        lane.lanes_[0] = sum;
-        for (unsigned k = 0; k < K; ++k)
-          lane.add_lane(0, detail::product<Tag>(a.elems_[i * K + k], b.elems_[k * N + j]));
-        acc_.lanes_[i * N + j] = lane.lanes_[0];
+        auto& lane = acc_.lanes_[i * N + j];
+        if constexpr (accum_type::is_float) {
+          float sum = lane;
+          for (unsigned k = 0; k < K; ++k)
+            sum += float(a.elems_[i * K + k]) * float(b.elems_[k * N + j]);
+          lane = sum;
+        } else { // modulo 2^64, then the lane's width: the same as wrapping after every addition
+          uint64_t sum = uint64_t(lane);
+          for (unsigned k = 0; k < K; ++k)
+            sum += uint64_t(int64_t(a.elems_[i * K + k]) * int64_t(b.elems_[k * N + j]));
+          lane = detail::wrap_lane(int64_t(sum), detail::acc_bits<Tag>);
+        }
       }
   }
   void mul(const vector<TA, size_A>& a, const vector<TB, size_B>& b) {
