@@ -98,6 +98,26 @@ TEST(AieElementwise, ComparisonsMasksAndSelect) {
   EXPECT_EQ(aie::mask<16>::from_uint32(0x8001).to_uint32(), 0x8001u);
 }
 
+TEST(AieElementwise, OperatorsSpellTheOperations) {
+  using namespace aie::operators;
+  auto a = iota<int32_t, 16>(-8), b = aie::broadcast<int32_t, 16>(3);
+  EXPECT_EQ((a + b)[0], -5);
+  EXPECT_EQ((a - 1)[0], -9);
+  EXPECT_EQ((-a)[0], 8);
+  EXPECT_EQ((a & b)[1], -7 & 3);
+  EXPECT_EQ((a | b)[1], -7 | 3);
+  EXPECT_EQ((a ^ b)[1], -7 ^ 3);
+  EXPECT_EQ((~a)[0], 7);
+  EXPECT_EQ((a << 1)[0], -16);
+  EXPECT_EQ((a >> 1)[0], -4);
+  EXPECT_EQ((a < b).count(), 11u);
+  EXPECT_EQ((a <= 3).count(), 12u);
+  EXPECT_EQ((a > b).count(), 4u);
+  EXPECT_EQ((a >= 3).count(), 5u);
+  EXPECT_EQ((a == 3).count(), 1u);
+  EXPECT_EQ((a != b).count(), 15u);
+}
+
 TEST(AieLanes, ShufflesFillAndRotate) {
   auto v = iota<int32_t, 16>(0), f = iota<int32_t, 16>(100);
   auto up = aie::shuffle_up(v, 3), down = aie::shuffle_down(v, 3);

@@ -8,7 +8,7 @@
 //   memory     load_v, store_v, load_unaligned_v, store_unaligned_v, begin_vector
 //   arithmetic add sub mul mac msc neg abs max min, bit_and/or/xor/not,
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
-//              broadcast zeros concat, accumulate, mmul
+//              broadcast zeros concat, accumulate, mmul, aie::operators
 //   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,
 //              interleave_zip/unzip, transpose, reverse
 //   math       to_float to_fixed exp exp2 inv invsqrt sqrt

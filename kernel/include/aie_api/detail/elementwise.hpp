@@ -242,6 +242,49 @@ T reduce_min(const vector<T, N>& v) {
   return r;
 }
 
+// `using namespace aie::operators;` spells the operations as operators:
+// + - on vectors (and a scalar), & | ^ ~ << >> on integer vectors, < <= > >=
+// == != as masks.
+namespace operators {
+#define TESSEL_AIE_OPERATOR(op, fn)                                                                                    \
+  template <typename T, unsigned N>                                                                                    \
+  auto operator op(const vector<T, N>& a, const vector<T, N>& b) {                                                     \
+    return fn(a, b);                                                                                                   \
+  }                                                                                                                    \
+  template <typename T, unsigned N>                                                                                    \
+  auto operator op(const vector<T, N>& a, detail::scalar_t<T> b) {                                                     \
+    return fn(a, b);                                                                                                   \
+  }
+TESSEL_AIE_OPERATOR(+, add)
+TESSEL_AIE_OPERATOR(-, sub)
+TESSEL_AIE_OPERATOR(&, bit_and)
+TESSEL_AIE_OPERATOR(|, bit_or)
+TESSEL_AIE_OPERATOR(^, bit_xor)
+TESSEL_AIE_OPERATOR(<, lt)
+TESSEL_AIE_OPERATOR(<=, le)
+TESSEL_AIE_OPERATOR(>, gt)
+TESSEL_AIE_OPERATOR(>=, ge)
+TESSEL_AIE_OPERATOR(==, eq)
+TESSEL_AIE_OPERATOR(!=, neq)
+#undef TESSEL_AIE_OPERATOR
+template <typename T, unsigned N>
+vector<T, N> operator-(const vector<T, N>& a) {
+  return neg(a);
+}
+template <typename T, unsigned N>
+vector<T, N> operator~(const vector<T, N>& a) {
+  return bit_not(a);
+}
+template <typename T, unsigned N>
+vector<T, N> operator<<(const vector<T, N>& a, unsigned n) {
+  return upshift(a, n);
+}
+template <typename T, unsigned N>
+vector<T, N> operator>>(const vector<T, N>& a, unsigned n) {
+  return downshift(a, n);
+}
+} // namespace operators
+
 } // namespace aie
 
 #endif
