@@ -32,6 +32,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_KERNEL_CXX", "the C++ compiler kernels are built with"},
     {"TESSEL_KERNEL_INCLUDE_DIR", "the kernel headers' directory"},
     {"TESSEL_KERNEL_PATH", "directories searched for kernel files, separated by ':'"},
+    {"TESSEL_AIE_ARCH", "aie2 or aie2p: the AIE kernel library directory tessel.iron looks in first"},
     {"TESSEL_EXAMPLES_DIR", "the examples directory whose kernels the built-in examples load"},
     {"TESSEL_DPRINT_CORES", "the cores whose DPRINT output is shown"},
     {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},

@@ -69,13 +69,16 @@ TEST(EnvTest, FlagsTakeTheUsualSpellings) {
 TEST(EnvTest, AnUnknownTesselVariableIsWarnedAboutOnce) {
   setenv("TESSEL_WATCHDOG", "5", 1);
   setenv("TESSEL_TT_METAL_HOME", "/nonexistent", 1); // read by the build's configuration: known, not warned about
+  setenv("TESSEL_AIE_ARCH", "aie2p", 1);             // read by tessel.iron's kernel lookup: known
   testing::internal::CaptureStderr();
   check_variable_names();
   check_variable_names();
   const std::string err = testing::internal::GetCapturedStderr();
   unsetenv("TESSEL_WATCHDOG");
   unsetenv("TESSEL_TT_METAL_HOME");
+  unsetenv("TESSEL_AIE_ARCH");
   EXPECT_EQ(err.find("TESSEL_TT_METAL_HOME is not"), std::string::npos) << err;
+  EXPECT_EQ(err.find("TESSEL_AIE_ARCH is not"), std::string::npos) << err;
   EXPECT_EQ(err.rfind("tessel: warning: TESSEL_WATCHDOG is not a variable tessel reads (it reads TESSEL_ARCH, ", 0), 0u)
       << err;
   EXPECT_NE(err.find("TESSEL_WATCHDOG_S"), std::string::npos) << err;

@@ -1,16 +1,102 @@
 """External kernels: C/C++ functions a core_fn calls with pointers into its
-core's L1. Kernel(name, source, arg_types) names a source file (an object
-file name resolves to the C/C++ source beside it); ExternalFunction takes the
-source as a file or a string."""
+core's L1. Kernel(name, object_or_source, arg_types) names a compiled object
+or a source; ExternalFunction takes the source as a file or a string.
+
+tessel builds every kernel from its C/C++ source with the host compiler, so an
+object name ("scale.o", "passThrough.cc.o") resolves to a source: first beside
+the given path, in the design's directory (that of the running script) and in
+the current directory, then in tessel's own kernel library
+(kernel/include/aie_kernels/: the architecture's directory, generic/, then the
+other architecture's). Kernels written against the AIE API (<aie_api/aie.hpp>)
+compile there unchanged (docs/iron.md)."""
 
 import hashlib
 import os
+import sys
 
 import numpy as np
 
 from . import trace
+from ..errors import warn
 from .errors import IronRuntimeError
 from .types import array_type, c_type, is_array_type
+
+_SOURCE_EXTS = (".cc", ".cpp", ".c")
+
+# Once per worker kernel, before the first external function's source.
+_ANY_PTR = ("#ifndef TESSEL_IRON_ANY_PTR\n#define TESSEL_IRON_ANY_PTR\n"
+            "struct tessel_iron_any_ptr {\n  void* p;\n"
+            "  template <typename T> operator T*() const { return static_cast<T*>(p); }\n};\n#endif\n")
+_AIE_ARCHS = ("aie2", "aie2p")
+
+# Set by whatever knows the target (a callable returning "aie2", "aie2p" or
+# None): the architecture whose kernel library directory is searched first.
+aie_arch_hook = None
+
+
+def kernel_include_dir():
+    """tessel's kernel header directory, the one holding aie_api/ and
+    aie_kernels/: $TESSEL_KERNEL_INCLUDE_DIR (an installed wheel sets it),
+    else the source tree's kernel/include."""
+    env = os.environ.get("TESSEL_KERNEL_INCLUDE_DIR")
+    if env:
+        return os.path.abspath(env)
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, os.pardir, os.pardir, os.pardir, "kernel", "include"))
+
+
+def aie_arch():
+    """The AIE architecture whose kernel library is preferred: "aie2p" (NPU2)
+    or "aie2" (NPU1). $TESSEL_AIE_ARCH, else `aie_arch_hook()`, else "aie2"."""
+    env = os.environ.get("TESSEL_AIE_ARCH")
+    if env:
+        if env not in _AIE_ARCHS:
+            raise ValueError(f"TESSEL_AIE_ARCH={env!r}: expected one of {', '.join(_AIE_ARCHS)}")
+        return env
+    if aie_arch_hook is not None:
+        arch = aie_arch_hook()
+        if arch in _AIE_ARCHS:
+            return arch
+    return "aie2"
+
+
+def library_dirs():
+    """tessel's kernel library directories, in search order."""
+    root = os.path.join(kernel_include_dir(), "aie_kernels")
+    arch = aie_arch()
+    other = [a for a in _AIE_ARCHS if a != arch]
+    return [os.path.join(root, d) for d in (arch, "generic", *other)]
+
+
+def _design_dir():
+    script = sys.argv[0] if sys.argv else ""
+    return os.path.dirname(os.path.abspath(script)) if script and os.path.isfile(script) else None
+
+
+def _candidate_names(file_name):
+    """The source names an object or source file name stands for."""
+    base = os.path.basename(file_name)
+    stem = base[:-2] if base.endswith(".o") else base  # "x.cc.o" -> x.cc, "x.o" -> x.cc / x.cpp / x.c
+    if stem.endswith(_SOURCE_EXTS):
+        return [stem]
+    return [stem + ext for ext in _SOURCE_EXTS]
+
+
+def find_kernel_source(file_name, what):
+    """The source file `file_name` (an object or source name, with or without
+    a directory) stands for; FileNotFoundError listing every place looked."""
+    given = os.path.dirname(file_name)
+    dirs = [os.path.abspath(given) if given else None, _design_dir(), os.getcwd(), *library_dirs()]
+    dirs = list(dict.fromkeys(d for d in dirs if d))
+    names = _candidate_names(file_name)
+    for d in dirs:
+        for n in names:
+            path = os.path.join(d, n)
+            if os.path.isfile(path):
+                return path
+    raise FileNotFoundError(
+        f"{what}: no C/C++ source for {file_name!r} (tessel builds kernels from source: looked for "
+        f"{' or '.join(names)}) in " + ", ".join(dirs))
 
 
 def _scalar_c(t):
@@ -28,11 +114,16 @@ class ExternalFunction:
         if (source_file is None) == (source_string is None):
             raise TypeError(f"ExternalFunction '{name}': give exactly one of source_file= and source_string=")
         if source_file is not None and not os.path.isfile(source_file):
-            raise FileNotFoundError(f"ExternalFunction '{name}': no source file {source_file!r}")
-        self.include_dirs = [os.path.abspath(d) for d in include_dirs]
-        for d in self.include_dirs:
-            if not os.path.isdir(d):
-                raise FileNotFoundError(f"ExternalFunction '{name}': include_dirs names no directory {d!r}")
+            source_file = find_kernel_source(source_file, f"ExternalFunction '{name}'")
+        self.include_dirs = []
+        for d in include_dirs:
+            if os.path.isdir(d):
+                self.include_dirs.append(os.path.abspath(d))
+            else:  # the compiler skips it too
+                warn(f"ExternalFunction '{name}': include_dirs names no directory {d!r}; it is skipped")
+        # IRON's kernels include "../aie_kernel_utils.h" from aie_kernels/<arch>/:
+        # through this directory that finds tessel's, wherever the source is.
+        self.include_dirs.append(os.path.join(kernel_include_dir(), "aie_kernels", "generic"))
         self.defines = []  # (name, value or None), from -D flags
         flags = list(compile_flags)
         i = 0
@@ -65,7 +156,7 @@ class ExternalFunction:
                 else f'#include "{self.source_file}"\n')
         before = "".join(f"#define {k} {'' if v is None else v}\n" for k, v in self.defines)
         after = "".join(f"#undef {k}\n" for k, _ in self.defines)
-        return before + body + after
+        return _ANY_PTR + before + body + after
 
     def hash(self):
         text = self.source_string if self.source_string is not None else open(self.source_file).read()
@@ -85,7 +176,9 @@ class ExternalFunction:
             if kind == "ptr":
                 if not hasattr(a, "c_arg"):
                     raise TypeError(f"kernel '{self.name}' argument {i} is an array: pass an acquired object")
-                out.append(a.c_arg(ty))
+                # bfloat16 data passes as whatever pointer the function takes
+                # (bfloat16* with the AIE API, uint16_t* without).
+                out.append(f"tessel_iron_any_ptr{{{a.c_arg(ty)}}}" if ty.name == "bfloat16" else a.c_arg(ty))
             elif isinstance(a, (int, np.integer, float, np.floating)) and not isinstance(a, bool):
                 out.append(f"{ty}({a})")
             elif hasattr(a, "c_expr"):
@@ -97,14 +190,17 @@ class ExternalFunction:
 
 
 class Kernel(ExternalFunction):
+    """A kernel named by its compiled object ("scale.o", "passThrough.cc.o")
+    or its source; the source is found as find_kernel_source() says."""
+
     def __init__(self, name, bin_name, arg_types=()):
-        src = bin_name
-        if not os.path.isfile(src) or src.endswith(".o"):
-            stem = os.path.splitext(bin_name)[0]
-            found = [stem + ext for ext in (".cc", ".cpp", ".c") if os.path.isfile(stem + ext)]
-            if not found:
-                raise FileNotFoundError(
-                    f"Kernel '{name}': tessel runs kernels from their C/C++ source; no {stem}.cc, .cpp or .c "
-                    f"beside {bin_name!r}")
-            src = found[0]
+        if not isinstance(name, str) or not name.isidentifier():
+            raise TypeError(f"Kernel: name must be a C identifier, got {name!r}")
+        if os.path.isfile(bin_name) and bin_name.endswith(_SOURCE_EXTS):
+            src = bin_name
+        else:
+            src = find_kernel_source(bin_name, f"Kernel '{name}'")
         super().__init__(name, source_file=src, arg_types=arg_types)
+
+
+__all__ = ["ExternalFunction", "Kernel", "aie_arch", "find_kernel_source", "kernel_include_dir", "library_dirs"]

@@ -1,26 +1,191 @@
-"""Ready-made external kernels, as IRON's aie.iron.kernels provides them:
-passthrough (a copy) and scale (vector times a scalar factor)."""
+"""Ready-made external kernels, as IRON's aie.iron.kernels provides them, built
+from tessel's kernel library (kernel/include/aie_kernels/, written against the
+AIE API): passthrough, scale, add, mul, relu, bf16_exp, reduce_add,
+reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an
+ExternalFunction whose source is the library file IRON's factory names, found
+as kernel.find_kernel_source finds it."""
 
 import numpy as np
 
-from .kernel import ExternalFunction
-from .types import c_type
+from .kernel import ExternalFunction, find_kernel_source
+
+_BIT_WIDTHS = {np.dtype(np.uint8): 8, np.dtype(np.int16): 16, np.dtype(np.int32): 32}
+_FIXED_TILE = 1024  # add, mul, relu and bf16_exp loop over 1024 elements
 
 
-def passthrough(tile_size, dtype=np.uint8):
-    """passThroughLine(in, out, n): copies n elements."""
-    t = c_type(dtype)
-    src = (f'extern "C" void passThroughLine({t}* in, {t}* out, int32_t n) {{\n'
-           "  for (int32_t i = 0; i < n; ++i) out[i] = in[i];\n}\n")
-    ty = np.ndarray[(tile_size,), np.dtype[dtype]]
-    return ExternalFunction("passThroughLine", source_string=src, arg_types=[ty, ty, np.int32])
+def _bf16():
+    import ml_dtypes
+
+    return ml_dtypes.bfloat16
 
 
-def scale(tile_size, dtype=np.int16):
-    """vector_scalar_mul(in, out, factor[1], n): out = in * factor (wrapping)."""
-    t = c_type(dtype)
-    src = (f'extern "C" void vector_scalar_mul({t}* in, {t}* out, int32_t* factor, int32_t n) {{\n'
-           f"  for (int32_t i = 0; i < n; ++i) out[i] = {t}(in[i] * factor[0]);\n}}\n")
-    ty = np.ndarray[(tile_size,), np.dtype[dtype]]
-    return ExternalFunction("vector_scalar_mul", source_string=src,
-                            arg_types=[ty, ty, np.ndarray[(1,), np.dtype[np.int32]], np.int32])
+def _source(file_name, factory):
+    return find_kernel_source(file_name, f"kernels.{factory}")
+
+
+def _tile(n, dtype):
+    return np.ndarray[(n,), np.dtype[dtype]]
+
+
+def _fixed_tile(factory, tile_size):
+    if tile_size != _FIXED_TILE:
+        raise ValueError(f"kernels.{factory}: tile_size must be {_FIXED_TILE} (the library kernel's loop bound), "
+                         f"got {tile_size}")
+
+
+def passthrough(tile_size: int = 4096, dtype=np.int32) -> ExternalFunction:
+    """passThroughLine(in, out, n): copies n elements (np.uint8, np.int16 or
+    np.int32) of a tile_size tile."""
+    bits = _BIT_WIDTHS.get(np.dtype(dtype))
+    if bits is None:
+        raise ValueError(f"kernels.passthrough: dtype must be np.uint8, np.int16 or np.int32, got {dtype!r}")
+    ty = _tile(tile_size, dtype)
+    return ExternalFunction("passThroughLine", source_file=_source("passThrough.cc", "passthrough"),
+                            arg_types=[ty, ty, np.int32], compile_flags=[f"-DBIT_WIDTH={bits}"])
+
+
+def scale(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -> ExternalFunction:
+    """vector_scalar_mul_vector / _scalar(in, out, factor[1], n): out = in *
+    factor, element-wise, modulo 2^width (np.int16 or np.int32). The vector
+    form needs n a multiple of 32."""
+    if np.dtype(dtype) not in (np.dtype(np.int16), np.dtype(np.int32)):
+        raise ValueError(f"kernels.scale: dtype must be np.int16 or np.int32, got {dtype!r}")
+    ty = _tile(tile_size, dtype)
+    return ExternalFunction(f"vector_scalar_mul_{'vector' if vectorized else 'scalar'}",
+                            source_file=_source("scale.cc", "scale"),
+                            arg_types=[ty, ty, _tile(1, np.int32), np.int32],
+                            compile_flags=[f"-DBIT_WIDTH={_BIT_WIDTHS[np.dtype(dtype)]}"])
+
+
+def _eltwise_bf16(op, tile_size, vectorized):
+    _fixed_tile(op, tile_size)
+    ty = _tile(tile_size, _bf16())
+    return ExternalFunction(f"eltwise_{op}_bf16_{'vector' if vectorized else 'scalar'}",
+                            source_file=_source(f"{op}.cc", op), arg_types=[ty, ty, ty])
+
+
+def add(tile_size: int = 1024, vectorized: bool = True) -> ExternalFunction:
+    """eltwise_add_bf16_vector / _scalar(a, b, c): c = a + b on 1024 bfloat16."""
+    return _eltwise_bf16("add", tile_size, vectorized)
+
+
+def mul(tile_size: int = 1024, vectorized: bool = True) -> ExternalFunction:
+    """eltwise_mul_bf16_vector / _scalar(a, b, c): c = a * b on 1024 bfloat16."""
+    return _eltwise_bf16("mul", tile_size, vectorized)
+
+
+def relu(tile_size: int = 1024) -> ExternalFunction:
+    """bf16_relu(a, c): c = max(a, 0) on 1024 bfloat16."""
+    _fixed_tile("relu", tile_size)
+    ty = _tile(tile_size, _bf16())
+    return ExternalFunction("bf16_relu", source_file=_source("relu.cc", "relu"), arg_types=[ty, ty])
+
+
+def bf16_exp(tile_size: int = 1024) -> ExternalFunction:
+    """exp_bf16_1024(a, c): c = e^a on 1024 bfloat16."""
+    _fixed_tile("bf16_exp", tile_size)
+    ty = _tile(tile_size, _bf16())
+    return ExternalFunction("exp_bf16_1024", source_file=_source("bf16_exp.cc", "bf16_exp"), arg_types=[ty, ty])
+
+
+def _reduce(op, tile_size, dtype, vectorized):
+    if np.dtype(dtype) == np.dtype(np.int32):
+        suffix = ""
+    elif op != "add" and np.dtype(dtype) == np.dtype(_bf16()):
+        suffix = "_bfloat16"
+    else:
+        allowed = "np.int32" if op == "add" else "np.int32 or bfloat16"
+        raise ValueError(f"kernels.reduce_{op}: dtype must be {allowed}, got {dtype!r}")
+    return ExternalFunction(f"reduce_{op}_{'vector' if vectorized else 'scalar'}{suffix}",
+                            source_file=_source(f"reduce_{op}.cc", f"reduce_{op}"),
+                            arg_types=[_tile(tile_size, dtype), _tile(1, dtype), np.int32])
+
+
+def reduce_add(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -> ExternalFunction:
+    """reduce_add_vector / _scalar(in, out[1], n): the int32 sum (wrapping)."""
+    return _reduce("add", tile_size, dtype, vectorized)
+
+
+def reduce_max(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -> ExternalFunction:
+    """reduce_max_vector / _scalar[_bfloat16](in, out[1], n): the largest element."""
+    return _reduce("max", tile_size, dtype, vectorized)
+
+
+def reduce_min(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -> ExternalFunction:
+    """reduce_min_vector / _scalar[_bfloat16](in, out[1], n): the smallest element."""
+    return _reduce("min", tile_size, dtype, vectorized)
+
+
+def transpose(dim_m: int = 32, dim_n: int = 32, subtile: int = 4, dtype=None) -> ExternalFunction:
+    """transpose_4x4 / transpose_8x8(in, out): transposes every subtile x
+    subtile block of a dim_n x dim_m row-major matrix in place (bfloat16 by
+    default; any 1-, 2- or 4-byte dtype)."""
+    dtype = _bf16() if dtype is None else dtype
+    if subtile not in (4, 8):
+        raise ValueError(f"kernels.transpose: subtile must be 4 or 8, got {subtile}")
+    width = np.dtype(dtype).itemsize
+    if width not in (1, 2, 4):
+        raise ValueError(f"kernels.transpose: dtype must be 1, 2 or 4 bytes wide, got {dtype!r}")
+    if dim_m <= 0 or dim_n <= 0 or dim_m % subtile or dim_n % subtile:
+        raise ValueError(f"kernels.transpose: dim_m and dim_n must be positive multiples of {subtile}, got "
+                         f"{dim_m} x {dim_n}")
+    ty = _tile(dim_m * dim_n, dtype)
+    return ExternalFunction(f"transpose_{subtile}x{subtile}", source_file=_source("transpose.cc", "transpose"),
+                            arg_types=[ty, ty],
+                            compile_flags=[f"-DDIM_m={dim_m}", f"-DDIM_n={dim_n}", f"-DBIT_WIDTH={8 * width}"])
+
+
+def convert_copy(tile_size: int = 1024) -> ExternalFunction:
+    """cast_f32_bf16_row(in, out, n): float32 to bfloat16, rounded to nearest
+    even; n a multiple of 16."""
+    if tile_size % 16:
+        raise ValueError(f"kernels.convert_copy: tile_size must be a multiple of 16, got {tile_size}")
+    return ExternalFunction("cast_f32_bf16_row", source_file=_source("cast_f32_bf16.cc", "convert_copy"),
+                            arg_types=[_tile(tile_size, np.float32), _tile(tile_size, _bf16()), np.int32])
+
+
+_MM_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32}
+
+
+def _mm_dtype(name):
+    return _bf16() if name == "bf16" else _MM_TYPES[name]
+
+
+def mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64, dtype_in: str = "i16", dtype_out: str = "i32",
+       vectorized: bool = True, b_col_maj: bool = False) -> ExternalFunction:
+    """matmul_<in>_<out>(a, b, c): C += A * B on pre-tiled blocks (mm.cc;
+    matmul_scalar_<in>_<out> on row-major ones when not vectorized). Its
+    companion zero_<out>(c) is `.zero`."""
+    pairs = {("i8", "i8"), ("i8", "i16"), ("i8", "i32"), ("i16", "i16"), ("i16", "i32"), ("bf16", "bf16"),
+             ("bf16", "f32")}
+    if (dtype_in, dtype_out) not in pairs:
+        raise ValueError(f"kernels.mm: ({dtype_in!r}, {dtype_out!r}) is not one of "
+                         f"{', '.join(f'{a}->{b}' for a, b in sorted(pairs))}")
+    flags = [f"-DDIM_M={dim_m}", f"-DDIM_K={dim_k}", f"-DDIM_N={dim_n}", f"-D{dtype_in}_{dtype_out}_ONLY"]
+    if b_col_maj:
+        flags.append("-DB_COL_MAJ")
+    tin, tout = _mm_dtype(dtype_in), _mm_dtype(dtype_out)
+    src = _source("mm.cc", "mm")
+    name = f"matmul_{'' if vectorized else 'scalar_'}{dtype_in}_{dtype_out}"
+    f = ExternalFunction(name, source_file=src, compile_flags=flags,
+                         arg_types=[_tile(dim_m * dim_k, tin), _tile(dim_k * dim_n, tin), _tile(dim_m * dim_n, tout)])
+    f.zero = ExternalFunction(f"zero_{'' if vectorized else 'scalar_'}{dtype_out}", source_file=src,
+                              compile_flags=flags, arg_types=[_tile(dim_m * dim_n, tout)])
+    return f
+
+
+def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True) -> ExternalFunction:
+    """matvec_vectorized_i16_i32 / matvec_scalar_i16_i32(a, b, c): c += A * b
+    (mv.cc; the layouts are described there). Its companion zero is `.zero`."""
+    flags = [f"-DDIM_M={dim_m}", f"-DDIM_K={dim_k}"]
+    src = _source("mv.cc", "mv")
+    f = ExternalFunction(f"matvec_{'vectorized' if vectorized else 'scalar'}_i16_i32", source_file=src,
+                         compile_flags=flags,
+                         arg_types=[_tile(dim_m * dim_k, np.int16), _tile(dim_k, np.int16), _tile(dim_m, np.int32)])
+    f.zero = ExternalFunction(f"zero_{'vectorized' if vectorized else 'scalar'}_i32", source_file=src,
+                              compile_flags=flags, arg_types=[_tile(dim_m, np.int32)])
+    return f
+
+
+__all__ = ["add", "bf16_exp", "convert_copy", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
+           "reduce_min", "relu", "scale", "transpose"]

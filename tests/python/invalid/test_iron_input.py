@@ -63,9 +63,6 @@ CONSTRUCT = [
      "p.prod().split(): only consumer handles can be split"),
     ("ext-sources", TypeError, lambda: iron.ExternalFunction("k", arg_types=[]),
      "ExternalFunction 'k': give exactly one of source_file= and source_string="),
-    ("kernel-source", FileNotFoundError, lambda: iron.Kernel("k", "/nonexistent/k.o", []),
-     "Kernel 'k': tessel runs kernels from their C/C++ source; no /nonexistent/k.cc, .cpp or .c beside "
-     "'/nonexistent/k.o'"),
 ]
 
 

@@ -1,0 +1,166 @@
+// The AIE API on tessel: the intrinsic-level names AIE kernels use beside the
+// API (vector register types such as v16int32, srs/ups, shift_bytes,
+// broadcast_to_*, event0/event1) and the chess compiler's spellings.
+//
+// The register types are the API's vectors and accumulators, so the
+// element-wise intrinsics that share the API's names (add, sub, max, min,
+// mul, mac) resolve to aie:: by argument-dependent lookup.
+#ifndef TESSEL_AIE_API_DETAIL_INTRINSICS_HPP
+#define TESSEL_AIE_API_DETAIL_INTRINSICS_HPP
+
+#include "aie_api/detail/elementwise.hpp"
+#include "aie_api/detail/vector.hpp"
+
+// ---- chess spellings: loop and storage hints, no effect on a host build ----
+#define chess_prepare_for_pipelining
+#define chess_loop_range(...)
+#define chess_loop_count(...)
+#define chess_flatten_loop
+#define chess_unroll_loop(...)
+#define chess_no_hw_loop
+#define chess_modulo_scheduling_budget_ratio(...)
+#define chess_peel_pipelined_loop(...)
+#define chess_min_loop_count(...)
+#define chess_storage(...)
+#define chess_protect_access
+#define chess_copy(x) (x)
+#define chess_dont_warn_range(...)
+#define chess_separator_scheduler(...)
+#define chess_report(...)
+#define chess_memory_fence()
+#ifndef restrict
+#define restrict __restrict
+#endif
+
+// Profiling markers: the AIE raises a trace event; tessel traces kernels by
+// other means, so they do nothing.
+inline void event0() {}
+inline void event1() {}
+
+// ---- register types ------------------------------------------------------
+#define TESSEL_AIE_VTYPE(n, t) using v##n##t = aie::vector<t, n>;
+TESSEL_AIE_VTYPE(16, int8)
+TESSEL_AIE_VTYPE(32, int8)
+TESSEL_AIE_VTYPE(64, int8)
+TESSEL_AIE_VTYPE(128, int8)
+TESSEL_AIE_VTYPE(16, uint8)
+TESSEL_AIE_VTYPE(32, uint8)
+TESSEL_AIE_VTYPE(64, uint8)
+TESSEL_AIE_VTYPE(128, uint8)
+TESSEL_AIE_VTYPE(8, int16)
+TESSEL_AIE_VTYPE(16, int16)
+TESSEL_AIE_VTYPE(32, int16)
+TESSEL_AIE_VTYPE(64, int16)
+TESSEL_AIE_VTYPE(8, uint16)
+TESSEL_AIE_VTYPE(16, uint16)
+TESSEL_AIE_VTYPE(32, uint16)
+TESSEL_AIE_VTYPE(64, uint16)
+TESSEL_AIE_VTYPE(4, int32)
+TESSEL_AIE_VTYPE(8, int32)
+TESSEL_AIE_VTYPE(16, int32)
+TESSEL_AIE_VTYPE(32, int32)
+TESSEL_AIE_VTYPE(4, uint32)
+TESSEL_AIE_VTYPE(8, uint32)
+TESSEL_AIE_VTYPE(16, uint32)
+TESSEL_AIE_VTYPE(32, uint32)
+TESSEL_AIE_VTYPE(8, bfloat16)
+TESSEL_AIE_VTYPE(16, bfloat16)
+TESSEL_AIE_VTYPE(32, bfloat16)
+TESSEL_AIE_VTYPE(64, bfloat16)
+TESSEL_AIE_VTYPE(4, float)
+TESSEL_AIE_VTYPE(8, float)
+TESSEL_AIE_VTYPE(16, float)
+TESSEL_AIE_VTYPE(32, float)
+#undef TESSEL_AIE_VTYPE
+#define TESSEL_AIE_ATYPE(n, t) using v##n##t = aie::accum<t, n>;
+TESSEL_AIE_ATYPE(8, acc32)
+TESSEL_AIE_ATYPE(16, acc32)
+TESSEL_AIE_ATYPE(32, acc32)
+TESSEL_AIE_ATYPE(64, acc32)
+TESSEL_AIE_ATYPE(4, acc64)
+TESSEL_AIE_ATYPE(8, acc64)
+TESSEL_AIE_ATYPE(16, acc64)
+TESSEL_AIE_ATYPE(32, acc64)
+TESSEL_AIE_ATYPE(8, accfloat)
+TESSEL_AIE_ATYPE(16, accfloat)
+TESSEL_AIE_ATYPE(32, accfloat)
+TESSEL_AIE_ATYPE(64, accfloat)
+#undef TESSEL_AIE_ATYPE
+
+// ---- broadcasts ----------------------------------------------------------
+#define TESSEL_AIE_BCAST(n, t)                                                                                         \
+  inline v##n##t broadcast_to_v##n##t(t x) { return aie::broadcast<t, n>(x); }
+TESSEL_AIE_BCAST(64, int8)
+TESSEL_AIE_BCAST(64, uint8)
+TESSEL_AIE_BCAST(32, int16)
+TESSEL_AIE_BCAST(32, uint16)
+TESSEL_AIE_BCAST(16, int32)
+TESSEL_AIE_BCAST(16, uint32)
+TESSEL_AIE_BCAST(32, bfloat16)
+TESSEL_AIE_BCAST(16, bfloat16)
+TESSEL_AIE_BCAST(16, float)
+#undef TESSEL_AIE_BCAST
+inline v64int8 broadcast_zero_s8() { return v64int8(); }
+inline v64uint8 broadcast_zero_u8() { return v64uint8(); }
+inline v32int16 broadcast_zero_s16() { return v32int16(); }
+inline v32uint16 broadcast_zero_u16() { return v32uint16(); }
+inline v16int32 broadcast_zero_s32() { return v16int32(); }
+inline v16uint32 broadcast_zero_u32() { return v16uint32(); }
+inline v32bfloat16 broadcast_zero_bfloat16() { return v32bfloat16(); }
+inline v16float broadcast_zero_float() { return v16float(); }
+
+// ---- lanes ---------------------------------------------------------------
+template <typename T, unsigned N>
+T extract_elem(const aie::vector<T, N>& v, int i) {
+  return v.get(unsigned(i));
+}
+template <typename T, unsigned N>
+aie::vector<T, N> insert(aie::vector<T, N> v, int i, T x) {
+  return v.set(x, unsigned(i));
+}
+
+// The bytes [shift, shift + size) of a followed by b: shift_bytes(x, x, 32)
+// brings a 64-byte register's upper half down.
+template <typename T, unsigned N>
+aie::vector<T, N> shift_bytes(const aie::vector<T, N>& a, const aie::vector<T, N>& b, unsigned shift) {
+  constexpr unsigned bytes = N * sizeof(T);
+  unsigned char all[2 * bytes];
+  std::memcpy(all, a.elems_, bytes);
+  std::memcpy(all + bytes, b.elems_, bytes);
+  aie::vector<T, N> r;
+  std::memcpy(r.elems_, all + (shift % (2 * bytes) < bytes ? shift % (2 * bytes) : bytes), bytes);
+  return r;
+}
+
+// ---- accumulator conversions --------------------------------------------
+// srs: shift right, round and saturate by the current modes (acc32 lanes to
+// int16, acc64 lanes to int32, fp32 lanes to bfloat16).
+template <unsigned N>
+aie::vector<int16, N> srs(const aie::accum<acc32, N>& acc, int shift) {
+  return acc.template to_vector<int16>(shift);
+}
+template <unsigned N>
+aie::vector<int32, N> srs(const aie::accum<acc64, N>& acc, int shift) {
+  return acc.template to_vector<int32>(shift);
+}
+template <unsigned N>
+aie::vector<bfloat16, N> srs(const aie::accum<accfloat, N>& acc) {
+  return acc.template to_vector<bfloat16>();
+}
+#define TESSEL_AIE_SRS(name, t, tag)                                                                                   \
+  template <unsigned N>                                                                                                \
+  aie::vector<t, N> name(const aie::accum<tag, N>& acc, int shift) {                                                   \
+    return acc.template to_vector<t>(shift);                                                                           \
+  }
+TESSEL_AIE_SRS(srs_to_v32int8, int8, acc32)
+TESSEL_AIE_SRS(srs_to_v32int16, int16, acc32)
+TESSEL_AIE_SRS(srs_to_v16int16, int16, acc64)
+TESSEL_AIE_SRS(srs_to_v16int32, int32, acc64)
+#undef TESSEL_AIE_SRS
+inline v16bfloat16 to_v16bfloat16(const v16accfloat& acc) { return acc.to_vector<bfloat16>(); }
+inline v32bfloat16 to_v32bfloat16(const v32accfloat& acc) { return acc.to_vector<bfloat16>(); }
+inline v16accfloat ups_to_v16accfloat(const v16bfloat16& v) { return v16accfloat(v); }
+inline v32acc32 ups_to_v32acc32(const v32int16& v, int shift) { return v32acc32(v, shift); }
+inline v16acc64 ups_to_v16acc64(const v16int32& v, int shift) { return v16acc64(v, shift); }
+
+#endif

@@ -1,0 +1,130 @@
+// aie::mmul and aie::accumulate against a scalar matrix multiply, for the
+// shapes tessel's kernel library uses (aie2 and aie2p mm.cc, mv.cc).
+#include "aie_api_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+
+namespace {
+
+template <typename T, unsigned N>
+aie::vector<T, N> random_vector(std::mt19937& rng, int lo, int hi) {
+  std::uniform_int_distribution<int> d(lo, hi);
+  aie::vector<T, N> v;
+  for (unsigned i = 0; i < N; ++i) {
+    if constexpr (std::is_same_v<T, bfloat16>)
+      v[i] = bfloat16(float(d(rng)) / 8.0f);
+    else
+      v[i] = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+// Integer shapes: the product sums are exact in int64 and the result keeps
+// the low bits of Tout (shift 0, floor, no saturation).
+template <unsigned M, unsigned K, unsigned N, typename Tin, typename Tout>
+void check_integer_mmul(int lo, int hi) {
+  std::mt19937 rng(M * 100 + K * 10 + N);
+  using MMUL = aie::mmul<M, K, N, Tin, Tin>;
+  auto c0 = random_vector<Tout, MMUL::size_C>(rng, lo, hi);
+  MMUL mm(c0);
+  aie::vector<Tin, MMUL::size_A> a[3];
+  aie::vector<Tin, MMUL::size_B> b[3];
+  for (int step = 0; step < 3; ++step) {
+    a[step] = random_vector<Tin, MMUL::size_A>(rng, lo, hi);
+    b[step] = random_vector<Tin, MMUL::size_B>(rng, lo, hi);
+    mm.mac(a[step], b[step]);
+  }
+  auto got = mm.template to_vector<Tout>();
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      int64_t want = c0[i * N + j];
+      for (int step = 0; step < 3; ++step)
+        for (unsigned k = 0; k < K; ++k)
+          want += int64_t(a[step][i * K + k]) * b[step][k * N + j];
+      EXPECT_EQ(got[i * N + j], static_cast<Tout>(want)) << i << "," << j;
+    }
+}
+
+TEST(AieMmul, Int8Shapes) {
+  check_integer_mmul<4, 8, 8, int8_t, int32_t>(-128, 127);
+  check_integer_mmul<8, 8, 8, int8_t, int16_t>(-128, 127);
+  check_integer_mmul<4, 8, 8, int8_t, int8_t>(-128, 127);
+}
+
+TEST(AieMmul, Int16Shapes) {
+  check_integer_mmul<4, 4, 4, int16_t, int32_t>(-32768, 32767);
+  check_integer_mmul<4, 4, 8, int16_t, int16_t>(-32768, 32767);
+  check_integer_mmul<4, 4, 4, int16_t, int16_t>(-300, 300);
+}
+
+TEST(AieMmul, Int16AccumulatesIn64BitLanes) {
+  using MMUL = aie::mmul<4, 4, 4, int16_t, int16_t>;
+  static_assert(std::is_same_v<MMUL::accum_type, aie::accum<acc64, 16>>);
+  static_assert(std::is_same_v<aie::mmul<4, 4, 4, int16_t, int16_t, accfloat>::accum_type, aie::accum<acc64, 16>>);
+  static_assert(std::is_same_v<aie::mmul<4, 8, 8, int8_t, int8_t>::accum_type, aie::accum<acc32, 32>>);
+  MMUL mm;
+  auto big = aie::broadcast<int16_t, 16>(-32768);
+  for (int i = 0; i < 4; ++i)
+    mm.mac(big, big);
+  EXPECT_EQ(mm.to_accum().get(0), 4LL * 4 * 1073741824LL); // 4 macs of K = 4 products: 2^34, beyond 32 bits
+  aie::set_saturation(aie::saturation_mode::saturate);
+  EXPECT_EQ(mm.to_vector<int32_t>()[0], 2147483647);
+  aie::set_saturation(aie::saturation_mode::none);
+}
+
+// bf16 shapes: products exact in fp32, sums in k order from the previous C.
+template <unsigned M, unsigned K, unsigned N, typename Tout>
+void check_bf16_mmul() {
+  std::mt19937 rng(M * 100 + K * 10 + N);
+  using MMUL = aie::mmul<M, K, N, bfloat16, bfloat16, accfloat>;
+  auto c0 = random_vector<bfloat16, MMUL::size_C>(rng, -64, 64);
+  aie::vector<Tout, MMUL::size_C> c_in;
+  for (unsigned i = 0; i < MMUL::size_C; ++i)
+    c_in[i] = Tout(float(c0[i]));
+  MMUL mm(c_in);
+  auto a = random_vector<bfloat16, MMUL::size_A>(rng, -64, 64);
+  auto b = random_vector<bfloat16, MMUL::size_B>(rng, -64, 64);
+  mm.mac(a, b);
+  aie::set_rounding(aie::rounding_mode::conv_even);
+  auto got = mm.template to_vector<Tout>();
+  aie::set_rounding(aie::rounding_mode::floor);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      float want = float(c0[i * N + j]);
+      for (unsigned k = 0; k < K; ++k)
+        want += float(a[i * K + k]) * float(b[k * N + j]);
+      EXPECT_EQ(float(got[i * N + j]), float(Tout(want))) << i << "," << j;
+    }
+}
+
+TEST(AieMmul, Bfloat16Shapes) {
+  check_bf16_mmul<4, 8, 4, float>();
+  check_bf16_mmul<4, 8, 4, bfloat16>();
+  check_bf16_mmul<4, 8, 8, float>();
+  check_bf16_mmul<8, 8, 8, bfloat16>();
+}
+
+TEST(AieMmul, MulStartsFromZero) {
+  aie::mmul<4, 4, 4, int16_t, int16_t> mm(aie::broadcast<int32_t, 16>(100));
+  auto ones = aie::broadcast<int16_t, 16>(1);
+  mm.mul(ones, ones);
+  EXPECT_EQ(mm.to_vector<int32_t>()[5], 4);
+}
+
+TEST(AieAccumulate, DotProductsOfColumns) {
+  // c[i] = acc[i] + sum_j coeff[first + j] * v_j[i], as mv.cc uses it.
+  std::mt19937 rng(7);
+  auto coeff = random_vector<int16_t, 8>(rng, -1000, 1000);
+  auto v0 = random_vector<int16_t, 16>(rng, -1000, 1000), v1 = random_vector<int16_t, 16>(rng, -1000, 1000);
+  aie::accum<acc32, 16> acc(random_vector<int32_t, 16>(rng, -5, 5));
+  auto out = aie::accumulate<16>(acc, coeff, 2, v0, v1);
+  for (unsigned i = 0; i < 16; ++i)
+    EXPECT_EQ(out.get(i), acc.get(i) + coeff[2] * v0[i] + coeff[3] * v1[i]);
+  auto fresh = aie::accumulate<16>(coeff, 0, v0);
+  EXPECT_EQ(fresh.get(3), coeff[0] * v0[3]);
+}
+
+} // namespace

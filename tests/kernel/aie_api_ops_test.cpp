@@ -1,0 +1,291 @@
+// The AIE API's element-wise operations, lane movements, loads and stores,
+// against scalar references.
+#include "aie_api_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+template <typename T, unsigned N>
+aie::vector<T, N> iota(int start = 0, int step = 1) {
+  aie::vector<T, N> v;
+  for (unsigned i = 0; i < N; ++i)
+    v[i] = static_cast<T>(start + int(i) * step);
+  return v;
+}
+
+TEST(AieElementwise, IntegerArithmeticWrapsAtTheElementWidth) {
+  auto a = iota<int16_t, 32>(32760), b = aie::broadcast<int16_t, 32>(10);
+  auto sum = aie::add(a, b), diff = aie::sub(b, a);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(sum[i], int16_t(uint16_t(32760 + i + 10)));
+    EXPECT_EQ(diff[i], int16_t(uint16_t(10 - int16_t(32760 + i))));
+  }
+  EXPECT_EQ(aie::add(a, int16_t(1))[0], 32761);
+  EXPECT_EQ(aie::sub(int16_t(0), a)[0], -32760);
+  auto m = aie::broadcast<int8_t, 64>(-128);
+  EXPECT_EQ(aie::neg(m)[0], -128);
+  EXPECT_EQ(aie::abs(m)[0], -128);
+  EXPECT_EQ(aie::abs(iota<int32_t, 16>(-3))[0], 3);
+}
+
+TEST(AieElementwise, MaxMinAndReductions) {
+  auto a = iota<int32_t, 16>(-8, 3), b = aie::broadcast<int32_t, 16>(5);
+  auto mx = aie::max(a, b), mn = aie::min(a, b);
+  for (unsigned i = 0; i < 16; ++i) {
+    int x = -8 + 3 * int(i);
+    EXPECT_EQ(mx[i], std::max(x, 5));
+    EXPECT_EQ(mn[i], std::min(x, 5));
+  }
+  EXPECT_EQ(aie::reduce_max(a), 37);
+  EXPECT_EQ(aie::reduce_min(a), -8);
+  EXPECT_EQ(aie::reduce_add(a), 16 * -8 + 3 * 120);
+  auto big = aie::broadcast<int32_t, 16>(std::numeric_limits<int32_t>::max());
+  EXPECT_EQ(aie::reduce_add(big), -16); // 16 * (2^31 - 1) modulo 2^32
+  auto bf = aie::broadcast<bfloat16, 32>(0.5f);
+  bf[7] = -3.0f;
+  EXPECT_EQ(float(aie::reduce_add(bf)), 31 * 0.5f - 3.0f);
+  EXPECT_EQ(float(aie::reduce_min(bf)), -3.0f);
+  EXPECT_EQ(float(aie::reduce_max(aie::max(bf, bfloat16(0.25f)))), 0.5f);
+}
+
+TEST(AieElementwise, Bfloat16ArithmeticRoundsByTheCurrentMode) {
+  aie::vector<bfloat16, 16> a = aie::broadcast<bfloat16, 16>(1.0f);
+  aie::vector<bfloat16, 16> b = aie::broadcast<bfloat16, 16>(bfloat16::from_bits(0x3b80)); // 2^-8: half a ulp of 1
+  aie::set_rounding(aie::rounding_mode::conv_even);
+  EXPECT_EQ(aie::add(a, b)[0].bits, 0x3f80);
+  aie::set_rounding(aie::rounding_mode::ceil);
+  EXPECT_EQ(aie::add(a, b)[0].bits, 0x3f81);
+  aie::set_rounding(aie::rounding_mode::floor);
+  aie::vector<bfloat16, 16> p = aie::mul(a, b); // through accfloat
+  EXPECT_EQ(p[0].bits, 0x3b80);
+}
+
+TEST(AieElementwise, BitOperationsAndShifts) {
+  auto a = iota<uint8_t, 64>(0), b = aie::broadcast<uint8_t, 64>(0x0f);
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(aie::bit_and(a, b)[i], uint8_t(i & 0x0f));
+    EXPECT_EQ(aie::bit_or(a, b)[i], uint8_t(i | 0x0f));
+    EXPECT_EQ(aie::bit_xor(a, b)[i], uint8_t(i ^ 0x0f));
+    EXPECT_EQ(aie::bit_not(a)[i], uint8_t(~i));
+  }
+  auto s = iota<int32_t, 16>(-4);
+  EXPECT_EQ(aie::downshift(s, 1)[0], -2);
+  EXPECT_EQ(aie::upshift(s, 2)[1], -12);
+}
+
+TEST(AieElementwise, ComparisonsMasksAndSelect) {
+  auto a = iota<int32_t, 16>(-8), z = aie::zeros<int32_t, 16>();
+  auto neg = aie::lt(a, z);
+  EXPECT_EQ(neg.count(), 8u);
+  EXPECT_TRUE(neg.test(0));
+  EXPECT_FALSE(neg.test(8));
+  EXPECT_EQ(aie::le(a, 0).count(), 9u);
+  EXPECT_EQ(aie::gt(a, 0).count(), 7u);
+  EXPECT_EQ(aie::ge(a, 0).count(), 8u);
+  EXPECT_EQ(aie::eq(a, 0).count(), 1u);
+  EXPECT_EQ(aie::neq(a, 0).count(), 15u);
+  EXPECT_TRUE((neg | aie::ge(a, 0)).full());
+  EXPECT_TRUE((neg & aie::ge(a, 0)).empty());
+  EXPECT_EQ((~neg).count(), 8u);
+  auto relu = aie::select(a, z, neg); // b where the mask is set
+  for (unsigned i = 0; i < 16; ++i)
+    EXPECT_EQ(relu[i], std::max(-8 + int(i), 0));
+  EXPECT_EQ(aie::mask<16>::from_uint32(0x8001).count(), 2u);
+  EXPECT_EQ(aie::mask<16>::from_uint32(0x8001).to_uint32(), 0x8001u);
+}
+
+TEST(AieElementwise, OperatorsSpellTheOperations) {
+  using namespace aie::operators;
+  auto a = iota<int32_t, 16>(-8), b = aie::broadcast<int32_t, 16>(3);
+  EXPECT_EQ((a + b)[0], -5);
+  EXPECT_EQ((a - 1)[0], -9);
+  EXPECT_EQ((-a)[0], 8);
+  EXPECT_EQ((a & b)[1], -7 & 3);
+  EXPECT_EQ((a | b)[1], -7 | 3);
+  EXPECT_EQ((a ^ b)[1], -7 ^ 3);
+  EXPECT_EQ((~a)[0], 7);
+  EXPECT_EQ((a << 1)[0], -16);
+  EXPECT_EQ((a >> 1)[0], -4);
+  EXPECT_EQ((a < b).count(), 11u);
+  EXPECT_EQ((a <= 3).count(), 12u);
+  EXPECT_EQ((a > b).count(), 4u);
+  EXPECT_EQ((a >= 3).count(), 5u);
+  EXPECT_EQ((a == 3).count(), 1u);
+  EXPECT_EQ((a != b).count(), 15u);
+}
+
+TEST(AieLanes, ShufflesFillAndRotate) {
+  auto v = iota<int32_t, 16>(0), f = iota<int32_t, 16>(100);
+  auto up = aie::shuffle_up(v, 3), down = aie::shuffle_down(v, 3);
+  EXPECT_EQ(up[0], 0);
+  EXPECT_EQ(up[3], 0);
+  EXPECT_EQ(up[15], 12);
+  EXPECT_EQ(down[0], 3);
+  EXPECT_EQ(down[12], 15);
+  EXPECT_EQ(down[13], 0);
+  EXPECT_EQ(aie::shuffle_up_fill(v, f, 2)[0], 114);
+  EXPECT_EQ(aie::shuffle_down_fill(v, f, 2)[15], 101);
+  EXPECT_EQ(aie::shuffle_up_rotate(v, 1)[0], 15);
+  EXPECT_EQ(aie::shuffle_down_rotate(v, 1)[15], 0);
+  EXPECT_EQ(aie::reverse(v)[0], 15);
+}
+
+TEST(AieLanes, FilterInterleaveTransposeConcat) {
+  auto v = iota<int16_t, 16>(0);
+  auto even = aie::filter_even(v), odd = aie::filter_odd(v);
+  auto even2 = aie::filter_even(v, 2);
+  for (unsigned i = 0; i < 8; ++i) {
+    EXPECT_EQ(even[i], int16_t(2 * i));
+    EXPECT_EQ(odd[i], int16_t(2 * i + 1));
+    EXPECT_EQ(even2[i], int16_t((i / 2) * 4 + i % 2)); // 0 1 4 5 8 9 ...
+  }
+  auto w = iota<int16_t, 16>(100);
+  auto [lo, hi] = aie::interleave_zip(v, w, 1);
+  EXPECT_EQ(lo[0], 0);
+  EXPECT_EQ(lo[1], 100);
+  EXPECT_EQ(hi[0], 8);
+  EXPECT_EQ(hi[15], 115);
+  auto [a, b] = aie::interleave_unzip(lo, hi, 1);
+  for (unsigned i = 0; i < 16; ++i) {
+    EXPECT_EQ(a[i], v[i]);
+    EXPECT_EQ(b[i], w[i]);
+  }
+  auto t = aie::transpose(v, 2, 8); // 2 x 8 row-major to 8 x 2
+  for (unsigned r = 0; r < 2; ++r)
+    for (unsigned c = 0; c < 8; ++c)
+      EXPECT_EQ(t[c * 2 + r], v[r * 8 + c]);
+  auto cat = aie::concat(v, w);
+  EXPECT_EQ(cat.size(), 32u);
+  EXPECT_EQ(cat[16], 100);
+}
+
+TEST(AieLanes, ExtractInsertGrowCastPush) {
+  auto v = iota<int32_t, 16>(0);
+  auto part = v.extract<8>(1);
+  EXPECT_EQ(part[0], 8);
+  aie::vector<int32_t, 16> w;
+  w.insert(1, part);
+  EXPECT_EQ(w[8], 8);
+  EXPECT_EQ(w[0], 0);
+  auto g = part.grow<16>(1);
+  EXPECT_EQ(g[15], 15);
+  auto bytes = v.cast_to<uint8_t>();
+  EXPECT_EQ(bytes.size(), 64u);
+  EXPECT_EQ(bytes[4], 1);
+  v.push(-1);
+  EXPECT_EQ(v[0], -1);
+  EXPECT_EQ(v[15], 14);
+  EXPECT_EQ(extract_elem(v, 2), 1);
+  v16int32 s = shift_bytes(iota<int32_t, 16>(0), iota<int32_t, 16>(16), 8);
+  EXPECT_EQ(s[0], 2);
+  EXPECT_EQ(s[15], 17);
+}
+
+TEST(AieLanes, IndexMisuseFailsAtTheCallSite) {
+  auto v = iota<int32_t, 16>(0);
+  unsigned line = 0;
+  try {
+    line = __LINE__ + 1;
+    (void)v.get(16);
+    FAIL() << "no failure";
+  } catch (const AieFailure& e) {
+    EXPECT_STREQ(e.what(), "aie::vector::get: index 16 is beyond the 16 it holds (expected 0 to 15)");
+    EXPECT_NE(e.file.find("aie_api_ops_test.cpp"), std::string::npos);
+    EXPECT_EQ(e.line, line);
+  }
+  EXPECT_THROW((void)aie::transpose(v, 3, 5), AieFailure);
+  EXPECT_THROW((void)aie::filter_even(v, 3), AieFailure);
+}
+
+TEST(AieMemory, LoadsAndStoresRoundTrip) {
+  alignas(32) int16_t in[64], out[64] = {};
+  for (int i = 0; i < 64; ++i)
+    in[i] = int16_t(i * 3);
+  aie::store_v(out, aie::load_v<32>(in));
+  aie::store_unaligned_v(out + 33, aie::load_unaligned_v<16>(in + 1));
+  for (int i = 0; i < 32; ++i)
+    EXPECT_EQ(out[i], in[i]);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(out[33 + i], in[1 + i]);
+  auto it = aie::begin_vector<16>(out);
+  aie::vector<int16_t, 16> first = *it;
+  EXPECT_EQ(first[1], 3);
+  ++it;
+  *it = aie::broadcast<int16_t, 16>(7);
+  EXPECT_EQ(out[16], 7);
+  // The default size is a 512-bit vector.
+  EXPECT_EQ(aie::load_v(in).size(), 32u);
+}
+
+TEST(AieMemory, AnUnalignedLoadOrStoreFailsNamingTheRule) {
+  alignas(32) int32_t buf[48] = {};
+  unsigned line = 0;
+  try {
+    line = __LINE__ + 1;
+    (void)aie::load_v<16>(buf + 4); // 16 bytes in: a 64-byte vector needs 32-byte alignment
+    FAIL() << "no failure";
+  } catch (const AieFailure& e) {
+    std::string m = e.what();
+    EXPECT_EQ(m.rfind("aie::load_v of 16 x int32: address 0x", 0), 0u) << m;
+    EXPECT_NE(m.find(" is not aligned to 32 bytes (the AIE aligns vector accesses to the vector's size, at most 32 "
+                     "bytes; use aie::load_unaligned_v for element-aligned data)"),
+              std::string::npos)
+        << m;
+    EXPECT_EQ(e.line, line);
+  }
+  // A 128-bit vector needs 16-byte alignment only.
+  EXPECT_NO_THROW((void)aie::load_v<4>(buf + 4));
+  EXPECT_THROW((void)aie::load_v<4>(buf + 2), AieFailure);
+  try {
+    aie::store_v(buf + 1, aie::zeros<int32_t, 8>());
+    FAIL() << "no failure";
+  } catch (const AieFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("aie::store_v of 8 x int32"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("use aie::store_unaligned_v"), std::string::npos);
+  }
+}
+
+TEST(AieMath, ElementaryFunctionsWithinOneBfloat16Ulp) {
+  aie::set_rounding(aie::rounding_mode::conv_even);
+  aie::vector<bfloat16, 16> x;
+  for (int i = 0; i < 16; ++i)
+    x[i] = bfloat16(-4.0f + 0.5f * float(i));
+  auto e = aie::exp(x), e2 = aie::exp2(x);
+  auto pos = aie::add(aie::abs(x), bfloat16(0.5f));
+  auto inv = aie::inv(pos), isq = aie::invsqrt(pos), sq = aie::sqrt(pos);
+  for (int i = 0; i < 16; ++i) {
+    double xi = float(x[i]), pi = float(pos[i]);
+    auto ulp = [](double v) { return std::ldexp(1.0, std::ilogb(v) - 7); };
+    EXPECT_LE(std::fabs(float(e[i]) - std::exp(xi)), ulp(std::exp(xi)) / 2 + 1e-30) << xi;
+    EXPECT_LE(std::fabs(float(e2[i]) - std::exp2(xi)), ulp(std::exp2(xi)) / 2 + 1e-30) << xi;
+    EXPECT_LE(std::fabs(float(inv[i]) - 1 / pi), ulp(1 / pi) / 2) << pi;
+    EXPECT_LE(std::fabs(float(isq[i]) - 1 / std::sqrt(pi)), ulp(1 / std::sqrt(pi)) / 2) << pi;
+    EXPECT_LE(std::fabs(float(sq[i]) - std::sqrt(pi)), ulp(std::sqrt(pi)) / 2) << pi;
+  }
+  aie::set_rounding(aie::rounding_mode::floor);
+}
+
+TEST(AieIntrinsics, RegisterTypesBroadcastsAndPointerIdiom) {
+  alignas(32) int32_t data[32];
+  for (int i = 0; i < 32; ++i)
+    data[i] = i;
+  v16int32 z = broadcast_to_v16int32(0);
+  v16int32 sum = z;
+  for (int i = 0; i < 32; i += 16)
+    sum = add(sum, *(v16int32*)(data + i)); // the aie:: add, found by ADL
+  EXPECT_EQ(sum[0], 16);
+  EXPECT_EQ(sum[15], 46);
+  static_assert(sizeof(v16int32) == 64 && sizeof(v32bfloat16) == 64 && sizeof(v64uint8) == 64);
+  v32bfloat16 zb = broadcast_zero_bfloat16();
+  EXPECT_EQ(max(zb, zb)[0].bits, 0);
+  aie::accum<acc32, 32> acc(iota<int16_t, 32>(-3));
+  EXPECT_EQ(srs_to_v32int16(acc, 1)[0], -2); // -3 / 2, floored
+  event0();
+  event1();
+}
+
+} // namespace
