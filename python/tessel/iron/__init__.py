@@ -16,7 +16,7 @@ from .controlflow import range_, yield_
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .device import NPU1, NPU1Col1, NPU2, NPU2Col1, get_current_device, set_current_device
 from .errors import DeadlockError, FlowError, FlowWarning, IronRuntimeError, RaceWarning
-from .kernel import ExternalFunction, Kernel
+from .kernel import CoreFunction, ExternalFunction, Kernel
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, SequentialPlacer, Tile
 from .program import Design, Program
 from .runtime import Runtime, Task, TaskGroup

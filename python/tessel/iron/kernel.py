@@ -106,9 +106,29 @@ def _scalar_c(t):
         raise TypeError(f"kernel argument type {t!r} is neither an np.ndarray type nor a numpy scalar type") from None
 
 
-class ExternalFunction:
+class ArgTypes(list):
+    """A kernel's argument types: a list, and callable (IRON's newer
+    `func.arg_types()` gives a copy of it)."""
+
+    def __call__(self):
+        return list(self)
+
+
+class CoreFunction:
+    """What a Worker's core_fn calls (IRON's base of ExternalFunction and Kernel)."""
+
+
+class ExternalFunction(CoreFunction):
+    _instances = set()  # every kernel made, as IRON keeps them for its compiler (designs clear it)
+
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
-                 include_dirs=(), compile_flags=()):
+                 include_dirs=(), compile_flags=(), inline=False, use_chess=False, **unsupported):
+        if unsupported:
+            raise TypeError(f"ExternalFunction '{name}': unexpected arguments {', '.join(sorted(unsupported))}")
+        # inline= (IRON links the kernel as LLVM IR to inline it) and use_chess=
+        # (the chess compiler) choose how the AIE builds it; tessel builds every
+        # kernel with the worker's kernel, so they are recorded, not acted on.
+        self.inline, self.use_chess = bool(inline), bool(use_chess)
         if not isinstance(name, str) or not name.isidentifier():
             raise TypeError(f"ExternalFunction: name must be a C identifier, got {name!r}")
         if (source_file is None) == (source_string is None):
@@ -145,9 +165,20 @@ class ExternalFunction:
         self.name = name
         self.source_file = os.path.abspath(source_file) if source_file else None
         self.source_string = source_string
-        self.arg_types = list(arg_types)
+        self.arg_types = ArgTypes(arg_types)
+        self.bin_name = object_file_name or f"{name}.o"
+        ExternalFunction._instances.add(self)
         self._c_args = [("ptr", array_type(t, f"{name} argument {i}")[1]) if is_array_type(t) else ("val", _scalar_c(t))
                         for i, t in enumerate(self.arg_types)]
+
+    def tile_size(self, arg_index=0):
+        """The first dimension of array argument `arg_index` (IRON's tile size)."""
+        if not 0 <= arg_index < len(self.arg_types) or not is_array_type(self.arg_types[arg_index]):
+            raise ValueError(f"kernel '{self.name}': argument {arg_index} is not an array, so it has no tile size")
+        return array_type(self.arg_types[arg_index], f"kernel '{self.name}' argument {arg_index}")[0][0]
+
+    def __hash__(self):
+        return id(self)
 
     def source_text(self):
         """The source as the worker's kernel includes it, with its -D flags
@@ -203,4 +234,4 @@ class Kernel(ExternalFunction):
         super().__init__(name, source_file=src, arg_types=arg_types)
 
 
-__all__ = ["ExternalFunction", "Kernel", "aie_arch", "find_kernel_source", "kernel_include_dir", "library_dirs"]
+__all__ = ["CoreFunction", "ExternalFunction", "Kernel", "aie_arch", "find_kernel_source", "kernel_include_dir", "library_dirs"]
