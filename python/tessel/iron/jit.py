@@ -217,6 +217,10 @@ def _check_design(design: Any, expected: list, where: str):
 
 _LIVE_DESIGNS = weakref.WeakSet()
 
+OPTIONS = ("is_placed", "use_cache", "aiecc_flags")
+"""IRON's jit and specialize options: accepted and recorded (JitDesign.options);
+tessel places every design itself and always caches."""
+
 
 class Compilable:
     """What IRON calls the compilable design: the generator and the
@@ -233,6 +237,11 @@ class Compilable:
     def specialized(self) -> dict:
         return self._owner.specialized
 
+    def get_dispatch_lib_path(self) -> str:
+        from .jit_artifacts import dispatch_lib_path
+
+        return dispatch_lib_path(self._owner)
+
     def __repr__(self) -> str:
         return f"<Compilable {self._owner.__qualname__} dispatch_params={self.dispatch_params}>"
 
@@ -243,7 +252,8 @@ class JitDesign:
     one dispatch. `specialize(**values)` returns another JitDesign with
     those values fixed. Thread-safe: builds of one JitDesign are serialised."""
 
-    def __init__(self, generator: Callable, specialized: Optional[dict] = None, *, _params: tuple = None):
+    def __init__(self, generator: Callable, specialized: Optional[dict] = None, *, _params: tuple = None,
+                 options: Optional[dict] = None):
         if not isinstance(generator, types.FunctionType):
             raise TypeError(f"iron.jit needs a Python function to generate the design, got {describe(generator)}")
         functools.update_wrapper(self, generator)
@@ -256,6 +266,7 @@ class JitDesign:
         self._kernel_cache = {}
         self._specializations = {}
         self._lock = threading.RLock()
+        self.options = dict(options or {})  # IRON's jit/specialize options (OPTIONS): accepted and recorded
         _LIVE_DESIGNS.add(self)
 
     # -- description
@@ -309,7 +320,10 @@ class JitDesign:
         """A JitDesign with `values` (DispatchTime or CompileTime parameters)
         fixed: they join the cache key and calls may not override them.
         specialize() with no values keeps every parameter dynamic."""
+        options = dict(self.options, **{k: values.pop(k) for k in OPTIONS if k in values})
         fixed = self._check_specialization(values)
+        if options != self.options:
+            return JitDesign(self._generator, fixed, _params=self._params, options=options)
         try:
             memo = tuple(sorted((k, type(v), v) for k, v in fixed.items()))
             hash(memo)
@@ -321,6 +335,17 @@ class JitDesign:
                 child = JitDesign(self._generator, fixed, _params=self._params)
                 self._specializations[memo] = child
             return child
+
+    def compile(self, xclbin_path: Optional[str] = None, inst_path: Optional[str] = None,
+                pdi_path: Optional[str] = None, **options: Any) -> "JitDesign":
+        """IRON's explicit outputs (jit_artifacts.py): the design record at
+        each path, the dispatch library in <xclbin stem>.prj/."""
+        from .jit_artifacts import compile_design
+
+        return compile_design(self, xclbin_path=xclbin_path, inst_path=inst_path, pdi_path=pdi_path, **options)
+
+    def get_dispatch_lib_path(self) -> str:
+        return self.compilable.get_dispatch_lib_path()
 
     # -- calls
 
@@ -583,9 +608,10 @@ def jit(generator: Optional[Callable] = None, /, **specialized: Any) -> Any:
     `iron.jit(generator, count=3)`. Keywords specialise DispatchTime or
     CompileTime parameters (TypeError for any other name). Returns a
     JitDesign, or, without a generator, a decorator that makes one."""
+    options = {k: specialized.pop(k) for k in OPTIONS if k in specialized}
     if generator is None:
-        return lambda fn: JitDesign(fn, specialized)
-    return JitDesign(generator, specialized)
+        return lambda fn: JitDesign(fn, specialized, options=options)
+    return JitDesign(generator, specialized, options=options)
 
 
 def clear_memory_cache() -> None:

@@ -1,0 +1,60 @@
+"""A jit design's explicit outputs: `design.compile(xclbin_path=...,
+inst_path=..., pdi_path=...)` and `design.compilable.get_dispatch_lib_path()`.
+
+tessel builds no xclbin, instruction stream or PDI: each path given gets
+the design record (design_record.py) that a test program's -x/-i maps back
+to the design, and the directory `<xclbin stem>.prj/` beside the xclbin
+gets `libtessel_dispatch.so`, a link to tessel's native library (what
+builds and runs the design's command stream on every dispatch: tessel's
+counterpart of IRON's transaction-builder library). The workers' kernels
+are built on the first dispatch, for the tensors it binds, into the kernel
+cache (TESSEL_CACHE_DIR).
+"""
+
+import os
+
+from . import design_record
+
+__all__ = ["DISPATCH_LIB", "compile_design", "dispatch_lib_path"]
+
+DISPATCH_LIB = "libtessel_dispatch.so"
+
+
+def _native_library():
+    from .. import _tessel
+
+    return os.path.abspath(_tessel.__file__)
+
+
+def _prj_dir(xclbin_path):
+    stem = os.path.splitext(os.path.abspath(xclbin_path))[0]
+    return stem + ".prj"
+
+
+def compile_design(jit_design, xclbin_path=None, inst_path=None, pdi_path=None, elf_path=None, **options):
+    """JitDesign.compile: the record at every path given, the dispatch
+    library in <xclbin stem>.prj/; returns the JitDesign. Under a replay
+    (design_record.load) it writes nothing."""
+    if design_record.compiled(jit_design):
+        return jit_design
+    if xclbin_path is None and pdi_path is None:
+        raise TypeError(f"{jit_design.__qualname__}.compile(): give xclbin_path= (and inst_path=), or pdi_path=")
+    design_record.write_record([xclbin_path, inst_path, pdi_path, elf_path])
+    anchor = xclbin_path or pdi_path
+    prj = _prj_dir(anchor)
+    os.makedirs(prj, exist_ok=True)
+    link = os.path.join(prj, DISPATCH_LIB)
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(_native_library(), link)
+    jit_design.__dict__["_artifacts"] = anchor
+    return jit_design
+
+
+def dispatch_lib_path(jit_design):
+    """The dispatch library of the last compile(); RuntimeError before one."""
+    anchor = jit_design.__dict__.get("_artifacts")
+    if anchor is None:
+        raise RuntimeError(f"{jit_design.__qualname__}: get_dispatch_lib_path() needs compile(xclbin_path=...) first "
+                           "(without it, builds live in the jit cache and the dispatch library is tessel's own)")
+    return os.path.join(_prj_dir(anchor), DISPATCH_LIB)

@@ -1,0 +1,40 @@
+"""IRON's `run_design_cli` (`aie.utils.hostruntime.cli`): the three modes of
+a jit design's command line — print the design (--emit-mlir), compile only
+(--xclbin-path with --insts-path: tessel writes the design record there),
+or run and verify."""
+
+import sys
+
+from ...device import from_name, set_current_device
+
+__all__ = ["run_design_cli"]
+
+
+def _resolve(value, opts):
+    return value(opts) if callable(value) else value
+
+
+def run_design_cli(design, opts, *, compile_kwargs, run_and_verify, device=None, emit_mlir=None, validate=None):
+    """Dispatch on `opts` as IRON does (see the module docstring)."""
+    if validate is not None:
+        validate(opts)
+    if device is None:
+        if not hasattr(opts, "dev"):
+            raise ValueError("run_design_cli: device=None needs opts.dev (add_compile_args's -d/--dev); pass "
+                             "device= otherwise")
+        device = lambda o: from_name(o.dev)  # noqa: E731
+    if getattr(opts, "emit_mlir", False):
+        if emit_mlir is None:
+            raise ValueError("run_design_cli: --emit-mlir is set but no emit_mlir callback was given")
+        set_current_device(_resolve(device, opts))
+        emit_mlir(opts)
+        return
+    if getattr(opts, "xclbin_path", None):
+        if not getattr(opts, "insts_path", None):
+            sys.exit("--xclbin-path requires --insts-path (must be set together)")
+        set_current_device(_resolve(device, opts))
+        design.specialize(**_resolve(compile_kwargs, opts)).compile(xclbin_path=opts.xclbin_path,
+                                                                    inst_path=opts.insts_path)
+        return
+    set_current_device(_resolve(device, opts))
+    run_and_verify(opts)
