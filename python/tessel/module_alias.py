@@ -6,7 +6,9 @@ An Aliases value lists, by name prefix, where each imported name goes:
 
 - a target module path: the name and its submodules import the tessel
   module of the same path below it (`ttl.X` -> `tessel.ttl.X`);
-- a callable (name -> module path or None): the target is what it returns;
+- a Mirror(module path): a package holding that module's names, each of
+  whose submodules is that module too (`aie.helpers.taplib.tap` and
+  `aie.helpers.taplib` both give tessel.iron.taplib's names);
 - PACKAGE: an empty package that exists only to hold bound submodules
   (IRON's `aie` and `aie.helpers`; nothing is installed on disk);
 - a Refused(message): the import raises OutOfScopeImport(message), a
@@ -24,9 +26,9 @@ import importlib.abc
 import importlib.util
 import sys
 import types
-from typing import Callable, Optional, Union
+from typing import Union
 
-__all__ = ["PACKAGE", "Aliases", "OutOfScopeImport", "Refused"]
+__all__ = ["PACKAGE", "Aliases", "Mirror", "OutOfScopeImport", "Refused"]
 
 PACKAGE = "package"
 """An alias target: an empty package holding bound submodules only."""
@@ -40,12 +42,20 @@ class Refused:
     message: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Mirror:
+    """An alias target: a package (and its every submodule) holding the
+    names of the tessel module `path`."""
+
+    path: str
+
+
 class OutOfScopeImport(ModuleNotFoundError):
     """A program imports a module the front end deliberately does not
     provide; the message says which and why."""
 
 
-Target = Union[str, Callable[[str], Optional[str]], Refused]
+Target = Union[str, Mirror, Refused]
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -75,15 +85,13 @@ class Aliases(importlib.abc.MetaPathFinder):
         return None, None
 
     def target(self, fullname: str):
-        """The tessel module path `fullname` binds to, PACKAGE, a Refused, or
-        None when the name is not an alias."""
+        """The tessel module path `fullname` binds to, PACKAGE, a Mirror, a
+        Refused, or None when the name is not an alias."""
         prefix, target = self._entry(fullname)
         if prefix is None:
             return None
-        if isinstance(target, Refused) or target == PACKAGE:
-            return target if fullname == prefix or isinstance(target, Refused) else None
-        if callable(target):
-            return target(fullname)
+        if isinstance(target, (Refused, Mirror)) or target == PACKAGE:
+            return target if fullname == prefix or not target == PACKAGE else None
         return target + fullname[len(prefix):]
 
     def find_spec(self, fullname, path=None, target=None):
@@ -94,10 +102,14 @@ class Aliases(importlib.abc.MetaPathFinder):
             return None
         if isinstance(real, Refused):
             raise OutOfScopeImport(real.message.format(name=fullname), name=fullname)
-        if real == PACKAGE:
+        if real == PACKAGE or isinstance(real, Mirror):
             module = self._packages.get(fullname)
             if module is None:
                 module = types.ModuleType(fullname, "A namespace for bound modules (no code of its own).")
+                if isinstance(real, Mirror):
+                    source = importlib.import_module(real.path)
+                    module.__dict__.update({k: v for k, v in vars(source).items() if not k.startswith("__")})
+                    module.__doc__ = source.__doc__
                 module.__path__ = []
                 self._packages[fullname] = module
             return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=True)

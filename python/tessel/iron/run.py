@@ -24,7 +24,7 @@ build/final.xclbin -i build/insts.bin` runs the design the record names.
 import argparse
 import sys
 
-from ..module_alias import PACKAGE, Aliases, OutOfScopeImport, Refused
+from ..module_alias import PACKAGE, Aliases, Mirror, OutOfScopeImport, Refused
 from ..script_runner import run_script
 from . import design_record
 
@@ -40,7 +40,7 @@ ALIASES = {
     "aie.iron.hostruntime": "tessel.iron.utils.hostruntime",
     "aie.utils": "tessel.iron.utils",
     "aie.helpers": PACKAGE,
-    "aie.helpers.taplib": lambda name: "tessel.iron.taplib",
+    "aie.helpers.taplib": Mirror("tessel.iron.taplib"),
     "aie.dialects": _OUT_OF_SCOPE,
     "aie.extras": _OUT_OF_SCOPE,
     "aie.helpers.dialects": _OUT_OF_SCOPE,
