@@ -18,7 +18,7 @@ import threading
 
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, Tile  # noqa: F401
 
-__all__ = ["NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU2", "NPU2Col1", "NPU2Col2", "NPU2Col3", "NPU2Col4",
+__all__ = ["NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU1Col4", "NPU2", "NPU2Col1", "NPU2Col2", "NPU2Col3", "NPU2Col4",
            "NPU2Col5", "NPU2Col6", "NPU2Col7", "XCVC1902", "Device", "from_name", "device_from_args",
            "get_current_device", "set_current_device", "Tile", "AnyComputeTile", "AnyMemTile", "AnyShimTile"]
 
@@ -68,6 +68,7 @@ NPU1 = _device("NPU1", 4, "npu1", "Ryzen AI NPU (AIE2, Phoenix/Hawk Point): 4 co
 NPU1Col1 = _device("NPU1Col1", 1, "npu1", "One column of NPU1.")
 NPU1Col2 = _device("NPU1Col2", 2, "npu1", "Two columns of NPU1.")
 NPU1Col3 = _device("NPU1Col3", 3, "npu1", "Three columns of NPU1.")
+NPU1Col4 = _device("NPU1Col4", 4, "npu1", "Four columns of NPU1 (the whole array).")
 NPU2 = _device("NPU2", 8, "npu2", "Ryzen AI NPU (AIE2P, Strix/Krackan): 8 columns.")
 NPU2Col1 = _device("NPU2Col1", 1, "npu2", "One column of NPU2.")
 NPU2Col2 = _device("NPU2Col2", 2, "npu2", "Two columns of NPU2.")
