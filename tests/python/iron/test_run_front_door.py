@@ -25,7 +25,7 @@ def _run(args, cwd, stdout=subprocess.PIPE):
 
 
 def test_old_api_design_record_then_test_program(tmp_path):
-    for name in ("old_api_design.py", "xrt_test.py"):
+    for name in ("old_api_design.py", "xrt_program.py"):
         (tmp_path / name).write_text((DATA / name).read_text())
     (tmp_path / "build").mkdir()
     with open(tmp_path / "build" / "aie.mlir", "w") as out:
@@ -36,7 +36,7 @@ def test_old_api_design_record_then_test_program(tmp_path):
                              "(a 1x6 grid)")
     assert "//   worker worker0 on core (0,0): in.cons(), out.prod()" in record
     assert '// tessel-iron-design-record {"script": ' in record and '"args": ["-d", "npu"]' in record
-    r = _run(["xrt_test.py", "-x", "build/final.xclbin", "-i", "build/insts.bin", "-k", "MLIR_AIE"], tmp_path)
+    r = _run(["xrt_program.py", "-x", "build/final.xclbin", "-i", "build/insts.bin", "-k", "MLIR_AIE"], tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS!" in r.stdout
 
@@ -58,8 +58,8 @@ def test_mlir_level_import_is_a_clear_error(tmp_path):
 
 
 def test_test_program_without_a_record_says_how_to_write_one(tmp_path):
-    (tmp_path / "xrt_test.py").write_text((DATA / "xrt_test.py").read_text())
-    r = _run(["xrt_test.py", "-x", "build/final.xclbin", "-i", "build/insts.bin"], tmp_path)
+    (tmp_path / "xrt_program.py").write_text((DATA / "xrt_program.py").read_text())
+    r = _run(["xrt_program.py", "-x", "build/final.xclbin", "-i", "build/insts.bin"], tmp_path)
     assert r.returncode == 1
     assert ("no tessel design record for build/final.xclbin: tessel builds no xclbin; write the record with "
             "`python -m tessel.iron.run DESIGN.py ARGS > " + str(tmp_path / "build" / "aie.mlir") + "`") in r.stderr
