@@ -125,18 +125,27 @@ def _open(grid):
 
 
 def get_current_device():
-    """The tessel.Device designs without a device run on: the current
-    device's (set_current_device), else Blackhole's full grid, opened on
-    first use."""
+    """The device designs without one run on: the IRON device last given to
+    set_current_device (NPU2() ... : it has `cols` and `rows`), else the
+    tessel.Device given there, else Blackhole's full grid, opened on first
+    use."""
     global _current
     import tessel
 
     with _lock:
         if isinstance(_current, Device):
-            return _open(_current.grid)
+            return _current
         if _current is None or not _current.is_open:
             _current = tessel.Device.open()
         return _current
+
+
+def _current_tessel():
+    current = get_current_device()
+    if isinstance(current, Device):
+        with _lock:
+            return _open(current.grid)
+    return current
 
 
 def set_current_device(device):
@@ -159,7 +168,7 @@ def resolve(device):
     import tessel
 
     if device is None:
-        return get_current_device()
+        return _current_tessel()
     if isinstance(device, type) and issubclass(device, Device):
         device = device()
     if isinstance(device, Device):

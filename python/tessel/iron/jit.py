@@ -76,7 +76,7 @@ from .design_cache import (
 )
 from .jit_key import Key, NoStableForm, canonical, cell_full, function_fingerprint, stable_form
 from .jit_signature import COMPILE, DISPATCH, NO_VALUE, TENSOR, Param, dispatch_integer, read_signature
-from .markers import type_name
+from .markers import InOut, type_name
 from .tensor import Tensor
 
 __all__ = ["jit", "JitDesign", "CompiledDesign", "Compilable", "clear_memory_cache", "cache_root"]
@@ -368,7 +368,7 @@ class JitDesign:
         name: object as passed}, {tensor name: its array}, {CompileTime name:
         value}, {DispatchTime name: int})."""
         where = self.__qualname__
-        tensor_params = [p for p in self._params if p.role == TENSOR]
+        tensor_params = self._tensor_params(len(tensors))
         if len(tensors) > len(tensor_params):
             names = ", ".join(p.name for p in tensor_params)
             raise TypeError(
@@ -417,6 +417,16 @@ class JitDesign:
                     raise TypeError(_missing_dispatch(f"{where}()", p))
                 scalars[p.name] = p.default
         return given, arrays, compile_values, scalars
+
+    def _tensor_params(self, count: int) -> list:
+        """The tensor parameters of a call with `count` positional tensors.
+        A generator with no parameters at all (IRON's older
+        `@iron.jit(is_placed=False) def design(): ...`, whose Runtime
+        declares the buffers) takes the call's tensors as its design's
+        buffers, in order: arg0, arg1, ... (InOut)."""
+        if not self._params:
+            return [Param(f"arg{i}", TENSOR, InOut, NO_VALUE, True, True) for i in range(count)]
+        return [p for p in self._params if p.role == TENSOR]
 
     # -- building
 
@@ -494,7 +504,7 @@ class JitDesign:
                 design = self._load_or_generate(key, given, compile_values)
                 specs = tuple(
                     _TensorSpec(p.name, p.marker, arrays[p.name].shape, arrays[p.name].dtype, arrays[p.name].size)
-                    for p in self._params if p.role == TENSOR
+                    for p in self._tensor_params(len(arrays))
                 )
                 dynamic = tuple(p for p in self._params if p.role == DISPATCH and p.name not in self._specialized)
                 compiled = CompiledDesign(self.__qualname__, design, specs, dynamic, key.digest)

@@ -16,17 +16,20 @@ to tessel's modules (tessel.module_alias; nothing named `aie` is installed):
 
 The design runs as __main__ with sys.argv = [DESIGN.py, *ARGS], __file__
 set and its directory first on sys.path; the exit status is the design's.
-What a design prints for its MLIR module (`print(module)`) is a design
+The current device starts as NPU2() (TESSEL_IRON_DEVICE=npu, ... picks
+another; docs/iron.md, "Devices"). What a design prints for its MLIR module (`print(module)`) is a design
 record (design_record.py), so `python -m tessel.iron.run test.py -x
 build/final.xclbin -i build/insts.bin` runs the design the record names.
 """
 
 import argparse
+import os
 import sys
 
 from ..module_alias import PACKAGE, Aliases, Mirror, OutOfScopeImport, Refused
 from ..script_runner import run_script
 from . import design_record
+from .device import from_name, set_current_device
 
 __all__ = ["ALIASES", "aliases", "main", "run"]
 
@@ -70,9 +73,22 @@ def parser():
     return p
 
 
+DEVICE_VARIABLE = "TESSEL_IRON_DEVICE"
+"""Names the device designs start with (from_name's names; default npu2)."""
+
+
 def run(design, args=()):
     """Run `design` with `args` as IRON's `aie` modules bound to tessel's;
-    returns the exit status. The binding is removed afterwards."""
+    returns the exit status. The binding is removed afterwards. The current
+    device starts as the one TESSEL_IRON_DEVICE names (default NPU2(), what
+    IRON detects on a Strix machine), so designs asking for it
+    (`iron.get_current_device().cols`) see an IRON device."""
+    name = os.environ.get(DEVICE_VARIABLE) or "npu2"
+    try:
+        set_current_device(from_name(name))
+    except ValueError as e:
+        print(f"{PROG}: {DEVICE_VARIABLE}={name}: {e}", file=sys.stderr)
+        return 2
     design_record.set_run(design, args)
     aliases.bind()
     try:

@@ -163,3 +163,26 @@ def test_old_runtime_api_misuse_messages(device):
                                                r"rt.task_group\(\) is never finished"):
         with rt.sequence(ty) as a:
             rt.task_group()
+
+
+def test_jit_generator_without_parameters_takes_the_calls_tensors(device):
+    from .common import add_kernel, per_object
+
+    n = 32
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+
+    @iron.jit(is_placed=False)
+    def design():
+        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+        w = iron.Worker(per_object(9, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+        rt = iron.Runtime()
+        with rt.sequence(ty, ty) as (a, c):
+            rt.start(w)
+            rt.fill(of_in.prod(), a)
+            rt.drain(of_out.cons(), c, wait=True)
+        return iron.Program(device, rt).resolve_program()
+
+    a = iron.arange(n, dtype=np.int32)
+    c = iron.zeros_like(a)
+    design(a, c)
+    assert np.array_equal(c.numpy(), a.numpy() + 9)

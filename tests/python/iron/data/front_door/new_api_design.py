@@ -15,6 +15,7 @@ from aie.utils.verify import assert_pass
 assert __name__ == "__main__"
 assert os.path.abspath(__file__) == os.path.abspath(sys.argv[0])
 assert sys.path[0] == os.path.dirname(os.path.abspath(__file__))
+assert iron.get_current_device().cols == 8  # NPU2(), the device designs start with
 
 ADD = """
 extern "C" void add_k(int32_t* in, int32_t* out, int32_t k, int32_t n) {
