@@ -21,8 +21,7 @@ void check_end(const DesignSpec& d, const ChannelSpec& ch, const ChannelEnd& e, 
     bad(d, "channel '" + ch.name + "': its " + role + " takes 1 to " + std::to_string(IRON_MAX_SEGMENTS) +
                " segments of pool '" + p.name + "'");
   for (uint32_t s : e.segments)
-    if (s >= p.segments)
-      bad(d, "channel '" + ch.name + "': pool '" + p.name + "' has no segment " + std::to_string(s));
+    if (s >= p.segments) bad(d, "channel '" + ch.name + "': pool '" + p.name + "' has no segment " + std::to_string(s));
   if (uint64_t(e.offset_bytes) + bytes > p.object_bytes)
     bad(d, "channel '" + ch.name + "': " + std::to_string(bytes) + " bytes at offset " +
                std::to_string(e.offset_bytes) + " do not fit the " + std::to_string(p.object_bytes) +
@@ -54,9 +53,17 @@ void DesignSpec::validate(CoreCoord grid) const {
       if (pools[h.pool].segments != 1)
         bad(*this, "worker '" + w.name + "': pool '" + pools[h.pool].name + "' is a staging pool");
     }
+    if (!w.buffer_initial.empty() && w.buffer_initial.size() != w.rtp_bytes.size())
+      bad(*this, "worker '" + w.name + "': " + std::to_string(w.buffer_initial.size()) + " initial values for " +
+                     std::to_string(w.rtp_bytes.size()) + " Buffers");
+    for (size_t b = 0; b < w.buffer_initial.size(); ++b)
+      if (!w.buffer_initial[b].empty() && w.buffer_initial[b].size() != w.rtp_bytes[b])
+        bad(*this, "worker '" + w.name + "': Buffer " + std::to_string(b) + " has " + std::to_string(w.rtp_bytes[b]) +
+                       " bytes but an initial value of " + std::to_string(w.buffer_initial[b].size()));
     for (uint32_t v : w.barrier_initial)
-      if (v > 63) bad(*this, "worker '" + w.name + "': a WorkerRuntimeBarrier starts at " + std::to_string(v) +
-                                 "; values are 0 to 63");
+      if (v > 63)
+        bad(*this,
+            "worker '" + w.name + "': a WorkerRuntimeBarrier starts at " + std::to_string(v) + "; values are 0 to 63");
   }
   for (const ChannelSpec& ch : channels) {
     if (ch.move_bytes < 1) bad(*this, "channel '" + ch.name + "' moves no bytes");
@@ -69,9 +76,32 @@ void DesignSpec::validate(CoreCoord grid) const {
     if (host_dest && ch.dests.size() != 1) bad(*this, "channel '" + ch.name + "': a drain has one destination");
     if (host_source && host_dest) bad(*this, "channel '" + ch.name + "' goes from the host to the host");
     if ((host_source || host_dest) && (ch.shim_column < 0 || uint32_t(ch.shim_column) >= grid.x))
-      bad(*this, "channel '" + ch.name + "' has a host end but no shim tile column in 0.." +
-                     std::to_string(grid.x - 1));
+      bad(*this,
+          "channel '" + ch.name + "' has a host end but no shim tile column in 0.." + std::to_string(grid.x - 1));
     check_end(*this, ch, ch.source, ch.move_bytes, "source");
+    if (!ch.stream_dims.empty()) {
+      if (host_source)
+        bad(*this, "channel '" + ch.name + "': a layout transform (dims_to_stream) on a fill; give the fill a tap");
+      if (ch.stream_dims.size() > IRON_TAP_DIMS)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream has " + std::to_string(ch.stream_dims.size()) +
+                       " dimensions; at most " + std::to_string(IRON_TAP_DIMS) + " (a DMA descriptor's)");
+      const uint32_t eb = ch.stream_element_bytes;
+      if (eb == 0 || ch.move_bytes % eb)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream needs the object's element size");
+      uint64_t count = 1, last = 0;
+      for (const auto& [size, stride] : ch.stream_dims) {
+        if (size == 0) bad(*this, "channel '" + ch.name + "': a dims_to_stream size is 0");
+        count *= size;
+        last += uint64_t(size - 1) * stride;
+      }
+      const uint64_t elements = ch.move_bytes / eb;
+      if (count != elements)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream streams " + std::to_string(count) +
+                       " elements, the object holds " + std::to_string(elements));
+      if (last >= elements)
+        bad(*this, "channel '" + ch.name + "': dims_to_stream reaches element " + std::to_string(last) +
+                       " of an object of " + std::to_string(elements));
+    }
     for (const ChannelEnd& e : ch.dests)
       check_end(*this, ch, e, ch.move_bytes, "destination");
   }
@@ -84,8 +114,8 @@ void DesignSpec::validate(CoreCoord grid) const {
     const Op& op = sequence.ops[i];
     const std::string at = "sequence op " + std::to_string(i) + " (line " + std::to_string(op.line) + ")";
     for (const auto& [reg, coeff] : op.value.terms)
-      if (reg >= sequence.registers) bad(*this, at + " uses register " + std::to_string(reg) + " of " +
-                                                 std::to_string(sequence.registers));
+      if (reg >= sequence.registers)
+        bad(*this, at + " uses register " + std::to_string(reg) + " of " + std::to_string(sequence.registers));
     switch (op.kind) {
     case OpKind::Push: {
       if (op.a >= sequence.slots) bad(*this, at + " names task slot " + std::to_string(op.a));
@@ -110,12 +140,11 @@ void DesignSpec::validate(CoreCoord grid) const {
         bad(*this, at + " writes outside the RTP buffers");
       break;
     case OpKind::SetBarrier:
-      if (op.a >= workers.size() || op.b >= workers[op.a].barrier_initial.size())
-        bad(*this, at + " names no barrier");
+      if (op.a >= workers.size() || op.b >= workers[op.a].barrier_initial.size()) bad(*this, at + " names no barrier");
       break;
     case OpKind::LoopBegin:
-      if (op.a >= sequence.registers || op.b >= sequence.ops.size() ||
-          sequence.ops[op.b].kind != OpKind::LoopEnd || sequence.ops[op.b].b != i)
+      if (op.a >= sequence.registers || op.b >= sequence.ops.size() || sequence.ops[op.b].kind != OpKind::LoopEnd ||
+          sequence.ops[op.b].b != i)
         bad(*this, at + ": a loop without its end");
       loops.push_back(uint32_t(i));
       break;

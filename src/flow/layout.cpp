@@ -30,7 +30,8 @@ struct Agent {
 
 std::string core_text(CoreCoord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 
-template <typename T> void put(std::vector<uint8_t>& image, uint32_t addr, const T& value) {
+template <typename T>
+void put(std::vector<uint8_t>& image, uint32_t addr, const T& value) {
   std::memcpy(image.data() + (addr - IRON_TABLE_L1), &value, sizeof(T));
 }
 
@@ -38,7 +39,8 @@ template <typename T> void put(std::vector<uint8_t>& image, uint32_t addr, const
 
 uint32_t arg_page_bytes(uint64_t bytes) {
   uint32_t page = 16384;
-  while (page > 1 && bytes % page) page /= 2;
+  while (page > 1 && bytes % page)
+    page /= 2;
   return page;
 }
 
@@ -108,16 +110,20 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     out.cores[i].channels.push_back(uint32_t(c));
     out.channel_core.push_back(i);
   }
-  for (const PoolSpec& p : spec.pools) core_of(p.core);
+  for (const PoolSpec& p : spec.pools)
+    core_of(p.core);
 
   // Addresses, core by core: header, handles, channels, locks, barriers,
   // RTP list and buffers, bounce buffer, pools.
   std::vector<uint32_t> next(out.cores.size());
   std::vector<uint32_t> pool_addr(spec.pools.size());
   uint32_t bounce_bytes = 64;
-  for (const ArgSpec& a : spec.args) bounce_bytes = std::max(bounce_bytes, arg_page_bytes(a.bytes) + 64);
-  for (const ChannelSpec& ch : spec.channels) bounce_bytes = std::max(bounce_bytes, align16(ch.move_bytes) + 64);
+  for (const ArgSpec& a : spec.args)
+    bounce_bytes = std::max(bounce_bytes, arg_page_bytes(a.bytes) + 64);
+  for (const ChannelSpec& ch : spec.channels)
+    bounce_bytes = std::max(bounce_bytes, align16(ch.move_bytes) + 64);
   out.channel_addr.resize(spec.channels.size());
+  out.stream_buffer.assign(spec.channels.size(), 0);
   for (size_t i = 0; i < out.cores.size(); ++i) {
     CoreImage& img = out.cores[i];
     uint32_t a = IRON_TABLE_L1 + align16(sizeof(iron_core_table));
@@ -163,6 +169,11 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     a = align64(a);
     const uint32_t scratch = a;
     if (!img.channels.empty()) a += align64(bounce_bytes);
+    for (uint32_t c : img.channels) // where a channel with a layout transform gathers its object
+      if (!spec.channels[c].stream_dims.empty()) {
+        out.stream_buffer[c] = a;
+        a += align64(spec.channels[c].move_bytes);
+      }
     for (size_t p = 0; p < spec.pools.size(); ++p)
       if (spec.pools[p].core == img.core) {
         pool_addr[p] = a;
@@ -200,6 +211,9 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
       const WorkerSpec& w = spec.workers[img.worker];
       for (size_t b = 0; b < w.barrier_initial.size(); ++b)
         put(img.table, img.barriers_addr + uint32_t(4 * b), w.barrier_initial[b]);
+      for (size_t b = 0; b < w.buffer_initial.size(); ++b)
+        std::memcpy(img.table.data() + (img.rtp_addrs[b] - IRON_TABLE_L1), w.buffer_initial[b].data(),
+                    w.buffer_initial[b].size());
     }
   }
   for (const LockInfo& l : out.locks)
@@ -243,8 +257,8 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     for (size_t i = 0; i < e.segments.size(); ++i) {
       const uint32_t s = e.segments[i];
       end.locks[i] = source ? full_lock[e.pool][s] : free_lock[e.pool][s];
-      end.gives[i] = source ? signal(free_lock[e.pool][s], writer[e.pool][s])
-                            : signal(full_lock[e.pool][s], reader[e.pool][s]);
+      end.gives[i] =
+          source ? signal(free_lock[e.pool][s], writer[e.pool][s]) : signal(full_lock[e.pool][s], reader[e.pool][s]);
     }
     return end;
   };
@@ -253,10 +267,17 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     iron_channel chan{};
     const bool host_source = ch.source.pool < 0;
     const bool host_dest = ch.dests.size() == 1 && ch.dests[0].pool < 0;
-    chan.kind = host_source ? IRON_CHANNEL_HOST_TO_POOLS
-                            : (host_dest ? IRON_CHANNEL_POOL_TO_HOST : IRON_CHANNEL_POOL_TO_POOLS);
+    chan.kind =
+        host_source ? IRON_CHANNEL_HOST_TO_POOLS : (host_dest ? IRON_CHANNEL_POOL_TO_HOST : IRON_CHANNEL_POOL_TO_POOLS);
     chan.move_bytes = ch.move_bytes;
     chan.fifo = uint32_t(c);
+    chan.stream_dims = uint32_t(ch.stream_dims.size());
+    chan.stream_element_bytes = ch.stream_element_bytes;
+    for (size_t d = 0; d < ch.stream_dims.size(); ++d) {
+      chan.stream_sizes[d] = ch.stream_dims[d].first;
+      chan.stream_strides[d] = ch.stream_dims[d].second;
+    }
+    chan.stream_buffer = out.stream_buffer[c];
     if (!host_source) chan.source = end_of(ch.source, true);
     if (!host_dest) {
       chan.dest_count = uint32_t(ch.dests.size());
@@ -265,7 +286,8 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     }
     put(out.cores[out.channel_core[c]].table, out.channel_addr[c], chan);
   }
-  for (const ArgSpec& a : spec.args) out.page_bytes.push_back(arg_page_bytes(a.bytes));
+  for (const ArgSpec& a : spec.args)
+    out.page_bytes.push_back(arg_page_bytes(a.bytes));
   return out;
 }
 

@@ -39,11 +39,12 @@ struct CoreImage {
 struct Layout {
   std::vector<CoreImage> cores;
   std::vector<LockInfo> locks;
-  std::vector<uint32_t> channel_core; // per channel: index into cores
-  std::vector<uint32_t> channel_addr; // per channel: L1 address of its iron_channel
-  std::vector<uint32_t> worker_core;  // per worker: index into cores
-  std::vector<uint32_t> page_bytes;   // per arg: the device buffer's page
-  uint32_t region_bytes = 0;          // the largest table + pools, from IRON_TABLE_L1
+  std::vector<uint32_t> channel_core;  // per channel: index into cores
+  std::vector<uint32_t> channel_addr;  // per channel: L1 address of its iron_channel
+  std::vector<uint32_t> stream_buffer; // per channel: L1 address of its layout-transform buffer (0: none)
+  std::vector<uint32_t> worker_core;   // per worker: index into cores
+  std::vector<uint32_t> page_bytes;    // per arg: the device buffer's page
+  uint32_t region_bytes = 0;           // the largest table + pools, from IRON_TABLE_L1
 };
 
 // Validated spec in, layout out (ValidationError when a core's L1 is too

@@ -85,9 +85,7 @@ std::string Sequencer::deadlock_report() const {
     const ChannelSpec& cs = spec_.channels[c];
     std::string what;
     switch (ch.blocked) {
-    case IRON_BLOCKED_SOURCE:
-      what = "waits for an object from " + spec_.pools[size_t(cs.source.pool)].name;
-      break;
+    case IRON_BLOCKED_SOURCE: what = "waits for an object from " + spec_.pools[size_t(cs.source.pool)].name; break;
     case IRON_BLOCKED_ROOM:
       what = "waits for room in " + spec_.pools[size_t(cs.dests[ch.blocked_dest].pool)].name;
       break;

@@ -42,8 +42,9 @@ struct WorkerSpec {
   std::string source_name; // shown in messages
   std::vector<std::string> include_dirs;
   std::vector<HandleSpec> handles;
-  std::vector<uint32_t> rtp_bytes;          // RTP Buffers on this core, in order
-  std::vector<uint32_t> barrier_initial;    // WorkerRuntimeBarriers (one lock each)
+  std::vector<uint32_t> rtp_bytes;         // Buffers on this core, in order (runtime parameters among them)
+  std::vector<uint32_t> barrier_initial;   // WorkerRuntimeBarriers (one lock each)
+  std::vector<std::string> buffer_initial; // per Buffer: its bytes at load (empty: zeros)
 };
 
 // One end of a channel: a pool (and which of its segments), or the host.
@@ -60,6 +61,11 @@ struct ChannelSpec {
   uint32_t move_bytes = 0;       // bytes per object moved
   int32_t shim_column = -1;      // host channels: the shim tile
   uint32_t shim_channel = 0;     // and its DMA channel
+  // The producer's layout transform (IRON's dims_to_stream): the source is
+  // read as (size, stride) dimensions in elements, outermost first, and the
+  // elements go out in that order. Empty: as it lies.
+  std::vector<std::pair<uint32_t, uint32_t>> stream_dims;
+  uint32_t stream_element_bytes = 0;
 };
 
 // A host buffer a call binds (a Runtime fn_args tensor type).

@@ -12,6 +12,7 @@
 #define TESSEL_IRON_H
 
 #include "tessel/iron_abi.h"
+#include "tessel/iron_values.h"
 
 namespace iron {
 

@@ -67,61 +67,69 @@ struct iron_signal {
 
 // One worker endpoint of a pool on the worker's own core.
 struct iron_handle {
-  uint32_t slots;        // L1 address of slot 0
-  uint32_t depth;        // slots
-  uint32_t slot_bytes;   // slot stride (the object's bytes, aligned up to 64)
-  uint32_t wait_lock;    // L1 address here: `full` for a consumer, `free` for a producer
+  uint32_t slots;            // L1 address of slot 0
+  uint32_t depth;            // slots
+  uint32_t slot_bytes;       // slot stride (the object's bytes, aligned up to 64)
+  uint32_t wait_lock;        // L1 address here: `full` for a consumer, `free` for a producer
   struct iron_signal signal; // the other lock of the pool (given on release)
-  uint32_t producer;     // 1: producer handle, 0: consumer
-  uint32_t head;         // slot of the oldest object held (state)
-  uint32_t held;         // objects held (state)
-  uint32_t fifo;         // the design's fifo number, for reports
+  uint32_t producer;         // 1: producer handle, 0: consumer
+  uint32_t head;             // slot of the oldest object held (state)
+  uint32_t held;             // objects held (state)
+  uint32_t fifo;             // the design's fifo number, for reports
 };
 
 // One destination (or the source) of a channel: a pool and the segments it
 // writes (or reads).
 struct iron_end {
-  uint32_t noc_xy;        // the pool's core
-  uint32_t slots;         // L1 address of slot 0 there
+  uint32_t noc_xy; // the pool's core
+  uint32_t slots;  // L1 address of slot 0 there
   uint32_t depth;
-  uint32_t slot_bytes;    // slot stride (the object's bytes, aligned up to 64)
-  uint32_t offset_bytes;  // where in the slot this channel's bytes start
-  uint32_t head;          // next slot (state)
-  uint32_t lock_count;    // segments
-  uint32_t locks[IRON_MAX_SEGMENTS];            // this core: the locks taken (source: full; dest: free)
+  uint32_t slot_bytes;                         // slot stride (the object's bytes, aligned up to 64)
+  uint32_t offset_bytes;                       // where in the slot this channel's bytes start
+  uint32_t head;                               // next slot (state)
+  uint32_t lock_count;                         // segments
+  uint32_t locks[IRON_MAX_SEGMENTS];           // this core: the locks taken (source: full; dest: free)
   struct iron_signal gives[IRON_MAX_SEGMENTS]; // the locks given after a move (source: free; dest: full)
 };
 
 // A task: one fill or drain, the host end's descriptor.
 struct iron_task {
-  uint32_t dram_base;     // the bound host buffer (patched per call)
-  uint32_t page_bytes;    // its interleaving page
+  uint32_t dram_base;  // the bound host buffer (patched per call)
+  uint32_t page_bytes; // its interleaving page
   uint32_t element_bytes;
-  uint32_t tensor_elements; // addresses wrap modulo this
-  uint32_t offset;          // elements
+  uint32_t tensor_elements;        // addresses wrap modulo this
+  uint32_t offset;                 // elements
   uint32_t sizes[IRON_TAP_DIMS];   // outermost first
   uint32_t strides[IRON_TAP_DIMS]; // elements
-  uint32_t elements;        // prod(sizes)
-  uint32_t number;          // the runtime's task instance number, for reports
+  uint32_t elements;               // prod(sizes)
+  uint32_t number;                 // the runtime's task instance number, for reports
 };
 
 struct iron_channel {
-  uint32_t kind;          // IRON_CHANNEL_*
-  uint32_t move_bytes;    // bytes per object moved (the source range, or the fifo's object)
+  uint32_t kind;       // IRON_CHANNEL_*
+  uint32_t move_bytes; // bytes per object moved (the source range, or the fifo's object)
   uint32_t dest_count;
-  uint32_t blocked;       // IRON_BLOCKED_* (state, for reports)
+  uint32_t blocked; // IRON_BLOCKED_* (state, for reports)
   uint32_t blocked_dest;
   uint32_t fifo;          // the design's channel number, for reports
   struct iron_end source; // unused for HOST_TO_POOLS
   struct iron_end dests[IRON_MAX_DESTS];
   // Host channels only.
-  uint32_t pushed;        // written by the runtime
-  uint32_t done;          // written by the mover
-  uint32_t partial_bytes; // bytes of the current object moved (state)
-  uint32_t taken;         // 1 while the current object's locks are taken (state)
-  uint32_t task_elements; // elements of the current task moved (state)
+  uint32_t pushed;               // written by the runtime
+  uint32_t done;                 // written by the mover
+  uint32_t partial_bytes;        // bytes of the current object moved (state)
+  uint32_t taken;                // 1 while the current object's locks are taken (state)
+  uint32_t task_elements;        // elements of the current task moved (state)
   uint32_t index[IRON_TAP_DIMS]; // the current task's position (state)
-  uint32_t moved_objects; // objects moved since load (state)
+  uint32_t moved_objects;        // objects moved since load (state)
+  // The source's layout transform (dims_to_stream): stream_dims dimensions
+  // (0: none) of sizes and strides in elements, outermost first; a moved
+  // object is first gathered in that order into stream_buffer (this core).
+  uint32_t stream_dims;
+  uint32_t stream_element_bytes;
+  uint32_t stream_sizes[IRON_TAP_DIMS];
+  uint32_t stream_strides[IRON_TAP_DIMS];
+  uint32_t stream_buffer;
   struct iron_task queue[IRON_QUEUE_DEPTH];
 };
 
@@ -129,15 +137,15 @@ struct iron_core_table {
   uint32_t magic;
   uint32_t handle_count;
   uint32_t channel_count;
-  uint32_t doorbell;  // rung by everything a mover on this core may wait for
-  uint32_t stop;      // set by the runtime: the mover returns
-  uint32_t handles;   // L1 address of iron_handle[0]
-  uint32_t channels;  // L1 address of iron_channel[0]
-  uint32_t barriers;  // L1 address of the barrier words (one per barrier)
+  uint32_t doorbell; // rung by everything a mover on this core may wait for
+  uint32_t stop;     // set by the runtime: the mover returns
+  uint32_t handles;  // L1 address of iron_handle[0]
+  uint32_t channels; // L1 address of iron_channel[0]
+  uint32_t barriers; // L1 address of the barrier words (one per barrier)
   uint32_t barrier_count;
-  uint32_t rtps;      // L1 address of the RTP address list (one word per buffer)
+  uint32_t rtps; // L1 address of the RTP address list (one word per buffer)
   uint32_t rtp_count;
-  uint32_t scratch;       // L1 bounce buffer of the mover (misaligned runs)
+  uint32_t scratch; // L1 bounce buffer of the mover (misaligned runs)
   uint32_t scratch_bytes;
   uint32_t spare[3];
 };

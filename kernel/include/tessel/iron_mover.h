@@ -80,6 +80,35 @@ inline bool take_rooms(iron_channel& c) {
   return true;
 }
 
+// A source with a layout transform (dims_to_stream): its object, read in the
+// transform's order, gathered into the channel's buffer on this core; returns
+// where the channel reads the object from.
+inline uint32_t gather(const iron_channel& c, uint32_t src) {
+  if (c.stream_dims == 0) return src;
+  const uint32_t eb = c.stream_element_bytes, dims = c.stream_dims;
+  uint32_t size[IRON_TAP_DIMS] = {1, 1, 1, 1}, stride[IRON_TAP_DIMS] = {0, 0, 0, 0};
+  for (uint32_t d = 0; d < dims; ++d) { // right-aligned: the innermost dimension last
+    size[IRON_TAP_DIMS - dims + d] = c.stream_sizes[d];
+    stride[IRON_TAP_DIMS - dims + d] = c.stream_strides[d];
+  }
+  const uint8_t* from = iron::at(src);
+  uint8_t* to = iron::at(c.stream_buffer);
+  const uint32_t run = stride[3] == 1 ? size[3] * eb : eb; // contiguous bytes per innermost step
+  for (uint32_t i = 0; i < size[0]; ++i)
+    for (uint32_t j = 0; j < size[1]; ++j)
+      for (uint32_t k = 0; k < size[2]; ++k) {
+        const uint32_t base = i * stride[0] + j * stride[1] + k * stride[2];
+        if (stride[3] == 1) {
+          __builtin_memcpy(to, from + uint64_t(base) * eb, run);
+          to += run;
+        } else {
+          for (uint32_t l = 0; l < size[3]; ++l, to += eb)
+            __builtin_memcpy(to, from + uint64_t(base + l * stride[3]) * eb, eb);
+        }
+      }
+  return c.stream_buffer;
+}
+
 // Core to core(s): one object from the source slot to every destination.
 inline bool move_pools(iron_channel& c) {
   if (!locks_ready(c.source)) {
@@ -88,7 +117,7 @@ inline bool move_pools(iron_channel& c) {
   }
   if (!take_rooms(c)) return false;
   take_locks(c.source); // ready, and only this channel takes it
-  const uint32_t src = slot_addr(c.source);
+  const uint32_t src = gather(c, slot_addr(c.source));
   for (uint32_t d = 0; d < c.dest_count; ++d)
     write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
   noc_async_write_barrier();
@@ -134,8 +163,8 @@ inline uint32_t stream(iron_channel& c, iron_task& t, uint32_t l1, uint32_t byte
   while (moved < bytes && c.task_elements < t.elements) {
     uint32_t first = 0;
     const uint32_t want = (bytes - moved) / t.element_bytes;
-    uint32_t run = next_run(t, c.index, want < t.elements - c.task_elements ? want : t.elements - c.task_elements,
-                            &first);
+    uint32_t run =
+        next_run(t, c.index, want < t.elements - c.task_elements ? want : t.elements - c.task_elements, &first);
     // Within one page of the host buffer.
     const uint64_t byte = uint64_t(first) * t.element_bytes;
     const uint32_t page = uint32_t(byte / t.page_bytes), in_page = uint32_t(byte % t.page_bytes);
@@ -196,10 +225,12 @@ inline bool move_host(iron_channel& c, bool fill) {
     }
     if (!c.taken) {
       if (!(fill ? take_rooms(c) : take_source(c))) return moved_any;
+      if (!fill) gather(c, slot_addr(c.source)); // a drain's object, in its stream order, until it is out
       c.taken = 1;
     }
     iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
-    const uint32_t l1 = (fill ? slot_addr(c.dests[0]) : slot_addr(c.source)) + c.partial_bytes;
+    const uint32_t from = fill ? slot_addr(c.dests[0]) : (c.stream_dims ? c.stream_buffer : slot_addr(c.source));
+    const uint32_t l1 = from + c.partial_bytes;
     const uint32_t n = stream(c, t, l1, c.move_bytes - c.partial_bytes, fill);
     c.partial_bytes += n;
     moved_any = moved_any || n > 0;

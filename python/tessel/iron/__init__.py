@@ -26,7 +26,7 @@ from .runtime import Runtime, Task, TaskGroup
 from .taps import TensorAccessPattern, TensorAccessSequence
 from .tilers import TensorTiler2D
 from .worker import Worker, WorkerRuntimeBarrier
-from . import kernels
+from . import algorithms, kernels
 
 from .markers import Compile, CompileTime, DispatchTime, In, InOut, Out
 from .tensor import (

@@ -1,7 +1,10 @@
-"""range_ / yield_: loops that stay loops. In a core_fn they become C++ for
-loops in the worker's kernel; in a sequence body, loops of the recorded
-stream (their trip count may be a DispatchTime value). Outside both, range_
-is Python's range."""
+"""range_ / yield_ and if_ / else_: control flow that stays control flow. In
+a core_fn, range_ becomes a C++ for loop of the worker's kernel (its index a
+value of the body) and if_ / else_ a C++ if; in a sequence body, range_ is a
+loop of the recorded stream (its trip count may be a DispatchTime value).
+Outside both, range_ is Python's range."""
+
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -9,14 +12,7 @@ from . import trace
 from .errors import IronRuntimeError
 from .expr import Scalar
 from .runtime import Task, TaskGroup
-
-
-class _CoreIndex:
-    def __init__(self, name):
-        self.name = name
-
-    def c_expr(self):
-        return self.name
+from .values import BOOL, INDEX, Value, operand
 
 
 def range_(start, stop=None, step=None, iter_args=None, insert_yield=True):
@@ -55,25 +51,105 @@ def _end_frame(frame, yielded_what):
         raise IronRuntimeError(f"range_(..., insert_yield=False): the loop body must end with {yielded_what}")
 
 
+def _core_bound(v, what):
+    """A loop bound of a core_fn: an integer, or an integer value of the body."""
+    if hasattr(v, "c_value"):
+        v = v.c_value()
+    if isinstance(v, Value):
+        if not v.kind.integer or v.kind is BOOL:
+            raise TypeError(f"range_ in a core_fn: {what} must be an integer, got a {v.kind.name} value")
+        return operand(v, INDEX, f"range_ {what}")
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise TypeError(f"range_ in a core_fn: {what} must be an integer or an integer value of the body, got {v!r}")
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError(f"range_ in a core_fn: {what} {v} is outside the 64-bit index range")
+    return f"int64_t({v}LL)"
+
+
 def _core_loop(t, start, stop, step, iter_args, insert_yield):
-    for v, what in ((start, "start"), (stop, "stop"), (step, "step")):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise TypeError(f"range_ in a core_fn: {what} must be an integer (a CompileTime value), got {v!r}")
+    lo, hi = _core_bound(start, "start"), _core_bound(stop, "stop")
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise TypeError(f"range_ in a core_fn: step must be an integer (a CompileTime value), got {step!r}")
     _check_step(step, "core_fn")
     if iter_args:
         raise NotImplementedError("range_ in a core_fn: iter_args are not supported yet")
     i = t.fresh("i")
-    t.emit(f"for (int32_t {i} = {start}; {i} < {stop}; {i} += {step}) {{")
-    t.depth += 1
+    end = t.fresh("end")
+    t.emit(f"const int64_t {end} = {hi};")
+    t.open_block(f"for (int64_t {i} = {lo}; {i} < {end}; {i} += {step})")
     frame = {"carried": [], "yielded": False, "insert_yield": insert_yield}
     t.loops.append(frame)
     try:
-        yield _CoreIndex(i)
+        yield Value(t, i, INDEX)
     finally:
         t.loops.pop()
     _end_frame(frame, "yield_([])")
-    t.depth -= 1
-    t.lines.append("  " * t.depth + "}")
+    t.close_block()
+
+
+class _IfBlock:
+    """What `with if_(cond) as x` gives: else_(x) continues it."""
+
+    def __init__(self, site):
+        self.site = site
+        self.closed_at = None  # the index of its closing brace in the kernel's lines
+        self.has_else = False
+
+
+def _condition(cond):
+    if hasattr(cond, "c_value"):
+        cond = cond.c_value()
+    if isinstance(cond, Value):
+        if cond.kind is BOOL:
+            return cond.c_expr()
+        if cond.kind.integer:
+            return f"({cond.c_expr()} != 0)"
+        raise TypeError(f"if_: the condition must be a comparison or an integer value, got a {cond.kind.name} value")
+    if isinstance(cond, (bool, np.bool_)):
+        return "true" if cond else "false"
+    raise TypeError(f"if_: the condition must be a value of the core_fn (a comparison), got {cond!r}; a condition "
+                    "known while tracing is a plain Python `if`")
+
+
+@contextmanager
+def if_(cond, results=None, *, hasElse=False, has_else=False):
+    """`with if_(cond):` runs its block when cond holds; `with else_(x):`
+    right after it (x from `with if_(cond) as x`) when it does not."""
+    t = trace.worker_trace()
+    if t is None:
+        raise IronRuntimeError("if_() is used inside a Worker's core_fn")
+    if results:
+        raise NotImplementedError("if_ with results is not supported; write the results to an object or a Buffer")
+    block = _IfBlock(trace.user_site())
+    t.open_block(f"if ({_condition(cond)})")
+    try:
+        yield block
+    finally:
+        t.close_block()
+    block.closed_at = len(t.lines) - 1
+    t.last_if = block
+
+
+@contextmanager
+def else_(if_block=None):
+    t = trace.worker_trace()
+    if t is None:
+        raise IronRuntimeError("else_() is used inside a Worker's core_fn")
+    last = t.last_if
+    if last is None or (if_block is not None and if_block is not last):
+        raise IronRuntimeError("else_() must come right after the `with if_(...)` block it continues")
+    if last.has_else:
+        raise IronRuntimeError("this if_ block has an else_ already")
+    last.has_else = True
+    t.lines[last.closed_at] += " else {"
+    t.depth += 1
+    t.block_count += 1
+    t.blocks.append(t.block_count)
+    t.last_if = None
+    try:
+        yield last
+    finally:
+        t.close_block()
 
 
 def _sequence_bounds(start, stop, step):

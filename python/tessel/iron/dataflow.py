@@ -7,24 +7,50 @@ from .errors import IronRuntimeError
 from .expr import Scalar
 from .placement import AnyShimTile, Tile, check_shim_pin
 from .types import array_type, c_type, element_count
+from .values import Elements, kind_of
 
 
-class TracedObject:
-    """One acquired object inside a traced core_fn: a pointer in L1."""
+class TracedObject(Elements):
+    """One acquired object inside a traced core_fn: a pointer in L1, whose
+    elements the body reads and writes (elem[i], elem[i, j])."""
 
-    def __init__(self, expr, fifo):
+    def __init__(self, expr, fifo, what="object"):
         self.expr = expr
         self.fifo = fifo
+        self.what = what
 
     def c_arg(self, dtype):
         return f"reinterpret_cast<{c_type(dtype)}*>({self.expr})"
+
+    def _elements(self):
+        return self.expr, self.fifo.shape, kind_of(self.fifo.dtype), self.what
+
+    def __getitem__(self, index):
+        return self._element_read(index)
+
+    def __setitem__(self, index, value):
+        self._element_write(index, value)
+
+    def __len__(self):
+        return self.fifo.shape[0]
+
+    def __iter__(self):
+        raise TypeError(f"{self.what}: iterate over its elements with `for i in range_(n)` and index them")
+
+    @property
+    def shape(self):
+        return self.fifo.shape
+
+    @property
+    def dtype(self):
+        return self.fifo.dtype
 
 
 class TracedObjects:
     """acquire(n > 1): the n objects held, oldest first."""
 
-    def __init__(self, name, n, fifo):
-        self.name, self.n, self.fifo = name, n, fifo
+    def __init__(self, name, n, fifo, what="objects"):
+        self.name, self.n, self.fifo, self.what = name, n, fifo, what
 
     def __len__(self):
         return self.n
@@ -32,7 +58,7 @@ class TracedObjects:
     def __getitem__(self, i):
         if not isinstance(i, int) or not 0 <= i < self.n:
             raise IndexError(f"acquire({self.n}) holds objects 0 to {self.n - 1}, not {i!r}")
-        return TracedObject(f"{self.name}[{i}]", self.fifo)
+        return TracedObject(f"{self.name}[{i}]", self.fifo, f"{self.what}[{i}]")
 
 
 class ObjectFifoHandle:
@@ -68,10 +94,10 @@ class ObjectFifoHandle:
         name = t.fresh("obj")
         if n == 1:
             t.emit(f"uint8_t* {name} = iron::acquire({self.index}, 1);")
-            return TracedObject(name, self.fifo)
+            return TracedObject(name, self.fifo, f"{self.name} object")
         t.emit(f"uint8_t* {name}[{n}]; iron::acquire({self.index}, {n}); "
                f"for (uint32_t i = 0; i < {n}; ++i) {name}[i] = iron::object({self.index}, i);")
-        return TracedObjects(name, n, self.fifo)
+        return TracedObjects(name, n, self.fifo, f"{self.name} objects")
 
     def release(self, n=1):
         t = self._worker_trace("release")
@@ -167,6 +193,27 @@ def _reject_unsupported(verb, kwargs):
         raise TypeError(f"{verb}() does not take {', '.join(sorted(kwargs))} here")
 
 
+def stream_dims(dims, what):
+    """IRON's dims_to_stream: [(size, stride), ...] in elements, outermost
+    first (at most 4), as a list of int pairs; None or [] for none."""
+    if dims is None:
+        return None
+    out = []
+    try:
+        for d in dims:
+            size, stride = d
+            if isinstance(size, bool) or isinstance(stride, bool):
+                raise TypeError
+            out.append((int(size), int(stride)))
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a list of (size, stride) pairs of integers, got {dims!r}") from None
+    if len(out) > 4:
+        raise ValueError(f"{what} has {len(out)} dimensions; a DMA descriptor walks at most 4")
+    if any(s < 1 or st < 0 for s, st in out):
+        raise ValueError(f"{what}: sizes must be at least 1 and strides not negative, got {out}")
+    return out or None
+
+
 class ObjectFifo:
     _count = 0
 
@@ -174,10 +221,13 @@ class ObjectFifo:
         self.shape, self.dtype = array_type(obj_type, "ObjectFifo obj_type")
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"ObjectFifo: depth must be an integer >= 1, got {depth!r}")
-        if dims_to_stream or dims_from_stream_per_cons:
-            raise NotImplementedError("ObjectFifo layout transforms (dims_to_stream) are not supported yet")
+        if dims_from_stream_per_cons:
+            raise NotImplementedError("ObjectFifo: dims_from_stream_per_cons (a consumer-side layout transform) is "
+                                      "not supported yet; transform on the producer side with dims_to_stream")
         ObjectFifo._count += 1
         self.name = name or f"of{ObjectFifo._count}"
+        self.dims_to_stream = None if dims_to_stream is None else stream_dims(dims_to_stream,
+                                                                               f"ObjectFifo '{self.name}' dims_to_stream")
         self.obj_type = obj_type
         self.depth = depth
         self.count = element_count(self.shape)

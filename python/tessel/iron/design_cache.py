@@ -16,7 +16,7 @@ import os
 import pathlib
 import tempfile
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: Buffers carry their initial bytes; bfloat16 tensors are named, not "|V2"
 ENTRY_FILE = "design.json"
 LOCK_FILE = "design.lock"
 

@@ -9,7 +9,6 @@ import os
 import numpy as np
 
 from . import trace
-from .dataflow import TracedObject
 from .errors import IronRuntimeError
 from .types import array_type, c_type, is_array_type
 
@@ -84,7 +83,7 @@ class ExternalFunction:
         out = []
         for i, (a, (kind, ty)) in enumerate(zip(args, self._c_args)):
             if kind == "ptr":
-                if not isinstance(a, TracedObject):
+                if not hasattr(a, "c_arg"):
                     raise TypeError(f"kernel '{self.name}' argument {i} is an array: pass an acquired object")
                 out.append(a.c_arg(ty))
             elif isinstance(a, (int, np.integer, float, np.floating)) and not isinstance(a, bool):

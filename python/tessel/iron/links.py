@@ -7,7 +7,7 @@ its own output fifo; a join fills each segment from its own input fifo and
 empties the whole object at once; a forward is a split into one. The copies
 are the staging core's mover's; no worker takes part."""
 
-from .dataflow import ObjectFifo
+from .dataflow import ObjectFifo, stream_dims
 from .errors import IronRuntimeError
 from .placement import AnyMemTile, Tile
 from .types import array_type, element_count
@@ -63,13 +63,18 @@ def _tile(tile, what):
     return tile
 
 
-def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, **unsupported):
+def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, dims_to_stream=None,
+          **unsupported):
     if unsupported:
         raise NotImplementedError(f"split(): {', '.join(sorted(unsupported))} not supported yet")
     if handle.producer:
         raise IronRuntimeError(f"{handle.name}.split(): only consumer handles can be split")
-    _claim(handle)
+    if dims_to_stream is not None and len(dims_to_stream) != len(offsets):
+        raise ValueError(f"{handle.name}.split(): {len(offsets)} offsets but {len(dims_to_stream)} dims_to_stream")
     fifos = _new_fifos(handle, list(offsets), obj_types, names, depths, "split")
+    for f, dims in zip(fifos, dims_to_stream or []):
+        f.dims_to_stream = stream_dims(dims, f"{f.name} dims_to_stream")
+    _claim(handle)
     link = Link("split", handle, fifos, list(offsets), _tile(tile, f"{handle.name}.split()"))
     handle.endpoint = link
     for f in fifos:
@@ -91,10 +96,12 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
     return fifos
 
 
-def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None):
+def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None):
+    """The objects of `handle`'s fifo through a staging core, into a new fifo
+    (read from the staging pool in dims_to_stream's order, if given)."""
     f = handle.fifo
     return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
-                 names=[name or f"{f.name}_fwd"])[0]
+                 names=[name or f"{f.name}_fwd"], dims_to_stream=None if dims_to_stream is None else [dims_to_stream])[0]
 
 
 def _claim(handle):

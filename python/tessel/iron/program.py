@@ -14,6 +14,7 @@ from . import rtp_window
 from .errors import IronRuntimeError
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import Runtime
+from .types import dtype_key, dtype_of
 from .worker import Worker
 
 
@@ -180,15 +181,20 @@ def resolve_spec(rt, workers, grid, placer):
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' goes from the Runtime to the Runtime")
             prod.channel_index = len(channels)
             host_ends.append((len(channels), pools[sinks[0][1]][1][0], "fill", prod))
-            channels.append([f"{f.name} fill", (-1, [0], 0), [(k[1], k[2], k[3]) for k in sinks], f.object_bytes])
+            if f.dims_to_stream:
+                raise IronRuntimeError(f"ObjectFifo '{f.name}' has dims_to_stream, but its producer is the Runtime: "
+                                       "the fill's tap orders what it moves; give the tap to the fill")
+            channels.append([f"{f.name} fill", (-1, [0], 0), [(k[1], k[2], k[3]) for k in sinks], f.object_bytes,
+                             None])
         elif hosts:
             c = hosts[0][1]
             c.channel_index = len(channels)
             host_ends.append((len(channels), pools[src[1]][1][0], "drain", c))
-            channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4]])
+            channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4],
+                             _stream(f)])
         else:
             channels.append((f"{f.name} move", (src[1], src[2], src[3]), [(k[1], k[2], k[3]) for k in sinks],
-                             src[4], -1, 0))
+                             src[4], _stream(f), -1, 0))
 
     places = place_host_ends(placer, [(home, kind, h.name, h.tile) for _, home, kind, h in host_ends], gx)
     for (i, _, kind, _), (col, ch) in zip(host_ends, places):
@@ -200,14 +206,15 @@ def resolve_spec(rt, workers, grid, placer):
         handles = [(handle_pool[id(h)], h.producer, h.name) for h in w.handles]
         source, include_dirs = w.generate()
         wspecs.append((w.name, (w.tile.col, w.tile.row), source, w.name, handles,
-                       [4 * b.count for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs))
+                       [b.nbytes for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs,
+                       [b.initial_bytes().hex() for b in w.buffers]))
     rec = rt.record()
     file = rt.source_file or rt.sequence.__code__.co_filename
     rtp_window.check(file, rec.ops, workers)
     ops = [(k, line, a, b, c, wait, (v.constant, sorted(v.terms.items())), sizes, strides)
            for (k, line, a, b, c, wait, v, sizes, strides) in rec.ops]
     args = [(f"arg{pos}", int(np.prod(shape)) * dtype.itemsize, dtype.itemsize) for pos, shape, dtype in rt.buffers]
-    buffer_types = [(shape, dtype.str) for _, shape, dtype in rt.buffers]
+    buffer_types = [(shape, dtype_key(dtype)) for _, shape, dtype in rt.buffers]
     return {
         "name": getattr(rt.sequence, "__name__", "design"),
         "pools": pools, "workers": wspecs, "channels": channels, "args": args, "ops": ops,
@@ -217,14 +224,21 @@ def resolve_spec(rt, workers, grid, placer):
     }
 
 
+def _stream(f):
+    """A channel's layout transform: (dims, element bytes) of its fifo's dims_to_stream, or None."""
+    return (f.dims_to_stream, f.dtype.itemsize) if f.dims_to_stream else None
+
+
 def _load(dev, spec):
     T = _tessel
     pools = [T.FlowPool(n, tuple(c), d, b, s) for n, c, d, b, s in spec["pools"]]
-    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc)
-               for n, c, src, sn, hs, rtp, bar, inc in spec["workers"]]
+    workers = [T.FlowWorker(n, tuple(c), src, sn, [T.FlowHandle(p, pr, hn) for p, pr, hn in hs], rtp, bar, inc,
+                            [bytes.fromhex(b) for b in ini])
+               for n, c, src, sn, hs, rtp, bar, inc, ini in spec["workers"]]
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
-    channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch)
-                for n, src, dests, mb, col, ch in spec["channels"]]
+    channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch,
+                              [tuple(d) for d in dims[0]] if dims else [], dims[1] if dims else 0)
+                for n, src, dests, mb, dims, col, ch in spec["channels"]]
     args = [T.FlowArg(n, b, e) for n, b, e in spec["args"]]
     ops = [T.FlowOp(k, line, a, b, c, wait, T.FlowExpr(v[0], [tuple(t) for t in v[1]]), list(sz), list(st))
            for k, line, a, b, c, wait, v, sz, st in spec["ops"]]
@@ -267,9 +281,9 @@ class Design:
         views, copies = [], []
         for i, (t, (shape, dt)) in enumerate(zip(tensors, types)):
             a = t if isinstance(t, np.ndarray) else np.asarray(t)
-            if a.dtype != np.dtype(dt) or a.size != int(np.prod(shape)):
+            if a.dtype != dtype_of(dt) or a.size != int(np.prod(shape)):
                 raise TypeError(f"design '{self.spec['name']}': buffer {i} must hold {int(np.prod(shape))} x "
-                                f"{np.dtype(dt)}, got {a.size} x {a.dtype}")
+                                f"{dtype_of(dt)}, got {a.size} x {a.dtype}")
             if a.flags.c_contiguous and a.flags.writeable:
                 views.append(a.reshape(-1).view(np.uint8))
             else:

@@ -31,7 +31,7 @@ def check(file, ops, workers):
         buffer = worker.buffers[bi]
         later = [(n, v) for j, n, v in sets.get(wi, []) if j > i]
         for read_buffer, read_element, site, waited, passed in worker.rtp_reads:
-            if read_buffer is not buffer or read_element != element:
+            if read_buffer is not buffer or (read_element is not None and read_element != element):
                 continue
             if any(n in waited and (not v.is_constant() or v.constant >= waited[n]) for n, v in later):
                 continue

@@ -27,6 +27,9 @@ def user_site():
     if site_override.get() is not None:
         return site_override.get()
     roots = [c.root for c in (_worker.get(), _sequence.get()) if c is not None and c.root is not None]
+    w = _worker.get()
+    if w is not None and w.roots:
+        roots.extend(w.roots)
     first = None
     f = sys._getframe(1)
     while f is not None:
@@ -46,11 +49,15 @@ class WorkerTrace:
     def __init__(self, worker):
         self.worker = worker
         self.root = getattr(worker.core_fn, "__code__", None)
+        self.roots = set()  # code of Python kernels being traced into the body (their lines are reported)
         self.lines = []
         self.depth = 1
         self.names = 0
         self.functions = {}  # name -> ExternalFunction
         self.loops = []  # range_ loops open, innermost last
+        self.blocks = [0]  # the C++ blocks open (range_ bodies, if_ / else_ blocks), innermost last
+        self.block_count = 0
+        self.last_if = None  # (token, index in lines of its closing brace) of the if_ block ended last
         # Barrier waits before the current statement (worker.py, _note_wait):
         self.waited = {}  # barrier number -> the largest value of a wait that needs a set
         self.passed = {}  # barrier number -> (value, site, released) of the last wait passing at once
@@ -62,7 +69,23 @@ class WorkerTrace:
         self.names += 1
         return f"{prefix}{self.names}"
 
+    def open_block(self, head, site=None):
+        """Emits `head {` and enters the block; returns its number."""
+        self.emit(head + " {", site)
+        self.depth += 1
+        self.block_count += 1
+        self.blocks.append(self.block_count)
+        self.last_if = None
+        return self.block_count
+
+    def close_block(self):
+        self.blocks.pop()
+        self.depth -= 1
+        self.lines.append("  " * self.depth + "}")
+        self.last_if = None
+
     def emit(self, text, site=None):
+        self.last_if = None
         file, line = site or user_site()
         pad = "  " * self.depth
         self.lines.append(f'#line {line} "{file}"')

@@ -43,3 +43,18 @@ def c_type(dtype):
     if name not in _CTYPES:
         raise TypeError(f"element type {name} has no C type here; use one of {', '.join(sorted(_CTYPES))}")
     return _CTYPES[name]
+
+
+def dtype_key(dtype):
+    """A text naming an element type that dtype_of() turns back into it
+    (numpy's own str loses bfloat16, an ml_dtypes type)."""
+    dtype = np.dtype(dtype)
+    return dtype.name if dtype.name == "bfloat16" else dtype.str
+
+
+def dtype_of(key):
+    if key == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(key)

@@ -1,0 +1,86 @@
+"""dims_to_stream: a producer's layout transform. A forward through a
+staging core reads its object in the transform's order, as IRON's matmul
+designs use it to tile A and B into the kernel's r x s blocks and C back."""
+
+import numpy as np
+import pytest
+
+from tessel.iron import IronRuntimeError, ObjectFifo, Program, Runtime, Worker
+from tessel.iron.controlflow import range_
+
+from .common import fill_drain
+
+M, K, R, S = 8, 16, 2, 4
+
+
+def ty(shape, dtype=np.int16):
+    return np.ndarray[shape, np.dtype[dtype]]
+
+
+def tiled(a):
+    return a.reshape(M // R, R, K // S, S).transpose(0, 2, 1, 3).reshape(-1)
+
+
+def test_a_forward_tiles_the_object_into_blocks(device):
+    in_a = ObjectFifo(ty((M, K)), name="inA")
+    mem_a = in_a.cons().forward(name="memA", dims_to_stream=[(M // R, R * K), (K // S, S), (R, K), (S, 1)])
+    rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [in_a.prod(), mem_a.cons()])
+    design = Program(device, rt).resolve_program()
+    a = np.arange(M * K, dtype=np.int16)
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, tiled(a))
+
+
+def test_tile_on_the_way_in_and_back_on_the_way_out_with_a_worker_between(device):
+    """The worker sees blocks (it doubles block element (0, 0) of each to show it) and C is untiled again."""
+    in_a = ObjectFifo(ty((M, K)), name="inA")
+    mem_a = in_a.cons().forward(name="memA", dims_to_stream=[(M // R, R * K), (K // S, S), (R, K), (S, 1)])
+    mem_c = ObjectFifo(ty((M, K)), name="memC")
+    out_c = mem_c.cons().forward(name="outC", dims_to_stream=[(M // R, R * K), (R, S), (K // S, R * S), (S, 1)])
+
+    def core_fn(of_a, of_c):
+        x = of_a.acquire(1)
+        y = of_c.acquire(1)
+        for b in range_(M * K // (R * S)):
+            for e in range_(R * S):
+                y[b * (R * S) // K, (b * (R * S) + e) % K] = x[b * (R * S) // K, (b * (R * S) + e) % K]
+            y[b * (R * S) // K, (b * (R * S)) % K] = x[b * (R * S) // K, (b * (R * S)) % K] * 2
+        of_a.release(1)
+        of_c.release(1)
+
+    rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [in_a.prod(), out_c.cons()])
+    design = Program(device, rt, workers=[Worker(core_fn, [mem_a.cons(), mem_c.prod()])]).resolve_program()
+    a = np.arange(M * K, dtype=np.int16)
+    c = np.zeros_like(a)
+    design(a, c)
+    want = a.reshape(M, K).copy()
+    want[::R, ::S] *= 2  # the first element of each R x S block
+    np.testing.assert_array_equal(c, want.reshape(-1))
+
+
+@pytest.mark.parametrize("dims, error, message", [
+    ([(2, 1)] * 5, ValueError, "has 5 dimensions; a DMA descriptor walks at most 4"),
+    ([(0, 1)], ValueError, "sizes must be at least 1"),
+    ([(2,)], TypeError, r"must be a list of \(size, stride\) pairs"),
+])
+def test_bad_dims_are_clear_errors(dims, error, message):
+    f = ObjectFifo(ty((M, K)), name="inA")
+    with pytest.raises(error, match=message):
+        f.cons().forward(dims_to_stream=dims)
+
+
+def test_dims_that_do_not_cover_the_object_are_refused_at_resolve(device):
+    in_a = ObjectFifo(ty((M, K)), name="inA")
+    mem_a = in_a.cons().forward(name="memA", dims_to_stream=[(M, K), (K // 2, 1)])
+    rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [in_a.prod(), mem_a.cons()])
+    with pytest.raises(Exception, match="dims_to_stream streams 64 elements, the object holds 128"):
+        Program(device, rt).resolve_program()
+
+
+def test_dims_on_a_fifo_the_runtime_fills_is_an_error(device):
+    f = ObjectFifo(ty((M, K)), name="inA", dims_to_stream=[(M, K), (K, 1)])
+    g = f.cons().forward(name="fwd")
+    rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [f.prod(), g.cons()])
+    with pytest.raises(IronRuntimeError, match="its producer is the Runtime: the fill's tap orders what it moves"):
+        Program(device, rt).resolve_program()
