@@ -62,7 +62,7 @@ import numpy as np
 
 from .. import __version__ as _tessel_version
 from .._check import describe
-from . import dispatch_time
+from . import dispatch_time, jit_passthrough
 from .design_cache import (
     CACHE_FORMAT,
     ENTRY_FILE,
@@ -76,7 +76,7 @@ from .design_cache import (
 )
 from .jit_key import Key, NoStableForm, canonical, cell_full, function_fingerprint, stable_form
 from .jit_signature import COMPILE, DISPATCH, NO_VALUE, TENSOR, Param, dispatch_integer, read_signature
-from .markers import InOut, type_name
+from .markers import type_name
 from .tensor import Tensor
 
 __all__ = ["jit", "JitDesign", "CompiledDesign", "Compilable", "clear_memory_cache", "cache_root"]
@@ -259,7 +259,11 @@ class JitDesign:
         functools.update_wrapper(self, generator)
         self._generator = generator
         self._name = f"{generator.__module__}.{generator.__qualname__}"
-        self._params = _params if _params is not None else read_signature(generator, generator.__qualname__)
+        self._passthrough = jit_passthrough.is_passthrough(generator)
+        if _params is not None:
+            self._params = _params
+        else:
+            self._params = () if self._passthrough else read_signature(generator, generator.__qualname__)
         self._by_name = {p.name: p for p in self._params}
         self._specialized = {}
         self._specialized = self._check_specialization(specialized or {})
@@ -347,6 +351,12 @@ class JitDesign:
     def get_dispatch_lib_path(self) -> str:
         return self.compilable.get_dispatch_lib_path()
 
+    def as_mlir(self) -> str:
+        """The design's text, generated without tensors (jit_artifacts.as_mlir)."""
+        from .jit_artifacts import as_mlir
+
+        return as_mlir(self, self._params, self._specialized)
+
     # -- calls
 
     def __call__(self, *tensors: Any, **values: Any) -> Any:
@@ -368,7 +378,9 @@ class JitDesign:
         name: object as passed}, {tensor name: its array}, {CompileTime name:
         value}, {DispatchTime name: int})."""
         where = self.__qualname__
-        tensor_params = self._tensor_params(len(tensors))
+        if self._passthrough:
+            return (*jit_passthrough.bind(tensors, values), {})
+        tensor_params = [p for p in self._params if p.role == TENSOR]
         if len(tensors) > len(tensor_params):
             names = ", ".join(p.name for p in tensor_params)
             raise TypeError(
@@ -417,16 +429,6 @@ class JitDesign:
                     raise TypeError(_missing_dispatch(f"{where}()", p))
                 scalars[p.name] = p.default
         return given, arrays, compile_values, scalars
-
-    def _tensor_params(self, count: int) -> list:
-        """The tensor parameters of a call with `count` positional tensors.
-        A generator with no parameters at all (IRON's older
-        `@iron.jit(is_placed=False) def design(): ...`, whose Runtime
-        declares the buffers) takes the call's tensors as its design's
-        buffers, in order: arg0, arg1, ... (InOut)."""
-        if not self._params:
-            return [Param(f"arg{i}", TENSOR, InOut, NO_VALUE, True, True) for i in range(count)]
-        return [p for p in self._params if p.role == TENSOR]
 
     # -- building
 
@@ -504,7 +506,8 @@ class JitDesign:
                 design = self._load_or_generate(key, given, compile_values)
                 specs = tuple(
                     _TensorSpec(p.name, p.marker, arrays[p.name].shape, arrays[p.name].dtype, arrays[p.name].size)
-                    for p in self._tensor_params(len(arrays))
+                    for p in (jit_passthrough.tensor_params(arrays) if self._passthrough
+                              else [p for p in self._params if p.role == TENSOR])
                 )
                 dynamic = tuple(p for p in self._params if p.role == DISPATCH and p.name not in self._specialized)
                 compiled = CompiledDesign(self.__qualname__, design, specs, dynamic, key.digest)
@@ -538,7 +541,10 @@ class JitDesign:
             else:
                 kwargs[p.name] = value
         with dispatch_time.generation(symbols, generator=self.__qualname__):
-            design = self._generator(*args, **kwargs)
+            if self._passthrough:
+                design = jit_passthrough.call(self._generator, given, compile_values)
+            else:
+                design = self._generator(*args, **kwargs)
         _check_design(design, [s.name for s in symbols], f"`{self.__qualname__}`")
         return design
 

@@ -1,5 +1,8 @@
 """A jit design's explicit outputs: `design.compile(xclbin_path=...,
-inst_path=..., pdi_path=...)` and `design.compilable.get_dispatch_lib_path()`.
+inst_path=..., pdi_path=...)`, `design.compilable.get_dispatch_lib_path()`
+and `design.as_mlir()` (str() of the design generated with no tensors:
+None for each tensor parameter, for generators whose shapes come from
+CompileTime values; under tessel.iron.run, with the design record).
 
 tessel builds no xclbin, instruction stream or PDI: each path given gets
 the design record (design_record.py) that a test program's -x/-i maps back
@@ -15,7 +18,7 @@ import os
 
 from . import design_record
 
-__all__ = ["DISPATCH_LIB", "compile_design", "dispatch_lib_path"]
+__all__ = ["DISPATCH_LIB", "as_mlir", "compile_design", "dispatch_lib_path"]
 
 DISPATCH_LIB = "libtessel_dispatch.so"
 
@@ -58,3 +61,20 @@ def dispatch_lib_path(jit_design):
         raise RuntimeError(f"{jit_design.__qualname__}: get_dispatch_lib_path() needs compile(xclbin_path=...) first "
                            "(without it, builds live in the jit cache and the dispatch library is tessel's own)")
     return os.path.join(_prj_dir(anchor), DISPATCH_LIB)
+
+
+def as_mlir(jit_design, params, specialized):
+    """str() of the design `jit_design` generates with None for each tensor
+    and the CompileTime defaults (TypeError for one without a default)."""
+    from .jit_signature import COMPILE, TENSOR, NO_VALUE
+
+    where = f"{jit_design.__qualname__}.as_mlir()"
+    config = {}
+    for p in params:
+        if p.role == COMPILE and p.name not in specialized:
+            if p.default is NO_VALUE:
+                raise TypeError(f"{where}: CompileTime value `{p.name}` has no default; fix it with "
+                                f"specialize({p.name}=...)")
+            config[p.name] = p.default
+    given = {p.name: None for p in params if p.role == TENSOR}
+    return str(jit_design._generate(given, config))

@@ -270,11 +270,21 @@ class Runtime:
     # -- the older API
 
     def _open_block(self, *types):
+        """rt.sequence(ty, ...) opens the older API's block; rt.sequence(body,
+        fn_args) (a spelling between the two APIs) gives the body as
+        Runtime(body, fn_args) would."""
         from .sequence_block import SequenceBlock
 
         if self._block != "unopened":
             raise IronRuntimeError("Runtime.sequence(): this Runtime has its sequence already (one "
-                                   "`with rt.sequence(...)` block per Runtime)")
+                                   "`with rt.sequence(...)` block or rt.sequence(body, fn_args) per Runtime)")
+        if types and callable(types[0]) and not is_array_type(types[0]):
+            if len(types) > 2:
+                raise TypeError("Runtime.sequence(body, fn_args): takes the body and one list of fn_args")
+            self._block = None
+            self.sequence = types[0]
+            self._bind_args(list(types[1]) if len(types) > 1 else [])
+            return None
         return SequenceBlock(self, types)
 
     def _close_block(self, block):
