@@ -6,9 +6,10 @@ An Aliases value lists, by name prefix, where each imported name goes:
 
 - a target module path: the name and its submodules import the tessel
   module of the same path below it (`ttl.X` -> `tessel.ttl.X`);
-- a Mirror(module path): a package holding that module's names, each of
-  whose submodules is that module too (`aie.helpers.taplib.tap` and
-  `aie.helpers.taplib` both give tessel.iron.taplib's names);
+- a Mirror(module path): a package whose names are looked up in that
+  module (always its current ones), and each of whose submodules is such a
+  package too (`aie.helpers.taplib.tap` and `aie.helpers.taplib` both give
+  tessel.iron.taplib's names);
 - PACKAGE: an empty package that exists only to hold bound submodules
   (IRON's `aie` and `aie.helpers`; nothing is installed on disk);
 - a Refused(message): the import raises OutOfScopeImport(message), a
@@ -21,6 +22,7 @@ the finder and every alias module, leaving no trace of the names.
 """
 
 import dataclasses
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -108,8 +110,10 @@ class Aliases(importlib.abc.MetaPathFinder):
                 module = types.ModuleType(fullname, "A namespace for bound modules (no code of its own).")
                 if isinstance(real, Mirror):
                     source = importlib.import_module(real.path)
-                    module.__dict__.update({k: v for k, v in vars(source).items() if not k.startswith("__")})
                     module.__doc__ = source.__doc__
+                    module.__getattr__ = functools.partial(getattr, source)
+                    if hasattr(source, "__all__"):
+                        module.__all__ = list(source.__all__)
                 module.__path__ = []
                 self._packages[fullname] = module
             return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=True)
@@ -134,9 +138,24 @@ class Aliases(importlib.abc.MetaPathFinder):
                         sys.modules[prefix + name[len(target):]] = module
 
     def unbind(self):
-        """Remove the finder and every module bound under an alias name."""
+        """Remove the finder and every module bound under an alias name,
+        and what importing them set on tessel's own modules (the import
+        system sets each submodule on its parent: `aie.iron.dataflow` on
+        tessel.iron, when `aie.iron` is tessel.iron)."""
         if self in sys.meta_path:
             sys.meta_path.remove(self)
-        for name in [n for n in sys.modules if n.partition(".")[0] in self._roots]:
+        names = [n for n in sys.modules if n.partition(".")[0] in self._roots]
+        for name in names:
+            parent_name, _, child = name.rpartition(".")
+            parent = sys.modules.get(parent_name)
+            if parent is None or parent_name == getattr(parent, "__name__", parent_name):
+                continue  # a root, or a parent of its own (an empty package or a mirror)
+            if getattr(parent, child, None) is sys.modules[name]:
+                own = sys.modules.get(f"{parent.__name__}.{child}")
+                if own is not None:
+                    setattr(parent, child, own)
+                else:
+                    delattr(parent, child)
+        for name in names:
             del sys.modules[name]
         self._packages.clear()

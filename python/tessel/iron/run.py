@@ -5,10 +5,12 @@ For this process only, the design's imports of IRON's Python API are bound
 to tessel's modules (tessel.module_alias; nothing named `aie` is installed):
 
 - `aie.iron` and `aie.iron.*` (controlflow, device, placers, kernel(s),
-  dataflow, runtime, algorithms, ...) -> tessel.iron and its modules;
-  `aie.iron.hostruntime` -> tessel.iron.utils.hostruntime;
+  dataflow, runtime, algorithms, ...) -> tessel.iron and its modules
+  (`aie.iron.dataflow.*` and `aie.iron.runtime.*` give those modules'
+  names); `aie.iron.hostruntime` -> tessel.iron.utils.hostruntime;
 - `aie.utils` and `aie.utils.*` (xrt, test, verify, benchmark, config,
-  trace, hostruntime, ml_dtypes) -> tessel.iron.utils;
+  trace, hostruntime) -> tessel.iron.utils; `aie.utils.compile.*` ->
+  tessel.iron.markers' names (In, Out, InOut, CompileTime, ...);
 - `aie.helpers.taplib` (and its submodules) -> tessel.iron.taplib;
 - MLIR-level modules (`aie.dialects`, `aie.extras`, `aie.helpers.dialects`,
   `aie.ir`, ...) are refused with a message naming the module: such designs
@@ -40,8 +42,11 @@ _OUT_OF_SCOPE = Refused(
 ALIASES = {
     "aie": PACKAGE,
     "aie.iron": "tessel.iron",
+    "aie.iron.dataflow": Mirror("tessel.iron.dataflow"),  # and aie.iron.dataflow.objectfifo (StreamDims)
+    "aie.iron.runtime": Mirror("tessel.iron.runtime"),  # and aie.iron.runtime.runtime, .taskgroup
     "aie.iron.hostruntime": "tessel.iron.utils.hostruntime",
     "aie.utils": "tessel.iron.utils",
+    "aie.utils.compile": Mirror("tessel.iron.markers"),  # aie.utils.compile.jit.markers: In, Out, CompileTime...
     "aie.helpers": PACKAGE,
     "aie.helpers.taplib": Mirror("tessel.iron.taplib"),
     "aie.dialects": _OUT_OF_SCOPE,

@@ -82,6 +82,8 @@ def test_aie_names_bind_to_tessel_modules(bound):
     import aie.iron.hostruntime
     import aie.utils.xrt
     from aie.helpers.taplib.tap import TensorAccessPattern
+    from aie.iron.dataflow.objectfifo import ObjectFifo, StreamDims
+    from aie.utils.compile.jit.markers import In
 
     import tessel.iron.controlflow
     import tessel.iron.taplib
@@ -95,6 +97,7 @@ def test_aie_names_bind_to_tessel_modules(bound):
     assert aie.utils.xrt is tessel.iron.utils.xrt
     assert aie.helpers.taplib.TensorTiler2D is tessel.iron.taplib.TensorTiler2D
     assert TensorAccessPattern is iron.TensorAccessPattern
+    assert ObjectFifo is iron.ObjectFifo and StreamDims is list and In is iron.In
 
 
 @pytest.mark.parametrize("name, refused", [("aie.dialects.aie", "aie.dialects"), ("aie.extras.context", "aie.extras"),
@@ -107,11 +110,20 @@ def test_mlir_level_modules_are_refused_by_name(bound, name, refused):
 
 
 def test_unbind_leaves_no_aie_behind():
-    aliases.bind()
-    import aie.iron  # noqa: F401
+    import tessel.iron.dataflow
+    import tessel.iron.utils
 
+    aliases.bind()
+    import aie.iron.dataflow.objectfifo
+    import aie.iron.hostruntime
+    import aie.utils.compile.jit.markers  # noqa: F401
+
+    real = sys.modules["tessel.iron.dataflow"]
+    assert iron.dataflow is not real  # while bound, the import system set the mirror there
     aliases.unbind()
     assert not [n for n in sys.modules if n == "aie" or n.startswith("aie.")]
+    assert iron.dataflow is real
+    assert not hasattr(iron, "hostruntime") and not hasattr(tessel.iron.utils, "compile")
     with pytest.raises(ModuleNotFoundError):
         import aie  # noqa: F401
 
