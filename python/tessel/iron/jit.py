@@ -259,7 +259,9 @@ class JitDesign:
         functools.update_wrapper(self, generator)
         self._generator = generator
         self._name = f"{generator.__module__}.{generator.__qualname__}"
-        self._passthrough = jit_passthrough.is_passthrough(generator)
+        self.options = dict(options or {})  # IRON's jit/specialize options (OPTIONS): accepted and recorded
+        # is_placed= marks IRON's older jit, which passed the call's arguments through (jit_passthrough.py).
+        self._passthrough = "is_placed" in self.options or jit_passthrough.is_passthrough(generator)
         if _params is not None:
             self._params = _params
         else:
@@ -270,7 +272,6 @@ class JitDesign:
         self._kernel_cache = {}
         self._specializations = {}
         self._lock = threading.RLock()
-        self.options = dict(options or {})  # IRON's jit/specialize options (OPTIONS): accepted and recorded
         _LIVE_DESIGNS.add(self)
 
     # -- description

@@ -1,8 +1,10 @@
 """iron.jit for generators written for IRON's older jit, which passed the
-call's arguments straight to the generator: a generator with no parameters
-at all (its Runtime declares the buffers), or one taking `*args` with no
-In/Out/InOut/CompileTime/DispatchTime marker on any parameter (such as
-tessel.iron.algorithms.transform(func, input, output, *params)).
+call's arguments straight to the generator: any generator given
+`iron.jit(is_placed=...)` (that option is the older jit's), a generator
+with no parameters at all (its Runtime declares the buffers), or one taking
+`*args` with no In/Out/InOut/CompileTime/DispatchTime marker on any
+parameter (such as tessel.iron.algorithms.transform(func, input, output,
+*params)).
 
 Such a generator is called with the call's positional and keyword arguments
 as given (none, for a generator without parameters). The positional

@@ -157,3 +157,24 @@ def test_run_design_cli_modes(device, tmp_path, capsys, monkeypatch):
     assert json.loads((tmp_path / "final.xclbin").read_text().splitlines()[1][len(design_record.MARKER):])["args"] \
         == ["--xclbin-path"]
     assert type(iron.get_current_device()) is iron.NPU2
+
+
+def test_is_placed_marks_the_older_jit(device):
+    n = 32
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+
+    @iron.jit(is_placed=False)
+    def gen(a, c, k):  # k is a number, not a tensor: the older jit passed it through
+        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+        w = iron.Worker(per_object(k, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+
+        def seq(x, y, i, o):
+            i.fill(x)
+            o.drain(y, wait=True)
+
+        rt = iron.Runtime(seq, [ty, ty, of_in.prod(), of_out.cons()])
+        return iron.Program(device, rt, workers=[w]).resolve_program()
+
+    a, c = iron.arange(n, dtype=np.int32), iron.zeros(n, dtype=np.int32)
+    gen(a, c, 6)
+    assert np.array_equal(c.numpy(), a.numpy() + 6)
