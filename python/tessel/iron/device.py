@@ -18,8 +18,8 @@ import threading
 
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, Tile  # noqa: F401
 
-__all__ = ["NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU1Col4", "NPU2", "NPU2Col1", "NPU2Col2", "NPU2Col3", "NPU2Col4",
-           "NPU2Col5", "NPU2Col6", "NPU2Col7", "XCVC1902", "Device", "from_name", "device_from_args",
+__all__ = ["NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU1Col4", "NPU2", "NPU2Col1", "NPU2Col2", "NPU2Col3",
+           "NPU2Col4", "NPU2Col5", "NPU2Col6", "NPU2Col7", "XCVC1902", "Device", "from_name", "device_from_args",
            "get_current_device", "set_current_device", "Tile", "AnyComputeTile", "AnyMemTile", "AnyShimTile"]
 
 ROWS = 6

@@ -100,8 +100,9 @@ def test_aie_names_bind_to_tessel_modules(bound):
     assert ObjectFifo is iron.ObjectFifo and StreamDims is list and In is iron.In
 
 
-@pytest.mark.parametrize("name, refused", [("aie.dialects.aie", "aie.dialects"), ("aie.extras.context", "aie.extras"),
-                                           ("aie.helpers.dialects.ext.scf", "aie.helpers.dialects"), ("aie.ir", "aie.ir")])
+@pytest.mark.parametrize("name, refused", [
+    ("aie.dialects.aie", "aie.dialects"), ("aie.extras.context", "aie.extras"),
+    ("aie.helpers.dialects.ext.scf", "aie.helpers.dialects"), ("aie.ir", "aie.ir")])
 def test_mlir_level_modules_are_refused_by_name(bound, name, refused):
     with pytest.raises(OutOfScopeImport) as e:
         __import__(name)

@@ -58,8 +58,9 @@ def bind_buffers(design, values):
     programs size buffers in bytes)."""
     types = design.spec["buffer_types"]
     if len(values) < len(types):
-        raise TypeError(f"design '{design.spec['name']}' takes {len(types)} host buffers "
-                        f"({', '.join(f'{int(np.prod(s))} x {np.dtype(d).name}' for s, d in types)}), got {len(values)}")
+        listed = ", ".join(f"{int(np.prod(s))} x {np.dtype(d).name}" for s, d in types)
+        raise TypeError(f"design '{design.spec['name']}' takes {len(types)} host buffers ({listed}), "
+                        f"got {len(values)}")
     out = []
     for i, ((shape, dt), value) in enumerate(zip(types, values)):
         a = _array(value, f"host buffer {i}")
