@@ -172,6 +172,10 @@ def test_old_runtime_api_misuse_messages(device):
         with rt.sequence(ty) as a:
             rt.fill(of.cons(), a)
     rt = iron.Runtime()
+    with pytest.raises(IronRuntimeError, match=r"^x.prod\(\) is pinned to Tile\(0, 2\), which is not a shim tile"):
+        with rt.sequence(ty) as a:
+            rt.fill(of.prod(), a, placement=iron.Tile(0, 2))
+    rt = iron.Runtime()
     with pytest.raises(IronRuntimeError, match=r"test_run_front_door.py:\d+: a task group made here by "
                                                r"rt.task_group\(\) is never finished"):
         with rt.sequence(ty) as a:
@@ -199,3 +203,28 @@ def test_jit_generator_without_parameters_takes_the_calls_tensors(device):
     c = iron.zeros_like(a)
     design(a, c)
     assert np.array_equal(c.numpy(), a.numpy() + 9)
+
+
+def test_old_runtime_api_ops_report_the_line_of_their_call(device, monkeypatch):
+    import inspect
+
+    from tessel.iron.errors import RaceWarning
+
+    from .common import add_kernel, per_object
+
+    monkeypatch.delenv("TESSEL_STRICT", raising=False)
+    n = 32
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+    w = iron.Worker(per_object(5, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+    rt = iron.Runtime()
+    with rt.sequence(ty, ty) as (a, c):
+        rt.start(w)
+        line = inspect.currentframe().f_lineno + 1
+        rt.fill(of_in.prod(), a)
+        rt.drain(of_out.cons(), c)  # nothing awaited: the fill's race warning names its line
+    with pytest.warns(RaceWarning) as record:
+        iron.Program(device, rt).resolve_program()
+    fills = [r for r in record if "the in fill is not awaited" in str(r.message)]
+    assert [(r.filename, r.lineno) for r in fills] == [(__file__, line)]
+    assert str(fills[0].message).startswith(f"{__file__}:{line}: the in fill is not awaited")
