@@ -4,6 +4,7 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -109,7 +110,7 @@ void bind_flow(nb::module_& m) {
              for (Bytes& b : buffers)
                spans.push_back({b.data(), b.size()});
              const CallStats st = blocking([&] { return d.call(spans, parameters, timeout_s); });
-             return std::make_pair(st.objects_moved, st.tasks);
+             return std::make_tuple(st.objects_moved, st.tasks, st.leftovers);
            })
       .def("close", &LoadedDesign::close)
       .def_prop_ro("calls", &LoadedDesign::calls)

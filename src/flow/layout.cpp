@@ -37,13 +37,6 @@ void put(std::vector<uint8_t>& image, uint32_t addr, const T& value) {
 
 } // namespace
 
-uint32_t arg_page_bytes(uint64_t bytes) {
-  uint32_t page = 16384;
-  while (page > 1 && bytes % page)
-    page /= 2;
-  return page;
-}
-
 Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
   Layout out;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> by_core;
@@ -118,8 +111,6 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
   std::vector<uint32_t> next(out.cores.size());
   std::vector<uint32_t> pool_addr(spec.pools.size());
   uint32_t bounce_bytes = 64;
-  for (const ArgSpec& a : spec.args)
-    bounce_bytes = std::max(bounce_bytes, arg_page_bytes(a.bytes) + 64);
   for (const ChannelSpec& ch : spec.channels)
     bounce_bytes = std::max(bounce_bytes, align16(ch.move_bytes) + 64);
   out.channel_addr.resize(spec.channels.size());
@@ -286,8 +277,6 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
     }
     put(out.cores[out.channel_core[c]].table, out.channel_addr[c], chan);
   }
-  for (const ArgSpec& a : spec.args)
-    out.page_bytes.push_back(arg_page_bytes(a.bytes));
   return out;
 }
 

@@ -43,16 +43,11 @@ struct Layout {
   std::vector<uint32_t> channel_addr;  // per channel: L1 address of its iron_channel
   std::vector<uint32_t> stream_buffer; // per channel: L1 address of its layout-transform buffer (0: none)
   std::vector<uint32_t> worker_core;   // per worker: index into cores
-  std::vector<uint32_t> page_bytes;    // per arg: the device buffer's page
   uint32_t region_bytes = 0;           // the largest table + pools, from IRON_TABLE_L1
 };
 
 // Validated spec in, layout out (ValidationError when a core's L1 is too
 // small, naming the core and its pools).
 Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes);
-
-// The interleaving page of an arg's device buffer: the largest power of two
-// up to 16 KiB that divides its bytes.
-uint32_t arg_page_bytes(uint64_t bytes);
 
 } // namespace tessel::flow

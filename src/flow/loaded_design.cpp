@@ -37,8 +37,6 @@ struct LoadedDesign::Impl {
   DesignSpec spec;
   Layout layout;
   Program program;
-  std::vector<std::shared_ptr<Buffer>> buffers; // one per arg
-  std::vector<bool> is_input, is_output;        // per arg, from the stream's tasks
   std::unique_ptr<CallLine> line;
   std::unique_ptr<Sequencer> sequencer;
   std::thread card;
@@ -77,9 +75,6 @@ void LoadedDesign::Impl::launch() {
   for (const CoreImage& img : layout.cores)
     std::memcpy(c.core(img.chip_index).l1 + IRON_TABLE_L1, img.table.data(), img.table.size());
   line = std::make_unique<CallLine>();
-  line->buffer_addrs.resize(buffers.size());
-  for (size_t i = 0; i < buffers.size(); ++i)
-    line->buffer_addrs[i] = buffers[i]->address();
   sequencer = std::make_unique<Sequencer>(c, spec, layout, *line);
   card_error = nullptr;
   CallLine* l = line.get();
@@ -135,16 +130,14 @@ std::unique_ptr<LoadedDesign> LoadedDesign::load(std::shared_ptr<Device> device,
   d.layout = lay_out(spec, d.chip(), device->l1_size());
   d.spec = std::move(spec);
   const DesignSpec& s = d.spec;
-  d.is_input.assign(s.args.size(), false);
-  d.is_output.assign(s.args.size(), false);
-  for (const Op& op : s.sequence.ops)
-    if (op.kind == OpKind::Push) (s.channels[op.b].source.pool < 0 ? d.is_input : d.is_output)[op.c] = true;
 
   // Kernels: each worker on RISCV_1 of its core, the mover on RISCV_0 of
-  // every core with channels.
+  // every core with channels. A worker is an AIE core's program, whose
+  // kernels do the arithmetic: built at -O3 (vectorised loops), as compute
+  // kernels are, where data-movement kernels default to -O2.
   try {
     for (const WorkerSpec& w : s.workers) {
-      DataMovementConfig cfg{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, {}, {}, {}, -1, w.include_dirs};
+      DataMovementConfig cfg{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default, {}, {}, {}, 3, w.include_dirs};
       d.program.add_kernel_from_source(w.source, w.source_name.empty() ? w.name : w.source_name, CoreRangeSet(w.core),
                                        cfg);
     }
@@ -165,8 +158,6 @@ std::unique_ptr<LoadedDesign> LoadedDesign::load(std::shared_ptr<Device> device,
   } catch (const ValidationError& e) {
     throw ProgramError("design '" + s.name + "': " + e.what());
   }
-  for (size_t i = 0; i < s.args.size(); ++i)
-    d.buffers.push_back(Buffer::create(device, {s.args[i].bytes, d.layout.page_bytes[i], BufferType::DRAM, {}}));
   return std::unique_ptr<LoadedDesign>(new LoadedDesign(std::move(impl)));
 }
 
@@ -191,12 +182,13 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
     return run_gridless(s, parameters, d.calls, timeout_s);
   }
   if (!d.running) d.launch();
-  // The card is parked between calls (or not yet running its stream): the
-  // device's memory is the host's until the request is published. Drained
-  // buffers go down too, so the bytes no drain writes come back unchanged.
-  for (size_t i = 0; i < buffers.size(); ++i)
-    if (d.is_input[i] || d.is_output[i]) d.buffers[i]->write(buffers[i].data, buffers[i].bytes);
+  // The shims read and write the host buffers themselves (as an NPU's shim
+  // DMA does host memory), so nothing is copied around the call; the card is
+  // parked between calls, and what it reads is published with the request.
   CallLine& l = *d.line;
+  l.host_data.resize(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    l.host_data[i] = static_cast<uint8_t*>(buffers[i].data);
   l.parameters.assign(parameters.begin(), parameters.end());
   const uint32_t request = l.requested.load() + 1;
   l.requested.store(request, std::memory_order_release);
@@ -229,8 +221,6 @@ CallStats LoadedDesign::call(std::span<const HostSpan> buffers, std::span<const 
     if (result.failure == CallFailure::Deadlock) throw DeadlockError(result.message);
     throw FlowError(result.message);
   }
-  for (size_t i = 0; i < buffers.size(); ++i)
-    if (d.is_output[i]) d.buffers[i]->read(buffers[i].data, buffers[i].bytes);
   return l.result.stats;
 }
 
@@ -238,7 +228,6 @@ void LoadedDesign::close() {
   Impl& d = *impl_;
   if (d.closed) return;
   d.halt();
-  d.buffers.clear();
   d.closed = true;
 }
 

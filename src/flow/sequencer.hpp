@@ -49,7 +49,7 @@ struct CallResult {
 inline constexpr uint32_t kSpinChecks = 1u << 16;
 
 struct CallLine {
-  std::vector<uint32_t> buffer_addrs; // device addresses of the bound buffers
+  std::vector<uint8_t*> host_data; // the call's host buffers, which the shims reach directly
   std::vector<int64_t> parameters;
   CallResult result;
   alignas(64) std::atomic<uint32_t> requested{0};

@@ -145,7 +145,7 @@ TEST(LoadedDesign, DescriptorExhaustionNamesTheShimTileAndEveryHolder) {
   }
 }
 
-TEST(LoadedDesign, AFillWithoutItsDrainLeavesTheGridUnfinished) {
+TEST(LoadedDesign, AFillWithoutItsDrainEndsWithWhatItLeftOnTheGrid) {
   auto device = open_device();
   tf::DesignSpec s = passthrough();
   s.sequence.ops = {push(0, 0, 0, true, 30, kObject), slot_op(tf::OpKind::Await, 0, 31),
@@ -153,15 +153,10 @@ TEST(LoadedDesign, AFillWithoutItsDrainLeavesTheGridUnfinished) {
   auto design = tf::LoadedDesign::load(device, s);
   Io io;
   auto spans = io.spans();
-  try {
-    design->call(spans, {});
-    FAIL() << "no error";
-  } catch (const tf::FlowError& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("not back at its starting state"), std::string::npos) << m;
-    EXPECT_NE(m.find("of_out producer on (0,0): 1 object(s) filled and never taken"), std::string::npos) << m;
-    EXPECT_EQ(m.find("holds"), std::string::npos) << m; // a producer's empty object is its place in the loop
-  }
+  // Silicon ends the call: what is left is reported with it, for the caller to warn about.
+  const std::string m = design->call(spans, {}).leftovers;
+  EXPECT_NE(m.find("of_out producer on (0,0): 1 object(s) filled and never taken"), std::string::npos) << m;
+  EXPECT_EQ(m.find("holds"), std::string::npos) << m; // a producer's empty object is its place in the loop
 }
 
 TEST(LoadedDesign, ALoopOverADispatchValueChunksTheTransfers) {

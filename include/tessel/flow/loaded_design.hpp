@@ -44,6 +44,12 @@ struct CallStats {
   uint64_t objects_moved = 0; // by every channel, this call
   uint64_t tasks = 0;         // pushed this call
   uint64_t ops = 0;           // stream ops executed
+  // What the call left on the grid when its stream ended (data filled and
+  // never taken, objects held, descriptors never freed), one line each; empty
+  // when the grid is back at its starting state. Silicon ends such a call
+  // (the host waits only for its awaited tasks), so this is a warning for
+  // the caller to give, not a failure: the next call starts from it.
+  std::string leftovers;
 };
 
 class LoadedDesign {

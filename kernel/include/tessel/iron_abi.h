@@ -94,8 +94,6 @@ struct iron_end {
 
 // A task: one fill or drain, the host end's descriptor.
 struct iron_task {
-  uint32_t dram_base;  // the bound host buffer (patched per call)
-  uint32_t page_bytes; // its interleaving page
   uint32_t element_bytes;
   uint32_t tensor_elements;        // addresses wrap modulo this
   uint32_t offset;                 // elements
@@ -103,6 +101,10 @@ struct iron_task {
   uint32_t strides[IRON_TAP_DIMS]; // elements
   uint32_t elements;               // prod(sizes)
   uint32_t number;                 // the runtime's task instance number, for reports
+  // The bound host buffer (patched per call): the shim reaches host memory
+  // directly, as an NPU's shim DMA does. A pointer in two halves, so the
+  // struct stays 4-byte aligned.
+  uint32_t host_lo, host_hi;
 };
 
 struct iron_channel {

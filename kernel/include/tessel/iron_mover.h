@@ -23,19 +23,7 @@ inline uint64_t noc_at(uint32_t xy, uint32_t addr) { return get_noc_addr(xy & 0x
 
 // NoC transfers need the local and remote addresses equally aligned; a run
 // that is not goes through the core's bounce buffer at the remote's
-// misalignment (the runs are at most a page, the buffer a page plus 64).
-inline void read_run(uint64_t remote, uint32_t l1, uint32_t bytes, uint32_t alignment) {
-  const uint32_t mis = uint32_t(remote) & (alignment - 1);
-  if ((l1 & (alignment - 1)) == mis) {
-    noc_async_read(remote, l1, bytes);
-    return;
-  }
-  const uint32_t bounce = iron::table()->scratch + mis;
-  noc_async_read(remote, bounce, bytes);
-  noc_async_read_barrier();
-  __builtin_memcpy(iron::at(l1), iron::at(bounce), bytes);
-}
-
+// misalignment (the buffer holds the largest object plus 64 bytes).
 inline void write_run(uint32_t l1, uint64_t remote, uint32_t bytes, uint32_t alignment) {
   const uint32_t mis = uint32_t(remote) & (alignment - 1);
   if ((l1 & (alignment - 1)) == mis) {
@@ -156,29 +144,23 @@ inline void advance(const iron_task& t, uint32_t* index, uint32_t count) {
 }
 
 // Moves bytes between a task's host buffer and one L1 range (to_l1: a fill),
-// page by page, as far as `bytes` or the task's end; returns bytes moved.
+// run by run of its pattern, as far as `bytes` or the task's end; returns
+// bytes moved.
 inline uint32_t stream(iron_channel& c, iron_task& t, uint32_t l1, uint32_t bytes, bool to_l1) {
-  const InterleavedAddrGen<true> dram{t.dram_base, t.page_bytes};
+  uint8_t* const host = reinterpret_cast<uint8_t*>((uint64_t(t.host_hi) << 32) | t.host_lo);
   uint32_t moved = 0;
   while (moved < bytes && c.task_elements < t.elements) {
     uint32_t first = 0;
     const uint32_t want = (bytes - moved) / t.element_bytes;
-    uint32_t run =
+    const uint32_t run =
         next_run(t, c.index, want < t.elements - c.task_elements ? want : t.elements - c.task_elements, &first);
-    // Within one page of the host buffer.
-    const uint64_t byte = uint64_t(first) * t.element_bytes;
-    const uint32_t page = uint32_t(byte / t.page_bytes), in_page = uint32_t(byte % t.page_bytes);
     if (run == 0) break; // the object is full short of one element: a task smaller than its element
-    uint32_t run_bytes = run * t.element_bytes;
-    if (run_bytes > t.page_bytes - in_page) {
-      run = (t.page_bytes - in_page) / t.element_bytes;
-      run_bytes = run * t.element_bytes;
-    }
-    const uint64_t remote = dram.get_noc_addr(page, in_page);
+    const uint32_t run_bytes = run * t.element_bytes;
+    uint8_t* at = host + uint64_t(first) * t.element_bytes;
     if (to_l1)
-      read_run(remote, l1 + moved, run_bytes, tessel_ctx()->dram_read_alignment);
+      __builtin_memcpy(iron::at(l1 + moved), at, run_bytes);
     else
-      write_run(l1 + moved, remote, run_bytes, tessel_ctx()->dram_write_alignment);
+      __builtin_memcpy(at, iron::at(l1 + moved), run_bytes);
     moved += run_bytes;
     c.task_elements += run;
     advance(t, c.index, run);
@@ -234,10 +216,6 @@ inline bool move_host(iron_channel& c, bool fill) {
     const uint32_t n = stream(c, t, l1, c.move_bytes - c.partial_bytes, fill);
     c.partial_bytes += n;
     moved_any = moved_any || n > 0;
-    if (fill)
-      noc_async_read_barrier();
-    else
-      noc_async_write_barrier();
     if (c.partial_bytes == c.move_bytes) {
       if (fill)
         deliver(c);

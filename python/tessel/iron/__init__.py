@@ -11,14 +11,14 @@ plus the core's data mover; the Runtime's sequence body is recorded once and
 run in order on the card on every call.
 """
 
-from .buffer import Buffer
+from .buffer import Buffer, LocalBuffer
 from .controlflow import range_, yield_
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .device import (
     NPU1, NPU1Col1, NPU1Col2, NPU1Col3, NPU1Col4, NPU2, NPU2Col1, NPU2Col2, NPU2Col3, NPU2Col4, NPU2Col5, NPU2Col6, NPU2Col7,
     XCVC1902, get_current_device, set_current_device,
 )
-from .errors import DeadlockError, FlowError, IronRuntimeError, RaceWarning
+from .errors import DeadlockError, FlowError, FlowWarning, IronRuntimeError, RaceWarning
 from .kernel import ExternalFunction, Kernel
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, SequentialPlacer, Tile
 from .program import Design, Program

@@ -13,6 +13,9 @@ from .values import Elements, kind_of
 
 class Buffer(Elements):
     def __init__(self, type=None, initial_value=None, name=None, placement=None, use_write_rtp=False):
+        if type is None and initial_value is not None:  # the type of the initial value
+            init = np.asarray(initial_value)
+            type = np.ndarray[init.shape or (1,), np.dtype[init.dtype.type]]
         self.shape, self.dtype = array_type(type, "Buffer type")
         kind_of(self.dtype)  # an element type a core_fn computes with
         self.type = type
@@ -70,6 +73,22 @@ class Buffer(Elements):
 
     def __repr__(self):
         return f"Buffer({self.name})"
+
+
+class LocalBuffer(Buffer):
+    """A Buffer a core_fn declares for itself (IRON's LocalBuffer): an array
+    on the worker's core, holding initial_value when the design is loaded and
+    kept from one pass of the body (and one call) to the next."""
+
+    def __init__(self, type=None, initial_value=None, name=None, **kwargs):
+        t = trace.worker_trace()
+        if t is None:
+            raise IronRuntimeError("LocalBuffer is declared inside a Worker's core_fn (give a Buffer in fn_args "
+                                   "otherwise)")
+        super().__init__(type, initial_value, name or f"local{len(t.local_buffers)}", **kwargs)
+        self.worker = t.worker
+        self.index = t.next_buffer + len(t.local_buffers)
+        t.local_buffers.append(self)
 
 
 def _constant_element(index, shape):

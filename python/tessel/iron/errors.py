@@ -16,17 +16,24 @@ class RaceWarning(UserWarning):
     between them (the runtime-parameter window)."""
 
 
+class FlowWarning(UserWarning):
+    """A call silicon ends normally that leaves the grid otherwise than it
+    found it: objects filled and never taken (a worker that produces more than
+    the sequence drains), objects held, descriptors never freed. The next
+    call starts from that state."""
+
+
 def strict_mode():
     import os
 
     return os.environ.get("TESSEL_STRICT", "") == "1"
 
 
-def warn_or_raise(message, site):
+def warn_or_raise(message, site, category=RaceWarning):
     """A warning at site (file, line), or with TESSEL_STRICT=1 an
     IronRuntimeError (design §8)."""
     import warnings
 
     if strict_mode():
         raise IronRuntimeError(message + " (TESSEL_STRICT=1 makes this an error)")
-    warnings.warn_explicit(message, RaceWarning, site[0], site[1])
+    warnings.warn_explicit(message, category, site[0], site[1])

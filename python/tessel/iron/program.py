@@ -11,7 +11,7 @@ from .. import _tessel
 from . import design_record
 from . import device as device_mod
 from . import rtp_window
-from .errors import IronRuntimeError
+from .errors import FlowWarning, IronRuntimeError, warn_or_raise
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import Runtime
 from .types import dtype_key, dtype_of
@@ -256,6 +256,9 @@ class Design:
         self.spec = spec
         self.dispatch_names = list(dispatch_names)
         self._native = _load(device, spec)
+        # Per buffer: its element count and dtype (checked on every call).
+        self._expect = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
+        self._left_warned = False
 
     @property
     def operation(self):
@@ -274,30 +277,36 @@ class Design:
         return self._native.calls
 
     def run(self, tensors, scalars=None, timeout_s=60.0):
-        scalars = dict(scalars or {})
-        types = self.spec["buffer_types"]
-        if len(tensors) != len(types):
-            raise TypeError(f"design '{self.spec['name']}' takes {len(types)} buffers, got {len(tensors)}")
+        scalars = scalars or {}
+        expect = self._expect
+        if len(tensors) != len(expect):
+            raise TypeError(f"design '{self.spec['name']}' takes {len(expect)} buffers, got {len(tensors)}")
         views, copies = [], []
-        for i, (t, (shape, dt)) in enumerate(zip(tensors, types)):
+        for i, (t, (count, dtype)) in enumerate(zip(tensors, expect)):
             a = t if isinstance(t, np.ndarray) else np.asarray(t)
-            if a.dtype != dtype_of(dt) or a.size != int(np.prod(shape)):
-                raise TypeError(f"design '{self.spec['name']}': buffer {i} must hold {int(np.prod(shape))} x "
-                                f"{dtype_of(dt)}, got {a.size} x {a.dtype}")
+            if a.dtype != dtype or a.size != count:
+                raise TypeError(f"design '{self.spec['name']}': buffer {i} must hold {count} x {dtype}, got "
+                                f"{a.size} x {a.dtype}")
             if a.flags.c_contiguous and a.flags.writeable:
                 views.append(a.reshape(-1).view(np.uint8))
             else:
                 c = np.ascontiguousarray(a).copy()
                 copies.append((i, a, c))
                 views.append(c.reshape(-1).view(np.uint8))
-        missing = [n for n in self.dispatch_names if n not in scalars]
-        if missing:
-            raise TypeError(f"design '{self.spec['name']}': no value for {', '.join(missing)}")
-        params = [int(scalars[n]) for n in self.dispatch_names]
-        moved, tasks = self._native.call(views, params, float(timeout_s))
+        try:
+            params = [int(scalars[n]) for n in self.dispatch_names]
+        except KeyError:
+            missing = [n for n in self.dispatch_names if n not in scalars]
+            raise TypeError(f"design '{self.spec['name']}': no value for {', '.join(missing)}") from None
+        moved, tasks, leftovers = self._native.call(views, params, float(timeout_s))
         for i, a, c in copies:
             if a.flags.writeable:
                 a[...] = c.reshape(a.shape)
+        if leftovers and not self._left_warned:
+            self._left_warned = True  # once per design: every call of a generator worker leaves the same
+            warn_or_raise(f"design '{self.spec['name']}', call {self._native.calls}: the sequence ended but the grid "
+                          f"is not back at its starting state (the next call starts from this):{leftovers}",
+                          (self.spec["file"], 1), FlowWarning)
         return moved, tasks
 
     def __call__(self, *tensors, **scalars):

@@ -64,6 +64,8 @@ class WorkerTrace:
         self.taken = {}  # barrier number -> waited for less released so far (None: not known)
         self.released = {}  # barrier number -> given by release_with_value so far
         self.rtp_reads = []  # (Buffer, element, site, waited before it, passed before it)
+        self.local_buffers = []  # LocalBuffers the body declared, in order
+        self.next_buffer = 0  # the number of the first of them (after the fn_args Buffers)
 
     def fresh(self, prefix):
         self.names += 1

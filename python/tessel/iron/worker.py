@@ -2,7 +2,7 @@
 WorkerRuntimeBarrier, a lock per worker the sequence body sets (0..63)."""
 
 from . import trace
-from .buffer import Buffer
+from .buffer import Buffer, LocalBuffer
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .errors import IronRuntimeError
 from .placement import AnyComputeTile, Tile
@@ -122,6 +122,8 @@ class Worker:
         the include directories its external kernels need."""
         t = trace.WorkerTrace(self)
         self.rtp_reads = t.rtp_reads
+        self.buffers = [a for a in self.buffers if not isinstance(a, LocalBuffer)]  # a new trace declares them anew
+        t.next_buffer = len(self.buffers)
         if self.core_fn is not None:
             with t:
                 if self.while_true:
@@ -130,6 +132,7 @@ class Worker:
                 self.core_fn(*self.fn_args)
                 if self.while_true:
                     t.lines.append("  }")
+        self.buffers.extend(t.local_buffers)  # numbered after the fn_args Buffers as they were declared
         head = ['#include "tessel/iron.h"']
         sources = {}  # a source shared by several functions goes in once
         for f in t.functions.values():

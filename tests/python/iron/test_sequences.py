@@ -243,7 +243,9 @@ def test_descriptor_exhaustion_names_the_shim_tile_and_every_holder(device):
     assert len(set(re.findall(r"task at test_sequences.py:(\d+), not", m))) == 2, m
 
 
-def test_a_call_that_leaves_data_behind_names_it(device):
+def test_a_call_that_leaves_data_behind_is_a_warning_naming_it_once(device, monkeypatch):
+    """Silicon ends the call (the host waits for its awaited tasks only), so
+    data left on the grid is a likely bug, not a failure."""
     def seq(a, c, in_h, out_h):
         f = chunk(in_h, "fill", a, 0, managed=False, wait=True)
         f.await_()
@@ -251,9 +253,14 @@ def test_a_call_that_leaves_data_behind_names_it(device):
 
     design = passthrough(device, seq)
     a, c = np.ones(T * TILES, np.int32), np.zeros(T * TILES, np.int32)
-    with pytest.raises(iron.FlowError) as e:
+    with pytest.warns(iron.FlowWarning, match=r"out producer on \(0,0\): 1 object\(s\) filled and never taken"):
         design(a, c)
-    assert "out producer on (0,0): 1 object(s) filled and never taken" in str(e.value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        design2 = passthrough(device, seq)
+        monkeypatch.setenv("TESSEL_STRICT", "1")
+        with pytest.raises(iron.IronRuntimeError, match="(?s)not back at its starting state.*TESSEL_STRICT=1"):
+            design2(a, c)
 
 
 def test_reusing_the_descriptor_of_a_task_freed_while_it_still_ran_is_an_error(device):

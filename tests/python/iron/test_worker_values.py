@@ -326,3 +326,43 @@ def test_a_loop_to_sys_maxsize_is_a_loop_without_end():
 
     source, _ = _trace_error(core_fn)()
     assert f"int64_t({sys.maxsize}LL)" in source
+
+
+def test_local_buffers_and_a_buffer_typed_by_its_initial_value_keep_their_values(device):
+    """IRON's tiling-exploration pattern: a counter Buffer typed by its
+    initial value, a LocalBuffer the body declares, arith.index_cast on the index."""
+    from tessel.iron import LocalBuffer, arith
+    from tessel.iron.util import np_dtype_to_mlir_type
+
+    counter = Buffer(initial_value=np.array([0], dtype=np.int32))
+
+    def core_fn(of_out, counter_buf):
+        base = LocalBuffer(type=ty(1, np.int32), initial_value=np.array([1000], np.int32))
+        out = of_out.acquire(1)
+        for i in range_(4):
+            out[i] = counter_buf[0] + base[0] + arith.index_cast(i, to=np_dtype_to_mlir_type(np.int32)) * 0
+            counter_buf[0] += 1
+        of_out.release(1)
+
+    of_out = ObjectFifo(ty(4, np.int32), depth=1)
+
+    def seq(t_out, out_h):
+        out_h.drain(t_out, wait=True)
+
+    rt = Runtime(seq, [ty(8, np.int32), of_out.cons()])
+    w = Worker(core_fn, [of_out.prod(), counter])
+    design = Program(device, rt, workers=[w]).resolve_program()
+    o = np.zeros(8, np.int32)
+    with pytest.warns(Warning, match="filled and never taken"):  # the worker runs one object ahead
+        design(o)
+    np.testing.assert_array_equal(o, 1000 + np.arange(8))
+    assert len(w.buffers) == 2 and w.buffers[1].name == "local0"
+    w.generate()  # a second trace declares its LocalBuffers anew, not twice
+    assert len(w.buffers) == 2
+
+
+def test_a_local_buffer_outside_a_core_fn_is_an_error():
+    from tessel.iron import LocalBuffer
+
+    with pytest.raises(IronRuntimeError, match="LocalBuffer is declared inside a Worker's core_fn"):
+        LocalBuffer(type=ty(1, np.int32))
