@@ -38,6 +38,7 @@ class Device:
     cols = 4
     compute_rows = 4
     generation = "npu1"
+    arch = "aie2"  # the core architecture IRON compiles for: aie2 (NPU1), aie2p (NPU2), aie1
 
     def __init__(self, *args, **kwargs):
         pass  # IRON's constructors take no arguments that matter here
@@ -60,8 +61,12 @@ class Device:
         return type(self).__name__ + "()"
 
 
+_ARCH = {"npu1": "aie2", "npu2": "aie2p", "aie1": "aie1"}
+
+
 def _device(name, cols, generation, doc):
-    return type(name, (Device,), {"cols": cols, "generation": generation, "__doc__": doc, "__module__": __name__})
+    return type(name, (Device,), {"cols": cols, "generation": generation, "arch": _ARCH[generation], "__doc__": doc,
+                                  "__module__": __name__})
 
 
 NPU1 = _device("NPU1", 4, "npu1", "Ryzen AI NPU (AIE2, Phoenix/Hawk Point): 4 columns.")

@@ -9,8 +9,8 @@ to tessel's modules (tessel.module_alias; nothing named `aie` is installed):
   (`aie.iron.dataflow.*` and `aie.iron.runtime.*` give those modules'
   names); `aie.iron.hostruntime` -> tessel.iron.utils.hostruntime;
 - `aie.utils` and `aie.utils.*` (xrt, test, verify, benchmark, config,
-  trace, hostruntime) -> tessel.iron.utils; `aie.utils.compile.*` ->
-  tessel.iron.markers' names (In, Out, InOut, CompileTime, ...);
+  trace, hostruntime, compile) -> tessel.iron.utils; `aie.utils.compile.jit.*`
+  -> tessel.iron.markers' names (In, Out, InOut, CompileTime, ...);
 - `aie.helpers.taplib` (and its submodules) -> tessel.iron.taplib;
 - MLIR-level modules (`aie.dialects`, `aie.extras`, `aie.helpers.dialects`,
   `aie.ir`, ...) are refused with a message naming the module: such designs
@@ -46,7 +46,7 @@ ALIASES = {
     "aie.iron.runtime": Mirror("tessel.iron.runtime"),  # and aie.iron.runtime.runtime, .taskgroup
     "aie.iron.hostruntime": "tessel.iron.utils.hostruntime",
     "aie.utils": "tessel.iron.utils",
-    "aie.utils.compile": Mirror("tessel.iron.markers"),  # aie.utils.compile.jit.markers: In, Out, CompileTime...
+    "aie.utils.compile.jit": Mirror("tessel.iron.markers"),  # .jit.markers: In, Out, CompileTime, ...
     "aie.helpers": PACKAGE,
     "aie.helpers.taplib": Mirror("tessel.iron.taplib"),
     "aie.dialects": _OUT_OF_SCOPE,

@@ -56,6 +56,15 @@ def test_setup_and_run_aie_tensor_forms(bound, record, capsys):
     assert capsys.readouterr().out.count("PASS!") == 1
 
 
+def test_npu_kernel_runs_the_recorded_design(bound, record):
+    from tessel.iron.utils import NPUKernel
+
+    kernel = NPUKernel(str(record / "final.xclbin"), str(record / "insts.bin"))
+    a, out = iron.arange(128, dtype=np.int32), iron.zeros(128, dtype=np.int32)
+    kernel(a, out)
+    assert np.array_equal(out.numpy(), a.numpy() + 7)
+
+
 def test_host_runtime_views_byte_sized_buffers(bound, record):
     handle = DEFAULT_IRON_RUNTIME.load(record / "final.xclbin", record / "insts.bin")
     a = np.arange(128, dtype=np.int32).view(np.uint8)  # test programs size buffers in bytes

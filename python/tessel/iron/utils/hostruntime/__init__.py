@@ -16,7 +16,7 @@ from ...device import get_current_device, set_current_device
 from ...errors import IronRuntimeError
 from ...tensor import Tensor
 
-__all__ = ["DEFAULT_IRON_RUNTIME", "DefaultNPURuntime", "HostRuntime", "KernelResult", "TesselRuntime",
+__all__ = ["DEFAULT_IRON_RUNTIME", "DefaultNPURuntime", "HostRuntime", "KernelResult", "NPUKernel", "TesselRuntime",
            "TraceConfig", "get_current_device", "set_current_device"]
 
 
@@ -33,6 +33,13 @@ class TraceConfig:
     last_tensor_shape: Any = None
     last_tensor_dtype: Any = None
     ddr_id: int = 4
+    physical_mlir_path: Optional[str] = None  # set by IRON's jit; tessel has no MLIR
+
+    def trace_to_json(self, *args, output_name="trace.json", **kwargs):
+        """Writes an empty Chrome/Perfetto trace (no hardware trace here); returns its name."""
+        with open(output_name, "w") as f:
+            f.write('{"traceEvents": [], "tessel": "no hardware trace; set TESSEL_TRACE=FILE"}\n')
+        return output_name
 
 
 @dataclasses.dataclass
@@ -116,3 +123,14 @@ class HostRuntime:
 TesselRuntime = HostRuntime
 DefaultNPURuntime = HostRuntime()
 DEFAULT_IRON_RUNTIME = DefaultNPURuntime
+
+
+class NPUKernel:
+    """IRON's NPUKernel(xclbin_path, insts_path, ...): the design those paths
+    stand for (its record), called with the host tensors of one dispatch."""
+
+    def __init__(self, xclbin_path, insts_path=None, device_index=0, kernel_name="MLIR_AIE", **kwargs):
+        self._handle = DEFAULT_IRON_RUNTIME.load(xclbin_path, insts_path, kernel_name)
+
+    def __call__(self, *args, **kwargs):
+        return DEFAULT_IRON_RUNTIME.run(self._handle, [a for a in args if not callable(a)])

@@ -4,7 +4,9 @@ sequence op, Chrome/Perfetto JSON) is written when TESSEL_TRACE names a file
 (docs/trace.md). A trace file IRON's helpers would write gets a note saying
 so, so the file exists where the test program expects it."""
 
-__all__ = ["NOTE", "write_note", "configure_trace", "parse_trace"]
+from ..hostruntime import TraceConfig
+
+__all__ = ["NOTE", "TraceConfig", "write_note", "configure_trace", "parse_trace"]
 
 NOTE = ("# tessel: no hardware trace (simulated device); set TESSEL_TRACE=FILE for tessel's event trace "
         "(docs/trace.md)")
