@@ -223,7 +223,18 @@ class Runtime:
     calling rt.start / fill / drain / task_group / finish_task_group /
     set_barrier / inline_ops (sequence_block.py), which becomes the body."""
 
-    def __init__(self, sequence=None, fn_args=(), *, strict_task_groups=True):
+    def __init__(self, sequence=None, *types, fn_args=None, strict_task_groups=True):
+        """Runtime(body, fn_args), or Runtime(body, buffer_types, fn_args=handles)
+        (a spelling of IRON's: the body receives the buffers, then the
+        handles), or Runtime() for the older API's block."""
+        if len(types) > 1:
+            raise TypeError(f"Runtime: takes the sequence body and its fn_args, got {1 + len(types)} positional "
+                            "arguments")
+        if types and fn_args is not None:
+            fn_args = list(types[0]) + list(fn_args)
+        elif types:
+            fn_args = types[0]
+        fn_args = () if fn_args is None else fn_args
         self.strict_task_groups = strict_task_groups
         self.workers = []  # the workers rt.start() was given (older API)
         self.trace_size = None  # rt.enable_trace(): accepted and noted; tessel traces with TESSEL_TRACE

@@ -187,3 +187,22 @@ def test_is_placed_marks_the_older_jit(device):
     a, c = iron.arange(n, dtype=np.int32), iron.zeros(n, dtype=np.int32)
     gen(a, c, 6)
     assert np.array_equal(c.numpy(), a.numpy() + 6)
+
+
+def test_runtime_given_buffer_types_then_fn_args_handles(device):
+    n = 32
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+    w = iron.Worker(per_object(2, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+
+    def seq(a, _, c, i, o):
+        i.fill(a)
+        o.drain(c, wait=True)
+
+    rt = iron.Runtime(seq, [ty, ty, ty], fn_args=[of_in.prod(tile=iron.AnyShimTile), of_out.cons()])
+    design = iron.Program(device, rt, workers=[w]).resolve_program()
+    a, unused, c = np.arange(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    design(a, unused, c)
+    assert np.array_equal(c, a + 2)
+    with pytest.raises(TypeError, match=r"^Runtime: takes the sequence body and its fn_args, got 3 positional"):
+        iron.Runtime(seq, [ty], [of_in.prod()])

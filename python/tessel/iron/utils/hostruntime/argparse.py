@@ -9,8 +9,9 @@ __all__ = ["add_compile_args", "add_benchmark_args", "add_trace_arg", "add_runti
 
 
 def add_compile_args(parser, *, with_dev=True, dev_choices=("npu", "npu2"), default_dev="npu", short_dev="-d",
-                     with_elf=False, with_emit_mlir=False):
-    """-d/--dev, --xclbin-path, --insts-path, and optionally --elf-path and --emit-mlir."""
+                     with_elf=False, with_emit_mlir=False, with_pdi=False, **options):
+    """-d/--dev, --xclbin-path, --insts-path, and optionally --elf-path,
+    --pdi-path and --emit-mlir (IRON's other options are accepted)."""
     if with_dev:
         names = ("--dev",) if short_dev is None else (short_dev, "--dev")
         parser.add_argument(*names, type=str, choices=list(dev_choices), default=default_dev,
@@ -21,6 +22,8 @@ def add_compile_args(parser, *, with_dev=True, dev_choices=("npu", "npu2"), defa
     parser.add_argument("--insts-path", type=str, default=None, help="compile only: write the design record here too")
     if with_elf:
         parser.add_argument("--elf-path", type=str, default=None, help="accepted; tessel writes no ELF")
+    if with_pdi:
+        parser.add_argument("--pdi-path", type=str, default=None, help="compile only: write the design record here too")
 
 
 def add_benchmark_args(parser, *, default_warmup=2, default_iters=5):

@@ -35,8 +35,8 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None, device=
         if not getattr(opts, "insts_path", None):
             sys.exit("--xclbin-path requires --insts-path (must be set together)")
         set_current_device(_resolve(device, opts))
-        design.specialize(**_resolve(compile_kwargs, opts)).compile(xclbin_path=opts.xclbin_path,
-                                                                    inst_path=opts.insts_path)
+        design.specialize(**_resolve(compile_kwargs, opts)).compile(
+            xclbin_path=opts.xclbin_path, inst_path=opts.insts_path, pdi_path=getattr(opts, "pdi_path", None))
         return
     if run_and_verify is None:
         raise ValueError("run_design_cli: neither --emit-mlir nor --xclbin-path is set, and no run_and_verify "
