@@ -192,6 +192,14 @@ def locate(xclbin, insts=None):
         "xclbin")
 
 
+def forget():
+    """Drop the designs load() kept (the next load replays again)."""
+    for design in _loaded.values():
+        if hasattr(design, "close"):
+            design.close()
+    _loaded.clear()
+
+
 def load(xclbin, insts=None):
     """The design (a resolved Design, or a jit design) the record for
     -x XCLBIN [-i INSTS] names, replaying its script once per process."""

@@ -20,7 +20,8 @@ from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, Tile  # noqa: F4
 
 __all__ = ["NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU1Col4", "NPU2", "NPU2Col1", "NPU2Col2", "NPU2Col3",
            "NPU2Col4", "NPU2Col5", "NPU2Col6", "NPU2Col7", "XCVC1902", "Device", "from_name", "device_from_args",
-           "get_current_device", "set_current_device", "Tile", "AnyComputeTile", "AnyMemTile", "AnyShimTile"]
+           "close_named_devices", "get_current_device", "set_current_device", "Tile", "AnyComputeTile", "AnyMemTile",
+           "AnyShimTile"]
 
 ROWS = 6
 """Rows of the grid an IRON device name opens: shim, mem tile and four compute rows."""
@@ -143,6 +144,24 @@ def get_current_device():
         if _current is None or not _current.is_open:
             _current = tessel.Device.open()
         return _current
+
+
+def close_named_devices():
+    """Close the tessel devices IRON device names opened (the next use opens
+    them again) and forget the current device; a process running designs
+    needs none of this, a test suite sharing one process with other
+    devices does. The designs test programs loaded from records
+    (design_record.load) are forgotten too."""
+    from . import design_record
+
+    global _current
+    design_record.forget()
+    with _lock:
+        for d in _opened.values():
+            if d.is_open:
+                d.close()
+        _opened.clear()
+        _current = None
 
 
 def _current_tessel():

@@ -14,6 +14,15 @@ from tessel.iron.errors import IronRuntimeError
 from tessel.iron.utils import benchmark, config, verify
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _close_named_devices():
+    """The devices IRON names open stay open for the process; close them after this module."""
+    yield
+    from tessel.iron.device import close_named_devices
+
+    close_named_devices()
+
+
 def test_tensor_factories_match_numpy():
     a = iron.arange(12, dtype=np.int16, shape=(3, 4))
     assert a.shape == (3, 4) and np.array_equal(a.numpy(), np.arange(12, dtype=np.int16).reshape(3, 4))

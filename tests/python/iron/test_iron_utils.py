@@ -20,6 +20,15 @@ from .common import ADD, add_kernel, per_object
 from .test_run_front_door import DATA
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _close_named_devices():
+    """The devices IRON names open stay open for the process; close them after this module."""
+    yield
+    from tessel.iron.device import close_named_devices
+
+    close_named_devices()
+
+
 @pytest.fixture
 def bound():
     aliases.bind()

@@ -18,6 +18,15 @@ from tessel.module_alias import OutOfScopeImport
 DATA = Path(__file__).parent / "data" / "front_door"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _close_named_devices():
+    """The devices IRON names open stay open for the process; close them after this module."""
+    yield
+    from tessel.iron.device import close_named_devices
+
+    close_named_devices()
+
+
 def _run(args, cwd, stdout=subprocess.PIPE):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     return subprocess.run([sys.executable, "-m", "tessel.iron.run", *map(str, args)], cwd=cwd, env=env,
