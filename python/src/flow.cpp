@@ -60,13 +60,14 @@ void bind_flow(nb::module_& m) {
           "__init__",
           [](ChannelSpec* c, std::string name, ChannelEnd source, std::vector<ChannelEnd> dests, uint32_t move_bytes,
              int32_t shim_column, uint32_t shim_channel, std::vector<std::pair<uint32_t, uint32_t>> stream_dims,
-             uint32_t stream_element_bytes) {
-            new (c) ChannelSpec{std::move(name), std::move(source), std::move(dests),       move_bytes,
-                                shim_column,     shim_channel,      std::move(stream_dims), stream_element_bytes};
+             uint32_t stream_element_bytes, uint32_t dest_bytes, bool stream_scatter) {
+            new (c)
+                ChannelSpec{std::move(name), std::move(source),      std::move(dests),     move_bytes,     shim_column,
+                            shim_channel,    std::move(stream_dims), stream_element_bytes, stream_scatter, dest_bytes};
           },
           nb::arg("name"), nb::arg("source"), nb::arg("dests"), nb::arg("move_bytes"), nb::arg("shim_column"),
           nb::arg("shim_channel"), nb::arg("stream_dims") = std::vector<std::pair<uint32_t, uint32_t>>{},
-          nb::arg("stream_element_bytes") = 0);
+          nb::arg("stream_element_bytes") = 0, nb::arg("dest_bytes") = 0, nb::arg("stream_scatter") = false);
   nb::class_<ArgSpec>(m, "FlowArg")
       .def("__init__", [](ArgSpec* a, std::string name, uint64_t bytes, uint32_t element_bytes) {
         new (a) ArgSpec{std::move(name), bytes, element_bytes};

@@ -79,9 +79,20 @@ void DesignSpec::validate(CoreCoord grid) const {
       bad(*this,
           "channel '" + ch.name + "' has a host end but no shim tile column in 0.." + std::to_string(grid.x - 1));
     check_end(*this, ch, ch.source, ch.move_bytes, "source");
+    if (ch.dest_bytes && (host_source || host_dest))
+      bad(*this, "channel '" + ch.name + "': a re-chunking move (" + std::to_string(ch.move_bytes) +
+                     "-byte objects into " + std::to_string(ch.dest_bytes) + "-byte ones) goes core to core");
     if (!ch.stream_dims.empty()) {
-      if (host_source)
+      if (host_source && !ch.stream_scatter)
         bad(*this, "channel '" + ch.name + "': a layout transform (dims_to_stream) on a fill; give the fill a tap");
+      if (host_dest && ch.stream_scatter)
+        bad(*this, "channel '" + ch.name +
+                       "': a destination's layout transform (dims_from_stream) on a drain; give "
+                       "the drain a tap");
+      if (ch.stream_scatter && ch.dest_bytes)
+        bad(*this, "channel '" + ch.name +
+                       "': a destination's layout transform (dims_from_stream) on a re-chunking "
+                       "forward is not supported");
       if (ch.stream_dims.size() > IRON_TAP_DIMS)
         bad(*this, "channel '" + ch.name + "': dims_to_stream has " + std::to_string(ch.stream_dims.size()) +
                        " dimensions; at most " + std::to_string(IRON_TAP_DIMS) + " (a DMA descriptor's)");
@@ -103,7 +114,7 @@ void DesignSpec::validate(CoreCoord grid) const {
                        " of an object of " + std::to_string(elements));
     }
     for (const ChannelEnd& e : ch.dests)
-      check_end(*this, ch, e, ch.move_bytes, "destination");
+      check_end(*this, ch, e, ch.dest_bytes ? ch.dest_bytes : ch.move_bytes, "destination");
   }
   for (const ArgSpec& a : args)
     if (a.bytes == 0 || a.element_bytes == 0 || a.bytes % a.element_bytes || a.bytes > 0xffffffffull)

@@ -269,6 +269,8 @@ Layout lay_out(const DesignSpec& spec, sim::Chip& chip, uint32_t l1_bytes) {
       chan.stream_strides[d] = ch.stream_dims[d].second;
     }
     chan.stream_buffer = out.stream_buffer[c];
+    chan.stream_scatter = ch.stream_scatter ? 1 : 0;
+    chan.dest_bytes = ch.dest_bytes == ch.move_bytes ? 0 : ch.dest_bytes;
     if (!host_source) chan.source = end_of(ch.source, true);
     if (!host_dest) {
       chan.dest_count = uint32_t(ch.dests.size());

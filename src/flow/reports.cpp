@@ -111,6 +111,9 @@ std::string Sequencer::leftovers() const {
            std::to_string(ch.task_elements) + " elements of the first moved)";
     if (ch.partial_bytes)
       r += "\n  " + cs.name + ": " + std::to_string(ch.partial_bytes) + " bytes of an object moved, the rest missing";
+    if (ch.dest_partial)
+      r += "\n  " + cs.name + ": " + std::to_string(ch.dest_partial) + " of " + std::to_string(ch.dest_bytes) +
+           " bytes of a re-chunked object written, the rest missing";
   }
   // A worker's producer handle may hold empty objects across calls (its
   // loop acquired the next output before it waits for input): that is its

@@ -66,6 +66,13 @@ struct ChannelSpec {
   // elements go out in that order. Empty: as it lies.
   std::vector<std::pair<uint32_t, uint32_t>> stream_dims;
   uint32_t stream_element_bytes = 0;
+  // The transform is the destinations' (IRON's dims_from_stream): element k
+  // of the object lands at the pattern's k-th position.
+  bool stream_scatter = false;
+  // A forward to another object size (core to core only): the destination
+  // objects hold dest_bytes, the source's move_bytes, and the stream of bytes
+  // is cut anew. 0: one destination object per source object.
+  uint32_t dest_bytes = 0;
 };
 
 // A host buffer a call binds (a Runtime fn_args tensor type).

@@ -132,6 +132,13 @@ struct iron_channel {
   uint32_t stream_sizes[IRON_TAP_DIMS];
   uint32_t stream_strides[IRON_TAP_DIMS];
   uint32_t stream_buffer;
+  uint32_t stream_scatter; // 1: the destinations' transform (dims_from_stream): element k lands at the pattern's k-th
+  // Re-chunking (a forward to another object size): core-to-core channels
+  // whose destination objects hold dest_bytes (0: move_bytes, one for one).
+  // The source side's state is partial_bytes / taken; the destinations':
+  uint32_t dest_bytes;
+  uint32_t dest_partial; // bytes of the current destination objects written (state)
+  uint32_t dest_taken;   // 1 while their rooms are taken (state)
   struct iron_task queue[IRON_QUEUE_DEPTH];
 };
 

@@ -68,10 +68,13 @@ inline bool take_rooms(iron_channel& c) {
   return true;
 }
 
-// A source with a layout transform (dims_to_stream): its object, read in the
-// transform's order, gathered into the channel's buffer on this core; returns
-// where the channel reads the object from.
-inline uint32_t gather(const iron_channel& c, uint32_t src) {
+// A channel's layout transform: the object at `src` rearranged into the
+// channel's buffer on this core; returns where the move reads it from (src
+// itself when there is none). Reading (dims_to_stream): element k of the
+// stream is the pattern's k-th element of the object. Writing
+// (dims_from_stream, stream_scatter): element k of the object lands at the
+// pattern's k-th position.
+inline uint32_t relayout(const iron_channel& c, uint32_t src) {
   if (c.stream_dims == 0) return src;
   const uint32_t eb = c.stream_element_bytes, dims = c.stream_dims;
   uint32_t size[IRON_TAP_DIMS] = {1, 1, 1, 1}, stride[IRON_TAP_DIMS] = {0, 0, 0, 0};
@@ -79,33 +82,80 @@ inline uint32_t gather(const iron_channel& c, uint32_t src) {
     size[IRON_TAP_DIMS - dims + d] = c.stream_sizes[d];
     stride[IRON_TAP_DIMS - dims + d] = c.stream_strides[d];
   }
-  const uint8_t* from = iron::at(src);
-  uint8_t* to = iron::at(c.stream_buffer);
+  const uint8_t* stream = iron::at(src); // walked in order (gather: written; scatter: read)
+  uint8_t* const object = iron::at(src); // reached through the pattern
+  uint8_t* const buffer = iron::at(c.stream_buffer);
+  uint8_t* in_order = buffer;
+  const bool scatter = c.stream_scatter;
   const uint32_t run = stride[3] == 1 ? size[3] * eb : eb; // contiguous bytes per innermost step
   for (uint32_t i = 0; i < size[0]; ++i)
     for (uint32_t j = 0; j < size[1]; ++j)
       for (uint32_t k = 0; k < size[2]; ++k) {
         const uint32_t base = i * stride[0] + j * stride[1] + k * stride[2];
-        if (stride[3] == 1) {
-          __builtin_memcpy(to, from + uint64_t(base) * eb, run);
-          to += run;
-        } else {
-          for (uint32_t l = 0; l < size[3]; ++l, to += eb)
-            __builtin_memcpy(to, from + uint64_t(base + l * stride[3]) * eb, eb);
+        const uint32_t steps = stride[3] == 1 ? 1 : size[3];
+        for (uint32_t l = 0; l < steps; ++l) {
+          const uint64_t at = uint64_t(base + l * stride[3]) * eb;
+          if (scatter)
+            __builtin_memcpy(buffer + at, stream, run), stream += run;
+          else
+            __builtin_memcpy(in_order, object + at, run), in_order += run;
         }
       }
   return c.stream_buffer;
 }
 
+// Core to core(s) with other object sizes on each side (a forward that
+// re-chunks the stream): one step moves what is left of the source object
+// or of the destination objects, whichever is less; each side takes its
+// locks when it starts an object and gives them when the object is done.
+inline bool move_rechunk(iron_channel& c) {
+  if (!c.taken) {
+    if (!locks_ready(c.source)) {
+      c.blocked = IRON_BLOCKED_SOURCE;
+      return false;
+    }
+    take_locks(c.source);
+    relayout(c, slot_addr(c.source));
+    c.taken = 1;
+  }
+  if (!c.dest_taken) {
+    if (!take_rooms(c)) return false;
+    c.dest_taken = 1;
+  }
+  const uint32_t src_left = c.move_bytes - c.partial_bytes, dest_left = c.dest_bytes - c.dest_partial;
+  const uint32_t n = src_left < dest_left ? src_left : dest_left;
+  const uint32_t src = (c.stream_dims ? c.stream_buffer : slot_addr(c.source)) + c.partial_bytes;
+  for (uint32_t d = 0; d < c.dest_count; ++d)
+    write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d]) + c.dest_partial), n, tessel_ctx()->l1_alignment);
+  noc_async_write_barrier();
+  c.partial_bytes += n;
+  c.dest_partial += n;
+  if (c.dest_partial == c.dest_bytes) {
+    for (uint32_t d = 0; d < c.dest_count; ++d)
+      give_locks(c.dests[d]);
+    c.dest_partial = 0;
+    c.dest_taken = 0;
+    ++c.moved_objects;
+  }
+  if (c.partial_bytes == c.move_bytes) {
+    give_locks(c.source);
+    c.partial_bytes = 0;
+    c.taken = 0;
+  }
+  c.blocked = IRON_BLOCKED_NONE;
+  return true;
+}
+
 // Core to core(s): one object from the source slot to every destination.
 inline bool move_pools(iron_channel& c) {
+  if (c.dest_bytes) return move_rechunk(c);
   if (!locks_ready(c.source)) {
     c.blocked = IRON_BLOCKED_SOURCE;
     return false;
   }
   if (!take_rooms(c)) return false;
   take_locks(c.source); // ready, and only this channel takes it
-  const uint32_t src = gather(c, slot_addr(c.source));
+  const uint32_t src = relayout(c, slot_addr(c.source));
   for (uint32_t d = 0; d < c.dest_count; ++d)
     write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
   noc_async_write_barrier();
@@ -188,6 +238,8 @@ inline bool take_source(iron_channel& c) {
 // others get a copy, then every destination its object.
 inline void deliver(iron_channel& c) {
   const uint32_t src = slot_addr(c.dests[0]);
+  if (c.stream_dims) // the consumers write it through their layout transform (dims_from_stream)
+    __builtin_memcpy(iron::at(src), iron::at(relayout(c, src)), c.move_bytes);
   for (uint32_t d = 1; d < c.dest_count; ++d)
     write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d])), c.move_bytes, tessel_ctx()->l1_alignment);
   noc_async_write_barrier();
@@ -207,7 +259,7 @@ inline bool move_host(iron_channel& c, bool fill) {
     }
     if (!c.taken) {
       if (!(fill ? take_rooms(c) : take_source(c))) return moved_any;
-      if (!fill) gather(c, slot_addr(c.source)); // a drain's object, in its stream order, until it is out
+      if (!fill) relayout(c, slot_addr(c.source)); // a drain's object, in its stream order, until it is out
       c.taken = 1;
     }
     iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];

@@ -112,9 +112,23 @@ class ObjectFifoHandle:
         seq = trace.sequence()
         if seq is None:
             raise IronRuntimeError(f"{self.name}.{verb}() is called inside a Runtime's sequence body")
+        if self.endpoint is None:
+            # A handle the body creates itself (of.prod().fill(a) with no
+            # handles in fn_args) is the Runtime's, as IRON binds it; another
+            # consumer handle of a fifo the Runtime drains already is that end.
+            bound = next((c for c in self.fifo._cons if c is not self and c.endpoint is seq.runtime), None)
+            if bound is not None:
+                self.endpoint = seq.runtime
+                if hasattr(bound, "channel_index"):
+                    self.channel_index = bound.channel_index
+            elif seq.discovering:
+                self.endpoint = seq.runtime
+                seq.runtime.handles.append(self)
         if self.endpoint is not seq.runtime:
-            raise IronRuntimeError(
-                f"{self.name}.{verb}(): pass this handle to the Runtime in its fn_args, so its shim end is bound")
+            owner = getattr(self.endpoint, "name", None)
+            raise IronRuntimeError(f"{self.name}.{verb}(): this handle belongs to {owner}, not to the Runtime" if owner
+                                   else f"{self.name}.{verb}(): pass this handle to the Runtime in its fn_args, so "
+                                        "its shim end is bound")
         if not isinstance(buffer, RuntimeData):
             raise TypeError(f"{self.name}.{verb}(): the buffer must be an argument of the sequence body, "
                             f"got {buffer!r}")
@@ -162,20 +176,22 @@ class ObjectFifoHandle:
         return self._task("drain", dest, tap, wait, group, managed, offset, sizes, strides)
 
     # -- links (links.py) -----------------------------------------------------
-    def split(self, offsets, **kwargs):
+    def split(self, offsets, *args, **kwargs):
         from .links import split
 
-        return split(self, offsets, **kwargs)
+        return split(self, offsets, *args, **kwargs)
 
-    def join(self, offsets, **kwargs):
+    def join(self, offsets, *args, **kwargs):
         from .links import join
 
-        return join(self, offsets, **kwargs)
+        return join(self, offsets, *args, **kwargs)
 
-    def forward(self, **kwargs):
+    def forward(self, *args, **kwargs):
+        """forward(placement=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None,
+        dims_from_stream=None), as IRON orders them."""
         from .links import forward
 
-        return forward(self, **kwargs)
+        return forward(self, *args, **kwargs)
 
 
 def _shim_pin(handle, tile):
@@ -221,13 +237,18 @@ class ObjectFifo:
         self.shape, self.dtype = array_type(obj_type, "ObjectFifo obj_type")
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"ObjectFifo: depth must be an integer >= 1, got {depth!r}")
-        if dims_from_stream_per_cons:
-            raise NotImplementedError("ObjectFifo: dims_from_stream_per_cons (a consumer-side layout transform) is "
-                                      "not supported yet; transform on the producer side with dims_to_stream")
         ObjectFifo._count += 1
         self.name = name or f"of{ObjectFifo._count}"
         self.dims_to_stream = None if dims_to_stream is None else stream_dims(dims_to_stream,
                                                                                f"ObjectFifo '{self.name}' dims_to_stream")
+        self.dims_from_stream = None  # the consumers' transform (every consumer's, here)
+        if dims_from_stream_per_cons:
+            per = [stream_dims(d, f"ObjectFifo '{self.name}' dims_from_stream_per_cons[{i}]")
+                   for i, d in enumerate(dims_from_stream_per_cons)]
+            if any(p != per[0] for p in per):
+                raise NotImplementedError(f"ObjectFifo '{self.name}': consumers with different dims_from_stream are "
+                                          "not supported; give every consumer the same transform")
+            self.dims_from_stream = per[0]
         self.obj_type = obj_type
         self.depth = depth
         self.count = element_count(self.shape)

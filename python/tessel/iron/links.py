@@ -9,7 +9,7 @@ are the staging core's mover's; no worker takes part."""
 
 from .dataflow import ObjectFifo, stream_dims
 from .errors import IronRuntimeError
-from .placement import AnyMemTile, Tile
+from .placement import AnyComputeTile, AnyMemTile, Tile
 from .types import array_type, element_count
 
 
@@ -58,13 +58,18 @@ def _new_fifos(handle, offsets, obj_types, names, depths, verb):
 
 
 def _tile(tile, what):
+    """The staging core: a Tile, or the placer's choice (AnyMemTile; a link
+    IRON places on AnyComputeTile stages on a free core all the same)."""
+    if tile is AnyComputeTile:
+        return AnyMemTile
     if tile is not AnyMemTile and not isinstance(tile, Tile):
-        raise TypeError(f"{what}: tile must be a Tile or AnyMemTile, got {tile!r}")
+        raise TypeError(f"{what}: tile must be a Tile, AnyMemTile or AnyComputeTile, got {tile!r}")
     return tile
 
 
 def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, dims_to_stream=None,
-          **unsupported):
+          placement=None, **unsupported):
+    tile = _placement(tile, placement, unsupported)
     if unsupported:
         raise NotImplementedError(f"split(): {', '.join(sorted(unsupported))} not supported yet")
     if handle.producer:
@@ -82,7 +87,8 @@ def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=N
     return fifos
 
 
-def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, **unsupported):
+def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=None, placement=None, **unsupported):
+    tile = _placement(tile, placement, unsupported)
     if unsupported:
         raise NotImplementedError(f"join(): {', '.join(sorted(unsupported))} not supported yet")
     if not handle.producer:
@@ -96,12 +102,49 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
     return fifos
 
 
-def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None):
+def forward(handle, tile=AnyMemTile, obj_type=None, depth=None, name=None, dims_to_stream=None,
+            dims_from_stream=None, placement=None, plio=False):
     """The objects of `handle`'s fifo through a staging core, into a new fifo
-    (read from the staging pool in dims_to_stream's order, if given)."""
+    (read from the staging pool in dims_to_stream's order, if given). An
+    obj_type of another size re-chunks: the stream of elements is cut into
+    the new fifo's objects (24-element objects in, 8-element ones out, or
+    the other way). dims_from_stream is the new fifo's consumers' transform:
+    element k of an object lands at the pattern's k-th position."""
+    if plio:
+        raise NotImplementedError(f"{handle.name}.forward(plio=True): PLIO (the programmable-logic stream "
+                                  "interface) is not modelled")
+    out = _forward(handle, placement if placement is not None else tile, obj_type, depth, name, dims_to_stream)
+    if dims_from_stream is not None:
+        out.dims_from_stream = stream_dims(dims_from_stream, f"{out.name} dims_from_stream")
+    return out
+
+
+def _forward(handle, tile, obj_type, depth, name, dims_to_stream):
     f = handle.fifo
-    return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
-                 names=[name or f"{f.name}_fwd"], dims_to_stream=None if dims_to_stream is None else [dims_to_stream])[0]
+    dims = None if dims_to_stream is None else [dims_to_stream]
+    if obj_type is None or element_count(array_type(obj_type, f"{handle.name}.forward() obj_type")[0]) == f.count:
+        return split(handle, [0], tile=tile, depths=[depth or f.depth], obj_types=[obj_type or f.obj_type],
+                     names=[name or f"{f.name}_fwd"], dims_to_stream=dims)[0]
+    shape, dtype = array_type(obj_type, f"{handle.name}.forward() obj_type")
+    if dtype != f.dtype:
+        raise TypeError(f"{handle.name}.forward(): obj_type holds {dtype}, {f.name} holds {f.dtype}")
+    if handle.producer:
+        raise IronRuntimeError(f"{handle.name}.forward(): only consumer handles can be forwarded")
+    out = ObjectFifo(obj_type, depth=depth or f.depth, name=name or f"{f.name}_fwd",
+                     dims_to_stream=dims_to_stream)
+    _claim(handle)
+    link = Link("split", handle, [out], [0], _tile(tile, f"{handle.name}.forward()"))
+    link.rechunk = True
+    handle.endpoint = link
+    out.prod().endpoint = link
+    return out
+
+
+def _placement(tile, placement, unsupported):
+    """IRON names the staging tile `placement` (tessel also takes `tile`)."""
+    if unsupported.pop("plio", False):
+        raise NotImplementedError("PLIO (the programmable-logic stream interface) is not modelled")
+    return placement if placement is not None else tile
 
 
 def _claim(handle):

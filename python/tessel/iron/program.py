@@ -88,6 +88,10 @@ def resolve_spec(rt, workers, grid, placer):
     for i, w in enumerate(workers):
         w.index = i
     fifos = _all_fifos(rt, workers)
+    if any(f._prod is None or f._prod.endpoint is None or not any(c.endpoint is not None for c in f._cons)
+           for f in fifos):
+        _discover_handles(rt)  # the body creates handles of its own: run it once to bind them
+        fifos = _all_fifos(rt, workers)
     links = _links(fifos)
     used = {(w.tile.col, w.tile.row) for w in workers}
     for link in links:  # staging cores: the Tile given, else the first core no worker or link uses
@@ -133,6 +137,8 @@ def resolve_spec(rt, workers, grid, placer):
         if isinstance(e, Link):
             if e.kind == "split":
                 i = next(k for k, g in enumerate(e.fifos) if g is f)
+                if getattr(e, "rechunk", False):  # the staged objects, cut anew into f's
+                    return ("pool", e.pool, [0], 0, e.big.object_bytes)
                 return ("pool", e.pool, [i], e.offsets[i] * f.dtype.itemsize, f.object_bytes)
             return ("pool", e.pool, e.all_segments, 0, f.object_bytes)
         if id(prod) not in handle_pool:
@@ -159,6 +165,18 @@ def resolve_spec(rt, workers, grid, placer):
                 raise IronRuntimeError(f"{h.name} is pinned to {h.tile!r}, but it is given to {owner}: only a host "
                                        "end (a handle given to the Runtime) sits on a shim tile")
         cons = [c for c in f._cons if c.endpoint is not None]
+        # Several consumer handles given to the Runtime (a design calling
+        # of.cons() at each drain) are one host end, as IRON merges them.
+        host_cons = [c for c in cons if c.endpoint is rt]
+        merged = host_cons[1:]
+        if merged:
+            pins = {repr(c.tile) for c in host_cons if c.tile is not None}
+            if len(pins) > 1:
+                raise IronRuntimeError(f"ObjectFifo '{f.name}' is drained through consumer handles pinned to "
+                                       f"different shim tiles ({', '.join(sorted(pins))}): the Runtime drains a "
+                                       "fifo through one shim end")
+            host_cons[0].tile = next((c.tile for c in host_cons if c.tile is not None), None)
+            cons = [c for c in cons if all(c is not m for m in merged)]
         if not cons:
             raise IronRuntimeError(f"ObjectFifo '{f.name}' has no consumer: give {f.name}.cons() to a Worker or "
                                    "to the Runtime")
@@ -185,16 +203,18 @@ def resolve_spec(rt, workers, grid, placer):
                 raise IronRuntimeError(f"ObjectFifo '{f.name}' has dims_to_stream, but its producer is the Runtime: "
                                        "the fill's tap orders what it moves; give the tap to the fill")
             channels.append([f"{f.name} fill", (-1, [0], 0), [(k[1], k[2], k[3]) for k in sinks], f.object_bytes,
-                             None])
+                             _extra(f, f.object_bytes)])
         elif hosts:
             c = hosts[0][1]
             c.channel_index = len(channels)
+            for m in merged:
+                m.channel_index = c.channel_index
             host_ends.append((len(channels), pools[src[1]][1][0], "drain", c))
             channels.append([f"{f.name} drain", (src[1], src[2], src[3]), [(-1, [0], 0)], src[4],
-                             _stream(f)])
+                             _extra(f, src[4], drain=True)])
         else:
             channels.append((f"{f.name} move", (src[1], src[2], src[3]), [(k[1], k[2], k[3]) for k in sinks],
-                             src[4], _stream(f), -1, 0))
+                             src[4], _extra(f, src[4]), -1, 0))
 
     places = place_host_ends(placer, [(home, kind, h.name, h.tile) for _, home, kind, h in host_ends], gx)
     for (i, _, kind, _), (col, ch) in zip(host_ends, places):
@@ -224,9 +244,36 @@ def resolve_spec(rt, workers, grid, placer):
     }
 
 
-def _stream(f):
-    """A channel's layout transform: (dims, element bytes) of its fifo's dims_to_stream, or None."""
-    return (f.dims_to_stream, f.dtype.itemsize) if f.dims_to_stream else None
+def _discover_handles(rt):
+    """Runs the sequence body once, binding to the Runtime the handles it
+    creates itself (IRON's `of.prod().fill(a)` in a body given no handles);
+    what it records is thrown away (the body is recorded again once every
+    channel is known)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the real recording gives them
+        try:
+            rt.record(discovering=True)
+        except Exception:  # noqa: BLE001 - any error of the body is reported by the real recording
+            pass
+
+
+def _extra(f, move_bytes, drain=False):
+    """A channel's options from its fifo: a layout transform (the producer's
+    dims_to_stream, or the consumers' dims_from_stream) and, for a
+    re-chunking forward, the size of the objects it cuts (a drain streams to
+    the host and needs no cut). None: neither."""
+    extra = {}
+    if f.dims_to_stream and f.dims_from_stream:
+        raise IronRuntimeError(f"ObjectFifo '{f.name}' has both dims_to_stream and dims_from_stream; one layout "
+                               "transform per move is supported")
+    if f.dims_to_stream or f.dims_from_stream:
+        extra["stream"] = [f.dims_to_stream or f.dims_from_stream, f.dtype.itemsize]
+        extra["scatter"] = bool(f.dims_from_stream)
+    if f.object_bytes != move_bytes and not drain:
+        extra["dest_bytes"] = f.object_bytes
+    return extra or None
 
 
 def _load(dev, spec):
@@ -237,8 +284,10 @@ def _load(dev, spec):
                for n, c, src, sn, hs, rtp, bar, inc, ini in spec["workers"]]
     end = lambda e: T.FlowEnd(e[0], list(e[1]), e[2])  # noqa: E731
     channels = [T.FlowChannel(n, end(src), [end(d) for d in dests], mb, col, ch,
-                              [tuple(d) for d in dims[0]] if dims else [], dims[1] if dims else 0)
-                for n, src, dests, mb, dims, col, ch in spec["channels"]]
+                              [tuple(d) for d in x["stream"][0]] if x and "stream" in x else [],
+                              x["stream"][1] if x and "stream" in x else 0, x.get("dest_bytes", 0) if x else 0,
+                              bool(x and x.get("scatter")))
+                for n, src, dests, mb, x, col, ch in spec["channels"]]
     args = [T.FlowArg(n, b, e) for n, b, e in spec["args"]]
     ops = [T.FlowOp(k, line, a, b, c, wait, T.FlowExpr(v[0], [tuple(t) for t in v[1]]), list(sz), list(st))
            for k, line, a, b, c, wait, v, sz, st in spec["ops"]]

@@ -163,7 +163,8 @@ def record_task(s, task, group, offset, sizes, strides):
             s.explicit_used = True
             group.tasks.append(task)
             task.group = group
-    _op(s, PUSH, a=task.slot, b=task.handle.channel_index, c=task.buffer.index, wait=task.wait, value=offset,
+    _op(s, PUSH, a=task.slot, b=getattr(task.handle, "channel_index", None), c=task.buffer.index, wait=task.wait,
+        value=offset,
         sizes=sizes, strides=strides)
 
 
@@ -355,9 +356,11 @@ class Runtime:
         """Accepted and noted: tessel writes its event trace when TESSEL_TRACE names a file (docs/trace.md)."""
         self.trace_size = trace_size
 
-    def record(self):
-        """Runs the body once; returns the recording."""
+    def record(self, discovering=False):
+        """Runs the body once; returns the recording (discovering: a first
+        run binding the handles the body creates itself, program.py)."""
         s = trace.SequenceRecording(self)
+        s.discovering = discovering
         param_regs = {pos: k for k, (pos, _) in enumerate(self.params)}
         s.registers = len(self.params)
         args = []

@@ -115,6 +115,7 @@ class SequenceRecording:
         self.explicit_used = False
         self.loop_depth = 0  # range_ loops open around the current op
         self.carried = []  # range_ loops open (what each carries, whether it yielded), innermost last
+        self.discovering = False  # a first run binding the handles the body creates itself (program.py)
 
     def new_slot(self):
         self.slots += 1

@@ -12,8 +12,11 @@ from tessel.iron.algorithms import (
     reduce,
     transform,
     transform_binary,
+    transform_binary_typed,
     transform_parallel,
     transform_parallel_binary,
+    transform_parallel_typed,
+    transform_typed,
 )
 
 SCALE = """
@@ -43,6 +46,11 @@ def current_device(device):
 def test_transform_with_a_python_function():
     a = np.arange(1024, dtype=np.int32) - 512
     b = np.zeros_like(a)
+    transform(lambda x: x * 2 + 1, a, b)(a, b)
+    transform(a, b, lambda x: x * 3)(a, b)  # func last
+    np.testing.assert_array_equal(b, a * 3)
+    transform(a, b, func=lambda x: x - 1, N=1024, dtype=np.int32)(a, b)  # keywords
+    np.testing.assert_array_equal(b, a - 1)
     transform(lambda x: x * 2 + 1, a, b)(a, b)
     np.testing.assert_array_equal(b, a * 2 + 1)
 
@@ -90,6 +98,39 @@ def test_reduce_through_a_kernel():
     out = np.zeros(1, np.int32)
     reduce(a, out, func=k, N=1024, dtype=np.int32)(a, out)
     assert out[0] == a.sum()
+    out[0] = 0
+    reduce(k, i32(1024), i32(1))(a, out)  # reduce_typed's spelling
+    assert out[0] == a.sum()
+
+
+def test_transform_with_func_first_and_one_tensor_type():
+    """vector_scalar_add's spelling: transform(lambda x: x + 1, tensor_ty, tile_size=32)."""
+    a = np.arange(256, dtype=np.int32)
+    b = np.zeros_like(a)
+    transform(lambda x: x + 1, i32(256), tile_size=32)(a, b)
+    np.testing.assert_array_equal(b, a + 1)
+
+
+ADD_N = """
+extern "C" void add_n(int32_t* in, int32_t* out, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) out[i] = in[i] + n;
+}
+"""
+
+
+def test_typed_forms_take_one_tensor_type_and_give_kernels_the_tile_size():
+    k = iron.ExternalFunction("add_n", source_string=ADD_N, arg_types=[i32(64), i32(64), np.int32])
+    a = np.arange(512, dtype=np.int32)
+    b = np.zeros_like(a)
+    transform_typed(k, i32(512), tile_size=64)(a, b)
+    np.testing.assert_array_equal(b, a + 64)
+    c = np.zeros_like(a)
+    transform_binary_typed(lambda x, y: x * y - 1, i32(512))(a, b, c)
+    np.testing.assert_array_equal(c, a * b - 1)
+    transform_parallel_typed(k, i32(512), tile_size=64)(a, c)  # 4 columns of 128
+    np.testing.assert_array_equal(c, a + 64)
+    transform_parallel_typed(lambda x: -x, i32(512), num_channels=2)(a, c)  # 8 workers of 64
+    np.testing.assert_array_equal(c, -a)
 
 
 @pytest.mark.parametrize("call, error, message", [
@@ -104,6 +145,11 @@ def test_reduce_through_a_kernel():
     (lambda: reduce(None, None, func=lambda x: x, N=16, dtype=np.int32), TypeError,
      "func must be an ExternalFunction"),
     (lambda: for_each(lambda x: x, "tensor"), TypeError, "for_each tensor must be a tensor, or a type like"),
+    (lambda: transform(np.zeros(64, np.int32), np.zeros(64, np.int32)), TypeError,
+     "give func first .* last .* or as func="),
+    (lambda: transform(np.zeros(64, np.int32), np.zeros(64, np.int32), func=abs, N=32), ValueError,
+     "N=32, but the tensors hold 64 elements"),
+    (lambda: transform_parallel_typed(abs, i32(512), num_channels=3), ValueError, "num_channels must be 1 or 2"),
 ])
 def test_bad_calls_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

@@ -84,3 +84,45 @@ def test_dims_on_a_fifo_the_runtime_fills_is_an_error(device):
     rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [f.prod(), g.cons()])
     with pytest.raises(IronRuntimeError, match="its producer is the Runtime: the fill's tap orders what it moves"):
         Program(device, rt).resolve_program()
+
+
+def scatter(a, dims):
+    """numpy reference of dims_from_stream: element k lands at the pattern's k-th position."""
+    sizes, strides = zip(*dims)
+    offsets = np.zeros(sizes, dtype=np.int64)
+    for axis, (n, st) in enumerate(dims):
+        shape = [1] * len(dims)
+        shape[axis] = n
+        offsets = offsets + (np.arange(n) * st).reshape(shape)
+    out = np.zeros_like(a)
+    out[offsets.reshape(-1)] = a
+    return out
+
+
+@pytest.mark.parametrize("through", ["forward", "fill"])
+def test_dims_from_stream_writes_the_consumers_objects_through_the_pattern(device, through):
+    """IRON's matrix_vector: forward(dims_from_stream=[(m, 2), (k // 2, 2 * m), (2, 1)]) lays A out for the kernel;
+    the same on a fifo the Runtime fills (ObjectFifo(dims_from_stream_per_cons=[...]))."""
+    m, k = 4, 8
+    dims = [(m, 2), (k // 2, 2 * m), (2, 1)]
+    if through == "forward":
+        in_a = ObjectFifo(ty((m * k,)), name="inA")
+        core_a = in_a.cons().forward(name="coreA", dims_from_stream=dims)
+    else:
+        in_a = core_a = ObjectFifo(ty((m * k,)), name="inA", dims_from_stream_per_cons=[dims])
+    out = ObjectFifo(ty((m * k,)), name="out")
+
+    def core_fn(of_a, of_c):
+        x = of_a.acquire(1)
+        y = of_c.acquire(1)
+        for i in range_(m * k):
+            y[i] = x[i]
+        of_a.release(1)
+        of_c.release(1)
+
+    rt = Runtime(fill_drain, [ty((m * k,))] * 2 + [in_a.prod(), out.cons()])
+    design = Program(device, rt, workers=[Worker(core_fn, [core_a.cons(), out.prod()])]).resolve_program()
+    a = np.arange(m * k, dtype=np.int16) + 100
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, scatter(a, dims))

@@ -90,7 +90,11 @@ def check_tiles(count, tile, what):
 
 
 def parallel_columns():
-    """Columns a parallel algorithm spreads over: 8 on a grid as wide as
-    NPU2's array, else 4 (NPU1's)."""
-    grid = device_mod.get_current_device().grid
-    return 8 if grid.x >= 8 else 4
+    """Columns a parallel algorithm spreads over: the current device's
+    (`cols`, as IRON's device reports it), else 8 on a grid as wide as
+    NPU2's array and 4 (NPU1's) on a narrower one."""
+    dev = device_mod.get_current_device()
+    cols = getattr(dev, "cols", None)
+    if isinstance(cols, int) and cols > 0:
+        return cols
+    return 8 if dev.grid.x >= 8 else 4

@@ -8,7 +8,8 @@ from ..program import Program
 from ..runtime import Runtime
 from ..worker import Worker
 from ._common import check_tiles, describe, is_kernel, kernel_tile_size, split_params
-from .transform import _apply, describe_tile
+from ._common import Desc
+from .transform import _apply
 
 
 def for_each(func, tensor, *params, tile_size=16):
@@ -25,7 +26,7 @@ def for_each(func, tensor, *params, tile_size=16):
         raise ValueError(f"for_each: tile_size {tile_size} does not match kernel '{func.name}', whose tiles hold "
                          f"{kernel_tile_size(func)} elements")
     tiles = check_tiles(desc.size, tile_size, "for_each")
-    tile_ty = describe_tile(desc, tile_size)
+    tile_ty = Desc((tile_size,), desc.dtype).type()
     of_in, of_out = ObjectFifo(tile_ty, name="in"), ObjectFifo(tile_ty, name="out")
     split = split_params(func, params, 2) if kernel else []
     arrays = [d for _, _, d in split if d is not None]

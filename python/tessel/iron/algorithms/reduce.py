@@ -37,9 +37,15 @@ def reduce_typed(func, input_ty, output_ty, *, trace_size=0):
     return Program(device_mod.get_current_device(), rt, workers=[worker]).resolve_program()
 
 
-def reduce(input, output, *, func, N, dtype, out_dtype=None, trace_size=0):
-    """An N-element input reduced by func to a 1-element output."""
+def reduce(*args, func=None, N=None, dtype=None, out_dtype=None, trace_size=0):
+    """An N-element input reduced by func to a 1-element output:
+    reduce(input, output, func=..., N=..., dtype=...), or with types,
+    reduce(func, input_ty, output_ty) (reduce_typed's spelling)."""
+    if func is None and len(args) == 3 and is_kernel(args[0]):
+        return reduce_typed(*args, trace_size=trace_size)
+    if func is None or N is None or dtype is None:
+        raise TypeError("reduce: give reduce(input, output, func=..., N=..., dtype=...) or reduce(func, input_ty, "
+                        "output_ty)")
     in_ty = Desc((N,), dtype).type()
     out_ty = Desc((1,), dtype if out_dtype is None else out_dtype).type()
-    del input, output  # the design is built for N and the dtypes; the tensors come with each call
     return reduce_typed(func, in_ty, out_ty, trace_size=trace_size)
