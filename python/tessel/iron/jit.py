@@ -209,9 +209,10 @@ class JitDesign:
             return child
 
     def compile(self, xclbin_path: Optional[str] = None, inst_path: Optional[str] = None,
-                pdi_path: Optional[str] = None, **options: Any) -> "JitDesign":
+                pdi_path: Optional[str] = None, **options: Any) -> tuple:
         """IRON's explicit outputs (jit_artifacts.py): the design record at
-        each path, the dispatch library in <xclbin stem>.prj/."""
+        each path, the dispatch library in <xclbin stem>.prj/; returns
+        (xclbin path, insts path)."""
         from .jit_artifacts import compile_design
 
         return compile_design(self, xclbin_path=xclbin_path, inst_path=inst_path, pdi_path=pdi_path, **options)

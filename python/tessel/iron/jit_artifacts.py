@@ -4,8 +4,8 @@ and `design.as_mlir()` (str() of the design generated with no tensors:
 None for each tensor parameter, for generators whose shapes come from
 CompileTime values; under tessel.iron.run, with the design record).
 
-tessel builds no xclbin, instruction stream or PDI: each path given gets
-the design record (design_record.py) that a test program's -x/-i maps back
+tessel builds no xclbin, instruction stream or PDI: each path given (none:
+final.xclbin and insts.bin in the jit cache) gets the design record (design_record.py) that a test program's -x/-i maps back
 to the design, and the directory `<xclbin stem>.prj/` beside the xclbin
 gets `libtessel_dispatch.so`, a link to tessel's native library (what
 builds and runs the design's command stream on every dispatch: tessel's
@@ -14,6 +14,7 @@ are built on the first dispatch, for the tensors it binds, into the kernel
 cache (TESSEL_CACHE_DIR).
 """
 
+import hashlib
 import os
 
 from . import design_record
@@ -34,14 +35,25 @@ def _prj_dir(xclbin_path):
     return stem + ".prj"
 
 
+def _default_paths(jit_design):
+    """final.xclbin and insts.bin in the jit cache, one directory per
+    generator and specialization."""
+    from .design_cache import cache_root
+
+    key = f"{jit_design._name}|{sorted((k, repr(v)) for k, v in jit_design.specialized.items())}"
+    directory = cache_root() / "records" / hashlib.sha256(key.encode()).hexdigest()[:16]
+    return str(directory / "final.xclbin"), str(directory / "insts.bin")
+
+
 def compile_design(jit_design, xclbin_path=None, inst_path=None, pdi_path=None, elf_path=None, **options):
-    """JitDesign.compile: the record at every path given, the dispatch
-    library in <xclbin stem>.prj/; returns the JitDesign. Under a replay
-    (design_record.load) it writes nothing."""
-    if design_record.compiled(jit_design):
-        return jit_design
+    """JitDesign.compile: the record at every path given (none given: an
+    xclbin and an insts path in the jit cache), the dispatch library in
+    <xclbin stem>.prj/; returns (xclbin path, insts path), as IRON's does.
+    Under a replay (design_record.load) it writes nothing."""
     if xclbin_path is None and pdi_path is None:
-        raise TypeError(f"{jit_design.__qualname__}.compile(): give xclbin_path= (and inst_path=), or pdi_path=")
+        xclbin_path, inst_path = _default_paths(jit_design)
+    if design_record.compiled(jit_design):
+        return xclbin_path, inst_path
     design_record.write_record([xclbin_path, inst_path, pdi_path, elf_path])
     anchor = xclbin_path or pdi_path
     prj = _prj_dir(anchor)
@@ -51,7 +63,7 @@ def compile_design(jit_design, xclbin_path=None, inst_path=None, pdi_path=None, 
         os.remove(link)
     os.symlink(_native_library(), link)
     jit_design.__dict__["_artifacts"] = anchor
-    return jit_design
+    return xclbin_path, inst_path
 
 
 def dispatch_lib_path(jit_design):

@@ -118,9 +118,14 @@ def test_jit_compile_writes_records_and_the_dispatch_library(tmp_path, monkeypat
     with pytest.raises(RuntimeError, match=r"get_dispatch_lib_path\(\) needs compile\(xclbin_path=...\) first"):
         gen.compilable.get_dispatch_lib_path()
     monkeypatch.setattr(design_record, "_run", (__file__, ["x"], str(tmp_path)))
-    gen.specialize(aiecc_flags=["-O2"]).compile(xclbin_path=str(tmp_path / "b" / "final.xclbin"),
-                                               inst_path=str(tmp_path / "b" / "insts.bin"))
+    paths = gen.specialize(aiecc_flags=["-O2"]).compile(xclbin_path=str(tmp_path / "b" / "final.xclbin"),
+                                                        inst_path=str(tmp_path / "b" / "insts.bin"))
+    assert paths == (str(tmp_path / "b" / "final.xclbin"), str(tmp_path / "b" / "insts.bin"))
     for name in ("final.xclbin", "insts.bin"):
         assert design_record._read(str(tmp_path / "b" / name))["args"] == ["x"]
     lib = tmp_path / "b" / "final.prj" / "libtessel_dispatch.so"
     assert lib.is_symlink() and lib.resolve().is_file()
+    monkeypatch.setenv("TESSEL_CACHE_DIR", str(tmp_path / "cache"))
+    xclbin, insts = gen.compile()  # no paths: in the jit cache
+    assert xclbin.startswith(str(tmp_path / "cache")) and xclbin.endswith("final.xclbin")
+    assert design_record._read(insts)["args"] == ["x"]
