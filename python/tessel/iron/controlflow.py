@@ -284,3 +284,7 @@ def yield_(values=None):
                 _op(s, COPY, a=slot, b=t.slot)
             v.finished = True  # spent
     frame["yielded"] = True
+
+
+# aie.helpers.dialects.ext.scf spells range_ `_for` (designs import it `as range_`).
+_for = range_
