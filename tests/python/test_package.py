@@ -27,7 +27,7 @@ def test_build_requirements_are_the_pinned_ones(root):
         name, version = item.split("==")
         assert pins[name] == version, f"pyproject.toml pins {item}, python/requirements.txt {name}=={pins[name]}"
     deps = re.search(r"^dependencies = \[(.*)\]", (root / "pyproject.toml").read_text(), re.M).group(1)
-    assert deps == f'"numpy=={pins["numpy"]}"'
+    assert deps == f'"numpy=={pins["numpy"]}", "ml_dtypes=={pins["ml_dtypes"]}"'
 
 
 def _python(args, cwd):

@@ -14,7 +14,10 @@ run in order on the card on every call.
 from .buffer import Buffer, LocalBuffer
 from .controlflow import range_, yield_
 from .dataflow import ObjectFifo, ObjectFifoHandle
-from .device import NPU1, NPU1Col1, NPU2, NPU2Col1, get_current_device, set_current_device
+from .device import (
+    NPU1, NPU1Col1, NPU1Col2, NPU1Col3, NPU1Col4, NPU2, NPU2Col1, NPU2Col2, NPU2Col3, NPU2Col4, NPU2Col5, NPU2Col6, NPU2Col7,
+    XCVC1902, get_current_device, set_current_device,
+)
 from .errors import DeadlockError, FlowError, FlowWarning, IronRuntimeError, RaceWarning
 from .kernel import CoreFunction, ExternalFunction, Kernel
 from .placement import AnyComputeTile, AnyMemTile, AnyShimTile, SequentialPlacer, Tile
@@ -26,5 +29,7 @@ from .worker import Worker, WorkerRuntimeBarrier
 from . import algorithms, kernels
 
 from .markers import Compile, CompileTime, DispatchTime, In, InOut, Out
-from .tensor import Tensor, arange, asnumpy, ones, randint, tensor, zeros
+from .tensor import (
+    Tensor, arange, asnumpy, dtype_to_str, full, ones, rand, randint, str_to_dtype, tensor, zeros, zeros_like,
+)
 from .jit import jit  # the function (iron.jit.clear_memory_cache() stays reachable on it)

@@ -278,3 +278,6 @@ class ObjectFifo:
 
     def __repr__(self):
         return f"ObjectFifo({self.name}, {self.count} x {self.dtype}, depth {self.depth})"
+
+
+StreamDims = list  # IRON's dims_to_stream type: [(size, stride), ...], outermost first

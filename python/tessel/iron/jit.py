@@ -48,7 +48,6 @@ build serves every dispatch value. Behind that sits the disk cache
 """
 
 import contextlib
-import dataclasses
 import functools
 import hashlib
 import json
@@ -58,11 +57,9 @@ import types
 import weakref
 from typing import Any, Callable, Optional
 
-import numpy as np
-
 from .. import __version__ as _tessel_version
 from .._check import describe
-from . import dispatch_time
+from . import dispatch_time, jit_passthrough
 from .design_cache import (
     CACHE_FORMAT,
     ENTRY_FILE,
@@ -74,148 +71,22 @@ from .design_cache import (
     remove_if_empty,
     write_entry,
 )
+from .jit_compiled import CompiledDesign, TensorSpec, check_design, host_array, missing_dispatch
 from .jit_key import Key, NoStableForm, canonical, cell_full, function_fingerprint, stable_form
-from .jit_signature import COMPILE, DISPATCH, NO_VALUE, TENSOR, Param, dispatch_integer, read_signature
+from .jit_signature import COMPILE, DISPATCH, NO_VALUE, TENSOR, dispatch_integer, read_signature
 from .markers import type_name
-from .tensor import Tensor
 
 __all__ = ["jit", "JitDesign", "CompiledDesign", "Compilable", "clear_memory_cache", "cache_root"]
-
-
-# --------------------------------------------------------------------------------------------
-# A built design
-
-
-@dataclasses.dataclass(frozen=True)
-class _TensorSpec:
-    """A tensor parameter as the design was built for it."""
-
-    name: str
-    direction: type
-    shape: tuple
-    dtype: np.dtype
-    element_count: int
-
-
-class CompiledDesign:
-    """One built design and the tensors it was built for. Calling it binds
-    tensors (checked against the element counts and dtypes they had at
-    generation) and DispatchTime values, then runs one dispatch. Shared by
-    every call whose key matches."""
-
-    def __init__(self, name: str, design: Any, tensors: tuple, dispatch: tuple, key: str):
-        self.name = name
-        self.design = design
-        self._tensors = tensors  # _TensorSpec per tensor parameter, in signature order
-        self._dispatch = dispatch  # Param per DispatchTime parameter still dynamic
-        self.key = key
-
-    @property
-    def dispatch_params(self) -> list:
-        """Names of the DispatchTime parameters each call supplies."""
-        return [p.name for p in self._dispatch]
-
-    @property
-    def tensor_shapes(self) -> list:
-        """(name, shape, dtype) of each tensor the design was built for."""
-        return [(t.name, t.shape, t.dtype) for t in self._tensors]
-
-    def __repr__(self) -> str:
-        tensors = ", ".join(f"{t.name}: {t.direction.__name__}{list(t.shape)} {t.dtype.name}" for t in self._tensors)
-        dispatch = ", ".join(p.describe() for p in self._dispatch)
-        return f"<CompiledDesign {self.name}({tensors}; dispatch: {dispatch or 'none'}) key={self.key[:12]}>"
-
-    def __call__(self, *tensors: Any, **dispatch_values: Any) -> Any:
-        if len(tensors) != len(self._tensors):
-            names = ", ".join(t.name for t in self._tensors)
-            raise TypeError(f"{self.name}() takes {len(self._tensors)} tensor arguments ({names}), got {len(tensors)}")
-        arrays = [_host_array(v, t.name, self.name, annotated=True) for v, t in zip(tensors, self._tensors)]
-        by_name = {p.name: p for p in self._dispatch}
-        for k in dispatch_values:
-            if k not in by_name:
-                raise TypeError(
-                    f"{self.name}: unexpected keyword argument `{k}`; the built design takes DispatchTime values "
-                    f"{self.dispatch_params}"
-                )
-        scalars = {}
-        for p in self._dispatch:
-            if p.name in dispatch_values:
-                scalars[p.name] = dispatch_integer(dispatch_values[p.name], p.marker, f"{self.name}: `{p.name}`")
-            elif p.default is not NO_VALUE:
-                scalars[p.name] = p.default
-            else:
-                raise TypeError(_missing_dispatch(self.name, p))
-        return self._run(arrays, scalars)
-
-    def _run(self, arrays: list, scalars: dict) -> Any:
-        for array, spec in zip(arrays, self._tensors):
-            if array.size != spec.element_count:
-                raise RuntimeError(
-                    f"{self.name}: tensor argument `{spec.name}` has {array.size} elements, but the design was built "
-                    f"for {spec.element_count} (shape {spec.shape} {spec.dtype.name})"
-                )
-            if array.dtype != spec.dtype:
-                raise RuntimeError(
-                    f"{self.name}: tensor argument `{spec.name}` is {array.dtype.name}, but the design was built for "
-                    f"{spec.dtype.name}"
-                )
-        bound = []
-        write_back = []  # (caller's array, contiguous copy) where the caller's array is not contiguous
-        for array, spec in zip(arrays, self._tensors):
-            if array.flags.c_contiguous:
-                bound.append(array.reshape(spec.shape))
-            else:
-                staged = np.ascontiguousarray(array).reshape(spec.shape)
-                bound.append(staged)
-                if spec.direction.from_device:
-                    write_back.append((array, staged))
-        result = self.design.run(bound, scalars)
-        for array, staged in write_back:
-            array[...] = staged.reshape(array.shape)
-        return result
-
-
-def _host_array(value: Any, name: str, design: str, annotated: bool) -> np.ndarray:
-    if isinstance(value, Tensor):
-        return value.numpy()
-    if isinstance(value, np.ndarray):
-        return value
-    hint = "" if annotated else (
-        f" (`{name}` has no In/Out/InOut annotation and is positional, so it is taken as a tensor; annotate it "
-        f"CompileTime[...] for a value)"
-    )
-    raise TypeError(f"{design}: tensor argument `{name}` must be a tessel.iron.Tensor or numpy array, "
-                    f"got {describe(value)}{hint}")
-
-
-def _missing_dispatch(design: str, p: Param) -> str:
-    return (
-        f"{design}: missing DispatchTime value `{p.name}` ({type_name(p.marker)}): it has no default, so pass "
-        f"{p.name}=... on every call or fix it with specialize({p.name}=...)"
-    )
-
-
-def _check_design(design: Any, expected: list, where: str):
-    """TypeError unless design has the members the jit uses and its Runtime
-    bound exactly the parameters in `expected`."""
-    missing = [m for m in ("run", "dispatch_names", "to_dict") if not hasattr(design, m)]
-    if missing or not callable(design.run):
-        raise TypeError(
-            f"{where} returned {describe(design)}, which has no {', '.join(missing) or 'callable run'}: a jit "
-            f"generator returns the resolved design (Program(...).resolve_program())"
-        )
-    names = list(design.dispatch_names)
-    if sorted(names) != sorted(expected) or len(set(names)) != len(names):
-        raise TypeError(
-            f"{where} returned a design whose Runtime binds DispatchTime parameters {names}, but the unbound "
-            f"parameters are {expected}: return the design built from the Runtime that received them"
-        )
 
 
 # --------------------------------------------------------------------------------------------
 # The decorated generator
 
 _LIVE_DESIGNS = weakref.WeakSet()
+
+OPTIONS = ("is_placed", "use_cache", "aiecc_flags")
+"""IRON's jit and specialize options: accepted and recorded (JitDesign.options);
+tessel places every design itself and always caches."""
 
 
 class Compilable:
@@ -233,6 +104,11 @@ class Compilable:
     def specialized(self) -> dict:
         return self._owner.specialized
 
+    def get_dispatch_lib_path(self) -> str:
+        from .jit_artifacts import dispatch_lib_path
+
+        return dispatch_lib_path(self._owner)
+
     def __repr__(self) -> str:
         return f"<Compilable {self._owner.__qualname__} dispatch_params={self.dispatch_params}>"
 
@@ -243,13 +119,20 @@ class JitDesign:
     one dispatch. `specialize(**values)` returns another JitDesign with
     those values fixed. Thread-safe: builds of one JitDesign are serialised."""
 
-    def __init__(self, generator: Callable, specialized: Optional[dict] = None, *, _params: tuple = None):
+    def __init__(self, generator: Callable, specialized: Optional[dict] = None, *, _params: tuple = None,
+                 options: Optional[dict] = None):
         if not isinstance(generator, types.FunctionType):
             raise TypeError(f"iron.jit needs a Python function to generate the design, got {describe(generator)}")
         functools.update_wrapper(self, generator)
         self._generator = generator
         self._name = f"{generator.__module__}.{generator.__qualname__}"
-        self._params = _params if _params is not None else read_signature(generator, generator.__qualname__)
+        self.options = dict(options or {})  # IRON's jit/specialize options (OPTIONS): accepted and recorded
+        # is_placed= marks IRON's older jit, which passed the call's arguments through (jit_passthrough.py).
+        self._passthrough = "is_placed" in self.options or jit_passthrough.is_passthrough(generator)
+        if _params is not None:
+            self._params = _params
+        else:
+            self._params = () if self._passthrough else read_signature(generator, generator.__qualname__)
         self._by_name = {p.name: p for p in self._params}
         self._specialized = {}
         self._specialized = self._check_specialization(specialized or {})
@@ -309,7 +192,10 @@ class JitDesign:
         """A JitDesign with `values` (DispatchTime or CompileTime parameters)
         fixed: they join the cache key and calls may not override them.
         specialize() with no values keeps every parameter dynamic."""
+        options = dict(self.options, **{k: values.pop(k) for k in OPTIONS if k in values})
         fixed = self._check_specialization(values)
+        if options != self.options:
+            return JitDesign(self._generator, fixed, _params=self._params, options=options)
         try:
             memo = tuple(sorted((k, type(v), v) for k, v in fixed.items()))
             hash(memo)
@@ -321,6 +207,24 @@ class JitDesign:
                 child = JitDesign(self._generator, fixed, _params=self._params)
                 self._specializations[memo] = child
             return child
+
+    def compile(self, xclbin_path: Optional[str] = None, inst_path: Optional[str] = None,
+                pdi_path: Optional[str] = None, **options: Any) -> tuple:
+        """IRON's explicit outputs (jit_artifacts.py): the design record at
+        each path, the dispatch library in <xclbin stem>.prj/; returns
+        (xclbin path, insts path)."""
+        from .jit_artifacts import compile_design
+
+        return compile_design(self, xclbin_path=xclbin_path, inst_path=inst_path, pdi_path=pdi_path, **options)
+
+    def get_dispatch_lib_path(self) -> str:
+        return self.compilable.get_dispatch_lib_path()
+
+    def as_mlir(self) -> str:
+        """The design's text, generated without tensors (jit_artifacts.as_mlir)."""
+        from .jit_artifacts import as_mlir
+
+        return as_mlir(self, self._params, self._specialized)
 
     # -- calls
 
@@ -343,6 +247,8 @@ class JitDesign:
         name: object as passed}, {tensor name: its array}, {CompileTime name:
         value}, {DispatchTime name: int})."""
         where = self.__qualname__
+        if self._passthrough:
+            return (*jit_passthrough.bind(tensors, values), {})
         tensor_params = [p for p in self._params if p.role == TENSOR]
         if len(tensors) > len(tensor_params):
             names = ", ".join(p.name for p in tensor_params)
@@ -379,7 +285,7 @@ class JitDesign:
         for p in tensor_params:
             if p.name not in given:
                 raise TypeError(f"{where}() missing tensor argument `{p.name}` ({p.marker.__name__})")
-            arrays[p.name] = _host_array(given[p.name], p.name, where, p.annotated)
+            arrays[p.name] = host_array(given[p.name], p.name, where, p.annotated)
         for p in self._params:
             if p.name in self._specialized or p.role == TENSOR:
                 continue
@@ -389,7 +295,7 @@ class JitDesign:
                 compile_values[p.name] = p.default
             if p.role == DISPATCH and dispatch and p.name not in scalars:
                 if p.default is NO_VALUE:
-                    raise TypeError(_missing_dispatch(f"{where}()", p))
+                    raise TypeError(missing_dispatch(f"{where}()", p))
                 scalars[p.name] = p.default
         return given, arrays, compile_values, scalars
 
@@ -468,8 +374,9 @@ class JitDesign:
             if compiled is None:
                 design = self._load_or_generate(key, given, compile_values)
                 specs = tuple(
-                    _TensorSpec(p.name, p.marker, arrays[p.name].shape, arrays[p.name].dtype, arrays[p.name].size)
-                    for p in self._params if p.role == TENSOR
+                    TensorSpec(p.name, p.marker, arrays[p.name].shape, arrays[p.name].dtype, arrays[p.name].size)
+                    for p in (jit_passthrough.tensor_params(arrays) if self._passthrough
+                              else [p for p in self._params if p.role == TENSOR])
                 )
                 dynamic = tuple(p for p in self._params if p.role == DISPATCH and p.name not in self._specialized)
                 compiled = CompiledDesign(self.__qualname__, design, specs, dynamic, key.digest)
@@ -503,8 +410,11 @@ class JitDesign:
             else:
                 kwargs[p.name] = value
         with dispatch_time.generation(symbols, generator=self.__qualname__):
-            design = self._generator(*args, **kwargs)
-        _check_design(design, [s.name for s in symbols], f"`{self.__qualname__}`")
+            if self._passthrough:
+                design = jit_passthrough.call(self._generator, given, compile_values)
+            else:
+                design = self._generator(*args, **kwargs)
+        check_design(design, [s.name for s in symbols], f"`{self.__qualname__}`")
         return design
 
     def _load_or_generate(self, key: Key, given: dict, compile_values: dict) -> Any:
@@ -544,7 +454,7 @@ class JitDesign:
             if entry.get("format") != CACHE_FORMAT or canonical(entry.get("key")) != key.text:
                 return None
             design = import_class(entry["design_class"]).from_dict(entry["design"])
-            _check_design(design, expected, f"cache entry {directory}")
+            check_design(design, expected, f"cache entry {directory}")
             return design
         except Exception:  # whatever went wrong, the entry is rebuilt
             return None
@@ -583,9 +493,10 @@ def jit(generator: Optional[Callable] = None, /, **specialized: Any) -> Any:
     `iron.jit(generator, count=3)`. Keywords specialise DispatchTime or
     CompileTime parameters (TypeError for any other name). Returns a
     JitDesign, or, without a generator, a decorator that makes one."""
+    options = {k: specialized.pop(k) for k in OPTIONS if k in specialized}
     if generator is None:
-        return lambda fn: JitDesign(fn, specialized)
-    return JitDesign(generator, specialized)
+        return lambda fn: JitDesign(fn, specialized, options=options)
+    return JitDesign(generator, specialized, options=options)
 
 
 def clear_memory_cache() -> None:

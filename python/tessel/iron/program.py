@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from .. import _tessel
+from . import design_record
 from . import device as device_mod
 from . import rtp_window
 from .errors import FlowWarning, IronRuntimeError, warn_or_raise
@@ -21,7 +22,10 @@ class Program:
     def __init__(self, device, rt, workers=()):
         if not isinstance(rt, Runtime):
             raise TypeError(f"Program: rt must be a tessel.iron.Runtime, got {rt!r}")
-        workers = list(workers)
+        if getattr(rt, "_block", None) == "unopened":
+            raise IronRuntimeError("Program: the Runtime has no sequence: give Runtime(body, fn_args), or write "
+                                   "its `with rt.sequence(...)` block before making the Program")
+        workers = list(workers) + [w for w in rt.workers if all(w is not x for x in workers)]
         for w in workers:
             if not isinstance(w, Worker):
                 raise TypeError(f"Program: workers must be Workers, got {w!r}")
@@ -32,7 +36,10 @@ class Program:
     def resolve_program(self, placer=None):
         dev = device_mod.resolve(self.device)
         spec = resolve_spec(self.rt, self.workers, dev.grid, placer or SequentialPlacer())
-        return Design(dev, spec, [p.name for _, p in self.rt.params])
+        design = Design(dev, spec, [p.name for _, p in self.rt.params])
+        design.device_name = self.device if isinstance(self.device, device_mod.Device) else None
+        design_record.resolved(design)
+        return design
 
 
 def _fifos(rt, workers):
@@ -222,7 +229,7 @@ def resolve_spec(rt, workers, grid, placer):
                        [b.nbytes for b in w.buffers], [b.initial_value for b in w.barriers], include_dirs,
                        [b.initial_bytes().hex() for b in w.buffers]))
     rec = rt.record()
-    file = rt.sequence.__code__.co_filename
+    file = rt.source_file or rt.sequence.__code__.co_filename
     rtp_window.check(file, rec.ops, workers)
     ops = [(k, line, a, b, c, wait, (v.constant, sorted(v.terms.items())), sizes, strides)
            for (k, line, a, b, c, wait, v, sizes, strides) in rec.ops]
@@ -294,12 +301,25 @@ class Design:
 
     def __init__(self, device, spec, dispatch_names):
         self.device = device
+        self.device_name = None  # the IRON device the design was resolved for, if any
         self.spec = spec
         self.dispatch_names = list(dispatch_names)
         self._native = _load(device, spec)
         # Per buffer: its element count and dtype (checked on every call).
         self._expect = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
         self._left_warned = False
+
+    @property
+    def operation(self):
+        """What IRON designs call on the MLIR module they resolve:
+        `module.operation.verify()` (True: the design resolved and loaded)."""
+        return design_record.Operation(self)
+
+    def __str__(self):
+        """A short text description of the design (not MLIR), and, under
+        `python -m tessel.iron.run`, the record that lets a test program
+        run it (design_record.py)."""
+        return design_record.describe(self)
 
     @property
     def calls(self):

@@ -219,14 +219,45 @@ def loop_end(s, reg, begin):
 
 
 class Runtime:
-    def __init__(self, sequence, fn_args=(), *, strict_task_groups=True):
-        from . import dispatch_time
+    """The host side of a design. New API: Runtime(sequence_body, fn_args).
+    Older API: Runtime() and a `with rt.sequence(types...) as (...)` block
+    calling rt.start / fill / drain / task_group / finish_task_group /
+    set_barrier / inline_ops (sequence_block.py), which becomes the body."""
 
+    def __init__(self, sequence=None, *types, fn_args=None, strict_task_groups=True):
+        """Runtime(body, fn_args), or Runtime(body, buffer_types, fn_args=handles)
+        (a spelling of IRON's: the body receives the buffers, then the
+        handles), or Runtime() for the older API's block."""
+        if len(types) > 1:
+            raise TypeError(f"Runtime: takes the sequence body and its fn_args, got {1 + len(types)} positional "
+                            "arguments")
+        if types and fn_args is not None:
+            fn_args = list(types[0]) + list(fn_args)
+        elif types:
+            fn_args = types[0]
+        fn_args = () if fn_args is None else fn_args
+        self.strict_task_groups = strict_task_groups
+        self.workers = []  # the workers rt.start() was given (older API)
+        self.trace_size = None  # rt.enable_trace(): accepted and noted; tessel traces with TESSEL_TRACE
+        self.source_file = None
+        if sequence is None:
+            if fn_args:
+                raise TypeError("Runtime: fn_args are the arguments of a sequence body; give the body too "
+                                "(Runtime(body, fn_args)), or use Runtime() with a `with rt.sequence(...)` block")
+            self.sequence = self._open_block  # replaced by the block's body when the block closes
+            self._block = "unopened"
+            self.fn_args, self.params, self.handles, self.buffers = [], [], [], []
+            return
         if not callable(sequence):
             raise TypeError(f"Runtime: the sequence body must be a function, got {sequence!r}")
+        self._block = None
         self.sequence = sequence
-        self.fn_args = list(fn_args)
-        self.strict_task_groups = strict_task_groups
+        self._bind_args(list(fn_args))
+
+    def _bind_args(self, fn_args):
+        from . import dispatch_time
+
+        self.fn_args = fn_args
         self.params = dispatch_time.claim_runtime_args(self, self.fn_args)
         claimed = {pos for pos, _ in self.params}
         self.handles = []
@@ -234,18 +265,96 @@ class Runtime:
         for i, a in enumerate(self.fn_args):
             if i in claimed:
                 continue
-            if isinstance(a, ObjectFifoHandle):
-                if a.endpoint is not None and a.endpoint is not self:
-                    raise IronRuntimeError(f"Runtime: handle {a.name} already belongs to "
-                                           f"{getattr(a.endpoint, 'name', 'another Runtime')}")
-                a.endpoint = self
-                self.handles.append(a)
-            elif is_array_type(a):
+            for h in (a if isinstance(a, (list, tuple)) else [a]):  # IRON passes handles in (nested) lists too
+                if isinstance(h, ObjectFifoHandle):
+                    if h.endpoint is not None and h.endpoint is not self:
+                        raise IronRuntimeError(f"Runtime: handle {h.name} already belongs to "
+                                               f"{getattr(h.endpoint, 'name', 'another Runtime')}")
+                    h.endpoint = self
+                    self.handles.append(h)
+            if is_array_type(a):
                 shape, dtype = array_type(a, f"Runtime fn_args[{i}]")
                 self.buffers.append((i, shape, dtype))
             elif isinstance(a, type) and issubclass(a, np.generic):
                 raise NotImplementedError("Runtime: scalar-type arguments are DispatchTime parameters here "
                                           "(use tessel.iron.jit with DispatchTime[...])")
+
+    # -- the older API
+
+    def _open_block(self, *types):
+        """rt.sequence(ty, ...) opens the older API's block; rt.sequence(body,
+        fn_args) (a spelling between the two APIs) gives the body as
+        Runtime(body, fn_args) would."""
+        from .sequence_block import SequenceBlock
+
+        if self._block != "unopened":
+            raise IronRuntimeError("Runtime.sequence(): this Runtime has its sequence already (one "
+                                   "`with rt.sequence(...)` block or rt.sequence(body, fn_args) per Runtime)")
+        if types and callable(types[0]) and not is_array_type(types[0]):
+            if len(types) > 2:
+                raise TypeError("Runtime.sequence(body, fn_args): takes the body and one list of fn_args")
+            self._block = None
+            self.sequence = types[0]
+            self._bind_args(list(types[1]) if len(types) > 1 else [])
+            return None
+        return SequenceBlock(self, types)
+
+    def _close_block(self, block):
+        self._block = block
+        self.sequence = block.sequence
+        self.source_file = block.site[0]
+        self._bind_args(list(block.types) + list(block.handles))
+
+    def start(self, *workers):
+        """Older API: the workers the design runs (Program takes them from here)."""
+        from .sequence_block import active_block
+        from .worker import Worker
+
+        active_block(self, "start")
+        for w in workers:
+            if not isinstance(w, Worker):
+                raise TypeError(f"Runtime.start: takes Workers, got {w!r}")
+            if all(w is not x for x in self.workers):
+                self.workers.append(w)
+
+    def fill(self, handle, source, tap=None, task_group=None, wait=False, placement=None):
+        """Older API: handle.fill(source, tap, wait, group), pinned to the shim Tile `placement`."""
+        from .sequence_block import transfer
+
+        transfer(self, "fill", handle, source, tap, task_group, wait, placement)
+
+    def drain(self, handle, dest, tap=None, task_group=None, wait=False, placement=None):
+        """Older API: handle.drain(dest, tap, wait, group), pinned to the shim Tile `placement`."""
+        from .sequence_block import transfer
+
+        transfer(self, "drain", handle, dest, tap, task_group, wait, placement)
+
+    def task_group(self):
+        """Older API: a TaskGroup, finished by rt.finish_task_group(tg)."""
+        from .sequence_block import task_group
+
+        return task_group(self)
+
+    def finish_task_group(self, group):
+        from .sequence_block import finish_task_group
+
+        finish_task_group(self, group)
+
+    def set_barrier(self, barrier, value):
+        """Older API: barrier.set(value)."""
+        from .sequence_block import set_barrier
+
+        set_barrier(self, barrier, value)
+
+    def inline_ops(self, fn, args):
+        """Older API: fn(*args) in the sequence (Buffer element writes become RTP writes)."""
+        from .sequence_block import inline_ops
+
+        inline_ops(self, fn, args)
+
+    def enable_trace(self, trace_size=None, **options):
+        """Accepted and noted: tessel writes its event trace when TESSEL_TRACE names a file (docs/trace.md)."""
+        self.trace_size = trace_size
 
     def record(self, discovering=False):
         """Runs the body once; returns the recording (discovering: a first

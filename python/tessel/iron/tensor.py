@@ -1,5 +1,9 @@
 """Host tensors for iron.jit designs: `iron.tensor`, `iron.zeros`,
-`iron.ones`, `iron.arange`, `iron.randint`.
+`iron.ones`, `iron.full`, `iron.zeros_like`, `iron.arange`, `iron.rand`,
+`iron.randint`, and the dtype names `str_to_dtype` / `dtype_to_str`.
+
+`iron.tensor(shape_tuple, dtype=...)` makes a tensor of zeros of that shape,
+as IRON's does; any other data (a list, an array) is copied.
 
 A Tensor owns one C-contiguous numpy array. A jit call binds that array to
 the design directly (no copy), so what the design writes to an Out tensor is
@@ -14,9 +18,48 @@ import numpy as np
 
 from .._check import describe
 
-__all__ = ["Tensor", "tensor", "zeros", "ones", "arange", "randint", "asnumpy"]
+__all__ = ["Tensor", "tensor", "zeros", "ones", "full", "zeros_like", "arange", "rand", "randint", "asnumpy",
+           "str_to_dtype", "dtype_to_str"]
 
 _DEVICES = ("npu", "cpu")
+
+
+def _bfloat16():
+    import ml_dtypes
+
+    return ml_dtypes.bfloat16
+
+
+# IRON's dtype names (str_to_dtype / dtype_to_str), numpy's spelling where the two agree.
+_DTYPE_NAMES = {
+    "bf16": _bfloat16, "bfloat16": _bfloat16,
+    "f32": lambda: np.float32, "float32": lambda: np.float32,
+    "f16": lambda: np.float16, "float16": lambda: np.float16,
+    "i8": lambda: np.int8, "int8": lambda: np.int8,
+    "u8": lambda: np.uint8, "uint8": lambda: np.uint8,
+    "i16": lambda: np.int16, "int16": lambda: np.int16,
+    "u16": lambda: np.uint16, "uint16": lambda: np.uint16,
+    "i32": lambda: np.int32, "int32": lambda: np.int32,
+    "u32": lambda: np.uint32, "uint32": lambda: np.uint32,
+    "i64": lambda: np.int64, "int64": lambda: np.int64,
+}
+_SHORT_NAMES = {"bfloat16": "bf16", "float32": "f32", "float16": "f16", "int8": "i8", "uint8": "u8",
+                "int16": "i16", "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64"}
+
+
+def str_to_dtype(name: str) -> type:
+    """The scalar type IRON names `name` ("bf16", "i32", "float32", ...)."""
+    if not isinstance(name, str) or name not in _DTYPE_NAMES:
+        raise ValueError(f"str_to_dtype: unknown dtype name {name!r}; known: {', '.join(sorted(_DTYPE_NAMES))}")
+    return _DTYPE_NAMES[name]()
+
+
+def dtype_to_str(dtype: Any) -> str:
+    """IRON's short name of a dtype: bfloat16 -> "bf16", np.int32 -> "i32"."""
+    name = _dtype(dtype, "dtype_to_str").name
+    if name not in _SHORT_NAMES:
+        raise ValueError(f"dtype_to_str: {name} has no IRON name; known: {', '.join(_SHORT_NAMES)}")
+    return _SHORT_NAMES[name]
 
 
 def _device(device: Any, what: str) -> str:
@@ -26,6 +69,8 @@ def _device(device: Any, what: str) -> str:
 
 
 def _dtype(dtype: Any, what: str) -> np.dtype:
+    if isinstance(dtype, str) and dtype in _DTYPE_NAMES:
+        return np.dtype(_DTYPE_NAMES[dtype]())
     try:
         return np.dtype(dtype)
     except TypeError:
@@ -121,8 +166,16 @@ class Tensor:
 
 
 def tensor(data: Any, dtype: Any = None, device: str = "npu") -> Tensor:
-    """A Tensor holding a copy of `data` (anything numpy.array accepts)."""
-    return Tensor(data, dtype=dtype, device=_device(device, "tessel.iron.tensor"))
+    """A Tensor of zeros when `data` is a shape tuple (tensor((n,), dtype=...)),
+    else holding a copy of `data` (anything numpy.array accepts)."""
+    device = _device(device, "tessel.iron.tensor")
+    if isinstance(data, tuple) and all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in data):
+        shape = _shape(data, "tessel.iron.tensor")
+        return zeros(shape, dtype=np.float32 if dtype is None else dtype, device=device)
+    if isinstance(data, np.ndarray) and dtype is not None and data.dtype != _dtype(dtype, "tessel.iron.tensor"):
+        raise TypeError(f"tessel.iron.tensor: the array is {data.dtype} but dtype= is {np.dtype(dtype)}; cast the "
+                        "array first (array.astype(...)) or drop dtype=")
+    return Tensor(data, dtype=dtype, device=device)
 
 
 def zeros(*shape: Any, dtype: Any = np.float32, device: str = "npu") -> Tensor:
@@ -137,11 +190,41 @@ def ones(*shape: Any, dtype: Any = np.float32, device: str = "npu") -> Tensor:
     return Tensor(np.ones(shape, dtype=_dtype(dtype, "tessel.iron.ones")), device=device, copy=False)
 
 
-def arange(*args: Any, dtype: Any = None, device: str = "npu") -> Tensor:
-    """numpy.arange(*args) as a Tensor: arange(stop), arange(start, stop[, step])."""
+def full(shape: Any, fill_value: Any, *, dtype: Any = np.float32, device: str = "npu") -> Tensor:
+    """A Tensor of `shape` with every element `fill_value`."""
+    shape, device = _shape((shape,), "tessel.iron.full"), _device(device, "tessel.iron.full")
+    return Tensor(np.full(shape, fill_value, dtype=_dtype(dtype, "tessel.iron.full")), device=device, copy=False)
+
+
+def zeros_like(other: Any, *, dtype: Any = None, device: str = None) -> Tensor:
+    """A Tensor of zeros with `other`'s shape and dtype (and device, for a Tensor)."""
+    array = asnumpy(other)
+    device = _device(device if device is not None else getattr(other, "device", "npu"), "tessel.iron.zeros_like")
+    dtype = array.dtype if dtype is None else _dtype(dtype, "tessel.iron.zeros_like")
+    return Tensor(np.zeros(array.shape, dtype=dtype), device=device, copy=False)
+
+
+def arange(*args: Any, dtype: Any = None, device: str = "npu", shape: Any = None) -> Tensor:
+    """numpy.arange(*args) as a Tensor: arange(stop), arange(start, stop[, step]);
+    shape= reshapes the result (its element count must match)."""
     dtype = None if dtype is None else _dtype(dtype, "tessel.iron.arange")
     device = _device(device, "tessel.iron.arange")
-    return Tensor(np.arange(*args, dtype=dtype), device=device, copy=False)
+    values = np.arange(*args, dtype=dtype)
+    if shape is not None:
+        shape = _shape((shape,), "tessel.iron.arange")
+        if int(np.prod(shape)) != values.size:
+            raise ValueError(f"tessel.iron.arange: shape={shape} holds {int(np.prod(shape))} elements, but the "
+                             f"range has {values.size}")
+        values = values.reshape(shape)
+    return Tensor(values, device=device, copy=False)
+
+
+def rand(*shape: Any, dtype: Any = np.float32, device: str = "npu") -> Tensor:
+    """Values drawn uniformly from [0, 1) (numpy's global generator), of
+    `shape`: rand(n), rand(m, n) or rand((m, n))."""
+    shape, device = _shape(shape, "tessel.iron.rand"), _device(device, "tessel.iron.rand")
+    dtype = _dtype(dtype, "tessel.iron.rand")
+    return Tensor(np.random.random_sample(shape).astype(dtype), device=device, copy=False)
 
 
 def randint(low: int, high: int, size: Any, *, dtype: Any = np.int64, device: str = "npu") -> Tensor:

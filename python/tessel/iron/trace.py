@@ -7,6 +7,7 @@ import sys
 
 _worker = contextvars.ContextVar("tessel_iron_worker_trace", default=None)
 _sequence = contextvars.ContextVar("tessel_iron_sequence", default=None)
+site_override = contextvars.ContextVar("tessel_iron_site", default=None)  # set: the site user_site() reports
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -23,6 +24,8 @@ def user_site():
     """(file, line) in the function being traced or recorded (the core_fn or
     the sequence body; a helper it calls is named by the line calling it),
     else of the innermost caller outside tessel.iron."""
+    if site_override.get() is not None:
+        return site_override.get()
     roots = [c.root for c in (_worker.get(), _sequence.get()) if c is not None and c.root is not None]
     w = _worker.get()
     if w is not None and w.roots:

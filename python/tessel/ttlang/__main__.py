@@ -13,10 +13,9 @@ on tessel's simulated devices, unchanged.
 
 import argparse
 import os
-import runpy
 import sys
-import traceback
 
+from ..script_runner import run_script
 from ..ttl.settings import settings
 from .bind import bind_modules
 
@@ -85,46 +84,11 @@ def _apply(options):
     os.environ.setdefault("TESSEL_DPRINT_CORES", "all")
 
 
-def _exit_status(code):
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
-
-
-def _print_traceback(exc):
-    """The traceback from the script's own frames (runpy's and this file's dropped)."""
-    tb = exc.__traceback__
-    here = os.path.abspath(__file__)
-    while tb is not None and (os.path.abspath(tb.tb_frame.f_code.co_filename) == here
-                              or tb.tb_frame.f_code.co_filename == runpy.__file__
-                              or tb.tb_frame.f_globals.get("__name__") == "runpy"):
-        tb = tb.tb_next
-    traceback.print_exception(type(exc), exc, tb if tb is not None else exc.__traceback__)
-
-
 def run(script, args=()):
     """Run `script` as a TT-Lang program with `args`; returns the exit status."""
-    path = os.path.abspath(script)
-    if not os.path.isfile(path):
-        print(f"python -m tessel.ttlang: {script}: no such file", file=sys.stderr)
-        return 2
-    bind_modules()
-    sys.argv = [script, *args]
-    sys.path.insert(0, os.path.dirname(path))
-    try:
-        runpy.run_path(path, run_name="__main__")
-    except SystemExit as e:
-        return _exit_status(e.code)
-    except KeyboardInterrupt:
-        print("python -m tessel.ttlang: interrupted", file=sys.stderr)
-        return 130
-    except BaseException as e:  # noqa: BLE001  (the script's own failure: reported, exit 1)
-        _print_traceback(e)
-        return 1
-    return 0
+    if os.path.isfile(os.path.abspath(script)):
+        bind_modules()
+    return run_script(script, args, prog="python -m tessel.ttlang")
 
 
 def main(argv=None):
