@@ -13,7 +13,9 @@ An Aliases value lists, by name prefix, where each imported name goes:
 - PACKAGE: an empty package that exists only to hold bound submodules
   (IRON's `aie` and `aie.helpers`; nothing is installed on disk);
 - a Refused(message): the import raises OutOfScopeImport(message), a
-  ModuleNotFoundError naming the module and why it is not provided.
+  ModuleNotFoundError naming the module and why it is not provided (a
+  refused name with a bound module below it is an empty package, so that
+  one imports; its other submodules stay refused).
 
 bind() installs one finder on sys.meta_path and puts the targets already
 imported under their alias names, so the program and tessel share one module
@@ -71,6 +73,12 @@ class _AliasLoader(importlib.abc.Loader):
         pass
 
 
+def _refuse(refused, package, name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise OutOfScopeImport(refused.message.format(name=f"{package}.{name}"), name=f"{package}.{name}")
+
+
 class Aliases(importlib.abc.MetaPathFinder):
     """A set of alias bindings; a finder while bound."""
 
@@ -92,6 +100,9 @@ class Aliases(importlib.abc.MetaPathFinder):
         prefix, target = self._entry(fullname)
         if prefix is None:
             return None
+        if isinstance(target, Refused) and any(name.startswith(fullname + ".") and not isinstance(t, Refused)
+                                               for name, t in self._table):
+            return PACKAGE  # a refused module's package holding a bound one (aie.extras for aie.extras.dialects.arith)
         if isinstance(target, (Refused, Mirror)) or target == PACKAGE:
             return target if fullname == prefix or not target == PACKAGE else None
         return target + fullname[len(prefix):]
@@ -114,6 +125,9 @@ class Aliases(importlib.abc.MetaPathFinder):
                     module.__getattr__ = functools.partial(getattr, source)
                     if hasattr(source, "__all__"):
                         module.__all__ = list(source.__all__)
+                refused = self._entry(fullname)[1]
+                if isinstance(refused, Refused):  # `from aie.extras import types`: refused by name, not an AttributeError
+                    module.__getattr__ = functools.partial(_refuse, refused, fullname)
                 module.__path__ = []
                 self._packages[fullname] = module
             return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=True)

@@ -146,6 +146,13 @@ def get_current_device():
         return _current
 
 
+def current_iron_device():
+    """The IRON device (NPU2() ...) last made current, or None (a
+    tessel.Device, or none yet); opens nothing."""
+    with _lock:
+        return _current if isinstance(_current, Device) else None
+
+
 def close_named_devices():
     """Close the tessel devices IRON device names opened (the next use opens
     them again) and forget the current device; a process running designs

@@ -12,6 +12,7 @@ compile there unchanged (docs/iron.md)."""
 
 import hashlib
 import os
+import weakref
 import sys
 
 import numpy as np
@@ -29,10 +30,6 @@ _ANY_PTR = ("#ifndef TESSEL_IRON_ANY_PTR\n#define TESSEL_IRON_ANY_PTR\n"
             "  template <typename T> operator T*() const { return static_cast<T*>(p); }\n};\n#endif\n")
 _AIE_ARCHS = ("aie2", "aie2p")
 
-# Set by whatever knows the target (a callable returning "aie2", "aie2p" or
-# None): the architecture whose kernel library directory is searched first.
-aie_arch_hook = None
-
 
 def kernel_include_dir():
     """tessel's kernel header directory, the one holding aie_api/ and
@@ -47,17 +44,17 @@ def kernel_include_dir():
 
 def aie_arch():
     """The AIE architecture whose kernel library is preferred: "aie2p" (NPU2)
-    or "aie2" (NPU1). $TESSEL_AIE_ARCH, else `aie_arch_hook()`, else "aie2"."""
+    or "aie2" (NPU1). $TESSEL_AIE_ARCH, else the current IRON device's
+    (set_current_device(NPU2()), as tessel.iron.run starts), else "aie2"."""
     env = os.environ.get("TESSEL_AIE_ARCH")
     if env:
         if env not in _AIE_ARCHS:
             raise ValueError(f"TESSEL_AIE_ARCH={env!r}: expected one of {', '.join(_AIE_ARCHS)}")
         return env
-    if aie_arch_hook is not None:
-        arch = aie_arch_hook()
-        if arch in _AIE_ARCHS:
-            return arch
-    return "aie2"
+    from . import device
+
+    arch = getattr(device.current_iron_device(), "arch", None)
+    return arch if arch in _AIE_ARCHS else "aie2"
 
 
 def library_dirs():
@@ -119,7 +116,7 @@ class CoreFunction:
 
 
 class ExternalFunction(CoreFunction):
-    _instances = set()  # every kernel made, as IRON keeps them for its compiler (designs clear it)
+    _instances = weakref.WeakSet()  # every kernel made, as IRON keeps them for its compiler (designs clear it)
 
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
                  include_dirs=(), compile_flags=(), inline=False, use_chess=False, **unsupported):
@@ -176,9 +173,6 @@ class ExternalFunction(CoreFunction):
         if not 0 <= arg_index < len(self.arg_types) or not is_array_type(self.arg_types[arg_index]):
             raise ValueError(f"kernel '{self.name}': argument {arg_index} is not an array, so it has no tile size")
         return array_type(self.arg_types[arg_index], f"kernel '{self.name}' argument {arg_index}")[0][0]
-
-    def __hash__(self):
-        return id(self)
 
     def source_text(self):
         """The source as the worker's kernel includes it, with its -D flags

@@ -49,10 +49,20 @@ ALIASES = {
     "aie.utils.compile.jit": Mirror("tessel.iron.markers"),  # .jit.markers: In, Out, CompileTime, ...
     "aie.helpers": PACKAGE,
     "aie.helpers.taplib": Mirror("tessel.iron.taplib"),
+    # The few helper-dialect names IRON's Python-API designs use in worker
+    # bodies: scf's _for / if_ / else_, the @func Python kernel, arith's
+    # index_cast and aie.helpers.util's type helpers (the rest of those
+    # modules builds MLIR directly and stays refused).
+    "aie.helpers.dialects.ext.scf": Mirror("tessel.iron.controlflow"),
+    "aie.helpers.dialects.scf": Mirror("tessel.iron.controlflow"),
+    "aie.helpers.dialects.ext.func": Mirror("tessel.iron.function"),
+    "aie.helpers.dialects.func": Mirror("tessel.iron.function"),
+    "aie.extras.dialects.arith": Mirror("tessel.iron.arith"),
+    "aie.extras.dialects.ext.arith": Mirror("tessel.iron.arith"),
+    "aie.helpers.util": Mirror("tessel.iron.util"),
     "aie.dialects": _OUT_OF_SCOPE,
     "aie.extras": _OUT_OF_SCOPE,
     "aie.helpers.dialects": _OUT_OF_SCOPE,
-    "aie.helpers.util": _OUT_OF_SCOPE,
     "aie.ir": _OUT_OF_SCOPE,
     "aie.passmanager": _OUT_OF_SCOPE,
     "aie.compiler": _OUT_OF_SCOPE,

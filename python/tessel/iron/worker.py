@@ -76,7 +76,11 @@ class Worker:
     _count = 0
 
     def __init__(self, core_fn, fn_args=(), placement=AnyComputeTile, while_true=True, stack_size=None,
-                 allocation_scheme=None, trace=None, name=None):
+                 allocation_scheme=None, trace=None, name=None, tile=None):
+        if tile is not None:  # IRON's newer name for placement
+            if placement is not AnyComputeTile and placement != tile:
+                raise TypeError(f"Worker: placement={placement!r} and tile={tile!r} name two tiles; give one")
+            placement = tile
         from . import dispatch_time
 
         if core_fn is not None and not callable(core_fn):

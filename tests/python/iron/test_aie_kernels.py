@@ -280,8 +280,12 @@ def test_object_names_resolve_to_the_library_by_architecture(monkeypatch, tmp_pa
     assert Kernel("matmul_i16_i32", "mm.o", []).source_file == os.path.join(LIB, "aie2p", "mm.cc")
     assert Kernel("vector_scalar_mul_vector", "scale.o", []).source_file == os.path.join(LIB, "aie2", "scale.cc")
     monkeypatch.delenv("TESSEL_AIE_ARCH")
-    monkeypatch.setattr(kernel_mod, "aie_arch_hook", lambda: "aie2p")
+    from tessel.iron import device as device_mod
+
+    monkeypatch.setattr(device_mod, "_current", device_mod.NPU2())  # the current IRON device's architecture
     assert kernel_mod.aie_arch() == "aie2p"
+    monkeypatch.setattr(device_mod, "_current", device_mod.NPU1Col1())
+    assert kernel_mod.aie_arch() == "aie2"
     # A source beside the design wins over the library; so does one in the current directory.
     (tmp_path / "scale.cc").write_text('extern "C" void vector_scalar_mul_vector() {}\n')
     assert Kernel("vector_scalar_mul_vector", "scale.o", []).source_file == str(tmp_path / "scale.cc")

@@ -114,13 +114,33 @@ def test_aie_names_bind_to_tessel_modules(bound):
 
 
 @pytest.mark.parametrize("name, refused", [
-    ("aie.dialects.aie", "aie.dialects"), ("aie.extras.context", "aie.extras"),
-    ("aie.helpers.dialects.ext.scf", "aie.helpers.dialects"), ("aie.ir", "aie.ir")])
+    ("aie.dialects.aie", "aie.dialects"), ("aie.extras.context", "aie.extras.context"),
+    ("aie.helpers.dialects.ext.memref", "aie.helpers.dialects.ext.memref"), ("aie.ir", "aie.ir")])
 def test_mlir_level_modules_are_refused_by_name(bound, name, refused):
     with pytest.raises(OutOfScopeImport) as e:
         __import__(name)
     assert str(e.value).startswith(f"{refused} is one of IRON's MLIR-level modules: a design importing it builds MLIR "
                                    "directly, which is out of scope for tessel")
+
+
+def test_the_helper_dialect_names_worker_bodies_use_are_bound(bound):
+    """scf's _for / if_ / else_, the @func Python kernel, arith.index_cast and
+    aie.helpers.util's type helpers; their packages' other names stay refused."""
+    import aie.extras.dialects.arith as arith
+    from aie.helpers.dialects.ext.func import func
+    from aie.helpers.dialects.ext.scf import _for
+    from aie.helpers.dialects.scf import else_, if_
+    from aie.helpers.util import np_dtype_to_mlir_type
+
+    import tessel.iron.arith
+    import tessel.iron.controlflow as cf
+    import tessel.iron.function
+
+    assert (_for, if_, else_) == (cf.range_, cf.if_, cf.else_)
+    assert func is tessel.iron.function.func and arith.index_cast is tessel.iron.arith.index_cast
+    assert np_dtype_to_mlir_type(np.int16) == np.dtype(np.int16)
+    with pytest.raises(OutOfScopeImport, match=r"^aie\.extras\.types is one of IRON's MLIR-level modules"):
+        from aie.extras import types  # noqa: F401
 
 
 def test_unbind_leaves_no_aie_behind():
