@@ -12,6 +12,7 @@ compile there unchanged (docs/iron.md)."""
 
 import hashlib
 import os
+import re
 import weakref
 import sys
 
@@ -181,7 +182,7 @@ class ExternalFunction(CoreFunction):
                 else f'#include "{self.source_file}"\n')
         before = "".join(f"#define {k} {'' if v is None else v}\n" for k, v in self.defines)
         after = "".join(f"#undef {k}\n" for k, _ in self.defines)
-        return _ANY_PTR + before + body + after
+        return _ANY_PTR + '#include "aie_api/detail/builtins.hpp"\n' + before + body + after
 
     def hash(self):
         text = self.source_string if self.source_string is not None else open(self.source_file).read()
@@ -221,11 +222,45 @@ class Kernel(ExternalFunction):
     def __init__(self, name, bin_name, arg_types=()):
         if not isinstance(name, str) or not name.isidentifier():
             raise TypeError(f"Kernel: name must be a C identifier, got {name!r}")
+        flags = []
         if os.path.isfile(bin_name) and bin_name.endswith(_SOURCE_EXTS):
             src = bin_name
         else:
-            src = find_kernel_source(bin_name, f"Kernel '{name}'")
-        super().__init__(name, source_file=src, arg_types=arg_types)
+            try:
+                src = find_kernel_source(bin_name, f"Kernel '{name}'")
+            except FileNotFoundError as missing:
+                src, flags = _object_of_the_library(name, bin_name)
+                if src is None:
+                    raise missing from None
+        super().__init__(name, source_file=src, arg_types=arg_types, compile_flags=flags)
+        self.bin_name = bin_name
+
+
+_MM_OBJECT = re.compile(r"^mm_(\d+)x(\d+)x(\d+)\.o$")
+
+
+def _object_of_the_library(name, bin_name):
+    """(source, flags) of an object IRON's Makefiles build from its kernel
+    library under a name of their own: mm_<m>x<k>x<n>.o is mm.cc with
+    -DDIM_M/K/N; an archive or object named otherwise (kernels.a) is the
+    library source defining `name`. (None, []) when there is none."""
+    base = os.path.basename(bin_name)
+    mm = _MM_OBJECT.match(base)
+    if mm:
+        m, k, n = mm.groups()
+        try:
+            return find_kernel_source("mm.cc", f"Kernel '{name}'"), [f"-DDIM_M={m}", f"-DDIM_K={k}", f"-DDIM_N={n}"]
+        except FileNotFoundError:
+            return None, []
+    word = re.compile(rf"\b{re.escape(name)}\s*\(")
+    for d in library_dirs():
+        for f in sorted(os.listdir(d)):
+            path = os.path.join(d, f)
+            if f.endswith(_SOURCE_EXTS) and os.path.isfile(path):
+                with open(path, errors="replace") as fh:
+                    if word.search(fh.read()):
+                        return path, []
+    return None, []
 
 
 __all__ = ["CoreFunction", "ExternalFunction", "Kernel", "aie_arch", "find_kernel_source", "kernel_include_dir", "library_dirs"]

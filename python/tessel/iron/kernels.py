@@ -7,7 +7,7 @@ as kernel.find_kernel_source finds it."""
 
 import numpy as np
 
-from .kernel import ExternalFunction, find_kernel_source
+from .kernel import ExternalFunction, aie_arch, find_kernel_source
 
 _BIT_WIDTHS = {np.dtype(np.uint8): 8, np.dtype(np.int16): 16, np.dtype(np.int32): 32}
 _FIXED_TILE = 1024  # add, mul, relu and bf16_exp loop over 1024 elements
@@ -151,11 +151,35 @@ def _mm_dtype(name):
     return _bf16() if name == "bf16" else _MM_TYPES[name]
 
 
-def mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64, dtype_in: str = "i16", dtype_out: str = "i32",
-       vectorized: bool = True, b_col_maj: bool = False) -> ExternalFunction:
+# The AIE's matmul tile r x s x t per architecture and input type (mm.cc).
+_MAC_DIMS = {"aie2": {"i8": (4, 8, 8), "i16": (4, 4, 4), "bf16": (4, 8, 4)},
+             "aie2p": {"i8": (8, 8, 8), "i16": (4, 4, 8), "bf16": (4, 8, 8)}}
+
+
+def _mm_name(t, what):
+    """"i16", np.int16, "bf16" or ml_dtypes.bfloat16 -> the short name mm.cc uses."""
+    if isinstance(t, str):
+        return t
+    from .tensor import dtype_to_str
+
+    try:
+        return dtype_to_str(t)
+    except (TypeError, ValueError):
+        raise TypeError(f"kernels.mm: {what} must be a type name ('i16', 'bf16', ...) or a numpy type, got "
+                        f"{t!r}") from None
+
+
+def mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64, dtype_in="i16", dtype_out="i32",
+       vectorized: bool = True, b_col_maj: bool = False, input_dtype=None, output_dtype=None,
+       use_chess: bool = False) -> ExternalFunction:
     """matmul_<in>_<out>(a, b, c): C += A * B on pre-tiled blocks (mm.cc;
     matmul_scalar_<in>_<out> on row-major ones when not vectorized). Its
-    companion zero_<out>(c) is `.zero`."""
+    companion zero_<out>(c) is `.zero`; `.mac_dims` is the (r, s, t) tile of
+    the current architecture and `.stream_dims` the dims_to_stream of A, B
+    and C that lay the blocks out in it (IRON's names; input_dtype= and
+    output_dtype= may be numpy types)."""
+    dtype_in = _mm_name(input_dtype if input_dtype is not None else dtype_in, "input_dtype")
+    dtype_out = _mm_name(output_dtype if output_dtype is not None else dtype_out, "output_dtype")
     pairs = {("i8", "i8"), ("i8", "i16"), ("i8", "i32"), ("i16", "i16"), ("i16", "i32"), ("bf16", "bf16"),
              ("bf16", "f32")}
     if (dtype_in, dtype_out) not in pairs:
@@ -167,14 +191,22 @@ def mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64, dtype_in: str = "i16",
     tin, tout = _mm_dtype(dtype_in), _mm_dtype(dtype_out)
     src = _source("mm.cc", "mm")
     name = f"matmul_{'' if vectorized else 'scalar_'}{dtype_in}_{dtype_out}"
-    f = ExternalFunction(name, source_file=src, compile_flags=flags,
+    f = ExternalFunction(name, source_file=src, compile_flags=flags, use_chess=use_chess,
                          arg_types=[_tile(dim_m * dim_k, tin), _tile(dim_k * dim_n, tin), _tile(dim_m * dim_n, tout)])
     f.zero = ExternalFunction(f"zero_{'' if vectorized else 'scalar_'}{dtype_out}", source_file=src,
                               compile_flags=flags, arg_types=[_tile(dim_m * dim_n, tout)])
+    r, s_, t = f.mac_dims = _MAC_DIMS[aie_arch()][dtype_in]
+    m, k, n = dim_m, dim_k, dim_n
+    f.stream_dims = {
+        "A": [(m // r, r * k), (k // s_, s_), (r, k), (s_, 1)],
+        "B": ([(n // t, t * k), (k // s_, s_), (t, k), (s_, 1)] if b_col_maj else
+              [(k // s_, s_ * n), (n // t, t), (s_, n), (t, 1)]),
+        "C": [(m // r, r * n), (r, t), (n // t, r * t), (t, 1)],
+    }
     return f
 
 
-def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True) -> ExternalFunction:
+def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True, use_chess: bool = False) -> ExternalFunction:
     """matvec_vectorized_i16_i32 / matvec_scalar_i16_i32(a, b, c): c += A * b
     (mv.cc; the layouts are described there). Its companion zero is `.zero`."""
     flags = [f"-DDIM_M={dim_m}", f"-DDIM_K={dim_k}"]

@@ -7,6 +7,8 @@ its own output fifo; a join fills each segment from its own input fifo and
 empties the whole object at once; a forward is a split into one. The copies
 are the staging core's mover's; no worker takes part."""
 
+import numpy as np
+
 from .dataflow import ObjectFifo, stream_dims
 from .errors import IronRuntimeError
 from .placement import AnyComputeTile, AnyMemTile, Tile
@@ -44,7 +46,7 @@ def _new_fifos(handle, offsets, obj_types, names, depths, verb):
         if dtype != f.dtype:
             raise TypeError(f"{handle.name}.{verb}(): part {i} holds {dtype}, {f.name} holds {f.dtype}")
         count = element_count(shape)
-        if not isinstance(off, int) or off < 0 or off + count > f.count:
+        if not isinstance(off, int) or isinstance(off, bool) or off < 0 or off + count > f.count:
             raise ValueError(f"{handle.name}.{verb}(): part {i} ({count} elements at offset {off!r}) is outside "
                              f"the {f.count}-element object of {f.name}")
         out.append(ObjectFifo(t, depth=depths[i], name=names[i]))
@@ -76,7 +78,8 @@ def split(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=N
         raise IronRuntimeError(f"{handle.name}.split(): only consumer handles can be split")
     if dims_to_stream is not None and len(dims_to_stream) != len(offsets):
         raise ValueError(f"{handle.name}.split(): {len(offsets)} offsets but {len(dims_to_stream)} dims_to_stream")
-    fifos = _new_fifos(handle, list(offsets), obj_types, names, depths, "split")
+    offsets = _offsets(offsets)
+    fifos = _new_fifos(handle, offsets, obj_types, names, depths, "split")
     for f, dims in zip(fifos, dims_to_stream or []):
         f.dims_to_stream = stream_dims(dims, f"{f.name} dims_to_stream")
     _claim(handle)
@@ -94,7 +97,8 @@ def join(handle, offsets, tile=AnyMemTile, depths=None, obj_types=None, names=No
     if not handle.producer:
         raise IronRuntimeError(f"{handle.name}.join(): only producer handles can be joined")
     _claim(handle)
-    fifos = _new_fifos(handle, list(offsets), obj_types, names, depths, "join")
+    offsets = _offsets(offsets)
+    fifos = _new_fifos(handle, offsets, obj_types, names, depths, "join")
     link = Link("join", handle, fifos, list(offsets), _tile(tile, f"{handle.name}.join()"))
     handle.endpoint = link
     for f in fifos:  # the link consumes every part
@@ -138,6 +142,11 @@ def _forward(handle, tile, obj_type, depth, name, dims_to_stream):
     handle.endpoint = link
     out.prod().endpoint = link
     return out
+
+
+def _offsets(offsets):
+    """Element offsets as Python ints (designs compute them with numpy)."""
+    return [int(o) if isinstance(o, np.integer) else o for o in offsets]
 
 
 def _placement(tile, placement, unsupported):

@@ -87,6 +87,39 @@ def _shape(shape: tuple, what: str) -> tuple:
     return tuple(int(extent) for extent in shape)
 
 
+class ElementType:
+    """A tensor's element type as IRON's tensors give it: usable as the
+    numpy dtype it stands for (comparisons, .name, .itemsize, np.dtype(t),
+    dtype=t) and callable as its scalar type (`out.dtype(0).nbytes`)."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+
+    def __call__(self, *args):
+        return self.dtype.type(*args)
+
+    def __getattr__(self, name):
+        return getattr(self.dtype, name)
+
+    def __eq__(self, other):
+        other = other.dtype if isinstance(other, ElementType) else other
+        try:
+            return self.dtype == np.dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return repr(self.dtype)
+
+    def __str__(self):
+        return str(self.dtype)
+
+
 class Tensor:
     """A host tensor over a C-contiguous numpy array. Indexing reads and
     writes the array (slices are numpy views); `numpy()` returns the array
@@ -111,8 +144,8 @@ class Tensor:
         return self._array.shape
 
     @property
-    def dtype(self) -> np.dtype:
-        return self._array.dtype
+    def dtype(self) -> "ElementType":
+        return ElementType(self._array.dtype)
 
     @property
     def ndim(self) -> int:

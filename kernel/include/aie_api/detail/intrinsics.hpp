@@ -11,31 +11,7 @@
 #include "aie_api/detail/elementwise.hpp"
 #include "aie_api/detail/vector.hpp"
 
-// ---- chess spellings: loop and storage hints, no effect on a host build ----
-#define chess_prepare_for_pipelining
-#define chess_loop_range(...)
-#define chess_loop_count(...)
-#define chess_flatten_loop
-#define chess_unroll_loop(...)
-#define chess_no_hw_loop
-#define chess_modulo_scheduling_budget_ratio(...)
-#define chess_peel_pipelined_loop(...)
-#define chess_min_loop_count(...)
-#define chess_storage(...)
-#define chess_protect_access
-#define chess_copy(x) (x)
-#define chess_dont_warn_range(...)
-#define chess_separator_scheduler(...)
-#define chess_report(...)
-#define chess_memory_fence()
-#ifndef restrict
-#define restrict __restrict
-#endif
-
-// Profiling markers: the AIE raises a trace event; tessel traces kernels by
-// other means, so they do nothing.
-inline void event0() {}
-inline void event1() {}
+#include "aie_api/detail/builtins.hpp"
 
 // ---- register types ------------------------------------------------------
 #define TESSEL_AIE_VTYPE(n, t) using v##n##t = aie::vector<t, n>;
