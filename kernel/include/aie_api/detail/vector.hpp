@@ -4,7 +4,7 @@
 // intrinsic idiom `*(v16int32*)p` reads 64 bytes at p). Sizes are the AIE's
 // vector registers: N a power of two and 128 to 1024 bits in all. An accum
 // holds N lanes of its tag (acc32: 32-bit integer lanes, acc64: 64-bit,
-// accfloat: fp32), 128 to 2048 bits in all. Other sizes and element types are
+// accfloat: fp32), 128 to 4096 bits in all (an mmul accumulator spans two registers). Other sizes and element types are
 // refused at compile time, as the AIE compiler refuses them.
 #ifndef TESSEL_AIE_API_DETAIL_VECTOR_HPP
 #define TESSEL_AIE_API_DETAIL_VECTOR_HPP
@@ -175,8 +175,10 @@ template <typename Tag, unsigned N>
 class accum {
   static_assert(std::is_same_v<Tag, acc32> || std::is_same_v<Tag, acc64> || std::is_same_v<Tag, accfloat>,
                 "aie::accum: the tag must be acc32, acc64 or accfloat");
-  static_assert(detail::is_pow2(N) && N * detail::acc_bits<Tag> >= 128 && N * detail::acc_bits<Tag> <= 2048,
-                "aie::accum: the lane count must be a power of two and 128 to 2048 bits in all");
+  // Up to 4096 bits: an mmul's accumulator spans two registers (IRON's 8x2x8
+  // int16 matmul accumulates 64 lanes of acc64).
+  static_assert(detail::is_pow2(N) && N * detail::acc_bits<Tag> >= 128 && N * detail::acc_bits<Tag> <= 4096,
+                "aie::accum: the lane count must be a power of two and 128 to 4096 bits in all");
 
 public:
   using value_type = Tag;
