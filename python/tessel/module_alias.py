@@ -73,12 +73,6 @@ class _AliasLoader(importlib.abc.Loader):
         pass
 
 
-def _refuse(refused, package, name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise OutOfScopeImport(refused.message.format(name=f"{package}.{name}"), name=f"{package}.{name}")
-
-
 class Aliases(importlib.abc.MetaPathFinder):
     """A set of alias bindings; a finder while bound."""
 
@@ -127,7 +121,7 @@ class Aliases(importlib.abc.MetaPathFinder):
                         module.__all__ = list(source.__all__)
                 refused = self._entry(fullname)[1]
                 if isinstance(refused, Refused):  # `from aie.extras import types`: refused by name, not an AttributeError
-                    module.__getattr__ = functools.partial(_refuse, refused, fullname)
+                    module.__getattr__ = functools.partial(self._child_or_refuse, refused, fullname)
                 module.__path__ = []
                 self._packages[fullname] = module
             return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=True)
@@ -138,6 +132,16 @@ class Aliases(importlib.abc.MetaPathFinder):
                 return None  # no such tessel module: the import fails as for any missing module
             raise
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=hasattr(module, "__path__"))
+
+    def _child_or_refuse(self, refused, package, name):
+        """An attribute of a refused module's package: a bound submodule, else
+        the refusal, by name (`from aie.extras import context`)."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        child = f"{package}.{name}"
+        if not isinstance(self.target(child), Refused):
+            return importlib.import_module(child)
+        raise OutOfScopeImport(refused.message.format(name=child), name=child)
 
     def bind(self, preload=()):
         """Install the finder; import each tessel module path in `preload`

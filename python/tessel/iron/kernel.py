@@ -164,10 +164,29 @@ class ExternalFunction(CoreFunction):
         self.source_file = os.path.abspath(source_file) if source_file else None
         self.source_string = source_string
         self.arg_types = ArgTypes(arg_types)
+        self._width_from_arguments()
         self.bin_name = object_file_name or f"{name}.o"
         ExternalFunction._instances.add(self)
         self._c_args = [("ptr", array_type(t, f"{name} argument {i}")[1]) if is_array_type(t) else ("val", _scalar_c(t))
                         for i, t in enumerate(self.arg_types)]
+
+    def _width_from_arguments(self):
+        """A library kernel typed by -DBIT_WIDTH (passThrough, scale,
+        transpose) gets the width of its first array argument's elements when
+        no flag gives it, as IRON's Makefiles build it for the design's type."""
+        if self.source_file is None or any(k == "BIT_WIDTH" for k, _ in self.defines):
+            return
+        library = os.path.realpath(os.path.join(kernel_include_dir(), "aie_kernels"))
+        if os.path.commonpath([os.path.realpath(self.source_file), library]) != library:
+            return
+        with open(self.source_file, errors="replace") as f:
+            if "BIT_WIDTH" not in f.read():
+                return
+        arrays = [t for t in self.arg_types if is_array_type(t)]
+        if arrays:
+            bits = 8 * array_type(arrays[0], f"{self.name} argument 0")[1].itemsize
+            if bits in (8, 16, 32):
+                self.defines.append(("BIT_WIDTH", str(bits)))
 
     def tile_size(self, arg_index=0):
         """The first dimension of array argument `arg_index` (IRON's tile size)."""

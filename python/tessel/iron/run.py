@@ -60,6 +60,7 @@ ALIASES = {
     "aie.extras.dialects.arith": Mirror("tessel.iron.arith"),
     "aie.extras.dialects.ext.arith": Mirror("tessel.iron.arith"),
     "aie.helpers.util": Mirror("tessel.iron.util"),
+    "aie.extras.types": Mirror("tessel.iron.extras_types"),
     "aie.dialects": _OUT_OF_SCOPE,
     "aie.extras": _OUT_OF_SCOPE,
     "aie.helpers.dialects": _OUT_OF_SCOPE,

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -139,8 +140,11 @@ def test_the_helper_dialect_names_worker_bodies_use_are_bound(bound):
     assert (_for, if_, else_) == (cf.range_, cf.if_, cf.else_)
     assert func is tessel.iron.function.func and arith.index_cast is tessel.iron.arith.index_cast
     assert np_dtype_to_mlir_type(np.int16) == np.dtype(np.int16)
-    with pytest.raises(OutOfScopeImport, match=r"^aie\.extras\.types is one of IRON's MLIR-level modules"):
-        from aie.extras import types  # noqa: F401
+    from aie.extras import types as T
+
+    assert (T.i32, T.bf16) == (np.int32, ml_dtypes.bfloat16)
+    with pytest.raises(OutOfScopeImport, match=r"^aie\.extras\.context is one of IRON's MLIR-level modules"):
+        from aie.extras import context  # noqa: F401
 
 
 def test_unbind_leaves_no_aie_behind():
