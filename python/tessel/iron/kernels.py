@@ -111,6 +111,20 @@ def reduce_max(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -
     return _reduce("max", tile_size, dtype, vectorized)
 
 
+def compute_max(dtype=np.int32) -> ExternalFunction:
+    """compute_max / compute_max_bfloat16(a[1], b[1], out[1]): out = max(a, b),
+    reduce_max's companion for combining partial maxima (same source)."""
+    if np.dtype(dtype) == np.dtype(np.int32):
+        suffix = ""
+    elif np.dtype(dtype) == np.dtype(_bf16()):
+        suffix = "_bfloat16"
+    else:
+        raise ValueError(f"kernels.compute_max: dtype must be np.int32 or bfloat16, got {dtype!r}")
+    one = _tile(1, dtype)
+    return ExternalFunction(f"compute_max{suffix}", source_file=_source("reduce_max.cc", "compute_max"),
+                            arg_types=[one, one, one])
+
+
 def reduce_min(tile_size: int = 1024, dtype=np.int32, vectorized: bool = True) -> ExternalFunction:
     """reduce_min_vector / _scalar[_bfloat16](in, out[1], n): the smallest element."""
     return _reduce("min", tile_size, dtype, vectorized)
@@ -219,5 +233,5 @@ def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True, use_chess: boo
     return f
 
 
-__all__ = ["add", "bf16_exp", "convert_copy", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
+__all__ = ["add", "bf16_exp", "compute_max", "convert_copy", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
            "reduce_min", "relu", "scale", "transpose"]

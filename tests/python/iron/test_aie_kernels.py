@@ -16,6 +16,7 @@ import tessel
 import tessel.iron as iron
 from tessel.iron import Kernel, ObjectFifo, Program, Runtime, Worker
 from tessel.iron import kernel as kernel_mod
+from tessel.iron.controlflow import range_
 
 bf16 = ml_dtypes.bfloat16
 LIB = os.path.join(kernel_mod.kernel_include_dir(), "aie_kernels")
@@ -344,3 +345,33 @@ def test_a_missing_include_dir_is_a_warning_and_skipped(monkeypatch, tmp_path):
     monkeypatch.setenv("TESSEL_STRICT", "1")
     with pytest.raises(tessel.ValidationError):
         iron.ExternalFunction("g", source_string="", include_dirs=["/no/such/dir"])
+
+
+def test_compute_max_combines_partial_maxima(device):
+    """iron.kernels.compute_max, reduce_max's companion, shares its source."""
+    one = arr(1, np.int32)
+    rmax, cmax = iron.kernels.reduce_max(64, np.int32), iron.kernels.compute_max(np.int32)
+    of_a, of_r = ObjectFifo(arr(64, np.int32), name="a"), ObjectFifo(one, name="r")
+
+    def core_fn(a, r, rmax, cmax):
+        best = iron.LocalBuffer(type=one, initial_value=np.array([-(2**31)], np.int32))
+        part = iron.LocalBuffer(type=one)
+        for _ in range_(4):
+            x = a.acquire(1)
+            rmax(x, part, 64)
+            cmax(best, part, best)
+            a.release(1)
+        out = r.acquire(1)
+        out[0] = best[0]
+        r.release(1)
+
+    def seq(a, r, a_h, r_h):
+        a_h.fill(a)
+        r_h.drain(r, wait=True)
+
+    w = Worker(core_fn, [of_a.cons(), of_r.prod(), rmax, cmax])
+    design = Program(device, Runtime(seq, [arr(256, np.int32), one, of_a.prod(), of_r.cons()]), [w]).resolve_program()
+    a = np.random.default_rng(3).integers(-1000, 1000, 256).astype(np.int32)
+    r = np.zeros(1, np.int32)
+    design(a, r)
+    assert r[0] == a.max()
