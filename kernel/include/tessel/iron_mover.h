@@ -193,6 +193,30 @@ inline void advance(const iron_task& t, uint32_t* index, uint32_t count) {
   }
 }
 
+// A drain's run into host memory. Long runs bypass the cache (streaming
+// stores): the host reads the buffer after the call, and writing through the
+// cache would first read every line of it from memory.
+inline void copy_out(uint8_t* to, const uint8_t* from, uint32_t bytes) {
+#if defined(__SSE2__)
+  if (bytes >= 8192) {
+    const uint32_t head = uint32_t((16 - (reinterpret_cast<uintptr_t>(to) & 15)) & 15);
+    __builtin_memcpy(to, from, head);
+    to += head, from += head, bytes -= head;
+    typedef long long v2di __attribute__((vector_size(16), aligned(1)));
+    for (; bytes >= 64; bytes -= 64, to += 64, from += 64) {
+      const v2di a = *reinterpret_cast<const v2di*>(from), b = *reinterpret_cast<const v2di*>(from + 16);
+      const v2di c = *reinterpret_cast<const v2di*>(from + 32), d = *reinterpret_cast<const v2di*>(from + 48);
+      __builtin_ia32_movntdq(reinterpret_cast<__attribute__((vector_size(16))) long long*>(to), a);
+      __builtin_ia32_movntdq(reinterpret_cast<__attribute__((vector_size(16))) long long*>(to + 16), b);
+      __builtin_ia32_movntdq(reinterpret_cast<__attribute__((vector_size(16))) long long*>(to + 32), c);
+      __builtin_ia32_movntdq(reinterpret_cast<__attribute__((vector_size(16))) long long*>(to + 48), d);
+    }
+    __builtin_ia32_sfence();
+  }
+#endif
+  __builtin_memcpy(to, from, bytes);
+}
+
 // Moves bytes between a task's host buffer and one L1 range (to_l1: a fill),
 // run by run of its pattern, as far as `bytes` or the task's end; returns
 // bytes moved.
@@ -210,7 +234,7 @@ inline uint32_t stream(iron_channel& c, iron_task& t, uint32_t l1, uint32_t byte
     if (to_l1)
       __builtin_memcpy(iron::at(l1 + moved), at, run_bytes);
     else
-      __builtin_memcpy(at, iron::at(l1 + moved), run_bytes);
+      copy_out(at, iron::at(l1 + moved), run_bytes);
     moved += run_bytes;
     c.task_elements += run;
     advance(t, c.index, run);
