@@ -46,6 +46,13 @@ def test_matmul_single_core_bf16_in_f32_out(device):
     np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5)
 
 
+def test_matmul_through_the_library_mm_kernel_with_dims_to_stream(device):
+    """IRON's single-core matmul: iron.kernels.mm's blocks laid out by the forwards' dims_to_stream."""
+    ex = example("matmul_mm_kernel")
+    c, ref, _, _ = ex.run(M=128, K=128, N=64, m=64, k=64, n=32, device=device)
+    np.testing.assert_allclose(c, ref, rtol=1e-4, atol=1e-3)
+
+
 def test_copy_with_a_dispatch_time_count():
     ex = example("dispatch_copy")
     assert ex.main() == 0
