@@ -17,4 +17,4 @@ def __getattr__(name):
                          "ui8 ... ui64, f32, f64 and bf16")
 
 
-__all__ = ["i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64", "bf16"]
+__all__ = ["i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f32", "f64"]  # and bf16, on first use

@@ -321,7 +321,7 @@ def test_a_loop_to_sys_maxsize_is_a_loop_without_end():
 
     def core_fn(of_in, of_out):
         for _ in range_(sys.maxsize):
-            x = of_in.acquire(1)
+            of_in.acquire(1)
             of_in.release(1)
 
     source, _ = _trace_error(core_fn)()
