@@ -2,14 +2,13 @@
 filled from and drained back into the same host buffer)."""
 
 from .. import device as device_mod
-from ..controlflow import range_
 from ..dataflow import ObjectFifo
 from ..program import Program
 from ..runtime import Runtime
 from ..worker import Worker
 from ._common import check_tiles, describe, is_kernel, kernel_tile_size, split_params
 from ._common import Desc
-from .transform import _apply
+from .transform import _tiles
 
 
 def for_each(func, tensor, *params, tile_size=16):
@@ -36,12 +35,7 @@ def for_each(func, tensor, *params, tile_size=16):
         of_p = rest[:len(of_params)]
         held = iter([h.acquire(1) for h in of_p])
         call = [next(held) if d is not None else p for _, p, d in split] + ([tile_size] if kernel else [])
-        for _ in range_(tiles):
-            x = in_h.acquire(1)
-            y = out_h.acquire(1)
-            _apply(func, [x], y, tile_size, call)
-            in_h.release(1)
-            out_h.release(1)
+        _tiles(func, [in_h], out_h, tiles, tile_size, call)
         for h in of_p:
             h.release(1)
 

@@ -47,6 +47,18 @@ def _apply(func, ins, out, n, params=()):
             out[j] = func(*[e[j] for e in ins])
 
 
+def _tiles(func, in_h, out_h, count, n, call):
+    """A worker's loop: `count` times, one object of every input and of the
+    output, func applied to them."""
+    for _ in range_(count):
+        elems = [h.acquire(1) for h in in_h]
+        y = out_h.acquire(1)
+        _apply(func, elems, y, n, call)
+        for h in in_h:
+            h.release(1)
+        out_h.release(1)
+
+
 def _is_func(x):
     return is_kernel(x) or (callable(x) and not isinstance(x, type) and not hasattr(x, "__origin__")
                             and not hasattr(x, "shape"))
@@ -116,13 +128,7 @@ def tiled(func, ins, out, params, tile, count, what):
         in_h, param_h, out_h = args[:k], args[k:k + len(of_params)], args[k + len(of_params)]
         held = iter([h.acquire(1) for h in param_h])  # array parameters: held for the whole call
         call = [next(held) if d is not None else p for _, p, d in split] + ([n] if kernel and count else [])
-        for _ in range_(tiles):
-            elems = [h.acquire(1) for h in in_h]
-            y = out_h.acquire(1)
-            _apply(func, elems, y, n, call)
-            for h in in_h:
-                h.release(1)
-            out_h.release(1)
+        _tiles(func, in_h, out_h, tiles, n, call)
         for h in param_h:
             h.release(1)
 
@@ -167,14 +173,7 @@ def parallel(func, ins, out, params, tile, count, what, num_channels=1):
     call = [p for _, p, _ in split] + ([n] if kernel and count else [])
 
     def core_body(*args):
-        in_h, out_h = args[:k], args[k]
-        for _ in range_(rounds):
-            elems = [h.acquire(1) for h in in_h]
-            y = out_h.acquire(1)
-            _apply(func, elems, y, n, call)
-            for h in in_h:
-                h.release(1)
-            out_h.release(1)
+        _tiles(func, args[:k], args[k], rounds, n, call)
 
     workers = [Worker(core_body, [of_ins[i][w].cons() for i in range(k)] + [of_outs[w].prod()] +
                       ([func] if kernel else [])) for w in range(lanes)]
