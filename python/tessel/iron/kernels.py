@@ -1,6 +1,6 @@
 """Ready-made external kernels, as IRON's aie.iron.kernels provides them, built
 from tessel's kernel library (kernel/include/aie_kernels/, written against the
-AIE API): passthrough, scale, add, mul, relu, bf16_exp, reduce_add,
+AIE API): passthrough, scale, add, mul, relu, gelu, bf16_exp, reduce_add,
 reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an
 ExternalFunction whose source is the library file IRON's factory names, found
 as kernel.find_kernel_source finds it."""
@@ -86,6 +86,13 @@ def bf16_exp(tile_size: int = 1024) -> ExternalFunction:
     _fixed_tile("bf16_exp", tile_size)
     ty = _tile(tile_size, _bf16())
     return ExternalFunction("exp_bf16_1024", source_file=_source("bf16_exp.cc", "bf16_exp"), arg_types=[ty, ty])
+
+
+def gelu(tile_size: int = 1024) -> ExternalFunction:
+    """gelu_bf16(in, out): GELU's tanh form over 1024 bfloat16 elements."""
+    _fixed_tile("gelu", tile_size)
+    ty = _tile(_FIXED_TILE, _bf16())
+    return ExternalFunction("gelu_bf16", source_file=_source("gelu.cc", "gelu"), arg_types=[ty, ty])
 
 
 def _reduce(op, tile_size, dtype, vectorized):
@@ -233,5 +240,5 @@ def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True, use_chess: boo
     return f
 
 
-__all__ = ["add", "bf16_exp", "compute_max", "convert_copy", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
+__all__ = ["add", "bf16_exp", "compute_max", "convert_copy", "gelu", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
            "reduce_min", "relu", "scale", "transpose"]

@@ -375,3 +375,22 @@ def test_compute_max_combines_partial_maxima(device):
     r = np.zeros(1, np.int32)
     design(a, r)
     assert r[0] == a.max()
+
+
+def test_gelu_through_a_parallel_transform(device, monkeypatch):
+    """iron.kernels.gelu as IRON's gelu example uses it: transform_parallel_typed, two channels, no size argument."""
+    from tessel.iron import device as device_mod
+    from tessel.iron.algorithms import transform_parallel_typed
+
+    monkeypatch.setattr(device_mod, "_current", device)  # 4 columns
+
+    n = 4 * 2 * 1024  # the 4 columns of the test device, 2 channels each
+    design = transform_parallel_typed(iron.kernels.gelu(tile_size=1024), arr(n, bf16), tile_size=1024,
+                                      num_channels=2, pass_size_to_kernel=False)
+    x = np.random.default_rng(4).uniform(-4, 4, n).astype(bf16)
+    y = np.zeros_like(x)
+    design(x, y)
+    xf = x.astype(np.float32)
+    want = 0.5 * xf * (1 + np.tanh(np.float32(0.7978845608) * (xf + np.float32(0.044715) * xf**3)))
+    # fp32 tanh within an ulp, then bfloat16 rounding: within one bfloat16 step (2^-8 relative, or 1e-6 near 0)
+    np.testing.assert_allclose(y.astype(np.float32), want, rtol=2**-8, atol=1e-6)
