@@ -66,6 +66,9 @@ def stable_form(value: Any, plain_only: bool) -> Any:
     if dataclasses.is_dataclass(value):
         fields = [[f.name, stable_form(getattr(value, f.name), False)] for f in dataclasses.fields(value)]
         return ["dataclass", type(value).__module__, type(value).__qualname__, fields]
+    key = getattr(value, "stable_key", None)
+    if callable(key):  # an object that names what it is (an ExternalFunction: its source, flags and types)
+        return ["object", type(value).__module__, type(value).__qualname__, key()]
     raise NoStableForm
 
 

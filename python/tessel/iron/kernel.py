@@ -203,6 +203,10 @@ class ExternalFunction(CoreFunction):
         after = "".join(f"#undef {k}\n" for k, _ in self.defines)
         return _ANY_PTR + '#include "aie_api/detail/builtins.hpp"\n' + before + body + after
 
+    def stable_key(self):
+        """What the kernel is, the same in every process (iron.jit's cache keys)."""
+        return self.hash()
+
     def hash(self):
         text = self.source_string if self.source_string is not None else open(self.source_file).read()
         return hashlib.sha256((self.name + repr(self.arg_types) + repr(self.defines) + repr(self.include_dirs) +

@@ -154,3 +154,19 @@ def test_typed_forms_take_one_tensor_type_and_give_kernels_the_tile_size():
 def test_bad_calls_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_jit_of_an_algorithm_builds_once_for_equal_kernels_made_per_call():
+    """IRON's vector_scalar_mul_jit makes its ExternalFunction anew on every call of
+    iron.jit(is_placed=False)(transform)(kernel, ...): equal kernels are one cache key."""
+    def kernel():
+        return iron.ExternalFunction("scale_k", source_string=SCALE, arg_types=[i32(32), i32(32), i32(1), np.int32])
+
+    jd = iron.jit(is_placed=False)(transform)
+    a = np.arange(256, dtype=np.int32)
+    factor = np.array([2], np.int32)
+    for _ in range(3):
+        b = np.zeros_like(a)
+        jd(kernel(), a, b, factor, 32)
+        np.testing.assert_array_equal(b, a * 2 + 32)
+    assert len(jd._kernel_cache) == 1
