@@ -289,3 +289,49 @@ TEST(AieIntrinsics, RegisterTypesBroadcastsAndPointerIdiom) {
 }
 
 } // namespace
+
+TEST(AieIntrinsics, TwoRegisterShuffleTransposesTheMatrixItsModeNames) {
+  v64uint8 a, b;
+  for (unsigned i = 0; i < 64; ++i) {
+    a[i] = uint8_t(i);
+    b[i] = uint8_t(100 + i);
+  }
+  // T8_2x64: a and b are the two rows; the transpose interleaves their bytes.
+  const v64uint8 lo = ::shuffle(a, b, T8_2x64_lo), hi = ::shuffle(a, b, T8_2x64_hi);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(lo[2 * i], i);
+    EXPECT_EQ(lo[2 * i + 1], 100 + i);
+    EXPECT_EQ(hi[2 * i], 32 + i);
+    EXPECT_EQ(hi[2 * i + 1], 132 + i);
+  }
+  // T8_64x2 takes the interleave apart again.
+  const v64uint8 back_a = ::shuffle(lo, hi, T8_64x2_lo), back_b = ::shuffle(lo, hi, T8_64x2_hi);
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(back_a[i], a[i]);
+    EXPECT_EQ(back_b[i], b[i]);
+  }
+  // T16_16x4: 16-bit elements, 16 rows of 4; element (r, c) = r * 4 + c lands at c * 16 + r.
+  v32uint16 x, y;
+  for (unsigned i = 0; i < 32; ++i) {
+    x[i] = uint16_t(i);
+    y[i] = uint16_t(32 + i);
+  }
+  const v32uint16 t_lo = ::shuffle(x, y, T16_16x4_lo), t_hi = ::shuffle(x, y, T16_16x4_hi);
+  for (unsigned c = 0; c < 4; ++c)
+    for (unsigned r = 0; r < 16; ++r) {
+      const unsigned at = c * 16 + r;
+      EXPECT_EQ((at < 32 ? t_lo[at] : t_hi[at - 32]), r * 4 + c) << "row " << r << " column " << c;
+    }
+}
+
+TEST(AieMemory, RestrictIteratorsWalkWholeVectors) {
+  alignas(64) int32_t in[32], out[32] = {};
+  for (int i = 0; i < 32; ++i)
+    in[i] = i * 3;
+  auto src = aie::cbegin_restrict_vector<16>(in);
+  auto dst = aie::begin_restrict_vector<16>(out);
+  *dst++ = *src++;
+  *dst++ = aie::add(*src++, aie::broadcast<int32_t, 16>(1));
+  for (int i = 0; i < 32; ++i)
+    EXPECT_EQ(out[i], i * 3 + (i >= 16 ? 1 : 0));
+}

@@ -201,7 +201,9 @@ class ExternalFunction(CoreFunction):
                 else f'#include "{self.source_file}"\n')
         before = "".join(f"#define {k} {'' if v is None else v}\n" for k, v in self.defines)
         after = "".join(f"#undef {k}\n" for k, _ in self.defines)
-        return _ANY_PTR + '#include "aie_api/detail/builtins.hpp"\n' + before + body + after
+        arch = {"aie2": 20, "aie2p": 21}[aie_arch()]  # what IRON's compilers define for the target (Peano's __AIE_ARCH__)
+        builtins = f'#include "aie_api/detail/builtins.hpp"\n#ifndef __AIE_ARCH__\n#define __AIE_ARCH__ {arch}\n#endif\n'
+        return _ANY_PTR + builtins + before + body + after
 
     def stable_key(self):
         """What the kernel is, the same in every process (iron.jit's cache keys)."""

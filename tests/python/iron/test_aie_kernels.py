@@ -394,3 +394,27 @@ def test_gelu_through_a_parallel_transform(device, monkeypatch):
     want = 0.5 * xf * (1 + np.tanh(np.float32(0.7978845608) * (xf + np.float32(0.044715) * xf**3)))
     # fp32 tanh within an ulp, then bfloat16 rounding: within one bfloat16 step (2^-8 relative, or 1e-6 near 0)
     np.testing.assert_allclose(y.astype(np.float32), want, rtol=2**-8, atol=1e-6)
+
+
+@pytest.mark.parametrize("arch, value", [("aie2", 20), ("aie2p", 21)])
+def test_external_kernels_see_the_targets_aie_arch(device, monkeypatch, arch, value):
+    """__AIE_ARCH__, which IRON's kernels test (transpose.cc picks its shuffles by it), as the AIE compiler defines it."""
+    monkeypatch.setenv("TESSEL_AIE_ARCH", arch)
+    one = arr(1, np.int32)
+    k = iron.ExternalFunction("arch_k", source_string='extern "C" void arch_k(int32_t* o) { o[0] = __AIE_ARCH__; }',
+                              arg_types=[one])
+    of = ObjectFifo(one, name="o", depth=1)
+
+    def core_fn(o, k):
+        y = o.acquire(1)
+        k(y)
+        o.release(1)
+
+    def seq(out, o_h):
+        o_h.drain(out, wait=True)
+
+    w = Worker(core_fn, [of.prod(), k], while_true=False)
+    design = Program(device, Runtime(seq, [one, of.cons()]), [w]).resolve_program()
+    out = np.zeros(1, np.int32)
+    design(out)
+    assert out[0] == value

@@ -133,6 +133,68 @@ TESSEL_AIE_SRS(srs_to_v32int16, int16, acc32)
 TESSEL_AIE_SRS(srs_to_v16int16, int16, acc64)
 TESSEL_AIE_SRS(srs_to_v16int32, int32, acc64)
 #undef TESSEL_AIE_SRS
+// The AIE-ML's two-register shuffle (VSHUFFLE): `shuffle(a, b, T<bits>_<rows>x<cols>_lo|hi)`
+// reads the 1024 bits of a then b as a rows x cols matrix of bits-wide
+// elements (row-major), transposes it, and returns the low or high 512 bits
+// of the result. T8_2x64 interleaves the bytes of a and b, T8_64x2 takes
+// them apart again; T16_16x4 and its kin move one bit of the element index
+// between row and column. (The modes' meaning follows their names; IRON's
+// transpose.cc, which composes them into 4x4 and 8x8 block transposes, gives
+// numpy's transposes with it.)
+enum tessel_shuffle_mode : unsigned {
+  T8_2x64_lo = 0x80200,
+  T8_2x64_hi = 0x80201,
+  T8_4x32_lo = 0x80400,
+  T8_4x32_hi = 0x80401,
+  T8_8x16_lo = 0x80800,
+  T8_8x16_hi = 0x80801,
+  T8_16x8_lo = 0x81000,
+  T8_16x8_hi = 0x81001,
+  T8_32x4_lo = 0x82000,
+  T8_32x4_hi = 0x82001,
+  T8_64x2_lo = 0x84000,
+  T8_64x2_hi = 0x84001,
+  T16_2x32_lo = 0x100200,
+  T16_2x32_hi = 0x100201,
+  T16_4x16_lo = 0x100400,
+  T16_4x16_hi = 0x100401,
+  T16_8x8_lo = 0x100800,
+  T16_8x8_hi = 0x100801,
+  T16_16x4_lo = 0x101000,
+  T16_16x4_hi = 0x101001,
+  T16_32x2_lo = 0x102000,
+  T16_32x2_hi = 0x102001,
+  T32_2x16_lo = 0x200200,
+  T32_2x16_hi = 0x200201,
+  T32_4x8_lo = 0x200400,
+  T32_4x8_hi = 0x200401,
+  T32_8x4_lo = 0x200800,
+  T32_8x4_hi = 0x200801,
+  T32_16x2_lo = 0x201000,
+  T32_16x2_hi = 0x201001,
+  T64_2x8_lo = 0x400200,
+  T64_2x8_hi = 0x400201,
+  T64_4x4_lo = 0x400400,
+  T64_4x4_hi = 0x400401,
+  T64_8x2_lo = 0x400800,
+  T64_8x2_hi = 0x400801,
+};
+
+template <typename T, unsigned N>
+aie::vector<T, N> shuffle(const aie::vector<T, N>& a, const aie::vector<T, N>& b, unsigned mode) {
+  static_assert(sizeof(T) * N == 64, "::shuffle takes two 512-bit vectors");
+  const unsigned bits = mode >> 16, rows = (mode >> 8) & 0xff, cols = 1024 / bits / rows, bytes = bits / 8;
+  uint8_t in[128], out[128];
+  __builtin_memcpy(in, &a, 64);
+  __builtin_memcpy(in + 64, &b, 64);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned c = 0; c < cols; ++c)
+      __builtin_memcpy(out + (c * rows + r) * bytes, in + (r * cols + c) * bytes, bytes);
+  aie::vector<T, N> result;
+  __builtin_memcpy(&result, out + (mode & 1) * 64, 64);
+  return result;
+}
+
 inline v16bfloat16 to_v16bfloat16(const v16accfloat& acc) { return acc.to_vector<bfloat16>(); }
 inline v32bfloat16 to_v32bfloat16(const v32accfloat& acc) { return acc.to_vector<bfloat16>(); }
 inline v16accfloat ups_to_v16accfloat(const v16bfloat16& v) { return v16accfloat(v); }

@@ -84,16 +84,21 @@ class vector_iterator {
 
 public:
   using E = std::remove_const_t<T>;
-  struct ref {
+  // *it: the vector it points at (loaded when dereferenced, so it passes to
+  // aie::add and the other functions as a vector does), and through which
+  // `*it = v` stores.
+  struct ref : vector<E, N> {
     T* p;
-    operator vector<E, N>() const { return load_v<N>(p); }
+    explicit ref(T* at) : vector<E, N>(load_v<N>(at)), p(at) {}
     ref& operator=(const vector<E, N>& v) {
       store_v(p, v);
+      static_cast<vector<E, N>&>(*this) = v;
       return *this;
     }
+    ref& operator=(const ref& r) { return *this = static_cast<const vector<E, N>&>(r); }
   };
   explicit vector_iterator(T* p) : p_(p) {}
-  ref operator*() const { return ref{p_}; }
+  ref operator*() const { return ref(p_); }
   vector_iterator& operator++() {
     p_ += N;
     return *this;
@@ -116,6 +121,16 @@ vector_iterator<T, N> begin_vector(T* p) {
 }
 template <unsigned N, typename T>
 vector_iterator<const T, N> cbegin_vector(const T* p) {
+  return vector_iterator<const T, N>(p);
+}
+// The restrict forms promise the compiler no aliasing; on a host build they
+// are the same iterators.
+template <unsigned N, typename T>
+vector_iterator<T, N> begin_restrict_vector(T* p) {
+  return vector_iterator<T, N>(p);
+}
+template <unsigned N, typename T>
+vector_iterator<const T, N> cbegin_restrict_vector(const T* p) {
   return vector_iterator<const T, N>(p);
 }
 
