@@ -16,7 +16,7 @@ import os
 import pathlib
 import tempfile
 
-CACHE_FORMAT = 2  # 2: Buffers carry their initial bytes; bfloat16 tensors are named, not "|V2"
+CACHE_FORMAT = 3  # 2: Buffers carry their initial bytes; bfloat16 tensors are named, not "|V2"; 3: generator pools
 ENTRY_FILE = "design.json"
 LOCK_FILE = "design.lock"
 

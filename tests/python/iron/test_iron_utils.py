@@ -114,7 +114,8 @@ def test_runtime_sequence_given_body_and_fn_args(device):
     assert np.array_equal(c, a + 3)
 
 
-def test_jit_star_args_generator_gets_the_call_arguments(device):
+def test_jit_star_args_generator_gets_the_call_arguments(device, monkeypatch, tmp_path):
+    monkeypatch.setenv("TESSEL_CACHE_DIR", str(tmp_path))  # the build is this test's, not an earlier run's
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
     seen = []
