@@ -12,6 +12,7 @@ run in order on the card on every call.
 """
 
 from .buffer import Buffer, LocalBuffer
+from .buffer import Buffer as GlobalBuffer  # IRON's older name of Buffer
 from .controlflow import range_, yield_
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .device import (

@@ -132,9 +132,10 @@ class ObjectFifoHandle:
         if not isinstance(buffer, RuntimeData):
             raise TypeError(f"{self.name}.{verb}(): the buffer must be an argument of the sequence body, "
                             f"got {buffer!r}")
-        if self.fifo.dtype != buffer.dtype:
+        if self.fifo.dtype.itemsize != buffer.dtype.itemsize:  # the DMA moves bytes: int8 data into uint8 lines is fine
             raise TypeError(f"{self.name}.{verb}(): buffer '{buffer.name}' holds {buffer.dtype}, "
-                            f"the fifo's objects hold {self.fifo.dtype}")
+                            f"the fifo's objects hold {self.fifo.dtype} ({self.fifo.dtype.itemsize} bytes each, not "
+                            f"{buffer.dtype.itemsize})")
         n = buffer.count
         if tap is not None:
             if not (offset is None and sizes is None and strides is None):

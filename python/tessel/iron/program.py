@@ -94,12 +94,8 @@ def resolve_spec(rt, workers, grid, placer):
         fifos = _all_fifos(rt, workers)
     links = _links(fifos)
     used = {(w.tile.col, w.tile.row) for w in workers}
-    for link in links:  # staging cores: the Tile given, else the first core no worker or link uses
-        if isinstance(link.tile, Tile):
-            if (link.tile.col, link.tile.row) in used:
-                raise IronRuntimeError(f"the {link.name} is placed on Tile({link.tile.col}, {link.tile.row}), "
-                                       "which a worker or another link already uses")
-        else:
+    for link in links:  # staging cores: the Tile given (several links may share one, as on a mem tile), else the
+        if not isinstance(link.tile, Tile):  # first core no worker or link uses
             free = [(x, y) for y in range(gy) for x in range(gx) if (x, y) not in used]
             if not free:
                 raise IronRuntimeError(f"no free core left for the staging pool of the {link.name}")

@@ -224,7 +224,7 @@ class Runtime:
     calling rt.start / fill / drain / task_group / finish_task_group /
     set_barrier / inline_ops (sequence_block.py), which becomes the body."""
 
-    def __init__(self, sequence=None, *types, fn_args=None, strict_task_groups=True):
+    def __init__(self, sequence=None, *types, fn_args=None, strict_task_groups=None):
         """Runtime(body, fn_args), or Runtime(body, buffer_types, fn_args=handles)
         (a spelling of IRON's: the body receives the buffers, then the
         handles), or Runtime() for the older API's block."""
@@ -236,7 +236,10 @@ class Runtime:
         elif types:
             fn_args = types[0]
         fn_args = () if fn_args is None else fn_args
-        self.strict_task_groups = strict_task_groups
+        # The default task group and explicit ones may not mix (the spec's rule, by
+        # default) in a body; the older API's block never had that rule, and
+        # IRON's older designs mix them, so there it is off unless asked for.
+        self.strict_task_groups = (sequence is not None) if strict_task_groups is None else bool(strict_task_groups)
         self.workers = []  # the workers rt.start() was given (older API)
         self.trace_size = None  # rt.enable_trace(): accepted and noted; tessel traces with TESSEL_TRACE
         self.source_file = None

@@ -87,7 +87,7 @@ def test_fill_of_a_consumer_and_drain_of_a_producer(device):
 
 def test_a_buffer_of_another_element_type(device):
     assert message(TypeError, lambda: resolve(device, good_seq, types=(vec16, vec))) == \
-        "in.prod().fill(): buffer 'arg0' holds int16, the fifo's objects hold int32"
+        "in.prod().fill(): buffer 'arg0' holds int16, the fifo's objects hold int32 (4 bytes each, not 2)"
 
 
 def test_a_tap_over_another_tensor(device):
