@@ -143,9 +143,17 @@ TEST_F(AieModes, FromVectorShiftsLeft) {
   EXPECT_EQ(ups_to_v16acc64(padded({7}), 2).get(0), 28);
 }
 
-TEST_F(AieModes, ModesAreTheAieResetValues) {
-  EXPECT_EQ(aie::get_rounding(), rounding_mode::floor);
+TEST_F(AieModes, AKernelStartsRoundingToNearestEvenWithoutSaturation) {
+  EXPECT_EQ(aie::get_rounding(), rounding_mode::conv_even);
   EXPECT_EQ(aie::get_saturation(), saturation_mode::none);
+}
+
+TEST_F(AieModes, SwapSetsTheModeAndGivesBackTheOneBefore) {
+  EXPECT_EQ(aie::swap_rounding(rounding_mode::floor), rounding_mode::conv_even);
+  EXPECT_EQ(aie::get_rounding(), rounding_mode::floor);
+  EXPECT_EQ(aie::swap_rounding(rounding_mode::conv_even), rounding_mode::floor);
+  EXPECT_EQ(aie::swap_saturation(saturation_mode::saturate), saturation_mode::none);
+  EXPECT_EQ(aie::swap_saturation(saturation_mode::none), saturation_mode::saturate);
 }
 
 uint16_t bits_of(float f) { return bfloat16(f).bits; }

@@ -112,15 +112,29 @@ enum class saturation_mode { none, truncate, saturate, symmetric };
 
 namespace detail {
 struct modes {
-  rounding_mode rounding = rounding_mode::floor; // the AIE's reset values
+  // A kernel starts rounding to nearest, ties to even, as IRON's kernels run
+  // (its bf16 add and mul designs check bit for bit against numpy's
+  // round-to-nearest-even), and without saturation.
+  rounding_mode rounding = rounding_mode::conv_even;
   saturation_mode saturation = saturation_mode::none;
 };
 inline modes core_modes;
 } // namespace detail
 
 inline void set_rounding(rounding_mode m) { detail::core_modes.rounding = m; }
+// Sets the mode and returns the one it replaces (to restore it afterwards).
+inline rounding_mode swap_rounding(rounding_mode m) {
+  const rounding_mode old = detail::core_modes.rounding;
+  detail::core_modes.rounding = m;
+  return old;
+}
 inline rounding_mode get_rounding() { return detail::core_modes.rounding; }
 inline void set_saturation(saturation_mode m) { detail::core_modes.saturation = m; }
+inline saturation_mode swap_saturation(saturation_mode m) {
+  const saturation_mode old = detail::core_modes.saturation;
+  detail::core_modes.saturation = m;
+  return old;
+}
 inline saturation_mode get_saturation() { return detail::core_modes.saturation; }
 
 namespace detail {
