@@ -83,6 +83,7 @@ void DesignSpec::validate(CoreCoord grid) const {
       bad(*this, "channel '" + ch.name + "': a re-chunking move (" + std::to_string(ch.move_bytes) +
                      "-byte objects into " + std::to_string(ch.dest_bytes) + "-byte ones) goes core to core");
     if (!ch.stream_dims.empty()) {
+      const std::string dims = ch.stream_scatter ? "dims_from_stream" : "dims_to_stream";
       if (host_source && !ch.stream_scatter)
         bad(*this, "channel '" + ch.name + "': a layout transform (dims_to_stream) on a fill; give the fill a tap");
       if (host_dest && ch.stream_scatter)
@@ -94,23 +95,23 @@ void DesignSpec::validate(CoreCoord grid) const {
                        "': a destination's layout transform (dims_from_stream) on a re-chunking "
                        "forward is not supported");
       if (ch.stream_dims.size() > IRON_TAP_DIMS)
-        bad(*this, "channel '" + ch.name + "': dims_to_stream has " + std::to_string(ch.stream_dims.size()) +
+        bad(*this, "channel '" + ch.name + "': " + dims + " has " + std::to_string(ch.stream_dims.size()) +
                        " dimensions; at most " + std::to_string(IRON_TAP_DIMS) + " (a DMA descriptor's)");
       const uint32_t eb = ch.stream_element_bytes;
       if (eb == 0 || ch.move_bytes % eb)
-        bad(*this, "channel '" + ch.name + "': dims_to_stream needs the object's element size");
+        bad(*this, "channel '" + ch.name + "': " + dims + " needs the object's element size");
       uint64_t count = 1, last = 0;
       for (const auto& [size, stride] : ch.stream_dims) {
-        if (size == 0) bad(*this, "channel '" + ch.name + "': a dims_to_stream size is 0");
+        if (size == 0) bad(*this, "channel '" + ch.name + "': a " + dims + " size is 0");
         count *= size;
         last += uint64_t(size - 1) * stride;
       }
       const uint64_t elements = ch.move_bytes / eb;
       if (count != elements)
-        bad(*this, "channel '" + ch.name + "': dims_to_stream streams " + std::to_string(count) +
+        bad(*this, "channel '" + ch.name + "': " + dims + " streams " + std::to_string(count) +
                        " elements, the object holds " + std::to_string(elements));
       if (last >= elements)
-        bad(*this, "channel '" + ch.name + "': dims_to_stream reaches element " + std::to_string(last) +
+        bad(*this, "channel '" + ch.name + "': " + dims + " reaches element " + std::to_string(last) +
                        " of an object of " + std::to_string(elements));
     }
     for (const ChannelEnd& e : ch.dests)

@@ -271,8 +271,16 @@ class ObjectFifo:
                 self._prod.tile = tile
         return self._prod
 
-    def cons(self, depth=None, tile=None):
+    def cons(self, depth=None, tile=None, dims_from_stream=None):
+        """A new consumer handle; dims_from_stream is its layout transform
+        (every consumer of a fifo takes the same one here)."""
         tile = _shim_pin(f"{self.name}.cons()", tile)
+        if dims_from_stream is not None:
+            dims = stream_dims(dims_from_stream, f"{self.name}.cons() dims_from_stream")
+            if self.dims_from_stream is not None and self.dims_from_stream != dims:
+                raise NotImplementedError(f"ObjectFifo '{self.name}': consumers with different dims_from_stream are "
+                                          "not supported; give every consumer the same transform")
+            self.dims_from_stream = dims
         h = ObjectFifoHandle(self, False, depth, tile)
         self._cons.append(h)
         return h

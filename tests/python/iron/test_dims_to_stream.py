@@ -126,3 +126,19 @@ def test_dims_from_stream_writes_the_consumers_objects_through_the_pattern(devic
     c = np.zeros_like(a)
     design(a, c)
     np.testing.assert_array_equal(c, scatter(a, dims))
+
+
+def test_a_consumer_handle_takes_its_own_dims_from_stream(device):
+    """IRON's combined_transpose: in.cons(dims_from_stream=...).forward(...)."""
+    m, k = 4, 8
+    dims = [(m, 2), (k // 2, 2 * m), (2, 1)]
+    in_a = ObjectFifo(ty((m * k,)), name="inA")
+    fwd = in_a.cons(dims_from_stream=dims).forward(name="fwd")
+    rt = Runtime(fill_drain, [ty((m * k,))] * 2 + [in_a.prod(), fwd.cons()])
+    design = Program(device, rt).resolve_program()
+    a = np.arange(m * k, dtype=np.int16)
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, scatter(a, dims))
+    with pytest.raises(NotImplementedError, match="consumers with different dims_from_stream"):
+        in_a.cons(dims_from_stream=[(m * k, 1)])
