@@ -60,10 +60,26 @@ def aie_arch():
 
 def library_dirs():
     """tessel's kernel library directories, in search order."""
-    root = os.path.join(kernel_include_dir(), "aie_kernels")
+    return _arch_dirs(os.path.join(kernel_include_dir(), "aie_kernels"))
+
+
+def _arch_dirs(root):
     arch = aie_arch()
     other = [a for a in _AIE_ARCHS if a != arch]
     return [os.path.join(root, d) for d in (arch, "generic", *other)]
+
+
+def iron_tree_dirs():
+    """The kernel directories of the IRON tree a design sits in, if it does:
+    the nearest ancestor of the design's directory holding aie_kernels/
+    (IRON's Makefiles build a design's kernels from there), by architecture."""
+    d = _design_dir()
+    while d:
+        if os.path.isdir(os.path.join(d, "aie_kernels")):
+            return [x for x in _arch_dirs(os.path.join(d, "aie_kernels")) if os.path.isdir(x)]
+        parent = os.path.dirname(d)
+        d = parent if parent != d else None
+    return []
 
 
 def _design_dir():
@@ -84,7 +100,7 @@ def find_kernel_source(file_name, what):
     """The source file `file_name` (an object or source name, with or without
     a directory) stands for; FileNotFoundError listing every place looked."""
     given = os.path.dirname(file_name)
-    dirs = [os.path.abspath(given) if given else None, _design_dir(), os.getcwd(), *library_dirs()]
+    dirs = [os.path.abspath(given) if given else None, _design_dir(), os.getcwd(), *iron_tree_dirs(), *library_dirs()]
     dirs = list(dict.fromkeys(d for d in dirs if d))
     names = _candidate_names(file_name)
     for d in dirs:
@@ -171,13 +187,16 @@ class ExternalFunction(CoreFunction):
                         for i, t in enumerate(self.arg_types)]
 
     def _width_from_arguments(self):
-        """A library kernel typed by -DBIT_WIDTH (passThrough, scale,
-        transpose) gets the width of its first array argument's elements when
-        no flag gives it, as IRON's Makefiles build it for the design's type."""
+        """A library kernel (tessel's, or of the IRON tree the design sits in)
+        typed by -DBIT_WIDTH (passThrough, scale, transpose, threshold) gets
+        the width of its first array argument's elements when no flag gives
+        it, as IRON's Makefiles build it for the design's type."""
         if self.source_file is None or any(k == "BIT_WIDTH" for k, _ in self.defines):
             return
-        library = os.path.realpath(os.path.join(kernel_include_dir(), "aie_kernels"))
-        if os.path.commonpath([os.path.realpath(self.source_file), library]) != library:
+        src = os.path.realpath(self.source_file)
+        roots = [os.path.realpath(os.path.join(kernel_include_dir(), "aie_kernels")),
+                 *(os.path.realpath(os.path.dirname(d)) for d in iron_tree_dirs()[:1])]
+        if not any(os.path.commonpath([src, r]) == r for r in roots):
             return
         with open(self.source_file, errors="replace") as f:
             if "BIT_WIDTH" not in f.read():
@@ -268,7 +287,8 @@ def _object_of_the_library(name, bin_name):
     """(source, flags) of an object IRON's Makefiles build from its kernel
     library under a name of their own: mm_<m>x<k>x<n>.o is mm.cc with
     -DDIM_M/K/N; an archive or object named otherwise (kernels.a) is the
-    library source defining `name`. (None, []) when there is none."""
+    source defining `name` beside the design, in the IRON tree it sits in,
+    or in tessel's library. (None, []) when there is none."""
     base = os.path.basename(bin_name)
     mm = _MM_OBJECT.match(base)
     if mm:
@@ -278,7 +298,7 @@ def _object_of_the_library(name, bin_name):
         except FileNotFoundError:
             return None, []
     word = re.compile(rf"\b{re.escape(name)}\s*\(")
-    for d in library_dirs():
+    for d in dict.fromkeys(x for x in (_design_dir(), os.getcwd(), *iron_tree_dirs(), *library_dirs()) if x):
         for f in sorted(os.listdir(d)):
             path = os.path.join(d, f)
             if f.endswith(_SOURCE_EXTS) and os.path.isfile(path):

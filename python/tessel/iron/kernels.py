@@ -1,6 +1,6 @@
 """Ready-made external kernels, as IRON's aie.iron.kernels provides them, built
 from tessel's kernel library (kernel/include/aie_kernels/, written against the
-AIE API): passthrough, scale, add, mul, relu, gelu, bf16_exp, reduce_add,
+AIE API): passthrough, scale, add, mul, relu, gelu, silu, bf16_exp, reduce_add,
 reduce_max, reduce_min, transpose, convert_copy, mm, mv. Each returns an
 ExternalFunction whose source is the library file IRON's factory names, found
 as kernel.find_kernel_source finds it."""
@@ -93,6 +93,13 @@ def gelu(tile_size: int = 1024) -> ExternalFunction:
     _fixed_tile("gelu", tile_size)
     ty = _tile(_FIXED_TILE, _bf16())
     return ExternalFunction("gelu_bf16", source_file=_source("gelu.cc", "gelu"), arg_types=[ty, ty])
+
+
+def silu(tile_size: int = 1024) -> ExternalFunction:
+    """silu_bf16(in, out): x * sigmoid(x) over 1024 bfloat16 elements."""
+    _fixed_tile("silu", tile_size)
+    ty = _tile(_FIXED_TILE, _bf16())
+    return ExternalFunction("silu_bf16", source_file=_source("silu.cc", "silu"), arg_types=[ty, ty])
 
 
 def _reduce(op, tile_size, dtype, vectorized):
@@ -241,4 +248,4 @@ def mv(dim_m: int = 32, dim_k: int = 32, vectorized: bool = True, use_chess: boo
 
 
 __all__ = ["add", "bf16_exp", "compute_max", "convert_copy", "gelu", "mm", "mul", "mv", "passthrough", "reduce_add", "reduce_max",
-           "reduce_min", "relu", "scale", "transpose"]
+           "reduce_min", "relu", "scale", "silu", "transpose"]

@@ -370,8 +370,8 @@ def test_compute_max_combines_partial_maxima(device):
     assert r[0] == a.max()
 
 
-def test_gelu_through_a_parallel_transform(device, monkeypatch):
-    """iron.kernels.gelu as IRON's gelu example uses it: transform_parallel_typed, two channels, no size argument."""
+def test_gelu_and_silu_through_a_parallel_transform(device, monkeypatch):
+    """iron.kernels.gelu and silu as IRON's examples use them: transform_parallel_typed, no size argument."""
     from tessel.iron import device as device_mod
     from tessel.iron.algorithms import transform_parallel_typed
 
@@ -384,6 +384,10 @@ def test_gelu_through_a_parallel_transform(device, monkeypatch):
     y = np.zeros_like(x)
     design(x, y)
     xf = x.astype(np.float32)
+    silu = transform_parallel_typed(iron.kernels.silu(), arr(n, bf16), tile_size=1024, pass_size_to_kernel=False)
+    s = np.zeros_like(x)
+    silu(x, s)
+    np.testing.assert_allclose(s.astype(np.float32), xf / (1 + np.exp(-xf)), rtol=2**-8, atol=1e-6)
     want = 0.5 * xf * (1 + np.tanh(np.float32(0.7978845608) * (xf + np.float32(0.044715) * xf**3)))
     # fp32 tanh within an ulp, then bfloat16 rounding: within one bfloat16 step (2^-8 relative, or 1e-6 near 0)
     np.testing.assert_allclose(y.astype(np.float32), want, rtol=2**-8, atol=1e-6)
@@ -411,3 +415,24 @@ def test_external_kernels_see_the_targets_aie_arch(device, monkeypatch, arch, va
     out = np.zeros(1, np.int32)
     design(out)
     assert out[0] == value
+
+
+def test_kernels_resolve_in_the_iron_tree_a_design_sits_in(monkeypatch, tmp_path):
+    """A design inside an mlir-aie checkout gets its Makefile's kernels from the tree's aie_kernels/, before
+    tessel's library; an archive name finds the source defining the function."""
+    kernels = tmp_path / "aie_kernels"
+    (kernels / "aie2").mkdir(parents=True)
+    (kernels / "generic").mkdir()
+    (kernels / "aie2" / "scale.cc").write_text('extern "C" void vector_scalar_mul_vector() {}\n')
+    (kernels / "generic" / "rope.cc").write_text('extern "C" void rope(int32_t* a) {}\n')
+    design_dir = tmp_path / "programming_examples" / "ml" / "rope"
+    design_dir.mkdir(parents=True)
+    (design_dir / "rope.py").write_text("")
+    monkeypatch.chdir(design_dir)
+    monkeypatch.setattr(sys, "argv", [str(design_dir / "rope.py")])
+    monkeypatch.setenv("TESSEL_AIE_ARCH", "aie2")
+    assert Kernel("vector_scalar_mul_vector", "scale.o", []).source_file == str(kernels / "aie2" / "scale.cc")
+    assert Kernel("rope", "rope.o", []).source_file == str(kernels / "generic" / "rope.cc")
+    assert Kernel("rope", "kernels.a", []).source_file == str(kernels / "generic" / "rope.cc")
+    assert Kernel("passThroughLine", "passThrough.cc.o", []).source_file == \
+        os.path.join(LIB, "generic", "passThrough.cc")  # not in the tree: tessel's own
