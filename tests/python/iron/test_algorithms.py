@@ -170,3 +170,18 @@ def test_jit_of_an_algorithm_builds_once_for_equal_kernels_made_per_call():
         jd(kernel(), a, b, factor, 32)
         np.testing.assert_array_equal(b, a * 2 + 32)
     assert len(jd._kernel_cache) == 1
+
+
+def test_called_on_tensors_outside_a_jit_an_algorithm_runs_once():
+    """IRON's 2025 spelling, transform_parallel_binary(in0, in1, out, func), ran the design; in a jit the jit runs it."""
+    a = iron.randint(0, 100, (1024,), dtype=np.int32)
+    b = iron.randint(0, 100, (1024,), dtype=np.int32)
+    out = iron.zeros_like(a)
+    design = transform_parallel_binary(a, b, out, lambda x, y: x + y)
+    np.testing.assert_array_equal(out.numpy(), a.numpy() + b.numpy())
+    assert design.calls == 1
+    jd = iron.jit(is_placed=False)(transform)
+    c = iron.zeros_like(a)
+    jd(lambda x: x * 5, a, c)
+    np.testing.assert_array_equal(c.numpy(), a.numpy() * 5)
+    assert next(iter(jd._kernel_cache.values())).design.calls == 1  # built in the jit, run by it only

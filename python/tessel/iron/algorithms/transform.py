@@ -16,6 +16,8 @@ IRON has spelled these three ways, all accepted:
 and the _typed forms take one tensor type for every tensor:
 transform_typed(func, tensor_ty, *params, tile_size=16)."""
 
+import numpy as np
+
 from .. import device as device_mod
 from ..controlflow import range_
 from ..dataflow import ObjectFifo
@@ -192,24 +194,41 @@ def parallel(func, ins, out, params, tile, count, what, num_channels=1):
     return Program(device_mod.get_current_device(), rt, workers=workers).resolve_program(SequentialPlacer())
 
 
+def run_if_called_on_data(design, args):
+    """IRON's algorithms were jit functions once: called with tensors, outside
+    a jit, they ran. So they do here (the tensors among `args`, in order, are
+    the design's buffers); inside a jit generator the jit runs the design."""
+    from .. import dispatch_time
+
+    if dispatch_time.active_generation() is not None:
+        return design
+    data = [a for a in args if isinstance(a, np.ndarray) or type(a).__name__ == "Tensor"]
+    if data and len(data) == len(design.spec["buffer_types"]):
+        design(*[a.numpy() if hasattr(a, "numpy") else a for a in data])
+    return design
+
+
 def transform(*args, **kwargs):
     """output = func(input), tile by tile."""
-    return tiled(*parse(args, kwargs, 1, "transform"), "transform")
+    return run_if_called_on_data(tiled(*parse(args, dict(kwargs), 1, "transform"), "transform"), args)
 
 
 def transform_binary(*args, **kwargs):
     """output = func(first, second), tile by tile."""
-    return tiled(*parse(args, kwargs, 2, "transform_binary"), "transform_binary")
+    return run_if_called_on_data(tiled(*parse(args, dict(kwargs), 2, "transform_binary"), "transform_binary"), args)
 
 
 def transform_parallel(*args, num_channels=1, **kwargs):
     """transform spread over every column of the device (one worker each,
     two with num_channels=2), each on a contiguous share."""
-    return parallel(*parse(args, kwargs, 1, "transform_parallel"), "transform_parallel", num_channels)
+    design = parallel(*parse(args, dict(kwargs), 1, "transform_parallel"), "transform_parallel", num_channels)
+    return run_if_called_on_data(design, args)
 
 
 def transform_parallel_binary(*args, num_channels=1, **kwargs):
-    return parallel(*parse(args, kwargs, 2, "transform_parallel_binary"), "transform_parallel_binary", num_channels)
+    design = parallel(*parse(args, dict(kwargs), 2, "transform_parallel_binary"), "transform_parallel_binary",
+                      num_channels)
+    return run_if_called_on_data(design, args)
 
 
 def _typed(func, tensor_ty, inputs, what):
