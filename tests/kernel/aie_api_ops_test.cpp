@@ -335,3 +335,17 @@ TEST(AieMemory, RestrictIteratorsWalkWholeVectors) {
   for (int i = 0; i < 32; ++i)
     EXPECT_EQ(out[i], i * 3 + (i >= 16 ? 1 : 0));
 }
+
+TEST(AieElementwise, BroadcastTakesTheScalarsTypeAndZerosOfATagAreAnAccumulator) {
+  const bfloat16 half(0.5f);
+  const auto v = aie::broadcast(half); // the type of its argument, the native size
+  static_assert(std::is_same_v<std::remove_const_t<decltype(v)>, aie::vector<bfloat16, 32>>);
+  EXPECT_EQ(float(v[31]), 0.5f);
+  const auto w = aie::broadcast<int16_t, 16>(7); // converted to the type asked for
+  static_assert(std::is_same_v<std::remove_const_t<decltype(w)>, aie::vector<int16_t, 16>>);
+  EXPECT_EQ(w[15], 7);
+  auto acc = aie::zeros<accfloat, 16>();
+  static_assert(std::is_same_v<decltype(acc), aie::accum<accfloat, 16>>);
+  acc = aie::add(acc, aie::broadcast<bfloat16, 16>(2.0f));
+  EXPECT_EQ(acc.to_vector<float>()[3], 2.0f);
+}

@@ -69,16 +69,31 @@ using scalar_t = std::type_identity_t<T>;
 } // namespace detail
 
 // ---- construction ----------------------------------------------------------
-template <typename T, unsigned N = 512 / (8 * sizeof(T))>
-vector<T, N> broadcast(detail::scalar_t<T> x) {
-  vector<T, N> r;
-  for (unsigned i = 0; i < N; ++i)
-    r.elems_[i] = x;
+// broadcast<T, N>(x), broadcast<T>(x) (the native size) or broadcast(x)
+// (the type of x).
+template <typename T = void, unsigned N = 0, typename U>
+auto broadcast(U x) {
+  using E = std::conditional_t<std::is_void_v<T>, U, T>;
+  constexpr unsigned M = N ? N : 512 / (8 * sizeof(E));
+  vector<E, M> r;
+  for (unsigned i = 0; i < M; ++i)
+    r.elems_[i] = static_cast<E>(x);
   return r;
 }
-template <typename T, unsigned N = 512 / (8 * sizeof(T))>
-vector<T, N> zeros() {
-  return vector<T, N>();
+namespace detail {
+template <typename T>
+inline constexpr bool is_acc_tag = std::is_same_v<T, acc32> || std::is_same_v<T, acc64> || std::is_same_v<T, accfloat>;
+template <typename T>
+inline constexpr unsigned native_lanes = is_acc_tag<T> ? 16 : 512 / (8 * sizeof(T));
+} // namespace detail
+// zeros<T, N>(): a vector of zeros, or for an accumulator tag (accfloat,
+// acc32, acc64) an accumulator of zeros, as the AIE API gives them.
+template <typename T, unsigned N = detail::native_lanes<T>>
+auto zeros() {
+  if constexpr (detail::is_acc_tag<T>)
+    return accum<T, N>();
+  else
+    return vector<T, N>();
 }
 template <typename T, unsigned N>
 vector<T, 2 * N> concat(const vector<T, N>& a, const vector<T, N>& b) {
