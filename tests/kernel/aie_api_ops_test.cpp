@@ -348,4 +348,6 @@ TEST(AieElementwise, BroadcastTakesTheScalarsTypeAndZerosOfATagAreAnAccumulator)
   static_assert(std::is_same_v<decltype(acc), aie::accum<accfloat, 16>>);
   acc = aie::add(acc, aie::broadcast<bfloat16, 16>(2.0f));
   EXPECT_EQ(acc.to_vector<float>()[3], 2.0f);
+  const auto sq = aie::mul_square(aie::broadcast<int16_t, 16>(-300)); // in an accumulator, as mul gives it
+  EXPECT_EQ(sq.to_vector<int32_t>()[0], 90000);
 }

@@ -73,6 +73,12 @@ auto mul(detail::sc<A> a, const vector<A, N>& b) {
   return mul<Tag>(b, a);
 }
 
+// mul_square(a): a * a, element-wise, in an accumulator.
+template <typename Tag = void, typename A, unsigned N>
+auto mul_square(const vector<A, N>& a) {
+  return mul<Tag>(a, a);
+}
+
 // mac: acc + a * b; msc: acc - a * b.
 template <typename Tag, unsigned N, typename A, typename B>
 accum<Tag, N> mac(const accum<Tag, N>& acc, const vector<A, N>& a, const vector<B, N>& b) {
