@@ -247,34 +247,23 @@ def test_else_must_follow_its_if():
         _trace_error(core_fn)()
 
 
-def test_an_index_past_the_object_when_it_runs_names_the_line(device):
+@pytest.mark.parametrize("count, shift, message", [
+    (17, 20, r"in\.cons\(\) object: index 16 is outside its 16 elements \(expected 0 to 15\)"),
+    (16, 3, r"integer division by zero"),
+])
+def test_a_body_error_when_it_runs_names_the_line(device, count, shift, message):
+    """An index past the object, a division by zero: the kernel stops, the report names the body's line."""
     def core_fn(of_in, of_out):
         x = of_in.acquire(1)
         y = of_out.acquire(1)
-        for i in range_(17):
-            y[i] = x[i] // (i - 20)  # the line the report names
+        for i in range_(count):
+            y[i] = x[i] // (i - shift)  # the line the report names
         of_in.release(1)
         of_out.release(1)
 
     line = inspect.getsourcelines(core_fn)[1] + 4
     design = one_in_one_out(core_fn, ty(16, np.int32), ty(16, np.int32), device=device)
-    with pytest.raises(KernelError, match=rf"test_worker_values.py:{line}: .*in\.cons\(\) object: index 16 is outside its 16 "
-                                          r"elements \(expected 0 to 15\)"):
-        design(np.zeros(16, np.int32), np.zeros(16, np.int32))
-
-
-def test_a_division_by_zero_when_it_runs_names_the_line(device):
-    def core_fn(of_in, of_out):
-        x = of_in.acquire(1)
-        y = of_out.acquire(1)
-        for i in range_(16):
-            y[i] = x[i] // (i - 3)  # the line the report names
-        of_in.release(1)
-        of_out.release(1)
-
-    line = inspect.getsourcelines(core_fn)[1] + 4
-    design = one_in_one_out(core_fn, ty(16, np.int32), ty(16, np.int32), device=device)
-    with pytest.raises(KernelError, match=rf"test_worker_values.py:{line}: .*integer division by zero"):
+    with pytest.raises(KernelError, match=rf"test_worker_values.py:{line}: .*{message}"):
         design(np.ones(16, np.int32), np.zeros(16, np.int32))
 
 
