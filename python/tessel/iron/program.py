@@ -260,6 +260,26 @@ def _discover_handles(rt):
             pass
 
 
+def _from_mem_tile(f):
+    from .links import Link
+
+    return f._prod is not None and isinstance(f._prod.endpoint, Link)
+
+
+def _outer_steps_on(dims, elements):
+    """A mem tile's dims_to_stream over fewer elements than the object: the
+    mem tile DMA's outermost dimension does not wrap, so it keeps stepping
+    until the object is streamed (IRON's whole-array matmul relies on it).
+    The outermost size grows to cover the object when it divides evenly."""
+    count = 1
+    for size, _ in dims:
+        count *= size
+    inner = count // dims[0][0]
+    if count < elements and elements % inner == 0:
+        return [(elements // inner, dims[0][1])] + list(dims[1:])
+    return dims
+
+
 def _extra(f, move_bytes, drain=False):
     """A channel's options from its fifo: a layout transform (the producer's
     dims_to_stream, or the consumers' dims_from_stream) and, for a
@@ -270,7 +290,10 @@ def _extra(f, move_bytes, drain=False):
         raise IronRuntimeError(f"ObjectFifo '{f.name}' has both dims_to_stream and dims_from_stream; one layout "
                                "transform per move is supported")
     if f.dims_to_stream or f.dims_from_stream:
-        extra["stream"] = [f.dims_to_stream or f.dims_from_stream, f.dtype.itemsize]
+        dims = f.dims_to_stream or f.dims_from_stream
+        if f.dims_to_stream and _from_mem_tile(f):
+            dims = _outer_steps_on(dims, move_bytes // f.dtype.itemsize)
+        extra["stream"] = [dims, f.dtype.itemsize]
         extra["scatter"] = bool(f.dims_from_stream)
     if f.object_bytes != move_bytes and not drain:
         extra["dest_bytes"] = f.object_bytes

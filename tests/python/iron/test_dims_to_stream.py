@@ -74,7 +74,8 @@ def test_dims_that_do_not_cover_the_object_are_refused_at_resolve(device):
     in_a = ObjectFifo(ty((M, K)), name="inA")
     mem_a = in_a.cons().forward(name="memA", dims_to_stream=[(M, K), (K // 2, 1)])
     rt = Runtime(fill_drain, [ty((M * K,))] * 2 + [in_a.prod(), mem_a.cons()])
-    with pytest.raises(Exception, match="dims_to_stream streams 64 elements, the object holds 128"):
+    # A mem tile steps its outermost dimension on through the object; here that runs past its end.
+    with pytest.raises(Exception, match="dims_to_stream reaches element 247 of an object of 128"):
         Program(device, rt).resolve_program()
 
 
@@ -142,3 +143,17 @@ def test_a_consumer_handle_takes_its_own_dims_from_stream(device):
     np.testing.assert_array_equal(c, scatter(a, dims))
     with pytest.raises(NotImplementedError, match="consumers with different dims_from_stream"):
         in_a.cons(dims_from_stream=[(m * k, 1)])
+
+
+def test_a_mem_tiles_transform_over_part_of_the_object_steps_on_through_it(device):
+    """IRON's whole-array matmul: the mem tile's dims_to_stream covers one of the object's blocks; its DMA's
+    outermost dimension does not wrap, so it keeps stepping, block after block, to the end of the object."""
+    in_a = ObjectFifo(ty((2 * M, K)), name="inA")
+    one_block = [(M // R, R * K), (K // S, S), (R, K), (S, 1)]
+    out = in_a.cons().forward(name="out", dims_to_stream=one_block)
+    rt = Runtime(fill_drain, [ty((2 * M * K,))] * 2 + [in_a.prod(), out.cons()])
+    design = Program(device, rt).resolve_program()
+    a = np.arange(2 * M * K, dtype=np.int16)
+    c = np.zeros_like(a)
+    design(a, c)
+    np.testing.assert_array_equal(c, np.concatenate([tiled(a[:M * K]), tiled(a[M * K:])]))
