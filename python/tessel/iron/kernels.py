@@ -10,7 +10,7 @@ import numpy as np
 from .kernel import ExternalFunction, aie_arch, find_kernel_source
 
 _BIT_WIDTHS = {np.dtype(np.uint8): 8, np.dtype(np.int16): 16, np.dtype(np.int32): 32}
-_FIXED_TILE = 1024  # add, mul, relu and bf16_exp loop over 1024 elements
+_FIXED_TILE = 1024  # add, mul, relu, bf16_exp, gelu and silu loop over 1024 elements
 
 
 def _bf16():
@@ -74,32 +74,31 @@ def mul(tile_size: int = 1024, vectorized: bool = True) -> ExternalFunction:
     return _eltwise_bf16("mul", tile_size, vectorized)
 
 
+def _unary_bf16(factory, symbol, tile_size):
+    """The library's fixed-size bfloat16 kernels: symbol(in, out) from factory.cc."""
+    _fixed_tile(factory, tile_size)
+    ty = _tile(tile_size, _bf16())
+    return ExternalFunction(symbol, source_file=_source(f"{factory}.cc", factory), arg_types=[ty, ty])
+
+
 def relu(tile_size: int = 1024) -> ExternalFunction:
     """bf16_relu(a, c): c = max(a, 0) on 1024 bfloat16."""
-    _fixed_tile("relu", tile_size)
-    ty = _tile(tile_size, _bf16())
-    return ExternalFunction("bf16_relu", source_file=_source("relu.cc", "relu"), arg_types=[ty, ty])
+    return _unary_bf16("relu", "bf16_relu", tile_size)
 
 
 def bf16_exp(tile_size: int = 1024) -> ExternalFunction:
     """exp_bf16_1024(a, c): c = e^a on 1024 bfloat16."""
-    _fixed_tile("bf16_exp", tile_size)
-    ty = _tile(tile_size, _bf16())
-    return ExternalFunction("exp_bf16_1024", source_file=_source("bf16_exp.cc", "bf16_exp"), arg_types=[ty, ty])
+    return _unary_bf16("bf16_exp", "exp_bf16_1024", tile_size)
 
 
 def gelu(tile_size: int = 1024) -> ExternalFunction:
     """gelu_bf16(in, out): GELU's tanh form over 1024 bfloat16 elements."""
-    _fixed_tile("gelu", tile_size)
-    ty = _tile(_FIXED_TILE, _bf16())
-    return ExternalFunction("gelu_bf16", source_file=_source("gelu.cc", "gelu"), arg_types=[ty, ty])
+    return _unary_bf16("gelu", "gelu_bf16", tile_size)
 
 
 def silu(tile_size: int = 1024) -> ExternalFunction:
     """silu_bf16(in, out): x * sigmoid(x) over 1024 bfloat16 elements."""
-    _fixed_tile("silu", tile_size)
-    ty = _tile(_FIXED_TILE, _bf16())
-    return ExternalFunction("silu_bf16", source_file=_source("silu.cc", "silu"), arg_types=[ty, ty])
+    return _unary_bf16("silu", "silu_bf16", tile_size)
 
 
 def _reduce(op, tile_size, dtype, vectorized):
