@@ -375,7 +375,7 @@ class Design:
         for i, a, c in copies:
             if a.flags.writeable:
                 a[...] = c.reshape(a.shape)
-        if leftovers:
+        if leftovers and not self._left_warned:
             quiet = self.spec.get("generator_pools", [])
             leftovers = "".join(line and "\n" + line for line in leftovers.split("\n")
                                 if line and not any(line.strip().startswith(f"{p}:") for p in quiet))
