@@ -6,7 +6,7 @@ values (values.py)."""
 import numpy as np
 
 from .errors import IronRuntimeError
-from .values import INDEX, Value, kind_of, operand
+from .values import INDEX, Value, _emit, kind_of
 
 
 def index_cast(value, to=None, **_):
@@ -19,9 +19,7 @@ def index_cast(value, to=None, **_):
         raise IronRuntimeError("arith.index_cast takes a value of a core_fn (a range_ index or an element read)")
     if not value.kind.integer:
         raise TypeError(f"index_cast converts integer values, not a {value.kind.name} value")
-    from .values import _emit
-
-    return _emit(value.t, kind, f"{kind.ctype}({operand(value, INDEX if value.kind is INDEX else value.kind, 'index_cast')})")
+    return _emit(value.t, kind, f"{kind.ctype}({value.c_expr()})")
 
 
 __all__ = ["index_cast"]

@@ -90,8 +90,7 @@ def _core_loop(t, start, stop, step, iter_args, insert_yield):
 class _IfBlock:
     """What `with if_(cond) as x` gives: else_(x) continues it."""
 
-    def __init__(self, site):
-        self.site = site
+    def __init__(self):
         self.closed_at = None  # the index of its closing brace in the kernel's lines
         self.has_else = False
 
@@ -120,7 +119,7 @@ def if_(cond, results=None, *, hasElse=False, has_else=False):
         raise IronRuntimeError("if_() is used inside a Worker's core_fn")
     if results:
         raise NotImplementedError("if_ with results is not supported; write the results to an object or a Buffer")
-    block = _IfBlock(trace.user_site())
+    block = _IfBlock()
     t.open_block(f"if ({_condition(cond)})")
     try:
         yield block
@@ -142,10 +141,7 @@ def else_(if_block=None):
         raise IronRuntimeError("this if_ block has an else_ already")
     last.has_else = True
     t.lines[last.closed_at] += " else {"
-    t.depth += 1
-    t.block_count += 1
-    t.blocks.append(t.block_count)
-    t.last_if = None
+    t.enter_block()
     try:
         yield last
     finally:

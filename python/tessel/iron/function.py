@@ -18,7 +18,7 @@ import numpy as np
 from . import trace
 from .errors import IronRuntimeError
 from .types import array_type, element_count
-from .values import Value, kind_of, operand
+from .values import Value, _emit, kind_of, operand
 
 
 class _ObjectView:
@@ -46,15 +46,11 @@ class PythonKernel:
             raise TypeError(f"Python kernel '{self.name}' takes {len(self.params)} arguments, got {len(args)}")
         passed = [self._argument(i, a, name, ty) for i, (a, (name, ty)) in enumerate(zip(args, self.params))]
         t.roots.add(self.fn.__code__)
-        t.emit(f"{{  // {self.name}")
-        t.depth += 1
-        t.blocks.append(-id(self))  # values of the function stay inside it
+        t.open_block(f"/* {self.name} */")  # values of the function stay inside it
         try:
             result = self.fn(*passed)
         finally:
-            t.blocks.pop()
-            t.depth -= 1
-            t.lines.append("  " * t.depth + "}")
+            t.close_block()
             t.roots.discard(self.fn.__code__)
         if result is not None:
             raise TypeError(f"Python kernel '{self.name}' returns {result!r}; kernels write their results into "
@@ -83,10 +79,7 @@ class PythonKernel:
 
 
 def _cast(v, kind, what):
-    t = trace.worker_trace()
-    name = t.fresh("v")
-    t.emit(f"const {kind.ctype} {name} = {operand(v, kind, what)};")
-    return Value(t, name, kind)
+    return _emit(trace.worker_trace(), kind, operand(v, kind, what))
 
 
 def func(fn=None, **_options):

@@ -74,6 +74,10 @@ class WorkerTrace:
     def open_block(self, head, site=None):
         """Emits `head {` and enters the block; returns its number."""
         self.emit(head + " {", site)
+        return self.enter_block()
+
+    def enter_block(self):
+        """Enters a block whose opening brace is emitted already; returns its number."""
         self.depth += 1
         self.block_count += 1
         self.blocks.append(self.block_count)
