@@ -21,12 +21,6 @@ inline uint8_t* at(uint32_t l1_offset) { return tessel_ctx()->l1_base + l1_offse
 inline iron_core_table* table() { return reinterpret_cast<iron_core_table*>(at(IRON_TABLE_L1)); }
 inline iron_handle* handle(uint32_t h) { return reinterpret_cast<iron_handle*>(at(table()->handles)) + h; }
 
-[[noreturn]] inline void fail(const char* message, const char* file, uint32_t line) {
-  tessel_kernel_ctx* ctx = tessel_ctx();
-  ctx->api->fail(ctx, message, file, line);
-  __builtin_unreachable();
-}
-
 inline void give(const iron_signal& s, uint32_t count, const char* file, uint32_t line) {
   noc_semaphore_inc(get_noc_addr(s.noc_xy & 0xff, s.noc_xy >> 8, s.lock_addr), count, noc_index, file, line);
   if (s.bell_addr != IRON_NO_BELL)

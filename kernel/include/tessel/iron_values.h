@@ -54,7 +54,8 @@ inline uint16_t float_to_bf16(float f) {
 // A float rounded to bfloat16 precision (a bfloat16 operation's result).
 inline float rbf(float f) { return bf16_to_float(float_to_bf16(f)); }
 
-[[noreturn]] inline void value_fail(const char* message, const char* file, uint32_t line) {
+// Stops the kernel with `message`, reported at file:line.
+[[noreturn]] inline void fail(const char* message, const char* file, uint32_t line) {
   tessel_kernel_ctx* ctx = tessel_ctx();
   ctx->api->fail(ctx, message, file, line);
   __builtin_unreachable();
@@ -64,7 +65,7 @@ inline float rbf(float f) { return bf16_to_float(float_to_bf16(f)); }
   char message[192];
   __builtin_snprintf(message, sizeof message, "%s: index %lld is outside its %u elements (expected 0 to %u)", what,
                      (long long)index, count, count ? count - 1 : 0);
-  value_fail(message, file, line);
+  fail(message, file, line);
 }
 
 // One dimension of a multi-dimensional index: i, checked against the dimension's n.
@@ -73,7 +74,7 @@ inline int64_t dim(int64_t i, uint32_t n, const char* what, uint32_t axis, const
     char message[192];
     __builtin_snprintf(message, sizeof message, "%s: index %lld of dimension %u is outside 0 to %u", what,
                        (long long)i, axis, n ? n - 1 : 0);
-    value_fail(message, file, line);
+    fail(message, file, line);
   }
   return i;
 }
@@ -167,10 +168,10 @@ template <class T>
 inline void check_divisor(T a, T b, const char* file, uint32_t line) {
   if constexpr (is_int<T>) {
     if (b == 0)
-      value_fail("integer division by zero (undefined in MLIR's arith dialect, which IRON lowers to)", file, line);
+      fail("integer division by zero (undefined in MLIR's arith dialect, which IRON lowers to)", file, line);
     if constexpr (int_info<T>::is_signed)
       if (b == T(-1) && a == int_info<T>::least)
-        value_fail("integer division overflows: the smallest value divided by -1 (undefined in MLIR's arith "
+        fail("integer division overflows: the smallest value divided by -1 (undefined in MLIR's arith "
                    "dialect)",
                    file, line);
   }
@@ -210,7 +211,7 @@ inline T rem(T a, T b, TESSEL_SITE_PARAMS) {
 template <class T>
 inline void check_shift(T b, const char* file, uint32_t line) {
   if (b < 0 || uint64_t(b) >= 8 * sizeof(T))
-    value_fail("shift by a negative amount or by the type's width or more (poison in MLIR's arith dialect)", file,
+    fail("shift by a negative amount or by the type's width or more (poison in MLIR's arith dialect)", file,
                line);
 }
 
