@@ -104,6 +104,12 @@ inline uint32_t relayout(const iron_channel& c, uint32_t src) {
   return c.stream_buffer;
 }
 
+// Where a taken source object is read from while it moves out: the channel's
+// buffer once relayout() has rearranged it there, else its slot.
+inline uint32_t staged_source(const iron_channel& c) {
+  return c.stream_dims ? c.stream_buffer : slot_addr(c.source);
+}
+
 // Core to core(s) with other object sizes on each side (a forward that
 // re-chunks the stream): one step moves what is left of the source object
 // or of the destination objects, whichever is less; each side takes its
@@ -124,7 +130,7 @@ inline bool move_rechunk(iron_channel& c) {
   }
   const uint32_t src_left = c.move_bytes - c.partial_bytes, dest_left = c.dest_bytes - c.dest_partial;
   const uint32_t n = src_left < dest_left ? src_left : dest_left;
-  const uint32_t src = (c.stream_dims ? c.stream_buffer : slot_addr(c.source)) + c.partial_bytes;
+  const uint32_t src = staged_source(c) + c.partial_bytes;
   for (uint32_t d = 0; d < c.dest_count; ++d)
     write_run(src, noc_at(c.dests[d].noc_xy, slot_addr(c.dests[d]) + c.dest_partial), n, tessel_ctx()->l1_alignment);
   noc_async_write_barrier();
@@ -287,7 +293,7 @@ inline bool move_host(iron_channel& c, bool fill) {
       c.taken = 1;
     }
     iron_task& t = c.queue[c.done % IRON_QUEUE_DEPTH];
-    const uint32_t from = fill ? slot_addr(c.dests[0]) : (c.stream_dims ? c.stream_buffer : slot_addr(c.source));
+    const uint32_t from = fill ? slot_addr(c.dests[0]) : staged_source(c);
     const uint32_t l1 = from + c.partial_bytes;
     const uint32_t n = stream(c, t, l1, c.move_bytes - c.partial_bytes, fill);
     c.partial_bytes += n;
