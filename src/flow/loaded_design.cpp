@@ -12,7 +12,6 @@
 #include "flow/sequencer.hpp"
 #include "runtime/device_state.hpp"
 #include "sim/chip.hpp"
-#include "tessel/buffer.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/interrupt.hpp"
 #include "tessel/iron_abi.h"
