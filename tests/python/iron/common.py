@@ -1,9 +1,14 @@
 """Pieces the tessel.iron tests share: a kernel adding a constant, a worker
 body calling a kernel once per object, and the fill-then-drain sequence."""
 
+from pathlib import Path
+
 import numpy as np
 
 import tessel.iron as iron
+
+FRONT_DOOR_DATA = Path(__file__).parent / "data" / "front_door"
+"""The IRON design and test programs the front-door tests run."""
 
 ADD = """
 extern "C" void add_k(int32_t* in, int32_t* out, int32_t k, int32_t n) {

@@ -14,13 +14,7 @@ from tessel.iron.errors import IronRuntimeError
 from tessel.iron.utils import benchmark, config, verify
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _close_named_devices():
-    """The devices IRON names open stay open for the process; close them after this module."""
-    yield
-    from tessel.iron.device import close_named_devices
-
-    close_named_devices()
+pytestmark = pytest.mark.usefixtures("close_named_devices")
 
 
 def test_tensor_factories_match_numpy():

@@ -11,31 +11,14 @@ import pytest
 import tessel.iron as iron
 from tessel.iron import design_record
 from tessel.iron import device as device_mod
-from tessel.iron.run import aliases
 from tessel.iron.utils import xrt
 from tessel.iron.utils.hostruntime import DEFAULT_IRON_RUNTIME
 from tessel.iron.utils.hostruntime.cli import run_design_cli
 
-from .common import ADD, add_kernel, per_object
-from .test_run_front_door import DATA
+from .common import ADD, FRONT_DOOR_DATA as DATA, add_kernel, fill_drain, per_object
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _close_named_devices():
-    """The devices IRON names open stay open for the process; close them after this module."""
-    yield
-    from tessel.iron.device import close_named_devices
-
-    close_named_devices()
-
-
-@pytest.fixture
-def bound():
-    aliases.bind()
-    try:
-        yield
-    finally:
-        aliases.unbind()
+pytestmark = pytest.mark.usefixtures("close_named_devices")
 
 
 @pytest.fixture
@@ -102,12 +85,7 @@ def test_runtime_sequence_given_body_and_fn_args(device):
     of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
     w = iron.Worker(per_object(3, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
     rt = iron.Runtime()
-
-    def seq(a, c, i, o):
-        i.fill(a)
-        o.drain(c, wait=True)
-
-    rt.sequence(seq, [ty, ty, of_in.prod(), of_out.cons()])
+    rt.sequence(fill_drain, [ty, ty, of_in.prod(), of_out.cons()])
     design = iron.Program(device, rt, workers=[w]).resolve_program()
     a, c = np.arange(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
     design(a, c)
@@ -124,12 +102,7 @@ def test_jit_star_args_generator_gets_the_call_arguments(device, monkeypatch, tm
         seen.append(params)
         of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
         w = iron.Worker(per_object(params[0], n), fn_args=[of_in.cons(), of_out.prod(), kernel])
-
-        def seq(x, y, i, o):
-            i.fill(x)
-            o.drain(y, wait=True)
-
-        rt = iron.Runtime(seq, [ty, ty, of_in.prod(), of_out.cons()])
+        rt = iron.Runtime(fill_drain, [ty, ty, of_in.prod(), of_out.cons()])
         return iron.Program(device, rt, workers=[w]).resolve_program()
 
     kernel = add_kernel(n)

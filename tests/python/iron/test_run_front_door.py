@@ -5,7 +5,6 @@ module binding, and the older Runtime API."""
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -16,16 +15,10 @@ from tessel.iron.errors import IronRuntimeError
 from tessel.iron.run import aliases
 from tessel.module_alias import OutOfScopeImport
 
-DATA = Path(__file__).parent / "data" / "front_door"
+from .common import FRONT_DOOR_DATA as DATA
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _close_named_devices():
-    """The devices IRON names open stay open for the process; close them after this module."""
-    yield
-    from tessel.iron.device import close_named_devices
-
-    close_named_devices()
+pytestmark = pytest.mark.usefixtures("close_named_devices")
 
 
 def _run(args, cwd, stdout=subprocess.PIPE):
@@ -73,15 +66,6 @@ def test_test_program_without_a_record_says_how_to_write_one(tmp_path):
     assert r.returncode == 1
     assert ("no tessel design record for build/final.xclbin: tessel builds no xclbin; write the record with "
             "`python -m tessel.iron.run DESIGN.py ARGS > " + str(tmp_path / "build" / "aie.mlir") + "`") in r.stderr
-
-
-@pytest.fixture
-def bound():
-    aliases.bind()
-    try:
-        yield
-    finally:
-        aliases.unbind()
 
 
 def test_aie_names_bind_to_tessel_modules(bound):
