@@ -18,6 +18,8 @@ from tessel.iron import Kernel, ObjectFifo, Program, Runtime, Worker
 from tessel.iron import kernel as kernel_mod
 from tessel.iron.controlflow import range_
 
+from .common import fill_drain
+
 bf16 = ml_dtypes.bfloat16
 LIB = os.path.join(kernel_mod.kernel_include_dir(), "aie_kernels")
 
@@ -245,12 +247,8 @@ def test_an_unaligned_load_v_fails_the_kernel_at_its_line(device):
         a.release(1)
         c.release(1)
 
-    def seq(a, c, a_h, c_h):
-        a_h.fill(a)
-        c_h.drain(c, wait=True)
-
     w = Worker(core_fn, [of_a.cons(), of_c.prod(), k])
-    design = Program(device, Runtime(seq, [tile, tile, of_a.prod(), of_c.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [tile, tile, of_a.prod(), of_c.cons()]), [w]).resolve_program()
     with pytest.raises(tessel.Error) as e:
         design(np.arange(64, dtype=np.int32), np.zeros(64, np.int32))
     msg = str(e.value)
@@ -358,12 +356,8 @@ def test_compute_max_combines_partial_maxima(device):
         out[0] = best[0]
         r.release(1)
 
-    def seq(a, r, a_h, r_h):
-        a_h.fill(a)
-        r_h.drain(r, wait=True)
-
     w = Worker(core_fn, [of_a.cons(), of_r.prod(), rmax, cmax])
-    design = Program(device, Runtime(seq, [arr(256, np.int32), one, of_a.prod(), of_r.cons()]), [w]).resolve_program()
+    design = Program(device, Runtime(fill_drain, [arr(256, np.int32), one, of_a.prod(), of_r.cons()]), [w]).resolve_program()
     a = np.random.default_rng(3).integers(-1000, 1000, 256).astype(np.int32)
     r = np.zeros(1, np.int32)
     design(a, r)
