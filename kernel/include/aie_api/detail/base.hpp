@@ -206,6 +206,23 @@ inline constexpr unsigned acc_bits = std::is_same_v<Tag, acc64> ? 64 : 32; // ac
 
 // ---- integer rounding and saturation ---------------------------------------
 
+// What rounding adds to floor(x) (0 or 1) by mode, for x negative or not,
+// exact or not, its fraction below (-1), at (0) or above (1) one half, and
+// floor(x) odd or not.
+constexpr int round_up_step(rounding_mode m, bool neg, bool exact, int vs_half, bool odd) {
+  switch (m) {
+  case rounding_mode::floor: return 0;
+  case rounding_mode::ceil: return !exact;
+  case rounding_mode::symmetric_floor: return neg && !exact;
+  case rounding_mode::symmetric_ceil: return !neg && !exact;
+  default:
+    if (vs_half != 0) return vs_half > 0;
+    return m == rounding_mode::positive_inf || (m == rounding_mode::symmetric_inf && !neg) ||
+           (m == rounding_mode::symmetric_zero && neg) || (m == rounding_mode::conv_even && odd) ||
+           (m == rounding_mode::conv_odd && !odd);
+  }
+}
+
 // v / 2^shift rounded by mode (shift 0..63).
 constexpr int64_t shift_round(int64_t v, unsigned shift, rounding_mode m) {
   if (shift == 0) return v;
@@ -213,22 +230,7 @@ constexpr int64_t shift_round(int64_t v, unsigned shift, rounding_mode m) {
   __int128 q = x >> shift; // floor
   __int128 r = x - (q << shift);
   __int128 half = static_cast<__int128>(1) << (shift - 1);
-  bool neg = v < 0, exact = r == 0;
-  switch (m) {
-  case rounding_mode::floor: break;
-  case rounding_mode::ceil: q += !exact; break;
-  case rounding_mode::symmetric_floor: q += neg && !exact; break;
-  case rounding_mode::symmetric_ceil: q += !neg && !exact; break;
-  default:
-    if (r > half)
-      q += 1;
-    else if (r == half) {
-      bool up = m == rounding_mode::positive_inf || (m == rounding_mode::symmetric_inf && !neg) ||
-                (m == rounding_mode::symmetric_zero && neg) || (m == rounding_mode::conv_even && (q & 1)) ||
-                (m == rounding_mode::conv_odd && !(q & 1));
-      q += up;
-    }
-  }
+  q += round_up_step(m, v < 0, r == 0, r < half ? -1 : r > half, q & 1);
   return static_cast<int64_t>(q);
 }
 

@@ -33,21 +33,9 @@ vector<TR, N> to_float(const vector<T, N>& v, int shift = 0) {
 namespace detail {
 // x (an exact double) to an integer by rounding mode, as shift_round rounds.
 inline int64_t round_double(double x, rounding_mode m) {
-  double f = std::floor(x), d = x - f;
-  bool neg = x < 0, exact = d == 0;
-  switch (m) {
-  case rounding_mode::floor: return int64_t(f);
-  case rounding_mode::ceil: return int64_t(f) + !exact;
-  case rounding_mode::symmetric_floor: return int64_t(f) + (neg && !exact);
-  case rounding_mode::symmetric_ceil: return int64_t(f) + (!neg && !exact);
-  default: break;
-  }
-  if (d != 0.5) return int64_t(f) + (d > 0.5);
-  int64_t q = int64_t(f);
-  bool up = m == rounding_mode::positive_inf || (m == rounding_mode::symmetric_inf && !neg) ||
-            (m == rounding_mode::symmetric_zero && neg) || (m == rounding_mode::conv_even && (q & 1)) ||
-            (m == rounding_mode::conv_odd && !(q & 1));
-  return q + up;
+  const double f = std::floor(x), d = x - f;
+  const int64_t q = int64_t(f);
+  return q + round_up_step(m, x < 0, d == 0, d < 0.5 ? -1 : d > 0.5, q & 1);
 }
 } // namespace detail
 
