@@ -5,7 +5,6 @@
 // copied tile; what is not modelled is refused with its message.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,12 +63,6 @@ void kernel_main() {
   cb_pop_front(0, 1);
 }
 )KERNEL";
-
-std::string line_of(const std::string& marker) {
-  const std::string text = kSource;
-  const size_t at = text.find("// @" + marker);
-  return std::string(kName) + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n'));
-}
 
 // -8..7 (+ a quarter), cycling: both signs, exact in bfloat16.
 std::vector<float> input() {
@@ -176,18 +169,18 @@ TEST_F(ComputePackConfigTest, MaskAndReluApplyTogether) {
 }
 
 TEST_F(ComputePackConfigTest, ReluWithL1AccumulationIsRefused) {
-  EXPECT_EQ(fails(11), line_of("pack_tile") +
-                           ": core (0,0) COMPUTE: pack_tile(idst=0, cb=16): the packer's ReLU (set by "
+  EXPECT_EQ(fails(11), compute_error_at(kName, kSource, "pack_tile") +
+                           "pack_tile(idst=0, cb=16): the packer's ReLU (set by "
                            "pack_relu_config at " +
-                           line_of("pack_relu_l1") +
+                           marker_site(kName, kSource, "pack_relu_l1") +
                            ") with L1 accumulation (pack_reconfig_l1_acc(1)) is not supported by tessel: whether the "
                            "ReLU applies before or after the accumulation is not modelled");
 }
 
 TEST_F(ComputePackConfigTest, PackUntilizeWithAMaskIsRefused) {
   const std::string message = fails(12);
-  EXPECT_NE(message.find(line_of("pack_untilize_dest") +
-                         ": core (0,0) COMPUTE: pack_untilize_dest while the packer's reduce edge mask is on (set by "
+  EXPECT_NE(message.find(compute_error_at(kName, kSource, "pack_untilize_dest") +
+                         "pack_untilize_dest while the packer's reduce edge mask is on (set by "
                          "llk_pack_reduce_mask_config at "),
             std::string::npos)
       << message;
