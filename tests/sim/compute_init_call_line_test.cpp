@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "cb_io_kernels.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_pipeline.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::test {
@@ -43,34 +43,17 @@ void kernel_main() {
 
 TEST(ComputeInitCallLineTest, BinaryInitsTakeTheCallersLine) {
   auto device = open_device("blackhole", 1, 1);
-  const uint32_t tile = tile_size(DataFormat::Float16_b);
   std::vector<float> a(kTileHW), b(kTileHW);
   for (uint32_t i = 0; i < kTileHW; ++i) {
     a[i] = float(int(i % 16) - 8);
     b[i] = float(int(i % 7) - 3);
   }
-  auto input = [&](const std::vector<float>& v) {
-    auto buf = Buffer::create(device, {tile, tile, BufferType::DRAM});
-    const std::vector<uint8_t> packed = pack_tiles(v, DataFormat::Float16_b);
-    buf->write(packed.data(), packed.size());
-    return buf;
-  };
-  auto in0 = input(a), in1 = input(b);
-  auto out = Buffer::create(device, {3u * tile, tile, BufferType::DRAM});
-  Program program;
-  const CoreCoord core{0, 0};
-  for (uint8_t cb : {uint8_t(0), uint8_t(1), uint8_t(16)}) {
-    const uint32_t pages = cb == 16 ? 3 : 1;
-    program.add_circular_buffer(
-        core, CircularBufferConfig(pages * tile, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile));
-  }
-  KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
-  KernelHandle writer = program.add_kernel_from_source(
-      kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
-  program.add_kernel_from_source(kSource, "call_line.cpp", core, ComputeConfig{});
-  program.set_runtime_args(reader, core, {0, in0->address(), 1, 1, in1->address(), 1});
-  program.set_runtime_args(writer, core, {16, out->address(), 3});
-  device->command_queue().enqueue_program(program);
+  SfpuPipeline pipe(device, a, b, DataFormat::Float16_b, 3, 3);
+  const auto& out = pipe.out;
+  pipe.program.add_kernel_from_source(kSource, "call_line.cpp", pipe.core, ComputeConfig{});
+  pipe.program.set_runtime_args(pipe.reader, pipe.core, {0, pipe.in0->address(), 1, 1, pipe.in1->address(), 1});
+  pipe.program.set_runtime_args(pipe.writer, pipe.core, {16, out->address(), 3});
+  device->command_queue().enqueue_program(pipe.program);
   std::vector<uint8_t> bytes(out->size());
   out->read(bytes.data(), bytes.size());
   const std::vector<float> got = unpack_tiles(bytes, DataFormat::Float16_b);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cb_io_kernels.hpp"
 #include "ops_kernel.hpp"
+#include "sfpu_pipeline.hpp"
 #include "tessel/tile.hpp"
 
 namespace tessel::test {
@@ -94,23 +94,15 @@ protected:
   void SetUp() override { device_ = open_device("blackhole", 1, 1); }
 
   Program build(uint32_t mode) {
-    const uint32_t tile = tile_size(DataFormat::Float16_b);
-    in_ = Buffer::create(device_, {tile, tile, BufferType::DRAM});
-    const std::vector<uint8_t> packed = pack_tiles(input(), DataFormat::Float16_b);
-    in_->write(packed.data(), packed.size());
-    scaler_ = Buffer::create(device_, {tile, tile, BufferType::DRAM});
-    out_ = Buffer::create(device_, {tile, tile, BufferType::DRAM});
-    Program program;
-    const CoreCoord core{0, 0};
-    for (uint8_t cb : {uint8_t(0), uint8_t(1), uint8_t(16)})
-      program.add_circular_buffer(core,
-                                  CircularBufferConfig(tile, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile));
-    KernelHandle reader = program.add_kernel_from_source(kReaderSource, "reader.cpp", core, DataMovementConfig{});
-    KernelHandle writer = program.add_kernel_from_source(
-        kWriterSource, "writer.cpp", core, DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default});
+    SfpuPipeline pipe(device_, input(), std::vector<float>(kTileHW, 0.0f), DataFormat::Float16_b, 1, 1);
+    in_ = pipe.in0;
+    scaler_ = pipe.in1;
+    out_ = pipe.out;
+    Program program = std::move(pipe.program);
+    const CoreCoord core = pipe.core;
     KernelHandle compute = program.add_kernel_from_source(kSource, kName, core, ComputeConfig{});
-    program.set_runtime_args(reader, core, {0, in_->address(), 1, 1, scaler_->address(), 0});
-    program.set_runtime_args(writer, core, {16, out_->address(), 1});
+    program.set_runtime_args(pipe.reader, core, {0, in_->address(), 1, 1, scaler_->address(), 0});
+    program.set_runtime_args(pipe.writer, core, {16, out_->address(), 1});
     program.set_runtime_args(compute, core, {mode});
     return program;
   }
