@@ -196,5 +196,17 @@ TEST(NamedBindingsTest, AMissingNamedRuntimeArgumentIsReportedAtTheKernelsLine) 
       << message;
 }
 
+TEST(NamedBindingsTest, BadScratchpadBindingsAreRefusedBeforeAnythingIsAdded) {
+  EXPECT_EQ(binding_error({.scratchpads = {{.name = "pad", .size_bytes = 0}}}),
+            "add_kernel: kernel 'bound.cpp': kernel bindings: scratchpad 'pad' has a size of 0 bytes; expected its "
+            "bytes per core, at least 1");
+  EXPECT_EQ(binding_error({.scratchpads = {{.name = "pad", .size_bytes = 4}, {.name = "pad", .size_bytes = 8}}}),
+            "add_kernel: kernel 'bound.cpp': kernel bindings: scratch::pad is bound twice (scratchpad and an earlier "
+            "binding); expected each name once in scratch::");
+  EXPECT_EQ(binding_error({.scratchpads = {{.name = "2pad", .size_bytes = 4}}}),
+            "add_kernel: kernel 'bound.cpp': kernel bindings: scratchpad name '2pad' is not a C++ identifier "
+            "(letters, digits and '_', not starting with a digit)");
+}
+
 } // namespace
 } // namespace tessel::test

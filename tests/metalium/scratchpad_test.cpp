@@ -163,30 +163,5 @@ TEST(ScratchpadTest, IndicesAddressesAndSizesOutsideTheRegionAreErrors) {
       << m;
 }
 
-TEST(ScratchpadTest, BadScratchpadBindingsAreRefusedBeforeAnythingIsAdded) {
-  auto error = [](const KernelBindings& b) {
-    Program p;
-    DataMovementConfig c;
-    c.bindings = b;
-    std::string message;
-    try {
-      p.add_kernel_from_source("void kernel_main() {}\n", "bound.cpp", CoreCoord{0, 0}, c);
-    } catch (const ValidationError& e) {
-      message = e.what();
-    }
-    EXPECT_EQ(p.num_kernels(), 0u);
-    return message;
-  };
-  EXPECT_EQ(error({.scratchpads = {{.name = "pad", .size_bytes = 0}}}),
-            "add_kernel: kernel 'bound.cpp': kernel bindings: scratchpad 'pad' has a size of 0 bytes; expected its "
-            "bytes per core, at least 1");
-  EXPECT_EQ(error({.scratchpads = {{.name = "pad", .size_bytes = 4}, {.name = "pad", .size_bytes = 8}}}),
-            "add_kernel: kernel 'bound.cpp': kernel bindings: scratch::pad is bound twice (scratchpad and an earlier "
-            "binding); expected each name once in scratch::");
-  EXPECT_EQ(error({.scratchpads = {{.name = "2pad", .size_bytes = 4}}}),
-            "add_kernel: kernel 'bound.cpp': kernel bindings: scratchpad name '2pad' is not a C++ identifier "
-            "(letters, digits and '_', not starting with a digit)");
-}
-
 } // namespace
 } // namespace tessel::test
