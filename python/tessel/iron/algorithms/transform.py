@@ -111,8 +111,10 @@ def _tile_of(func, tile, what):
     return DEFAULT_TILE if tile is None else int(tile)
 
 
-def tiled(func, ins, out, params, tile, count, what):
-    """One worker applying func tile by tile (see the module's docstring)."""
+def tiled(func, ins, out, params, tile, count, what, in_place=False):
+    """One worker applying func tile by tile (see the module's docstring).
+    in_place: the output drains back into the one input's host buffer
+    (for_each), so the sequence takes that buffer once."""
     kernel = is_kernel(func)
     if not kernel and params:
         raise TypeError(f"{what}: parameters go to an ExternalFunction; a Python function takes only the elements")
@@ -137,15 +139,17 @@ def tiled(func, ins, out, params, tile, count, what):
     worker = Worker(core_body, [h.cons() for h in of_ins] + [p.cons() for p in of_params] + [of_out.prod()] +
                     ([func] if kernel else []))
 
+    outs = 0 if in_place else 1  # host buffers of the output besides the inputs'
+
     def sequence(*args):
-        bufs, handles = args[:k + 1 + len(arrays)], args[k + 1 + len(arrays):]
+        bufs, handles = args[:k + outs + len(arrays)], args[k + outs + len(arrays):]
         for h, b in zip(handles[:k], bufs[:k]):
             h.fill(b)
-        for h, b in zip(handles[k + 1:], bufs[k + 1:]):
+        for h, b in zip(handles[k + 1:], bufs[k + outs:]):
             h.fill(b)
-        handles[k].drain(bufs[k], wait=True)
+        handles[k].drain(bufs[0] if in_place else bufs[k], wait=True)
 
-    types = [d.flat_type() for d in ins] + [out.flat_type()] + [d.flat_type() for _, d in arrays]
+    types = [d.flat_type() for d in ins] + [out.flat_type()] * outs + [d.flat_type() for _, d in arrays]
     handles = [h.prod() for h in of_ins] + [of_out.cons()] + [p.prod() for p in of_params]
     rt = Runtime(sequence, types + handles)
     return Program(device_mod.get_current_device(), rt, workers=[worker]).resolve_program(SequentialPlacer())
