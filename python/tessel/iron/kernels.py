@@ -8,6 +8,7 @@ as kernel.find_kernel_source finds it."""
 import numpy as np
 
 from .kernel import ExternalFunction, aie_arch, find_kernel_source
+from .tensor import dtype_to_str, str_to_dtype
 
 _BIT_WIDTHS = {np.dtype(np.uint8): 8, np.dtype(np.int16): 16, np.dtype(np.int32): 32}
 _FIXED_TILE = 1024  # add, mul, relu, bf16_exp, gelu and silu loop over 1024 elements
@@ -171,13 +172,6 @@ def convert_copy(tile_size: int = 1024) -> ExternalFunction:
                             arg_types=[_tile(tile_size, np.float32), _tile(tile_size, _bf16()), np.int32])
 
 
-_MM_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32}
-
-
-def _mm_dtype(name):
-    return _bf16() if name == "bf16" else _MM_TYPES[name]
-
-
 # The AIE's matmul tile r x s x t per architecture and input type (mm.cc).
 _MAC_DIMS = {"aie2": {"i8": (4, 8, 8), "i16": (4, 4, 4), "bf16": (4, 8, 4)},
              "aie2p": {"i8": (8, 8, 8), "i16": (4, 4, 8), "bf16": (4, 8, 8)}}
@@ -187,8 +181,6 @@ def _mm_name(t, what):
     """"i16", np.int16, "bf16" or ml_dtypes.bfloat16 -> the short name mm.cc uses."""
     if isinstance(t, str):
         return t
-    from .tensor import dtype_to_str
-
     try:
         return dtype_to_str(t)
     except (TypeError, ValueError):
@@ -215,7 +207,7 @@ def mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64, dtype_in="i16", dtype_
     flags = [f"-DDIM_M={dim_m}", f"-DDIM_K={dim_k}", f"-DDIM_N={dim_n}", f"-D{dtype_in}_{dtype_out}_ONLY"]
     if b_col_maj:
         flags.append("-DB_COL_MAJ")
-    tin, tout = _mm_dtype(dtype_in), _mm_dtype(dtype_out)
+    tin, tout = str_to_dtype(dtype_in), str_to_dtype(dtype_out)
     src = _source("mm.cc", "mm")
     name = f"matmul_{'' if vectorized else 'scalar_'}{dtype_in}_{dtype_out}"
     f = ExternalFunction(name, source_file=src, compile_flags=flags, use_chess=use_chess,
