@@ -91,26 +91,13 @@ def describe(design):
     for w in spec["workers"]:
         handles = ", ".join(h[2] for h in w[4]) or "no fifos"
         lines.append(f"//   worker {w[0]} on core ({w[1][0]},{w[1][1]}): {handles}")
-    buffers = ", ".join(f"{int(_count(shape))} x {_dtype_name(dt)}" for shape, dt in spec["buffer_types"])
+    buffers = ", ".join(f"{count} x {dtype.name}" for count, dtype in design.buffer_layout)
     lines.append(f"//   host buffers: {buffers or 'none'}; {len(spec['channels'])} channels, {len(spec['ops'])} "
                  "sequence ops")
     record = record_line()
     if record is not None:
         lines.append(record)
     return "\n".join(lines)
-
-
-def _count(shape):
-    n = 1
-    for e in shape:
-        n *= int(e)
-    return n
-
-
-def _dtype_name(dt):
-    import numpy as np
-
-    return np.dtype(dt).name
 
 
 def write_record(paths):

@@ -329,8 +329,8 @@ class Design:
         self.spec = spec
         self.dispatch_names = list(dispatch_names)
         self._native = _load(device, spec)
-        # Per buffer: its element count and dtype (checked on every call).
-        self._expect = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
+        self.buffer_layout = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
+        """Per host buffer, in order: its element count and numpy dtype (checked on every call)."""
         self._left_warned = False
 
     @property
@@ -351,7 +351,7 @@ class Design:
 
     def run(self, tensors, scalars=None, timeout_s=60.0):
         scalars = scalars or {}
-        expect = self._expect
+        expect = self.buffer_layout
         if len(tensors) != len(expect):
             raise TypeError(f"design '{self.spec['name']}' takes {len(expect)} buffers, got {len(tensors)}")
         views, copies = [], []

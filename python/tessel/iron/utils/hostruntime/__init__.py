@@ -63,16 +63,14 @@ def bind_buffers(design, values):
     runtime buffer, in order. A value whose dtype differs from the buffer's
     but whose byte size matches is viewed as the buffer's type (test
     programs size buffers in bytes)."""
-    types = design.spec["buffer_types"]
-    if len(values) < len(types):
-        listed = ", ".join(f"{int(np.prod(s))} x {np.dtype(d).name}" for s, d in types)
-        raise TypeError(f"design '{design.spec['name']}' takes {len(types)} host buffers ({listed}), "
+    layout = design.buffer_layout
+    if len(values) < len(layout):
+        listed = ", ".join(f"{count} x {want.name}" for count, want in layout)
+        raise TypeError(f"design '{design.spec['name']}' takes {len(layout)} host buffers ({listed}), "
                         f"got {len(values)}")
     out = []
-    for i, ((shape, dt), value) in enumerate(zip(types, values)):
+    for i, ((count, want), value) in enumerate(zip(layout, values)):
         a = _array(value, f"host buffer {i}")
-        want = np.dtype(dt)
-        count = int(np.prod(shape))
         if a.dtype == want and a.size == count:
             out.append(a)
         elif a.nbytes == count * want.itemsize and a.flags.c_contiguous:
