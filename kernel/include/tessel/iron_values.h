@@ -13,6 +13,7 @@
 #ifndef TESSEL_IRON_VALUES_H
 #define TESSEL_IRON_VALUES_H
 
+#include "tessel/bf16_round.h"
 #include "tessel/kernel_common.h"
 
 namespace iron {
@@ -36,23 +37,8 @@ struct elem<bf16> {
   using value = float;
 };
 
-inline float bf16_to_float(uint16_t bits) {
-  const uint32_t u = uint32_t(bits) << 16;
-  float f;
-  __builtin_memcpy(&f, &u, 4);
-  return f;
-}
-
-inline uint16_t float_to_bf16(float f) {
-  uint32_t u;
-  __builtin_memcpy(&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40); // NaN stays a (quiet) NaN
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return uint16_t(u >> 16);
-}
-
 // A float rounded to bfloat16 precision (a bfloat16 operation's result).
-inline float rbf(float f) { return bf16_to_float(float_to_bf16(f)); }
+inline float rbf(float f) { return tessel_bf16::to_float(tessel_bf16::from_float(f)); }
 
 // Stops the kernel with `message`, reported at file:line.
 [[noreturn]] inline void fail(const char* message, const char* file, uint32_t line) {
@@ -88,7 +74,7 @@ inline typename elem<T>::value load(const void* base, int64_t index, uint32_t co
   using S = typename elem<T>::storage;
   const S s = Volatile ? static_cast<const volatile S*>(base)[index] : static_cast<const S*>(base)[index];
   if constexpr (is_bf16<T>)
-    return bf16_to_float(s);
+    return tessel_bf16::to_float(s);
   else
     return s;
 }
@@ -98,7 +84,7 @@ inline void store(void* base, int64_t index, uint32_t count, typename elem<T>::v
                   TESSEL_SITE_PARAMS) {
   if (uint64_t(index) >= count) index_fail(what, index, count, TESSEL_SITE);
   if constexpr (is_bf16<T>)
-    static_cast<uint16_t*>(base)[index] = float_to_bf16(v);
+    static_cast<uint16_t*>(base)[index] = tessel_bf16::from_float(v);
   else
     static_cast<T*>(base)[index] = v;
 }

@@ -7,6 +7,7 @@
 #ifndef TESSEL_TTL_DSL_H
 #define TESSEL_TTL_DSL_H
 
+#include "tessel/bf16_round.h"
 #include "tessel/kernel_common.h"
 
 namespace ttl_dsl {
@@ -249,10 +250,7 @@ inline float element_read(uint32_t address, uint32_t format) {
 inline void element_write(uint32_t address, uint32_t format, float value) {
   uint32_t v = bits(value);
   if (format == 1) {
-    // Round to the nearest bfloat16, ties to even (NaN stays NaN).
-    const bool nan = (v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu);
-    *reinterpret_cast<volatile uint16_t*>(address) =
-        nan ? uint16_t((v >> 16) | 0x40u) : uint16_t((v + 0x7FFFu + ((v >> 16) & 1u)) >> 16);
+    *reinterpret_cast<volatile uint16_t*>(address) = tessel_bf16::from_float_bits(v); // nearest, ties to even
     return;
   }
   *reinterpret_cast<volatile uint32_t*>(address) = v;

@@ -14,6 +14,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "tessel/bf16_round.h"
+
 // ---- element types --------------------------------------------------------
 
 // The AIE's scalar bfloat16: 1 sign, 8 exponent, 7 mantissa bits. Converting
@@ -35,12 +37,7 @@ struct bfloat16 {
     r.bits = b;
     return r;
   }
-  static constexpr uint16_t from_float(float f) {
-    uint32_t u = __builtin_bit_cast(uint32_t, f);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u); // quiet NaN
-    uint32_t lsb = (u >> 16) & 1u;
-    return static_cast<uint16_t>((u + 0x7fffu + lsb) >> 16);
-  }
+  static constexpr uint16_t from_float(float f) { return tessel_bf16::from_float(f); }
 
   bfloat16& operator+=(float o) { return *this = float(*this) + o; }
   bfloat16& operator-=(float o) { return *this = float(*this) - o; }
