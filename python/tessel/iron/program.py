@@ -13,7 +13,7 @@ from . import device as device_mod
 from . import rtp_window
 from .errors import FlowWarning, IronRuntimeError, warn_or_raise
 from .placement import SequentialPlacer, Tile, place_host_ends
-from .runtime import Runtime
+from .runtime import PUSH, Runtime
 from .types import dtype_key, dtype_of
 from .worker import Worker
 
@@ -331,6 +331,8 @@ class Design:
         self._native = _load(device, spec)
         self.buffer_layout = [(int(np.prod(shape)), dtype_of(dt)) for shape, dt in spec["buffer_types"]]
         """Per host buffer, in order: its element count and numpy dtype (checked on every call)."""
+        self.moved_buffers = frozenset(op[4] for op in spec["ops"] if op[0] == PUSH)
+        """The host buffers some fill or drain of the sequence moves (the others it never touches)."""
         self._left_warned = False
 
     @property

@@ -189,3 +189,42 @@ def test_runtime_given_buffer_types_then_fn_args_handles(device):
     assert np.array_equal(c, a + 2)
     with pytest.raises(TypeError, match=r"^Runtime: takes the sequence body and its fn_args, got 3 positional"):
         iron.Runtime(seq, [ty], [of_in.prod()])
+
+
+def test_default_argparser_yields_flags_a_test_program_adds_itself():
+    from tessel.iron.utils.test import create_default_argparser
+
+    p = create_default_argparser()
+    p.add_argument("-s", "--size", type=int, required=True, help="the program's own")
+    opts = p.parse_args(["-x", "final.xclbin", "-s", "4096", "-i1s", "4096"])
+    assert opts.size == 4096 and opts.in1_size == "4096" and opts.kernel == "MLIR_AIE"
+
+
+def test_trailing_buffers_the_sequence_never_moves_may_be_left_out(device):
+    """A test program passes XRT the buffers the sequence uses; the others it may leave out."""
+    from tessel.iron.utils.hostruntime import bind_buffers
+
+    n = 32
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+
+    def build(moves_last):
+        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+        w = iron.Worker(per_object(3, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+
+        def seq(a, b, c, i, o):
+            i.fill(a)
+            o.drain(c if moves_last else b, wait=True)
+
+        rt = iron.Runtime(seq, [ty, ty, ty], fn_args=[of_in.prod(), of_out.cons()])
+        return iron.Program(device, rt, workers=[w]).resolve_program()
+
+    design = build(moves_last=False)
+    assert design.moved_buffers == {0, 1}
+    a, b = np.arange(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+    arrays = bind_buffers(design, [a, b])
+    assert len(arrays) == 3 and arrays[1] is b and not arrays[2].any()
+    design.run(arrays)
+    assert np.array_equal(b, a + 3)
+    with pytest.raises(TypeError, match=r"^design 'seq' takes 3 host buffers \(32 x int32, 32 x int32, 32 x int32\) "
+                                         r"and moves buffer 2; got 2$"):
+        bind_buffers(build(moves_last=True), [a, b])

@@ -8,8 +8,10 @@ __all__ = ["create_default_argparser", "parse_args"]
 def create_default_argparser():
     """The flags IRON's test.py programs take: -x/--xclbin, -k/--kernel,
     -i/--instr, -v, --verify, --iters, --warmup, -t/--trace_sz, --trace_file,
-    -i1s/-i2s/-os (buffer sizes in bytes)."""
-    p = argparse.ArgumentParser()
+    -i1s/-i2s/-os (buffer sizes in bytes), -s/--size. A test program that
+    adds one of these flags itself gets its own (IRON's parser has only the
+    first nine; the others are later versions' and older Makefiles')."""
+    p = argparse.ArgumentParser(conflict_handler="resolve")
     p.add_argument("-x", "--xclbin", required=True, dest="xclbin", help="the xclbin (its design record's neighbour)")
     p.add_argument("-k", "--kernel", dest="kernel", default="MLIR_AIE", help="the kernel name (accepted)")
     p.add_argument("-v", "--verbosity", default=0, type=int, help="verbosity")

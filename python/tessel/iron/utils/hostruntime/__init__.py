@@ -62,12 +62,16 @@ def bind_buffers(design, values):
     """The host arrays to run `design` (a resolved Design) with: one per
     runtime buffer, in order. A value whose dtype differs from the buffer's
     but whose byte size matches is viewed as the buffer's type (test
-    programs size buffers in bytes)."""
+    programs size buffers in bytes). Trailing buffers the sequence never
+    moves may be left out, as an XRT kernel call may leave them out: they
+    get zeroed arrays of their own."""
     layout = design.buffer_layout
-    if len(values) < len(layout):
+    needed = max(design.moved_buffers, default=-1) + 1
+    if len(values) < needed:
         listed = ", ".join(f"{count} x {want.name}" for count, want in layout)
-        raise TypeError(f"design '{design.spec['name']}' takes {len(layout)} host buffers ({listed}), "
-                        f"got {len(values)}")
+        raise TypeError(f"design '{design.spec['name']}' takes {len(layout)} host buffers ({listed}) and moves "
+                        f"buffer {needed - 1}; got {len(values)}")
+    values = list(values) + [np.zeros(count, dtype=want) for count, want in layout[len(values):]]
     out = []
     for i, ((count, want), value) in enumerate(zip(layout, values)):
         a = _array(value, f"host buffer {i}")
