@@ -33,6 +33,8 @@ constexpr Variable kVariables[] = {
     {"TESSEL_KERNEL_INCLUDE_DIR", "the kernel headers' directory"},
     {"TESSEL_KERNEL_PATH", "directories searched for kernel files, separated by ':'"},
     {"TESSEL_AIE_ARCH", "aie2 or aie2p: the AIE kernel library directory tessel.iron looks in first"},
+    {"TESSEL_IRON_DEVICE", "the IRON device designs start with under python -m tessel.iron.run (npu, npu2, ...)"},
+    {"TESSEL_PYTHON", "the Python an IRON C++ testbench starts its design server with"},
     {"TESSEL_EXAMPLES_DIR", "the examples directory whose kernels the built-in examples load"},
     {"TESSEL_DPRINT_CORES", "the cores whose DPRINT output is shown"},
     {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},

@@ -33,7 +33,7 @@ from ..script_runner import run_script
 from . import design_record
 from .device import from_name, set_current_device
 
-__all__ = ["ALIASES", "aliases", "main", "run"]
+__all__ = ["ALIASES", "aliases", "main", "run", "start_device"]
 
 _OUT_OF_SCOPE = Refused(
     "{name} is one of IRON's MLIR-level modules: a design importing it builds MLIR directly, which is out of scope "
@@ -93,17 +93,26 @@ DEVICE_VARIABLE = "TESSEL_IRON_DEVICE"
 """Names the device designs start with (from_name's names; default npu2)."""
 
 
-def run(design, args=()):
-    """Run `design` with `args` as IRON's `aie` modules bound to tessel's;
-    returns the exit status. The binding is removed afterwards. The current
-    device starts as the one TESSEL_IRON_DEVICE names (default NPU2(), what
-    IRON detects on a Strix machine), so designs asking for it
-    (`iron.get_current_device().cols`) see an IRON device."""
+def start_device():
+    """Make the device TESSEL_IRON_DEVICE names (default NPU2(), what IRON
+    detects on a Strix machine) the current one, so designs asking for it
+    (`iron.get_current_device().cols`) see an IRON device. A bad name
+    raises ValueError naming the variable."""
     name = os.environ.get(DEVICE_VARIABLE) or "npu2"
     try:
         set_current_device(from_name(name))
     except ValueError as e:
-        print(f"{PROG}: {DEVICE_VARIABLE}={name}: {e}", file=sys.stderr)
+        raise ValueError(f"{DEVICE_VARIABLE}={name}: {e}") from None
+
+
+def run(design, args=()):
+    """Run `design` with `args` as IRON's `aie` modules bound to tessel's;
+    returns the exit status. The binding is removed afterwards; the current
+    device starts as start_device() makes it."""
+    try:
+        start_device()
+    except ValueError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     design_record.set_run(design, args)
     aliases.bind()

@@ -1,0 +1,3 @@
+// tessel's XRT (tessel/xrt_api.h): XRT's xrt_uuid.h names.
+#pragma once
+#include "tessel/xrt_api.h"
