@@ -228,3 +228,6 @@ def test_trailing_buffers_the_sequence_never_moves_may_be_left_out(device):
     with pytest.raises(TypeError, match=r"^design 'seq' takes 3 host buffers \(32 x int32, 32 x int32, 32 x int32\) "
                                          r"and moves buffer 2; got 2$"):
         bind_buffers(build(moves_last=True), [a, b])
+    one_byte = np.zeros(1, dtype=np.uint8)  # a testbench's placeholder for a buffer the sequence never moves
+    arrays = bind_buffers(design, [a, b, one_byte])
+    assert arrays[2].shape == (n,) and arrays[2] is not one_byte

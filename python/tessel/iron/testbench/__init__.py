@@ -92,6 +92,17 @@ def _dependencies(depfile):
     return [d.replace("\0", " ") for d in deps]
 
 
+def _uses_boost_options(sources):
+    """Whether the sources parse options with Boost (IRON's older
+    testbenches, some of which leave its include to test_utils.h)."""
+    for src in sources:
+        with open(src, errors="replace") as f:
+            text = f.read()
+        if "boost/program_options" in text or "boost::program_options" in text:
+            return True
+    return False
+
+
 def build(sources, include_dirs=(), defines=(), output=None):
     """The testbench executable for `sources` (built, or taken from the
     cache); a RuntimeError with the compiler's output when it does not compile."""
@@ -100,6 +111,10 @@ def build(sources, include_dirs=(), defines=(), output=None):
         if not os.path.isfile(s):
             raise FileNotFoundError(f"{PROG}: {s}: no such file")
     flags = compile_flags(include_dirs, defines, standalone=bool(output))
+    libraries = []
+    if _uses_boost_options(sources):
+        flags.append("-DTESSEL_TEST_UTILS_BOOST")
+        libraries.append("-lboost_program_options")
     key = hashlib.sha256(json.dumps([CXX, flags, sources, _digest_files(sources + _tessel_headers())]).encode())
     entry = cache_root().parent / "testbench" / key.hexdigest()[:32]
     exe = entry / "testbench"
@@ -110,7 +125,7 @@ def build(sources, include_dirs=(), defines=(), output=None):
             return _deliver(exe, output)
     entry.mkdir(parents=True, exist_ok=True)
     tmp = entry / f"testbench.{os.getpid()}"
-    cmd = [CXX, *flags, "-MD", "-MF", str(entry / "deps.d"), *sources, "-o", str(tmp)]
+    cmd = [CXX, *flags, "-MD", "-MF", str(entry / "deps.d"), *sources, "-o", str(tmp), *libraries]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{PROG}: the testbench does not compile:\n{' '.join(map(shlex.quote, cmd))}\n{r.stdout}")

@@ -1,6 +1,9 @@
 // tessel's test_utils.h: the helpers IRON's C++ testbenches call
 // (namespace test_utils), over tessel's XRT (tessel/xrt_api.h) and
-// cxxopts (Debian's libcxxopts-dev).
+// cxxopts (Debian's libcxxopts-dev); for a testbench that parses its
+// options with Boost (it includes <boost/program_options.hpp>, or, as
+// IRON's older ones do, leaves that to this header:
+// TESSEL_TEST_UTILS_BOOST), the option helpers take Boost's types too.
 //
 // tessel builds no xclbin and no instruction file: the xclbin path stands
 // for the design record beside it, so parse_options does not require the
@@ -31,6 +34,10 @@
 
 #include "cxxopts.hpp"
 #include "tessel/xrt_api.h"
+
+#ifdef TESSEL_TEST_UTILS_BOOST  // the front door saw Boost options in the testbench
+#include <boost/program_options.hpp>
+#endif
 
 namespace test_utils {
 
@@ -68,6 +75,44 @@ inline void parse_options(int argc, const char* argv[], cxxopts::Options& option
     std::exit(1);
   }
 }
+
+#ifdef BOOST_PROGRAM_OPTIONS_CONFIG_HK_2004_01_11
+// IRON's older testbenches parse their options with Boost.Program_options
+// (included before this header); the same defaults, the same rules.
+inline void check_arg_file_exists(boost::program_options::variables_map& vm, std::string name) {
+  if (!vm.count(name)) throw std::runtime_error("Error: no " + name + " file was provided\n");
+}
+
+inline void add_default_options(boost::program_options::options_description& desc) {
+  namespace po = boost::program_options;
+  desc.add_options()("help,h", "produce help message")("xclbin,x", po::value<std::string>()->required(),
+                                                       "the input xclbin path (its design record)")(
+      "kernel,k", po::value<std::string>()->default_value("MLIR_AIE"), "the kernel name in the XCLBIN")(
+      "verbosity,v", po::value<int>()->default_value(0), "the verbosity of the output")(
+      "instr,i", po::value<std::string>()->default_value("insts.bin"),
+      "the instruction file (tessel runs the design; the file is optional)")(
+      "verify", po::value<bool>()->default_value(true), "whether to verify the output")(
+      "iters", po::value<int>()->default_value(1))("warmup", po::value<int>()->default_value(0))(
+      "trace_sz,t", po::value<int>()->default_value(0))(
+      "trace_file", po::value<std::string>()->default_value("trace.txt"), "where to store trace output");
+}
+
+inline void parse_options(int argc, const char* argv[], boost::program_options::options_description& desc,
+                          boost::program_options::variables_map& vm) {
+  namespace po = boost::program_options;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    if (vm.count("help")) {
+      std::cout << desc << "\n";
+      std::exit(1);
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << e.what() << "\n\n" << "Usage:\n" << desc << "\n";
+    std::exit(1);
+  }
+}
+#endif
 
 inline std::vector<uint32_t> load_instr_sequence(std::string instr_path) {
   std::ifstream in(instr_path);

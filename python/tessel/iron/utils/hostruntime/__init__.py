@@ -62,9 +62,10 @@ def bind_buffers(design, values):
     """The host arrays to run `design` (a resolved Design) with: one per
     runtime buffer, in order. A value whose dtype differs from the buffer's
     but whose byte size matches is viewed as the buffer's type (test
-    programs size buffers in bytes). Trailing buffers the sequence never
-    moves may be left out, as an XRT kernel call may leave them out: they
-    get zeroed arrays of their own."""
+    programs size buffers in bytes). Buffers the sequence never moves may
+    have any size (testbenches pass one-byte placeholders) and, at the end,
+    may be left out, as an XRT kernel call may leave them out: they get
+    zeroed arrays of their own."""
     layout = design.buffer_layout
     needed = max(design.moved_buffers, default=-1) + 1
     if len(values) < needed:
@@ -75,7 +76,9 @@ def bind_buffers(design, values):
     out = []
     for i, ((count, want), value) in enumerate(zip(layout, values)):
         a = _array(value, f"host buffer {i}")
-        if a.dtype == want and a.size == count:
+        if i not in design.moved_buffers and a.nbytes != count * want.itemsize:
+            out.append(np.zeros(count, dtype=want))  # the sequence never touches it: any placeholder will do
+        elif a.dtype == want and a.size == count:
             out.append(a)
         elif a.nbytes == count * want.itemsize and a.flags.c_contiguous:
             out.append(a.reshape(-1).view(np.uint8).view(want))

@@ -6,10 +6,11 @@
 // `python -m tessel.iron.run design.py > build/aie.mlir` wrote, or a jit
 // design's compile(xclbin_path=...)); the file itself need not exist.
 // Calling a kernel runs that design once with the buffer objects given
-// after the instruction arguments, in order, as the design's host buffers
-// (kernel(opcode, bo_instr, instr_count, bo_a, bo_b, ...); scalars there
-// are ignored, as the NPU's sequence ignores them). The instruction buffer
-// is not read: tessel runs the design, not an instruction stream.
+// after the instruction buffer (the first buffer argument), in order, as
+// the design's host buffers (kernel(opcode, bo_instr, instr_count, bo_a,
+// bo_b, ...); scalars are ignored, as the NPU's sequence ignores them). The
+// instruction buffer is not read: tessel runs the design, not an
+// instruction stream.
 //
 // Objects are handles (copies share state), as XRT's are. A call runs to
 // completion before it returns; run::wait() returns its state. Not
@@ -350,15 +351,20 @@ class kernel {
 
 inline run::run(const kernel& k) : state_(std::make_shared<State>()) { state_->xclbin = k.xclbin_path(); }
 
-// The design runs with the buffers after the first three arguments (opcode,
-// instructions, instruction count), in order.
+// The design runs with the buffers after the instruction buffer (the first
+// buffer argument: kernel(opcode, bo_instr, count, ...), or in IRON's
+// oldest testbenches kernel(bo_instr, count, ...)), in order.
 inline void run::start() {
   if (!state_) throw std::runtime_error("xrt::run::start: the run has no kernel");
   std::vector<int> fds;
   std::string sizes;
-  for (size_t i = 3; i < state_->args.size(); ++i) {
-    const Arg& a = state_->args[i];
+  bool instructions_seen = false;
+  for (const Arg& a : state_->args) {
     if (!a.is_buffer || !a.buffer) continue;
+    if (!instructions_seen) {
+      instructions_seen = true;
+      continue;
+    }
     fds.push_back(a.buffer.tessel_fd());
     sizes += (sizes.empty() ? "" : ", ") + std::to_string(a.buffer.size());
   }
