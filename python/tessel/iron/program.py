@@ -8,9 +8,8 @@ import os
 import numpy as np
 
 from .. import _tessel
-from . import design_record
+from . import design_record, rtp_window
 from . import device as device_mod
-from . import rtp_window
 from .errors import FlowWarning, IronRuntimeError, warn_or_raise
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import PUSH, Runtime

@@ -7,7 +7,6 @@ import json
 
 import numpy as np
 import pytest
-
 import tessel.iron as iron
 from tessel.iron import design_record
 from tessel.iron import device as device_mod
@@ -15,8 +14,8 @@ from tessel.iron.utils import xrt
 from tessel.iron.utils.hostruntime import DEFAULT_IRON_RUNTIME
 from tessel.iron.utils.hostruntime.cli import run_design_cli
 
-from .common import ADD, FRONT_DOOR_DATA as DATA, add_kernel, fill_drain, per_object
-
+from .common import ADD, add_kernel, fill_drain, per_object
+from .common import FRONT_DOOR_DATA as DATA
 
 pytestmark = pytest.mark.usefixtures("close_named_devices")
 

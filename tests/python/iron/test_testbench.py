@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from tessel.iron import testbench
 
 from .common import FRONT_DOOR_DATA as DATA
