@@ -36,6 +36,14 @@ def per_object(*scalars):
     return core_fn
 
 
+def add_k_worker(n, k):
+    """(of_in, of_out, worker): fifos of n int32 objects named in and out, and
+    a worker adding k to every object (add_kernel through per_object)."""
+    ty = np.ndarray[(n,), np.dtype[np.int32]]
+    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
+    return of_in, of_out, iron.Worker(per_object(k, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+
+
 def fill_drain(x, y, in_h, out_h):
     """The sequence body of a one-in, one-out design."""
     in_h.fill(x)

@@ -14,7 +14,7 @@ from tessel.iron.utils import xrt
 from tessel.iron.utils.hostruntime import DEFAULT_IRON_RUNTIME
 from tessel.iron.utils.hostruntime.cli import run_design_cli
 
-from .common import ADD, add_kernel, fill_drain, per_object
+from .common import ADD, add_k_worker, add_kernel, fill_drain, per_object
 from .common import FRONT_DOOR_DATA as DATA
 
 pytestmark = pytest.mark.usefixtures("close_named_devices")
@@ -81,8 +81,7 @@ def test_trace_file_holds_a_note(bound, record, tmp_path):
 def test_runtime_sequence_given_body_and_fn_args(device):
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
-    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-    w = iron.Worker(per_object(3, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+    of_in, of_out, w = add_k_worker(n, 3)
     rt = iron.Runtime()
     rt.sequence(fill_drain, [ty, ty, of_in.prod(), of_out.cons()])
     design = iron.Program(device, rt, workers=[w]).resolve_program()
@@ -156,8 +155,7 @@ def test_is_placed_marks_the_older_jit(device):
 
     @iron.jit(is_placed=False)
     def gen(a, c, k):  # k is a number, not a tensor: the older jit passed it through
-        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-        w = iron.Worker(per_object(k, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+        of_in, of_out, w = add_k_worker(n, k)
 
         def seq(x, y, i, o):
             i.fill(x)
@@ -174,8 +172,7 @@ def test_is_placed_marks_the_older_jit(device):
 def test_runtime_given_buffer_types_then_fn_args_handles(device):
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
-    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-    w = iron.Worker(per_object(2, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+    of_in, of_out, w = add_k_worker(n, 2)
 
     def seq(a, _, c, i, o):
         i.fill(a)
@@ -207,8 +204,7 @@ def test_trailing_buffers_the_sequence_never_moves_may_be_left_out(device):
     ty = np.ndarray[(n,), np.dtype[np.int32]]
 
     def build(moves_last):
-        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-        w = iron.Worker(per_object(3, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+        of_in, of_out, w = add_k_worker(n, 3)
 
         def seq(a, b, c, i, o):
             i.fill(a)

@@ -154,12 +154,11 @@ def test_unbind_leaves_no_aie_behind():
 
 
 def _old_design(device, groups=True):
-    from .common import add_kernel, per_object
+    from .common import add_k_worker
 
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
-    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-    w = iron.Worker(per_object(5, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+    of_in, of_out, w = add_k_worker(n, 5)
     rt = iron.Runtime()
     with rt.sequence(ty, ty) as (a, c):
         rt.start(w)
@@ -204,15 +203,14 @@ def test_old_runtime_api_misuse_messages(device):
 
 
 def test_jit_generator_without_parameters_takes_the_calls_tensors(device):
-    from .common import add_kernel, per_object
+    from .common import add_k_worker
 
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
 
     @iron.jit(is_placed=False)
     def design():
-        of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-        w = iron.Worker(per_object(9, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+        of_in, of_out, w = add_k_worker(n, 9)
         rt = iron.Runtime()
         with rt.sequence(ty, ty) as (a, c):
             rt.start(w)
@@ -231,13 +229,12 @@ def test_old_runtime_api_ops_report_the_line_of_their_call(device, monkeypatch):
 
     from tessel.iron.errors import RaceWarning
 
-    from .common import add_kernel, per_object
+    from .common import add_k_worker
 
     monkeypatch.delenv("TESSEL_STRICT", raising=False)
     n = 32
     ty = np.ndarray[(n,), np.dtype[np.int32]]
-    of_in, of_out = iron.ObjectFifo(ty, name="in"), iron.ObjectFifo(ty, name="out")
-    w = iron.Worker(per_object(5, n), fn_args=[of_in.cons(), of_out.prod(), add_kernel(n)])
+    of_in, of_out, w = add_k_worker(n, 5)
     rt = iron.Runtime()
     with rt.sequence(ty, ty) as (a, c):
         rt.start(w)
