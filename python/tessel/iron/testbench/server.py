@@ -20,12 +20,12 @@ import os
 import socket
 import struct
 import sys
-import time
 import traceback
 
 import numpy as np
 
 from .. import design_record
+from ..errors import IronRuntimeError
 from ..run import aliases, start_device
 from ..utils.hostruntime import DEFAULT_IRON_RUNTIME
 
@@ -86,9 +86,7 @@ def run_once(xclbin, fds, sizes):
             a, m = _map(fd, int(size))
             arrays.append(a)
             maps.append(m)
-        start = time.perf_counter_ns()
-        DEFAULT_IRON_RUNTIME.run(design, _fit(design, arrays))
-        return time.perf_counter_ns() - start
+        return DEFAULT_IRON_RUNTIME.run(design, _fit(design, arrays)).npu_time
     finally:
         del arrays
         for m in maps:
@@ -108,7 +106,7 @@ def handle(req, fds):
     if op == "load":
         try:
             design_record.load(xclbin)
-        except design_record.IronRuntimeError as e:
+        except IronRuntimeError as e:
             return {"ok": False, "error": f"tessel: {e}"}
         except BaseException as e:  # noqa: BLE001  (the design's own failure: its traceback, then the reply)
             traceback.print_exc()
