@@ -10,6 +10,8 @@ the current directory, then in tessel's own kernel library
 other architecture's). Kernels written against the AIE API (<aie_api/aie.hpp>)
 compile there unchanged (docs/iron.md)."""
 
+import contextlib
+import contextvars
 import hashlib
 import os
 import re
@@ -43,19 +45,41 @@ def kernel_include_dir():
     return os.path.normpath(os.path.join(here, os.pardir, os.pardir, os.pardir, "kernel", "include"))
 
 
+_compiling_for = contextvars.ContextVar("tessel_iron_compiling_for", default=None)
+
+
 def aie_arch():
     """The AIE architecture whose kernel library is preferred: "aie2p" (NPU2)
-    or "aie2" (NPU1). $TESSEL_AIE_ARCH, else the current IRON device's
-    (set_current_device(NPU2()), as tessel.iron.run starts), else "aie2"."""
+    or "aie2" (NPU1). $TESSEL_AIE_ARCH, else that of the device a Program
+    is resolving its workers for (compiling_for), else the current IRON
+    device's (set_current_device(NPU2()), as tessel.iron.run starts), else
+    "aie2"."""
     env = os.environ.get("TESSEL_AIE_ARCH")
     if env:
         if env not in _AIE_ARCHS:
             raise ValueError(f"TESSEL_AIE_ARCH={env!r}: expected one of {', '.join(_AIE_ARCHS)}")
         return env
-    from . import device
+    arch = _compiling_for.get()
+    if arch is None:
+        from . import device
 
-    arch = getattr(device.current_iron_device(), "arch", None)
+        arch = getattr(device.current_iron_device(), "arch", None)
     return arch if arch in _AIE_ARCHS else "aie2"
+
+
+@contextlib.contextmanager
+def compiling_for(device):
+    """While a Program resolves for `device` (an IRON device such as
+    NPU1Col4()), kernels compile for its architecture: a library kernel
+    found in aie_kernels/<arch>/ is taken from the device's directory and
+    __AIE_ARCH__ is the device's, as IRON's Makefiles build a design's
+    kernels for the device it names, whatever device was current when the
+    Kernel was made."""
+    token = _compiling_for.set(getattr(device, "arch", None))
+    try:
+        yield
+    finally:
+        _compiling_for.reset(token)
 
 
 def library_dirs():
@@ -67,6 +91,23 @@ def _arch_dirs(root):
     arch = aie_arch()
     other = [a for a in _AIE_ARCHS if a != arch]
     return [os.path.join(root, d) for d in (arch, "generic", *other)]
+
+
+def _arch_relative(path, searched):
+    """(aie_kernels root, file name) when `path` is a kernel of an
+    architecture's directory (aie_kernels/aie2/x.cc) whose twin for another
+    architecture is taken when compiling for it: one of tessel's library, or,
+    when the path was found by a search rather than named by the design, one
+    of the IRON tree the design sits in; else None."""
+    arch_dir = os.path.dirname(path)
+    if os.path.basename(arch_dir) not in _AIE_ARCHS:
+        return None
+    root = os.path.dirname(arch_dir)
+    roots = [os.path.join(kernel_include_dir(), "aie_kernels")]
+    if searched:
+        roots += [os.path.dirname(d) for d in iron_tree_dirs()[:1]]
+    real = os.path.realpath(root)
+    return (root, os.path.basename(path)) if any(os.path.realpath(r) == real for r in roots) else None
 
 
 def iron_tree_dirs():
@@ -147,7 +188,8 @@ class ExternalFunction(CoreFunction):
             raise TypeError(f"ExternalFunction: name must be a C identifier, got {name!r}")
         if (source_file is None) == (source_string is None):
             raise TypeError(f"ExternalFunction '{name}': give exactly one of source_file= and source_string=")
-        if source_file is not None and not os.path.isfile(source_file):
+        searched = source_file is not None and not os.path.isfile(source_file)
+        if searched:
             source_file = find_kernel_source(source_file, f"ExternalFunction '{name}'")
         self.include_dirs = []
         for d in include_dirs:
@@ -177,7 +219,8 @@ class ExternalFunction(CoreFunction):
                                  "is built with the worker's kernel, so only -DNAME[=VALUE] and -I DIR apply")
             i += 1
         self.name = name
-        self.source_file = os.path.abspath(source_file) if source_file else None
+        self._source_file = os.path.abspath(source_file) if source_file else None
+        self._arch_source = _arch_relative(self._source_file, searched) if self._source_file else None
         self.source_string = source_string
         self.arg_types = ArgTypes(arg_types)
         self._width_from_arguments()
@@ -185,6 +228,18 @@ class ExternalFunction(CoreFunction):
         ExternalFunction._instances.add(self)
         self._c_args = [("ptr", array_type(t, f"{name} argument {i}")[1]) if is_array_type(t) else ("val", _scalar_c(t))
                         for i, t in enumerate(self.arg_types)]
+
+    @property
+    def source_file(self):
+        """The kernel's source; for a library kernel of an architecture's
+        directory, the one of the architecture being compiled for."""
+        if self._arch_source is not None:
+            root, name = self._arch_source
+            for d in _arch_dirs(root):
+                path = os.path.join(d, name)
+                if os.path.isfile(path):
+                    return path
+        return self._source_file
 
     def _width_from_arguments(self):
         """A library kernel (tessel's, or of the IRON tree the design sits in)
@@ -278,6 +333,8 @@ class Kernel(ExternalFunction):
                     raise missing from None
         super().__init__(name, source_file=src, arg_types=arg_types, compile_flags=flags)
         self.bin_name = bin_name
+        if src is not bin_name:  # an object name IRON's Makefile builds for the device: found by a search
+            self._arch_source = _arch_relative(self._source_file, searched=True)
 
 
 _MM_OBJECT = re.compile(r"^mm_(\d+)x(\d+)x(\d+)\.o$")

@@ -11,6 +11,7 @@ from .. import _tessel
 from . import design_record, rtp_window
 from . import device as device_mod
 from .errors import FlowWarning, IronRuntimeError, warn_or_raise
+from .kernel import compiling_for
 from .placement import SequentialPlacer, Tile, place_host_ends
 from .runtime import PUSH, Runtime
 from .types import dtype_key, dtype_of
@@ -34,7 +35,8 @@ class Program:
 
     def resolve_program(self, placer=None):
         dev = device_mod.resolve(self.device)
-        spec = resolve_spec(self.rt, self.workers, dev.grid, placer or SequentialPlacer())
+        with compiling_for(self.device):
+            spec = resolve_spec(self.rt, self.workers, dev.grid, placer or SequentialPlacer())
         design = Design(dev, spec, [p.name for _, p in self.rt.params])
         design.device_name = self.device if isinstance(self.device, device_mod.Device) else None
         design_record.resolved(design)

@@ -411,6 +411,43 @@ def test_external_kernels_see_the_targets_aie_arch(device, monkeypatch, arch, va
     assert out[0] == value
 
 
+@pytest.mark.usefixtures("close_named_devices")
+@pytest.mark.parametrize("current, program_device, arch_value, mm_dir", [
+    ("NPU2", "NPU1Col1", 20, "aie2"), ("NPU1Col1", "NPU2", 21, "aie2p")])
+def test_kernels_compile_for_the_programs_device_not_the_current_one(monkeypatch, current, program_device,
+                                                                       arch_value, mm_dir):
+    """A design that makes its Kernels while another device is current (tessel.iron.run makes NPU2 current) and
+    resolves for `--dev npu` gets the npu's kernels, as IRON's Makefile builds them for the device it names:
+    mm.cc's i16 tiles are 4x4x4 on aie2 and 4x4x8 on aie2p, so the wrong library breaks the design's layout."""
+    from tessel.iron import device as device_mod
+
+    monkeypatch.delenv("TESSEL_AIE_ARCH", raising=False)
+    iron.set_current_device(getattr(device_mod, current)())
+    one = arr(1, np.int32)
+    k = iron.ExternalFunction("arch_k", source_string='extern "C" void arch_k(int32_t* o) { o[0] = __AIE_ARCH__; }',
+                              arg_types=[one])
+    mm = Kernel("matmul_i16_i32", "mm_64x64x32.o", [arr(64 * 64, np.int16)] * 2 + [arr(64 * 32, np.int32)])
+    assert mm.source_file == os.path.join(LIB, "aie2p" if current == "NPU2" else "aie2", "mm.cc")
+    of = ObjectFifo(one, name="o", depth=1)
+
+    def core_fn(o, k, mm):
+        y = o.acquire(1)
+        k(y)
+        o.release(1)
+
+    def seq(out, o_h):
+        o_h.drain(out, wait=True)
+
+    w = Worker(core_fn, [of.prod(), k, mm], while_true=False)
+    design = Program(getattr(device_mod, program_device)(), Runtime(seq, [one, of.cons()]), [w]).resolve_program()
+    out = np.zeros(1, np.int32)
+    design(out)
+    assert out[0] == arch_value
+    with kernel_mod.compiling_for(getattr(device_mod, program_device)()):
+        assert mm.source_file == os.path.join(LIB, mm_dir, "mm.cc")
+    assert mm.source_file == os.path.join(LIB, "aie2p" if current == "NPU2" else "aie2", "mm.cc")
+
+
 def test_kernels_resolve_in_the_iron_tree_a_design_sits_in(monkeypatch, tmp_path):
     """A design inside an mlir-aie checkout gets its Makefile's kernels from the tree's aie_kernels/, before
     tessel's library; an archive name finds the source defining the function."""
@@ -430,3 +467,15 @@ def test_kernels_resolve_in_the_iron_tree_a_design_sits_in(monkeypatch, tmp_path
     assert Kernel("rope", "kernels.a", []).source_file == str(kernels / "generic" / "rope.cc")
     assert Kernel("passThroughLine", "passThrough.cc.o", []).source_file == \
         os.path.join(LIB, "generic", "passThrough.cc")  # not in the tree: tessel's own
+    # Compiling for NPU2: the object name takes the tree's aie2p twin; a source the design names stays its own.
+    (kernels / "aie2p").mkdir()
+    (kernels / "aie2p" / "scale.cc").write_text('extern "C" void vector_scalar_mul_vector() {}\n')
+    (kernels / "generic" / "scale.cc").write_text('extern "C" void vector_scalar_mul_aie_scalar() {}\n')
+    by_name = Kernel("vector_scalar_mul_vector", "scale.o", [])
+    named = iron.ExternalFunction("vector_scalar_mul_vector", source_file=str(kernels / "aie2" / "scale.cc"))
+    monkeypatch.delenv("TESSEL_AIE_ARCH")
+    from tessel.iron import device as device_mod
+
+    with kernel_mod.compiling_for(device_mod.NPU2()):
+        assert by_name.source_file == str(kernels / "aie2p" / "scale.cc")
+        assert named.source_file == str(kernels / "aie2" / "scale.cc")

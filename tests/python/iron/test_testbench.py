@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import ml_dtypes
+import numpy as np
 import pytest
 from tessel.iron import testbench
 
@@ -105,3 +107,19 @@ def test_testbench_that_does_not_compile_shows_the_compiler(tmp_path):
     r = _python("tessel.iron.testbench", [bad, "--", "-x", "x"], tmp_path)
     assert r.returncode == 1
     assert "the testbench does not compile" in r.stderr and "no_such_call" in r.stderr
+
+
+def test_cxx23_library_parts_testbenches_use_compile_and_round_as_cxx23_does(tmp_path):
+    """std::bfloat16_t and views::zip/enumerate, from the compiler's library or tessel's include directory:
+    the bf16 bits are ml_dtypes' (round to nearest even) for the same values."""
+    bf16 = lambda x: f"{np.array(x, dtype=ml_dtypes.bfloat16).view(np.uint16):04x}"  # noqa: E731
+    r = _python("tessel.iron.testbench", [DATA / "cxx23_library.cpp", "--"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    third, e2 = bf16(np.float32(1) / np.float32(3)), bf16(np.exp(np.float32(2)))
+    assert r.stdout.splitlines() == [
+        f"round 3f80 3f82 3f81 {bf16(-2.5e38)}",
+        f"math {third} {e2} 4040 1 1",
+        "limits 0.0078125 3.38953e+38",
+        "cast 3.14062",
+        "ranges 344 3 3 2 6",
+    ]

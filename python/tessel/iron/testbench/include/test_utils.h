@@ -28,9 +28,7 @@
 #include <string>
 #include <vector>
 
-#if defined(__STDCPP_BFLOAT16_T__)
-#include <stdfloat>
-#endif
+#include <stdfloat>  // the compiler's, or tessel's where it has none
 
 #include "cxxopts.hpp"
 #include "tessel/xrt_api.h"
@@ -157,8 +155,7 @@ inline void init_xrt_load_kernel(xrt::device& device, xrt::kernel& kernel, int v
 inline std::int16_t random_int16_t(int32_t range = 0x10000) { return static_cast<std::int16_t>(rand() % range); }
 inline std::int32_t random_int32_t(int32_t range = 0x10000) { return static_cast<std::int32_t>(rand() % range); }
 
-#if defined(__STDCPP_BFLOAT16_T__)
-using bfloat16_t = std::bfloat16_t;
+using bfloat16_t = std::bfloat16_t;  // the compiler's, or tessel's <stdfloat> where it has none
 inline bfloat16_t bfloat16_from_float(float v) { return bfloat16_t(v); }
 inline bfloat16_t bfloat16_from_bits(std::uint16_t bits) {
   bfloat16_t v;
@@ -166,21 +163,6 @@ inline bfloat16_t bfloat16_from_bits(std::uint16_t bits) {
   return v;
 }
 inline float bfloat16_to_float(bfloat16_t v) { return static_cast<float>(v); }
-#else
-using bfloat16_t = std::uint16_t;  // the bits, where the compiler has no std::bfloat16_t
-inline bfloat16_t bfloat16_from_bits(std::uint16_t bits) { return bits; }
-inline float bfloat16_to_float(bfloat16_t bits) {
-  std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
-  float v;
-  std::memcpy(&v, &wide, sizeof v);
-  return v;
-}
-inline bfloat16_t bfloat16_from_float(float v) {  // round to nearest, ties to even
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  return static_cast<bfloat16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
-}
-#endif
 
 inline bfloat16_t random_bfloat16_t(bfloat16_t scale, bfloat16_t bias) {
   return bfloat16_from_float(bfloat16_to_float(scale) * static_cast<float>(rand()) / static_cast<float>(RAND_MAX) +
