@@ -15,13 +15,13 @@ import contextvars
 import hashlib
 import os
 import re
-import weakref
 import sys
+import weakref
 
 import numpy as np
 
-from . import trace
 from ..errors import warn
+from . import trace
 from .errors import IronRuntimeError
 from .types import array_type, c_type, is_array_type
 
