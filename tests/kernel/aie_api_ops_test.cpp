@@ -77,6 +77,37 @@ TEST(AieElementwise, BitOperationsAndShifts) {
   EXPECT_EQ(aie::upshift(s, 2)[1], -12);
 }
 
+TEST(AieElementwise, PackSaturatesByTheModeAndUnpackExtendsBySign) {
+  auto wide = iota<int16_t, 32>(-200);  // -200 .. -169, then 300 as the last
+  wide[31] = 300;
+  aie::set_saturation(aie::saturation_mode::saturate);
+  auto packed = aie::pack(wide);
+  static_assert(std::is_same_v<decltype(packed), aie::vector<int8, 32>>);
+  EXPECT_EQ(packed[0], -128);
+  EXPECT_EQ(packed[31], 127);
+  aie::set_saturation(aie::saturation_mode::none);
+  EXPECT_EQ(aie::pack(wide)[0], int8_t(-200));  // wraps: the low 8 bits
+  EXPECT_EQ(aie::pack(wide)[31], int8_t(300 & 0xff));
+  auto u = aie::broadcast<uint16_t, 32>(70000 & 0xffff);
+  aie::set_saturation(aie::saturation_mode::saturate);
+  EXPECT_EQ(aie::pack(u)[5], 255);
+  aie::set_saturation(aie::saturation_mode::none);
+  auto s8 = iota<int8_t, 32>(-16);
+  auto s16 = aie::unpack(s8);
+  static_assert(std::is_same_v<decltype(s16), aie::vector<int16, 32>>);
+  auto u16 = aie::unpack(aie::vector_cast<uint8>(s8));
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(s16[i], int16_t(int(i) - 16));
+    EXPECT_EQ(u16[i], uint16_t(uint8_t(int(i) - 16)));
+  }
+  // The intrinsics' names for the bit operations (IRON's vision kernels use bor).
+  auto a = iota<uint8_t, 64>(0), m = aie::broadcast<uint8_t, 64>(0xf0);
+  EXPECT_EQ(bor(a, m)[3], 0xf3);
+  EXPECT_EQ(band(a, m)[0x35], 0x30);
+  EXPECT_EQ(bxor(a, m)[0xff - 0xc0], uint8_t(0x3f ^ 0xf0));
+  EXPECT_EQ(bneg(a)[1], 0xfe);
+}
+
 TEST(AieElementwise, ComparisonsMasksAndSelect) {
   auto a = iota<int32_t, 16>(-8), z = aie::zeros<int32_t, 16>();
   auto neg = aie::lt(a, z);

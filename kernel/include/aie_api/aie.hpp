@@ -7,6 +7,7 @@
 //              bfloat16, int8..uint32, v16int32-style register types
 //   memory     load_v, store_v, load_unaligned_v, store_unaligned_v, begin_vector
 //   arithmetic add sub mul mac msc neg abs max min, bit_and/or/xor/not,
+//              pack/unpack (8 <-> 16 <-> 32-bit integers), vector_cast,
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
 //              broadcast zeros concat, accumulate, mmul, aie::operators
 //   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,

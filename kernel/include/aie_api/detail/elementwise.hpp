@@ -163,6 +163,45 @@ vector<T, N> bit_not(const vector<T, N>& a) {
   static_assert(!detail::is_float_v<T>, "aie::bit_not: bit operations take integer vectors");
   return detail::map1(a, [](T x) { return T(~x); });
 }
+// ---- pack / unpack (integer elements, half or twice the width) ---------------
+namespace detail {
+template <typename T> struct narrower;
+template <> struct narrower<int16> { using type = int8; };
+template <> struct narrower<uint16> { using type = uint8; };
+template <> struct narrower<int32> { using type = int16; };
+template <> struct narrower<uint32> { using type = uint16; };
+template <typename T> struct wider;
+template <> struct wider<int8> { using type = int16; };
+template <> struct wider<uint8> { using type = uint16; };
+template <> struct wider<int16> { using type = int32; };
+template <> struct wider<uint16> { using type = uint32; };
+} // namespace detail
+// Each element narrowed to half its width by the current saturation mode
+// (the AIE does not round: the value is already an integer).
+template <typename T, unsigned N>
+vector<typename detail::narrower<T>::type, N> pack(const vector<T, N>& a) {
+  using R = typename detail::narrower<T>::type;
+  const saturation_mode m = detail::core_modes.saturation;
+  vector<R, N> r;
+  for (unsigned i = 0; i < N; ++i)
+    r.elems_[i] = detail::saturate<R>(int64_t(a.elems_[i]), m);
+  return r;
+}
+// The same bits as elements of U (v.cast_to<U>()).
+template <typename U, typename T, unsigned N>
+auto vector_cast(const vector<T, N>& v) {
+  return v.template cast_to<U>();
+}
+// Each element widened to twice its width: sign-extended when signed,
+// zero-extended when unsigned.
+template <typename T, unsigned N>
+vector<typename detail::wider<T>::type, N> unpack(const vector<T, N>& a) {
+  using R = typename detail::wider<T>::type;
+  vector<R, N> r;
+  for (unsigned i = 0; i < N; ++i)
+    r.elems_[i] = R(a.elems_[i]);
+  return r;
+}
 // Elements shifted left by n (bits shifted out are lost).
 template <typename T, unsigned N>
 vector<T, N> upshift(const vector<T, N>& a, unsigned n) {

@@ -63,6 +63,16 @@ TESSEL_AIE_ATYPE(32, accfloat)
 TESSEL_AIE_ATYPE(64, accfloat)
 #undef TESSEL_AIE_ATYPE
 
+// ---- bit operations: the intrinsics' names for aie::bit_* --------------------
+template <typename T, unsigned N>
+aie::vector<T, N> band(const aie::vector<T, N>& a, const aie::vector<T, N>& b) { return aie::bit_and(a, b); }
+template <typename T, unsigned N>
+aie::vector<T, N> bor(const aie::vector<T, N>& a, const aie::vector<T, N>& b) { return aie::bit_or(a, b); }
+template <typename T, unsigned N>
+aie::vector<T, N> bxor(const aie::vector<T, N>& a, const aie::vector<T, N>& b) { return aie::bit_xor(a, b); }
+template <typename T, unsigned N>
+aie::vector<T, N> bneg(const aie::vector<T, N>& a) { return aie::bit_not(a); }
+
 // ---- broadcasts ----------------------------------------------------------
 #define TESSEL_AIE_BCAST(n, t)                                                                                         \
   inline v##n##t broadcast_to_v##n##t(t x) { return aie::broadcast<t, n>(x); }
