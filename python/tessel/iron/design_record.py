@@ -12,8 +12,9 @@ and, under `python -m tessel.iron.run`, one line
 
     // tessel-iron-design-record {"script": ..., "args": [...], "cwd": ..., "sha256": ...}
 
-naming the design script, its arguments, the directory it ran in and a
-digest of its text. A jit design's `compile(xclbin_path=..., inst_path=...)`
+naming the design script, its arguments, the directory it ran in, a
+digest of its text and, when it was run with --kernel-flags, those
+("kernel_flags": {object: [flags]}). A jit design's `compile(xclbin_path=..., inst_path=...)`
 writes the same record to both paths.
 
 The test program's `-x`/`-i` paths are mapped back to a record (locate()):
@@ -38,25 +39,29 @@ from .errors import IronRuntimeError
 
 MARKER = "// tessel-iron-design-record "
 
-_run = None  # (script, args, cwd) of the design `python -m tessel.iron.run` is running
+_run = None  # (script, args, cwd, kernel flags) of the design `python -m tessel.iron.run` is running
 _capture = contextvars.ContextVar("tessel_iron_design_capture", default=None)
 _loaded = {}  # record path -> (record text, design or JitDesign)
 
 
-def set_run(script, args):
-    """Called by `python -m tessel.iron.run`: the design it runs, for the records it prints."""
+def set_run(script, args, kernel_flags=None):
+    """Called by `python -m tessel.iron.run`: the design it runs (and the
+    kernel flags it was given), for the records it prints."""
     global _run
-    _run = (os.path.abspath(script), list(args), os.getcwd())
+    _run = (os.path.abspath(script), list(args), os.getcwd(), dict(kernel_flags or {}))
 
 
 def record_line():
     """The record line for the design being run, or None outside tessel.iron.run."""
     if _run is None:
         return None
-    script, args, cwd = _run
+    script, args, cwd, kernel_flags = _run
     with open(script, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    return MARKER + json.dumps({"script": script, "args": args, "cwd": cwd, "sha256": digest})
+    record = {"script": script, "args": args, "cwd": cwd, "sha256": digest}
+    if kernel_flags:
+        record["kernel_flags"] = kernel_flags
+    return MARKER + json.dumps(record)
 
 
 def resolved(design):
@@ -207,11 +212,14 @@ def replay(record, path="the record"):
         if hashlib.sha256(f.read()).hexdigest() != record.get("sha256"):
             print(f"tessel.iron: {os.path.basename(script)} changed since {path} was written; running it as it "
                   "is now (re-run the step that wrote the record to refresh it)", file=sys.stderr)
+    from .kernel import object_flags, set_object_flags
+
     captured = []
     token = _capture.set(captured)
-    saved = (list(sys.argv), os.getcwd(), list(sys.path))
+    saved = (list(sys.argv), os.getcwd(), list(sys.path), object_flags())
     out = io.StringIO()
     try:
+        set_object_flags(record.get("kernel_flags") or {})
         os.chdir(cwd)
         sys.argv = [script, *args]
         sys.path.insert(0, os.path.dirname(script))
@@ -226,6 +234,7 @@ def replay(record, path="the record"):
         sys.argv[:] = saved[0]
         os.chdir(saved[1])
         sys.path[:] = saved[2]
+        set_object_flags(saved[3])
     if not captured:
         raise IronRuntimeError(f"{path}: replaying {os.path.basename(script)} {' '.join(args)} resolved no design "
                                "(no Program.resolve_program() and no jit compile ran)")

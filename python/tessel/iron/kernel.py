@@ -15,6 +15,7 @@ import contextvars
 import hashlib
 import os
 import re
+import shlex
 import sys
 import weakref
 
@@ -46,6 +47,39 @@ def kernel_include_dir():
 
 
 _compiling_for = contextvars.ContextVar("tessel_iron_compiling_for", default=None)
+_object_flags = {}  # object file name -> compile flags (python -m tessel.iron.run --kernel-flags)
+
+
+def object_flags():
+    """{object name: [flags]}: the flags the kernels built as that object
+    get, as the design's Makefile would build it (set_object_flags)."""
+    return {k: list(v) for k, v in _object_flags.items()}
+
+
+def set_object_flags(flags):
+    """Build the Kernel (or ExternalFunction with object_file_name) named by
+    each object ("transpose.o") of `flags` ({object: [flag, ...]} or
+    ["OBJECT=FLAGS", ...]) with those flags too (-DNAME[=VALUE], -I DIR):
+    what a design's Makefile passes when it compiles that object, which the
+    design itself never names. Replaces what was set."""
+    parsed = {}
+    items = flags.items() if isinstance(flags, dict) else (_split_object_flags(f) for f in flags)
+    for obj, fl in items:
+        fl = shlex.split(fl) if isinstance(fl, str) else list(fl)
+        bad = [f for i, f in enumerate(fl) if not f.startswith(("-D", "-I")) and (i == 0 or fl[i - 1] != "-I")]
+        if not obj or os.path.basename(obj) != obj or bad:
+            raise ValueError(f"kernel flags for {obj!r}: expected an object file name (transpose.o) and -DNAME[=VALUE] "
+                             f"or -IDIR flags" + (f", got {' '.join(bad)}" if bad else ""))
+        parsed.setdefault(obj, []).extend(fl)
+    _object_flags.clear()
+    _object_flags.update(parsed)
+
+
+def _split_object_flags(text):
+    obj, sep, fl = text.partition("=")
+    if not sep:
+        raise ValueError(f"kernel flags {text!r}: expected OBJECT=FLAGS (transpose.o='-DDIM_m=64 -DDIM_n=32')")
+    return obj.strip(), fl
 
 
 def aie_arch():
@@ -202,6 +236,8 @@ class ExternalFunction(CoreFunction):
         self.include_dirs.append(os.path.join(kernel_include_dir(), "aie_kernels", "generic"))
         self.defines = []  # (name, value or None), from -D flags
         flags = list(compile_flags)
+        if object_file_name:
+            flags += _object_flags.get(os.path.basename(object_file_name), [])
         i = 0
         while i < len(flags):
             f = flags[i]
@@ -301,9 +337,11 @@ class ExternalFunction(CoreFunction):
             if kind == "ptr":
                 if not hasattr(a, "c_arg"):
                     raise TypeError(f"kernel '{self.name}' argument {i} is an array: pass an acquired object")
-                # bfloat16 data passes as whatever pointer the function takes
-                # (bfloat16* with the AIE API, uint16_t* without).
-                out.append(f"tessel_iron_any_ptr{{{a.c_arg(ty)}}}" if ty.name == "bfloat16" else a.c_arg(ty))
+                # An object passes as whatever pointer the function takes, as
+                # IRON links a kernel by its C symbol alone: a design's int16
+                # tile to a kernel's uint16_t*, bfloat16 data to bfloat16* (the
+                # AIE API) or uint16_t* (without it).
+                out.append(f"tessel_iron_any_ptr{{{a.c_arg(ty)}}}")
             elif isinstance(a, (int, np.integer, float, np.floating)) and not isinstance(a, bool):
                 out.append(f"{ty}({a})")
             elif hasattr(a, "c_expr"):
@@ -331,6 +369,7 @@ class Kernel(ExternalFunction):
                 src, flags = _object_of_the_library(name, bin_name)
                 if src is None:
                     raise missing from None
+        flags += _object_flags.get(os.path.basename(bin_name), [])
         super().__init__(name, source_file=src, arg_types=arg_types, compile_flags=flags)
         self.bin_name = bin_name
         if src is not bin_name:  # an object name IRON's Makefile builds for the device: found by a search
@@ -345,7 +384,8 @@ def _object_of_the_library(name, bin_name):
     library under a name of their own: mm_<m>x<k>x<n>.o is mm.cc with
     -DDIM_M/K/N; an archive or object named otherwise (kernels.a) is the
     source defining `name` beside the design, in the IRON tree it sits in,
-    or in tessel's library. (None, []) when there is none."""
+    or in tessel's library (the first that defines the function and is not a
+    host program). (None, []) when there is none."""
     base = os.path.basename(bin_name)
     mm = _MM_OBJECT.match(base)
     if mm:
@@ -354,15 +394,21 @@ def _object_of_the_library(name, bin_name):
             return find_kernel_source("mm.cc", f"Kernel '{name}'"), [f"-DDIM_M={m}", f"-DDIM_K={k}", f"-DDIM_N={n}"]
         except FileNotFoundError:
             return None, []
-    word = re.compile(rf"\b{re.escape(name)}\s*\(")
+    definition = re.compile(rf"\b{re.escape(name)}\s*\([^;{{}}]*\)\s*\{{")
     for d in dict.fromkeys(x for x in (_design_dir(), os.getcwd(), *iron_tree_dirs(), *library_dirs()) if x):
         for f in sorted(os.listdir(d)):
             path = os.path.join(d, f)
             if f.endswith(_SOURCE_EXTS) and os.path.isfile(path):
                 with open(path, errors="replace") as fh:
-                    if word.search(fh.read()):
-                        return path, []
+                    text = fh.read()
+                if not _HOST_PROGRAM.search(text) and definition.search(text):
+                    return path, []
     return None, []
+
+
+# A host program beside a design (a C++ testbench over XRT) may define a
+# reference function of the kernel's name; it is not the kernel.
+_HOST_PROGRAM = re.compile(r'^\s*#\s*include\s*[<"](xrt/|test_utils\.h|xrt_test_wrapper\.h)', re.M)
 
 
 __all__ = ["CoreFunction", "ExternalFunction", "Kernel", "aie_arch", "find_kernel_source", "kernel_include_dir", "library_dirs"]

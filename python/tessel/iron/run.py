@@ -84,6 +84,9 @@ def parser():
         epilog="The exit status is the design's; an uncaught exception prints its traceback and exits 1. What the "
                "design prints for its MLIR module is a tessel design record: a test program given the xclbin next "
                "to it (-x build/final.xclbin) runs that design (docs/iron.md, 'Running a design').")
+    p.add_argument("--kernel-flags", action="append", default=[], metavar="OBJECT=FLAGS",
+                   help="build the kernels the design names by OBJECT (transpose.o) with FLAGS too (-DNAME[=VALUE], "
+                        "-I DIR), as its Makefile compiles that object; repeatable; recorded with the design")
     p.add_argument("design", metavar="DESIGN.py", help="the IRON design or test program (a .py file)")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its own arguments")
     return p
@@ -105,26 +108,49 @@ def start_device():
         raise ValueError(f"{DEVICE_VARIABLE}={name}: {e}") from None
 
 
-def run(design, args=()):
+def run(design, args=(), kernel_flags=None):
     """Run `design` with `args` as IRON's `aie` modules bound to tessel's;
     returns the exit status. The binding is removed afterwards; the current
-    device starts as start_device() makes it."""
+    device starts as start_device() makes it. kernel_flags ({object:
+    [flags]}) are the flags its Makefile builds those objects with
+    (kernel.set_object_flags), for this run and the records it prints."""
+    from .kernel import object_flags, set_object_flags
+
     try:
         start_device()
     except ValueError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
-    design_record.set_run(design, args)
+    design_record.set_run(design, args, kernel_flags)
+    saved = object_flags()
+    set_object_flags(kernel_flags or {})
     aliases.bind()
     try:
         return run_script(design, args, prog=PROG, quiet=(OutOfScopeImport,))
     finally:
         aliases.unbind()
+        set_object_flags(saved)
 
 
 def main(argv=None):
     options = parser().parse_args(argv)
-    return run(options.design, options.args)
+    try:
+        flags = _parse_kernel_flags(options.kernel_flags)
+    except ValueError as e:
+        print(f"{PROG}: --kernel-flags: {e}", file=sys.stderr)
+        return 2
+    return run(options.design, options.args, kernel_flags=flags)
+
+
+def _parse_kernel_flags(texts):
+    from .kernel import object_flags, set_object_flags
+
+    saved = object_flags()
+    try:
+        set_object_flags(texts)
+        return object_flags()
+    finally:
+        set_object_flags(saved)
 
 
 if __name__ == "__main__":

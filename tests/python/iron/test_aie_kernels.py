@@ -411,6 +411,28 @@ def test_external_kernels_see_the_targets_aie_arch(device, monkeypatch, arch, va
     assert out[0] == value
 
 
+def test_objects_pass_to_whatever_pointer_the_kernel_takes(device):
+    """IRON links a kernel by its C symbol: an int16 tile given to a kernel taking uint16_t* (IRON's transpose
+    kernels are declared unsigned) runs, as it does on the NPU."""
+    tile = arr(16, np.int16)
+    k = iron.ExternalFunction("negate_bits", source_string='extern "C" void negate_bits(uint16_t* in, uint16_t* out) '
+                              '{ for (int i = 0; i < 16; ++i) out[i] = uint16_t(~in[i]); }', arg_types=[tile, tile])
+    of_in, of_out = ObjectFifo(tile, name="i"), ObjectFifo(tile, name="o")
+
+    def core_fn(i, o, k):
+        x, y = i.acquire(1), o.acquire(1)
+        k(x, y)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(core_fn, [of_in.cons(), of_out.prod(), k], while_true=False)
+    design = Program(device, Runtime(fill_drain, [tile, tile, of_in.prod(), of_out.cons()]), [w]).resolve_program()
+    a = np.arange(-8, 8, dtype=np.int16)
+    b = np.zeros_like(a)
+    design(a, b)
+    np.testing.assert_array_equal(b, ~a)
+
+
 @pytest.mark.usefixtures("close_named_devices")
 @pytest.mark.parametrize("current, program_device, arch_value, mm_dir", [
     ("NPU2", "NPU1Col1", 20, "aie2"), ("NPU1Col1", "NPU2", 21, "aie2p")])
@@ -464,6 +486,11 @@ def test_kernels_resolve_in_the_iron_tree_a_design_sits_in(monkeypatch, tmp_path
     monkeypatch.setenv("TESSEL_AIE_ARCH", "aie2")
     assert Kernel("vector_scalar_mul_vector", "scale.o", []).source_file == str(kernels / "aie2" / "scale.cc")
     assert Kernel("rope", "rope.o", []).source_file == str(kernels / "generic" / "rope.cc")
+    assert Kernel("rope", "kernels.a", []).source_file == str(kernels / "generic" / "rope.cc")
+    # A testbench beside the design defining a host reference of the kernel's name is not the kernel, nor is a
+    # source that only calls it.
+    (design_dir / "test.cpp").write_text('#include "xrt/xrt_bo.h"\nfloat rope(float x) { return x; }\n')
+    (design_dir / "caller.cc").write_text('extern "C" void rope(int32_t* a);\nvoid f(int32_t* a) { rope(a); }\n')
     assert Kernel("rope", "kernels.a", []).source_file == str(kernels / "generic" / "rope.cc")
     assert Kernel("passThroughLine", "passThrough.cc.o", []).source_file == \
         os.path.join(LIB, "generic", "passThrough.cc")  # not in the tree: tessel's own

@@ -111,7 +111,7 @@ def test_jit_compile_writes_records_and_the_dispatch_library(tmp_path, monkeypat
     assert gen.options == {"is_placed": False}
     with pytest.raises(RuntimeError, match=r"get_dispatch_lib_path\(\) needs compile\(xclbin_path=...\) first"):
         gen.compilable.get_dispatch_lib_path()
-    monkeypatch.setattr(design_record, "_run", (__file__, ["x"], str(tmp_path)))
+    monkeypatch.setattr(design_record, "_run", (__file__, ["x"], str(tmp_path), {}))
     paths = gen.specialize(aiecc_flags=["-O2"]).compile(xclbin_path=str(tmp_path / "b" / "final.xclbin"),
                                                         inst_path=str(tmp_path / "b" / "insts.bin"))
     assert paths == (str(tmp_path / "b" / "final.xclbin"), str(tmp_path / "b" / "insts.bin"))

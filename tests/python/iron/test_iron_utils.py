@@ -25,7 +25,7 @@ def record(tmp_path, monkeypatch):
     """build/aie.mlir: the record of the old-API design run with -d npu -n 128."""
     script = tmp_path / "old_api_design.py"
     script.write_text((DATA / "old_api_design.py").read_text())
-    monkeypatch.setattr(design_record, "_run", (str(script), ["-d", "npu", "-n", "128"], str(tmp_path)))
+    monkeypatch.setattr(design_record, "_run", (str(script), ["-d", "npu", "-n", "128"], str(tmp_path), {}))
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "aie.mlir").write_text("// a design\n" + design_record.record_line() + "\n")
     monkeypatch.setattr(design_record, "_run", None)
@@ -140,7 +140,7 @@ def test_run_design_cli_modes(device, tmp_path, capsys, monkeypatch):
     with pytest.raises(ValueError, match=r"^run_design_cli: neither --emit-mlir nor --xclbin-path is set, and no "
                                          r"run_and_verify callback was given$"):
         run_design_cli(design, opts, compile_kwargs={})
-    monkeypatch.setattr(design_record, "_run", (__file__, ["--xclbin-path"], str(tmp_path)))
+    monkeypatch.setattr(design_record, "_run", (__file__, ["--xclbin-path"], str(tmp_path), {}))
     opts = argparse.Namespace(dev="npu2", emit_mlir=False, xclbin_path=str(tmp_path / "final.xclbin"),
                               insts_path=str(tmp_path / "insts.bin"))
     run_design_cli(design, opts, compile_kwargs={"n": 16})

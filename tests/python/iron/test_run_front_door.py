@@ -246,3 +246,30 @@ def test_old_runtime_api_ops_report_the_line_of_their_call(device, monkeypatch):
     fills = [r for r in record if "the in fill is not awaited" in str(r.message)]
     assert [(r.filename, r.lineno) for r in fills] == [(__file__, line)]
     assert str(fills[0].message).startswith(f"{__file__}:{line}: the in fill is not awaited")
+
+
+def test_kernel_flags_build_an_object_as_its_makefile_does_and_are_recorded(tmp_path):
+    """A kernel the design names by its object (add_by.o) gets the flags --kernel-flags gives that object; the
+    record keeps them, so the test program's replay builds the same kernel."""
+    for name in ("flagged_design.py", "add_by.cc", "xrt_program.py"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    (tmp_path / "build").mkdir()
+    r = _run(["flagged_design.py"], tmp_path)
+    assert r.returncode == 1 and 'add_by.cc: build with -DADD_BY=<k>' in r.stderr, r.stderr
+    with open(tmp_path / "build" / "aie.mlir", "w") as out:
+        r = _run(["--kernel-flags", "add_by.o=-DADD_BY=7", "flagged_design.py"], tmp_path, stdout=out)
+    assert r.returncode == 0, r.stderr
+    assert '"kernel_flags": {"add_by.o": ["-DADD_BY=7"]}' in (tmp_path / "build" / "aie.mlir").read_text()
+    r = _run(["xrt_program.py", "-x", "build/final.xclbin", "-i", "build/insts.bin", "-k", "MLIR_AIE"], tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS!" in r.stdout
+
+
+@pytest.mark.parametrize("flags, message", [
+    ("add_by.o", "expected OBJECT=FLAGS"),
+    ("add_by.o=-O3", "expected an object file name (transpose.o) and -DNAME[=VALUE] or -IDIR flags, got -O3"),
+    ("dir/add_by.o=-DX", "expected an object file name"),
+])
+def test_bad_kernel_flags_are_refused_before_the_design_runs(tmp_path, flags, message):
+    r = _run(["--kernel-flags", flags, DATA / "flagged_design.py"], tmp_path)
+    assert r.returncode == 2 and message in r.stderr and r.stderr.startswith("python -m tessel.iron.run: --kernel-flags")

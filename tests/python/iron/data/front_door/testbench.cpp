@@ -27,6 +27,7 @@ int main(int argc, const char* argv[]) {
   xrt::kernel kernel;
   test_utils::init_xrt_load_kernel(device, kernel, verbosity, vm["xclbin"].as<std::string>(),
                                    vm["kernel"].as<std::string>());
+  if (verbosity >= 1) std::cout << "Device: " << device << "\n";  // as IRON's softmax testbench prints it
 
   auto bo_instr = xrt::bo(device, instr_v.size() * sizeof(int), XCL_BO_FLAGS_CACHEABLE, kernel.group_id(1));
   auto bo_in = xrt::bo(device, kElements * sizeof(int32_t), XRT_BO_FLAGS_HOST_ONLY, kernel.group_id(3));

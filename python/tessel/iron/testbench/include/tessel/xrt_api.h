@@ -63,6 +63,7 @@ enum ert_cmd_state {
 
 using xrtBufferFlags = uint32_t;
 using xrtMemoryGroup = uint32_t;
+using xclDeviceHandle = void*;  // the driver handle a device converts to
 
 namespace xrt {
 
@@ -124,6 +125,8 @@ class device {
   uuid get_xclbin_uuid() const { return uuid(path_.empty() ? "" : "tessel:" + path_); }
   unsigned int index() const { return index_; }
   explicit operator bool() const { return open_; }
+  // XRT's device converts to its driver handle (testbenches print it).
+  operator xclDeviceHandle() const { return open_ ? const_cast<device*>(this) : nullptr; }
 
   // The xclbin path a uuid this device registered stands for.
   static std::string path_of(const uuid& id) {
