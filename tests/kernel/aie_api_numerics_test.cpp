@@ -141,6 +141,9 @@ TEST_F(AieModes, FromVectorShiftsLeft) {
   EXPECT_EQ(acc.get(1), -48);
   EXPECT_EQ(acc.to_vector<int32_t>(4)[1], -3);
   EXPECT_EQ(ups_to_v16acc64(padded({7}), 2).get(0), 28);
+  acc = padded({5, -6});  // assignment is from_vector with no shift
+  EXPECT_EQ(acc.get(0), 5);
+  EXPECT_EQ(acc.get(1), -6);
 }
 
 TEST_F(AieModes, AKernelStartsRoundingToNearestEvenWithoutSaturation) {

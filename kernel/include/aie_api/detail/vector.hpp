@@ -194,6 +194,12 @@ public:
     from_vector(v, shift);
   }
 
+  // acc = v: from_vector(v), as the AIE API assigns a vector.
+  template <typename T>
+  accum& operator=(const vector<T, N>& v) {
+    return from_vector(v);
+  }
+
   // Each element shifted left by `shift` (integer tags); float elements are
   // exact in an fp32 lane.
   template <typename T>
