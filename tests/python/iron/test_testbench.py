@@ -123,3 +123,12 @@ def test_cxx23_library_parts_testbenches_use_compile_and_round_as_cxx23_does(tmp
         "cast 3.14062",
         "ranges 344 3 3 2 6",
     ]
+
+
+def test_elf_flow_testbench_passes_every_buffer_to_the_design(added):
+    """xrt::elf / xrt::module / xrt::ext::kernel(opcode, 0, 0, bo_in, bo_out) / xrt::ext::bo: no instruction buffer,
+    so both buffers are the design's (the ELF the -i path names is not read)."""
+    r = _python("tessel.iron.testbench", [DATA / "testbench_elf.cpp", "--", "-x", "build/final.xclbin", "-i",
+                                          "build/insts.elf", "-k", "MLIR_AIE"], added)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS!" in r.stdout

@@ -1,5 +1,6 @@
 // tessel's XRT: the subset of XRT's C++ API (xrt::device, xrt::xclbin,
-// xrt::hw_context, xrt::kernel, xrt::run, xrt::bo) that IRON's C++
+// xrt::hw_context, xrt::kernel, xrt::run, xrt::bo, and the ELF flow's
+// xrt::elf, xrt::module, xrt::ext::kernel, xrt::ext::bo) that IRON's C++
 // testbenches use, over tessel's simulated device.
 //
 // An xclbin path stands for the tessel design record beside it (what
@@ -299,6 +300,7 @@ class run {
   };
   struct State {
     std::string xclbin;
+    bool skip_first_buffer = true;
     std::vector<Arg> args;
     ert_cmd_state state = ERT_CMD_STATE_NEW;
     uint64_t npu_ns = 0;
@@ -340,6 +342,13 @@ class kernel {
   }
 
   const std::string& xclbin_path() const { return xclbin_; }
+  // Whether the first buffer argument is the instruction buffer (the xclbin
+  // flow) or a host buffer too (the ELF flow's ext::kernel: the
+  // instructions are in the ELF).
+  bool instruction_buffer_first() const { return instruction_buffer_first_; }
+
+ protected:
+  bool instruction_buffer_first_ = true;
 
  private:
   void load() {
@@ -352,16 +361,20 @@ class kernel {
   std::string name_;
 };
 
-inline run::run(const kernel& k) : state_(std::make_shared<State>()) { state_->xclbin = k.xclbin_path(); }
+inline run::run(const kernel& k) : state_(std::make_shared<State>()) {
+  state_->xclbin = k.xclbin_path();
+  state_->skip_first_buffer = k.instruction_buffer_first();
+}
 
 // The design runs with the buffers after the instruction buffer (the first
 // buffer argument: kernel(opcode, bo_instr, count, ...), or in IRON's
-// oldest testbenches kernel(bo_instr, count, ...)), in order.
+// oldest testbenches kernel(bo_instr, count, ...)), in order; an ELF-flow
+// kernel (ext::kernel(opcode, 0, 0, ...)) with every buffer it is given.
 inline void run::start() {
   if (!state_) throw std::runtime_error("xrt::run::start: the run has no kernel");
   std::vector<int> fds;
   std::string sizes;
-  bool instructions_seen = false;
+  bool instructions_seen = !state_->skip_first_buffer;
   for (const Arg& a : state_->args) {
     if (!a.is_buffer || !a.buffer) continue;
     if (!instructions_seen) {
@@ -386,4 +399,51 @@ inline void run::start() {
   tessel_xrt::Link::get().note_failure();
 }
 
+// ---- the ELF flow (xrt/experimental/xrt_elf.h, xrt_module.h, xrt_ext.h) ----
+// The instructions come in an ELF (the -i path) instead of an instruction
+// buffer; tessel runs the design the context's xclbin stands for, so the
+// ELF is named, not read.
+class elf {
+ public:
+  elf() = default;
+  explicit elf(const std::string& path) : path_(path) {}
+  const std::string& tessel_path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+class module {
+ public:
+  module() = default;
+  explicit module(const elf& e) : elf_(e) {}
+  elf get_elf() const { return elf_; }
+
+ private:
+  elf elf_;
+};
+
+namespace ext {
+
+class bo : public xrt::bo {
+ public:
+  enum class access_mode : uint8_t { none = 0, read = 1, write = 2, read_write = 3, process = 4, shared = 5 };
+  bo() = default;
+  bo(const xrt::device& d, size_t size_bytes) : xrt::bo(d, size_bytes, xrtMemoryGroup(0)) {}
+  bo(const xrt::device& d, size_t size_bytes, access_mode) : bo(d, size_bytes) {}
+  bo(const xrt::hw_context& c, size_t size_bytes) : xrt::bo(c, size_bytes, xrtMemoryGroup(0)) {}
+  bo(const xrt::hw_context& c, size_t size_bytes, access_mode) : bo(c, size_bytes) {}
+};
+
+// A kernel of the ELF flow: every buffer argument is a host buffer of the
+// design, in order (kernel(opcode, 0, 0, bo_a, bo_b, ...)).
+class kernel : public xrt::kernel {
+ public:
+  kernel() = default;
+  kernel(const xrt::hw_context& ctx, const xrt::module&, const std::string& name) : xrt::kernel(ctx, name) {
+    instruction_buffer_first_ = false;
+  }
+};
+
+}  // namespace ext
 }  // namespace xrt

@@ -1,0 +1,3 @@
+// tessel's XRT (tessel/xrt_api.h): XRT's experimental/xrt_module.h names.
+#pragma once
+#include "tessel/xrt_api.h"
