@@ -147,11 +147,16 @@ def _arch_relative(path, searched):
 def iron_tree_dirs():
     """The kernel directories of the IRON tree a design sits in, if it does:
     the nearest ancestor of the design's directory holding aie_kernels/
-    (IRON's Makefiles build a design's kernels from there), by architecture."""
+    (IRON's Makefiles build a design's kernels from there), by architecture,
+    then its family folders (activation/, eltwise/, linalg/, ...: the layout
+    of IRON's newer trees) in name order."""
     d = _design_dir()
     while d:
-        if os.path.isdir(os.path.join(d, "aie_kernels")):
-            return [x for x in _arch_dirs(os.path.join(d, "aie_kernels")) if os.path.isdir(x)]
+        root = os.path.join(d, "aie_kernels")
+        if os.path.isdir(root):
+            families = sorted(f for f in os.listdir(root)
+                              if f not in (*_AIE_ARCHS, "aie1", "generic") and os.path.isdir(os.path.join(root, f)))
+            return [x for x in _arch_dirs(root) if os.path.isdir(x)] + [os.path.join(root, f) for f in families]
         parent = os.path.dirname(d)
         d = parent if parent != d else None
     return []

@@ -494,6 +494,10 @@ def test_kernels_resolve_in_the_iron_tree_a_design_sits_in(monkeypatch, tmp_path
     assert Kernel("rope", "kernels.a", []).source_file == str(kernels / "generic" / "rope.cc")
     assert Kernel("passThroughLine", "passThrough.cc.o", []).source_file == \
         os.path.join(LIB, "generic", "passThrough.cc")  # not in the tree: tessel's own
+    # A newer tree keeps its kernels in family folders (aie_kernels/eltwise/add.cc).
+    (kernels / "eltwise").mkdir()
+    (kernels / "eltwise" / "add.cc").write_text('extern "C" void eltwise_add_bf16_vector() {}\n')
+    assert Kernel("eltwise_add_bf16_vector", "add.o", []).source_file == str(kernels / "eltwise" / "add.cc")
     # Compiling for NPU2: the object name takes the tree's aie2p twin; a source the design names stays its own.
     (kernels / "aie2p").mkdir()
     (kernels / "aie2p" / "scale.cc").write_text('extern "C" void vector_scalar_mul_vector() {}\n')
