@@ -114,6 +114,33 @@ TEST(AieMmul, MulStartsFromZero) {
   EXPECT_EQ(mm.to_vector<int32_t>()[5], 4);
 }
 
+TEST(AieMmul, TakesAnAccumulatorByAssignmentAsIronsConvKernelsDo) {
+  using MMUL = aie::mmul<4, 8, 8, uint8_t, int8_t>;
+  aie::accum<acc32, 32> acc(aie::broadcast<int32_t, 32>(-3));
+  MMUL m = acc;  // copy-initialised from an accumulator
+  m.mac(aie::broadcast<uint8_t, 32>(2), aie::broadcast<int8_t, 64>(5));
+  EXPECT_EQ(m.to_vector<int32_t>()[7], -3 + 8 * 2 * 5);
+  m = aie::zeros<acc32, 32>();
+  EXPECT_EQ(m.to_vector<int32_t>()[7], 0);
+}
+
+TEST(AieAccum, ConcatSubtractsAVectorAndNativeLengths) {
+  aie::accum<accfloat, 16> a(aie::broadcast<float, 16>(1.5f)), b(aie::broadcast<float, 16>(-2.0f));
+  auto both = aie::concat(a, b);
+  static_assert(decltype(both)::size() == 32);
+  EXPECT_EQ(both.get(3), 1.5f);
+  EXPECT_EQ(both.get(20), -2.0f);
+  auto d = aie::sub(a, aie::broadcast<float, 16>(0.25f));
+  EXPECT_EQ(d.get(0), 1.25f);
+  aie::accum<acc32, 16> i(aie::broadcast<int32_t, 16>(10));
+  EXPECT_EQ(aie::sub(i, aie::broadcast<int16_t, 16>(-4)).get(15), 14);
+  static_assert(aie::native_vector_length_v<int8_t> == 64 && aie::native_vector_length_v<bfloat16> == 32 &&
+                aie::native_vector_length_v<float> == 16);
+  auto u = aie::broadcast<uint8_t, 32>(200);
+  EXPECT_EQ(u.unpack()[0], 200);
+  EXPECT_EQ((aie::broadcast<int16_t, 32>(-5).pack()[31]), -5);
+}
+
 TEST(AieAccumulate, DotProductsOfColumns) {
   // c[i] = acc[i] + sum_j coeff[first + j] * v_j[i], as mv.cc uses it.
   std::mt19937 rng(7);

@@ -7,7 +7,8 @@
 //              bfloat16, int8..uint32, v16int32-style register types
 //   memory     load_v, store_v, load_unaligned_v, store_unaligned_v, begin_vector
 //   arithmetic add sub mul mac msc neg abs max min, bit_and/or/xor/not,
-//              pack/unpack (8 <-> 16 <-> 32-bit integers), vector_cast,
+//              pack/unpack (8 <-> 16 <-> 32-bit integers, also as members), vector_cast,
+//              native_vector_length_v, accumulator concat and sub of a vector,
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
 //              broadcast zeros concat, accumulate, mmul, aie::operators
 //   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,
@@ -25,6 +26,8 @@
 // kernel that includes it and uses nothing, against one that does not).
 #ifndef TESSEL_AIE_API_AIE_HPP
 #define TESSEL_AIE_API_AIE_HPP
+
+#include <cassert>  // the AIE API checks its preconditions with assert; kernels use it through it too
 
 #include "aie_api/detail/base.hpp"
 #include "aie_api/detail/elementwise.hpp"

@@ -86,6 +86,9 @@ inline constexpr bool is_acc_tag = std::is_same_v<T, acc32> || std::is_same_v<T,
 template <typename T>
 inline constexpr unsigned native_lanes = is_acc_tag<T> ? 16 : 512 / (8 * sizeof(T));
 } // namespace detail
+// Elements of T in one native (512-bit) vector register.
+template <typename T>
+inline constexpr unsigned native_vector_length_v = 512 / (8 * sizeof(T));
 // zeros<T, N>(): a vector of zeros, or for an accumulator tag (accfloat,
 // acc32, acc64) an accumulator of zeros, as the AIE API gives them.
 template <typename T, unsigned N = detail::native_lanes<T>>
@@ -98,6 +101,13 @@ auto zeros() {
 template <typename T, unsigned N>
 vector<T, 2 * N> concat(const vector<T, N>& a, const vector<T, N>& b) {
   vector<T, 2 * N> r;
+  r.insert(0, a);
+  r.insert(1, b);
+  return r;
+}
+template <typename Tag, unsigned N>
+accum<Tag, 2 * N> concat(const accum<Tag, N>& a, const accum<Tag, N>& b) {
+  accum<Tag, 2 * N> r;
   r.insert(0, a);
   r.insert(1, b);
   return r;
@@ -201,6 +211,14 @@ vector<typename detail::wider<T>::type, N> unpack(const vector<T, N>& a) {
   for (unsigned i = 0; i < N; ++i)
     r.elems_[i] = R(a.elems_[i]);
   return r;
+}
+template <typename T, unsigned N>
+auto vector<T, N>::pack() const {
+  return aie::pack(*this);
+}
+template <typename T, unsigned N>
+auto vector<T, N>::unpack() const {
+  return aie::unpack(*this);
 }
 // Elements shifted left by n (bits shifted out are lost).
 template <typename T, unsigned N>

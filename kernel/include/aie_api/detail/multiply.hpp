@@ -124,6 +124,10 @@ accum<Tag, N> sub(const accum<Tag, N>& a, const accum<Tag, N>& b) {
     r.add_lane(i, -b.lanes_[i]);
   return r;
 }
+template <typename Tag, unsigned N, typename T>
+accum<Tag, N> sub(const accum<Tag, N>& a, const vector<T, N>& v) {
+  return sub(a, accum<Tag, N>(v));
+}
 
 // accumulate<Lanes>(acc, coeff, first, v0, v1, ...): lane i is
 // acc[i] + coeff[first] * v0[i] + coeff[first + 1] * v1[i] + ...
@@ -177,7 +181,7 @@ public:
   using type_B = TB;
 
   mmul() = default;
-  explicit mmul(const accum_type& acc) : acc_(acc) {}
+  mmul(const accum_type& acc) : acc_(acc) {}  // NOLINT: implicit, as the AIE API's (mmul m = acc; m = acc;)
   template <typename T>
   explicit mmul(const vector<T, size_C>& c, int shift = 0) : acc_(c, shift) {}
 

@@ -155,6 +155,9 @@ public:
     r.insert(idx, *this);
     return r;
   }
+  // aie::pack(*this) / aie::unpack(*this): half / twice the element width.
+  auto pack() const;
+  auto unpack() const;
   // The same bits as elements of U.
   template <typename U>
   vector<U, N * sizeof(T) / sizeof(U)> cast_to() const {
