@@ -141,6 +141,19 @@ TEST(AieAccum, ConcatSubtractsAVectorAndNativeLengths) {
   EXPECT_EQ((aie::broadcast<int16_t, 32>(-5).pack()[31]), -5);
 }
 
+TEST(AieAccum, ScalarsAddToEveryLaneAndMacSquareAccumulatesSquares) {
+  aie::accum<accfloat, 16> f(aie::broadcast<float, 16>(2.0f));
+  EXPECT_EQ(aie::add(f, -12582912.0f).get(4), 2.0f - 12582912.0f);
+  EXPECT_EQ(aie::sub(f, 0.5f).get(9), 1.5f);
+  aie::accum<acc64, 16> i(aie::broadcast<int32_t, 16>(7));
+  EXPECT_EQ(aie::add(i, 5).get(0), 12);
+  auto v = aie::broadcast<int16_t, 16>(-3);
+  EXPECT_EQ(aie::mac_square(i, v).get(15), 7 + 9);
+  auto parts = aie::concat(f, f, aie::sub(f, 1.0f), f);
+  static_assert(decltype(parts)::size() == 64);
+  EXPECT_EQ(parts.get(40), 1.0f);
+}
+
 TEST(AieAccumulate, DotProductsOfColumns) {
   // c[i] = acc[i] + sum_j coeff[first + j] * v_j[i], as mv.cc uses it.
   std::mt19937 rng(7);

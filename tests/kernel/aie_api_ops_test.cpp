@@ -108,6 +108,33 @@ TEST(AieElementwise, PackSaturatesByTheModeAndUnpackExtendsBySign) {
   EXPECT_EQ(bneg(a)[1], 0xfe);
 }
 
+TEST(AieElementwise, ClampScalarSelectScalarConversionsAndWideVectors) {
+  auto v = iota<int16_t, 32>(-16);
+  auto c = aie::clamp(v, int16_t(-3), int16_t(4));
+  EXPECT_EQ(c[0], -3);
+  EXPECT_EQ(c[15], -1);
+  EXPECT_EQ(c[31], 4);
+  auto bf = aie::clamp(aie::broadcast<bfloat16, 32>(bfloat16(9.5f)), bfloat16(-1.0f), bfloat16(2.0f));
+  EXPECT_EQ(float(bf[3]), 2.0f);
+  auto m = aie::lt(v, int16_t(0));
+  auto s = aie::select(int16_t(7), int16_t(-7), m);  // -7 where v < 0
+  EXPECT_EQ(s[0], -7);
+  EXPECT_EQ(s[16], 7);
+  EXPECT_EQ(aie::max(bfloat16(1.5f), bfloat16(-2.0f)), bfloat16(1.5f));
+  EXPECT_EQ(aie::min(3, -4), -4);
+  EXPECT_EQ(aie::to_float<float>(int32_t(48)), 48.0f);
+  EXPECT_EQ(aie::to_float<float>(int32_t(48), 4), 3.0f);
+  EXPECT_EQ(aie::to_fixed<int32_t>(2.5f, 1), 5);
+  aie::vector<float, 64> wide = aie::broadcast<float, 64>(0.25f);  // 2048 bits: several registers
+  EXPECT_EQ(aie::reduce_add(wide), 16.0f);
+  // The intrinsics' names: undef_*, broadcast_one_to_*, extract_* (part idx of a wider register).
+  EXPECT_EQ(undef_v16int32()[3], 0);
+  EXPECT_EQ(float(broadcast_one_to_v32bfloat16()[31]), 1.0f);
+  auto lo_hi = iota<int32_t, 32>(0);
+  EXPECT_EQ(extract_v16int32(lo_hi, 1)[0], 16);
+  EXPECT_EQ(extract_v8int32(lo_hi, 3)[7], 31);
+}
+
 TEST(AieElementwise, ComparisonsMasksAndSelect) {
   auto a = iota<int32_t, 16>(-8), z = aie::zeros<int32_t, 16>();
   auto neg = aie::lt(a, z);

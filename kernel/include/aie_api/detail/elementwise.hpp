@@ -112,6 +112,11 @@ accum<Tag, 2 * N> concat(const accum<Tag, N>& a, const accum<Tag, N>& b) {
   r.insert(1, b);
   return r;
 }
+// Four parts (vectors or accumulators) in order.
+template <typename V>
+auto concat(const V& a, const V& b, const V& c, const V& d) {
+  return concat(concat(a, b), concat(c, d));
+}
 
 // ---- arithmetic ------------------------------------------------------------
 #define TESSEL_AIE_BINARY(name, fn)                                                                                    \
@@ -279,6 +284,26 @@ vector<T, N> select(detail::scalar_t<T> a, const vector<T, N>& b, const mask<N>&
 template <typename T, unsigned N>
 vector<T, N> select(const vector<T, N>& a, detail::scalar_t<T> b, const mask<N>& m) {
   return select(a, broadcast<T, N>(b), m);
+}
+template <typename T, unsigned N, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+vector<T, N> select(T a, detail::scalar_t<T> b, const mask<N>& m) {
+  return select(broadcast<T, N>(a), broadcast<T, N>(b), m);
+}
+
+// Scalars: the larger / smaller of two elements.
+template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+T max(T a, detail::scalar_t<T> b) {
+  return detail::max1(a, b);
+}
+template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+T min(T a, detail::scalar_t<T> b) {
+  return detail::min1(a, b);
+}
+
+// Each element brought into [lo, hi]: max(min(v, hi), lo).
+template <typename T, unsigned N>
+vector<T, N> clamp(const vector<T, N>& v, detail::scalar_t<T> lo, detail::scalar_t<T> hi) {
+  return detail::map1(v, [lo, hi](T x) { return detail::max1(detail::min1(x, hi), lo); });
 }
 
 // ---- reductions ------------------------------------------------------------

@@ -14,7 +14,17 @@
 #include "aie_api/detail/builtins.hpp"
 
 // ---- register types ------------------------------------------------------
-#define TESSEL_AIE_VTYPE(n, t) using v##n##t = aie::vector<t, n>;
+// With each type: undef_v<n><t>() (a register of undefined contents: zeros
+// here), broadcast_one_to_v<n><t>() and extract_v<n><t>(v, idx) (part idx of
+// a wider register).
+#define TESSEL_AIE_VTYPE(n, t)                                                                                         \
+  using v##n##t = aie::vector<t, n>;                                                                                   \
+  inline v##n##t undef_v##n##t() { return v##n##t(); }                                                                 \
+  inline v##n##t broadcast_one_to_v##n##t() { return aie::broadcast<t, n>(t(1)); }                                     \
+  template <unsigned M>                                                                                                \
+  v##n##t extract_v##n##t(const aie::vector<t, M>& v, int idx) {                                                       \
+    return v.template extract<n>(unsigned(idx));                                                                       \
+  }
 TESSEL_AIE_VTYPE(16, int8)
 TESSEL_AIE_VTYPE(32, int8)
 TESSEL_AIE_VTYPE(64, int8)

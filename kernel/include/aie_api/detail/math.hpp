@@ -30,6 +30,13 @@ vector<TR, N> to_float(const vector<T, N>& v, int shift = 0) {
   return r;
 }
 
+// A scalar integer to floating point: v * 2^-shift.
+template <typename TR = float, typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+TR to_float(T v, int shift = 0) {
+  static_assert(detail::is_float_v<TR>, "aie::to_float: an integer to bfloat16 or float");
+  return to_float<TR>(broadcast<T, 16>(v), shift).get(0);
+}
+
 namespace detail {
 // x (an exact double) to an integer by rounding mode, as shift_round rounds.
 inline int64_t round_double(double x, rounding_mode m) {
@@ -53,6 +60,12 @@ vector<TR, N> to_fixed(const vector<T, N>& v, int shift = 0) {
     r.elems_[i] = detail::saturate<TR>(detail::round_double(x, m.rounding), saturation_mode::saturate);
   }
   return r;
+}
+
+// A scalar floating-point value to an integer: v * 2^shift, rounded and saturated.
+template <typename TR = int32_t, typename T, typename = std::enable_if_t<detail::is_float_v<T>>>
+TR to_fixed(T v, int shift = 0) {
+  return to_fixed<TR>(broadcast<T, 16>(v), shift).get(0);
 }
 
 namespace detail {

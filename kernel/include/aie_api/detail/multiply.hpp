@@ -104,6 +104,11 @@ template <typename Tag, unsigned N, typename A>
 accum<Tag, N> msc(const accum<Tag, N>& acc, const vector<A, N>& a, detail::sc<A> b) {
   return msc(acc, a, detail::broadcast_like(a, b));
 }
+// mac_square(acc, a): acc + a * a, element-wise.
+template <typename Tag, unsigned N, typename A>
+accum<Tag, N> mac_square(const accum<Tag, N>& acc, const vector<A, N>& a) {
+  return mac(acc, a, a);
+}
 
 // Accumulator addition: lanes add (integer lanes wrap at their width).
 template <typename Tag, unsigned N>
@@ -127,6 +132,17 @@ accum<Tag, N> sub(const accum<Tag, N>& a, const accum<Tag, N>& b) {
 template <typename Tag, unsigned N, typename T>
 accum<Tag, N> sub(const accum<Tag, N>& a, const vector<T, N>& v) {
   return sub(a, accum<Tag, N>(v));
+}
+// An accumulator and a scalar: the scalar added to (taken from) every lane.
+template <typename Tag, unsigned N, typename S, typename = std::enable_if_t<std::is_arithmetic_v<S>>>
+accum<Tag, N> add(const accum<Tag, N>& a, S s) {
+  using E = std::conditional_t<accum<Tag, N>::is_float, float, int32_t>;
+  return add(a, accum<Tag, N>(broadcast<E, N>(E(s))));
+}
+template <typename Tag, unsigned N, typename S, typename = std::enable_if_t<std::is_arithmetic_v<S>>>
+accum<Tag, N> sub(const accum<Tag, N>& a, S s) {
+  using E = std::conditional_t<accum<Tag, N>::is_float, float, int32_t>;
+  return sub(a, accum<Tag, N>(broadcast<E, N>(E(s))));
 }
 
 // accumulate<Lanes>(acc, coeff, first, v0, v1, ...): lane i is

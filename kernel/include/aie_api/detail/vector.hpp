@@ -2,7 +2,8 @@
 //
 // A vector<T, N> holds exactly N elements of T and nothing else (so the
 // intrinsic idiom `*(v16int32*)p` reads 64 bytes at p). Sizes are the AIE's
-// vector registers: N a power of two and 128 to 1024 bits in all. An accum
+// vector registers: N a power of two and 128 to 4096 bits in all (past
+// 1024 bits, as the AIE API does, several native registers). An accum
 // holds N lanes of its tag (acc32: 32-bit integer lanes, acc64: 64-bit,
 // accfloat: fp32), 128 to 4096 bits in all (an mmul accumulator spans two registers). Other sizes and element types are
 // refused at compile time, as the AIE compiler refuses them.
@@ -101,8 +102,9 @@ template <typename T, unsigned N = 512 / (8 * sizeof(T))>
 class vector {
   static_assert(detail::is_element_v<T>,
                 "aie::vector: the element type must be int8, uint8, int16, uint16, int32, uint32, bfloat16 or float");
-  static_assert(detail::is_pow2(N) && N * sizeof(T) * 8 >= 128 && N * sizeof(T) * 8 <= 1024,
-                "aie::vector: the size must be a power of two and 128 to 1024 bits in all (an AIE vector register)");
+  static_assert(detail::is_pow2(N) && N * sizeof(T) * 8 >= 128 && N * sizeof(T) * 8 <= 4096,
+                "aie::vector: the size must be a power of two and 128 to 4096 bits in all (one to four AIE vector "
+                "registers)");
 
 public:
   using value_type = T;
