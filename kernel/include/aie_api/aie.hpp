@@ -9,6 +9,7 @@
 //   arithmetic add sub mul mac msc neg abs max min, bit_and/or/xor/not,
 //              pack/unpack (8 <-> 16 <-> 32-bit integers, also as members), vector_cast,
 //              native_vector_length_v, accumulator concat and sub of a vector,
+//              clamp, mac_square, scalar max/min/select/to_float/to_fixed,
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
 //              broadcast zeros concat, accumulate, mmul, aie::operators
 //   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,
