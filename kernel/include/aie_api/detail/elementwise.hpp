@@ -98,16 +98,10 @@ auto zeros() {
   else
     return vector<T, N>();
 }
-template <typename T, unsigned N>
-vector<T, 2 * N> concat(const vector<T, N>& a, const vector<T, N>& b) {
-  vector<T, 2 * N> r;
-  r.insert(0, a);
-  r.insert(1, b);
-  return r;
-}
-template <typename Tag, unsigned N>
-accum<Tag, 2 * N> concat(const accum<Tag, N>& a, const accum<Tag, N>& b) {
-  accum<Tag, 2 * N> r;
+// Two vectors, or two accumulators, end to end.
+template <template <typename, unsigned> class V, typename T, unsigned N>
+V<T, 2 * N> concat(const V<T, N>& a, const V<T, N>& b) {
+  V<T, 2 * N> r;
   r.insert(0, a);
   r.insert(1, b);
   return r;
