@@ -154,6 +154,56 @@ TEST(AieAccum, ScalarsAddToEveryLaneAndMacSquareAccumulatesSquares) {
   EXPECT_EQ(parts.get(40), 1.0f);
 }
 
+// out[l] = acc[l] + sign * sum_p coeff[(cs + p*CS) mod NC] * data[(ds + l*DSY + p*DSX) mod ND], by hand.
+template <unsigned L, unsigned P, int CS, int DSX, int DSY, typename C, unsigned NC, typename D, unsigned ND>
+std::vector<int64_t> sliding_reference(const aie::vector<C, NC>& c, unsigned cs, const aie::vector<D, ND>& d,
+                                       unsigned ds) {
+  auto at = [](int64_t i, int64_t n) { return unsigned(((i % n) + n) % n); };
+  std::vector<int64_t> out(L);
+  for (unsigned l = 0; l < L; ++l)
+    for (unsigned p = 0; p < P; ++p)
+      out[l] += int64_t(c[at(int64_t(cs) + int64_t(p) * CS, NC)]) *
+                int64_t(d[at(int64_t(ds) + int64_t(l) * DSY + int64_t(p) * DSX, ND)]);
+  return out;
+}
+
+TEST(AieSlidingMul, MatchesTheComputePatternWithWrappingIndices) {
+  std::mt19937 rng(11);
+  auto coeff = random_vector<int16_t, 16>(rng, -300, 300);
+  auto data = random_vector<int16_t, 32>(rng, -300, 300);
+  {  // a FIR: 8 lanes, 4 points, data stepping by 1 along x and y; coeff_start 14 wraps past the end
+    using Ops = aie::sliding_mul_ops<8, 4, 1, 1, 1, int16_t, int16_t>;
+    auto want = sliding_reference<8, 4, 1, 1, 1>(coeff, 14, data, 3);
+    auto got = Ops::mul(coeff, 14, data, 3);
+    for (unsigned l = 0; l < 8; ++l) EXPECT_EQ(got.get(l), want[l]) << "lane " << l;
+    auto acc = Ops::mac(got, coeff, 14, data, 3);
+    EXPECT_EQ(acc.get(5), 2 * want[5]);
+    EXPECT_EQ(Ops::negmac(acc, coeff, 14, data, 3).get(5), want[5]);
+    EXPECT_EQ(Ops::negmul(coeff, 14, data, 3).get(2), -want[2]);
+  }
+  {  // the xy form, coefficient step 2 and data step 3 (filter2d's shape); data_start near the end wraps
+    using Ops = aie::sliding_mul_xy_ops<16, 3, 2, 3, int16_t, int16_t>;
+    auto want = sliding_reference<16, 3, 2, 3, 3>(coeff, 1, data, 30);
+    auto got = Ops::mul(coeff, 1, data, 30);
+    for (unsigned l = 0; l < 16; ++l) EXPECT_EQ(got.get(l), want[l]) << "lane " << l;
+    auto fn = aie::sliding_mul<16, 3, 2, 3, 3>(coeff, 1, data, 30);
+    EXPECT_EQ(fn.get(9), want[9]);
+  }
+  {  // bfloat16 in fp32 lanes (dwconv1d's form): small integers, so every sum is exact
+    aie::vector<bfloat16, 16> c;
+    aie::vector<bfloat16, 32> d;
+    for (unsigned i = 0; i < 16; ++i) c[i] = bfloat16(float(int(i % 5) - 2));
+    for (unsigned i = 0; i < 32; ++i) d[i] = bfloat16(float(int(i % 7) - 3));
+    auto got = aie::sliding_mul_ops<16, 5, 1, 1, 1, bfloat16, bfloat16>::mul(c, 0, d, 2);
+    static_assert(std::is_same_v<decltype(got), aie::accum<accfloat, 16>>);
+    for (unsigned l = 0; l < 16; ++l) {
+      float want = 0;
+      for (unsigned p = 0; p < 5; ++p) want += float(c[p]) * float(d[(2 + l + p) % 32]);
+      EXPECT_EQ(got.get(l), want) << "lane " << l;
+    }
+  }
+}
+
 TEST(AieAccumulate, DotProductsOfColumns) {
   // c[i] = acc[i] + sum_j coeff[first + j] * v_j[i], as mv.cc uses it.
   std::mt19937 rng(7);

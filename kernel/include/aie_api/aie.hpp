@@ -11,7 +11,8 @@
 //              native_vector_length_v, accumulator concat and sub of a vector,
 //              clamp, mac_square, scalar max/min/select/to_float/to_fixed,
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
-//              broadcast zeros concat, accumulate, mmul, aie::operators
+//              broadcast zeros concat, accumulate, mmul, aie::operators,
+//              sliding_mul_ops (and _x/_y/_xy), sliding_mul, sliding_mac
 //   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,
 //              interleave_zip/unzip, transpose, reverse
 //   math       to_float to_fixed exp exp2 inv invsqrt sqrt
@@ -37,6 +38,7 @@
 #include "aie_api/detail/memory.hpp"
 #include "aie_api/detail/multiply.hpp"
 #include "aie_api/detail/shuffle.hpp"
+#include "aie_api/detail/sliding_mul.hpp"
 #include "aie_api/detail/vector.hpp"
 
 #endif

@@ -101,6 +101,10 @@ accum<Tag, N> msc(const accum<Tag, N>& acc, const vector<A, N>& a, const vector<
   return r;
 }
 template <typename Tag, unsigned N, typename A>
+accum<Tag, N> mac(const accum<Tag, N>& acc, detail::sc<A> a, const vector<A, N>& b) {
+  return mac(acc, b, a);
+}
+template <typename Tag, unsigned N, typename A>
 accum<Tag, N> msc(const accum<Tag, N>& acc, const vector<A, N>& a, detail::sc<A> b) {
   return msc(acc, a, detail::broadcast_like(a, b));
 }
