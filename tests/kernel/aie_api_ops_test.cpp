@@ -133,6 +133,10 @@ TEST(AieElementwise, ClampScalarSelectScalarConversionsAndWideVectors) {
   auto lo_hi = iota<int32_t, 32>(0);
   EXPECT_EQ(extract_v16int32(lo_hi, 1)[0], 16);
   EXPECT_EQ(extract_v8int32(lo_hi, 3)[7], 31);
+  set_sat();  // the intrinsics' names for the saturation mode
+  EXPECT_EQ(aie::get_saturation(), aie::saturation_mode::saturate);
+  clr_sat();
+  EXPECT_EQ(aie::get_saturation(), aie::saturation_mode::none);
 }
 
 TEST(AieElementwise, ComparisonsMasksAndSelect) {
@@ -189,6 +193,15 @@ TEST(AieLanes, ShufflesFillAndRotate) {
   EXPECT_EQ(aie::shuffle_down_fill(v, f, 2)[15], 101);
   EXPECT_EQ(aie::shuffle_up_rotate(v, 1)[0], 15);
   EXPECT_EQ(aie::shuffle_down_rotate(v, 1)[15], 0);
+  auto w = iota<int32_t, 16>(5);  // 5 .. 20: the edges repeat
+  auto rep_up = aie::shuffle_up_replicate(w, 3), rep_down = aie::shuffle_down_replicate(w, 3);
+  EXPECT_EQ(rep_up[0], 5);
+  EXPECT_EQ(rep_up[2], 5);
+  EXPECT_EQ(rep_up[3], 5);
+  EXPECT_EQ(rep_up[4], 6);
+  EXPECT_EQ(rep_down[12], 20);
+  EXPECT_EQ(rep_down[15], 20);
+  EXPECT_EQ(rep_down[11], 19);
   EXPECT_EQ(aie::reverse(v)[0], 15);
 }
 

@@ -13,7 +13,7 @@
 //              upshift/downshift, lt le gt ge eq neq, select, reduce_add/min/max,
 //              broadcast zeros concat, accumulate, mmul, aie::operators,
 //              sliding_mul_ops (and _x/_y/_xy), sliding_mul, sliding_mac
-//   lanes      shuffle_up/down(_fill/_rotate), filter_even/odd,
+//   lanes      shuffle_up/down(_fill/_rotate/_replicate), filter_even/odd,
 //              interleave_zip/unzip, transpose, reverse
 //   math       to_float to_fixed exp exp2 inv invsqrt sqrt
 //   modes      set_rounding/get_rounding, set_saturation/get_saturation

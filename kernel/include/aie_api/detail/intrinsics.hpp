@@ -128,6 +128,10 @@ aie::vector<T, N> shift_bytes(const aie::vector<T, N>& a, const aie::vector<T, N
   return r;
 }
 
+// ---- the core's modes: the intrinsics' names for aie::set_saturation --------
+inline void set_sat() { aie::set_saturation(aie::saturation_mode::saturate); }
+inline void clr_sat() { aie::set_saturation(aie::saturation_mode::none); }
+
 // ---- accumulator conversions --------------------------------------------
 // srs: shift right, round and saturate by the current modes (acc32 lanes to
 // int16, acc64 lanes to int32, fp32 lanes to bfloat16).

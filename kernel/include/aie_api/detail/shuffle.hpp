@@ -3,6 +3,7 @@
 #ifndef TESSEL_AIE_API_DETAIL_SHUFFLE_HPP
 #define TESSEL_AIE_API_DETAIL_SHUFFLE_HPP
 
+#include "aie_api/detail/elementwise.hpp"
 #include "aie_api/detail/vector.hpp"
 
 #include <utility>
@@ -48,6 +49,16 @@ vector<T, N> shuffle_up_rotate(const vector<T, N>& v, unsigned n) {
 template <typename T, unsigned N>
 vector<T, N> shuffle_down_rotate(const vector<T, N>& v, unsigned n) {
   return shuffle_down_fill(v, v, n % N);
+}
+// As shuffle_up; the lowest n lanes repeat element 0 (a filter's left edge).
+template <typename T, unsigned N>
+vector<T, N> shuffle_up_replicate(const vector<T, N>& v, unsigned n) {
+  return shuffle_up_fill(v, broadcast<T, N>(v.elems_[0]), n < N ? n : N);
+}
+// As shuffle_down; the highest n lanes repeat element N - 1.
+template <typename T, unsigned N>
+vector<T, N> shuffle_down_replicate(const vector<T, N>& v, unsigned n) {
+  return shuffle_down_fill(v, broadcast<T, N>(v.elems_[N - 1]), n < N ? n : N);
 }
 template <typename T, unsigned N>
 vector<T, N> reverse(const vector<T, N>& v) {
