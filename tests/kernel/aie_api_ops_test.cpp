@@ -337,6 +337,17 @@ TEST(AieMath, ElementaryFunctionsWithinOneBfloat16Ulp) {
     EXPECT_LE(std::fabs(float(isq[i]) - 1 / std::sqrt(pi)), ulp(1 / std::sqrt(pi)) / 2) << pi;
     EXPECT_LE(std::fabs(float(sq[i]) - std::sqrt(pi)), ulp(std::sqrt(pi)) / 2) << pi;
   }
+  // tanh<bfloat16> of a float vector (IRON's aie2p gelu and silu): within half a bfloat16 ulp, plus fp32 error.
+  aie::vector<float, 16> xf;
+  for (int i = 0; i < 16; ++i)
+    xf[i] = -3.0f + 0.37f * float(i);
+  auto t = aie::tanh<bfloat16>(xf);
+  static_assert(std::is_same_v<decltype(t), aie::vector<bfloat16, 16>>);
+  for (int i = 0; i < 16; ++i) {
+    double want = std::tanh(double(xf[i]));
+    EXPECT_LE(std::fabs(float(t[i]) - want), std::ldexp(1.0, std::ilogb(want) - 8) + 1e-6) << xf[i];
+  }
+  EXPECT_EQ(aie::tanh(xf)[0], std::tanh(-3.0f));
   aie::set_rounding(aie::rounding_mode::floor);
 }
 

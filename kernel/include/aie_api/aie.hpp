@@ -15,7 +15,7 @@
 //              sliding_mul_ops (and _x/_y/_xy), sliding_mul, sliding_mac
 //   lanes      shuffle_up/down(_fill/_rotate/_replicate), filter_even/odd,
 //              interleave_zip/unzip, transpose, reverse
-//   math       to_float to_fixed exp exp2 inv invsqrt sqrt
+//   math       to_float to_fixed exp exp2 tanh inv invsqrt sqrt
 //   modes      set_rounding/get_rounding, set_saturation/get_saturation
 //
 // Numerics are bit-accurate for integers (rounding and saturation modes,

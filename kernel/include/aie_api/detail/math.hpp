@@ -1,9 +1,9 @@
 // The AIE API on tessel: conversions between integer and floating-point
 // vectors, and the elementary functions.
 //
-// Bounds: exp2, exp, inv, invsqrt and sqrt are computed in fp32 with the host
-// libm (within 1 ulp of fp32 for exp2f/expf/sqrtf, 1/x and 1/sqrtf exact to
-// fp32 rounding) and a bfloat16 result is then rounded by the current
+// Bounds: exp2, exp, tanh, inv, invsqrt and sqrt are computed in fp32 with
+// the host libm (within 1 ulp of fp32 for exp2f/expf/sqrtf, 2 ulp for tanhf,
+// 1/x and 1/sqrtf exact to fp32 rounding) and a bfloat16 result is then rounded by the current
 // rounding mode: within 1 bfloat16 ulp of the exact value. The AIE computes
 // them with lookup tables and is less accurate (a few bfloat16 ulp).
 #ifndef TESSEL_AIE_API_DETAIL_MATH_HPP
@@ -85,6 +85,17 @@ auto exp2(const vector<T, N>& v) {
   vector<R, N> r;
   for (unsigned i = 0; i < N; ++i)
     r.elems_[i] = detail::narrow<R>(std::exp2(float(v.elems_[i])));
+  return r;
+}
+// tanh<TR>(v): as exp2, the result type may differ from the input's
+// (aie::tanh<bfloat16>(a float vector), as IRON's aie2p gelu and silu call it).
+template <typename TR = void, typename T, unsigned N>
+auto tanh(const vector<T, N>& v) {
+  using R = std::conditional_t<std::is_void_v<TR>, T, TR>;
+  static_assert(detail::is_float_v<T> && detail::is_float_v<R>, "aie::tanh: bfloat16 or float vectors");
+  vector<R, N> r;
+  for (unsigned i = 0; i < N; ++i)
+    r.elems_[i] = detail::narrow<R>(std::tanh(float(v.elems_[i])));
   return r;
 }
 template <typename T, unsigned N>
