@@ -29,6 +29,7 @@ import subprocess
 import sys
 
 from ..design_cache import cache_root
+from ..kernel import kernel_include_dir
 
 __all__ = ["INCLUDE_DIR", "build", "compile_flags", "main"]
 
@@ -46,12 +47,15 @@ def _python_path():
 
 
 def compile_flags(include_dirs=(), defines=(), standalone=True):
-    """The flags a testbench compiles with: tessel's headers, then (for an
+    """The flags a testbench compiles with: tessel's headers (the kernel
+    headers searched after the system's), then (for an
     executable run on its own) the Python and import path that run its
     designs, then the caller's -I and -D. The front door's own runs give
     those in the environment instead (TESSEL_PYTHON, PYTHONPATH), so one
     cached build serves every Python that runs it."""
-    flags = [_STANDARD, "-O2", "-pthread", f"-I{INCLUDE_DIR}"]
+    # The kernel headers come last of all (-idirafter): <stdfloat> rounds with
+    # tessel/bf16_round.h, and nothing there shadows a testbench's own header.
+    flags = [_STANDARD, "-O2", "-pthread", f"-I{INCLUDE_DIR}", f"-idirafter{kernel_include_dir()}"]
     if standalone:
         flags += [f"-DTESSEL_XRT_PYTHON={json.dumps(sys.executable)}",
                   f"-DTESSEL_XRT_PYTHONPATH={json.dumps(_python_path())}"]
