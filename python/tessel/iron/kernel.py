@@ -62,6 +62,14 @@ def set_object_flags(flags):
     ["OBJECT=FLAGS", ...]) with those flags too (-DNAME[=VALUE], -I DIR):
     what a design's Makefile passes when it compiles that object, which the
     design itself never names. Replaces what was set."""
+    parsed = parse_object_flags(flags)
+    _object_flags.clear()
+    _object_flags.update(parsed)
+
+
+def parse_object_flags(flags):
+    """{object: [flag, ...]} from set_object_flags' forms; ValueError
+    naming a malformed entry."""
     parsed = {}
     items = flags.items() if isinstance(flags, dict) else (_split_object_flags(f) for f in flags)
     for obj, fl in items:
@@ -71,8 +79,7 @@ def set_object_flags(flags):
             raise ValueError(f"kernel flags for {obj!r}: expected an object file name (transpose.o) and -DNAME[=VALUE] "
                              f"or -IDIR flags" + (f", got {' '.join(bad)}" if bad else ""))
         parsed.setdefault(obj, []).extend(fl)
-    _object_flags.clear()
-    _object_flags.update(parsed)
+    return parsed
 
 
 def _split_object_flags(text):
@@ -137,11 +144,14 @@ def _arch_relative(path, searched):
     if os.path.basename(arch_dir) not in _AIE_ARCHS:
         return None
     root = os.path.dirname(arch_dir)
-    roots = [os.path.join(kernel_include_dir(), "aie_kernels")]
-    if searched:
-        roots += [os.path.dirname(d) for d in iron_tree_dirs()[:1]]
-    real = os.path.realpath(root)
-    return (root, os.path.basename(path)) if any(os.path.realpath(r) == real for r in roots) else None
+    return (root, os.path.basename(path)) if os.path.realpath(root) in _kernel_roots(searched) else None
+
+
+def _kernel_roots(iron_tree=True):
+    """The aie_kernels/ folders (real paths) of tessel's library and, with
+    iron_tree, of the IRON tree the design sits in."""
+    roots = [os.path.realpath(os.path.join(kernel_include_dir(), "aie_kernels"))]
+    return roots + [os.path.realpath(os.path.dirname(d)) for d in iron_tree_dirs()[:1]] if iron_tree else roots
 
 
 def iron_tree_dirs():
@@ -290,9 +300,7 @@ class ExternalFunction(CoreFunction):
         if self.source_file is None or any(k == "BIT_WIDTH" for k, _ in self.defines):
             return
         src = os.path.realpath(self.source_file)
-        roots = [os.path.realpath(os.path.join(kernel_include_dir(), "aie_kernels")),
-                 *(os.path.realpath(os.path.dirname(d)) for d in iron_tree_dirs()[:1])]
-        if not any(os.path.commonpath([src, r]) == r for r in roots):
+        if not any(os.path.commonpath([src, r]) == r for r in _kernel_roots()):
             return
         with open(self.source_file, errors="replace") as f:
             if "BIT_WIDTH" not in f.read():

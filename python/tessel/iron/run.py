@@ -134,23 +134,14 @@ def run(design, args=(), kernel_flags=None):
 
 def main(argv=None):
     options = parser().parse_args(argv)
+    from .kernel import parse_object_flags
+
     try:
-        flags = _parse_kernel_flags(options.kernel_flags)
+        flags = parse_object_flags(options.kernel_flags)
     except ValueError as e:
         print(f"{PROG}: --kernel-flags: {e}", file=sys.stderr)
         return 2
     return run(options.design, options.args, kernel_flags=flags)
-
-
-def _parse_kernel_flags(texts):
-    from .kernel import object_flags, set_object_flags
-
-    saved = object_flags()
-    try:
-        set_object_flags(texts)
-        return object_flags()
-    finally:
-        set_object_flags(saved)
 
 
 if __name__ == "__main__":
