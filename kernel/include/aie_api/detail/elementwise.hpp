@@ -279,17 +279,17 @@ template <typename T, unsigned N>
 vector<T, N> select(const vector<T, N>& a, detail::scalar_t<T> b, const mask<N>& m) {
   return select(a, broadcast<T, N>(b), m);
 }
-template <typename T, unsigned N, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+template <typename T, unsigned N, typename = std::enable_if_t<detail::is_element_v<T>>>
 vector<T, N> select(T a, detail::scalar_t<T> b, const mask<N>& m) {
   return select(broadcast<T, N>(a), broadcast<T, N>(b), m);
 }
 
 // Scalars: the larger / smaller of two elements.
-template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+template <typename T, typename = std::enable_if_t<detail::is_element_v<T>>>
 T max(T a, detail::scalar_t<T> b) {
   return detail::max1(a, b);
 }
-template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, bfloat16>>>
+template <typename T, typename = std::enable_if_t<detail::is_element_v<T>>>
 T min(T a, detail::scalar_t<T> b) {
   return detail::min1(a, b);
 }

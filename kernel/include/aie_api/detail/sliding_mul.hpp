@@ -32,29 +32,29 @@ struct sliding_mul_ops {
   template <unsigned NC, unsigned ND>
   static accum_type mul(const vector<CoeffType, NC>& coeff, unsigned coeff_start, const vector<DataType, ND>& data,
                         unsigned data_start) {
-    return accumulate(accum_type(), coeff, coeff_start, data, data_start, 1);
+    return slide(accum_type(), coeff, coeff_start, data, data_start, 1);
   }
   template <unsigned NC, unsigned ND>
   static accum_type mac(const accum_type& acc, const vector<CoeffType, NC>& coeff, unsigned coeff_start,
                         const vector<DataType, ND>& data, unsigned data_start) {
-    return accumulate(acc, coeff, coeff_start, data, data_start, 1);
+    return slide(acc, coeff, coeff_start, data, data_start, 1);
   }
   template <unsigned NC, unsigned ND>
   static accum_type negmul(const vector<CoeffType, NC>& coeff, unsigned coeff_start, const vector<DataType, ND>& data,
                            unsigned data_start) {
-    return accumulate(accum_type(), coeff, coeff_start, data, data_start, -1);
+    return slide(accum_type(), coeff, coeff_start, data, data_start, -1);
   }
   template <unsigned NC, unsigned ND>
   static accum_type negmac(const accum_type& acc, const vector<CoeffType, NC>& coeff, unsigned coeff_start,
                            const vector<DataType, ND>& data, unsigned data_start) {
-    return accumulate(acc, coeff, coeff_start, data, data_start, -1);
+    return slide(acc, coeff, coeff_start, data, data_start, -1);
   }
 
 private:
   static unsigned wrap(int64_t i, unsigned n) { return unsigned(((i % int64_t(n)) + int64_t(n)) % int64_t(n)); }
 
   template <unsigned NC, unsigned ND>
-  static accum_type accumulate(accum_type r, const vector<CoeffType, NC>& coeff, unsigned coeff_start,
+  static accum_type slide(accum_type r, const vector<CoeffType, NC>& coeff, unsigned coeff_start,
                                const vector<DataType, ND>& data, unsigned data_start, int sign) {
     detail::check_product_types<accum_tag, CoeffType, DataType>();
     for (unsigned l = 0; l < Lanes; ++l)
