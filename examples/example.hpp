@@ -27,6 +27,8 @@ struct RunOptions {
   std::string format;           // data format name ("Float16_b", "Float32", "Bfp8_b"); empty: the example's default
   std::string op;               // example-specific op selection (eltwise_sfpu: "exp", reduce: "sum_row"); empty: all
   std::string kernel_cache_dir; // empty: the default cache
+  uint32_t mesh_rows = 0, mesh_cols = 0; // multi-chip examples: the mesh (0: the example's default)
+  std::string fabric;                    // multi-chip examples: "1d", "1d_ring" or "2d" (empty: the example's default)
 };
 
 // The examples' input values: a fixed 64-bit linear congruential generator,

@@ -20,6 +20,7 @@ RunResult run_reduce(const RunOptions&);
 RunResult run_eltwise_sfpu(const RunOptions&);
 RunResult run_sfpu_chain(const RunOptions&);
 RunResult run_operation_collective(const RunOptions&);
+RunResult run_ccl_all_gather(const RunOptions&);
 RunResult run_dispatch_map(const RunOptions&);
 RunResult run_dispatch_broadcast(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
@@ -51,6 +52,9 @@ const Example kExamples[] = {
     {"operation_collective",
      "an Operation with a runtime resource factory: two cores chain tile copies through a caller semaphore, run twice",
      run_operation_collective},
+    {"ccl_all_gather",
+     "every chip of a mesh gathers every chip's input over the fabric (--mesh RxC, --fabric 1d|1d_ring|2d)",
+     run_ccl_all_gather},
     {"dispatch_map", "persistent dispatch: 15 jobs of 8 cores, each core doubling a bf16 tile through one handler",
      run_dispatch_map},
     {"dispatch_broadcast",

@@ -169,6 +169,10 @@ int main(int argc, char** argv) {
   run->add_option("--size", run_opts.size, "example-specific problem size");
   run->add_option("--format", run_opts.format, "data format: Float16_b, Float32 or Bfp8_b (where the example has it)");
   run->add_option("--op", run_opts.op, "example-specific op selection (e.g. eltwise_sfpu --op exp)");
+  std::string mesh;
+  run->add_option("--mesh", mesh, "multi-chip examples: the mesh RxC, e.g. 2x4 or 8x4 (default: TESSEL_MESH, else the "
+                                  "example's)");
+  run->add_option("--fabric", run_opts.fabric, "multi-chip examples: 1d, 1d_ring or 2d (TT-Fabric's FabricConfig)");
   std::string trace_path, trace_ring, noc_mode;
   run->add_option("--noc", noc_mode, "eager or checked: when NoC transfers land (docs/guide.md, NoC modes)");
   run->add_option("--trace", trace_path, "write an event trace (Chrome/Perfetto JSON, docs/trace.md) to this file");
@@ -281,7 +285,20 @@ int main(int argc, char** argv) {
         o.grid_x = gx;
         o.grid_y = gy;
       }
-      if (*run) set_trace_options("run", trace_path, trace_ring);
+      if (*run) {
+        const char* env_mesh = std::getenv("TESSEL_MESH");
+        const std::string m = !mesh.empty() ? mesh : env_mesh ? env_mesh : "";
+        unsigned rows = 0, cols = 0;
+        char tail = 0;
+        if (!m.empty() && (std::sscanf(m.c_str(), "%ux%u%c", &rows, &cols, &tail) != 2 || rows == 0 || cols == 0)) {
+          std::fprintf(stderr, "tessel run: %s '%s' is not a mesh of the form RxC (rows x columns, e.g. 2x4)\n",
+                       mesh.empty() ? "TESSEL_MESH" : "--mesh", m.c_str());
+          return 2;
+        }
+        o.mesh_rows = rows;
+        o.mesh_cols = cols;
+        set_trace_options("run", trace_path, trace_ring);
+      }
       if (*run && !noc_mode.empty()) {
         if (noc_mode != "eager" && noc_mode != "checked")
           throw tessel::ValidationError("run --noc '" + noc_mode + "' is not valid: expected eager or checked");

@@ -39,6 +39,7 @@ constexpr Variable kVariables[] = {
     {"TESSEL_DPRINT_CORES", "the cores whose DPRINT output is shown"},
     {"TESSEL_WATCHDOG_S", "seconds without progress before a kernel is stopped (0: never)"},
     {"TESSEL_PROGRESS", "1 or 0: show a long run's progress line on stderr (default: when stderr is a terminal)"},
+    {"TESSEL_MESH", "the mesh a multi-chip program opens, RxC (e.g. 2x4, 8x4): tessel run, MeshDevice, ttnn"},
     {"TESSEL_NOC", "eager or checked: when NoC transfers land (checked: at their barriers; early reads are reported)"},
     {"TESSEL_CHECK_MEMORY", "1 or 0: check every NoC transfer against the live allocations"},
     {"TESSEL_STRICT", "1 or 0: make every warning an error"},

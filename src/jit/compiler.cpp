@@ -100,6 +100,23 @@ bool refuses_dependent_unroll(const std::string& output) {
              std::string::npos;
 }
 
+// Whether every error of a failed compile is a pointer cast to a 32-bit
+// integer ("(uint32_t)packet_header"): code written for the RISC-V cores,
+// whose pointers are 32 bits, where the cast is exact. Kernel pointers into
+// L1 are below 4 GiB here too, so such a kernel is rebuilt with -fpermissive
+// (which makes exactly those casts warnings; the compile had no other error).
+bool only_pointer_truncations(const std::string& output) {
+  size_t errors = 0, truncations = 0;
+  for (size_t at = output.find("error: "); at != std::string::npos; at = output.find("error: ", at + 7)) {
+    ++errors;
+    const size_t end = output.find('\n', at);
+    const std::string_view line(output.data() + at, (end == std::string::npos ? output.size() : end) - at);
+    if (line.find("cast from ") != std::string_view::npos && line.find("loses precision") != std::string_view::npos)
+      ++truncations;
+  }
+  return errors > 0 && errors == truncations;
+}
+
 bool is_literal_unroll_count(std::string_view count) {
   while (!count.empty() && (count.back() == ' ' || count.back() == '\t' || count.back() == '\r'))
     count.remove_suffix(1);
@@ -227,6 +244,12 @@ void run_compile(const CompileJob& job) {
     result = run_compiler_process(argv, job.working_dir);
   }
   if (!succeeded(result) && refuses_dependent_unroll(result.output)) result = compile_without_dependent_unroll(job);
+  if (!succeeded(result) && only_pointer_truncations(result.output)) {
+    CompileJob permissive = job;
+    permissive.request_flags.push_back("-fpermissive");
+    CompilerSlot slot;
+    result = run_compiler_process(compile_command(permissive), job.working_dir);
+  }
   if (!succeeded(result))
     throw ProgramError("kernel " + job.display_name + " failed to compile:\n" + describe_failure(result, "compiler"));
 }

@@ -269,33 +269,45 @@ thread_local bool card_thread = false;
 void mark_card_thread() { card_thread = true; }
 } // namespace runtime
 
-void CommandQueue::enqueue_program(Program& program, bool) {
-  runtime::DeviceState& ds = device_.state();
-  ds.require_open("enqueue_program");
+namespace runtime {
+std::span<const sim::Launch> prepare_launch(Device& device, Program& program, const char* call) {
+  runtime::DeviceState& ds = device.state();
+  ds.require_open(call);
   ProgramState& st = program.state();
   // L1 buffers may have been allocated since planning: check the CBs still fit
   // under them, before planning (which may compile) changes anything.
   const uint64_t lowest_l1_buffer = ds.l1->lowest_allocated();
   if (st.cb_end > lowest_l1_buffer)
-    throw ValidationError("enqueue_program: the program's circular buffers occupy L1 up to offset " +
+    throw ValidationError(std::string(call) + ": the program's circular buffers occupy L1 up to offset " +
                           std::to_string(st.cb_end) + ", but an L1 buffer starts at offset " +
                           std::to_string(lowest_l1_buffer) + " (L1 is " + std::to_string(ds.arch.l1_size_bytes) +
                           " bytes per core: reduce the CBs or free L1 buffers)");
   ensure_plan(st, ds);
+  return st.plan.launches;
+}
+
+void release_persistent_grid(DeviceState& ds, const char* call) {
+  if (!ds.persistent || card_thread) return;
+  if (!ds.persistent->release)
+    throw ValidationError(std::string(call) + ": the device is running " + ds.persistent->owner +
+                          " on its card thread; stop or close it before launching another program");
+  const std::function<void()> release = ds.persistent->release; // clears ds.persistent
+  release();
+}
+} // namespace runtime
+
+void CommandQueue::enqueue_program(Program& program, bool) {
+  runtime::DeviceState& ds = device_.state();
+  const std::span<const sim::Launch> launches = runtime::prepare_launch(device_, program, "enqueue_program");
+  ProgramState& st = program.state();
   if (ds.capturing_trace_id) {
     // Recorded with its dispatch values as they are now, run by replay_trace.
     traces_[ds.capturing_trace_id - 1]->append(runtime::capture_launch(st, st.plan, ds.arch.grid_x));
     return;
   }
-  if (ds.persistent && !runtime::card_thread) {
-    if (!ds.persistent->release)
-      throw ValidationError("enqueue_program: the device is running " + ds.persistent->owner +
-                            " on its card thread; stop or close it before launching another program");
-    const std::function<void()> release = ds.persistent->release; // clears ds.persistent
-    release();
-  }
+  runtime::release_persistent_grid(ds, "enqueue_program");
   runtime::configure_cores(st, st.plan, *ds.chip);
-  ds.chip->run(st.plan.launches);
+  ds.chip->run(launches);
   ++programs_run_;
 }
 

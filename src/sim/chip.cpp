@@ -15,6 +15,7 @@
 
 #include "base/env.hpp"
 #include "base/warning.hpp"
+#include "sim/fabric.hpp"
 #include "sim/fault.hpp"
 #include "sim/fiber_sanitizers.hpp"
 #include "sim/parallel_run.hpp"
@@ -247,7 +248,7 @@ const char* Chip::risc_name(uint32_t risc) {
 std::string Chip::where(const Fiber* f, const char* file, uint32_t line) const {
   std::string s;
   if (file) s += std::string(file) + ":" + std::to_string(line) + ": ";
-  s += "core (" + std::to_string(f->core->logical_x) + "," + std::to_string(f->core->logical_y) + ") " +
+  s += label_ + "core (" + std::to_string(f->core->logical_x) + "," + std::to_string(f->core->logical_y) + ") " +
        risc_name(f->risc) + ": ";
   return s;
 }
@@ -286,6 +287,7 @@ void fiber_main(bctx::transfer_t t) {
     f->writes.clear();
     f->bad_coord_count = 0;
     Chip& chip = *f->core->chip;
+    if (Fabric* fabric = chip.fabric()) fabric->kernel_started(f);
     const bool profiled = f->core->ctx[f->risc].profiler_enabled != 0;
     if (profiled) chip.profiler().begin_kernel(*f, chip.run_count());
     if (Tracer* t = chip.tracer()) t->kernel_begin(*f);
@@ -305,6 +307,12 @@ void fiber_main(bctx::transfer_t t) {
       uint32_t line = 0;
       std::string held = dst_left_held(*f->core->compute, &file, &line);
       if (!held.empty()) f->core->chip->fail(f, std::move(held), file, line);
+    }
+    if (Fabric* fabric = chip.fabric()) {
+      const char* file = nullptr;
+      uint32_t line = 0;
+      std::string open = fabric->left_open(f, &file, &line);
+      if (!open.empty()) chip.fail(f, std::move(open), file, line);
     }
     for (const InFlight* q : {&f->reads, &f->writes})
       if (q->total) {
@@ -413,8 +421,8 @@ bool Chip::yield(Fiber* f) {
   if (__builtin_expect(parallel_ != nullptr, 0)) {
     queue = parallel_->yield_queue();
     if (!queue) return false;
-  } else if (ready_.empty() && !poll_memory_waiters()) {
-    return false;
+  } else if (ready_.empty() && !poll_memory_waiters() && !in_group_) {
+    return false; // in a run of several chips, another chip may have work
   }
   land_writes_at_switch(f);
   f->state = FiberState::Ready;
@@ -489,11 +497,10 @@ void Chip::stop_stalled(Fiber* f, const char* call, const char* file, uint32_t l
   fail_report(f, std::move(report), true);
 }
 
-void Chip::run(std::span<const Launch> launches) {
+void Chip::prepare_run(std::span<const Launch> launches, WatchSlot& watch) {
   ensure_fault_stack();
   // Every run replays from the seed, so a failing dispatch can be replayed alone.
   rng_state_ = policy_.seed;
-  WatchSlot& watch = watch_slot();
   t_watch = &watch;
   switches_ = 0;
   ++run_count_;
@@ -512,7 +519,37 @@ void Chip::run(std::span<const Launch> launches) {
   }
   if (timing_) timing_->begin_run(active_);
   stop_requested_ = false;
-  if (policy_.kind == SchedulerPolicy::Kind::Parallel && policy_.thread_count() > 1 &&
+  remaining_ = active_.size();
+}
+
+void Chip::make_all_ready() {
+  ready_.clear();
+  for (Fiber* f : active_)
+    make_ready(f);
+}
+
+bool Chip::after_resume(Fiber* f, std::span<const Launch> launches) {
+  switch (f->state) {
+  case FiberState::Done:
+    --remaining_;
+    sim::note_progress(*t_watch);
+    return true;
+  case FiberState::Faulted:
+    if (f->fault_signal == kStoppedSignal) {
+      stopped_by_watchdog();
+      return true; // the stop ends the run at the loop's top
+    }
+    throw_failure(f, launches);
+  case FiberState::Failed: throw_failure(f, launches);
+  default: return true;
+  }
+}
+
+void Chip::run(std::span<const Launch> launches) {
+  WatchSlot& watch = watch_slot();
+  prepare_run(launches, watch);
+  // A chip of a mesh with its fabric runs on one thread (fabric.hpp).
+  if (policy_.kind == SchedulerPolicy::Kind::Parallel && policy_.thread_count() > 1 && !fabric_ &&
       ParallelRun::cores_of(active_) > 1) {
     if (!pool_) pool_ = std::make_unique<ParallelRun>(*this);
     switch (pool_->run(policy_.thread_count(), watchdog_timeout_ms_)) {
@@ -527,11 +564,8 @@ void Chip::run(std::span<const Launch> launches) {
   L1WindowThread window_thread;
   const bool interruptible = !runs_through_interrupts();
   if (!interruptible) watch.interruptible.store(0, std::memory_order_relaxed);
-  ready_.clear();
-  for (Fiber* f : active_)
-    make_ready(f);
+  make_all_ready();
 
-  size_t remaining = active_.size();
   uint32_t until_poll = CardAgent::kPollSwitches;
   for (;;) {
     if (__builtin_expect(interrupt_requested(), 0) && interruptible) throw_interrupted(launches);
@@ -543,31 +577,49 @@ void Chip::run(std::span<const Launch> launches) {
     }
     Fiber* f = pick_next();
     if (!f) {
-      if (remaining == 0) break;
+      if (remaining_ == 0) break;
       if (poll_memory_waiters()) continue;
       if (agent_ && (agent_->idle(*this) || stop_requested_)) continue;
       throw_deadlock(launches);
     }
     ++switches_;
     resume(f);
-    switch (f->state) {
-    case FiberState::Done:
-      --remaining;
-      sim::note_progress(watch);
-      break;
-    case FiberState::Blocked:
-    case FiberState::Ready: break;
-    case FiberState::Faulted:
-      if (f->fault_signal == kStoppedSignal) {
-        stopped_by_watchdog();
-        break; // the stop ends the run at the loop's top
-      }
-      throw_failure(f, launches);
-    case FiberState::Failed: throw_failure(f, launches);
-    default: break;
-    }
+    after_resume(f, launches);
   }
   finish_run(launches);
+}
+
+// ---- Runs of several chips at once (chip_group.cpp) ------------------------
+
+void Chip::begin_group_run(std::span<const Launch> launches, WatchSlot& watch) {
+  if (agent_) throw ValidationError("a chip running a persistent program cannot join a run of several chips");
+  prepare_run(launches, watch);
+  in_group_ = true;
+  make_all_ready();
+}
+
+bool Chip::run_slice(std::span<const Launch> launches, uint32_t budget) {
+  bool ran = false;
+  for (uint32_t i = 0; i < budget; ++i) {
+    if (__builtin_expect(stop_requested_, 0)) throw_stopped(launches);
+    Fiber* f = pick_next();
+    if (!f) break;
+    ++switches_;
+    ran = true;
+    resume(f);
+    after_resume(f, launches);
+  }
+  return ran;
+}
+
+void Chip::end_group_run(std::span<const Launch> launches) {
+  in_group_ = false;
+  finish_run(launches);
+}
+
+void Chip::abort_group_run(std::span<const Launch> launches) {
+  in_group_ = false;
+  abort_run(launches);
 }
 
 void Chip::finish_run(std::span<const Launch> launches) {

@@ -327,6 +327,30 @@ public:
   // "waits for ... at file:line" for a blocked fiber, as deadlock reports say it.
   std::string describe_wait(const Fiber* f) const;
 
+  // ---- Runs of several chips at once (chip_group.hpp) ----
+  // The start of a run whose fibers run_slice() then runs, interleaved with
+  // other chips' by the group's driver on this thread.
+  void begin_group_run(std::span<const Launch> launches, WatchSlot& watch);
+  // Runs ready fibers until none is ready or `budget` switches were made;
+  // whether any ran. A failure throws as run() does, this chip's run
+  // aborted first.
+  bool run_slice(std::span<const Launch> launches, uint32_t budget);
+  bool run_finished() const { return remaining_ == 0; }
+  bool poll_waiters() { return poll_memory_waiters(); }
+  void end_group_run(std::span<const Launch> launches);
+  void abort_group_run(std::span<const Launch> launches);
+  // The rows of a deadlock report (each "\n  " + prefix + ...) and how
+  // many RISCs are blocked.
+  std::string deadlock_rows(const std::string& prefix, size_t& blocked) const;
+  // Put before "core (x,y)" in every report about this chip's kernels:
+  // "device 3: " for a chip of a mesh; empty for a lone device.
+  void set_label(std::string label) { label_ = std::move(label); }
+  const std::string& label() const { return label_; }
+  // The fabric joining this chip to others (fabric.hpp), or none. Not owned.
+  void set_fabric(class Fabric* fabric, uint32_t chip_index) { fabric_ = fabric, fabric_chip_ = chip_index; }
+  class Fabric* fabric() const { return fabric_; }
+  uint32_t fabric_chip() const { return fabric_chip_; }
+
   // Statistics of the last run.
   uint64_t last_run_switches() const { return switches_; }
 
@@ -448,6 +472,10 @@ private:
   std::string watchdog_seconds_text() const; // "10.0", as the watchdog's reports give the limit
   Fiber* pick_next();
   bool poll_memory_waiters();
+  void prepare_run(std::span<const Launch> launches, WatchSlot& watch);
+  void make_all_ready();
+  // A fiber switched back: account for it, or throw its failure.
+  bool after_resume(Fiber* f, std::span<const Launch> launches);
   void settle_clocks(); // clock_epoch_ = the latest clock of this run's RISCs
 
   ArchSpec arch_;
@@ -463,6 +491,11 @@ private:
   std::unique_ptr<ParallelRun> pool_;
   uint64_t rng_state_ = 0;
   uint64_t switches_ = 0;
+  size_t remaining_ = 0; // fibers of the current run not yet done
+  bool in_group_ = false;
+  std::string label_;
+  class Fabric* fabric_ = nullptr;
+  uint32_t fabric_chip_ = 0;
   CardAgent* agent_ = nullptr;
   bool stop_requested_ = false;
   std::string stop_reason_;

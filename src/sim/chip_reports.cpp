@@ -112,11 +112,10 @@ std::string format_core_set(std::vector<std::pair<uint32_t, uint32_t>> cores) {
 }
 } // namespace
 
-std::string Chip::deadlock_report() const {
+std::string Chip::deadlock_rows(const std::string& prefix, size_t& blocked) const {
   // Rows with the same RISC, call site and wait description are merged over cores.
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> rows;
   std::vector<std::string> order;
-  size_t blocked = 0;
   for (const Fiber* f : active_) {
     if (f->state != FiberState::Blocked) continue;
     ++blocked;
@@ -126,10 +125,16 @@ std::string Chip::deadlock_report() const {
     if (fresh) order.push_back(key);
     it->second.emplace_back(f->core->logical_x, f->core->logical_y);
   }
-  std::string s = "deadlock: no RISC can make progress (" + std::to_string(blocked) + " blocked):";
+  std::string s;
   for (const std::string& key : order)
-    s += "\n  " + format_core_set(rows.at(key)) + " " + key;
+    s += "\n  " + prefix + format_core_set(rows.at(key)) + " " + key;
   return s;
+}
+
+std::string Chip::deadlock_report() const {
+  size_t blocked = 0;
+  const std::string rows = deadlock_rows(label_, blocked);
+  return "deadlock: no RISC can make progress (" + std::to_string(blocked) + " blocked):" + rows;
 }
 
 std::string Chip::kernel_location(const Fiber* f) const {

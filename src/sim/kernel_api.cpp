@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "sim/chip.hpp"
+#include "sim/fabric.hpp"
 #include "sim/dprint_api.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/noc_api.hpp"
@@ -379,6 +380,8 @@ void api_stalled(tessel_kernel_ctx* k, const char* call, const char* file, uint3
 void* api_extension(tessel_kernel_ctx* k, uint32_t id) {
   CardAgent* agent = core_of(k).chip->agent();
   if (id == TESSEL_EXTENSION_CARD && agent) return const_cast<void*>(agent->kernel_table());
+  if (id == TESSEL_EXTENSION_FABRIC && core_of(k).chip->fabric())
+    return const_cast<tessel_fabric_api*>(fabric_api_table());
   return nullptr;
 }
 

@@ -123,7 +123,10 @@ std::string report(const std::string& memory, const std::vector<Region>& regions
 }
 
 std::string core_name(const Core& c) {
-  return "the L1 of core (" + std::to_string(c.logical_x) + "," + std::to_string(c.logical_y) + ")";
+  // A chip of a mesh names itself ("device 3: "): "the L1 of device 3 core (x,y)".
+  const std::string& label = c.chip->label();
+  const std::string device = label.empty() ? "" : label.substr(0, label.size() - 2) + " ";
+  return "the L1 of " + device + "core (" + std::to_string(c.logical_x) + "," + std::to_string(c.logical_y) + ")";
 }
 
 // The allocation of core c's L1 that holds all of [lo, hi), if one does
@@ -218,7 +221,11 @@ void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, co
 
 void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, uint32_t bank, uint64_t lo, uint64_t hi, TransferEnd end,
                      const char* call, const char* file, uint32_t line) {
-  const Chip& chip = *f->core->chip;
+  check_dram_slow(f, set, *f->core->chip, bank, lo, hi, end, call, file, line);
+}
+
+void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, const Chip& chip, uint32_t bank, uint64_t lo, uint64_t hi,
+                     TransferEnd end, const char* call, const char* file, uint32_t line) {
   if (const BufferExtent* b = chip.memory_map().find(MemoryKind::Dram, bank, lo); b && hi <= b->end_in_bank(bank)) {
     MemoryCheckCache::Entry& e = set.replace();
     e = {};
@@ -226,7 +233,9 @@ void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, uint32_t bank, uint64
     stamp(e, chip);
     return;
   }
-  std::string m = report("DRAM bank " + std::to_string(bank), dram_regions(chip, bank), lo, hi, end, call,
+  const std::string& label = chip.label();
+  const std::string device = label.empty() ? "" : label.substr(0, label.size() - 2) + " ";
+  std::string m = report(device + "DRAM bank " + std::to_string(bank), dram_regions(chip, bank), lo, hi, end, call,
                          chip.memory_map(), MemoryKind::Dram, bank);
   f->core->chip->fail(f, std::move(m), file, line);
 }

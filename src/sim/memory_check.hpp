@@ -38,6 +38,9 @@ void check_l1_slow(Fiber* f, MemoryCheckCache::Set& set, const Core& target, uin
                    const char* call, const char* file, uint32_t line);
 void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, uint32_t bank, uint64_t lo, uint64_t hi, TransferEnd end,
                      const char* call, const char* file, uint32_t line);
+// The same for a bank of `chip`, which need not be f's (a fabric packet's destination).
+void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, const Chip& chip, uint32_t bank, uint64_t lo, uint64_t hi,
+                     TransferEnd end, const char* call, const char* file, uint32_t line);
 // Stops the fiber: a transfer's destination overlaps the zeros region.
 [[noreturn]] void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, const char* call,
                                    const char* file, uint32_t line);

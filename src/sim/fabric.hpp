@@ -1,0 +1,123 @@
+// The fabric: Ethernet links between the chips of a mesh, the routing a
+// fabric config implies, and the delivery of the packets kernels send
+// through TT-Fabric's worker API (design §9; docs/multichip.md).
+//
+// Model
+//  - Chips sit on a rows x cols mesh (row-major chip ids, as TT-Fabric's
+//    FabricNodeId chip ids). Each chip has `links_per_side` links to each
+//    neighbour; a row's (column's) ends are linked when the system closes it
+//    into a ring (wrap_rows / wrap_cols).
+//  - FABRIC_1D (Line): a packet goes start_hops hops straight on its
+//    connection's direction, never over a wrap link; FABRIC_1D_RING (Ring):
+//    the same, over wrap links too; FABRIC_2D (Mesh): to a chip id,
+//    East/West first, then North/South (dimension-ordered).
+//  - A packet is walked hop by hop: every hop must have a link; the route of
+//    a packet that leaves the mesh, or comes back to its sender, is an error
+//    naming the sender, the hops and where the route broke.
+//  - At its destination(s) the packet's NoC command (write, inline write,
+//    atomic increment, fused write + increment, scatter) takes effect at
+//    once, checked as a NoC transfer on that chip is (bounds, alignment, the
+//    device-memory checker), and wakes that chip's waiters. No router kernel
+//    runs: a connection always has a free slot (docs/multichip.md lists what
+//    is and is not modelled).
+//
+// Thread-safety: one thread at a time. A run of several chips is one
+// thread, and a chip with a fabric never runs under the parallel policy
+// (Chip::run), so the fabric's state needs no lock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessel/fabric_abi.h"
+
+namespace tessel::sim {
+
+class Chip;
+struct Fiber;
+
+enum class FabricMode : uint8_t { Disabled, Line, Ring, Mesh };
+
+struct FabricLinks {
+  uint32_t rows = 1, cols = 1;
+  bool wrap_rows = false; // each row's first and last chip are linked (East of the last is the first)
+  bool wrap_cols = false; // each column's likewise (South of the last row is the first)
+  uint32_t links_per_side = 1;
+  uint32_t max_payload_bytes = 4096; // a channel buffer's slot, less the header
+};
+
+class Fabric {
+public:
+  // `chips` row-major, rows * cols of them, all of one arch; not owned. Each
+  // chip is attached (Chip::set_fabric, its label "device N: ").
+  Fabric(std::vector<Chip*> chips, FabricLinks links, FabricMode mode, uint32_t mesh_id = 0);
+  ~Fabric();
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+
+  // Its chips are detached (or gone): the destructor leaves them alone.
+  void forget_chips() { chips_.clear(); }
+
+  FabricMode mode() const { return mode_; }
+  void set_mode(FabricMode mode) { mode_ = mode; }
+  const FabricLinks& links() const { return links_; }
+  uint32_t mesh_id() const { return mesh_id_; }
+  uint32_t chip_count() const { return uint32_t(chips_.size()); }
+  Chip& chip(uint32_t id) const { return *chips_[id]; }
+
+  // The chip one hop from `chip` toward `direction` over a link, or -1 (the
+  // mesh's edge; a wrap link counts when `wrap`).
+  int neighbour(uint32_t chip, uint32_t direction, bool wrap) const;
+  // The direction from `src` to its neighbour `dst`, or -1 when they are not
+  // neighbours (wrap links counting unless the mode is Line).
+  int direction_to(uint32_t src, uint32_t dst) const;
+  static const char* direction_name(uint32_t direction);
+  std::string chip_name(uint32_t chip) const; // "device 5 (1,1)"
+
+  // Kernel side (fabric_api.cpp). Each fails the calling fiber with a report.
+  void open(Fiber* f, tessel_fabric_connection* c, const char* file, uint32_t line);
+  void close(Fiber* f, tessel_fabric_connection* c, const char* file, uint32_t line);
+  void stage(Fiber* f, tessel_fabric_connection* c, uint32_t src_l1, uint32_t bytes, const char* file, uint32_t line);
+  void send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uint32_t header_bytes, const char* file,
+            uint32_t line);
+  // A kernel starts: f's connections from an earlier launch are gone.
+  void kernel_started(const Fiber* f);
+  // A kernel ended: "" or why it may not (a connection left open), with
+  // where that connection was opened.
+  std::string left_open(const Fiber* f, const char** file, uint32_t* line);
+
+  // Totals since the fabric was made.
+  struct Stats {
+    uint64_t packets = 0, hops = 0, payload_bytes = 0;
+  };
+  Stats stats() const;
+
+private:
+  struct Slot {
+    const Fiber* owner = nullptr; // null: free
+    const tessel_fabric_connection* connection = nullptr;
+    const char* file = nullptr;
+    uint32_t line = 0;
+    std::vector<uint8_t> staged;
+  };
+  Slot& slot_of(Fiber* f, tessel_fabric_connection* c, const char* call, const char* file, uint32_t line);
+  // The chips a packet from `src` reaches, in route order, after checking the route.
+  void route(Fiber* f, const tessel_fabric_connection& c, const tessel_fabric_header& h, std::vector<uint32_t>& dsts,
+             uint32_t& hops, const char* file, uint32_t line) const;
+  void apply(Fiber* f, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload, const char* file,
+             uint32_t line);
+
+  std::vector<Chip*> chips_;
+  FabricLinks links_;
+  FabricMode mode_;
+  uint32_t mesh_id_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> route_scratch_;
+  Stats stats_;
+};
+
+// The kernel API's table (TESSEL_EXTENSION_FABRIC), for chips with a fabric.
+const tessel_fabric_api* fabric_api_table();
+
+} // namespace tessel::sim
