@@ -9,6 +9,8 @@
 #include "realtime_profiler.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
+#include "runtime/device_state.hpp"
+#include "tessel/mesh.hpp"
 #include "tt-metalium/mesh_device.hpp"
 
 namespace tt::tt_metal::distributed {
@@ -85,6 +87,24 @@ void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& mesh_workload, bool b
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order())
     chip_queue(checks::chip_index(device_, range.start_coord(), call))
         .compile_program(mesh_workload.get_programs().at(range).native());
+  // On a mesh with a fabric, chips whose programs are their own run together,
+  // as one run (their kernels may wait for each other's packets). A program
+  // given to a range of several chips runs on them one after another: one
+  // program's plan serves one chip at a time.
+  if (tessel::Mesh* mesh = device_.native_mesh()) {
+    std::vector<tessel::Program*> together(device_.num_devices(), nullptr);
+    bool shared = false;
+    for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order()) {
+      shared |= range.size() > 1;
+      for (const MeshCoordinate& coord : range)
+        together[coord.to_linear_index(device_.shape())] = &mesh_workload.get_programs().at(range).native();
+    }
+    if (!shared && !device_.native_device(0).state().capturing_trace_id) { // a trace records chip by chip
+      const Program& first = mesh_workload.get_programs().at(mesh_workload.ranges_in_order().front());
+      detail::run_and_report(device_.native_device(0), first, [&] { mesh->run(together); });
+      return;
+    }
+  }
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order()) {
     const Program& program = mesh_workload.get_programs().at(range);
     for (const MeshCoordinate& coord : range) {

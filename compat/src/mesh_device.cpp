@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "fabric_registry.hpp"
 #include "mesh_checks.hpp"
 #include "sim/arch.hpp"
 #include "sim/memory.hpp"
@@ -69,6 +70,17 @@ MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> de
     : IDevice(devices.front()->id(), devices.front()->native_ptr()), shape_(shape), devices_(std::move(devices)) {
   for (size_t id = 0; id < num_command_queues; ++id)
     queues_.push_back(std::make_unique<MeshCommandQueue>(*this, uint8_t(id)));
+  if (devices_.size() > 1) {
+    std::vector<std::shared_ptr<tessel::Device>> chips;
+    for (const auto& chip : devices_)
+      chips.push_back(chip->native_ptr());
+    mesh_ = compat_fabric::join_mesh(std::move(chips), shape_[0], shape_[1]);
+  }
+}
+
+tt::tt_fabric::FabricNodeId MeshDevice::get_fabric_node_id(const MeshCoordinate& coord) const {
+  return tt::tt_fabric::FabricNodeId(tt::tt_fabric::MeshId{0},
+                                     uint32_t(checks::chip_index(*this, coord, "MeshDevice::get_fabric_node_id")));
 }
 
 MeshDevice::~MeshDevice() = default;
@@ -200,6 +212,7 @@ MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t> cq_id) c
 }
 
 bool MeshDevice::close() {
+  mesh_.reset(); // the fabric lets go of the chips first
   if (borrowed_) return true; // its owner closes the chip
   for (const auto& chip : devices_)
     chip->close();

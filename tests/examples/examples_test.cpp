@@ -124,6 +124,11 @@ const Expectation kExpectations[] = {
          want.push_back(std::string(op) + " max abs err");
        return want;
      }},
+    {"ccl_all_gather", 4,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"all-gather of " + std::to_string(size) + " pages of 2048 B per chip on a 2x4 " +
+                                       std::string(g.arch) + " mesh over FABRIC_1D_RING (lines): 60 packets, 120 hops"};
+     }},
     {"operation_collective", 4,
      [](uint32_t size, const GridCase& g) {
        return std::vector<std::string>{"2 runs of operation 'collective' on cores (0,0) and (1,0) (" +

@@ -36,9 +36,14 @@
 #include <vector>
 
 #include "tt-metalium/device.hpp"
+#include "tt-metalium/experimental/fabric/fabric_types.hpp"
 #include "tt-metalium/mesh_coord.hpp"
 #include "tt-metalium/mesh_trace_id.hpp"
 #include "tt-metalium/sub_device.hpp"
+
+namespace tessel {
+class Mesh;
+}
 
 namespace tt::tt_metal::distributed {
 
@@ -144,6 +149,10 @@ public:
 
   // For the compat layer: the chips' tessel devices in row-major order.
   tessel::Device& native_device(size_t linear_index) const { return devices_[linear_index]->native(); }
+  // The chip at `coord` as TT-Fabric names it: mesh 0, its row-major index.
+  tt::tt_fabric::FabricNodeId get_fabric_node_id(const MeshCoordinate& coord) const;
+  // The chips joined by the fabric (a mesh of more than one chip), or null.
+  tessel::Mesh* native_mesh() const { return mesh_.get(); }
 
 private:
   MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues = 1);
@@ -151,6 +160,7 @@ private:
 
   MeshShape shape_;
   std::vector<std::unique_ptr<IDevice>> devices_;         // row-major
+  std::shared_ptr<tessel::Mesh> mesh_;                    // more than one chip: the fabric between them
   bool borrowed_ = false;                                 // wrap_unit_mesh: the chip's owner closes it
   std::vector<std::unique_ptr<MeshCommandQueue>> queues_; // by cq id
   // Traces: mesh trace id -> each chip's trace id (row-major).

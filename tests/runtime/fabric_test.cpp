@@ -1,0 +1,342 @@
+// The fabric between a mesh's chips (src/sim/fabric.cpp, src/sim/chip_group.cpp,
+// src/runtime/mesh.cpp): packets over 1D lines and rings and the 2D mesh,
+// and every check: a route that leaves the mesh or comes back to its sender,
+// a packet larger than a channel's slot, a connection used unopened or left
+// open, a write the destination chip has not allocated, a deadlock across
+// chips. One probe kernel (two builds: 1D and FABRIC_2D) does each by mode.
+#include <gtest/gtest.h>
+
+#include "tessel/mesh.hpp"
+#include "tessel/tessel.hpp"
+
+namespace tessel::test {
+namespace {
+
+constexpr CoreCoord kCore{0, 0};
+
+// Modes of the probe kernel (runtime argument 0).
+enum Mode : uint32_t {
+  kIdle = 0,       // nothing
+  kSend = 1,       // write the CB page (filled with `value`) to dst DRAM `hops` away, then increment its semaphore
+  kWait = 2,       // wait for the semaphore to reach 1
+  kUnopened = 3,   // send on a connection built but never opened
+  kLeftOpen = 4,   // open and return
+  kOversize = 5,   // stage 8 KiB of payload
+  kSendDram = 6,   // write to DRAM address `dst` exactly as given (an unallocated one)
+  kClosedTwice = 7 // close twice
+};
+
+constexpr const char* kProbe = R"(
+#include "api/dataflow/dataflow_api.h"
+#include "tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp"
+#include "tt_metal/fabric/hw/inc/packet_header_pool.h"
+#include "tt_metal/fabric/hw/inc/tt_fabric_api.h"
+
+void kernel_main() {
+  size_t a = 0;
+  const uint32_t mode = get_arg_val<uint32_t>(a++);
+  const uint32_t hops = get_arg_val<uint32_t>(a++);
+  const uint32_t value = get_arg_val<uint32_t>(a++);
+  const uint32_t dst = get_arg_val<uint32_t>(a++);
+  const uint32_t dst_chip = get_arg_val<uint32_t>(a++);
+  volatile tt_l1_ptr uint32_t* sem = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+  if (mode == 0) return;
+  if (mode == 2) {
+    noc_semaphore_wait(sem, 1);
+    return;
+  }
+  auto fabric = FabricConnectionManager::build_from_args(a);
+  auto& sender = fabric.get_forward_connection();
+  if (mode == 3) {
+    volatile PACKET_HEADER_TYPE* h = PacketHeaderPool::allocate_header();
+    h->to_noc_unicast_atomic_inc(tt::tt_fabric::NocUnicastAtomicIncCommandHeader{0, 1});
+    sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+    return;
+  }
+  sender.open();
+  if (mode == 4) return;
+  if (mode == 7) {
+    sender.close();
+    sender.close();
+    return;
+  }
+  cb_reserve_back(0, 1);
+  const uint32_t l1 = get_write_ptr(0);
+  for (uint32_t i = 0; i < 16; ++i)
+    reinterpret_cast<uint32_t*>(l1)[i] = value + i;
+  volatile PACKET_HEADER_TYPE* h = PacketHeaderPool::allocate_header();
+#ifdef FABRIC_2D
+  tt::tt_fabric::fabric_set_unicast_route(h, dst_chip, 0);
+#else
+  h->to_chip_unicast(hops);
+#endif
+  if (mode == 5) {
+    for (uint32_t i = 0; i < 3; ++i)
+      sender.send_payload_without_header_non_blocking_from_address(get_write_ptr(0) & ~0xfffu, 4096);
+  }
+  uint64_t target = mode == 6 ? get_noc_addr_from_bank_id<true>(0, dst) : get_noc_addr_from_bank_id<true>(0, dst);
+  h->to_noc_unicast_write(tt::tt_fabric::NocUnicastCommandHeader{target}, 64);
+  sender.wait_for_empty_write_slot();
+  sender.send_payload_without_header_non_blocking_from_address(l1, 64);
+  sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+  h->to_noc_unicast_atomic_inc(
+      tt::tt_fabric::NocUnicastAtomicIncCommandHeader{get_noc_addr(my_x[0], my_y[0], get_semaphore(0)), 1});
+  sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+  cb_push_back(0, 1);
+  cb_wait_front(0, 1);
+  cb_pop_front(0, 1);
+  sender.close();
+}
+)";
+
+MeshConfig mesh_config(uint32_t rows, uint32_t cols, FabricConfig fabric) {
+  MeshConfig c;
+  c.rows = rows;
+  c.cols = cols;
+  c.device.grid_x = 2;
+  c.device.grid_y = 2;
+  c.fabric = fabric;
+  return c;
+}
+
+// One chip's probe: a program running the probe on kCore in `mode`; a
+// connection toward `toward` (a chip id) when given.
+struct Probe {
+  Program program;
+  KernelHandle kernel;
+};
+
+std::unique_ptr<Probe> probe(Mesh& mesh, uint32_t chip, Mode mode, uint32_t hops = 0, uint32_t value = 0,
+                             uint32_t dst = 0, int toward = -1, uint32_t dst_chip = 0) {
+  auto p = std::make_unique<Probe>();
+  p->program.add_circular_buffer(CoreRangeSet(CoreRange(kCore)),
+                                 CircularBufferConfig(4096, {{0, DataFormat::UInt32}}).set_page_size(0, 4096));
+  p->program.add_semaphore(CoreRangeSet(CoreRange(kCore)), 0);
+  DataMovementConfig dm{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, {}};
+  if (mesh.fabric_config() == FabricConfig::Fabric2D) dm.defines["FABRIC_2D"] = "1";
+  p->kernel = p->program.add_kernel_from_source(kProbe, "fabric_probe.cpp", CoreRangeSet(CoreRange(kCore)), dm);
+  std::vector<uint32_t> args = {mode, hops, value, dst, dst_chip};
+  if (toward >= 0) {
+    args.push_back(1);
+    mesh.append_fabric_connection_args(chip, uint32_t(toward), 0, p->program, kCore, args);
+    args.push_back(0);
+  }
+  p->program.set_runtime_args(p->kernel, CoreRangeSet(CoreRange(kCore)), args);
+  return p;
+}
+
+// Runs the probes (null: none on that chip); the error's message, or "".
+std::string run(Mesh& mesh, const std::vector<Probe*>& probes) {
+  std::vector<Program*> programs;
+  for (Probe* p : probes)
+    programs.push_back(p ? &p->program : nullptr);
+  try {
+    mesh.run(programs);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::shared_ptr<Buffer> dram_page(Mesh& mesh, uint32_t chip) {
+  // One 64-byte page in bank 0 (a buffer of one page per bank).
+  return Buffer::create(mesh.device_ptr(chip), {64u * mesh.device(chip).dram_banks(), 64, BufferType::DRAM});
+}
+
+TEST(FabricTest, AUnicastWriteAndIncrementCrossThreeHopsOfALine) {
+  auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1D));
+  std::vector<std::shared_ptr<Buffer>> pages;
+  for (uint32_t c = 0; c < 4; ++c)
+    pages.push_back(dram_page(*mesh, c));
+  auto sender = probe(*mesh, 0, kSend, 3, 1000, pages[3]->address(), 1);
+  auto receiver = probe(*mesh, 3, kWait);
+  EXPECT_EQ(run(*mesh, {sender.get(), nullptr, nullptr, receiver.get()}), "");
+  std::vector<uint32_t> got;
+  mesh->device(3).command_queue().enqueue_read_buffer(*pages[3], got);
+  for (uint32_t i = 0; i < 16; ++i)
+    EXPECT_EQ(got.at(i), 1000 + i) << "word " << i;
+  EXPECT_EQ(mesh->fabric_stats().packets, 2u);
+  EXPECT_EQ(mesh->fabric_stats().hops, 6u);
+}
+
+TEST(FabricTest, ARingWrapsAroundItsEnds) {
+  auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1DRing));
+  std::vector<std::shared_ptr<Buffer>> pages;
+  for (uint32_t c = 0; c < 4; ++c)
+    pages.push_back(dram_page(*mesh, c));
+  // Chip 3 sends 2 hops East: over the wrap link to chip 0, then chip 1.
+  auto sender = probe(*mesh, 3, kSend, 2, 7, pages[1]->address(), 0);
+  auto receiver = probe(*mesh, 1, kWait);
+  EXPECT_EQ(run(*mesh, {nullptr, receiver.get(), nullptr, sender.get()}), "");
+  std::vector<uint32_t> got;
+  mesh->device(1).command_queue().enqueue_read_buffer(*pages[1], got);
+  EXPECT_EQ(got.at(0), 7u);
+}
+
+TEST(FabricTest, ALineHasNoWrapLinkToConnectTo) {
+  auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1D));
+  Program program;
+  std::vector<uint32_t> args;
+  try {
+    mesh->append_fabric_connection_args(3, 0, 0, program, kCore, args);
+    FAIL() << "connected chip 3 to chip 0 on a line";
+  } catch (const ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "append_fabric_connection_rt_args: device 0 (0,0) is not a neighbour of device 3 "
+                                     "(0,3) under FABRIC_1D: a 1D connection goes to the next chip of a row or column");
+  }
+  EXPECT_TRUE(args.empty());
+  try {
+    mesh->append_fabric_connection_args(0, 1, 1, program, kCore, args);
+    FAIL() << "used link 1 of 1";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("link 1 does not exist; the mesh has 1 link(s) per side"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(args.empty());
+}
+
+TEST(FabricTest, ARouteThatLeavesTheMeshNamesTheSenderAndWhereItBroke) {
+  auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1D));
+  auto page = dram_page(*mesh, 3);
+  auto sender = probe(*mesh, 1, kSend, 3, 0, page->address(), 2);
+  const std::string error = run(*mesh, {nullptr, sender.get(), nullptr, nullptr});
+  EXPECT_NE(error.find("fabric_probe.cpp:"), std::string::npos) << error;
+  EXPECT_NE(error.find("device 1: core (0,0) BRISC: send: the packet's route leaves the mesh: 3 hops East from device "
+                       "1 (0,1), but device 3 (0,3) is the last device that way under FABRIC_1D"),
+            std::string::npos)
+      << error;
+  // The mesh stays usable.
+  auto idle = probe(*mesh, 0, kIdle);
+  EXPECT_EQ(run(*mesh, {idle.get(), nullptr, nullptr, nullptr}), "");
+}
+
+TEST(FabricTest, ARouteAroundTheWholeRingComesBackToItsSender) {
+  auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1DRing));
+  auto page = dram_page(*mesh, 0);
+  auto sender = probe(*mesh, 0, kSend, 4, 0, page->address(), 1);
+  const std::string error = run(*mesh, {sender.get(), nullptr, nullptr, nullptr});
+  EXPECT_NE(error.find("send: the packet's route comes back to its sender: 4 hops East around a ring of 4 devices"),
+            std::string::npos)
+      << error;
+}
+
+TEST(FabricTest, APayloadLargerThanAChannelSlotIsRefused) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  auto page = dram_page(*mesh, 1);
+  auto sender = probe(*mesh, 0, kOversize, 1, 0, page->address(), 1);
+  const std::string error = run(*mesh, {sender.get(), nullptr});
+  EXPECT_NE(error.find("send_payload_without_header: the packet's payload, 8192 bytes, is larger than a channel "
+                       "buffer slot holds (4352 bytes of payload after the header)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(FabricTest, ConnectionsMustBeOpenedAndClosedOnce) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  const std::pair<Mode, const char*> cases[] = {
+      {kUnopened, "send_payload_flush_blocking_from_address: the fabric connection is not open: call open() before "
+                  "sending on it"},
+      {kLeftOpen, "kernel ended with 1 fabric connection open (the first opened here): close() every connection "
+                  "before returning"},
+      {kClosedTwice, "close: the fabric connection is not open (closed twice, or never opened)"},
+  };
+  for (const auto& [mode, want] : cases) {
+    auto sender = probe(*mesh, 0, mode, 1, 0, 0, 1);
+    const std::string error = run(*mesh, {sender.get(), nullptr});
+    EXPECT_NE(error.find(want), std::string::npos) << "mode " << mode << ": " << error;
+    EXPECT_NE(error.find("fabric_probe.cpp:"), std::string::npos) << error;
+  }
+}
+
+TEST(FabricTest, AWriteTheDestinationChipHasNotAllocatedIsAnError) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  auto page = dram_page(*mesh, 1);
+  // 1 MiB past the only buffer: nothing is allocated there on device 1.
+  auto sender = probe(*mesh, 0, kSendDram, 1, 0, uint32_t(page->address() + (1u << 20)), 1);
+  const std::string error = run(*mesh, {sender.get(), nullptr});
+  EXPECT_NE(error.find("fabric unicast write"), std::string::npos) << error;
+  EXPECT_NE(error.find("device 1 DRAM bank 0"), std::string::npos) << error;
+}
+
+TEST(FabricTest, ADeadlockAcrossChipsNamesEveryDevice) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  auto a = probe(*mesh, 0, kWait);
+  auto b = probe(*mesh, 1, kWait);
+  const std::string error = run(*mesh, {a.get(), b.get()});
+  EXPECT_NE(error.find("deadlock across 2 devices: no RISC can make progress (2 blocked):"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("\n  device 0: core (0,0) BRISC at fabric_probe.cpp:"), std::string::npos) << error;
+  EXPECT_NE(error.find("\n  device 1: core (0,0) BRISC at fabric_probe.cpp:"), std::string::npos) << error;
+  // Both chips stay usable.
+  auto idle0 = probe(*mesh, 0, kIdle), idle1 = probe(*mesh, 1, kIdle);
+  EXPECT_EQ(run(*mesh, {idle0.get(), idle1.get()}), "");
+}
+
+TEST(FabricTest, The2DFabricRoutesToAChipIdAcrossRowsAndColumns) {
+  auto mesh = Mesh::open(mesh_config(2, 2, FabricConfig::Fabric2D));
+  std::vector<std::shared_ptr<Buffer>> pages;
+  for (uint32_t c = 0; c < 4; ++c)
+    pages.push_back(dram_page(*mesh, c));
+  auto sender = probe(*mesh, 0, kSend, 0, 42, pages[3]->address(), 1, 3);
+  auto receiver = probe(*mesh, 3, kWait);
+  EXPECT_EQ(run(*mesh, {sender.get(), nullptr, nullptr, receiver.get()}), "");
+  std::vector<uint32_t> got;
+  mesh->device(3).command_queue().enqueue_read_buffer(*pages[3], got);
+  EXPECT_EQ(got.at(0), 42u);
+  EXPECT_EQ(mesh->fabric_stats().hops, 4u); // East then South, twice
+}
+
+TEST(FabricTest, AHopCountOnThe2DFabricIsRefused) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  mesh->set_fabric_config(FabricConfig::Fabric2D);
+  auto page = dram_page(*mesh, 1);
+  // Built with the 1D header (the mesh was 1D when the probe was made), run on 2D.
+  auto sender = probe(*mesh, 0, kIdle);
+  (void)sender;
+  mesh->set_fabric_config(FabricConfig::Fabric1D);
+  auto one_d = probe(*mesh, 0, kSend, 1, 0, page->address(), 1);
+  mesh->set_fabric_config(FabricConfig::Fabric2D);
+  const std::string error = run(*mesh, {one_d.get(), nullptr});
+  EXPECT_NE(error.find("counts hops (to_chip_unicast / to_chip_multicast of a 1D header), but the fabric is "
+                       "FABRIC_2D"),
+            std::string::npos)
+      << error;
+}
+
+TEST(FabricTest, AMeshTooLargeForOneProcessSaysHowManyFitAndPointsToRanks) {
+  MeshConfig c = mesh_config(8, 4, FabricConfig::Fabric1D);
+  c.device.grid_x = 0;
+  c.device.grid_y = 0;
+  try {
+    Mesh::open(c);
+    FAIL() << "opened 32 full Blackhole chips";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("a 8x4 mesh needs 32 devices, but one process holds at most 8 blackhole "
+                                         "devices of 12x10 worker cores"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("split the mesh over MPI ranks"), std::string::npos);
+  }
+}
+
+TEST(FabricTest, AKernelOnADeviceWithoutAMeshIsToldSo) {
+  auto device = Device::open({"blackhole", 2, 2});
+  Program program;
+  program.add_circular_buffer(CoreRangeSet(CoreRange(kCore)),
+                              CircularBufferConfig(4096, {{0, DataFormat::UInt32}}).set_page_size(0, 4096));
+  program.add_semaphore(CoreRangeSet(CoreRange(kCore)), 0);
+  KernelHandle k = program.add_kernel_from_source(kProbe, "fabric_probe.cpp", CoreRangeSet(CoreRange(kCore)),
+                                                  DataMovementConfig{});
+  program.set_runtime_args(k, CoreRangeSet(CoreRange(kCore)), {kLeftOpen, 0, 0, 0, 0, 1, 0, 1, 2, 0});
+  try {
+    device->command_queue().enqueue_program(program);
+    FAIL() << "a fabric connection opened on a lone device";
+  } catch (const KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("the fabric is not available: this device is not a chip of a mesh"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+} // namespace tessel::test
