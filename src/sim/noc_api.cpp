@@ -471,21 +471,27 @@ namespace {
 // ---------------------------------------------------------------------------
 // Semaphores
 
-void check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file, uint32_t line) {
+// The word as a pointer into this core's L1. An L1 address the host gave
+// (a global semaphore's, a buffer's), cast to a pointer as kernels for
+// silicon do, is an offset: it names the same word.
+volatile uint32_t* check_local_word(tessel_kernel_ctx* k, const char* call, volatile uint32_t* p, const char* file,
+                                    uint32_t line) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   uintptr_t base = reinterpret_cast<uintptr_t>(k->l1_base);
+  if (a >= 16 && a + 4 <= k->l1_size_bytes && !(a & 3)) return reinterpret_cast<volatile uint32_t*>(base + a);
   if (a < base || a + 4 > base + k->l1_size_bytes || (a & 3))
     fail(k,
          std::string(call) + ": pointer " + hex(a) +
              " is not an aligned word in this core's L1; use get_semaphore(id) or an L1 address cast to a pointer",
          file, line);
+  return p;
 }
 } // namespace
 
 void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, uint32_t mode, const char* file,
                   uint32_t line) {
   core_of(k).chip->check_progress(fiber_of(k), mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", file, line);
-  check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
+  sem = check_local_word(k, mode ? "noc_semaphore_wait_min" : "noc_semaphore_wait", sem, file, line);
   Core& c = core_of(k);
   for (;;) {
     // Atomic: under the parallel policy another thread's core may increment it now.
@@ -498,7 +504,7 @@ void api_sem_wait(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, 
 }
 
 void api_sem_set(tessel_kernel_ctx* k, volatile uint32_t* sem, uint32_t value, const char* file, uint32_t line) {
-  check_local_word(k, "noc_semaphore_set", sem, file, line);
+  sem = check_local_word(k, "noc_semaphore_set", sem, file, line);
   land_writes_first(k);
   note_write(k, load_word(sem) != value, "noc_semaphore_set", file, line);
   store_word(sem, value);

@@ -423,3 +423,8 @@ inline void zero_l1_buf(tt_l1_ptr uint32_t* buf, uint32_t size_bytes) {
   for (uint32_t i = 0; i < size_bytes / 4; ++i)
     buf[i] = 0;
 }
+
+// A NoC address as TT-Fabric's helpers spell it (noc_addr.h).
+inline uint64_t safe_get_noc_addr(uint8_t dest_x, uint8_t dest_y, uint32_t dest_bank_addr, uint8_t noc_id = noc_index) {
+  return get_noc_addr(dest_x, dest_y, dest_bank_addr, noc_id);
+}

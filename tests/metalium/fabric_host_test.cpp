@@ -1,0 +1,102 @@
+// A multi-chip TT-Metalium program as TT-Metalium's distributed fabric examples
+// write it: SetFabricConfig before the mesh opens, a global semaphore, one
+// program per chip with append_fabric_connection_rt_args after the kernel's
+// own arguments, EnqueueMeshWorkload. Each chip increments the other's
+// semaphore over the fabric and waits for its own: the chips must run
+// together.
+#include <gtest/gtest.h>
+
+#include "tt-metalium/distributed.hpp"
+#include "tt-metalium/experimental/fabric/fabric.hpp"
+#include "tt-metalium/global_semaphore.hpp"
+#include "tt-metalium/host_api.hpp"
+#include "tt-metalium/mesh_device.hpp"
+
+namespace {
+
+using namespace tt::tt_metal;
+
+constexpr const char* kFabricWrite = R"(
+#include "api/dataflow/dataflow_api.h"
+#include "tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp"
+#include "tt_metal/fabric/hw/inc/packet_header_pool.h"
+#include "tt_metal/fabric/hw/inc/tt_fabric_api.h"
+#include "tt_metal/fabric/hw/inc/noc_addr.h"
+
+using namespace tt::tt_fabric;
+
+void kernel_main() {
+  size_t arg_idx = 0;
+  const uint32_t device_id = get_arg_val<uint32_t>(arg_idx++);
+  const uint32_t sem_addr = get_arg_val<uint32_t>(arg_idx++);
+  const uint32_t worker_x = get_arg_val<uint32_t>(arg_idx++);
+  const uint32_t worker_y = get_arg_val<uint32_t>(arg_idx++);
+  auto fabric_connection =
+      FabricConnectionManager::build_from_args<FabricConnectionManager::BuildFromArgsMode::BUILD_AND_OPEN_CONNECTION>(
+          arg_idx);
+  const uint64_t sem_noc_addr = safe_get_noc_addr(worker_x, worker_y, sem_addr, 0);
+  auto* packet_header = PacketHeaderPool::allocate_header();
+  packet_header->to_noc_unicast_atomic_inc(NocUnicastAtomicIncCommandHeader{sem_noc_addr, static_cast<uint32_t>(1)});
+  WorkerToFabricEdmSender& sender =
+      device_id == 0 ? fabric_connection.get_forward_connection() : fabric_connection.get_backward_connection();
+  sender.wait_for_empty_write_slot();
+  fabric_set_unicast_route<false>(packet_header, 1);
+  sender.send_payload_flush_blocking_from_address((uint32_t)packet_header, sizeof(PACKET_HEADER_TYPE));
+  noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem_addr), 1);
+  if (fabric_connection.is_logically_connected()) fabric_connection.close();
+}
+)";
+
+TEST(FabricHostTest, TwoChipsIncrementEachOthersGlobalSemaphore) {
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::FABRIC_1D);
+  auto mesh_device = distributed::MeshDevice::create(distributed::MeshDeviceConfig(distributed::MeshShape(1, 2)));
+  const CoreCoord core{0, 0};
+  const CoreRangeSet cores(CoreRange(core, core));
+  GlobalSemaphore semaphore = CreateGlobalSemaphore(*mesh_device, cores, 0, BufferType::L1);
+  const CoreCoord worker = mesh_device->worker_core_from_logical_core(core);
+
+  distributed::MeshWorkload workload;
+  for (const distributed::MeshCoordinate& coord : distributed::MeshCoordinateRange(mesh_device->shape())) {
+    Program program = CreateProgram();
+    KernelHandle kernel = CreateKernelFromString(
+        program, kFabricWrite, core,
+        DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
+    std::vector<uint32_t> args = {uint32_t(coord[1]), uint32_t(semaphore.address()), uint32_t(worker.x),
+                                  uint32_t(worker.y)};
+    const bool forward = coord[1] == 0;
+    const distributed::MeshCoordinate peer(0, forward ? 1 : 0);
+    args.push_back(forward);
+    if (forward)
+      tt::tt_fabric::append_fabric_connection_rt_args(mesh_device->get_fabric_node_id(coord),
+                                                      mesh_device->get_fabric_node_id(peer), 0, program, core, args);
+    args.push_back(!forward);
+    if (!forward)
+      tt::tt_fabric::append_fabric_connection_rt_args(mesh_device->get_fabric_node_id(coord),
+                                                      mesh_device->get_fabric_node_id(peer), 0, program, core, args);
+    SetRuntimeArgs(program, kernel, core, args);
+    workload.add_program(distributed::MeshCoordinateRange(coord), std::move(program));
+  }
+  distributed::EnqueueMeshWorkload(mesh_device->mesh_command_queue(), workload, true);
+  mesh_device->close();
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
+}
+
+TEST(FabricHostTest, UnmodelledConfigsAndConnectionsWithoutAMeshAreRefused) {
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
+  EXPECT_THROW(tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::FABRIC_2D_TORUS_XY),
+               tessel::ValidationError);
+  EXPECT_EQ(tt::tt_fabric::GetFabricConfig(), tt::tt_fabric::FabricConfig::DISABLED);
+  Program program = CreateProgram();
+  std::vector<uint32_t> args;
+  try {
+    tt::tt_fabric::append_fabric_connection_rt_args(tt::tt_fabric::FabricNodeId(tt::tt_fabric::MeshId{0}, 0),
+                                                    tt::tt_fabric::FabricNodeId(tt::tt_fabric::MeshId{0}, 1), 0,
+                                                    program, CoreCoord{0, 0}, args);
+    FAIL() << "a connection without a mesh";
+  } catch (const tessel::ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("no mesh of more than one device is open"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(args.empty());
+}
+
+} // namespace
