@@ -21,6 +21,8 @@ RunResult run_eltwise_sfpu(const RunOptions&);
 RunResult run_sfpu_chain(const RunOptions&);
 RunResult run_operation_collective(const RunOptions&);
 RunResult run_ccl_all_gather(const RunOptions&);
+RunResult run_ccl_reduce_scatter(const RunOptions&);
+RunResult run_ccl_all_reduce(const RunOptions&);
 RunResult run_dispatch_map(const RunOptions&);
 RunResult run_dispatch_broadcast(const RunOptions&);
 RunResult run_dispatch_measure(const RunOptions&);
@@ -55,6 +57,11 @@ const Example kExamples[] = {
     {"ccl_all_gather",
      "every chip of a mesh gathers every chip's input over the fabric (--mesh RxC, --fabric 1d|1d_ring|2d)",
      run_ccl_all_gather},
+    {"ccl_reduce_scatter",
+     "each chip of a mesh gets one slice of the sum of every chip's input, over the fabric (--mesh, --fabric)",
+     run_ccl_reduce_scatter},
+    {"ccl_all_reduce", "every chip of a mesh gets the sum of every chip's input, over the fabric (--mesh, --fabric)",
+     run_ccl_all_reduce},
     {"dispatch_map", "persistent dispatch: 15 jobs of 8 cores, each core doubling a bf16 tile through one handler",
      run_dispatch_map},
     {"dispatch_broadcast",

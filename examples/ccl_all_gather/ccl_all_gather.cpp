@@ -1,97 +1,68 @@
-// ccl_all_gather: every chip of a mesh ends with every chip's input, in chip
-// order, moved over the fabric by one worker core per chip
-// (kernels/all_gather.cpp).
-//  - FABRIC_1D / FABRIC_1D_RING: each row of the mesh gathers on its own (a
-//    one-column mesh gathers down the column), as ttnn's all-gather along
-//    cluster axis 1: a chip multicasts its pages forward (East) and
-//    backward (West) along its line; on a ring each chip reaches half its
-//    peers each way over the wrap link.
-//  - FABRIC_2D: the whole mesh gathers: one 2D multicast per page reaches
-//    every other chip.
-// The host checks every chip's output against the concatenated inputs and
-// prints a checksum of all outputs (FNV-1a, 64 bits) so runs compare.
+// ccl_all_gather: every chip of a group (ccl_common.hpp) ends with every
+// group chip's input, in slot order, moved over the fabric by one worker core
+// per chip (kernels/all_gather.cpp): each page goes out in multicasts,
+// forward and backward along a line or a ring (half the peers each way), or
+// in one 2D multicast over the whole mesh. The host checks every chip's
+// output against the concatenated inputs and prints a checksum of all
+// outputs (FNV-1a, 64 bits), so runs compare.
 #include <chrono>
-#include <cinttypes>
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include "example.hpp"
-#include "tessel/mesh.hpp"
-#include "tessel/tessel.hpp"
+#include "ccl_common.hpp"
 
 namespace tessel::examples {
 
 namespace {
-
-constexpr CoreCoord kWorker{0, 0};
-
-uint64_t fnv1a(uint64_t hash, const std::vector<uint32_t>& words) {
-  for (uint32_t w : words)
-    for (int b = 0; b < 4; ++b) {
-      hash ^= (w >> (8 * b)) & 0xffu;
-      hash *= 0x100000001b3ull;
-    }
-  return hash;
+// The gather's ranges from the chip at `slot` of a group of n: how many
+// peers it reaches forward and backward (2D: all, "forward").
+std::pair<uint32_t, uint32_t> ccl_gather_ranges(const CclMesh& m, uint32_t slot, uint32_t n) {
+  if (m.fabric == FabricConfig::Fabric2D) return {n - 1, 0};
+  if (m.ring) return {n / 2, (n - 1) / 2};
+  return {n - 1 - slot, slot};
 }
-
-// One chip's place in its gather: its group's chips in slot order, its slot.
-struct Place {
-  std::vector<uint32_t> group;
-  uint32_t slot = 0;
-};
-
-Place place_of(const Mesh& mesh, uint32_t chip, FabricConfig fabric) {
-  Place p;
-  if (fabric == FabricConfig::Fabric2D) {
-    for (uint32_t c = 0; c < mesh.size(); ++c)
-      p.group.push_back(c);
-    p.slot = chip;
-  } else if (mesh.cols() > 1) {
-    const uint32_t row = chip / mesh.cols();
-    for (uint32_t c = 0; c < mesh.cols(); ++c)
-      p.group.push_back(row * mesh.cols() + c);
-    p.slot = chip % mesh.cols();
-  } else {
-    for (uint32_t r = 0; r < mesh.rows(); ++r)
-      p.group.push_back(r);
-    p.slot = chip;
-  }
-  return p;
-}
-
 } // namespace
 
-RunResult run_ccl_all_gather(const RunOptions& o) {
-  MeshConfig config;
-  config.rows = o.mesh_rows ? o.mesh_rows : 2;
-  config.cols = o.mesh_cols ? o.mesh_cols : 4;
-  config.device = {o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir};
-  config.fabric = parse_fabric_config(o.fabric.empty() ? "1d_ring" : o.fabric);
-  if (config.fabric == FabricConfig::Disabled)
-    throw ValidationError("ccl_all_gather moves data over the fabric: --fabric 1d, 1d_ring or 2d, not disabled");
-  auto mesh = Mesh::open(config);
-  const uint32_t pages = o.size ? o.size : 8;
-  const uint32_t page_bytes = 2048; // one bfloat16 tile
-  const uint32_t words_per_chip = pages * page_bytes / 4;
-  const FabricConfig fabric = config.fabric;
-  const bool line_along_rows = mesh->cols() > 1;
-  const uint32_t fwd_dir = line_along_rows ? 0 : 3, bwd_dir = line_along_rows ? 1 : 2; // East/West, or South/North
-  // A ring where the system closes the line (a wrap link from its last chip to its first); else a line.
-  const uint32_t line_length = line_along_rows ? mesh->cols() : mesh->rows();
-  const uint32_t line_last = line_along_rows ? mesh->cols() - 1 : (mesh->rows() - 1) * mesh->cols();
-  const bool ring = fabric == FabricConfig::Fabric1DRing && line_length > 2 && mesh->neighbour(line_last, fwd_dir) == 0;
+// The gather's BRISC kernel on `chip`, from `input` into slot order of `output`.
+void add_ccl_gather(const CclMesh& m, uint32_t chip, Program& program, const Buffer& input, const Buffer& output,
+                    uint32_t pages, uint32_t sem) {
+  const CclPlace place = ccl_place(m, chip);
+  const uint32_t n = uint32_t(place.group.size());
+  const uint32_t page_bytes = tile_size(DataFormat::Float16_b);
+  program.add_circular_buffer(CoreRangeSet(CoreRange(kCclWorker)),
+                              CircularBufferConfig(page_bytes, {{0, DataFormat::Float16_b}}).set_page_size(0, page_bytes));
+  std::vector<uint32_t> compile_args;
+  TensorAccessorArgs(input).append_to(compile_args);
+  TensorAccessorArgs(output).append_to(compile_args);
+  KernelHandle k = add_ccl_kernel(m, program, "ccl_all_gather", "all_gather.cpp", compile_args);
+  const auto [forward, backward] = ccl_gather_ranges(m, place.slot, n);
+  std::vector<uint32_t> args = {input.address(), output.address(), page_bytes, pages, place.slot, forward, backward,
+                                sem, n};
+  if (m.fabric == FabricConfig::Fabric2D) {
+    const Mesh& mesh = *m.mesh;
+    const uint32_t r = chip / mesh.cols(), c = chip % mesh.cols();
+    args.insert(args.end(), {mesh.cols() - 1 - c, c, r, mesh.rows() - 1 - r, chip});
+  }
+  append_ccl_connections(m, chip, forward > 0, backward > 0, program, args);
+  program.set_runtime_args(k, CoreRangeSet(CoreRange(kCclWorker)), args);
+}
 
-  std::vector<std::vector<uint32_t>> inputs(mesh->size());
+RunResult run_ccl_all_gather(const RunOptions& o) {
+  const CclMesh m = open_ccl_mesh(o, "ccl_all_gather");
+  Mesh& mesh = *m.mesh;
+  const uint32_t pages = o.size ? o.size : 8;
+  const uint32_t page_bytes = tile_size(DataFormat::Float16_b);
+  const uint32_t words_per_chip = pages * page_bytes / 4;
+
+  std::vector<std::vector<uint32_t>> inputs(mesh.size());
   std::vector<std::shared_ptr<Buffer>> in_buffers, out_buffers;
-  std::vector<Program> programs(mesh->size());
+  std::vector<Program> programs(mesh.size());
   std::vector<Program*> program_ptrs;
   Lcg lcg(0xa11ca7e5ull);
   const auto start = std::chrono::steady_clock::now();
-  for (uint32_t chip = 0; chip < mesh->size(); ++chip) {
-    auto device = mesh->device_ptr(chip);
-    const Place place = place_of(*mesh, chip, fabric);
-    const uint32_t n = uint32_t(place.group.size());
+  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
+    auto device = mesh.device_ptr(chip);
+    const uint32_t n = uint32_t(ccl_place(m, chip).group.size());
     inputs[chip].resize(words_per_chip);
     for (uint32_t& w : inputs[chip])
       w = uint32_t(lcg.next() >> 32);
@@ -100,80 +71,33 @@ RunResult run_ccl_all_gather(const RunOptions& o) {
     device->command_queue().enqueue_write_buffer(*in, inputs[chip], true);
     in_buffers.push_back(in);
     out_buffers.push_back(out);
-
-    Program& program = programs[chip];
-    program.add_circular_buffer(CoreRangeSet(CoreRange(kWorker)),
-                                CircularBufferConfig(page_bytes, {{0, DataFormat::Float16_b}}).set_page_size(0, page_bytes));
-    const uint32_t sem = program.add_semaphore(CoreRangeSet(CoreRange(kWorker)), 0);
-    std::vector<uint32_t> compile_args;
-    TensorAccessorArgs(*in).append_to(compile_args);
-    TensorAccessorArgs(*out).append_to(compile_args);
-    DataMovementConfig dm{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, compile_args};
-    if (fabric == FabricConfig::Fabric2D) dm.defines["FABRIC_2D"] = "1";
-    KernelHandle k = program.add_kernel(kernel_path("ccl_all_gather", "all_gather.cpp"), CoreRangeSet(CoreRange(kWorker)), dm);
-
-    // Who this chip sends to, each way.
-    const uint32_t pos = place.slot;
-    uint32_t forward = 0, backward = 0;
-    if (fabric == FabricConfig::Fabric2D) {
-      forward = n - 1;
-    } else if (ring) {
-      forward = n / 2;
-      backward = (n - 1) / 2;
-    } else {
-      forward = n - 1 - pos;
-      backward = pos;
-    }
-    std::vector<uint32_t> args = {in->address(), out->address(), page_bytes, pages, pos, forward, backward, sem, n - 1};
-    if (fabric == FabricConfig::Fabric2D) {
-      const uint32_t r = chip / mesh->cols(), c = chip % mesh->cols();
-      args.insert(args.end(), {mesh->cols() - 1 - c, c, r, mesh->rows() - 1 - r, chip});
-      int first = -1;
-      for (uint32_t d = 0; d < 4 && first < 0; ++d)
-        first = mesh->neighbour(chip, d);
-      args.push_back(first >= 0);
-      if (first >= 0) mesh->append_fabric_connection_args(chip, uint32_t(first), 0, program, kWorker, args);
-      args.push_back(0);
-    } else {
-      for (auto [range, dir] : {std::pair{forward, fwd_dir}, std::pair{backward, bwd_dir}}) {
-        args.push_back(range > 0);
-        if (range > 0)
-          mesh->append_fabric_connection_args(chip, uint32_t(mesh->neighbour(chip, dir)), 0, program, kWorker, args);
-      }
-    }
-    program.set_runtime_args(k, CoreRangeSet(CoreRange(kWorker)), args);
-    program_ptrs.push_back(&program);
+    const uint32_t sem = programs[chip].add_semaphore(CoreRangeSet(CoreRange(kCclWorker)), 0);
+    add_ccl_gather(m, chip, programs[chip], *in, *out, pages, sem);
+    program_ptrs.push_back(&programs[chip]);
   }
-  mesh->run(program_ptrs);
+  mesh.run(program_ptrs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  uint64_t checksum = 0xcbf29ce484222325ull;
+  uint64_t checksum = kFnvOffset;
   uint32_t wrong = 0;
   std::string first_wrong;
-  for (uint32_t chip = 0; chip < mesh->size(); ++chip) {
+  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
     std::vector<uint32_t> got;
-    mesh->device(chip).command_queue().enqueue_read_buffer(*out_buffers[chip], got);
-    const Place place = place_of(*mesh, chip, fabric);
+    mesh.device(chip).command_queue().enqueue_read_buffer(*out_buffers[chip], got);
+    const CclPlace place = ccl_place(m, chip);
     for (uint32_t s = 0; s < place.group.size(); ++s)
       for (uint32_t i = 0; i < words_per_chip; ++i)
-        if (got[size_t(s) * words_per_chip + i] != inputs[place.group[s]][i]) {
-          if (wrong++ == 0)
-            first_wrong = "device " + std::to_string(chip) + " slot " + std::to_string(s) + " word " +
-                          std::to_string(i);
-        }
-    checksum = fnv1a(checksum, got);
+        if (got[size_t(s) * words_per_chip + i] != inputs[place.group[s]][i] && wrong++ == 0)
+          first_wrong = "device " + std::to_string(chip) + " slot " + std::to_string(s) + " word " + std::to_string(i);
+    checksum = ccl_fnv1a(checksum, got);
   }
-  const Mesh::FabricStats stats = mesh->fabric_stats();
-  char hash[32];
-  std::snprintf(hash, sizeof hash, "%016" PRIx64, checksum);
+  const Mesh::FabricStats stats = mesh.fabric_stats();
   RunResult r;
   r.passed = wrong == 0;
   r.seconds = seconds;
   r.summary = "all-gather of " + std::to_string(pages) + " pages of " + std::to_string(page_bytes) + " B per chip on a " +
-              std::to_string(mesh->rows()) + "x" + std::to_string(mesh->cols()) + " " + mesh->device(0).arch_name() +
-              " mesh over " + fabric_config_name(fabric) +
-              (fabric == FabricConfig::Fabric2D ? "" : ring ? " (rings)" : " (lines)") + ": " + std::to_string(stats.packets) + " packets, " +
-              std::to_string(stats.hops) + " hops; checksum " + hash +
+              m.description() + ": " + std::to_string(stats.packets) + " packets, " + std::to_string(stats.hops) +
+              " hops; checksum " + ccl_hex(checksum) +
               (wrong ? "; " + std::to_string(wrong) + " wrong words, the first at " + first_wrong : "");
   return r;
 }

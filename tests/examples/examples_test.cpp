@@ -129,6 +129,17 @@ const Expectation kExpectations[] = {
        return std::vector<std::string>{"all-gather of " + std::to_string(size) + " pages of 2048 B per chip on a 2x4 " +
                                        std::string(g.arch) + " mesh over FABRIC_1D_RING (lines): 60 packets, 120 hops"};
      }},
+    {"ccl_reduce_scatter", 1,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"reduce-scatter of " + std::to_string(size) +
+                                       " bfloat16 tiles per chip on a 2x4 " + std::string(g.arch) +
+                                       " mesh over FABRIC_1D_RING (lines)"};
+     }},
+    {"ccl_all_reduce", 2,
+     [](uint32_t size, const GridCase& g) {
+       return std::vector<std::string>{"all-reduce of " + std::to_string(size) + " bfloat16 tiles per chip on a 2x4 " +
+                                       std::string(g.arch) + " mesh over FABRIC_1D_RING (lines)"};
+     }},
     {"operation_collective", 4,
      [](uint32_t size, const GridCase& g) {
        return std::vector<std::string>{"2 runs of operation 'collective' on cores (0,0) and (1,0) (" +

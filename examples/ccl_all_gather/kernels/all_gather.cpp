@@ -2,10 +2,12 @@
 // the output buffer on this chip (a NoC write) and on every other chip of its
 // group (fabric multicasts: forward and backward along a line or ring, or one
 // 2D multicast over the whole mesh); then one atomic increment of the peers'
-// semaphores says "all sent", and this chip waits for all of its peers'.
+// semaphores says "all sent", one of its own says "mine is written", and it
+// waits for `expected` increments (the group's size). ccl_all_reduce runs
+// this kernel too, gathering into its staging buffer.
 //
 // Runtime args: input, output, page bytes, pages, my slot, forward range,
-// backward range, semaphore id, peers; under FABRIC_2D then this chip's
+// backward range, semaphore id, expected; under FABRIC_2D then this chip's
 // multicast extents E, W, N, S; then the connection manager's words.
 // Compile-time args: the TensorAccessorArgs of the input, then the output.
 #include "api/dataflow/dataflow_api.h"
@@ -34,7 +36,7 @@ void kernel_main() {
   const uint32_t forward_range = get_arg_val<uint32_t>(arg++);
   const uint32_t backward_range = get_arg_val<uint32_t>(arg++);
   const uint32_t sem_id = get_arg_val<uint32_t>(arg++);
-  const uint32_t peers = get_arg_val<uint32_t>(arg++);
+  const uint32_t expected = get_arg_val<uint32_t>(arg++);
 #ifdef FABRIC_2D
   const uint32_t east = get_arg_val<uint32_t>(arg++), west = get_arg_val<uint32_t>(arg++);
   const uint32_t north = get_arg_val<uint32_t>(arg++), south = get_arg_val<uint32_t>(arg++);
@@ -78,7 +80,7 @@ void kernel_main() {
   }
 
   // Every page is sent: one increment of each peer's semaphore (the packets
-  // of one connection arrive in order), then wait for all peers'.
+  // of one connection arrive in order) and of this chip's own, then wait for all.
   const uint32_t sem_l1 = get_semaphore(sem_id);
   const uint64_t sem_noc = get_noc_addr(my_x[0], my_y[0], sem_l1);
   header->to_noc_unicast_atomic_inc(tt::tt_fabric::NocUnicastAtomicIncCommandHeader{sem_noc, 1});
@@ -94,6 +96,8 @@ void kernel_main() {
     send(fabric.get_backward_connection(), header, 0, 0);
   }
 #endif
-  noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem_l1), peers);
+  noc_semaphore_inc(sem_noc, 1);
+  noc_async_atomic_barrier();
+  noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem_l1), expected);
   fabric.close();
 }

@@ -1,0 +1,129 @@
+#include "ccl_common.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace tessel::examples {
+
+CclMesh open_ccl_mesh(const RunOptions& o, const char* example) {
+  MeshConfig config;
+  config.rows = o.mesh_rows ? o.mesh_rows : 2;
+  config.cols = o.mesh_cols ? o.mesh_cols : 4;
+  config.device = {o.arch, o.grid_x, o.grid_y, o.policy, o.kernel_cache_dir};
+  config.fabric = parse_fabric_config(o.fabric.empty() ? "1d_ring" : o.fabric);
+  if (config.fabric == FabricConfig::Disabled)
+    throw ValidationError(std::string(example) +
+                          " moves data over the fabric: --fabric 1d, 1d_ring or 2d, not disabled");
+  CclMesh m;
+  m.mesh = Mesh::open(config);
+  m.fabric = config.fabric;
+  m.along_rows = m.mesh->cols() > 1;
+  m.forward_dir = m.along_rows ? 0 : 3;
+  m.backward_dir = m.along_rows ? 1 : 2;
+  const uint32_t length = m.along_rows ? m.mesh->cols() : m.mesh->rows();
+  const uint32_t last = m.along_rows ? m.mesh->cols() - 1 : (m.mesh->rows() - 1) * m.mesh->cols();
+  m.ring = m.fabric == FabricConfig::Fabric1DRing && length > 2 && m.mesh->neighbour(last, m.forward_dir) == 0;
+  return m;
+}
+
+std::string CclMesh::description() const {
+  return std::to_string(mesh->rows()) + "x" + std::to_string(mesh->cols()) + " " + mesh->device(0).arch_name() +
+         " mesh over " + fabric_config_name(fabric) +
+         (fabric == FabricConfig::Fabric2D ? "" : ring ? " (rings)" : " (lines)");
+}
+
+CclPlace ccl_place(const CclMesh& m, uint32_t chip) {
+  const Mesh& mesh = *m.mesh;
+  CclPlace p;
+  if (m.fabric == FabricConfig::Fabric2D) {
+    for (uint32_t c = 0; c < mesh.size(); ++c)
+      p.group.push_back(c);
+    p.slot = chip;
+  } else if (m.along_rows) {
+    const uint32_t row = chip / mesh.cols();
+    for (uint32_t c = 0; c < mesh.cols(); ++c)
+      p.group.push_back(row * mesh.cols() + c);
+    p.slot = chip % mesh.cols();
+  } else {
+    for (uint32_t r = 0; r < mesh.rows(); ++r)
+      p.group.push_back(r);
+    p.slot = chip;
+  }
+  return p;
+}
+
+void append_ccl_connections(const CclMesh& m, uint32_t chip, bool forward, bool backward, Program& program,
+                            std::vector<uint32_t>& args) {
+  const Mesh& mesh = *m.mesh;
+  if (m.fabric == FabricConfig::Fabric2D) {
+    int first = -1;
+    for (uint32_t d = 0; d < 4 && first < 0; ++d)
+      first = mesh.neighbour(chip, d);
+    forward = forward && first >= 0;
+    args.push_back(forward);
+    if (forward) mesh.append_fabric_connection_args(chip, uint32_t(first), 0, program, kCclWorker, args);
+    args.push_back(0);
+    return;
+  }
+  for (auto [wanted, dir] : {std::pair{forward, m.forward_dir}, std::pair{backward, m.backward_dir}}) {
+    const int next = mesh.neighbour(chip, dir);
+    const bool use = wanted && next >= 0;
+    args.push_back(use);
+    if (use) mesh.append_fabric_connection_args(chip, uint32_t(next), 0, program, kCclWorker, args);
+  }
+}
+
+KernelHandle add_ccl_kernel(const CclMesh& m, Program& program, const std::string& example, const std::string& file,
+                            std::vector<uint32_t> compile_args) {
+  DataMovementConfig dm{DataMovementProcessor::RISCV_0, NOC::RISCV_0_default, std::move(compile_args)};
+  if (m.fabric == FabricConfig::Fabric2D) dm.defines["FABRIC_2D"] = "1";
+  return program.add_kernel(kernel_path(example, file), CoreRangeSet(CoreRange(kCclWorker)), dm);
+}
+
+void add_ccl_sum(Program& program, const Buffer& staging, const Buffer& output, uint32_t tiles, uint32_t slots,
+                 uint32_t sem, uint32_t expected) {
+  const CoreRangeSet worker{CoreRange(kCclWorker)};
+  const uint32_t tile_bytes = tile_size(DataFormat::Float16_b);
+  for (uint8_t cb : {uint8_t(1), uint8_t(2), uint8_t(16)})
+    program.add_circular_buffer(
+        worker, CircularBufferConfig(2 * tile_bytes, {{cb, DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
+  std::vector<uint32_t> compile_args;
+  TensorAccessorArgs(staging).append_to(compile_args);
+  TensorAccessorArgs(output).append_to(compile_args);
+  KernelHandle io = program.add_kernel(kernel_path("ccl_common", "sum_io.cpp"), worker,
+                                       DataMovementConfig{DataMovementProcessor::RISCV_1, NOC::RISCV_1_default,
+                                                          compile_args});
+  program.set_runtime_args(io, worker, {staging.address(), output.address(), tiles, slots, sem, expected});
+  KernelHandle sum = program.add_kernel(kernel_path("ccl_common", "sum.cpp"), worker, ComputeConfig{});
+  program.set_runtime_args(sum, worker, {tiles, slots});
+}
+
+uint64_t ccl_fnv1a(uint64_t hash, const std::vector<uint32_t>& words) {
+  for (uint32_t w : words)
+    for (int b = 0; b < 4; ++b) {
+      hash ^= (w >> (8 * b)) & 0xffu;
+      hash *= 0x100000001b3ull;
+    }
+  return hash;
+}
+
+std::string ccl_hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%016" PRIx64, value);
+  return text;
+}
+
+std::vector<uint32_t> ccl_integer_tiles(Lcg& lcg, uint32_t tiles) {
+  std::vector<uint32_t> words(size_t(tiles) * 512);
+  for (uint32_t& w : words) {
+    const auto one = [&] { return uint32_t(float_to_bf16(float(int(lcg.next() >> 60) - 8))); };
+    w = one() | (one() << 16);
+  }
+  return words;
+}
+
+float ccl_bf16_at(const std::vector<uint32_t>& words, size_t i) {
+  return bf16_to_float(uint16_t(words[i / 2] >> (16 * (i % 2))));
+}
+
+} // namespace tessel::examples
