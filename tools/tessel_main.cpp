@@ -11,6 +11,7 @@
 #include "compile_command.hpp"
 #include "example.hpp"
 #include "operations.hpp"
+#include "tessel/ranks.hpp"
 #include "tessel/tessel.hpp"
 
 namespace {
@@ -29,6 +30,25 @@ int cmd_info(const std::string& arch) {
   return 0;
 }
 
+// Prints an error and gives the exit status. Under mpirun an error every rank
+// saw alike (a mesh run's) is printed by rank 0 and MPI ends cleanly; any
+// other ends every rank (the others would wait for this one forever).
+int report_error(const char* what) {
+  tessel::Ranks* ranks = tessel::Ranks::started();
+  if (!ranks || !ranks->distributed()) {
+    std::fprintf(stderr, "tessel: %s\n", what);
+    return 1;
+  }
+  if (tessel::Ranks::error_is_collective()) {
+    if (ranks->rank() == 0) std::fprintf(stderr, "tessel: %s\n", what);
+    ranks->finalize();
+    return 1;
+  }
+  std::fprintf(stderr, "tessel: rank %u: %s\n", ranks->rank(), what);
+  std::fflush(stderr);
+  ranks->abort(1);
+}
+
 int cmd_run(const std::string& name, const tessel::examples::RunOptions& o, bool timing) {
   const auto* e = tessel::examples::find_example(name);
   if (!e) {
@@ -39,12 +59,16 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o, bool
     return 2;
   }
   auto r = e->run(o);
+  // Under mpirun a mesh example's summary is the whole run's, the same on every rank: rank 0 prints it.
+  const tessel::Ranks* ranks = tessel::Ranks::started();
+  if (ranks && ranks->rank() != 0) return r.passed ? 0 : 1;
   std::printf("%s: %s\n", e->name, r.summary.c_str());
   char compile[64] = ""; // an example that builds while it runs (dispatch_measure) has none on its own
   if (r.compile_seconds > 0)
     std::snprintf(compile, sizeof compile, " after %.3f ms of compile and planning", r.compile_seconds * 1e3);
-  std::printf("%s: %s: ran in %.3f ms%s (policy %s)\n", e->name, r.passed ? "PASSED" : "FAILED", r.seconds * 1e3,
-              compile, o.policy.c_str());
+  const std::string over = ranks && ranks->distributed() ? ", " + std::to_string(ranks->size()) + " ranks" : "";
+  std::printf("%s: %s: ran in %.3f ms%s (policy %s%s)\n", e->name, r.passed ? "PASSED" : "FAILED", r.seconds * 1e3,
+              compile, o.policy.c_str(), over.c_str());
   if (timing) std::fputs(tessel::format_timing_report(tessel::process_timing()).c_str(), stdout);
   return r.passed ? 0 : 1;
 }
@@ -310,14 +334,12 @@ int main(int argc, char** argv) {
         const char* timing = std::getenv("TESSEL_TIMING");
         run_timing = timing && std::string(timing) == "1";
       }
-      return *run ? cmd_run(example, o, run_timing) : cmd_runner_run(runner_dir, o);
+      const int status = *run ? cmd_run(example, o, run_timing) : cmd_runner_run(runner_dir, o);
+      if (tessel::Ranks* ranks = tessel::Ranks::started()) ranks->finalize();
+      return status;
     }
-  } catch (const tessel::Error& e) {
-    std::fprintf(stderr, "tessel: %s\n", e.what());
-    return 1;
-  } catch (const std::exception& e) { // e.g. a benchmark whose reference library is missing
-    std::fprintf(stderr, "tessel: %s\n", e.what());
-    return 1;
+  } catch (const std::exception& e) { // a tessel::Error, or e.g. a benchmark whose reference library is missing
+    return report_error(e.what());
   }
   return 0;
 }

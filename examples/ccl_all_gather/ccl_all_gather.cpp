@@ -53,52 +53,47 @@ RunResult run_ccl_all_gather(const RunOptions& o) {
   const uint32_t pages = o.size ? o.size : 8;
   const uint32_t page_bytes = tile_size(DataFormat::Float16_b);
   const uint32_t words_per_chip = pages * page_bytes / 4;
+  const uint32_t first = mesh.first_local_chip(), last = first + mesh.local_chip_count();
+  constexpr uint64_t kSeed = 0xa11ca7e5ull;
 
-  std::vector<std::vector<uint32_t>> inputs(mesh.size());
-  std::vector<std::shared_ptr<Buffer>> in_buffers, out_buffers;
+  std::vector<std::shared_ptr<Buffer>> in_buffers(mesh.size()), out_buffers(mesh.size());
   std::vector<Program> programs(mesh.size());
-  std::vector<Program*> program_ptrs;
-  Lcg lcg(0xa11ca7e5ull);
+  std::vector<Program*> program_ptrs(mesh.size(), nullptr);
   const auto start = std::chrono::steady_clock::now();
-  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
+  for (uint32_t chip = first; chip < last; ++chip) {
     auto device = mesh.device_ptr(chip);
     const uint32_t n = uint32_t(ccl_place(m, chip).group.size());
-    inputs[chip].resize(words_per_chip);
-    for (uint32_t& w : inputs[chip])
-      w = uint32_t(lcg.next() >> 32);
-    auto in = Buffer::create(device, {uint64_t(pages) * page_bytes, page_bytes, BufferType::DRAM});
-    auto out = Buffer::create(device, {uint64_t(n) * pages * page_bytes, page_bytes, BufferType::DRAM});
-    device->command_queue().enqueue_write_buffer(*in, inputs[chip], true);
-    in_buffers.push_back(in);
-    out_buffers.push_back(out);
+    in_buffers[chip] = Buffer::create(device, {uint64_t(pages) * page_bytes, page_bytes, BufferType::DRAM});
+    out_buffers[chip] = Buffer::create(device, {uint64_t(n) * pages * page_bytes, page_bytes, BufferType::DRAM});
+    device->command_queue().enqueue_write_buffer(*in_buffers[chip], ccl_random_words(kSeed, chip, words_per_chip), true);
     const uint32_t sem = programs[chip].add_semaphore(CoreRangeSet(CoreRange(kCclWorker)), 0);
-    add_ccl_gather(m, chip, programs[chip], *in, *out, pages, sem);
-    program_ptrs.push_back(&programs[chip]);
+    add_ccl_gather(m, chip, programs[chip], *in_buffers[chip], *out_buffers[chip], pages, sem);
+    program_ptrs[chip] = &programs[chip];
   }
   mesh.run(program_ptrs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  uint64_t checksum = kFnvOffset;
-  uint32_t wrong = 0;
+  std::vector<uint64_t> digests(mesh.size(), 0);
+  uint64_t wrong = 0;
   std::string first_wrong;
-  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
+  for (uint32_t chip = first; chip < last; ++chip) {
     std::vector<uint32_t> got;
     mesh.device(chip).command_queue().enqueue_read_buffer(*out_buffers[chip], got);
     const CclPlace place = ccl_place(m, chip);
-    for (uint32_t s = 0; s < place.group.size(); ++s)
+    for (uint32_t s = 0; s < place.group.size(); ++s) {
+      const std::vector<uint32_t> want = ccl_random_words(kSeed, place.group[s], words_per_chip);
       for (uint32_t i = 0; i < words_per_chip; ++i)
-        if (got[size_t(s) * words_per_chip + i] != inputs[place.group[s]][i] && wrong++ == 0)
+        if (got[size_t(s) * words_per_chip + i] != want[i] && wrong++ == 0)
           first_wrong = "device " + std::to_string(chip) + " slot " + std::to_string(s) + " word " + std::to_string(i);
-    checksum = ccl_fnv1a(checksum, got);
+    }
+    digests[chip] = ccl_fnv1a(kFnvOffset, got);
   }
-  const Mesh::FabricStats stats = mesh.fabric_stats();
+  const CclTotals totals = ccl_totals(m, digests, wrong, first_wrong);
   RunResult r;
-  r.passed = wrong == 0;
+  r.passed = totals.wrong == 0;
   r.seconds = seconds;
   r.summary = "all-gather of " + std::to_string(pages) + " pages of " + std::to_string(page_bytes) + " B per chip on a " +
-              m.description() + ": " + std::to_string(stats.packets) + " packets, " + std::to_string(stats.hops) +
-              " hops; checksum " + ccl_hex(checksum) +
-              (wrong ? "; " + std::to_string(wrong) + " wrong words, the first at " + first_wrong : "");
+              m.description() + ": " + totals.text();
   return r;
 }
 

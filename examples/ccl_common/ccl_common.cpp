@@ -2,6 +2,9 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+
+#include "tessel/ranks.hpp"
 
 namespace tessel::examples {
 
@@ -27,7 +30,7 @@ CclMesh open_ccl_mesh(const RunOptions& o, const char* example) {
 }
 
 std::string CclMesh::description() const {
-  return std::to_string(mesh->rows()) + "x" + std::to_string(mesh->cols()) + " " + mesh->device(0).arch_name() +
+  return std::to_string(mesh->rows()) + "x" + std::to_string(mesh->cols()) + " " + mesh->device(mesh->first_local_chip()).arch_name() +
          " mesh over " + fabric_config_name(fabric) +
          (fabric == FabricConfig::Fabric2D ? "" : ring ? " (rings)" : " (lines)");
 }
@@ -113,7 +116,53 @@ std::string ccl_hex(uint64_t value) {
   return text;
 }
 
-std::vector<uint32_t> ccl_integer_tiles(Lcg& lcg, uint32_t tiles) {
+std::vector<uint32_t> ccl_random_words(uint64_t seed, uint32_t chip, size_t words) {
+  Lcg lcg(seed + 0x9e3779b97f4a7c15ull * (chip + 1));
+  std::vector<uint32_t> out(words);
+  for (uint32_t& w : out)
+    w = uint32_t(lcg.next() >> 32);
+  return out;
+}
+
+CclTotals ccl_totals(const CclMesh& m, const std::vector<uint64_t>& digests, uint64_t wrong,
+                     const std::string& first_wrong) {
+  const Mesh& mesh = *m.mesh;
+  const Mesh::FabricStats stats = mesh.fabric_stats();
+  // This rank's share: its counts, then its chips' digests, then its first wrong value.
+  std::string mine;
+  const auto put = [&](uint64_t v) { mine.append(reinterpret_cast<const char*>(&v), 8); };
+  put(wrong);
+  put(stats.packets);
+  put(stats.hops);
+  for (uint32_t c = mesh.first_local_chip(); c < mesh.first_local_chip() + mesh.local_chip_count(); ++c)
+    put(digests[c]);
+  mine += first_wrong;
+  CclTotals t;
+  t.checksum = kFnvOffset;
+  for (const std::string& part : Ranks::world().all_gather(mine)) {
+    uint64_t v[3];
+    std::memcpy(v, part.data(), sizeof v);
+    t.wrong += v[0];
+    t.packets += v[1];
+    t.hops += v[2];
+    const size_t chips = mesh.local_chip_count();
+    for (size_t i = 0; i < chips; ++i) {
+      uint64_t digest;
+      std::memcpy(&digest, part.data() + 24 + 8 * i, 8);
+      t.checksum = ccl_fnv1a(t.checksum, {uint32_t(digest), uint32_t(digest >> 32)});
+    }
+    if (t.first_wrong.empty()) t.first_wrong = part.substr(24 + 8 * chips);
+  }
+  return t;
+}
+
+std::string CclTotals::text() const {
+  return std::to_string(packets) + " packets, " + std::to_string(hops) + " hops; checksum " + ccl_hex(checksum) +
+         (wrong ? "; " + std::to_string(wrong) + " wrong, the first at " + first_wrong : "");
+}
+
+std::vector<uint32_t> ccl_integer_tiles(uint64_t seed, uint32_t chip, uint32_t tiles) {
+  Lcg lcg(seed + 0x9e3779b97f4a7c15ull * (chip + 1));
   std::vector<uint32_t> words(size_t(tiles) * 512);
   for (uint32_t& w : words) {
     const auto one = [&] { return uint32_t(float_to_bf16(float(int(lcg.next() >> 60) - 8))); };

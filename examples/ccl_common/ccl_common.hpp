@@ -66,14 +66,32 @@ void add_ccl_sum(Program& program, const Buffer& staging, const Buffer& output, 
 void add_ccl_gather(const CclMesh& m, uint32_t chip, Program& program, const Buffer& input, const Buffer& output,
                     uint32_t pages, uint32_t sem);
 
+// What a collective's run found, over every rank (a mesh split over MPI
+// ranks, tessel/ranks.hpp, checks its own chips): the checksum is FNV-1a
+// over each chip's digest (FNV-1a of its output words) in chip order, so one
+// process and any number of ranks print the same.
+struct CclTotals {
+  uint64_t checksum = 0;
+  uint64_t wrong = 0;
+  std::string first_wrong; // the lowest rank's first wrong value
+  uint64_t packets = 0, hops = 0;
+  std::string text() const; // "P packets, H hops; checksum X[; W wrong ..., the first at ...]"
+};
+// `digests[chip]` for this process's chips; `wrong`/`first_wrong` its checks.
+CclTotals ccl_totals(const CclMesh& m, const std::vector<uint64_t>& digests, uint64_t wrong,
+                     const std::string& first_wrong);
+
+// Chip `chip`'s input of `words` words: the same on every rank.
+std::vector<uint32_t> ccl_random_words(uint64_t seed, uint32_t chip, size_t words);
+std::vector<uint32_t> ccl_integer_tiles(uint64_t seed, uint32_t chip, uint32_t tiles);
+
 // FNV-1a, 64 bits, over the words (the examples' checksum), and its hex text.
 uint64_t ccl_fnv1a(uint64_t hash, const std::vector<uint32_t>& words);
 inline constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
 std::string ccl_hex(uint64_t value);
 
-// Small integers as bfloat16 words (two per word): sums of a few hundred of
-// them are exact in bfloat16, so the examples' checks are exact.
-std::vector<uint32_t> ccl_integer_tiles(Lcg& lcg, uint32_t tiles);
+// (ccl_integer_tiles: small integers as bfloat16 words, two per word: sums
+// of a few hundred of them are exact in bfloat16, so the checks are exact.)
 float ccl_bf16_at(const std::vector<uint32_t>& words, size_t i);
 
 } // namespace tessel::examples

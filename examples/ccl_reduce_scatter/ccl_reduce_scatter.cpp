@@ -18,23 +18,22 @@ RunResult run_ccl_reduce_scatter(const RunOptions& o) {
   Mesh& mesh = *m.mesh;
   const uint32_t slice = o.size ? o.size : 2; // tiles per chip of the output
   const uint32_t tile_bytes = tile_size(DataFormat::Float16_b);
+  const uint32_t first = mesh.first_local_chip(), last = first + mesh.local_chip_count();
+  constexpr uint64_t kSeed = 0x5ca77e25ull;
 
-  std::vector<std::vector<uint32_t>> inputs(mesh.size());
   std::vector<std::shared_ptr<Buffer>> buffers;
   std::vector<std::shared_ptr<Buffer>> outputs(mesh.size());
   std::vector<Program> programs(mesh.size());
-  std::vector<Program*> program_ptrs;
-  Lcg lcg(0x5ca77e25ull);
+  std::vector<Program*> program_ptrs(mesh.size(), nullptr);
   const auto start = std::chrono::steady_clock::now();
-  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
+  for (uint32_t chip = first; chip < last; ++chip) {
     auto device = mesh.device_ptr(chip);
     const CclPlace place = ccl_place(m, chip);
     const uint32_t n = uint32_t(place.group.size());
-    inputs[chip] = ccl_integer_tiles(lcg, n * slice);
     auto in = Buffer::create(device, {uint64_t(n) * slice * tile_bytes, tile_bytes, BufferType::DRAM});
     auto staging = Buffer::create(device, {uint64_t(n) * slice * tile_bytes, tile_bytes, BufferType::DRAM});
     outputs[chip] = Buffer::create(device, {uint64_t(slice) * tile_bytes, tile_bytes, BufferType::DRAM});
-    device->command_queue().enqueue_write_buffer(*in, inputs[chip], true);
+    device->command_queue().enqueue_write_buffer(*in, ccl_integer_tiles(kSeed, chip, n * slice), true);
     buffers.insert(buffers.end(), {in, staging});
 
     Program& program = programs[chip];
@@ -53,37 +52,39 @@ RunResult run_ccl_reduce_scatter(const RunOptions& o) {
     append_ccl_connections(m, chip, forward && n > 1, backward && n > 1, program, args);
     program.set_runtime_args(k, worker, args);
     add_ccl_sum(program, *staging, *outputs[chip], slice, n, sem, n);
-    program_ptrs.push_back(&program);
+    program_ptrs[chip] = &program;
   }
   mesh.run(program_ptrs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  uint64_t checksum = kFnvOffset;
-  uint32_t wrong = 0;
+  std::vector<uint64_t> digests(mesh.size(), 0);
+  uint64_t wrong = 0;
   std::string first_wrong;
   const size_t values = size_t(slice) * 1024;
-  for (uint32_t chip = 0; chip < mesh.size(); ++chip) {
+  for (uint32_t chip = first; chip < last; ++chip) {
     std::vector<uint32_t> got;
     mesh.device(chip).command_queue().enqueue_read_buffer(*outputs[chip], got);
     const CclPlace place = ccl_place(m, chip);
+    const uint32_t n = uint32_t(place.group.size());
+    std::vector<std::vector<uint32_t>> inputs;
+    for (uint32_t q : place.group)
+      inputs.push_back(ccl_integer_tiles(kSeed, q, n * slice));
     for (size_t i = 0; i < values; ++i) {
       float want = 0;
-      for (uint32_t q : place.group)
-        want += ccl_bf16_at(inputs[q], place.slot * values + i);
+      for (const std::vector<uint32_t>& input : inputs)
+        want += ccl_bf16_at(input, place.slot * values + i);
       if (ccl_bf16_at(got, i) != want && wrong++ == 0)
         first_wrong = "device " + std::to_string(chip) + " value " + std::to_string(i) + " (" +
                       std::to_string(ccl_bf16_at(got, i)) + ", expected " + std::to_string(want) + ")";
     }
-    checksum = ccl_fnv1a(checksum, got);
+    digests[chip] = ccl_fnv1a(kFnvOffset, got);
   }
-  const Mesh::FabricStats stats = mesh.fabric_stats();
+  const CclTotals totals = ccl_totals(m, digests, wrong, first_wrong);
   RunResult r;
-  r.passed = wrong == 0;
+  r.passed = totals.wrong == 0;
   r.seconds = seconds;
   r.summary = "reduce-scatter of " + std::to_string(slice) + " bfloat16 tiles per chip on a " + m.description() +
-              ": " + std::to_string(stats.packets) + " packets, " + std::to_string(stats.hops) + " hops; checksum " +
-              ccl_hex(checksum) +
-              (wrong ? "; " + std::to_string(wrong) + " wrong values, the first at " + first_wrong : "");
+              ": " + totals.text();
   return r;
 }
 

@@ -7,6 +7,11 @@
 // can wait for each other's fabric packets; a deadlock that spans chips is
 // reported with every chip, core, RISC and line involved.
 //
+// Under mpirun (tessel/ranks.hpp) with more than one rank, Mesh::open splits
+// the mesh over the ranks in row-major blocks of chips: each process opens
+// and runs only its own chips, packets to other ranks' chips go through
+// MPI, and every rank calls Mesh::run together (lockstep SPMD).
+//
 // Ownership: a Mesh shares its devices (shared_ptr); closing the mesh closes
 // none of them. Thread-safety: one host thread at a time, like a Device.
 #pragma once
@@ -62,6 +67,12 @@ public:
   uint32_t rows() const;
   uint32_t cols() const;
   uint32_t size() const { return rows() * cols(); }
+  // This process's chips: [first_local_chip, first_local_chip + local_chip_count).
+  uint32_t first_local_chip() const;
+  uint32_t local_chip_count() const;
+  bool is_local(uint32_t chip) const;
+  uint32_t rank_of(uint32_t chip) const;
+  // A chip of this process (ValidationError for another rank's, naming it).
   Device& device(uint32_t chip) const;
   const std::shared_ptr<Device>& device_ptr(uint32_t chip) const;
   FabricConfig fabric_config() const;
@@ -83,10 +94,12 @@ public:
 
   // Runs programs[chip] on each chip (null: nothing there) together, as one
   // run; blocking. Errors as CommandQueue::enqueue_program's, naming the
-  // device; every device stays usable.
+  // device; every device stays usable. Split over ranks: every rank calls
+  // it, giving programs for its own chips only; an error on any rank is
+  // thrown on every rank ("rank R: ...").
   void run(std::span<Program* const> programs);
 
-  // Fabric totals since the mesh was made.
+  // Fabric totals since the mesh was made (packets this process's kernels sent).
   struct FabricStats {
     uint64_t packets = 0, hops = 0, payload_bytes = 0;
   };
@@ -95,8 +108,9 @@ public:
   // How many devices of `config` one process holds.
   static uint32_t max_devices(const DeviceConfig& config);
 
+  struct State; // the runtime's (src/runtime/mesh.cpp)
+
 private:
-  struct State;
   explicit Mesh(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };

@@ -5,11 +5,13 @@
 
 #include "runtime/device_state.hpp"
 #include "runtime/dispatch.hpp"
+#include "runtime/mesh_peers.hpp"
 #include "sim/chip_group.hpp"
 #include "sim/fabric.hpp"
 #include "sim/memory.hpp"
 #include "tessel/error.hpp"
 #include "tessel/program.hpp"
+#include "tessel/ranks.hpp"
 
 namespace tessel {
 
@@ -69,15 +71,61 @@ std::string fabric_config_name(FabricConfig config) {
 
 struct Mesh::State {
   MeshConfig config;
-  std::vector<std::shared_ptr<Device>> devices;
+  std::vector<std::shared_ptr<Device>> devices; // null: another rank's chip
+  uint32_t first_local = 0, local_count = 0;
+  std::unique_ptr<runtime::MeshPeers> peers; // split over ranks
   std::unique_ptr<sim::Fabric> fabric;
 };
+
+namespace {
+
+// The mesh over `devices` (null for other ranks' chips), joined by a fabric.
+std::unique_ptr<Mesh::State> make_state(std::vector<std::shared_ptr<Device>> devices, const MeshConfig& config,
+                                        uint32_t first_local, uint32_t local_count,
+                                        std::unique_ptr<runtime::MeshPeers> peers, const char* call) {
+  std::vector<sim::Chip*> chips(devices.size(), nullptr);
+  Device* first = nullptr;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (i < first_local || i >= size_t(first_local) + local_count) continue;
+    if (!devices[i] || !devices[i]->is_open())
+      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is closed (or null)");
+    runtime::DeviceState& ds = devices[i]->state();
+    if (ds.chip->fabric())
+      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is already a chip of a mesh");
+    if (!first) first = devices[i].get();
+    if (ds.arch.name != first->state().arch.name)
+      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is a " + ds.arch.name +
+                            ", device " + std::to_string(first_local) + " a " + first->state().arch.name +
+                            ": a mesh's chips are of one arch");
+    chips[i] = ds.chip.get();
+  }
+  sim::FabricLinks links;
+  links.rows = config.rows;
+  links.cols = config.cols;
+  const bool line = config.rows == 1 || config.cols == 1;
+  const bool galaxy = config.rows * config.cols == 32 && !line;
+  links.wrap_rows = config.wrap_rows.value_or(line || galaxy);
+  links.wrap_cols = config.wrap_cols.value_or(line || galaxy);
+  links.links_per_side = config.links_per_side;
+  links.max_payload_bytes = config.max_payload_bytes;
+  auto state = std::make_unique<Mesh::State>();
+  state->config = config;
+  state->devices = std::move(devices);
+  state->first_local = first_local;
+  state->local_count = local_count;
+  state->peers = std::move(peers);
+  state->fabric = std::make_unique<sim::Fabric>(std::move(chips), links, fabric_mode(config.fabric));
+  if (state->peers) state->fabric->set_peers(state->peers.get());
+  return state;
+}
+
+} // namespace
 
 Mesh::Mesh(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Mesh::~Mesh() {
   // A closed device's chip is gone: only open ones are detached.
   for (const std::shared_ptr<Device>& d : state_->devices)
-    if (d->is_open()) d->state().chip->set_fabric(nullptr, 0);
+    if (d && d->is_open()) d->state().chip->set_fabric(nullptr, 0);
   state_->fabric->forget_chips();
 }
 
@@ -91,18 +139,27 @@ std::shared_ptr<Mesh> Mesh::open(const MeshConfig& config) {
   const sim::ArchSpec arch = arch_of(config.device);
   const uint32_t fit = sim::DeviceMemory::max_devices(arch.core_count());
   const uint32_t want = config.rows * config.cols;
-  if (want > fit)
+  Ranks& ranks = Ranks::world();
+  if (ranks.distributed() && want % ranks.size() != 0)
     throw ValidationError(std::string(call) + ": a " + std::to_string(config.rows) + "x" + std::to_string(config.cols) +
-                          " mesh needs " + std::to_string(want) + " devices, but one process holds at most " +
-                          std::to_string(fit) + " " + arch.name + " devices of " + std::to_string(arch.grid_x) + "x" +
-                          std::to_string(arch.grid_y) +
+                          " mesh of " + std::to_string(want) + " devices does not split evenly over " +
+                          std::to_string(ranks.size()) + " ranks: run with a number of ranks that divides " +
+                          std::to_string(want));
+  const uint32_t local = want / ranks.size(), first = ranks.rank() * local;
+  if (local > fit)
+    throw ValidationError(std::string(call) + ": a " + std::to_string(config.rows) + "x" + std::to_string(config.cols) +
+                          " mesh needs " + std::to_string(local) + " devices" +
+                          (ranks.distributed() ? " in each of " + std::to_string(ranks.size()) + " ranks" : "") +
+                          ", but one process holds at most " + std::to_string(fit) + " " + arch.name +
+                          " devices of " + std::to_string(arch.grid_x) + "x" + std::to_string(arch.grid_y) +
                           " worker cores (every core's L1 takes 4 MiB of the address space below 4 GiB): split the "
-                          "mesh over MPI ranks (docs/multichip.md), or use a smaller grid");
-  std::vector<std::shared_ptr<Device>> devices;
-  devices.reserve(want);
-  for (uint32_t i = 0; i < want; ++i) // a failure closes the devices opened so far
-    devices.push_back(Device::open(config.device));
-  return join(std::move(devices), config);
+                          "mesh over more MPI ranks (mpirun -np N; docs/multichip.md), or use a smaller grid");
+  std::vector<std::shared_ptr<Device>> devices(want);
+  for (uint32_t i = first; i < first + local; ++i) // a failure closes the devices opened so far
+    devices[i] = Device::open(config.device);
+  std::unique_ptr<runtime::MeshPeers> peers;
+  if (ranks.distributed()) peers = std::make_unique<runtime::MeshPeers>(ranks, local);
+  return std::shared_ptr<Mesh>(new Mesh(make_state(std::move(devices), config, first, local, std::move(peers), call)));
 }
 
 std::shared_ptr<Mesh> Mesh::join(std::vector<std::shared_ptr<Device>> devices, const MeshConfig& config) {
@@ -111,33 +168,16 @@ std::shared_ptr<Mesh> Mesh::join(std::vector<std::shared_ptr<Device>> devices, c
   if (devices.size() != size_t(config.rows) * config.cols)
     throw ValidationError(std::string(call) + ": " + std::to_string(devices.size()) + " devices for a " +
                           std::to_string(config.rows) + "x" + std::to_string(config.cols) + " mesh");
-  std::vector<sim::Chip*> chips;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (!devices[i] || !devices[i]->is_open())
-      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is closed (or null)");
-    runtime::DeviceState& ds = devices[i]->state();
-    if (ds.chip->fabric())
-      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is already a chip of a mesh");
-    if (ds.arch.name != devices[0]->state().arch.name)
-      throw ValidationError(std::string(call) + ": device " + std::to_string(i) + " is a " + ds.arch.name +
-                            ", device 0 a " + devices[0]->state().arch.name + ": a mesh's chips are of one arch");
-    chips.push_back(ds.chip.get());
-  }
-  sim::FabricLinks links;
-  links.rows = config.rows;
-  links.cols = config.cols;
-  const bool line = config.rows == 1 || config.cols == 1;
-  const bool galaxy = config.rows * config.cols == 32 && !line;
-  links.wrap_rows = config.wrap_rows.value_or(line || galaxy);
-  links.wrap_cols = config.wrap_cols.value_or(line || galaxy);
-  links.links_per_side = config.links_per_side;
-  links.max_payload_bytes = config.max_payload_bytes;
-  auto state = std::make_unique<State>();
-  state->config = config;
-  state->devices = std::move(devices);
-  state->fabric = std::make_unique<sim::Fabric>(std::move(chips), links, fabric_mode(config.fabric));
-  return std::shared_ptr<Mesh>(new Mesh(std::move(state)));
+  const uint32_t count = uint32_t(devices.size());
+  return std::shared_ptr<Mesh>(new Mesh(make_state(std::move(devices), config, 0, count, nullptr, call)));
 }
+
+uint32_t Mesh::first_local_chip() const { return state_->first_local; }
+uint32_t Mesh::local_chip_count() const { return state_->local_count; }
+bool Mesh::is_local(uint32_t chip) const {
+  return chip >= state_->first_local && chip < state_->first_local + state_->local_count;
+}
+uint32_t Mesh::rank_of(uint32_t chip) const { return state_->local_count ? chip / state_->local_count : 0; }
 
 uint32_t Mesh::rows() const { return state_->config.rows; }
 uint32_t Mesh::cols() const { return state_->config.cols; }
@@ -156,6 +196,11 @@ const std::shared_ptr<Device>& Mesh::device_ptr(uint32_t chip) const {
     throw ValidationError("Mesh::device: chip " + std::to_string(chip) + " is not in the " + std::to_string(rows()) +
                           "x" + std::to_string(cols()) + " mesh (chips 0.." +
                           std::to_string(state_->devices.size() - 1) + ")");
+  if (!is_local(chip))
+    throw ValidationError("Mesh::device: chip " + std::to_string(chip) + " is held by rank " +
+                          std::to_string(rank_of(chip)) + ", not this process (rank " +
+                          std::to_string(Ranks::world().rank()) + ", chips " + std::to_string(first_local_chip()) +
+                          ".." + std::to_string(first_local_chip() + local_chip_count() - 1) + ")");
   return state_->devices[chip];
 }
 
@@ -196,23 +241,46 @@ void Mesh::append_fabric_connection_args(uint32_t src, uint32_t dst, uint32_t li
 
 void Mesh::run(std::span<Program* const> programs) {
   const char* call = "Mesh::run";
-  if (programs.size() != size())
-    throw ValidationError(std::string(call) + ": " + std::to_string(programs.size()) + " programs for " +
-                          std::to_string(size()) + " devices; give one per device (null for none)");
-  // A kernel may send to any chip of the mesh: every one must be open.
-  for (uint32_t i = 0; i < size(); ++i)
-    if (!device(i).is_open())
-      throw ValidationError(std::string(call) + ": device " + std::to_string(i) +
-                            " of the mesh is closed; a mesh runs with all its devices open");
-  // Every chip's program is planned (and compiled) before any is configured.
+  runtime::MeshPeers* peers = state_->peers.get();
+  Ranks::set_error_collective(false);
+  // Every local chip's program is planned (and compiled) before any is
+  // configured; split over ranks, the ranks agree first that all could.
   std::vector<std::span<const sim::Launch>> launches(size());
-  for (uint32_t i = 0; i < size(); ++i)
-    if (programs[i]) {
-      if (device(i).state().capturing_trace_id)
-        throw ValidationError(std::string(call) + ": device " + std::to_string(i) +
-                              " is capturing a trace; a mesh run is not recorded in traces");
-      launches[i] = runtime::prepare_launch(device(i), *programs[i], call);
+  std::string problem;
+  try {
+    if (programs.size() != size())
+      throw ValidationError(std::string(call) + ": " + std::to_string(programs.size()) + " programs for " +
+                            std::to_string(size()) + " devices; give one per device (null for none)");
+    for (uint32_t i = 0; i < size(); ++i) {
+      if (!programs[i]) continue;
+      if (!is_local(i))
+        throw ValidationError(std::string(call) + ": a program for chip " + std::to_string(i) +
+                              ", which rank " + std::to_string(rank_of(i)) +
+                              " holds: each rank gives programs for its own chips only");
     }
+    // A kernel may send to any chip of the mesh: every one must be open.
+    for (uint32_t i = first_local_chip(); i < first_local_chip() + local_chip_count(); ++i)
+      if (!device(i).is_open())
+        throw ValidationError(std::string(call) + ": device " + std::to_string(i) +
+                              " of the mesh is closed; a mesh runs with all its devices open");
+    for (uint32_t i = 0; i < size(); ++i)
+      if (programs[i]) {
+        if (device(i).state().capturing_trace_id)
+          throw ValidationError(std::string(call) + ": device " + std::to_string(i) +
+                                " is capturing a trace; a mesh run is not recorded in traces");
+        launches[i] = runtime::prepare_launch(device(i), *programs[i], call);
+      }
+  } catch (const Error& e) {
+    if (!peers) throw;
+    problem = "rank " + std::to_string(peers->rank()) + ": " + e.what();
+  }
+  if (peers) {
+    for (const std::string& p : Ranks::world().all_gather(problem))
+      if (!p.empty()) {
+        Ranks::set_error_collective(true);
+        throw ValidationError(p);
+      }
+  }
   std::vector<sim::ChipLaunches> runs;
   for (uint32_t i = 0; i < size(); ++i)
     if (programs[i]) {
@@ -221,7 +289,13 @@ void Mesh::run(std::span<Program* const> programs) {
       runtime::configure_cores(programs[i]->state(), programs[i]->state().plan, *ds.chip);
       runs.push_back({ds.chip.get(), launches[i]});
     }
-  sim::run_chips(runs);
+  if (!peers) return sim::run_chips(runs);
+  try {
+    sim::run_chips(runs, *state_->fabric, *peers);
+  } catch (...) {
+    Ranks::set_error_collective(true);
+    throw;
+  }
 }
 
 Mesh::FabricStats Mesh::fabric_stats() const {

@@ -34,4 +34,14 @@ inline constexpr uint32_t kSliceSwitches = 64;
 // may be left out. One chip alone runs as Chip::run does.
 void run_chips(std::span<const ChipLaunches> runs);
 
+// The same for this process's share of a mesh split over ranks: after each
+// pass over its chips every rank calls peers.exchange (even with no chips of
+// its own running), so packets cross between ranks and every rank learns
+// whether all are done, one failed (every rank then stops, throwing the
+// failing rank's report, "rank R: ...") or none can go on (a deadlock whose
+// report lists the blocked RISCs of every rank).
+class Fabric;
+class FabricPeers;
+void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& peers);
+
 } // namespace tessel::sim

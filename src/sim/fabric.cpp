@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/warning.hpp"
 #include "sim/chip.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/l1_layout.hpp"
@@ -36,6 +37,7 @@ const char* mode_name(FabricMode mode) {
 Fabric::Fabric(std::vector<Chip*> chips, FabricLinks links, FabricMode mode, uint32_t mesh_id)
     : chips_(std::move(chips)), links_(links), mode_(mode), mesh_id_(mesh_id) {
   for (uint32_t i = 0; i < chips_.size(); ++i) {
+    if (!chips_[i]) continue; // another rank's
     chips_[i]->set_fabric(this, i);
     chips_[i]->set_label("device " + std::to_string(i) + ": ");
   }
@@ -43,7 +45,7 @@ Fabric::Fabric(std::vector<Chip*> chips, FabricLinks links, FabricMode mode, uin
 
 Fabric::~Fabric() {
   for (Chip* c : chips_)
-    c->set_fabric(nullptr, 0);
+    if (c) c->set_fabric(nullptr, 0);
 }
 
 const char* Fabric::direction_name(uint32_t direction) { return direction < 4 ? kDirectionNames[direction] : "?"; }
@@ -279,6 +281,169 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
          "before sending the header");
 }
 
+namespace {
+
+// Where a packet's NoC address lands on the destination chip.
+struct Landing {
+  Core* core = nullptr; // null: a DRAM bank
+  uint8_t* host = nullptr;
+};
+
+// A delivery's failure: from a kernel's send, the sending fiber stops; from
+// another rank's packet, there is no fiber, so the report is thrown to
+// Fabric::deliver, which keeps it for the run to end with.
+struct DeliveryFailed {
+  std::string message;
+};
+
+class Failer {
+public:
+  Failer(Fiber* f, const char* file, uint32_t line, const std::string* origin)
+      : f_(f), file_(file), line_(line), origin_(origin) {}
+  [[noreturn]] void fail(std::string message) const {
+    if (f_) fail_fiber(f_, std::move(message), file_, line_);
+    throw DeliveryFailed{*origin_ + std::move(message)};
+  }
+  void warn(std::string message) const {
+    if (f_) return f_->core->chip->warn(f_, std::move(message), file_, line_);
+    base::warn_once(*origin_ + message, *origin_ + message);
+  }
+
+private:
+  Fiber* f_;
+  const char* file_;
+  uint32_t line_;
+  const std::string* origin_;
+};
+
+std::string device_of(const Chip& dst) {
+  const std::string& label = dst.label();
+  return label.empty() ? "the device" : label.substr(0, label.size() - 2);
+}
+
+Landing land(const Failer& fail, Chip& dst, uint64_t noc_addr, uint32_t size, uint32_t alignment, bool l1_only,
+             const char* call) {
+  const uint32_t x = uint32_t((noc_addr >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
+  const uint32_t y = uint32_t((noc_addr >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
+  const uint64_t local = noc_addr & TESSEL_NOC_LOCAL_MASK;
+  if (noc_addr & TESSEL_NOC_POISON_BIT) {
+    std::string m = std::string(call) + ": the packet's NoC address was made from coordinates that do not fit";
+    fail.fail(std::move(m));
+  }
+  if (local % alignment != 0) {
+    std::string m = std::string(call) + ": the packet's destination address " + hex(local) + " on " + device_of(dst) +
+                    " is not " + std::to_string(alignment) +
+                    "-byte aligned: the router writes from a buffer slot aligned to that, so silicon would put the "
+                    "bytes at the wrong offset";
+    fail.fail(std::move(m));
+  }
+  std::string problem;
+  if (const int ci = dst.core_at_noc(x, y); ci >= 0) {
+    Core& core = dst.core(uint32_t(ci));
+    const uint64_t offset = local & TESSEL_L1_SLOT_MASK;
+    if (offset + size > dst.memory().l1_size_bytes()) {
+      std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of " +
+                      device_of(dst) + " core (" + std::to_string(core.logical_x) + "," +
+                      std::to_string(core.logical_y) + ") run past the end of L1 (" +
+                      std::to_string(dst.memory().l1_size_bytes()) + " bytes)";
+      fail.fail(std::move(m));
+    }
+    const TransferVerdict v = l1_destination_verdict(core, offset, offset + size, call, problem);
+    if (v == TransferVerdict::Error) fail.fail(std::move(problem));
+    if (v == TransferVerdict::Warning) fail.warn(std::move(problem));
+    return {&core, core.l1 + offset};
+  }
+  if (const int bank = dst.dram_bank_at_noc(x, y); bank >= 0 && !l1_only) {
+    if (local + size > dst.memory().dram_bank_size_bytes()) {
+      std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
+                      " address " + hex(local) + " of " + device_of(dst) + " run past the end of the bank";
+      fail.fail(std::move(m));
+    }
+    if (dram_destination_verdict(dst, uint32_t(bank), local, local + size, call, problem) == TransferVerdict::Error)
+      fail.fail(std::move(problem));
+    return {nullptr, dst.memory().dram(uint32_t(bank)) + local};
+  }
+  std::string m = std::string(call) + ": the packet's NoC address " + hex(noc_addr) + " names NoC (" +
+                  std::to_string(x) + "," + std::to_string(y) + ") of " + device_of(dst) +
+                  ", which is not a worker core" +
+                  (l1_only ? " (an atomic increment targets L1 only)" : " or a DRAM bank");
+  fail.fail(std::move(m));
+}
+
+void write_landed(Landing at, const uint8_t* src, uint32_t size) {
+  if (size <= 16 && size % 4 == 0) {
+    for (uint32_t i = 0; i < size; i += 4) {
+      uint32_t word;
+      std::memcpy(&word, src + i, 4);
+      __atomic_store_n(reinterpret_cast<uint32_t*>(at.host + i), word, __ATOMIC_RELEASE);
+    }
+  } else {
+    std::memcpy(at.host, src, size);
+  }
+  if (at.core) at.core->chip->after_write(*at.core, at.host, size);
+}
+
+void increment_landed(Landing at, uint32_t value) {
+  __atomic_fetch_add(reinterpret_cast<uint32_t*>(at.host), value, __ATOMIC_ACQ_REL);
+  at.core->chip->after_write(*at.core, at.host, 4);
+}
+
+// The packet's NoC command on chip `dst`.
+void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload) {
+  const uint32_t size = h.payload_size_bytes;
+  const uint32_t l1_alignment = dst.arch().l1_alignment;
+  switch (h.noc_send_type) {
+  case TESSEL_FABRIC_NOC_UNICAST_WRITE:
+    write_landed(land(fail, dst, h.noc_address[0], size, l1_alignment, false, "fabric unicast write"), payload, size);
+    return;
+  case TESSEL_FABRIC_NOC_UNICAST_INLINE_WRITE: {
+    uint8_t word[4];
+    std::memcpy(word, &h.value, 4);
+    write_landed(land(fail, dst, h.noc_address[0], 4, 4, false, "fabric inline write"), word, 4);
+    return;
+  }
+  case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC:
+    increment_landed(land(fail, dst, h.noc_address[0], 4, 4, true, "fabric atomic increment"), h.value);
+    return;
+  case TESSEL_FABRIC_NOC_FUSED_UNICAST_ATOMIC_INC: {
+    const char* call = "fabric fused write + atomic increment";
+    const Landing data = land(fail, dst, h.noc_address[0], size, l1_alignment, false, call);
+    const Landing sem = land(fail, dst, h.noc_address[1], 4, 4, true, call);
+    write_landed(data, payload, size);
+    increment_landed(sem, h.value);
+    return;
+  }
+  case TESSEL_FABRIC_NOC_UNICAST_SCATTER_WRITE: {
+    const char* call = "fabric scatter write";
+    const uint32_t chunks = h.scatter_chunks;
+    if (chunks < 2 || chunks > TESSEL_FABRIC_SCATTER_CHUNKS) {
+      std::string m = std::string(call) + ": " + std::to_string(chunks) + " chunks; a scatter write has 2 to " +
+                      std::to_string(TESSEL_FABRIC_SCATTER_CHUNKS);
+      fail.fail(std::move(m));
+    }
+    uint32_t given = 0;
+    for (uint32_t i = 0; i + 1 < chunks; ++i)
+      given += h.chunk_size[i];
+    if (given >= size) {
+      std::string m = std::string(call) + ": the first " + std::to_string(chunks - 1) + " chunks take " +
+                      std::to_string(given) + " of the payload's " + std::to_string(size) +
+                      " bytes, leaving nothing for the last";
+      fail.fail(std::move(m));
+    }
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < chunks; ++i) {
+      const uint32_t bytes = i + 1 < chunks ? h.chunk_size[i] : size - given;
+      write_landed(land(fail, dst, h.noc_address[i], bytes, l1_alignment, false, call), payload + at, bytes);
+      at += bytes;
+    }
+    return;
+  }
+  default: return;
+  }
+}
+
+} // namespace
+
 void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uint32_t header_bytes, const char* file,
                   uint32_t line) {
   Slot& slot = slot_of(f, c, "send_payload_flush_blocking_from_address", file, line);
@@ -319,162 +484,34 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
   ++stats_.packets;
   stats_.hops += hops;
   stats_.payload_bytes += h.payload_size_bytes;
-  for (uint32_t d : route_scratch_)
-    apply(f, *chips_[d], h, slot.staged.data(), file, line);
+  f->core->chip->note_progress();
+  const Failer fail(f, file, line, nullptr);
+  for (uint32_t d : route_scratch_) {
+    if (chips_[d]) {
+      apply(fail, *chips_[d], h, slot.staged.data());
+    } else {
+      // On another rank: the packet goes there, naming its sender for any report.
+      peers_->post(d, h, slot.staged.data(), f->core->chip->where(f, file, line));
+    }
+  }
   slot.staged.clear(); // its capacity stays for the next packet
   c->staged_bytes = 0;
 }
 
-namespace {
-
-// Where a packet's NoC address lands on the destination chip.
-struct Landing {
-  Core* core = nullptr; // null: a DRAM bank
-  uint8_t* host = nullptr;
-};
-
-Landing land(Fiber* f, Chip& dst, uint64_t noc_addr, uint32_t size, uint32_t alignment, bool l1_only,
-             const char* call, const char* file, uint32_t line) {
-  const uint32_t x = uint32_t((noc_addr >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
-  const uint32_t y = uint32_t((noc_addr >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
-  const uint64_t local = noc_addr & TESSEL_NOC_LOCAL_MASK;
-  const std::string& label = dst.label();
-  const std::string device = label.empty() ? "" : label.substr(0, label.size() - 2);
-  if (noc_addr & TESSEL_NOC_POISON_BIT)
-    {
-      std::string m = std::string(call) + ": the packet's NoC address was made from coordinates that do not fit";
-      fail_fiber(f, std::move(m), file, line);
-    }
-  if (local % alignment != 0)
-    {
-      std::string m = std::string(call) + ": the packet's destination address " + hex(local) + " on " + device +
-                   " is not " + std::to_string(alignment) +
-                   "-byte aligned: the router writes from a buffer slot aligned to that, so silicon would put the "
-                   "bytes at the wrong offset";
-      fail_fiber(f, std::move(m), file, line);
-    }
-  MemoryCheckCache::Set scratch; // destinations on other chips are checked uncached (memory_check.hpp)
-  if (const int ci = dst.core_at_noc(x, y); ci >= 0) {
-    Core& core = dst.core(uint32_t(ci));
-    const uint64_t offset = local & TESSEL_L1_SLOT_MASK;
-    if (local >= TESSEL_L1_SLOT_BYTES && (local >> 32) != 0)
-      {
-        std::string m = std::string(call) + ": the packet's L1 address " + hex(local) + " is not an L1 address";
-        fail_fiber(f, std::move(m), file, line);
-      }
-    if (offset + size > dst.memory().l1_size_bytes())
-      {
-        std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of " + device +
-                     " core (" + std::to_string(core.logical_x) + "," + std::to_string(core.logical_y) +
-                     ") run past the end of L1 (" + std::to_string(dst.memory().l1_size_bytes()) + " bytes)";
-        fail_fiber(f, std::move(m), file, line);
-      }
-    if (dst.check_memory()) {
-      if (offset < kL1ZerosEnd && offset + size > kL1ZerosBase)
-        fail_zeros_write(f, core, offset, offset + size, call, file, line);
-      check_l1_slow(f, scratch, core, offset, offset + size, TransferEnd::Destination, call, file, line);
-    }
-    return {&core, core.l1 + offset};
-  }
-  if (const int bank = dst.dram_bank_at_noc(x, y); bank >= 0 && !l1_only) {
-    if (local + size > dst.memory().dram_bank_size_bytes())
-      {
-        std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
-                     " address " + hex(local) + " of " + device + " run past the end of the bank";
-        fail_fiber(f, std::move(m), file, line);
-      }
-    if (dst.check_memory())
-      check_dram_slow(f, scratch, dst, uint32_t(bank), local, local + size, TransferEnd::Destination, call, file, line);
-    return {nullptr, dst.memory().dram(uint32_t(bank)) + local};
-  }
-  {
-    std::string m = std::string(call) + ": the packet's NoC address " + hex(noc_addr) + " names NoC (" + std::to_string(x) +
-                 "," + std::to_string(y) + ") of " + device + ", which is not a worker core" +
-                 (l1_only ? " (an atomic increment targets L1 only)" : " or a DRAM bank");
-    fail_fiber(f, std::move(m), file, line);
+void Fabric::deliver(uint32_t dst_chip, const tessel_fabric_header& header, const uint8_t* payload,
+                     const std::string& origin) {
+  if (dst_chip >= chips_.size() || !chips_[dst_chip]) return;
+  try {
+    apply(Failer(nullptr, nullptr, 0, &origin), *chips_[dst_chip], header, payload);
+  } catch (const DeliveryFailed& e) {
+    if (delivery_failure_.empty()) delivery_failure_ = e.message;
   }
 }
 
-void write_landed(Landing at, const uint8_t* src, uint32_t size) {
-  if (size <= 16 && size % 4 == 0) {
-    for (uint32_t i = 0; i < size; i += 4) {
-      uint32_t word;
-      std::memcpy(&word, src + i, 4);
-      __atomic_store_n(reinterpret_cast<uint32_t*>(at.host + i), word, __ATOMIC_RELEASE);
-    }
-  } else {
-    std::memcpy(at.host, src, size);
-  }
-  if (at.core) at.core->chip->after_write(*at.core, at.host, size);
-}
-
-void increment_landed(Landing at, uint32_t value) {
-  __atomic_fetch_add(reinterpret_cast<uint32_t*>(at.host), value, __ATOMIC_ACQ_REL);
-  at.core->chip->after_write(*at.core, at.host, 4);
-}
-
-} // namespace
-
-void Fabric::apply(Fiber* f, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload, const char* file,
-                   uint32_t line) {
-  const uint32_t size = h.payload_size_bytes;
-  const uint32_t l1_alignment = dst.arch().l1_alignment;
-  f->core->chip->note_progress();
-  switch (h.noc_send_type) {
-  case TESSEL_FABRIC_NOC_UNICAST_WRITE: {
-    const char* call = "fabric unicast write";
-    write_landed(land(f, dst, h.noc_address[0], size, l1_alignment, false, call, file, line), payload, size);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_INLINE_WRITE: {
-    const char* call = "fabric inline write";
-    uint8_t word[4];
-    std::memcpy(word, &h.value, 4);
-    write_landed(land(f, dst, h.noc_address[0], 4, 4, false, call, file, line), word, 4);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC: {
-    const char* call = "fabric atomic increment";
-    increment_landed(land(f, dst, h.noc_address[0], 4, 4, true, call, file, line), h.value);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_FUSED_UNICAST_ATOMIC_INC: {
-    const char* call = "fabric fused write + atomic increment";
-    const Landing data = land(f, dst, h.noc_address[0], size, l1_alignment, false, call, file, line);
-    const Landing sem = land(f, dst, h.noc_address[1], 4, 4, true, call, file, line);
-    write_landed(data, payload, size);
-    increment_landed(sem, h.value);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_SCATTER_WRITE: {
-    const char* call = "fabric scatter write";
-    const uint32_t chunks = h.scatter_chunks;
-    if (chunks < 2 || chunks > TESSEL_FABRIC_SCATTER_CHUNKS)
-      {
-        std::string m = std::string(call) + ": " + std::to_string(chunks) + " chunks; a scatter write has 2 to " +
-                     std::to_string(TESSEL_FABRIC_SCATTER_CHUNKS);
-        fail_fiber(f, std::move(m), file, line);
-      }
-    uint32_t given = 0;
-    for (uint32_t i = 0; i + 1 < chunks; ++i)
-      given += h.chunk_size[i];
-    if (given >= size)
-      {
-        std::string m = std::string(call) + ": the first " + std::to_string(chunks - 1) + " chunks take " +
-                     std::to_string(given) + " of the payload's " + std::to_string(size) +
-                     " bytes, leaving nothing for the last";
-        fail_fiber(f, std::move(m), file, line);
-      }
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < chunks; ++i) {
-      const uint32_t bytes = i + 1 < chunks ? h.chunk_size[i] : size - given;
-      write_landed(land(f, dst, h.noc_address[i], bytes, l1_alignment, false, call, file, line), payload + at, bytes);
-      at += bytes;
-    }
-    return;
-  }
-  default: return;
-  }
+std::string Fabric::take_delivery_failure() {
+  std::string failure;
+  failure.swap(delivery_failure_);
+  return failure;
 }
 
 } // namespace tessel::sim

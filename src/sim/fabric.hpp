@@ -64,7 +64,6 @@ public:
   const FabricLinks& links() const { return links_; }
   uint32_t mesh_id() const { return mesh_id_; }
   uint32_t chip_count() const { return uint32_t(chips_.size()); }
-  Chip& chip(uint32_t id) const { return *chips_[id]; }
 
   // The chip one hop from `chip` toward `direction` over a link, or -1 (the
   // mesh's edge; a wrap link counts when `wrap`).
@@ -87,6 +86,18 @@ public:
   // where that connection was opened.
   std::string left_open(const Fiber* f, const char** file, uint32_t* line);
 
+  // ---- A mesh split over processes (ranks) ----
+  // Chips held by other processes are null in the constructor's list; a
+  // packet for one goes to `peers`. Not owned.
+  void set_peers(class FabricPeers* peers) { peers_ = peers; }
+  class FabricPeers* peers() const { return peers_; }
+  // A packet from another rank for chip `dst_chip` of this one: its command
+  // takes effect here. A failure (an address the chip has not allocated...)
+  // is kept, with the sender's `origin`, for take_delivery_failure().
+  void deliver(uint32_t dst_chip, const tessel_fabric_header& header, const uint8_t* payload,
+               const std::string& origin);
+  std::string take_delivery_failure();
+
   // Totals since the fabric was made.
   struct Stats {
     uint64_t packets = 0, hops = 0, payload_bytes = 0;
@@ -105,8 +116,6 @@ private:
   // The chips a packet from `src` reaches, in route order, after checking the route.
   void route(Fiber* f, const tessel_fabric_connection& c, const tessel_fabric_header& h, std::vector<uint32_t>& dsts,
              uint32_t& hops, const char* file, uint32_t line) const;
-  void apply(Fiber* f, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload, const char* file,
-             uint32_t line);
 
   std::vector<Chip*> chips_;
   FabricLinks links_;
@@ -115,6 +124,36 @@ private:
   std::vector<Slot> slots_;
   std::vector<uint32_t> route_scratch_;
   Stats stats_;
+  class FabricPeers* peers_ = nullptr;
+  std::string delivery_failure_;
+};
+
+// The other processes of a mesh split over ranks (an MPI world, in the
+// runtime): where packets for their chips go, and the exchange each rank's
+// run of its chips makes once per pass (chip_group.hpp).
+class FabricPeers {
+public:
+  virtual ~FabricPeers() = default;
+  virtual uint32_t rank() const = 0;
+  virtual uint32_t size() const = 0;
+  // Queues a packet for the rank holding chip `dst_chip` (sent at the next exchange).
+  virtual void post(uint32_t dst_chip, const tessel_fabric_header& header, const uint8_t* payload,
+                    const std::string& origin) = 0;
+  // What every rank said at one exchange.
+  struct Round {
+    bool any_progress = false; // some rank ran a fiber, woke one or received a packet
+    bool all_finished = false; // every rank's chips are done
+    std::string failure;       // the first failing rank's report ("rank R: ..."), empty if none
+    uint32_t failure_kind = 0; // FailureKind of that report
+  };
+  enum FailureKind : uint32_t { kNone = 0, kKernelError = 1, kKernelFault = 2, kInterrupted = 3, kOther = 4 };
+  // Every rank calls this once per pass of its run, in step: queued packets
+  // go out, other ranks' packets for this rank are handed to `fabric`
+  // (Fabric::deliver) in rank order, and every rank's state comes back.
+  virtual Round exchange(Fabric& fabric, bool progress, bool finished, const std::string& failure,
+                         uint32_t failure_kind) = 0;
+  // Every rank's `text`, concatenated in rank order (the same on every rank).
+  virtual std::string gather_text(const std::string& text) = 0;
 };
 
 // The kernel API's table (TESSEL_EXTENSION_FABRIC), for chips with a fabric.

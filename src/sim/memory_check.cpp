@@ -210,6 +210,42 @@ void check_l1_slow(Fiber* f, MemoryCheckCache::Set& set, const Core& target, uin
   f->core->chip->fail(f, std::move(m), file, line);
 }
 
+TransferVerdict l1_destination_verdict(const Core& target, uint64_t lo, uint64_t hi, const char* call,
+                                      std::string& message) {
+  const Chip& chip = *target.chip;
+  if (!chip.check_memory()) return TransferVerdict::Ok;
+  if (lo < kL1ZerosEnd && hi > kL1ZerosBase) {
+    message = std::string(call) + ": the transfer's destination, " + std::to_string(hi - lo) + " bytes at " +
+              span(lo, hi) + " of " + core_name(target) + ", overlaps the zeros region (MEM_ZEROS_BASE, " +
+              span(kL1ZerosBase, kL1ZerosEnd) + "), which is read-only";
+    return TransferVerdict::Error;
+  }
+  MemoryCheckCache::Entry found;
+  if (find_l1(chip, target, lo, hi, found)) return TransferVerdict::Ok;
+  if (writes_free_l1(chip, target, lo, hi)) {
+    message = std::string(call) + ": the transfer's destination, " + std::to_string(hi - lo) + " bytes at " +
+              span(lo, hi) + " of " + core_name(target) +
+              ", is free L1 (no buffer, CB or semaphore there); silicon writes it and nothing else is disturbed, "
+              "but nothing owns it either: write into a CB or buffer sized for the data";
+    return TransferVerdict::Warning;
+  }
+  message = report(core_name(target), l1_regions(chip, target), lo, hi, TransferEnd::Destination, call,
+                   chip.memory_map(), MemoryKind::L1, target.index);
+  return TransferVerdict::Error;
+}
+
+TransferVerdict dram_destination_verdict(const Chip& chip, uint32_t bank, uint64_t lo, uint64_t hi, const char* call,
+                                         std::string& message) {
+  if (!chip.check_memory()) return TransferVerdict::Ok;
+  if (const BufferExtent* b = chip.memory_map().find(MemoryKind::Dram, bank, lo); b && hi <= b->end_in_bank(bank))
+    return TransferVerdict::Ok;
+  const std::string& label = chip.label();
+  const std::string device = label.empty() ? "" : label.substr(0, label.size() - 2) + " ";
+  message = report(device + "DRAM bank " + std::to_string(bank), dram_regions(chip, bank), lo, hi,
+                   TransferEnd::Destination, call, chip.memory_map(), MemoryKind::Dram, bank);
+  return TransferVerdict::Error;
+}
+
 void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, const char* call, const char* file,
                       uint32_t line) {
   std::string m = std::string(call) + ": the transfer's destination, " + std::to_string(hi - lo) + " bytes at " +

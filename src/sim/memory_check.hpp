@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "sim/chip.hpp"
 #include "sim/l1_layout.hpp"
@@ -41,6 +42,13 @@ void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, uint32_t bank, uint64
 // The same for a bank of `chip`, which need not be f's (a fabric packet's destination).
 void check_dram_slow(Fiber* f, MemoryCheckCache::Set& set, const Chip& chip, uint32_t bank, uint64_t lo, uint64_t hi,
                      TransferEnd end, const char* call, const char* file, uint32_t line);
+// The same checks of a transfer's destination with no fiber to stop (a
+// fabric packet, checked where it lands): Ok, or the report in `message`.
+enum class TransferVerdict : uint8_t { Ok, Warning, Error };
+TransferVerdict l1_destination_verdict(const Core& target, uint64_t lo, uint64_t hi, const char* call,
+                                      std::string& message);
+TransferVerdict dram_destination_verdict(const Chip& chip, uint32_t bank, uint64_t lo, uint64_t hi, const char* call,
+                                         std::string& message);
 // Stops the fiber: a transfer's destination overlaps the zeros region.
 [[noreturn]] void fail_zeros_write(Fiber* f, const Core& target, uint64_t lo, uint64_t hi, const char* call,
                                    const char* file, uint32_t line);
