@@ -99,6 +99,9 @@ std::unique_ptr<Mesh::State> make_state(std::vector<std::shared_ptr<Device>> dev
                             ": a mesh's chips are of one arch");
     chips[i] = ds.chip.get();
   }
+  // Meshes are many chips that each use little DRAM: small pages (memory.hpp).
+  for (sim::Chip* chip : chips)
+    if (chip) chip->memory().prefer_small_dram_pages();
   sim::FabricLinks links;
   links.rows = config.rows;
   links.cols = config.cols;

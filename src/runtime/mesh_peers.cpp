@@ -9,9 +9,9 @@ namespace tessel::runtime {
 namespace {
 
 // A block to one rank: its sender's state, then framed packets.
-//   u32 flags (1 progress, 2 finished, 4 failed), u32 failure kind, u32 failure length, failure text;
+//   u32 flags (1 progress, 2 finished, 4 failed, 8 sent packets), u32 failure kind, u32 failure length, failure text;
 //   per packet: u32 chip, u32 payload length, u32 origin length, the 64-byte header, payload, origin.
-constexpr uint32_t kProgress = 1, kFinished = 2, kFailed = 4;
+constexpr uint32_t kProgress = 1, kFinished = 2, kFailed = 4, kSent = 8;
 
 void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
 
@@ -44,10 +44,14 @@ sim::FabricPeers::Round MeshPeers::exchange(sim::Fabric& fabric, bool progress, 
                                             const std::string& failure, uint32_t failure_kind) {
   const uint32_t me = ranks_.rank();
   // Sending packets is progress too: every rank must reach the same verdict.
+  bool sent = false;
   for (const std::string& box : outbox_)
-    progress |= !box.empty();
+    sent |= !box.empty();
+  progress |= sent;
+  const uint32_t my_flags =
+      (progress ? kProgress : 0) | (finished ? kFinished : 0) | (failure.empty() ? 0 : kFailed) | (sent ? kSent : 0);
   std::string state;
-  put_u32(state, (progress ? kProgress : 0) | (finished ? kFinished : 0) | (failure.empty() ? 0 : kFailed));
+  put_u32(state, my_flags);
   put_u32(state, failure_kind);
   put_u32(state, uint32_t(failure.size()));
   state += failure;
@@ -67,7 +71,7 @@ sim::FabricPeers::Round MeshPeers::exchange(sim::Fabric& fabric, bool progress, 
     uint32_t flags, kind;
     std::string text;
     if (r == me) {
-      flags = (progress ? kProgress : 0) | (finished ? kFinished : 0) | (failure.empty() ? 0 : kFailed);
+      flags = my_flags;
       kind = failure_kind;
       text = failure;
     } else {
@@ -96,6 +100,7 @@ sim::FabricPeers::Round MeshPeers::exchange(sim::Fabric& fabric, bool progress, 
       }
     }
     round.any_progress |= (flags & kProgress) != 0;
+    round.any_packets |= (flags & kSent) != 0;
     round.all_finished &= (flags & kFinished) != 0;
     if ((flags & kFailed) && round.failure.empty()) {
       round.failure = text;

@@ -191,22 +191,26 @@ void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& 
       group.abort_all();
       throw_failure(round.failure_kind, round.failure);
     }
-    if (round.all_finished) break;
+    // Done when every rank is, and no packet crossed in this round (a
+    // delivery failure on the receiving rank is reported at the next one).
+    if (round.all_finished && !round.any_packets) break;
     if (!round.any_progress) {
       size_t blocked = 0;
       std::string rows;
       for (const ChipLaunches& r : runs)
         rows += r.chip->deadlock_rows(rank + r.chip->label(), blocked);
       const std::string all_rows = peers.gather_text(rows);
-      const std::string counts = peers.gather_text(std::to_string(blocked) + ",");
-      size_t total = 0;
+      // Every rank's blocked RISCs and running chips, as "blocked,chips;".
+      const std::string counts = peers.gather_text(std::to_string(blocked) + "," + std::to_string(runs.size()) + ";");
+      size_t total = 0, chips = 0;
       for (size_t at = 0; at < counts.size();) {
-        const size_t comma = counts.find(',', at);
+        const size_t comma = counts.find(',', at), semicolon = counts.find(';', comma);
         total += std::stoul(counts.substr(at, comma - at));
-        at = comma + 1;
+        chips += std::stoul(counts.substr(comma + 1, semicolon - comma - 1));
+        at = semicolon + 1;
       }
       group.abort_all();
-      throw DeadlockError("deadlock across " + std::to_string(fabric.chip_count()) + " devices on " +
+      throw DeadlockError("deadlock across " + std::to_string(chips) + " devices on " +
                           std::to_string(peers.size()) + " ranks: no RISC can make progress (" +
                           std::to_string(total) + " blocked):" + all_rows);
     }

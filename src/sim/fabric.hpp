@@ -143,6 +143,7 @@ public:
   struct Round {
     bool any_progress = false; // some rank ran a fiber, woke one or received a packet
     bool all_finished = false; // every rank's chips are done
+    bool any_packets = false;  // some rank sent packets (their delivery may yet fail: one more round reports it)
     std::string failure;       // the first failing rank's report ("rank R: ..."), empty if none
     uint32_t failure_kind = 0; // FailureKind of that report
   };

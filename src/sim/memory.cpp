@@ -142,6 +142,11 @@ DeviceMemory::DeviceMemory(uint32_t core_count, uint32_t l1_size_bytes, uint32_t
   }
 }
 
+void DeviceMemory::prefer_small_dram_pages() {
+  for (uint8_t* d : dram_)
+    madvise(d, dram_bank_size_bytes_, MADV_NOHUGEPAGE);
+}
+
 DeviceMemory::~DeviceMemory() {
   for (uint8_t* m : dram_)
     munmap(m, dram_bank_size_bytes_);

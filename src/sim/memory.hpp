@@ -55,6 +55,11 @@ public:
   int l1_fd() const { return l1_fd_; }
   uint64_t l1_file_offset(uint32_t core_index) const { return uint64_t(core_index) * l1_file_stride_; }
 
+  // DRAM banks take 4 KiB pages from now on instead of huge ones (only pages
+  // not yet touched change): a chip of a large mesh that uses a few KiB of a
+  // bank then costs 4 KiB, not 2 MiB, per bank (docs/multichip.md).
+  void prefer_small_dram_pages();
+
   // Zero one core's L1 (drops its pages) and every DRAM bank.
   void clear_l1(uint32_t core_index);
 
