@@ -30,6 +30,8 @@ void run_event_trace();
 void run_checked_noc();
 void run_timing();
 void run_timing_overhead();
+void run_fabric();
+void run_fabric_rank_hop();
 
 namespace {
 const Benchmark kBenchmarks[] = {
@@ -62,6 +64,11 @@ const Benchmark kBenchmarks[] = {
     {"timing",
      "the cycle estimate vs published silicon: matmul per core at each fidelity, DRAM GB/s, NoC B/cycle, null programs",
      run_timing},
+    {"fabric",
+     "the fabric: link bandwidth and hop latency of the cycle estimate vs published Ethernet figures, host cost per "
+     "packet in one process and across MPI ranks, a 32-chip all-reduce in 1, 2 and 4 ranks",
+     run_fabric},
+    {"fabric_rank_hop", "(run by fabric under mpirun -np 2) packets between two ranks", run_fabric_rank_hop},
     {"timing_overhead", "the pipeline copy and a 512^3 mcast matmul on 120 cores timed vs untimed (host CPU time)",
      run_timing_overhead},
 };

@@ -111,6 +111,10 @@ std::unique_ptr<Mesh::State> make_state(std::vector<std::shared_ptr<Device>> dev
   links.wrap_cols = config.wrap_cols.value_or(line || galaxy);
   links.links_per_side = config.links_per_side;
   links.max_payload_bytes = config.max_payload_bytes;
+  // Ethernet per link and direction: Wormhole 100 Gb/s (12.5 GB/s), ~650 ns
+  // a hop; Blackhole 400 Gb/s per Ethernet tile (50 GB/s), its hop latency
+  // assumed Wormhole's (docs/multichip.md).
+  if (first && first->state().arch.name == "blackhole") links.link_gbytes_per_s = 50;
   auto state = std::make_unique<Mesh::State>();
   state->config = config;
   state->devices = std::move(devices);

@@ -7,6 +7,7 @@
 #include "sim/kernel_api_support.hpp"
 #include "sim/l1_layout.hpp"
 #include "sim/memory_check.hpp"
+#include "sim/timing.hpp"
 
 namespace tessel::sim {
 
@@ -203,10 +204,28 @@ void Fabric::stage(Fiber* f, tessel_fabric_connection* c, uint32_t src_l1, uint3
 // ---- Packets ---------------------------------------------------------------
 
 void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fabric_header& h,
-                   std::vector<uint32_t>& dsts, uint32_t& hops, const char* file, uint32_t line) const {
+                   std::vector<uint32_t>& dsts, uint32_t& hops, uint64_t start, const char* file, uint32_t line) {
   const uint32_t me = f->core->chip->fabric_chip();
   dsts.clear();
+  arrivals_.clear();
   hops = 0;
+  // The cycle estimate (start != 0): the packet crosses each link when the
+  // link is free, taking bytes / bandwidth, and reaches the next chip a
+  // hop's latency later.
+  uint64_t t = start;
+  const uint64_t bytes = sizeof(tessel_fabric_header) + h.payload_size_bytes;
+  const Timing* timing = f->core->chip->timing();
+  const double ghz = timing ? timing->costs().clock_mhz / 1000 : 1;
+  const uint64_t serialize = uint64_t(double(bytes) * ghz / links_.link_gbytes_per_s + 0.999);
+  const uint64_t latency = uint64_t(links_.hop_latency_ns * ghz + 0.5);
+  const auto cross = [&](uint32_t from, uint32_t dir) {
+    if (!start) return;
+    if (link_free_.empty()) link_free_.assign(chips_.size() * 4 * links_.links_per_side, 0);
+    uint64_t& free_at = link_free_[(size_t(from) * 4 + dir) * links_.links_per_side + c.link % links_.links_per_side];
+    const uint64_t begin = std::max(t, free_at);
+    free_at = begin + serialize;
+    t = free_at + latency;
+  };
   // `why` by value: this frame is abandoned, never unwound, so no string may stay alive in it.
   const auto broken = [&](std::string why) { fail_fiber(f, "send: the packet's route " + std::move(why), file, line); };
   if (h.route == TESSEL_FABRIC_ROUTE_HOPS) {
@@ -226,9 +245,10 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
       if (uint32_t(next) == me)
         broken("comes back to its sender: " + std::to_string(last) + " hops " + direction_name(c.direction) +
                " around a ring of " + std::to_string(hop) + " devices from " + chip_name(me));
+      cross(at, c.direction);
       at = uint32_t(next);
       ++hops;
-      if (hop >= h.start_hops) dsts.push_back(at);
+      if (hop >= h.start_hops) dsts.push_back(at), arrivals_.push_back(t);
     }
     return;
   }
@@ -249,15 +269,19 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
     uint32_t at = me;
     const uint32_t dr = h.dst_chip_id / links_.cols, dc = h.dst_chip_id % links_.cols;
     while (at % links_.cols != dc) {
-      at = uint32_t(neighbour(at, at % links_.cols < dc ? TESSEL_FABRIC_EAST : TESSEL_FABRIC_WEST, false));
+      const uint32_t dir = at % links_.cols < dc ? TESSEL_FABRIC_EAST : TESSEL_FABRIC_WEST;
+      cross(at, dir);
+      at = uint32_t(neighbour(at, dir, false));
       ++hops;
     }
     while (at / links_.cols != dr) {
-      at = uint32_t(neighbour(at, at / links_.cols < dr ? TESSEL_FABRIC_SOUTH : TESSEL_FABRIC_NORTH, false));
+      const uint32_t dir = at / links_.cols < dr ? TESSEL_FABRIC_SOUTH : TESSEL_FABRIC_NORTH;
+      cross(at, dir);
+      at = uint32_t(neighbour(at, dir, false));
       ++hops;
     }
     if (h.route == TESSEL_FABRIC_ROUTE_MESH) {
-      dsts.push_back(at);
+      dsts.push_back(at), arrivals_.push_back(t);
       return;
     }
     // A multicast: the chips of the rectangle around the destination, the destination included.
@@ -274,6 +298,9 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
         if (chip == me) continue;
         dsts.push_back(chip);
         ++hops; // the multicast tree reaches each chip over one more link
+        // Its branch of the tree: a hop per chip from the route's end (links not booked).
+        const uint64_t away = uint64_t(std::abs(r - int(dr)) + std::abs(col - int(dc)));
+        arrivals_.push_back(start ? t + away * (serialize + latency) : 0);
       }
     return;
   }
@@ -370,6 +397,15 @@ Landing land(const Failer& fail, Chip& dst, uint64_t noc_addr, uint32_t size, ui
   fail.fail(std::move(m));
 }
 
+// A timed destination core's semaphores written by a packet are stamped with
+// its arrival, so a wait for them ends no earlier (timing.hpp).
+void stamp_arrival(Landing at, uint32_t size, uint64_t arrival) {
+  if (!arrival || !at.core || !at.core->timing) return;
+  const uint64_t offset = uint64_t(at.host - at.core->l1);
+  for_each_semaphore_in(*at.core, offset, size,
+                        [&](uint32_t s) { Timing::stamp_max(at.core->timing->semaphore[s], arrival); });
+}
+
 void write_landed(Landing at, const uint8_t* src, uint32_t size) {
   if (size <= 16 && size % 4 == 0) {
     for (uint32_t i = 0; i < size; i += 4) {
@@ -389,26 +425,38 @@ void increment_landed(Landing at, uint32_t value) {
 }
 
 // The packet's NoC command on chip `dst`.
-void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload) {
+void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload, uint64_t arrival) {
   const uint32_t size = h.payload_size_bytes;
   const uint32_t l1_alignment = dst.arch().l1_alignment;
   switch (h.noc_send_type) {
   case TESSEL_FABRIC_NOC_UNICAST_WRITE:
-    write_landed(land(fail, dst, h.noc_address[0], size, l1_alignment, false, "fabric unicast write"), payload, size);
+  {
+    const Landing at = land(fail, dst, h.noc_address[0], size, l1_alignment, false, "fabric unicast write");
+    stamp_arrival(at, size, arrival);
+    write_landed(at, payload, size);
     return;
+  }
   case TESSEL_FABRIC_NOC_UNICAST_INLINE_WRITE: {
     uint8_t word[4];
     std::memcpy(word, &h.value, 4);
-    write_landed(land(fail, dst, h.noc_address[0], 4, 4, false, "fabric inline write"), word, 4);
+    const Landing at = land(fail, dst, h.noc_address[0], 4, 4, false, "fabric inline write");
+    stamp_arrival(at, 4, arrival);
+    write_landed(at, word, 4);
     return;
   }
   case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC:
-    increment_landed(land(fail, dst, h.noc_address[0], 4, 4, true, "fabric atomic increment"), h.value);
+  {
+    const Landing at = land(fail, dst, h.noc_address[0], 4, 4, true, "fabric atomic increment");
+    stamp_arrival(at, 4, arrival);
+    increment_landed(at, h.value);
     return;
+  }
   case TESSEL_FABRIC_NOC_FUSED_UNICAST_ATOMIC_INC: {
     const char* call = "fabric fused write + atomic increment";
     const Landing data = land(fail, dst, h.noc_address[0], size, l1_alignment, false, call);
     const Landing sem = land(fail, dst, h.noc_address[1], 4, 4, true, call);
+    stamp_arrival(data, size, arrival);
+    stamp_arrival(sem, 4, arrival);
     write_landed(data, payload, size);
     increment_landed(sem, h.value);
     return;
@@ -480,15 +528,25 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
               " bytes of payload after the header)";
   if (!problem.empty()) fail_fiber(f, "send: " + std::move(problem), file, line);
   uint32_t hops = 0;
-  route(f, *c, h, route_scratch_, hops, file, line);
+  // Timed: the worker's NoC writes of header and payload into the router's slot.
+  uint64_t start = 0;
+  if (const Timing* timing = f->core->chip->timing()) {
+    const TimingCosts& costs = timing->costs();
+    uint64_t& clock = f->core->ctx[f->risc].clock;
+    clock += costs.noc_issue_cycles +
+             uint64_t(double(sizeof(tessel_fabric_header) + h.payload_size_bytes) / costs.noc_bytes_per_cycle + 0.999);
+    start = clock;
+  }
+  route(f, *c, h, route_scratch_, hops, start, file, line);
   ++stats_.packets;
   stats_.hops += hops;
   stats_.payload_bytes += h.payload_size_bytes;
   f->core->chip->note_progress();
   const Failer fail(f, file, line, nullptr);
-  for (uint32_t d : route_scratch_) {
+  for (size_t i = 0; i < route_scratch_.size(); ++i) {
+    const uint32_t d = route_scratch_[i];
     if (chips_[d]) {
-      apply(fail, *chips_[d], h, slot.staged.data());
+      apply(fail, *chips_[d], h, slot.staged.data(), arrivals_.empty() ? 0 : arrivals_[i]);
     } else {
       // On another rank: the packet goes there, naming its sender for any report.
       peers_->post(d, h, slot.staged.data(), f->core->chip->where(f, file, line));
@@ -502,7 +560,7 @@ void Fabric::deliver(uint32_t dst_chip, const tessel_fabric_header& header, cons
                      const std::string& origin) {
   if (dst_chip >= chips_.size() || !chips_[dst_chip]) return;
   try {
-    apply(Failer(nullptr, nullptr, 0, &origin), *chips_[dst_chip], header, payload);
+    apply(Failer(nullptr, nullptr, 0, &origin), *chips_[dst_chip], header, payload, 0);
   } catch (const DeliveryFailed& e) {
     if (delivery_failure_.empty()) delivery_failure_ = e.message;
   }

@@ -14,6 +14,10 @@
 //  - A packet is walked hop by hop: every hop must have a link; the route of
 //    a packet that leaves the mesh, or comes back to its sender, is an error
 //    naming the sender, the hops and where the route broke.
+//  - Under the cycle estimate (timing.hpp) a packet costs its sender the NoC
+//    writes into the router's slot, crosses each link when the link is free
+//    (bytes / link bandwidth) and reaches the next chip a hop's latency
+//    later; a semaphore it writes is stamped with its arrival.
 //  - At its destination(s) the packet's NoC command (write, inline write,
 //    atomic increment, fused write + increment, scatter) takes effect at
 //    once, checked as a NoC transfer on that chip is (bounds, alignment, the
@@ -45,6 +49,9 @@ struct FabricLinks {
   bool wrap_cols = false; // each column's likewise (South of the last row is the first)
   uint32_t links_per_side = 1;
   uint32_t max_payload_bytes = 4096; // a channel buffer's slot, less the header
+  // The cycle estimate's Ethernet link (docs/multichip.md gives the sources).
+  double link_gbytes_per_s = 12.5; // per link and direction: Wormhole 100 Gb/s
+  double hop_latency_ns = 650;     // per hop: Wormhole's measured ~650 ns
 };
 
 class Fabric {
@@ -114,8 +121,10 @@ private:
   };
   Slot& slot_of(Fiber* f, tessel_fabric_connection* c, const char* call, const char* file, uint32_t line);
   // The chips a packet from `src` reaches, in route order, after checking the route.
+  // `start`: the sender's clock under the cycle estimate (0: untimed), with
+  // each destination's arrival left in arrivals_.
   void route(Fiber* f, const tessel_fabric_connection& c, const tessel_fabric_header& h, std::vector<uint32_t>& dsts,
-             uint32_t& hops, const char* file, uint32_t line) const;
+             uint32_t& hops, uint64_t start, const char* file, uint32_t line);
 
   std::vector<Chip*> chips_;
   FabricLinks links_;
@@ -123,6 +132,8 @@ private:
   uint32_t mesh_id_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> route_scratch_;
+  std::vector<uint64_t> arrivals_;  // route(): when the packet reaches each destination (timed)
+  std::vector<uint64_t> link_free_; // per (chip, direction, link): when the link is next free (timed)
   Stats stats_;
   class FabricPeers* peers_ = nullptr;
   std::string delivery_failure_;
