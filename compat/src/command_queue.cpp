@@ -2,7 +2,10 @@
 // each forwards to the device's tessel::CommandQueue.
 #include <string>
 
+#include <cstring>
+
 #include "realtime_profiler.hpp"
+#include "runtime/device_state.hpp"
 #include "tessel/error.hpp"
 #include "tessel/event.hpp"
 #include "tt-metalium/command_queue.hpp"
@@ -88,6 +91,42 @@ void ReleaseTrace(IDevice* device, uint32_t trace_id) {
 void EnqueueTrace(CommandQueue& cq, uint32_t trace_id, bool blocking) { cq.replay_trace(trace_id, blocking); }
 
 namespace detail {
+
+namespace {
+uint8_t* l1_range(IDevice* device, const CoreCoord& core, uint32_t address, uint64_t size, CoreType core_type,
+                  const char* call) {
+  if (!device) throw tessel::ValidationError(std::string(call) + ": null device");
+  if (core_type != CoreType::WORKER)
+    throw tessel::ValidationError(std::string(call) + ": tessel simulates worker (Tensix) cores only");
+  tessel::runtime::DeviceState& ds = device->native().state();
+  ds.require_open(call);
+  if (core.x >= ds.arch.grid_x || core.y >= ds.arch.grid_y)
+    throw tessel::ValidationError(std::string(call) + ": core " + core.str() + " is outside the " +
+                                  std::to_string(ds.arch.grid_x) + "x" + std::to_string(ds.arch.grid_y) + " grid");
+  const uint64_t offset = address & TESSEL_L1_SLOT_MASK;
+  if (size % 4 != 0 || offset + size > ds.arch.l1_size_bytes)
+    throw tessel::ValidationError(std::string(call) + ": " + std::to_string(size) + " bytes at L1 " +
+                                  std::to_string(offset) + " are not whole words inside L1 (" +
+                                  std::to_string(ds.arch.l1_size_bytes) + " bytes)");
+  return ds.chip->core(uint32_t(core.x), uint32_t(core.y)).l1 + offset;
+}
+} // namespace
+
+bool ReadFromDeviceL1(IDevice* device, const CoreCoord& logical_core, uint32_t address, uint32_t size,
+                      std::vector<uint32_t>& host_buffer, CoreType core_type) {
+  const uint8_t* l1 = l1_range(device, logical_core, address, size, core_type, "detail::ReadFromDeviceL1");
+  host_buffer.resize(size / 4);
+  std::memcpy(host_buffer.data(), l1, size);
+  return true;
+}
+
+bool WriteToDeviceL1(IDevice* device, const CoreCoord& logical_core, uint32_t address,
+                     const std::vector<uint32_t>& host_buffer, CoreType core_type) {
+  const uint64_t size = host_buffer.size() * 4;
+  uint8_t* l1 = l1_range(device, logical_core, address, size, core_type, "detail::WriteToDeviceL1");
+  std::memcpy(l1, host_buffer.data(), size);
+  return true;
+}
 
 void LaunchProgram(IDevice* device, Program& program, bool /*wait_until_cores_done*/, bool /*force_slow_dispatch*/) {
   CommandQueue& cq = checked(device, "detail::LaunchProgram").command_queue();

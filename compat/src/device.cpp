@@ -9,6 +9,7 @@
 #include "sim/arch.hpp"
 #include "sim/chip.hpp"
 #include "tessel/error.hpp"
+#include "tessel/ranks.hpp"
 #include "tessel/timing.hpp"
 #include "tt-metalium/system_mesh.hpp"
 
@@ -138,6 +139,13 @@ SystemMesh::SystemMesh() : shape_(1, 1) {
                                     "' is not a mesh shape; give rows x columns, e.g. TESSEL_MESH=2x4");
     shape_ = MeshShape(rows, cols);
   }
+}
+
+MeshShape SystemMesh::local_shape() const {
+  const tessel::Ranks& ranks = tessel::Ranks::world();
+  const size_t chips = num_devices() / ranks.size();
+  if (!ranks.distributed() || chips == 0) return shape_;
+  return chips % shape_[1] == 0 ? MeshShape(uint32_t(chips / shape_[1]), shape_[1]) : MeshShape(1, uint32_t(chips));
 }
 
 SystemMesh& SystemMesh::instance() {

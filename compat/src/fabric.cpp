@@ -140,10 +140,10 @@ size_t get_tt_fabric_channel_buffer_size_bytes() {
 
 namespace tt::tt_metal::compat_fabric {
 
-std::shared_ptr<tessel::Mesh> join_mesh(std::vector<std::shared_ptr<tessel::Device>> chips, uint32_t rows,
-                                        uint32_t cols) {
+std::shared_ptr<tessel::Mesh> open_mesh(uint32_t rows, uint32_t cols, const tessel::DeviceConfig& device) {
   using tt::tt_fabric::FabricConfig;
   tessel::MeshConfig config;
+  config.device = device;
   config.rows = rows;
   config.cols = cols;
   FabricConfig fabric;
@@ -156,7 +156,7 @@ std::shared_ptr<tessel::Mesh> join_mesh(std::vector<std::shared_ptr<tessel::Devi
                   : fabric == FabricConfig::FABRIC_1D_RING ? tessel::FabricConfig::Fabric1DRing
                   : fabric == FabricConfig::FABRIC_2D      ? tessel::FabricConfig::Fabric2D
                                                            : tessel::FabricConfig::Disabled;
-  std::shared_ptr<tessel::Mesh> mesh = tessel::Mesh::join(std::move(chips), config);
+  std::shared_ptr<tessel::Mesh> mesh = tessel::Mesh::open(config);
   std::lock_guard lock(tt::tt_fabric::settings().mutex);
   tt::tt_fabric::settings().mesh = mesh;
   return mesh;

@@ -93,20 +93,23 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
            std::to_string(page_bytes) + " B pages");
 
   // All chips or none: buffers made before a failure are freed as `buffers` unwinds.
-  const std::vector<IDevice*> chips = mesh.get_devices();
-  std::vector<std::shared_ptr<Buffer>> buffers;
-  buffers.reserve(chips.size());
-  for (IDevice* chip : chips)
-    buffers.push_back(detail::create_buffer(chip, local_bytes, page_bytes, device_local_config.buffer_type,
-                                            device_local_config.sharding_args.buffer_layout(),
-                                            device_local_config.sharding_args.shard_spec(), "MeshBuffer::create",
-                                            device_local_config.bottom_up));
-  for (size_t i = 1; i < buffers.size(); ++i)
-    if (buffers[i]->address() != buffers[0]->address()) {
+  // One buffer per chip, indexed by linear index (null: another MPI rank's chip, which its rank allocates).
+  std::vector<std::shared_ptr<Buffer>> buffers(mesh.num_devices());
+  const size_t first = mesh.first_local_index();
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (mesh.is_local_index(i))
+      buffers[i] = detail::create_buffer(mesh.get_device(uint32_t(i / mesh.num_cols()), uint32_t(i % mesh.num_cols())),
+                                         local_bytes, page_bytes, device_local_config.buffer_type,
+                                         device_local_config.sharding_args.buffer_layout(),
+                                         device_local_config.sharding_args.shard_spec(), "MeshBuffer::create",
+                                         device_local_config.bottom_up);
+  for (size_t i = first + 1; i < buffers.size(); ++i)
+    if (buffers[i] && buffers[i]->address() != buffers[first]->address()) {
       const MeshCoordinate coord(uint32_t(i / mesh.num_cols()), uint32_t(i % mesh.num_cols()));
-      reject("the devices of the mesh have different memory free: the device at MeshCoordinate([0, 0]) placed the "
-             "buffer at " +
-             hex(buffers[0]->address()) + " but the device at " + coord.str() + " at " + hex(buffers[i]->address()) +
+      const MeshCoordinate at(uint32_t(first / mesh.num_cols()), uint32_t(first % mesh.num_cols()));
+      reject("the devices of the mesh have different memory free: the device at " + at.str() +
+             " placed the buffer at " + hex(buffers[first]->address()) + " but the device at " + coord.str() + " at " +
+             hex(buffers[i]->address()) +
              "; a mesh buffer needs the same address on every device, so free the buffers made on single devices "
              "of the mesh (CreateBuffer on the MeshDevice or on get_device(coord)), or make them MeshBuffers");
     }
@@ -116,7 +119,7 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
 
 void MeshBuffer::deallocate() {
   for (const auto& buffer : buffers_)
-    buffer->deallocate();
+    if (buffer) buffer->deallocate();
 }
 
 DeviceAddr MeshBuffer::size() const {
@@ -138,7 +141,11 @@ const ShardedBufferConfig& MeshBuffer::global_shard_spec() const {
 }
 
 Buffer* MeshBuffer::get_device_buffer(const MeshCoordinate& device_coord) const {
-  return buffers_[checks::chip_index(*device_, device_coord, "MeshBuffer::get_device_buffer")].get();
+  const size_t i = checks::chip_index(*device_, device_coord, "MeshBuffer::get_device_buffer");
+  if (!buffers_[i])
+    throw tessel::ValidationError("MeshBuffer::get_device_buffer: " + device_coord.str() +
+                                  " is another MPI rank's chip; its buffer lives in that process");
+  return buffers_[i].get();
 }
 
 } // namespace tt::tt_metal::distributed

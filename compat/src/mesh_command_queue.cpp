@@ -83,10 +83,15 @@ void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& mesh_workload, bool b
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order())
     checks::range_in_mesh(device_, range, call);
   // Chips are alike, so a program the first chip of its range accepts (and
-  // has built) runs on the others too.
+  // has built) runs on the others too. Under mpirun only this process's
+  // chips run here (the others' ranks run theirs).
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order())
-    chip_queue(checks::chip_index(device_, range.start_coord(), call))
-        .compile_program(mesh_workload.get_programs().at(range).native());
+    for (const MeshCoordinate& coord : range)
+      if (device_.is_local(coord)) {
+        chip_queue(coord.to_linear_index(device_.shape()))
+            .compile_program(mesh_workload.get_programs().at(range).native());
+        break;
+      }
   // On a mesh with a fabric, chips whose programs are their own run together,
   // as one run (their kernels may wait for each other's packets). A program
   // given to a range of several chips runs on them one after another: one
@@ -97,17 +102,22 @@ void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& mesh_workload, bool b
     for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order()) {
       shared |= range.size() > 1;
       for (const MeshCoordinate& coord : range)
-        together[coord.to_linear_index(device_.shape())] = &mesh_workload.get_programs().at(range).native();
+        if (device_.is_local(coord))
+          together[coord.to_linear_index(device_.shape())] = &mesh_workload.get_programs().at(range).native();
     }
-    if (!shared && !device_.native_device(0).state().capturing_trace_id) { // a trace records chip by chip
+    tessel::Device& first_chip = device_.native_device(device_.first_local_index());
+    // Split over ranks, every rank runs its share as one run (collective).
+    const bool split = mesh->local_chip_count() < mesh->size();
+    if ((split || !shared) && !first_chip.state().capturing_trace_id) { // a trace records chip by chip
       const Program& first = mesh_workload.get_programs().at(mesh_workload.ranges_in_order().front());
-      detail::run_and_report(device_.native_device(0), first, [&] { mesh->run(together); });
+      detail::run_and_report(first_chip, first, [&] { mesh->run(together); });
       return;
     }
   }
   for (const MeshCoordinateRange& range : mesh_workload.ranges_in_order()) {
     const Program& program = mesh_workload.get_programs().at(range);
     for (const MeshCoordinate& coord : range) {
+      if (!device_.is_local(coord)) continue;
       tessel::CommandQueue& cq = chip_queue(coord.to_linear_index(device_.shape()));
       detail::run_and_report(cq.device(), program, [&] { cq.enqueue_program(program.native(), blocking); });
     }
@@ -138,9 +148,10 @@ void MeshCommandQueue::enqueue_write_shard_to_sub_grid(const MeshBuffer& mesh_bu
     return;
   }
   for (const MeshCoordinate& coord : device_range)
-    chip_queue(coord.to_linear_index(device_.shape()))
-        .enqueue_write_buffer(mesh_buffer.get_device_buffer(coord)->native(), host_data,
-                              mesh_buffer.device_local_size());
+    if (device_.is_local(coord))
+      chip_queue(coord.to_linear_index(device_.shape()))
+          .enqueue_write_buffer(mesh_buffer.get_device_buffer(coord)->native(), host_data,
+                                mesh_buffer.device_local_size());
 }
 
 void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuffer>& mesh_buffer,
@@ -149,10 +160,11 @@ void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuffer>& m
   const MeshBuffer& buffer = checks::buffer_on(device_, mesh_buffer.get(), call);
   for (const ShardDataTransfer& transfer : shard_data_transfers)
     checks::chip_index(device_, transfer.shard_coord, call);
-  for (const ShardDataTransfer& transfer : shard_data_transfers)
-    chip_queue(transfer.shard_coord.to_linear_index(device_.shape()))
-        .enqueue_write_buffer(buffer.get_device_buffer(transfer.shard_coord)->native(), transfer.host_data,
-                              buffer.device_local_size());
+  for (const ShardDataTransfer& transfer : shard_data_transfers) // another rank writes its own shards
+    if (device_.is_local(transfer.shard_coord))
+      chip_queue(transfer.shard_coord.to_linear_index(device_.shape()))
+          .enqueue_write_buffer(buffer.get_device_buffer(transfer.shard_coord)->native(), transfer.host_data,
+                                buffer.device_local_size());
 }
 
 void MeshCommandQueue::write_sharded(const MeshBuffer& mesh_buffer, const uint8_t* host_data) {
@@ -163,8 +175,9 @@ void MeshCommandQueue::write_sharded(const MeshBuffer& mesh_buffer, const uint8_
       std::memcpy(shard.data() + shard_offset, host_data + array_offset, bytes);
     });
     for (const MeshCoordinate& coord : placement.chips)
-      chip_queue(coord.to_linear_index(device_.shape()))
-          .enqueue_write_buffer(mesh_buffer.get_device_buffer(coord)->native(), shard.data(), shard.size());
+      if (device_.is_local(coord))
+        chip_queue(coord.to_linear_index(device_.shape()))
+            .enqueue_write_buffer(mesh_buffer.get_device_buffer(coord)->native(), shard.data(), shard.size());
   }
 }
 
@@ -183,7 +196,8 @@ void MeshCommandQueue::enqueue_read_mesh_buffer(void* host_data, const std::shar
                                 " devices, so there is no one copy to read; read one device's with ReadShard";
     throw tessel::ValidationError(message);
   }
-  chip_queue(0).enqueue_read_buffer(buffer.get_reference_buffer()->native(), host_data, buffer.device_local_size());
+  chip_queue(device_.first_local_index())
+      .enqueue_read_buffer(buffer.get_reference_buffer()->native(), host_data, buffer.device_local_size());
 }
 
 void MeshCommandQueue::enqueue_read_shards(const std::vector<ShardDataTransfer>& shard_data_transfers,
@@ -192,10 +206,11 @@ void MeshCommandQueue::enqueue_read_shards(const std::vector<ShardDataTransfer>&
   const MeshBuffer& buffer = checks::buffer_on(device_, mesh_buffer.get(), call);
   for (const ShardDataTransfer& transfer : shard_data_transfers)
     checks::chip_index(device_, transfer.shard_coord, call);
-  for (const ShardDataTransfer& transfer : shard_data_transfers)
-    chip_queue(transfer.shard_coord.to_linear_index(device_.shape()))
-        .enqueue_read_buffer(buffer.get_device_buffer(transfer.shard_coord)->native(), transfer.host_data,
-                             buffer.device_local_size());
+  for (const ShardDataTransfer& transfer : shard_data_transfers) // another rank reads its own shards
+    if (device_.is_local(transfer.shard_coord))
+      chip_queue(transfer.shard_coord.to_linear_index(device_.shape()))
+          .enqueue_read_buffer(buffer.get_device_buffer(transfer.shard_coord)->native(), transfer.host_data,
+                               buffer.device_local_size());
 }
 
 void MeshCommandQueue::read_sharded(const MeshBuffer& mesh_buffer, uint8_t* host_data) {
@@ -210,6 +225,7 @@ void MeshCommandQueue::read_sharded(const MeshBuffer& mesh_buffer, uint8_t* host
   std::vector<uint8_t> shard(mesh_buffer.device_local_size()); // one staging copy, reused for every shard
   for (const ShardPlacement& placement : shard_placements(config, device_.shape())) {
     const MeshCoordinate& coord = placement.chips.start_coord();
+    if (!device_.is_local(coord)) continue; // another rank's shard: its host reads it
     chip_queue(coord.to_linear_index(device_.shape()))
         .enqueue_read_buffer(mesh_buffer.get_device_buffer(coord)->native(), shard.data(), shard.size());
     for_each_shard_row(config, placement, [&](size_t array_offset, size_t shard_offset, size_t bytes) {
@@ -230,7 +246,7 @@ MeshEvent MeshCommandQueue::enqueue_record_event(std::span<const SubDeviceId> su
   chip_events.reserve(range.size());
   for (const MeshCoordinate& coord : range) {
     auto event = std::make_shared<tessel::Event>();
-    chip_queue(coord.to_linear_index(device_.shape())).enqueue_record_event(event);
+    if (device_.is_local(coord)) chip_queue(coord.to_linear_index(device_.shape())).enqueue_record_event(event);
     chip_events.push_back(std::move(event));
   }
   return MeshEvent(++last_event_id_, &device_, id(), range, std::move(chip_events));
@@ -246,14 +262,17 @@ void MeshCommandQueue::enqueue_wait_for_event(const MeshEvent& sync_event) {
     throw tessel::ValidationError("EnqueueWaitForEvent: the event was recorded on another MeshDevice's queue; a mesh "
                                   "command queue waits only for events of its own mesh");
   size_t i = 0;
-  for (const MeshCoordinate& coord : sync_event.device_range())
-    chip_queue(coord.to_linear_index(device_.shape())).enqueue_wait_for_event(sync_event.chip_events()[i++]);
+  for (const MeshCoordinate& coord : sync_event.device_range()) {
+    if (device_.is_local(coord))
+      chip_queue(coord.to_linear_index(device_.shape())).enqueue_wait_for_event(sync_event.chip_events()[i]);
+    ++i;
+  }
 }
 
 void MeshCommandQueue::finish(std::span<const SubDeviceId> sub_device_ids) {
   checks::no_sub_devices(sub_device_ids, "Finish");
   for (size_t i = 0; i < device_.num_devices(); ++i)
-    chip_queue(i).finish();
+    if (device_.is_local_index(i)) chip_queue(i).finish();
 }
 
 } // namespace tt::tt_metal::distributed

@@ -10,6 +10,8 @@
 #include "sim/arch.hpp"
 #include "sim/memory.hpp"
 #include "tessel/error.hpp"
+#include "tessel/mesh.hpp"
+#include "tessel/ranks.hpp"
 #include "tt-metalium/mesh_command_queue.hpp"
 
 namespace tt::tt_metal::distributed {
@@ -66,16 +68,27 @@ std::vector<std::unique_ptr<IDevice>> open_chips(const std::vector<int>& ids, co
 
 } // namespace
 
-MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues)
-    : IDevice(devices.front()->id(), devices.front()->native_ptr()), shape_(shape), devices_(std::move(devices)) {
+namespace {
+// The first chip this process holds (every chip, outside mpirun).
+const IDevice& first_local(const std::vector<std::unique_ptr<IDevice>>& devices) {
+  for (const auto& d : devices)
+    if (d) return *d;
+  throw tessel::ValidationError("MeshDevice: this process holds no chip of the mesh");
+}
+} // namespace
+
+MeshDevice::MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues,
+                       std::shared_ptr<tessel::Mesh> mesh)
+    : IDevice(first_local(devices).id(), first_local(devices).native_ptr()), shape_(shape),
+      devices_(std::move(devices)), mesh_(std::move(mesh)) {
   for (size_t id = 0; id < num_command_queues; ++id)
     queues_.push_back(std::make_unique<MeshCommandQueue>(*this, uint8_t(id)));
-  if (devices_.size() > 1) {
-    std::vector<std::shared_ptr<tessel::Device>> chips;
-    for (const auto& chip : devices_)
-      chips.push_back(chip->native_ptr());
-    mesh_ = compat_fabric::join_mesh(std::move(chips), shape_[0], shape_[1]);
-  }
+}
+
+size_t MeshDevice::first_local_index() const {
+  for (size_t i = 0; i < devices_.size(); ++i)
+    if (devices_[i]) return i;
+  return 0;
 }
 
 tt::tt_fabric::FabricNodeId MeshDevice::get_fabric_node_id(const MeshCoordinate& coord) const {
@@ -144,35 +157,53 @@ std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, s
   check_command_queues(num_command_queues, call);
   const tessel::DeviceConfig device_config = config_from_environment();
   const ChipCapacity capacity = chip_capacity(device_config);
-  if (shape.mesh_size() > capacity.max_chips) {
+  // Under mpirun the mesh splits over the ranks (tessel::Mesh::open checks each rank's share).
+  const bool split = tessel::Ranks::world().distributed();
+  if (!split && shape.mesh_size() > capacity.max_chips) {
     const std::string message =
         std::string(call) + ": " + shape.str() + " needs " + std::to_string(shape.mesh_size()) +
         " devices, but at most " + capacity.description +
         " fit in one process (every core's L1 takes 4 MiB of the address space below 4 GiB); use a mesh of at most " +
-        std::to_string(capacity.max_chips) + " devices, or a smaller TESSEL_GRID";
+        std::to_string(capacity.max_chips) + " devices, a smaller TESSEL_GRID, or split it over MPI ranks "
+        "(mpirun -np N; docs/multichip.md)";
     throw tessel::ValidationError(message);
   }
-  std::vector<int> ids(shape.mesh_size());
-  for (size_t i = 0; i < ids.size(); ++i)
-    ids[i] = int(i);
-  return std::shared_ptr<MeshDevice>(new MeshDevice(shape, open_chips(ids, device_config), num_command_queues));
+  if (shape.mesh_size() == 1)
+    return std::shared_ptr<MeshDevice>(new MeshDevice(shape, open_chips({0}, device_config), num_command_queues));
+  // Several chips: a tessel mesh with the fabric SetFabricConfig chose.
+  std::shared_ptr<tessel::Mesh> mesh = compat_fabric::open_mesh(shape[0], shape[1], device_config);
+  std::vector<std::unique_ptr<IDevice>> chips(shape.mesh_size());
+  for (uint32_t i = mesh->first_local_chip(); i < mesh->first_local_chip() + mesh->local_chip_count(); ++i)
+    chips[i] = std::make_unique<IDevice>(int(i), mesh->device_ptr(i));
+  return std::shared_ptr<MeshDevice>(new MeshDevice(shape, std::move(chips), num_command_queues, std::move(mesh)));
 }
 
 bool MeshDevice::is_local(const MeshCoordinate& coord) const {
-  checks::chip_index(*this, coord, "MeshDevice::is_local");
-  return true;
+  return devices_[checks::chip_index(*this, coord, "MeshDevice::is_local")] != nullptr;
 }
 
 std::vector<IDevice*> MeshDevice::get_devices() const {
   std::vector<IDevice*> chips;
   chips.reserve(devices_.size());
   for (const auto& chip : devices_)
-    chips.push_back(chip.get());
+    if (chip) chips.push_back(chip.get());
   return chips;
 }
 
+IDevice* MeshDevice::local_chip(size_t linear_index, const char* call) const {
+  if (!devices_[linear_index]) {
+    const std::string message = std::string(call) + ": the device at linear index " + std::to_string(linear_index) +
+                                " is held by rank " + std::to_string(mesh_->rank_of(uint32_t(linear_index))) +
+                                ", not this process (rank " + std::to_string(tessel::Ranks::world().rank()) +
+                                "): is_local(coord) tells which are this process's";
+    throw tessel::ValidationError(message);
+  }
+  return devices_[linear_index].get();
+}
+
 IDevice* MeshDevice::get_device(const MeshCoordinate& coord) const {
-  return devices_[checks::chip_index(*this, coord, "MeshDevice::get_device")].get();
+  const char* call = "MeshDevice::get_device";
+  return local_chip(checks::chip_index(*this, coord, call), call);
 }
 
 IDevice* MeshDevice::get_device(size_t row_idx, size_t col_idx) const {
@@ -182,12 +213,12 @@ IDevice* MeshDevice::get_device(size_t row_idx, size_t col_idx) const {
                                 std::to_string(num_cols()) + " mesh";
     throw tessel::ValidationError(message);
   }
-  return devices_[row_idx * num_cols() + col_idx].get();
+  return local_chip(row_idx * num_cols() + col_idx, "MeshDevice::get_device");
 }
 
 IDevice* MeshDevice::get_device(ChipId physical_device_id) const {
   for (const auto& chip : devices_)
-    if (chip->id() == physical_device_id) return chip.get();
+    if (chip && chip->id() == physical_device_id) return chip.get();
   const std::string message = "MeshDevice::get_device: no device of this mesh has id " +
                               std::to_string(physical_device_id) + "; get_device_ids() lists them";
   throw tessel::ValidationError(message);
@@ -197,7 +228,7 @@ DeviceIds MeshDevice::get_device_ids() const {
   DeviceIds ids;
   ids.reserve(devices_.size());
   for (const auto& chip : devices_)
-    ids.push_back(chip->id());
+    if (chip) ids.push_back(chip->id());
   return ids;
 }
 
@@ -212,10 +243,9 @@ MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<uint8_t> cq_id) c
 }
 
 bool MeshDevice::close() {
-  mesh_.reset(); // the fabric lets go of the chips first
   if (borrowed_) return true; // its owner closes the chip
   for (const auto& chip : devices_)
-    chip->close();
+    if (chip) chip->close();
   return true;
 }
 
@@ -245,10 +275,11 @@ MeshTraceId MeshDevice::begin_mesh_trace(uint8_t cq_id) {
   chip_ids.reserve(devices_.size());
   try {
     for (const auto& chip : devices_)
-      chip_ids.push_back(chip->native().command_queue().begin_trace_capture());
+      chip_ids.push_back(chip ? chip->native().command_queue().begin_trace_capture() : 0);
   } catch (...) {
     // Undo the captures already begun, so no chip is left capturing.
     for (size_t i = 0; i < chip_ids.size(); ++i) {
+      if (!devices_[i]) continue;
       tessel::CommandQueue& queue = devices_[i]->native().command_queue();
       queue.end_trace_capture(chip_ids[i]);
       queue.release_trace(chip_ids[i]);
@@ -273,7 +304,7 @@ void MeshDevice::end_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id) {
   }
   const std::vector<uint32_t>& chip_ids = traces_.at(*trace_id);
   for (size_t i = 0; i < devices_.size(); ++i)
-    devices_[i]->native().command_queue().end_trace_capture(chip_ids[i]);
+    if (devices_[i]) devices_[i]->native().command_queue().end_trace_capture(chip_ids[i]);
   capturing_trace_id_.reset();
 }
 
@@ -287,7 +318,7 @@ void MeshDevice::replay_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id, b
     throw tessel::ValidationError(message);
   }
   for (size_t i = 0; i < devices_.size(); ++i)
-    devices_[i]->native().command_queue().replay_trace(chip_ids[i], blocking);
+    if (devices_[i]) devices_[i]->native().command_queue().replay_trace(chip_ids[i], blocking);
 }
 
 void MeshDevice::release_mesh_trace(const MeshTraceId& trace_id) {
@@ -300,7 +331,7 @@ void MeshDevice::release_mesh_trace(const MeshTraceId& trace_id) {
     throw tessel::ValidationError(message);
   }
   for (size_t i = 0; i < devices_.size(); ++i)
-    devices_[i]->native().command_queue().release_trace(chip_ids[i]);
+    if (devices_[i]) devices_[i]->native().command_queue().release_trace(chip_ids[i]);
   traces_.erase(*trace_id);
 }
 

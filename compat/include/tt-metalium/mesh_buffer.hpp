@@ -101,17 +101,17 @@ public:
   MeshBuffer(const MeshBuffer&) = delete;
   MeshBuffer& operator=(const MeshBuffer&) = delete;
 
-  bool is_allocated() const { return buffers_.front()->is_allocated(); }
+  bool is_allocated() const { return reference().is_allocated(); }
   // Frees the buffer on every chip.
   void deallocate();
 
   MeshDevice* device() const { return device_; }
   // Replicated: the per-chip size; sharded: global_size.
   DeviceAddr size() const;
-  DeviceAddr device_local_size() const { return buffers_.front()->size(); }
-  uint32_t address() const { return buffers_.front()->address(); }
-  uint32_t page_size() const { return buffers_.front()->page_size(); }
-  uint32_t num_pages() const { return buffers_.front()->num_pages(); }
+  DeviceAddr device_local_size() const { return reference().size(); }
+  uint32_t address() const { return reference().address(); }
+  uint32_t page_size() const { return reference().page_size(); }
+  uint32_t num_pages() const { return reference().num_pages(); }
 
   MeshBufferLayout global_layout() const;
   const MeshBufferConfig& global_config() const { return config_; }
@@ -126,8 +126,8 @@ public:
   // The buffer on the chip at `device_coord` (throws tessel::ValidationError outside the mesh).
   Buffer* get_device_buffer(const MeshCoordinate& device_coord) const;
   // Chip (0, 0)'s buffer: what single-device queries (TensorAccessorArgs, page sizes) read.
-  Buffer* get_reference_buffer() const { return buffers_.front().get(); }
-  Buffer* get_backing_buffer() const { return buffers_.front().get(); }
+  Buffer* get_reference_buffer() const { return &reference(); }
+  Buffer* get_backing_buffer() const { return &reference(); }
 
 private:
   MeshBuffer(MeshBufferConfig config, DeviceLocalBufferConfig device_local_config, MeshDevice* device,
@@ -137,7 +137,13 @@ private:
   MeshBufferConfig config_;
   DeviceLocalBufferConfig device_local_config_;
   MeshDevice* device_;
-  std::vector<std::shared_ptr<Buffer>> buffers_; // one per chip, row-major
+  std::vector<std::shared_ptr<Buffer>> buffers_; // one per chip, row-major; null: another MPI rank's chip
+  // This process's first chip's buffer (all are alike).
+  Buffer& reference() const {
+    for (const auto& b : buffers_)
+      if (b) return *b;
+    return *buffers_.front();
+  }
 };
 
 } // namespace tt::tt_metal::distributed

@@ -148,18 +148,26 @@ public:
   bool close();
 
   // For the compat layer: the chips' tessel devices in row-major order.
-  tessel::Device& native_device(size_t linear_index) const { return devices_[linear_index]->native(); }
+  // The chip at `linear_index`, which must be this process's (local).
+  tessel::Device& native_device(size_t linear_index) const {
+    return local_chip(linear_index, "MeshDevice")->native();
+  }
+  bool is_local_index(size_t linear_index) const { return devices_[linear_index] != nullptr; }
+  // The first chip this process holds (chip 0 outside mpirun).
+  size_t first_local_index() const;
   // The chip at `coord` as TT-Fabric names it: mesh 0, its row-major index.
   tt::tt_fabric::FabricNodeId get_fabric_node_id(const MeshCoordinate& coord) const;
   // The chips joined by the fabric (a mesh of more than one chip), or null.
   tessel::Mesh* native_mesh() const { return mesh_.get(); }
 
 private:
-  MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues = 1);
+  MeshDevice(MeshShape shape, std::vector<std::unique_ptr<IDevice>> devices, size_t num_command_queues = 1,
+             std::shared_ptr<tessel::Mesh> mesh = nullptr);
+  IDevice* local_chip(size_t linear_index, const char* call) const;
   const std::vector<uint32_t>& chip_trace_ids(const MeshTraceId& trace_id, const char* call) const;
 
   MeshShape shape_;
-  std::vector<std::unique_ptr<IDevice>> devices_;         // row-major
+  std::vector<std::unique_ptr<IDevice>> devices_;         // row-major; null: another MPI rank's chip
   std::shared_ptr<tessel::Mesh> mesh_;                    // more than one chip: the fabric between them
   bool borrowed_ = false;                                 // wrap_unit_mesh: the chip's owner closes it
   std::vector<std::unique_ptr<MeshCommandQueue>> queues_; // by cq id

@@ -14,7 +14,11 @@ namespace tt::tt_metal::distributed {
 class SystemMesh {
 public:
   static SystemMesh& instance();
+  // The whole system's mesh ($TESSEL_MESH, default 1x1).
   const MeshShape& shape() const { return shape_; }
+  // This process's share of it under mpirun (row-major blocks of chips, as
+  // a MeshDevice of shape() splits; docs/multichip.md); shape() otherwise.
+  MeshShape local_shape() const;
   size_t num_devices() const { return size_t(shape_[0]) * shape_[1]; }
 
 private:

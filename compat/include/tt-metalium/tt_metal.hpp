@@ -27,6 +27,15 @@ void ReadFromBuffer(const std::shared_ptr<Buffer>& buffer, std::vector<T>& host_
   EnqueueReadBuffer(buffer_of(buffer, "detail::ReadFromBuffer").device()->command_queue(), buffer, host_buffer, true);
 }
 
+// Host reads and writes of a worker core's L1 (logical core, L1 address),
+// with no program running: `size` bytes (a multiple of 4). Throw
+// tessel::ValidationError for another core type, a core outside the grid or
+// a range outside L1; return true.
+bool ReadFromDeviceL1(IDevice* device, const CoreCoord& logical_core, uint32_t address, uint32_t size,
+                      std::vector<uint32_t>& host_buffer, CoreType core_type = CoreType::WORKER);
+bool WriteToDeviceL1(IDevice* device, const CoreCoord& logical_core, uint32_t address,
+                     const std::vector<uint32_t>& host_buffer, CoreType core_type = CoreType::WORKER);
+
 inline uint32_t TileSize(const tt::DataFormat& data_format) { return tt::tile_size(data_format); }
 
 } // namespace tt::tt_metal::detail
