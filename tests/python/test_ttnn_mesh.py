@@ -49,6 +49,17 @@ def test_device_count_defaults_to_eight_and_is_settable(monkeypatch):
         ttnn.get_num_devices()
 
 
+def test_a_galaxy_of_full_grids_does_not_fit_one_process_and_the_error_says_what_does(monkeypatch):
+    monkeypatch.setenv("TESSEL_MESH", "8x4")
+    from tessel.ttl.settings import settings
+    monkeypatch.setattr(settings, "grid", None, raising=False)
+    with pytest.raises(ttnn.mesh.OutOfMemoryError, match=r"ttnn.open_mesh_device: a 8x4 mesh of 32 devices does not "
+                       r"fit in one process .*split over MPI ranks \(docs/multichip.md\)"):
+        ttnn.open_mesh_device(ttnn.MeshShape(8, 4))
+    m = ttnn.open_mesh_device(ttnn.MeshShape(2, 4))  # the devices opened before the failure were closed
+    ttnn.close_mesh_device(m)
+
+
 def test_open_mesh_device_without_a_shape_opens_the_machine(monkeypatch):
     monkeypatch.setenv("TESSEL_MESH", "2x1")
     m = ttnn.open_mesh_device()

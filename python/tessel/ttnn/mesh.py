@@ -34,7 +34,7 @@ import os
 import numpy as np
 
 from .. import _check
-from ..errors import TesselWarning, warn
+from ..errors import OutOfMemoryError, TesselWarning, warn
 from ..ttl.settings import settings
 from .device import Device, trace_path
 from .tensor import Tensor
@@ -201,6 +201,13 @@ def open_mesh_device(mesh_shape=None, *, l1_small_size=None, trace_region_size=N
     try:
         for i in range(count):
             devices.append(Device._open(i, trace_path(i, count)))
+    except OutOfMemoryError as e:
+        for d in devices:
+            d.close()
+        raise OutOfMemoryError(f"{what}: a {shape[0]}x{shape[1]} mesh of {count} devices does not fit in one process "
+                               f"(device {len(devices)} could not open): {e}. Open smaller grids "
+                               "(tessel.ttl.settings, TESSEL_GRID), or run the mesh from C++ split over MPI ranks "
+                               "(docs/multichip.md)") from None
     except BaseException:
         for d in devices:
             d.close()
