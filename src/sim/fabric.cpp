@@ -8,6 +8,7 @@
 #include "sim/l1_layout.hpp"
 #include "sim/memory_check.hpp"
 #include "sim/timing.hpp"
+#include "sim/trace.hpp"
 
 namespace tessel::sim {
 
@@ -218,13 +219,20 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
   const double ghz = timing ? timing->costs().clock_mhz / 1000 : 1;
   const uint64_t serialize = uint64_t(double(bytes) * ghz / links_.link_gbytes_per_s + 0.999);
   const uint64_t latency = uint64_t(links_.hop_latency_ns * ghz + 0.5);
+  const bool traced = f->core->chip->tracer() != nullptr;
+  crossings_.clear();
   const auto cross = [&](uint32_t from, uint32_t dir) {
-    if (!start) return;
+    if (!start) {
+      // Untimed: the crossing is shown at the sender's clock.
+      if (traced) crossings_.push_back({chips_[from], dir, c.link, f->core->ctx[f->risc].clock, f->core->ctx[f->risc].clock});
+      return;
+    }
     if (link_free_.empty()) link_free_.assign(chips_.size() * 4 * links_.links_per_side, 0);
     uint64_t& free_at = link_free_[(size_t(from) * 4 + dir) * links_.links_per_side + c.link % links_.links_per_side];
     const uint64_t begin = std::max(t, free_at);
     free_at = begin + serialize;
     t = free_at + latency;
+    if (traced) crossings_.push_back({chips_[from], dir, c.link, begin, free_at});
   };
   // `why` by value: this frame is abandoned, never unwound, so no string may stay alive in it.
   const auto broken = [&](std::string why) { fail_fiber(f, "send: the packet's route " + std::move(why), file, line); };
@@ -530,6 +538,7 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
   uint32_t hops = 0;
   // Timed: the worker's NoC writes of header and payload into the router's slot.
   uint64_t start = 0;
+  const uint64_t begin = f->core->ctx[f->risc].clock;
   if (const Timing* timing = f->core->chip->timing()) {
     const TimingCosts& costs = timing->costs();
     uint64_t& clock = f->core->ctx[f->risc].clock;
@@ -538,6 +547,12 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
     start = clock;
   }
   route(f, *c, h, route_scratch_, hops, start, file, line);
+  if (Tracer* tracer = f->core->chip->tracer()) {
+    std::string to = route_scratch_.size() == 1 ? "device " + std::to_string(route_scratch_[0])
+                                                 : std::to_string(route_scratch_.size()) + " devices";
+    tracer->fabric_packet(f->core->ctx[f->risc], begin, uint32_t(sizeof(tessel_fabric_header) + h.payload_size_bytes),
+                          crossings_, to);
+  }
   ++stats_.packets;
   stats_.hops += hops;
   stats_.payload_bytes += h.payload_size_bytes;

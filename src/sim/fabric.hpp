@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/trace.hpp"
 #include "tessel/fabric_abi.h"
 
 namespace tessel::sim {
@@ -134,6 +135,7 @@ private:
   std::vector<uint32_t> route_scratch_;
   std::vector<uint64_t> arrivals_;  // route(): when the packet reaches each destination (timed)
   std::vector<uint64_t> link_free_; // per (chip, direction, link): when the link is next free (timed)
+  std::vector<Tracer::LinkCrossing> crossings_; // route(): the links a traced packet crossed
   Stats stats_;
   class FabricPeers* peers_ = nullptr;
   std::string delivery_failure_;

@@ -362,6 +362,51 @@ void Tracer::noc_unicast(tessel_kernel_ctx& k, const char* call, uint64_t begin,
   r.last_end = now;
 }
 
+namespace {
+constexpr std::string_view kSpanFabric = ",\"cat\":\"fabric\",\"ph\":\"X\"";
+const char* const kLinkDirections[4] = {"East", "West", "North", "South"};
+// A chip's link tracks come after its DRAM banks: 4 directions x 4 links.
+uint32_t link_tid(const Chip& chip, uint32_t direction, uint32_t link) {
+  return dram_tid(chip, chip.arch().dram_banks) + direction * 4 + (link & 3);
+}
+} // namespace
+
+void Tracer::fabric_packet(tessel_kernel_ctx& k, uint64_t begin, uint32_t bytes, std::span<const LinkCrossing> links,
+                           const std::string& to) {
+  RiscTrace& r = risc(k);
+  flush_pending(r);
+  const uint64_t b = r.stamp(begin), now = r.stamp(trace_clock(k));
+  {
+    JsonText j(r.out.reserve(), kMaxEventBytes);
+    j.raw("{\"name\":\"fabric packet\"");
+    span_head(j, kSpanFabric, b, now, pid_, r.tid, stamps_per_us_);
+    j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"hops\":").u64(links.size()).raw(",\"to\":").str(to).raw("}");
+    end_event(r, j);
+  }
+  for (const LinkCrossing& c : links) {
+    Tracer* t = c.from ? c.from->tracer() : nullptr;
+    if (!t) continue;
+    const uint32_t tid = link_tid(*c.from, c.direction, c.link);
+    const uint32_t bit = 1u << ((c.direction & 3) * 4 + (c.link & 3));
+    if (!(t->named_links_ & bit)) {
+      t->named_links_ |= bit;
+      JsonText j(r.out.reserve(), kMaxEventBytes);
+      j.raw("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":").u64(t->pid_).raw(",\"tid\":").u64(tid);
+      j.raw(",\"args\":{\"name\":\"link ").raw(kLinkDirections[c.direction & 3]).ch(' ').u64(c.link).raw("\"}");
+      end_event(r, j);
+    }
+    JsonText j(r.out.reserve(), kMaxEventBytes);
+    j.raw("{\"name\":\"packet\"");
+    // Link spans sit at their own times (timed: when the link carried the
+    // packet), not on the sender's stamp sequence.
+    const uint64_t lb = c.begin * kSubSteps, le = std::max(c.end, c.begin) * kSubSteps;
+    span_head(j, kSpanFabric, lb, le, t->pid_, tid, stamps_per_us_);
+    j.raw(",\"args\":{\"bytes\":").u64(bytes).raw(",\"from\":").str(r.name).raw(",\"to\":").str(to).raw("}");
+    end_event(r, j);
+  }
+  r.last_end = now;
+}
+
 void Tracer::noc_multicast(tessel_kernel_ctx& k, const char* call, uint64_t begin, uint64_t mcast, uint32_t bytes,
                            bool loopback) {
   RiscTrace& r = risc(k);

@@ -175,6 +175,16 @@ public:
                      bool loopback);
   void compute_call(tessel_kernel_ctx& k, const char* call, ComputeKind kind, uint64_t tiles, uint64_t begin);
   void cb_pages(tessel_kernel_ctx& k, uint32_t cb, uint32_t pages, bool pushed);
+  // A fabric packet sent by this RISC (begin: its clock before the send):
+  // a span on its track, and one on the track of every link the packet
+  // crossed, in the process of the chip the link leaves from (fabric.hpp).
+  struct LinkCrossing {
+    const Chip* from = nullptr; // the chip the link leaves (its tracer's process; null: not traced)
+    uint32_t direction = 0, link = 0;
+    uint64_t begin = 0, end = 0; // clock steps (timed: when the link carried it)
+  };
+  void fabric_packet(tessel_kernel_ctx& k, uint64_t begin, uint32_t bytes, std::span<const LinkCrossing> links,
+                     const std::string& to);
   void dprint(tessel_kernel_ctx& k, const char* text, uint32_t length);
   // Persistent dispatch (dispatch/dispatcher.cpp): the reader took a
   // command; a RISC finished one. token_cb: the CB the RISC took the command
@@ -207,6 +217,7 @@ private:
   std::shared_ptr<base::TraceFile> file_;
   uint64_t ring_events_;
   uint32_t pid_;
+  uint32_t named_links_ = 0; // link tracks whose names were written (bit direction * 4 + link)
   std::string label_;
   uint64_t stamps_per_us_ = 1000; // logical: a stamp is a ns (a step shown as 1 us); timed: a ps (a cycle as 1 ns)
   std::vector<std::unique_ptr<RiscTrace>> riscs_; // core_index * TESSEL_RISC_COUNT + risc

@@ -6,6 +6,9 @@
 // chips. One probe kernel (two builds: 1D and FABRIC_2D) does each by mode.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "fabric_probe.hpp"
 
 namespace tessel::test {
@@ -169,6 +172,36 @@ TEST(FabricTest, AHopCountOnThe2DFabricIsRefused) {
                        "FABRIC_2D"),
             std::string::npos)
       << error;
+}
+
+TEST(FabricTest, TheTraceShowsEachPacketOnItsSenderAndOnEveryLinkItCrossed) {
+  const std::string path = testing::TempDir() + "fabric_trace.json";
+  {
+    MeshConfig c = mesh_config(1, 3, FabricConfig::Fabric1D);
+    c.device.trace_path = path;
+    c.device.timing = true;
+    auto mesh = Mesh::open(c);
+    auto page = dram_page(*mesh, 2);
+    dram_page(*mesh, 0), dram_page(*mesh, 1);
+    auto sender = probe(*mesh, 0, kSend, 2, 9, page->address(), 1);
+    auto receiver = probe(*mesh, 2, kWait);
+    ASSERT_EQ(run(*mesh, {sender.get(), nullptr, receiver.get()}), "");
+  }
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Two packets (the write and the increment), each crossing links East of devices 0 and 1.
+  size_t spans = 0;
+  for (size_t at = text.find("\"name\":\"fabric packet\""); at != std::string::npos;
+       at = text.find("\"name\":\"fabric packet\"", at + 1))
+    ++spans;
+  EXPECT_EQ(spans, 2u) << text.substr(0, 2000);
+  EXPECT_NE(text.find("\"args\":{\"name\":\"link East 0\"}"), std::string::npos);
+  size_t link_spans = 0;
+  for (size_t at = text.find("{\"name\":\"packet\""); at != std::string::npos;
+       at = text.find("{\"name\":\"packet\"", at + 1))
+    ++link_spans;
+  EXPECT_EQ(link_spans, 4u);
+  EXPECT_NE(text.find("\"hops\":2,\"to\":\"device 2\""), std::string::npos);
 }
 
 TEST(FabricTest, AMeshTooLargeForOneProcessSaysHowManyFitAndPointsToRanks) {
