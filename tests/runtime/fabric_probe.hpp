@@ -23,7 +23,9 @@ enum Mode : uint32_t {
   kLeftOpen = 4,   // open and return
   kOversize = 5,   // stage 8 KiB of payload
   kSendDram = 6,   // write to DRAM address `dst` exactly as given (an unallocated one)
-  kClosedTwice = 7 // close twice
+  kClosedTwice = 7, // close twice
+  kCommands = 8,    // at dst: an inline write (+96), a scatter (+128, +192), then a fused write (+0) + increment
+  kLinearApi = 9    // kSend through tt::tt_fabric::linear::experimental's helpers (a multicast of range 1)
 };
 
 constexpr const char* kProbe = R"(
@@ -31,6 +33,9 @@ constexpr const char* kProbe = R"(
 #include "tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp"
 #include "tt_metal/fabric/hw/inc/packet_header_pool.h"
 #include "tt_metal/fabric/hw/inc/tt_fabric_api.h"
+#ifndef FABRIC_2D
+#include "tt_metal/fabric/hw/inc/linear/api.h"
+#endif
 
 void kernel_main() {
   size_t a = 0;
@@ -70,11 +75,45 @@ void kernel_main() {
 #else
   h->to_chip_unicast(hops);
 #endif
+  if (mode == 8) {
+    const uint64_t base = get_noc_addr_from_bank_id<true>(0, dst);
+    h->to_noc_unicast_inline_write(tt::tt_fabric::NocUnicastInlineWriteCommandHeader{base + 96, 0xABCD0000u + value});
+    sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+    h->to_noc_unicast_scatter_write(tt::tt_fabric::NocUnicastScatterCommandHeader({base + 128, base + 192}, {32}), 64);
+    sender.send_payload_without_header_non_blocking_from_address(l1, 64);
+    sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+    h->to_noc_fused_unicast_write_atomic_inc(
+        tt::tt_fabric::NocUnicastAtomicIncFusedCommandHeader{base, get_noc_addr(my_x[0], my_y[0], get_semaphore(0)), 1},
+        64);
+    sender.send_payload_without_header_non_blocking_from_address(l1, 64);
+    sender.send_payload_flush_blocking_from_address((uint32_t)h, sizeof(PACKET_HEADER_TYPE));
+    cb_push_back(0, 1);
+    cb_wait_front(0, 1);
+    cb_pop_front(0, 1);
+    sender.close();
+    return;
+  }
+#ifndef FABRIC_2D
+  if (mode == 9) {
+    using namespace tt::tt_fabric::linear::experimental;
+    const uint64_t sem = get_noc_addr(my_x[0], my_y[0], get_semaphore(0));
+    fabric_multicast_noc_unicast_write(&sender, h, l1, 64,
+                                       tt::tt_fabric::NocUnicastCommandHeader{get_noc_addr_from_bank_id<true>(0, dst)},
+                                       uint8_t(hops), 1);
+    fabric_unicast_noc_unicast_atomic_inc(&sender, h, tt::tt_fabric::NocUnicastAtomicIncCommandHeader{sem, 1},
+                                          uint8_t(hops));
+    cb_push_back(0, 1);
+    cb_wait_front(0, 1);
+    cb_pop_front(0, 1);
+    sender.close();
+    return;
+  }
+#endif
   if (mode == 5) {
     for (uint32_t i = 0; i < 3; ++i)
       sender.send_payload_without_header_non_blocking_from_address(get_write_ptr(0) & ~0xfffu, 4096);
   }
-  uint64_t target = mode == 6 ? get_noc_addr_from_bank_id<true>(0, dst) : get_noc_addr_from_bank_id<true>(0, dst);
+  const uint64_t target = get_noc_addr_from_bank_id<true>(0, dst);
   h->to_noc_unicast_write(tt::tt_fabric::NocUnicastCommandHeader{target}, 64);
   sender.wait_for_empty_write_slot();
   sender.send_payload_without_header_non_blocking_from_address(l1, 64);

@@ -30,6 +30,40 @@ TEST(FabricTest, AUnicastWriteAndIncrementCrossThreeHopsOfALine) {
   EXPECT_EQ(mesh->fabric_stats().hops, 6u);
 }
 
+TEST(FabricTest, InlineScatterAndFusedWritesLandWhereTheirHeadersSay) {
+  auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
+  const uint32_t banks = mesh->device(1).dram_banks();
+  dram_page(*mesh, 0);
+  auto page1 = Buffer::create(mesh->device_ptr(1), {256u * banks, 256, BufferType::DRAM});
+  Buffer::create(mesh->device_ptr(0), {256u * banks, 256, BufferType::DRAM}); // lockstep
+  auto sender = probe(*mesh, 0, kCommands, 1, 70, uint32_t(page1->address()), 1);
+  auto receiver = probe(*mesh, 1, kWait);
+  ASSERT_EQ(run(*mesh, {sender.get(), receiver.get()}), "");
+  std::vector<uint32_t> got;
+  mesh->device(1).command_queue().enqueue_read_buffer(*page1, got);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got.at(i), 70 + i) << "fused write, word " << i;
+  EXPECT_EQ(got.at(24), 0xABCD0000u + 70) << "inline write";
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(got.at(32 + i), 70 + i) << "scatter chunk 0, word " << i;
+    EXPECT_EQ(got.at(48 + i), 78 + i) << "scatter chunk 1, word " << i;
+  }
+  EXPECT_EQ(mesh->fabric_stats().packets, 3u);
+}
+
+TEST(FabricTest, TheLinearApiHelpersSendAsTheSenderCallsDo) {
+  auto mesh = Mesh::open(mesh_config(1, 3, FabricConfig::Fabric1D));
+  std::vector<std::shared_ptr<Buffer>> pages;
+  for (uint32_t c = 0; c < 3; ++c)
+    pages.push_back(dram_page(*mesh, c));
+  auto sender = probe(*mesh, 0, kLinearApi, 2, 300, pages[2]->address(), 1);
+  auto receiver = probe(*mesh, 2, kWait);
+  ASSERT_EQ(run(*mesh, {sender.get(), nullptr, receiver.get()}), "");
+  std::vector<uint32_t> got;
+  mesh->device(2).command_queue().enqueue_read_buffer(*pages[2], got);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got.at(i), 300 + i) << "word " << i;
+  EXPECT_EQ(mesh->fabric_stats().packets, 2u);
+}
+
 TEST(FabricTest, ARingWrapsAroundItsEnds) {
   auto mesh = Mesh::open(mesh_config(1, 4, FabricConfig::Fabric1DRing));
   std::vector<std::shared_ptr<Buffer>> pages;
