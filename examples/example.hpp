@@ -29,6 +29,7 @@ struct RunOptions {
   std::string kernel_cache_dir; // empty: the default cache
   uint32_t mesh_rows = 0, mesh_cols = 0; // multi-chip examples: the mesh (0: the example's default)
   std::string fabric;                    // multi-chip examples: "1d", "1d_ring" or "2d" (empty: the example's default)
+  bool mesh_flag = false;                // the mesh came from tessel run --mesh (not TESSEL_MESH)
 };
 
 // The examples' input values: a fixed 64-bit linear congruential generator,
@@ -130,6 +131,7 @@ struct Example {
   const char* name;
   const char* description;
   RunResult (*run)(const RunOptions&);
+  bool multichip = false; // runs on a mesh (RunOptions::mesh_rows/cols, fabric); others run on one chip
 };
 
 std::span<const Example> all_examples();

@@ -58,6 +58,14 @@ int cmd_run(const std::string& name, const tessel::examples::RunOptions& o, bool
     std::fprintf(stderr, "\n");
     return 2;
   }
+  if (!e->multichip && (o.mesh_flag || !o.fabric.empty())) {
+    std::fprintf(stderr, "tessel run: %s runs on one chip; --mesh and --fabric are for the multi-chip examples:",
+                 name.c_str());
+    for (auto& x : tessel::examples::all_examples())
+      if (x.multichip) std::fprintf(stderr, " %s", x.name);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
   auto r = e->run(o);
   // Under mpirun a mesh example's summary is the whole run's, the same on every rank: rank 0 prints it.
   const tessel::Ranks* ranks = tessel::Ranks::started();
@@ -321,6 +329,7 @@ int main(int argc, char** argv) {
         }
         o.mesh_rows = rows;
         o.mesh_cols = cols;
+        o.mesh_flag = !mesh.empty();
         set_trace_options("run", trace_path, trace_ring);
       }
       if (*run && !noc_mode.empty()) {
