@@ -189,7 +189,8 @@ TEST(MeshDeviceTest, ShapesThatDoNotFitThrowAndLeaveNothingOpen) {
   expect_validation_error([] { open_mesh(3, 3); },
                           "MeshDevice::create: MeshShape([3, 3]) needs 9 devices, but at most 8 simulated blackhole "
                           "devices of 12x10 worker cores fit in one process (every core's L1 takes 4 MiB of the "
-                          "address space below 4 GiB); use a mesh of at most 8 devices, or a smaller TESSEL_GRID");
+                          "address space below 4 GiB); use a mesh of at most 8 devices, a smaller TESSEL_GRID, or split it "
+                          "over MPI ranks (mpirun -np N; docs/multichip.md)");
   expect_validation_error([] { open_mesh(0, 4); },
                           "MeshDevice::create: MeshShape([0, 4]) has no devices; both dimensions must be at least 1");
   expect_validation_error([] { MeshDevice::create(MeshDeviceConfig(MeshShape(1, 2)), 0, 0, 3); },
