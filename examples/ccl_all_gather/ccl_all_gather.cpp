@@ -58,7 +58,6 @@ RunResult run_ccl_all_gather(const RunOptions& o) {
 
   std::vector<std::shared_ptr<Buffer>> in_buffers(mesh.size()), out_buffers(mesh.size());
   std::vector<Program> programs(mesh.size());
-  std::vector<Program*> program_ptrs(mesh.size(), nullptr);
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t chip = first; chip < last; ++chip) {
     auto device = mesh.device_ptr(chip);
@@ -68,33 +67,25 @@ RunResult run_ccl_all_gather(const RunOptions& o) {
     device->command_queue().enqueue_write_buffer(*in_buffers[chip], ccl_random_words(kSeed, chip, words_per_chip), true);
     const uint32_t sem = programs[chip].add_semaphore(CoreRangeSet(CoreRange(kCclWorker)), 0);
     add_ccl_gather(m, chip, programs[chip], *in_buffers[chip], *out_buffers[chip], pages, sem);
-    program_ptrs[chip] = &programs[chip];
   }
-  mesh.run(program_ptrs);
+  run_ccl_programs(m, programs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::vector<uint64_t> digests(mesh.size(), 0);
-  uint64_t wrong = 0;
-  std::string first_wrong;
+  CclCheck check(m);
   for (uint32_t chip = first; chip < last; ++chip) {
-    std::vector<uint32_t> got;
-    mesh.device(chip).command_queue().enqueue_read_buffer(*out_buffers[chip], got);
+    const std::vector<uint32_t>& got = check.read(chip, *out_buffers[chip]);
     const CclPlace place = ccl_place(m, chip);
     for (uint32_t s = 0; s < place.group.size(); ++s) {
       const std::vector<uint32_t> want = ccl_random_words(kSeed, place.group[s], words_per_chip);
       for (uint32_t i = 0; i < words_per_chip; ++i)
-        if (got[size_t(s) * words_per_chip + i] != want[i] && wrong++ == 0)
-          first_wrong = "device " + std::to_string(chip) + " slot " + std::to_string(s) + " word " + std::to_string(i);
+        if (got[size_t(s) * words_per_chip + i] != want[i])
+          check.mismatch("device " + std::to_string(chip) + " slot " + std::to_string(s) + " word " +
+                         std::to_string(i));
     }
-    digests[chip] = ccl_fnv1a(kFnvOffset, got);
   }
-  const CclTotals totals = ccl_totals(m, digests, wrong, first_wrong);
-  RunResult r;
-  r.passed = totals.wrong == 0;
-  r.seconds = seconds;
-  r.summary = "all-gather of " + std::to_string(pages) + " pages of " + std::to_string(page_bytes) + " B per chip on a " +
-              m.description() + ": " + totals.text();
-  return r;
+  return check.result("all-gather of " + std::to_string(pages) + " pages of " + std::to_string(page_bytes) +
+                          " B per chip",
+                      seconds);
 }
 
 } // namespace tessel::examples

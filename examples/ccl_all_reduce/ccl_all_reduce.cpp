@@ -24,7 +24,6 @@ RunResult run_ccl_all_reduce(const RunOptions& o) {
   std::vector<std::shared_ptr<Buffer>> buffers;
   std::vector<std::shared_ptr<Buffer>> outputs(mesh.size());
   std::vector<Program> programs(mesh.size());
-  std::vector<Program*> program_ptrs(mesh.size(), nullptr);
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t chip = first; chip < last; ++chip) {
     auto device = mesh.device_ptr(chip);
@@ -37,38 +36,19 @@ RunResult run_ccl_all_reduce(const RunOptions& o) {
     const uint32_t sem = programs[chip].add_semaphore(CoreRangeSet(CoreRange(kCclWorker)), 0);
     add_ccl_gather(m, chip, programs[chip], *in, *staging, tiles, sem);
     add_ccl_sum(programs[chip], *staging, *outputs[chip], tiles, n, sem, n);
-    program_ptrs[chip] = &programs[chip];
   }
-  mesh.run(program_ptrs);
+  run_ccl_programs(m, programs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::vector<uint64_t> digests(mesh.size(), 0);
-  uint64_t wrong = 0;
-  std::string first_wrong;
-  const size_t values = size_t(tiles) * 1024;
+  CclCheck check(m);
   for (uint32_t chip = first; chip < last; ++chip) {
-    std::vector<uint32_t> got;
-    mesh.device(chip).command_queue().enqueue_read_buffer(*outputs[chip], got);
+    check.read(chip, *outputs[chip]);
     std::vector<std::vector<uint32_t>> inputs;
     for (uint32_t q : ccl_place(m, chip).group)
       inputs.push_back(ccl_integer_tiles(kSeed, q, tiles));
-    for (size_t i = 0; i < values; ++i) {
-      float want = 0;
-      for (const std::vector<uint32_t>& input : inputs)
-        want += ccl_bf16_at(input, i);
-      if (ccl_bf16_at(got, i) != want && wrong++ == 0)
-        first_wrong = "device " + std::to_string(chip) + " value " + std::to_string(i) + " (" +
-                      std::to_string(ccl_bf16_at(got, i)) + ", expected " + std::to_string(want) + ")";
-    }
-    digests[chip] = ccl_fnv1a(kFnvOffset, got);
+    check.check_sums(chip, inputs, 0, size_t(tiles) * 1024);
   }
-  const CclTotals totals = ccl_totals(m, digests, wrong, first_wrong);
-  RunResult r;
-  r.passed = totals.wrong == 0;
-  r.seconds = seconds;
-  r.summary = "all-reduce of " + std::to_string(tiles) + " bfloat16 tiles per chip on a " + m.description() + ": " +
-              totals.text();
-  return r;
+  return check.result("all-reduce of " + std::to_string(tiles) + " bfloat16 tiles per chip", seconds);
 }
 
 } // namespace tessel::examples

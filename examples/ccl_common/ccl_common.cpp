@@ -156,6 +156,45 @@ CclTotals ccl_totals(const CclMesh& m, const std::vector<uint64_t>& digests, uin
   return t;
 }
 
+void run_ccl_programs(const CclMesh& m, std::vector<Program>& programs) {
+  const Mesh& mesh = *m.mesh;
+  std::vector<Program*> local(mesh.size(), nullptr);
+  for (uint32_t c = mesh.first_local_chip(); c < mesh.first_local_chip() + mesh.local_chip_count(); ++c)
+    local[c] = &programs[c];
+  m.mesh->run(local);
+}
+
+const std::vector<uint32_t>& CclCheck::read(uint32_t chip, Buffer& output) {
+  m_.mesh->device(chip).command_queue().enqueue_read_buffer(output, got_);
+  digests_[chip] = ccl_fnv1a(kFnvOffset, got_);
+  return got_;
+}
+
+void CclCheck::check_sums(uint32_t chip, const std::vector<std::vector<uint32_t>>& inputs, size_t offset,
+                          size_t values) {
+  for (size_t i = 0; i < values; ++i) {
+    float want = 0;
+    for (const std::vector<uint32_t>& input : inputs)
+      want += ccl_bf16_at(input, offset + i);
+    if (ccl_bf16_at(got_, i) != want)
+      mismatch("device " + std::to_string(chip) + " value " + std::to_string(i) + " (" +
+               std::to_string(ccl_bf16_at(got_, i)) + ", expected " + std::to_string(want) + ")");
+  }
+}
+
+void CclCheck::mismatch(const std::string& where) {
+  if (wrong_++ == 0) first_wrong_ = where;
+}
+
+RunResult CclCheck::result(const std::string& what, double seconds) const {
+  const CclTotals totals = ccl_totals(m_, digests_, wrong_, first_wrong_);
+  RunResult r;
+  r.passed = totals.wrong == 0;
+  r.seconds = seconds;
+  r.summary = what + " on a " + m_.description() + ": " + totals.text();
+  return r;
+}
+
 std::string CclTotals::text() const {
   return std::to_string(packets) + " packets, " + std::to_string(hops) + " hops; checksum " + ccl_hex(checksum) +
          (wrong ? "; " + std::to_string(wrong) + " wrong, the first at " + first_wrong : "");

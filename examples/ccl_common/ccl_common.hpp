@@ -81,6 +81,31 @@ struct CclTotals {
 CclTotals ccl_totals(const CclMesh& m, const std::vector<uint64_t>& digests, uint64_t wrong,
                      const std::string& first_wrong);
 
+// Runs programs[chip] on this process's chips of the mesh, together.
+void run_ccl_programs(const CclMesh& m, std::vector<Program>& programs);
+
+// The host's checks of a collective, chip by chip: read() reads a chip's
+// output back (and digests it), check_sums() compares bfloat16 sums,
+// mismatch() records a wrong value; result() combines over ranks.
+class CclCheck {
+public:
+  explicit CclCheck(const CclMesh& m) : m_(m), digests_(m.mesh->size(), 0) {}
+  const std::vector<uint32_t>& read(uint32_t chip, Buffer& output);
+  // Value i of the output read last is the sum, in order, of value
+  // (offset + i) of each of `inputs`.
+  void check_sums(uint32_t chip, const std::vector<std::vector<uint32_t>>& inputs, size_t offset, size_t values);
+  void mismatch(const std::string& where);
+  // "<what> on a <mesh>: P packets, H hops; checksum X", passed when nothing mismatched on any rank.
+  RunResult result(const std::string& what, double seconds) const;
+
+private:
+  const CclMesh& m_;
+  std::vector<uint64_t> digests_;
+  std::vector<uint32_t> got_;
+  uint64_t wrong_ = 0;
+  std::string first_wrong_;
+};
+
 // Chip `chip`'s input of `words` words: the same on every rank.
 std::vector<uint32_t> ccl_random_words(uint64_t seed, uint32_t chip, size_t words);
 std::vector<uint32_t> ccl_integer_tiles(uint64_t seed, uint32_t chip, uint32_t tiles);

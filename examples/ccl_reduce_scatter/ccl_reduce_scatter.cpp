@@ -24,7 +24,6 @@ RunResult run_ccl_reduce_scatter(const RunOptions& o) {
   std::vector<std::shared_ptr<Buffer>> buffers;
   std::vector<std::shared_ptr<Buffer>> outputs(mesh.size());
   std::vector<Program> programs(mesh.size());
-  std::vector<Program*> program_ptrs(mesh.size(), nullptr);
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t chip = first; chip < last; ++chip) {
     auto device = mesh.device_ptr(chip);
@@ -52,40 +51,22 @@ RunResult run_ccl_reduce_scatter(const RunOptions& o) {
     append_ccl_connections(m, chip, forward && n > 1, backward && n > 1, program, args);
     program.set_runtime_args(k, worker, args);
     add_ccl_sum(program, *staging, *outputs[chip], slice, n, sem, n);
-    program_ptrs[chip] = &program;
   }
-  mesh.run(program_ptrs);
+  run_ccl_programs(m, programs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::vector<uint64_t> digests(mesh.size(), 0);
-  uint64_t wrong = 0;
-  std::string first_wrong;
+  CclCheck check(m);
   const size_t values = size_t(slice) * 1024;
   for (uint32_t chip = first; chip < last; ++chip) {
-    std::vector<uint32_t> got;
-    mesh.device(chip).command_queue().enqueue_read_buffer(*outputs[chip], got);
+    check.read(chip, *outputs[chip]);
     const CclPlace place = ccl_place(m, chip);
     const uint32_t n = uint32_t(place.group.size());
     std::vector<std::vector<uint32_t>> inputs;
     for (uint32_t q : place.group)
       inputs.push_back(ccl_integer_tiles(kSeed, q, n * slice));
-    for (size_t i = 0; i < values; ++i) {
-      float want = 0;
-      for (const std::vector<uint32_t>& input : inputs)
-        want += ccl_bf16_at(input, place.slot * values + i);
-      if (ccl_bf16_at(got, i) != want && wrong++ == 0)
-        first_wrong = "device " + std::to_string(chip) + " value " + std::to_string(i) + " (" +
-                      std::to_string(ccl_bf16_at(got, i)) + ", expected " + std::to_string(want) + ")";
-    }
-    digests[chip] = ccl_fnv1a(kFnvOffset, got);
+    check.check_sums(chip, inputs, place.slot * values, values);
   }
-  const CclTotals totals = ccl_totals(m, digests, wrong, first_wrong);
-  RunResult r;
-  r.passed = totals.wrong == 0;
-  r.seconds = seconds;
-  r.summary = "reduce-scatter of " + std::to_string(slice) + " bfloat16 tiles per chip on a " + m.description() +
-              ": " + totals.text();
-  return r;
+  return check.result("reduce-scatter of " + std::to_string(slice) + " bfloat16 tiles per chip", seconds);
 }
 
 } // namespace tessel::examples

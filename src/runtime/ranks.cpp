@@ -51,6 +51,19 @@ void bind(void* handle, const char* name, F& slot) {
     throw ValidationError(std::string("the MPI transport plugin lacks ") + name + ": rebuild tessel (src/ranks)");
 }
 
+// Blocks packed one after another, `counts[r]` bytes for rank r: the
+// plugin's buffer (freed here) split into one string per rank.
+std::vector<std::string> unpack(const std::vector<uint64_t>& counts, uint8_t* packed, decltype(&tessel_mpi_free) free) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (uint64_t c : counts) {
+    out.emplace_back(reinterpret_cast<const char*>(packed) + at, c);
+    at += c;
+  }
+  free(packed);
+  return out;
+}
+
 void check(int rc, const char* what) {
   if (rc != 0) throw Error(std::string("MPI ") + what + " failed (MPI error " + std::to_string(rc) + ")");
 }
@@ -106,14 +119,7 @@ std::vector<std::string> Ranks::all_gather(const std::string& mine) {
   uint8_t* all = nullptr;
   check(plugin_->allgatherv(reinterpret_cast<const uint8_t*>(mine.data()), mine.size(), counts.data(), &all),
         "all-gather");
-  std::vector<std::string> out;
-  size_t at = 0;
-  for (uint64_t c : counts) {
-    out.emplace_back(reinterpret_cast<const char*>(all) + at, c);
-    at += c;
-  }
-  plugin_->free(all);
-  return out;
+  return unpack(counts, all, plugin_->free);
 }
 
 std::vector<std::string> Ranks::all_to_all(const std::vector<std::string>& to) {
@@ -129,14 +135,7 @@ std::vector<std::string> Ranks::all_to_all(const std::vector<std::string>& to) {
   check(plugin_->alltoallv(send_counts.data(), reinterpret_cast<const uint8_t*>(send.data()), recv_counts.data(),
                            &recv),
         "all-to-all");
-  std::vector<std::string> out;
-  size_t at = 0;
-  for (uint64_t c : recv_counts) {
-    out.emplace_back(reinterpret_cast<const char*>(recv) + at, c);
-    at += c;
-  }
-  plugin_->free(recv);
-  return out;
+  return unpack(recv_counts, recv, plugin_->free);
 }
 
 void Ranks::finalize() {
