@@ -44,7 +44,10 @@ struct MeshConfig {
   uint32_t rows = 1, cols = 1;
   DeviceConfig device;
   FabricConfig fabric = FabricConfig::Fabric1D;
-  uint32_t links_per_side = 1;
+  // Ethernet links between neighbours, 1 to 4; 0: the system's (Wormhole:
+  // 4 on a 32-chip Galaxy, else 2 as on N300 and T3K; Blackhole: 2 on a
+  // 32-chip Galaxy, else 4 as TT-Metalium's P150 meshes use).
+  uint32_t links_per_side = 0;
   // Rows (columns) whose first and last chip are linked. Unset: a single row
   // or column is closed into a ring (a T3K's snake, a P150 ring), a 2-D
   // mesh of 32 chips is a Galaxy's torus, other 2-D meshes are open.

@@ -37,7 +37,7 @@ void check_shape(const MeshConfig& config, const char* call) {
   if (config.rows == 0 || config.cols == 0)
     throw ValidationError(std::string(call) + ": a " + std::to_string(config.rows) + "x" + std::to_string(config.cols) +
                           " mesh has no devices; both dimensions must be at least 1");
-  if (config.links_per_side == 0 || config.links_per_side > 4)
+  if (config.links_per_side > 4)
     throw ValidationError(std::string(call) + ": " + std::to_string(config.links_per_side) +
                           " links per side; devices have 1 to 4 Ethernet links to each neighbour");
   if (config.max_payload_bytes == 0 || config.max_payload_bytes > 15232)
@@ -114,9 +114,13 @@ std::unique_ptr<Mesh::State> make_state(std::vector<std::shared_ptr<Device>> dev
   // Ethernet per link and direction: Wormhole 100 Gb/s (12.5 GB/s), ~650 ns
   // a hop; Blackhole 400 Gb/s per Ethernet tile (50 GB/s), its hop latency
   // assumed Wormhole's (docs/multichip.md).
-  if (first && first->state().arch.name == "blackhole") links.link_gbytes_per_s = 50;
+  const bool blackhole = first && first->state().arch.name == "blackhole";
+  if (blackhole) links.link_gbytes_per_s = 50;
+  const bool galaxy_sized = config.rows * config.cols == 32;
+  if (!links.links_per_side) links.links_per_side = blackhole ? (galaxy_sized ? 2 : 4) : (galaxy_sized ? 4 : 2);
   auto state = std::make_unique<Mesh::State>();
   state->config = config;
+  state->config.links_per_side = links.links_per_side;
   state->devices = std::move(devices);
   state->first_local = first_local;
   state->local_count = local_count;
