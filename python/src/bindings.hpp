@@ -35,6 +35,7 @@ void bind_dispatch(nb::module_& m);
 void bind_mesh_capsule(nb::module_& m);
 void bind_flow(nb::module_& m);
 void bind_trace(nb::module_& m);
+void bind_ranks(nb::module_& m);
 
 // Installs tessel's SIGINT handler in front of the current one (see blocking()).
 void install_interrupt_handler();

@@ -15,6 +15,7 @@ NB_MODULE(_tessel, m) {
   bind_mesh_capsule(m);
   bind_flow(m);
   bind_trace(m);
+  bind_ranks(m);
   m.def("install_interrupt_handler", &install_interrupt_handler);
   m.def("forward_signal", &forward_signal);
   m.def("request_interrupt", &tessel::request_interrupt);

@@ -1,6 +1,7 @@
 #include "tessel/ranks.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -37,6 +38,14 @@ uint32_t launched_size() {
 
 std::string plugin_path() {
   if (const char* p = std::getenv("TESSEL_MPI_PLUGIN"); p && *p) return p;
+  // Beside the library or program holding this code (an installed Python
+  // package carries the plugin next to its extension), else where it was built.
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&plugin_path), &info) && info.dli_fname) {
+    std::string beside(info.dli_fname);
+    beside = beside.substr(0, beside.rfind('/') + 1) + "libtessel_mpi.so";
+    if (access(beside.c_str(), R_OK) == 0) return beside;
+  }
 #ifdef TESSEL_MPI_PLUGIN_PATH
   return TESSEL_MPI_PLUGIN_PATH;
 #else

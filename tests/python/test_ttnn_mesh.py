@@ -56,7 +56,9 @@ def test_a_galaxy_of_full_grids_does_not_fit_one_process_and_the_error_says_what
     with pytest.raises(ttnn.mesh.OutOfMemoryError, match=r"ttnn.open_mesh_device: a 8x4 mesh of 32 devices does not "
                        r"fit in one process .*split over MPI ranks \(docs/multichip.md\)"):
         ttnn.open_mesh_device(ttnn.MeshShape(8, 4))
-    m = ttnn.open_mesh_device(ttnn.MeshShape(2, 4))  # the devices opened before the failure were closed
+    # The devices opened before the failure were closed: as many open again
+    # (how many full grids fit depends on what else the process maps below 4 GiB).
+    m = ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
     ttnn.close_mesh_device(m)
 
 

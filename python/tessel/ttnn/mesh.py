@@ -21,6 +21,14 @@
   between devices through the host (their pages as they are, no
   conversion) and added on the devices' Tensix cores with ttnn.add, in
   device order, so every device holds the same bits.
+- Under mpirun with more than one rank (docs/multichip.md, "Ranks"), a
+  mesh splits over the ranks in row-major blocks of devices, as ttnn's
+  multi-host runtime does: each process opens only its devices
+  (mesh.devices, get_devices()), mesh.shape and get_num_devices() are the
+  whole mesh's, a mapper places only this process's shards,
+  ConcatMeshToTensor gathers every rank's shards, and all_reduce sums every
+  rank's shards in device order (the same bits as in one process).
+  distributed_context_get_rank / _get_size / _barrier speak to the world.
 - set_fabric_config is accepted and recorded (fabric_config(); a mesh
   keeps the config it was opened with); tessel's devices have no fabric
   between them. all_reduce on a mesh opened with FabricConfig.DISABLED is a
@@ -28,8 +36,10 @@
   the fabric.
 """
 
+import atexit
 import enum
 import os
+import pickle
 
 import numpy as np
 
@@ -40,8 +50,60 @@ from .device import Device, trace_path
 from .tensor import Tensor
 
 __all__ = ["ConcatMeshToTensor", "FabricConfig", "FabricWarning", "GetNumAvailableDevices", "MeshDevice", "MeshShape",
-           "ReplicateTensorToMesh", "ShardTensorToMesh", "all_reduce", "close_mesh_device", "fabric_config",
-           "get_num_devices", "open_mesh_device", "set_fabric_config", "set_num_devices", "system_mesh_shape"]
+           "ReplicateTensorToMesh", "ShardTensorToMesh", "all_reduce", "close_mesh_device",
+           "distributed_context_barrier", "distributed_context_get_rank", "distributed_context_get_size",
+           "fabric_config", "get_num_devices", "open_mesh_device", "set_fabric_config", "set_num_devices",
+           "system_mesh_shape"]
+
+
+def _launched_ranks() -> int:
+    """How many processes mpirun started (1 outside mpirun): MPI starts only when there are several."""
+    for name in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"):
+        if os.environ.get(name, "").isdigit():
+            return int(os.environ[name])
+    return 1
+
+
+_world_cache = None
+
+
+def _world():
+    """(rank, size) of this process in MPI's world; (0, 1) outside mpirun."""
+    global _world_cache
+    if _world_cache is None:
+        if _launched_ranks() <= 1:
+            _world_cache = (0, 1)
+        else:
+            from .._tessel import ranks_finalize, ranks_world
+            _world_cache = tuple(ranks_world())
+            if _world_cache[1] > 1:
+                atexit.register(ranks_finalize)  # MPI ends cleanly when the script does
+    return _world_cache
+
+
+def _all_gather(obj):
+    """Every rank's `obj` (picklable), in rank order."""
+    if _world()[1] == 1:
+        return [obj]
+    from .._tessel import ranks_all_gather
+    return [pickle.loads(part) for part in ranks_all_gather(pickle.dumps(obj))]
+
+
+def distributed_context_get_rank() -> int:
+    """This process's rank (0 outside mpirun)."""
+    return _world()[0]
+
+
+def distributed_context_get_size() -> int:
+    """How many processes the run has (1 outside mpirun)."""
+    return _world()[1]
+
+
+def distributed_context_barrier() -> None:
+    """Wait until every rank reaches this call."""
+    if _world()[1] > 1:
+        from .._tessel import ranks_barrier
+        ranks_barrier()
 
 DEFAULT_MESH = (1, 8)
 MAX_NUM_DEVICES = 64
@@ -148,13 +210,21 @@ class MeshDevice:
         return self._shape
 
     def get_num_devices(self) -> int:
-        return len(self.devices)
+        """The whole mesh's devices (under mpirun, every rank's)."""
+        return self._shape.mesh_size()
+
+    def is_local(self, index) -> bool:
+        """Whether device `index` (row-major in the mesh) is this process's."""
+        return self._first <= index < self._first + len(self.devices)
 
     def get_devices(self):
         return list(self.devices)
 
     def get_device(self, index):
-        return self.devices[index]
+        if not self.is_local(index):
+            raise ValueError(f"ttnn.MeshDevice.get_device: device {index} is held by another rank (this rank holds "
+                             f"{self._first}..{self._first + len(self.devices) - 1})")
+        return self.devices[index - self._first]
 
     def compute_with_storage_grid_size(self):
         return self.devices[0].compute_with_storage_grid_size()
@@ -182,6 +252,9 @@ class MeshDevice:
             d.close()
 
     def __repr__(self):
+        if len(self.devices) != self._shape.mesh_size():
+            return (f"<ttnn.MeshDevice {self._shape[0]}x{self._shape[1]} (devices {self._first}.."
+                    f"{self._first + len(self.devices) - 1} of {self._shape.mesh_size()} on rank {_world()[0]})>")
         return f"<ttnn.MeshDevice {self._shape[0]}x{self._shape[1]} ({len(self.devices)} devices)>"
 
 
@@ -197,9 +270,14 @@ def open_mesh_device(mesh_shape=None, *, l1_small_size=None, trace_region_size=N
     if count > available:
         raise ValueError(f"{what}: a {shape[0]}x{shape[1]} mesh needs {count} devices, the machine has {available} "
                          "(TESSEL_MESH or --num-devices sets the count)")
+    rank, ranks = _world()
+    if count % ranks:
+        raise ValueError(f"{what}: a {shape[0]}x{shape[1]} mesh of {count} devices does not split evenly over "
+                         f"{ranks} ranks: run with a number of ranks that divides {count}")
+    first, local = rank * (count // ranks), count // ranks
     devices = []
     try:
-        for i in range(count):
+        for i in range(first, first + local):
             devices.append(Device._open(i, trace_path(i, count)))
     except OutOfMemoryError as e:
         for d in devices:
@@ -213,7 +291,7 @@ def open_mesh_device(mesh_shape=None, *, l1_small_size=None, trace_region_size=N
             d.close()
         raise
     mesh = object.__new__(MeshDevice)
-    mesh._shape, mesh.devices, mesh._fabric = shape, devices, _fabric
+    mesh._shape, mesh.devices, mesh._fabric, mesh._first = shape, devices, _fabric, first
     return mesh
 
 
@@ -238,7 +316,7 @@ class ShardTensorToMesh:
         self.dim = _check.integer(dim, "ttnn.ShardTensorToMesh: dim", -8, 7, "a dimension")
 
     def map(self, values, what):
-        n = len(self.mesh.devices)
+        n = self.mesh.get_num_devices()
         dim = self.dim + values.ndim if self.dim < 0 else self.dim
         if not 0 <= dim < values.ndim:
             raise ValueError(f"{what}: ShardTensorToMesh dim={self.dim} is not a dimension of a "
@@ -246,7 +324,8 @@ class ShardTensorToMesh:
         if values.shape[dim] % n:
             raise ValueError(f"{what}: ShardTensorToMesh splits dimension {dim} ({values.shape[dim]}) into {n} "
                              f"equal shards, one per device: it must be a multiple of {n}")
-        return np.split(values, n, axis=dim)
+        first = self.mesh._first
+        return np.split(values, n, axis=dim)[first:first + len(self.mesh.devices)]  # this rank's shards
 
 
 class ReplicateTensorToMesh:
@@ -267,7 +346,8 @@ class ConcatMeshToTensor:
         self.dim = _check.integer(dim, "ttnn.ConcatMeshToTensor: dim", -8, 7, "a dimension")
 
     def compose(self, shards):
-        return np.concatenate(shards, axis=self.dim)
+        # Under mpirun every rank's shards, in device order.
+        return np.concatenate([s for part in _all_gather(list(shards)) for s in part], axis=self.dim)
 
 
 def mesh_place(values, dtype, layout, mesh, config, mapper, what):
@@ -338,17 +418,36 @@ def all_reduce(input_tensor, cluster_axis=None, *, memory_config=None, num_links
         groups = ([[r * cols + c for r in range(rows)] for c in range(cols)] if axis == 0
                   else [[r * cols + c for c in range(cols)] for r in range(rows)])
     shards = list(input_tensor._shards)
+    first = mesh._first
+    local = range(first, first + len(shards))
+    # Every shard's pages, from every rank (under mpirun; in one process, this one's).
+    pages = {}
+    for part in _all_gather({first + k: s._ttl.buffer.read() for k, s in enumerate(shards)}):
+        pages.update(part)
     out = [None] * len(shards)
     for group in groups:
-        root = group[0]
-        total = shards[root]
+        mine = [i for i in group if i in local]
+        if not mine:
+            continue
+        home = mesh.devices[mine[0] - first]
+
+        def on_home(i):
+            """Shard i's pages, as they are, in a new tensor on `home` (through the host)."""
+            t = shards[0]
+            copy = Tensor._allocate(home, tuple(t.shape), t.dtype, t.layout, t.memory_config(), what)
+            copy._ttl.buffer.write(pages[i])
+            return copy
+
+        # The sum in device order, on this rank's first device of the group:
+        # every rank adds the same pages in the same order, so all hold the same bits.
+        total = shards[group[0] - first] if group[0] == mine[0] else on_home(group[0])
         for i in group[1:]:
-            total = add(total, _copy_to(shards[i], mesh.devices[root]), memory_config=memory_config)
+            total = add(total, on_home(i), memory_config=memory_config)
         if len(group) == 1:
-            total = _copy_to(total, mesh.devices[root])
-        out[root] = total
-        for i in group[1:]:
-            out[i] = _copy_to(total, mesh.devices[i])
+            total = _copy_to(total, home)
+        out[mine[0] - first] = total
+        for i in mine[1:]:
+            out[i - first] = _copy_to(total, mesh.devices[i - first])
     return Tensor._on_mesh(mesh, out)
 
 
