@@ -8,6 +8,7 @@
 #include "fabric_registry.hpp"
 #include "tessel/command_queue.hpp"
 #include "tessel/error.hpp"
+#include "runtime/program_state.hpp"
 #include "tessel/mesh.hpp"
 #include "tt-metalium/global_semaphore.hpp"
 #include "tt-metalium/mesh_device.hpp"
@@ -105,6 +106,74 @@ void append_fabric_connection_rt_args(const FabricNodeId& src, const FabricNodeI
     throw tessel::ValidationError(std::string(call) + ": only worker (Tensix) cores connect to the fabric here");
   mesh_of(src, dst, call)->append_fabric_connection_args(src.chip_id, dst.chip_id, link_idx, worker_program.native(),
                                                          worker_core, worker_args);
+}
+
+void append_routing_plane_connection_manager_rt_args(const FabricNodeId& src, const std::vector<FabricNodeId>& dst_nodes,
+                                                     const std::vector<uint32_t>& connection_link_indices,
+                                                     tt::tt_metal::Program& worker_program,
+                                                     tt::tt_metal::KernelHandle& kernel_id,
+                                                     const tt::tt_metal::CoreCoord& worker_core,
+                                                     std::vector<uint32_t>& worker_args, FabricApiType api_type,
+                                                     CoreType core_type) {
+  const char* call = "append_routing_plane_connection_manager_rt_args";
+  if (core_type != CoreType::WORKER)
+    throw tessel::ValidationError(std::string(call) + ": only worker (Tensix) cores connect to the fabric here");
+  if (dst_nodes.empty() || dst_nodes.size() > 4)
+    throw tessel::ValidationError(std::string(call) + ": " + std::to_string(dst_nodes.size()) +
+                                  " destination nodes; a routing plane has 1 to 4 connections");
+  if (connection_link_indices.size() > 1 && connection_link_indices.size() != dst_nodes.size())
+    throw tessel::ValidationError(std::string(call) + ": " + std::to_string(connection_link_indices.size()) +
+                                  " link indices for " + std::to_string(dst_nodes.size()) +
+                                  " connections; give none, one, or one per connection");
+  tessel::runtime::ProgramState& st = worker_program.native().state();
+  if (kernel_id >= st.kernels.size())
+    throw tessel::ValidationError(std::string(call) + ": kernel " + std::to_string(kernel_id) +
+                                  " is not a kernel of the program");
+  std::shared_ptr<tessel::Mesh> mesh = mesh_of(src, dst_nodes.front(), call);
+  // Everything is checked before the program changes (the connections add semaphores to it).
+  std::vector<eth_chan_directions> dirs;
+  std::vector<uint32_t> links;
+  uint32_t directions = 0;
+  for (size_t i = 0; i < dst_nodes.size(); ++i) {
+    const std::optional<eth_chan_directions> dir = get_eth_forwarding_direction(src, dst_nodes[i]);
+    if (!dir)
+      throw tessel::ValidationError(std::string(call) + ": chip " + std::to_string(dst_nodes[i].chip_id) +
+                                    " cannot be reached from chip " + std::to_string(src.chip_id) +
+                                    " under the fabric config");
+    if (directions & (1u << *dir))
+      throw tessel::ValidationError(std::string(call) + ": two connections leave chip " +
+                                    std::to_string(src.chip_id) +
+                                    " the same way; a routing plane has one connection per direction");
+    directions |= 1u << *dir;
+    const uint32_t link = connection_link_indices.empty()       ? 0
+                          : connection_link_indices.size() == 1 ? connection_link_indices[0]
+                                                                : connection_link_indices[i];
+    if (link >= mesh->config().links_per_side)
+      throw tessel::ValidationError(std::string(call) + ": link " + std::to_string(link) +
+                                    " does not exist; the mesh has " +
+                                    std::to_string(mesh->config().links_per_side) + " link(s) per side");
+    dirs.push_back(*dir);
+    links.push_back(link);
+  }
+  std::vector<uint32_t> args;
+  for (size_t i = 0; i < dst_nodes.size(); ++i) {
+    args.push_back(uint32_t(dirs[i]));
+    mesh->append_fabric_connection_args(src.chip_id, dst_nodes[i].chip_id, links[i], worker_program.native(),
+                                        worker_core, args);
+  }
+  const bool two_d = mesh->fabric_config() == tessel::FabricConfig::Fabric2D;
+  if (two_d) {
+    args.insert(args.end(), {mesh->cols(), src.chip_id, *src.mesh_id});
+    for (const FabricNodeId& d : dst_nodes)
+      args.insert(args.end(), {d.chip_id, *d.mesh_id});
+  }
+  // The kernel's defines, as TT-Metalium adds them (a structure change: it rebuilds).
+  tessel::runtime::KernelSpec& kernel = st.kernels[kernel_id];
+  kernel.defines[api_type == FabricApiType::Mesh ? "API_TYPE_Mesh" : "API_TYPE_Linear"] = "1";
+  if (two_d) kernel.defines["FABRIC_2D"] = "1";
+  ++st.kernels_version;
+  ++st.layout_version;
+  worker_args.insert(worker_args.end(), args.begin(), args.end());
 }
 
 std::vector<uint32_t> get_forwarding_link_indices(const FabricNodeId& src, const FabricNodeId& dst) {

@@ -94,7 +94,7 @@ Fabric::Slot& Fabric::slot_of(Fiber* f, tessel_fabric_connection* c, const char*
                    "(WorkerToFabricEdmSender::build_from_args, with the words append_fabric_connection_rt_args gave)";
       fail_fiber(f, std::move(m), file, line);
     }
-  if (!c->open || c->slot >= slots_.size() || slots_[c->slot].owner != f || slots_[c->slot].connection != c)
+  if (!c->open || c->slot >= slots_.size() || slots_[c->slot].owner != f || slots_[c->slot].token != c->token)
     {
       std::string m = std::string(call) + ": the fabric connection is not open: call open() before sending on it";
       fail_fiber(f, std::move(m), file, line);
@@ -137,13 +137,13 @@ void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint3
   if (s == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[s];
   slot.owner = f;
-  slot.connection = c;
+  slot.token = ++next_token_;
   slot.file = file;
   slot.line = line;
   slot.staged.clear();
   c->slot = s;
+  c->token = slot.token;
   c->open = 1;
-  c->staged_bytes = 0;
 }
 
 void Fabric::close(Fiber* f, tessel_fabric_connection* c, const char* file, uint32_t line) {
@@ -154,20 +154,20 @@ void Fabric::close(Fiber* f, tessel_fabric_connection* c, const char* file, uint
     }
   }
   Slot& slot = slot_of(f, c, "close", file, line);
-  if (c->staged_bytes)
+  if (!slot.staged.empty())
     {
-      std::string m = "close: " + std::to_string(c->staged_bytes) +
+      std::string m = "close: " + std::to_string(slot.staged.size()) +
                    " payload bytes were staged on the connection and never sent (a packet's header commits it)";
       fail_fiber(f, std::move(m), file, line);
     }
   slot.owner = nullptr;
-  slot.connection = nullptr;
+  slot.token = 0;
   c->open = 0;
 }
 
 void Fabric::kernel_started(const Fiber* f) {
   for (Slot& s : slots_)
-    if (s.owner == f) s.owner = nullptr, s.connection = nullptr;
+    if (s.owner == f) s.owner = nullptr, s.token = 0, s.staged.clear();
 }
 
 std::string Fabric::left_open(const Fiber* f, const char** file, uint32_t* line) {
@@ -190,8 +190,8 @@ void Fabric::stage(Fiber* f, tessel_fabric_connection* c, uint32_t src_l1, uint3
   std::string problem;
   if (bytes == 0)
     problem = "a zero-length payload";
-  else if (c->staged_bytes + uint64_t(bytes) > links_.max_payload_bytes)
-    problem = "the packet's payload, " + std::to_string(c->staged_bytes + uint64_t(bytes)) +
+  else if (slot.staged.size() + uint64_t(bytes) > links_.max_payload_bytes)
+    problem = "the packet's payload, " + std::to_string(slot.staged.size() + uint64_t(bytes)) +
               " bytes, is larger than a channel buffer slot holds (" + std::to_string(links_.max_payload_bytes) +
               " bytes of payload after the header): split it into packets of at most that";
   else if (uint64_t(offset) + bytes > core.chip->memory().l1_size_bytes())
@@ -199,7 +199,6 @@ void Fabric::stage(Fiber* f, tessel_fabric_connection* c, uint32_t src_l1, uint3
   if (!problem.empty()) fail_fiber(f, "send_payload_without_header: " + std::move(problem), file, line);
   check_l1(f, core, offset, bytes, true, TransferEnd::Source, "send_payload_without_header", file, line);
   slot.staged.insert(slot.staged.end(), core.l1 + offset, core.l1 + offset + bytes);
-  c->staged_bytes += bytes;
 }
 
 // ---- Packets ---------------------------------------------------------------
@@ -524,12 +523,12 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
   if (h.noc_send_type == TESSEL_FABRIC_NOC_NONE || h.noc_send_type > TESSEL_FABRIC_NOC_UNICAST_SCATTER_WRITE)
     problem = "the packet has no NoC command: set one with to_noc_unicast_write, to_noc_unicast_inline_write, "
               "to_noc_unicast_atomic_inc, to_noc_fused_unicast_write_atomic_inc or to_noc_unicast_scatter_write";
-  else if (carries_payload && h.payload_size_bytes != c->staged_bytes)
+  else if (carries_payload && h.payload_size_bytes != slot.staged.size())
     problem = "the header's payload is " + std::to_string(h.payload_size_bytes) + " bytes but " +
-              std::to_string(c->staged_bytes) +
+              std::to_string(slot.staged.size()) +
               " were staged with send_payload_without_header_non_blocking_from_address before it";
-  else if (!carries_payload && c->staged_bytes)
-    problem = std::to_string(c->staged_bytes) + " payload bytes were staged, but the header's command carries none";
+  else if (!carries_payload && !slot.staged.empty())
+    problem = std::to_string(slot.staged.size()) + " payload bytes were staged, but the header's command carries none";
   else if (h.payload_size_bytes > links_.max_payload_bytes)
     problem = "the packet's payload, " + std::to_string(h.payload_size_bytes) +
               " bytes, is larger than a channel buffer slot holds (" + std::to_string(links_.max_payload_bytes) +
@@ -568,7 +567,6 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
     }
   }
   slot.staged.clear(); // its capacity stays for the next packet
-  c->staged_bytes = 0;
 }
 
 void Fabric::deliver(uint32_t dst_chip, const tessel_fabric_header& header, const uint8_t* payload,

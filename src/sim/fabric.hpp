@@ -115,7 +115,7 @@ public:
 private:
   struct Slot {
     const Fiber* owner = nullptr; // null: free
-    const tessel_fabric_connection* connection = nullptr;
+    uint32_t token = 0;           // the open's number (tessel_fabric_connection::token)
     const char* file = nullptr;
     uint32_t line = 0;
     std::vector<uint8_t> staged;
@@ -139,6 +139,7 @@ private:
   Stats stats_;
   class FabricPeers* peers_ = nullptr;
   std::string delivery_failure_;
+  uint32_t next_token_ = 0;
 };
 
 // The other processes of a mesh split over ranks (an MPI world, in the

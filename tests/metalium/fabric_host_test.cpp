@@ -11,6 +11,7 @@
 #include "tt-metalium/global_semaphore.hpp"
 #include "tt-metalium/host_api.hpp"
 #include "tt-metalium/mesh_device.hpp"
+#include "tt-metalium/tt_metal.hpp"
 
 namespace {
 
@@ -37,7 +38,8 @@ void kernel_main() {
   const uint64_t sem_noc_addr = safe_get_noc_addr(worker_x, worker_y, sem_addr, 0);
   auto* packet_header = PacketHeaderPool::allocate_header();
   packet_header->to_noc_unicast_atomic_inc(NocUnicastAtomicIncCommandHeader{sem_noc_addr, static_cast<uint32_t>(1)});
-  WorkerToFabricEdmSender& sender =
+  // A copy of the open connection, as TT-Metalium's example takes it.
+  WorkerToFabricEdmSender sender =
       device_id == 0 ? fabric_connection.get_forward_connection() : fabric_connection.get_backward_connection();
   sender.wait_for_empty_write_slot();
   fabric_set_unicast_route<false>(packet_header, 1);
@@ -77,6 +79,63 @@ TEST(FabricHostTest, TwoChipsIncrementEachOthersGlobalSemaphore) {
     workload.add_program(distributed::MeshCoordinateRange(coord), std::move(program));
   }
   distributed::EnqueueMeshWorkload(mesh_device->mesh_command_queue(), workload, true);
+  mesh_device->close();
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
+}
+
+constexpr const char* kRoutingPlane = R"(
+#include "api/dataflow/dataflow_api.h"
+#include "tt_metal/fabric/hw/inc/edm_fabric/routing_plane_connection_manager.hpp"
+#include "tt_metal/fabric/hw/inc/packet_header_pool.h"
+#if !defined(API_TYPE_Linear)
+#error "append_routing_plane_connection_manager_rt_args adds API_TYPE_Linear"
+#endif
+#include "tt_metal/fabric/hw/inc/linear/api.h"
+
+using namespace tt::tt_fabric;
+using namespace tt::tt_fabric::linear::experimental;
+
+void kernel_main() {
+  size_t arg_idx = 0;
+  const uint32_t sem_addr = get_arg_val<uint32_t>(arg_idx++);
+  const uint32_t connections = get_arg_val<uint32_t>(arg_idx++);
+  RoutingPlaneConnectionManager manager;
+  open_connections(manager, connections, arg_idx);
+  const uint8_t route = PacketHeaderPool::allocate_header_n(connections);
+  uint8_t hops[RoutingPlaneConnectionManager::MaxConnections] = {1, 1};
+  fabric_unicast_noc_unicast_atomic_inc(
+      manager, route, NocUnicastAtomicIncCommandHeader{get_noc_addr(my_x[0], my_y[0], sem_addr), 1}, hops);
+  noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem_addr), connections);
+  close_connections(manager);
+}
+)";
+
+TEST(FabricHostTest, ARoutingPlaneConnectsToEveryNeighbourOfALine) {
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::FABRIC_1D);
+  auto mesh_device = distributed::MeshDevice::create(distributed::MeshDeviceConfig(distributed::MeshShape(1, 3)));
+  const CoreCoord core{0, 0};
+  GlobalSemaphore semaphore = CreateGlobalSemaphore(*mesh_device, CoreRangeSet(CoreRange(core, core)), 0, BufferType::L1);
+  distributed::MeshWorkload workload;
+  for (const distributed::MeshCoordinate& coord : distributed::MeshCoordinateRange(mesh_device->shape())) {
+    Program program = CreateProgram();
+    KernelHandle kernel = CreateKernelFromString(program, kRoutingPlane, core, DataMovementConfig{});
+    std::vector<tt::tt_fabric::FabricNodeId> neighbours;
+    for (int d : {-1, 1})
+      if (int(coord[1]) + d >= 0 && int(coord[1]) + d < 3)
+        neighbours.push_back(mesh_device->get_fabric_node_id(distributed::MeshCoordinate(0, coord[1] + d)));
+    std::vector<uint32_t> args = {uint32_t(semaphore.address()), uint32_t(neighbours.size())};
+    tt::tt_fabric::append_routing_plane_connection_manager_rt_args(mesh_device->get_fabric_node_id(coord), neighbours,
+                                                                   {}, program, kernel, core, args);
+    SetRuntimeArgs(program, kernel, core, args);
+    workload.add_program(distributed::MeshCoordinateRange(coord), std::move(program));
+  }
+  distributed::EnqueueMeshWorkload(mesh_device->mesh_command_queue(), workload, true);
+  for (uint32_t c = 0; c < 3; ++c) {
+    std::vector<uint32_t> word;
+    detail::ReadFromDeviceL1(mesh_device->get_device(distributed::MeshCoordinate(0, c)), core, semaphore.address(), 4,
+                             word);
+    EXPECT_EQ(word.at(0), c == 1 ? 2u : 1u) << "chip " << c;
+  }
   mesh_device->close();
   tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
 }

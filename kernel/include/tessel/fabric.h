@@ -396,6 +396,91 @@ private:
   tt::tt_fabric::WorkerToFabricEdmSender forward_, backward_;
 };
 
+// ---- The routing-plane connection manager (TT-Fabric's "V2") ------------------
+
+namespace tt::tt_fabric {
+
+class RoutingPlaneConnectionManager {
+public:
+#if defined(FABRIC_2D)
+  static constexpr uint32_t MaxConnections = 4;
+#else
+  static constexpr uint32_t MaxConnections = 2;
+#endif
+  using Sender = WorkerToFabricEdmSender;
+  struct ConnectionSlot {
+    Sender sender;
+    uint8_t tag = 0; // the eth_chan_directions of the connection's first hop
+#if defined(FABRIC_2D)
+    uint16_t dst_dev_id = 0;
+    uint16_t dst_mesh_id = 0;
+#endif
+  };
+
+  // Per connection: [tag][3 connection words]; under FABRIC_2D then
+  // [ew_dim][my chip id][my mesh id] and per connection [dst dev id][dst mesh id].
+  template <FabricConnectionManager::BuildFromArgsMode build_mode = FabricConnectionManager::BUILD_ONLY>
+  static RoutingPlaneConnectionManager build_from_args(size_t& arg_idx, uint32_t num_connections_to_build,
+                                                       TESSEL_SITE_PARAMS) {
+    RoutingPlaneConnectionManager m;
+    if (num_connections_to_build > MaxConnections) {
+      tessel_kernel_ctx* k = tessel_ctx();
+      k->api->fail(k, "RoutingPlaneConnectionManager::build_from_args: more connections than MaxConnections",
+                   TESSEL_SITE);
+    }
+    for (uint32_t i = 0; i < num_connections_to_build; ++i) {
+      m.slots_[i].tag = uint8_t(get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE));
+      m.slots_[i].sender = Sender::build_from_args<ProgrammableCoreType::TENSIX>(arg_idx, TESSEL_SITE);
+    }
+#if defined(FABRIC_2D)
+    m.ew_dim = get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE);
+    m.my_chip_id = uint16_t(get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE));
+    m.my_mesh_id = uint16_t(get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE));
+    for (uint32_t i = 0; i < num_connections_to_build; ++i) {
+      m.slots_[i].dst_dev_id = uint16_t(get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE));
+      m.slots_[i].dst_mesh_id = uint16_t(get_arg_val<uint32_t>(int(arg_idx++), TESSEL_SITE));
+    }
+#endif
+    m.count_ = num_connections_to_build;
+    if (build_mode != FabricConnectionManager::BUILD_ONLY) m.open(TESSEL_SITE);
+    return m;
+  }
+  uint32_t active_count() const { return count_; }
+  uint8_t get_tag(uint32_t i) const { return slots_[i].tag; }
+  ConnectionSlot& get(uint32_t i) { return slots_[i]; }
+  template <typename Func>
+  void for_each(Func&& f) {
+    for (uint32_t i = 0; i < count_; ++i) f(slots_[i].sender, i, slots_[i].tag);
+  }
+  template <typename Func>
+  void for_each_with_tag(uint8_t tag, Func&& f) {
+    for (uint32_t i = 0; i < count_; ++i)
+      if (slots_[i].tag == tag) f(slots_[i].sender, i);
+  }
+  void open(TESSEL_SITE_PARAMS) {
+    for (uint32_t i = 0; i < count_; ++i) slots_[i].sender.open(TESSEL_SITE);
+  }
+  void open_start(TESSEL_SITE_PARAMS) { open(TESSEL_SITE); }
+  void open_finish(TESSEL_SITE_PARAMS) {}
+  void close(TESSEL_SITE_PARAMS) {
+    for (uint32_t i = 0; i < count_; ++i) slots_[i].sender.close(TESSEL_SITE);
+  }
+  void close_start(TESSEL_SITE_PARAMS) { close(TESSEL_SITE); }
+  void close_finish(TESSEL_SITE_PARAMS) {}
+
+#if defined(FABRIC_2D)
+  uint32_t ew_dim = 0;
+  uint16_t my_chip_id = 0;
+  uint16_t my_mesh_id = 0;
+#endif
+
+private:
+  ConnectionSlot slots_[MaxConnections];
+  uint32_t count_ = 0;
+};
+
+} // namespace tt::tt_fabric
+
 // ---- The packet-header pool --------------------------------------------------
 
 class PacketHeaderPool {
@@ -414,9 +499,31 @@ public:
     next_ += num_headers;
     return reinterpret_cast<volatile PACKET_HEADER_TYPE*>(k->l1_base + offset);
   }
+  // num_headers consecutive headers as one route (a header per connection of
+  // a RoutingPlaneConnectionManager): its id.
+  static uint8_t allocate_header_n(uint8_t num_headers, TESSEL_SITE_PARAMS) {
+    if (routes_ == kMaxRoutes) {
+      tessel_kernel_ctx* k = tessel_ctx();
+      k->api->fail(k, "PacketHeaderPool::allocate_header_n: more than 16 routes in one launch", TESSEL_SITE);
+    }
+    route_first_[routes_] = allocate_header(num_headers, TESSEL_SITE);
+    route_count_[routes_] = num_headers;
+    return uint8_t(routes_++);
+  }
+  static uint8_t get_num_headers(uint8_t route_id) { return route_id < routes_ ? route_count_[route_id] : 0; }
+  // f(header, i) for each header i of the route.
+  template <typename Func>
+  static void for_each_header(uint8_t route_id, Func&& f) {
+    for (uint8_t i = 0; i < get_num_headers(route_id); ++i) f(route_first_[route_id] + i, i);
+  }
+  static void reset() { next_ = 0, routes_ = 0; }
 
 private:
+  static constexpr uint32_t kMaxRoutes = 16;
   static inline uint32_t next_ = 0;
+  static inline uint32_t routes_ = 0;
+  static inline volatile PACKET_HEADER_TYPE* route_first_[kMaxRoutes] = {};
+  static inline uint8_t route_count_[kMaxRoutes] = {};
 };
 
 inline void zero_l1_buf(tt_l1_ptr uint32_t* buf, uint32_t size_bytes) {

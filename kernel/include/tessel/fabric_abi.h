@@ -3,8 +3,9 @@
 // kernel API's extension hook (TESSEL_EXTENSION_FABRIC); a chip that belongs
 // to no mesh has none, and the kernel-side API then reports that.
 //
-// A connection is the kernel's object (WorkerToFabricEdmSender); its state
-// lives in a tessel_fabric_connection inside it, built from the runtime
+// A connection is the kernel's object (WorkerToFabricEdmSender), freely
+// copied as kernels copy it; its state lives in a tessel_fabric_connection
+// inside it (the simulator keeps the staged payload), built from the runtime
 // arguments the host appended for it (append_fabric_connection_rt_args):
 // TESSEL_FABRIC_CONNECTION_ARGS words, the first the magic word.
 //
@@ -81,9 +82,9 @@ struct tessel_fabric_connection {
   uint32_t direction; // tessel_fabric_direction of the first hop
   uint32_t link;      // link index on that side
   uint32_t mesh_id;
-  uint32_t open;          // 1 between open() and close()
-  uint32_t staged_bytes;  // payload staged for the next header
-  uint32_t slot;          // the simulator's slot for it while open
+  uint32_t open;  // 1 between open() and close() (on the object that made the call)
+  uint32_t slot;  // the simulator's slot for it while open
+  uint32_t token; // that open's number: copies of the object share the connection, a stale copy is caught
 };
 
 struct tessel_kernel_ctx;

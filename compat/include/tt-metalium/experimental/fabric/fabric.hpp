@@ -11,6 +11,7 @@
 #include "tt-metalium/core_coord.hpp"
 #include "tt-metalium/data_types.hpp"
 #include "tt-metalium/experimental/fabric/fabric_types.hpp"
+#include "tt-metalium/kernel_types.hpp"
 
 namespace tt::tt_metal {
 class Program;
@@ -48,6 +49,23 @@ void append_fabric_connection_rt_args(const FabricNodeId& src_fabric_node_id, co
                                       uint32_t link_idx, tt::tt_metal::Program& worker_program,
                                       const tt::tt_metal::CoreCoord& worker_core, std::vector<uint32_t>& worker_args,
                                       CoreType core_type = CoreType::WORKER);
+// A RoutingPlaneConnectionManager's arguments for a worker on `worker_core`
+// of chip `src`, one connection per node of dst_nodes (toward its first
+// hop; at most one per direction): per connection [direction][3 words],
+// then under FABRIC_2D [mesh columns][src chip][src mesh] and per
+// connection [dst chip][dst mesh]. link indices: none (link 0), one for
+// all, or one per connection. The kernel gets API_TYPE_Linear=1 or
+// API_TYPE_Mesh=1, and FABRIC_2D=1 under FABRIC_2D, as its defines.
+void append_routing_plane_connection_manager_rt_args(const FabricNodeId& src_fabric_node_id,
+                                                     const std::vector<FabricNodeId>& dst_nodes,
+                                                     const std::vector<uint32_t>& connection_link_indices,
+                                                     tt::tt_metal::Program& worker_program,
+                                                     tt::tt_metal::KernelHandle& kernel_id,
+                                                     const tt::tt_metal::CoreCoord& worker_core,
+                                                     std::vector<uint32_t>& worker_args,
+                                                     FabricApiType api_type = FabricApiType::Linear,
+                                                     CoreType core_type = CoreType::WORKER);
+
 // The link indices a connection from src toward dst may use.
 std::vector<uint32_t> get_forwarding_link_indices(const FabricNodeId& src_fabric_node_id,
                                                   const FabricNodeId& dst_fabric_node_id);
