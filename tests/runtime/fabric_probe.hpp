@@ -25,7 +25,7 @@ enum Mode : uint32_t {
   kSendDram = 6,   // write to DRAM address `dst` exactly as given (an unallocated one)
   kClosedTwice = 7, // close twice
   kCommands = 8,    // at dst: an inline write (+96), a scatter (+128, +192), then a fused write (+0) + increment
-  kLinearApi = 9    // kSend through tt::tt_fabric::linear::experimental's helpers (a multicast of range 1)
+  kLinearApi = 9    // kSend through the linear API's helpers (a multicast of range 1), or under FABRIC_2D the mesh API's
 };
 
 constexpr const char* kProbe = R"(
@@ -33,7 +33,9 @@ constexpr const char* kProbe = R"(
 #include "tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp"
 #include "tt_metal/fabric/hw/inc/packet_header_pool.h"
 #include "tt_metal/fabric/hw/inc/tt_fabric_api.h"
-#ifndef FABRIC_2D
+#ifdef FABRIC_2D
+#include "tt_metal/fabric/hw/inc/mesh/api.h"
+#else
 #include "tt_metal/fabric/hw/inc/linear/api.h"
 #endif
 
@@ -93,22 +95,26 @@ void kernel_main() {
     sender.close();
     return;
   }
-#ifndef FABRIC_2D
   if (mode == 9) {
-    using namespace tt::tt_fabric::linear::experimental;
     const uint64_t sem = get_noc_addr(my_x[0], my_y[0], get_semaphore(0));
-    fabric_multicast_noc_unicast_write(&sender, h, l1, 64,
-                                       tt::tt_fabric::NocUnicastCommandHeader{get_noc_addr_from_bank_id<true>(0, dst)},
-                                       uint8_t(hops), 1);
+    const tt::tt_fabric::NocUnicastCommandHeader write{get_noc_addr_from_bank_id<true>(0, dst)};
+#ifdef FABRIC_2D
+    using namespace tt::tt_fabric::mesh::experimental;
+    fabric_unicast_noc_unicast_write(&sender, h, uint8_t(dst_chip), 0, l1, 64, write);
+    fabric_unicast_noc_unicast_atomic_inc(&sender, h, uint8_t(dst_chip), 0,
+                                          tt::tt_fabric::NocUnicastAtomicIncCommandHeader{sem, 1});
+#else
+    using namespace tt::tt_fabric::linear::experimental;
+    fabric_multicast_noc_unicast_write(&sender, h, l1, 64, write, uint8_t(hops), 1);
     fabric_unicast_noc_unicast_atomic_inc(&sender, h, tt::tt_fabric::NocUnicastAtomicIncCommandHeader{sem, 1},
                                           uint8_t(hops));
+#endif
     cb_push_back(0, 1);
     cb_wait_front(0, 1);
     cb_pop_front(0, 1);
     sender.close();
     return;
   }
-#endif
   if (mode == 5) {
     for (uint32_t i = 0; i < 3; ++i)
       sender.send_payload_without_header_non_blocking_from_address(get_write_ptr(0) & ~0xfffu, 4096);

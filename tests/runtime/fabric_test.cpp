@@ -192,6 +192,20 @@ TEST(FabricTest, The2DFabricRoutesToAChipIdAcrossRowsAndColumns) {
   EXPECT_EQ(mesh->fabric_stats().hops, 4u); // East then South, twice
 }
 
+TEST(FabricTest, TheMeshApiHelpersSendToAChipId) {
+  auto mesh = Mesh::open(mesh_config(2, 2, FabricConfig::Fabric2D));
+  std::vector<std::shared_ptr<Buffer>> pages;
+  for (uint32_t c = 0; c < 4; ++c)
+    pages.push_back(dram_page(*mesh, c));
+  auto sender = probe(*mesh, 1, kLinearApi, 0, 55, pages[2]->address(), 0, 2);
+  auto receiver = probe(*mesh, 2, kWait);
+  ASSERT_EQ(run(*mesh, {nullptr, sender.get(), receiver.get(), nullptr}), "");
+  std::vector<uint32_t> got;
+  mesh->device(2).command_queue().enqueue_read_buffer(*pages[2], got);
+  EXPECT_EQ(got.at(0), 55u);
+  EXPECT_EQ(mesh->fabric_stats().hops, 4u); // West then South, twice
+}
+
 TEST(FabricTest, AHopCountOnThe2DFabricIsRefused) {
   auto mesh = Mesh::open(mesh_config(1, 2, FabricConfig::Fabric1D));
   mesh->set_fabric_config(FabricConfig::Fabric2D);
