@@ -40,6 +40,9 @@ ArchSpec arch_preset(std::string_view name) {
     a.num_cb_indices = 32;
     a.worker_noc_x0 = 1;
     a.worker_noc_y0 = 1;
+    // Kernels written for Wormhole name worker (0,0) as virtual NoC (18,18).
+    a.virtual_worker_x0 = 18;
+    a.virtual_worker_y0 = 18;
     return a;
   }
   throw ValidationError("unknown architecture '" + std::string(name) + "': expected 'blackhole' or 'wormhole_b0'");

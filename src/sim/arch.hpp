@@ -26,6 +26,11 @@ struct ArchSpec {
   uint32_t clock_mhz = 1000;
   uint32_t worker_noc_x0 = 1;
   uint32_t worker_noc_y0 = 1;
+  // TT-Metalium's virtual ("translated") worker coordinates, where they differ
+  // from the ones above: logical (x, y) is also NoC (x + virtual_worker_x0,
+  // y + virtual_worker_y0) (Wormhole: 18, 18); 0: none.
+  uint32_t virtual_worker_x0 = 0;
+  uint32_t virtual_worker_y0 = 0;
 
   uint32_t core_count() const { return grid_x * grid_y; }
   // Metalium's DRAM_ALIGNMENT: the larger of the DRAM read and write

@@ -153,6 +153,11 @@ Chip::Chip(const ArchSpec& arch, SchedulerPolicy policy)
       c->noc_y = y + arch.worker_noc_y0;
       c->l1 = memory_.l1(c->index);
       core_by_noc_[c->noc_y * 64 + c->noc_x] = int16_t(c->index);
+      // The virtual coordinates name the same core, where they overlap nothing.
+      if (arch.virtual_worker_x0 && arch.worker_noc_x0 + arch.grid_x <= arch.virtual_worker_x0 &&
+          arch.worker_noc_y0 + arch.grid_y <= arch.virtual_worker_y0 && arch.virtual_worker_x0 + x < 64 &&
+          arch.virtual_worker_y0 + y < 64)
+        core_by_noc_[(arch.virtual_worker_y0 + y) * 64 + arch.virtual_worker_x0 + x] = int16_t(c->index);
       cores_.push_back(std::move(c));
     }
   }

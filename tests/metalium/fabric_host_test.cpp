@@ -83,6 +83,67 @@ TEST(FabricHostTest, TwoChipsIncrementEachOthersGlobalSemaphore) {
   tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
 }
 
+// As TT-Metalium's Wormhole examples write it: worker (0,0) named by its
+// virtual NoC coordinates (18,18), ttnn's ccl helpers included, a sender
+// default-constructed and assigned a copy of the open connection.
+constexpr const char* kVirtualCoords = R"(
+#include "api/dataflow/dataflow_api.h"
+#include "tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp"
+#include "cpp/ttnn/operations/ccl/common/kernels/minimal_ccl_common.hpp"
+#include "tt_metal/fabric/hw/inc/packet_header_pool.h"
+#include "tt_metal/fabric/hw/inc/linear/api.h"
+
+void kernel_main() {
+  size_t idx = 0;
+  const uint32_t chip = get_arg_val<uint32_t>(idx++);
+  const uint32_t sem = get_arg_val<uint32_t>(idx++);
+  auto manager = FabricConnectionManager::build_from_args<FabricConnectionManager::BuildFromArgsMode::BUILD_AND_OPEN_CONNECTION>(idx);
+  auto* header = PacketHeaderPool::allocate_header();
+  header->to_noc_unicast_atomic_inc(tt::tt_fabric::NocUnicastAtomicIncCommandHeader{safe_get_noc_addr(18, 18, sem, 0), 1u});
+  tt::tt_fabric::WorkerToFabricEdmSender link;
+  link = chip == 0 ? manager.get_forward_connection() : manager.get_backward_connection();
+  link.wait_for_empty_write_slot();
+  tt::tt_fabric::fabric_set_unicast_route<false>(header, 1);
+  link.send_payload_flush_blocking_from_address((uint32_t)header, sizeof(PACKET_HEADER_TYPE));
+  noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem), 1);
+  if (manager.is_logically_connected()) manager.close();
+}
+)";
+
+TEST(FabricHostTest, WormholeVirtualCoordinatesAndCopiedSendersWorkAsOnSilicon) {
+  setenv("TESSEL_ARCH", "wormhole_b0", 1);
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::FABRIC_1D);
+  auto mesh_device = distributed::MeshDevice::create(distributed::MeshDeviceConfig(distributed::MeshShape(1, 2)));
+  const CoreCoord core{0, 0};
+  GlobalSemaphore semaphore = CreateGlobalSemaphore(*mesh_device, CoreRangeSet(CoreRange(core, core)), 0, BufferType::L1);
+  distributed::MeshWorkload workload;
+  for (const distributed::MeshCoordinate& coord : distributed::MeshCoordinateRange(mesh_device->shape())) {
+    Program program = CreateProgram();
+    KernelHandle kernel = CreateKernelFromString(program, kVirtualCoords, core, DataMovementConfig{});
+    std::vector<uint32_t> args = {uint32_t(coord[1]), uint32_t(semaphore.address())};
+    const distributed::MeshCoordinate peer(0, 1 - coord[1]);
+    for (bool forward : {true, false}) {
+      const bool here = forward == (coord[1] == 0);
+      args.push_back(here);
+      if (here)
+        tt::tt_fabric::append_fabric_connection_rt_args(mesh_device->get_fabric_node_id(coord),
+                                                        mesh_device->get_fabric_node_id(peer), 0, program, core, args);
+    }
+    SetRuntimeArgs(program, kernel, core, args);
+    workload.add_program(distributed::MeshCoordinateRange(coord), std::move(program));
+  }
+  distributed::EnqueueMeshWorkload(mesh_device->mesh_command_queue(), workload, true);
+  for (uint32_t c = 0; c < 2; ++c) {
+    std::vector<uint32_t> word;
+    detail::ReadFromDeviceL1(mesh_device->get_device(distributed::MeshCoordinate(0, c)), core, semaphore.address(), 4,
+                             word);
+    EXPECT_EQ(word.at(0), 1u) << "chip " << c;
+  }
+  mesh_device->close();
+  tt::tt_fabric::SetFabricConfig(tt::tt_fabric::FabricConfig::DISABLED);
+  unsetenv("TESSEL_ARCH");
+}
+
 constexpr const char* kRoutingPlane = R"(
 #include "api/dataflow/dataflow_api.h"
 #include "tt_metal/fabric/hw/inc/edm_fabric/routing_plane_connection_manager.hpp"
