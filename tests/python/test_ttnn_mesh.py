@@ -58,7 +58,7 @@ def test_a_galaxy_of_full_grids_does_not_fit_one_process_and_the_error_says_what
         ttnn.open_mesh_device(ttnn.MeshShape(8, 4))
     # The devices opened before the failure were closed: as many open again
     # (how many full grids fit depends on what else the process maps below 4 GiB).
-    m = ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
+    m = ttnn.open_mesh_device(ttnn.MeshShape(1, 2))
     ttnn.close_mesh_device(m)
 
 
