@@ -4,6 +4,7 @@
 
 #include "base/warning.hpp"
 #include "sim/chip.hpp"
+#include "sim/fabric_delivery.hpp"
 #include "sim/kernel_api_support.hpp"
 #include "sim/l1_layout.hpp"
 #include "sim/memory_check.hpp"
@@ -30,11 +31,11 @@ const char* mode_name(FabricMode mode) {
   return "?";
 }
 
-[[noreturn]] void fail_fiber(Fiber* f, std::string message, const char* file, uint32_t line) {
+} // namespace
+
+void fail_sender(Fiber* f, std::string message, const char* file, uint32_t line) {
   f->core->chip->fail(f, std::move(message), file, line);
 }
-
-} // namespace
 
 Fabric::Fabric(std::vector<Chip*> chips, FabricLinks links, FabricMode mode, uint32_t mesh_id)
     : chips_(std::move(chips)), links_(links), mode_(mode), mesh_id_(mesh_id) {
@@ -92,12 +93,12 @@ Fabric::Slot& Fabric::slot_of(Fiber* f, tessel_fabric_connection* c, const char*
       std::string m = std::string(call) +
                    ": the fabric connection was not built from its runtime arguments "
                    "(WorkerToFabricEdmSender::build_from_args, with the words append_fabric_connection_rt_args gave)";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   if (!c->open || c->slot >= slots_.size() || slots_[c->slot].owner != f || slots_[c->slot].token != c->token)
     {
       std::string m = std::string(call) + ": the fabric connection is not open: call open() before sending on it";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   return slots_[c->slot];
 }
@@ -108,7 +109,7 @@ void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint3
     {
       std::string m = "open: the fabric connection was not built from its runtime arguments "
                "(WorkerToFabricEdmSender::build_from_args, with the words append_fabric_connection_rt_args gave)";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   }
   std::string problem;
@@ -131,7 +132,7 @@ void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint3
               ")";
   else if (c->open)
     problem = "the connection is already open (opened twice without close())";
-  if (!problem.empty()) fail_fiber(f, "open: " + std::move(problem), file, line);
+  if (!problem.empty()) fail_sender(f, "open: " + std::move(problem), file, line);
   uint32_t s = 0;
   while (s < slots_.size() && slots_[s].owner) ++s;
   if (s == slots_.size()) slots_.emplace_back();
@@ -150,7 +151,7 @@ void Fabric::close(Fiber* f, tessel_fabric_connection* c, const char* file, uint
   if (c->magic == TESSEL_FABRIC_CONNECTION_MAGIC && !c->open) {
     {
       std::string m = "close: the fabric connection is not open (closed twice, or never opened)";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   }
   Slot& slot = slot_of(f, c, "close", file, line);
@@ -158,7 +159,7 @@ void Fabric::close(Fiber* f, tessel_fabric_connection* c, const char* file, uint
     {
       std::string m = "close: " + std::to_string(slot.staged.size()) +
                    " payload bytes were staged on the connection and never sent (a packet's header commits it)";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   slot.owner = nullptr;
   slot.token = 0;
@@ -196,7 +197,7 @@ void Fabric::stage(Fiber* f, tessel_fabric_connection* c, uint32_t src_l1, uint3
               " bytes of payload after the header): split it into packets of at most that";
   else if (uint64_t(offset) + bytes > core.chip->memory().l1_size_bytes())
     problem = std::to_string(bytes) + " bytes at L1 " + hex(offset) + " run past the end of L1";
-  if (!problem.empty()) fail_fiber(f, "send_payload_without_header: " + std::move(problem), file, line);
+  if (!problem.empty()) fail_sender(f, "send_payload_without_header: " + std::move(problem), file, line);
   check_l1(f, core, offset, bytes, true, TransferEnd::Source, "send_payload_without_header", file, line);
   slot.staged.insert(slot.staged.end(), core.l1 + offset, core.l1 + offset + bytes);
 }
@@ -234,7 +235,7 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
     if (traced) crossings_.push_back({chips_[from], dir, c.link, begin, free_at});
   };
   // `why` by value: this frame is abandoned, never unwound, so no string may stay alive in it.
-  const auto broken = [&](std::string why) { fail_fiber(f, "send: the packet's route " + std::move(why), file, line); };
+  const auto broken = [&](std::string why) { fail_sender(f, "send: the packet's route " + std::move(why), file, line); };
   if (h.route == TESSEL_FABRIC_ROUTE_HOPS) {
     if (mode_ == FabricMode::Mesh)
       broken("counts hops (to_chip_unicast / to_chip_multicast of a 1D header), but the fabric is FABRIC_2D: set "
@@ -315,190 +316,6 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
          "before sending the header");
 }
 
-namespace {
-
-// Where a packet's NoC address lands on the destination chip.
-struct Landing {
-  Core* core = nullptr; // null: a DRAM bank
-  uint8_t* host = nullptr;
-};
-
-// A delivery's failure: from a kernel's send, the sending fiber stops; from
-// another rank's packet, there is no fiber, so the report is thrown to
-// Fabric::deliver, which keeps it for the run to end with.
-struct DeliveryFailed {
-  std::string message;
-};
-
-class Failer {
-public:
-  Failer(Fiber* f, const char* file, uint32_t line, const std::string* origin)
-      : f_(f), file_(file), line_(line), origin_(origin) {}
-  [[noreturn]] void fail(std::string message) const {
-    if (f_) fail_fiber(f_, std::move(message), file_, line_);
-    throw DeliveryFailed{*origin_ + std::move(message)};
-  }
-  void warn(std::string message) const {
-    if (f_) return f_->core->chip->warn(f_, std::move(message), file_, line_);
-    base::warn_once(*origin_ + message, *origin_ + message);
-  }
-
-private:
-  Fiber* f_;
-  const char* file_;
-  uint32_t line_;
-  const std::string* origin_;
-};
-
-std::string device_of(const Chip& dst) {
-  const std::string& label = dst.label();
-  return label.empty() ? "the device" : label.substr(0, label.size() - 2);
-}
-
-Landing land(const Failer& fail, Chip& dst, uint64_t noc_addr, uint32_t size, uint32_t alignment, bool l1_only,
-             const char* call) {
-  const uint32_t x = uint32_t((noc_addr >> TESSEL_NOC_LOCAL_BITS) & TESSEL_NOC_COORD_MASK);
-  const uint32_t y = uint32_t((noc_addr >> (TESSEL_NOC_LOCAL_BITS + TESSEL_NOC_COORD_BITS)) & TESSEL_NOC_COORD_MASK);
-  const uint64_t local = noc_addr & TESSEL_NOC_LOCAL_MASK;
-  if (noc_addr & TESSEL_NOC_POISON_BIT) {
-    std::string m = std::string(call) + ": the packet's NoC address was made from coordinates that do not fit";
-    fail.fail(std::move(m));
-  }
-  if (local % alignment != 0) {
-    std::string m = std::string(call) + ": the packet's destination address " + hex(local) + " on " + device_of(dst) +
-                    " is not " + std::to_string(alignment) +
-                    "-byte aligned: the router writes from a buffer slot aligned to that, so silicon would put the "
-                    "bytes at the wrong offset";
-    fail.fail(std::move(m));
-  }
-  std::string problem;
-  if (const int ci = dst.core_at_noc(x, y); ci >= 0) {
-    Core& core = dst.core(uint32_t(ci));
-    const uint64_t offset = local & TESSEL_L1_SLOT_MASK;
-    if (offset + size > dst.memory().l1_size_bytes()) {
-      std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at L1 " + hex(offset) + " of " +
-                      device_of(dst) + " core (" + std::to_string(core.logical_x) + "," +
-                      std::to_string(core.logical_y) + ") run past the end of L1 (" +
-                      std::to_string(dst.memory().l1_size_bytes()) + " bytes)";
-      fail.fail(std::move(m));
-    }
-    const TransferVerdict v = l1_destination_verdict(core, offset, offset + size, call, problem);
-    if (v == TransferVerdict::Error) fail.fail(std::move(problem));
-    if (v == TransferVerdict::Warning) fail.warn(std::move(problem));
-    return {&core, core.l1 + offset};
-  }
-  if (const int bank = dst.dram_bank_at_noc(x, y); bank >= 0 && !l1_only) {
-    if (local + size > dst.memory().dram_bank_size_bytes()) {
-      std::string m = std::string(call) + ": " + std::to_string(size) + " bytes at DRAM bank " + std::to_string(bank) +
-                      " address " + hex(local) + " of " + device_of(dst) + " run past the end of the bank";
-      fail.fail(std::move(m));
-    }
-    if (dram_destination_verdict(dst, uint32_t(bank), local, local + size, call, problem) == TransferVerdict::Error)
-      fail.fail(std::move(problem));
-    return {nullptr, dst.memory().dram(uint32_t(bank)) + local};
-  }
-  std::string m = std::string(call) + ": the packet's NoC address " + hex(noc_addr) + " names NoC (" +
-                  std::to_string(x) + "," + std::to_string(y) + ") of " + device_of(dst) +
-                  ", which is not a worker core" +
-                  (l1_only ? " (an atomic increment targets L1 only)" : " or a DRAM bank");
-  fail.fail(std::move(m));
-}
-
-// A timed destination core's semaphores written by a packet are stamped with
-// its arrival, so a wait for them ends no earlier (timing.hpp).
-void stamp_arrival(Landing at, uint32_t size, uint64_t arrival) {
-  if (!arrival || !at.core || !at.core->timing) return;
-  const uint64_t offset = uint64_t(at.host - at.core->l1);
-  for_each_semaphore_in(*at.core, offset, size,
-                        [&](uint32_t s) { Timing::stamp_max(at.core->timing->semaphore[s], arrival); });
-}
-
-void write_landed(Landing at, const uint8_t* src, uint32_t size) {
-  if (size <= 16 && size % 4 == 0) {
-    for (uint32_t i = 0; i < size; i += 4) {
-      uint32_t word;
-      std::memcpy(&word, src + i, 4);
-      __atomic_store_n(reinterpret_cast<uint32_t*>(at.host + i), word, __ATOMIC_RELEASE);
-    }
-  } else {
-    std::memcpy(at.host, src, size);
-  }
-  if (at.core) at.core->chip->after_write(*at.core, at.host, size);
-}
-
-void increment_landed(Landing at, uint32_t value) {
-  __atomic_fetch_add(reinterpret_cast<uint32_t*>(at.host), value, __ATOMIC_ACQ_REL);
-  at.core->chip->after_write(*at.core, at.host, 4);
-}
-
-// The packet's NoC command on chip `dst`.
-void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const uint8_t* payload, uint64_t arrival) {
-  const uint32_t size = h.payload_size_bytes;
-  const uint32_t l1_alignment = dst.arch().l1_alignment;
-  switch (h.noc_send_type) {
-  case TESSEL_FABRIC_NOC_UNICAST_WRITE:
-  {
-    const Landing at = land(fail, dst, h.noc_address[0], size, l1_alignment, false, "fabric unicast write");
-    stamp_arrival(at, size, arrival);
-    write_landed(at, payload, size);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_INLINE_WRITE: {
-    uint8_t word[4];
-    std::memcpy(word, &h.value, 4);
-    const Landing at = land(fail, dst, h.noc_address[0], 4, 4, false, "fabric inline write");
-    stamp_arrival(at, 4, arrival);
-    write_landed(at, word, 4);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC:
-  {
-    const Landing at = land(fail, dst, h.noc_address[0], 4, 4, true, "fabric atomic increment");
-    stamp_arrival(at, 4, arrival);
-    increment_landed(at, h.value);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_FUSED_UNICAST_ATOMIC_INC: {
-    const char* call = "fabric fused write + atomic increment";
-    const Landing data = land(fail, dst, h.noc_address[0], size, l1_alignment, false, call);
-    const Landing sem = land(fail, dst, h.noc_address[1], 4, 4, true, call);
-    stamp_arrival(data, size, arrival);
-    stamp_arrival(sem, 4, arrival);
-    write_landed(data, payload, size);
-    increment_landed(sem, h.value);
-    return;
-  }
-  case TESSEL_FABRIC_NOC_UNICAST_SCATTER_WRITE: {
-    const char* call = "fabric scatter write";
-    const uint32_t chunks = h.scatter_chunks;
-    if (chunks < 2 || chunks > TESSEL_FABRIC_SCATTER_CHUNKS) {
-      std::string m = std::string(call) + ": " + std::to_string(chunks) + " chunks; a scatter write has 2 to " +
-                      std::to_string(TESSEL_FABRIC_SCATTER_CHUNKS);
-      fail.fail(std::move(m));
-    }
-    uint32_t given = 0;
-    for (uint32_t i = 0; i + 1 < chunks; ++i)
-      given += h.chunk_size[i];
-    if (given >= size) {
-      std::string m = std::string(call) + ": the first " + std::to_string(chunks - 1) + " chunks take " +
-                      std::to_string(given) + " of the payload's " + std::to_string(size) +
-                      " bytes, leaving nothing for the last";
-      fail.fail(std::move(m));
-    }
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < chunks; ++i) {
-      const uint32_t bytes = i + 1 < chunks ? h.chunk_size[i] : size - given;
-      write_landed(land(fail, dst, h.noc_address[i], bytes, l1_alignment, false, call), payload + at, bytes);
-      at += bytes;
-    }
-    return;
-  }
-  default: return;
-  }
-}
-
-} // namespace
-
 void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uint32_t header_bytes, const char* file,
                   uint32_t line) {
   Slot& slot = slot_of(f, c, "send_payload_flush_blocking_from_address", file, line);
@@ -510,7 +327,7 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
       std::string m = "send: the packet header (" + std::to_string(header_bytes) + " bytes at L1 " + hex(offset) +
                    ") is not a whole header of " + std::to_string(sizeof(tessel_fabric_header)) +
                    " bytes inside L1: pass the header's address and sizeof(PACKET_HEADER_TYPE)";
-      fail_fiber(f, std::move(m), file, line);
+      fail_sender(f, std::move(m), file, line);
     }
   check_l1(f, core, offset, uint32_t(sizeof(tessel_fabric_header)), true, TransferEnd::Source, "send (packet header)",
            file, line);
@@ -533,7 +350,7 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
     problem = "the packet's payload, " + std::to_string(h.payload_size_bytes) +
               " bytes, is larger than a channel buffer slot holds (" + std::to_string(links_.max_payload_bytes) +
               " bytes of payload after the header)";
-  if (!problem.empty()) fail_fiber(f, "send: " + std::move(problem), file, line);
+  if (!problem.empty()) fail_sender(f, "send: " + std::move(problem), file, line);
   uint32_t hops = 0;
   // Timed: the worker's NoC writes of header and payload into the router's slot.
   uint64_t start = 0;
@@ -567,22 +384,6 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
     }
   }
   slot.staged.clear(); // its capacity stays for the next packet
-}
-
-void Fabric::deliver(uint32_t dst_chip, const tessel_fabric_header& header, const uint8_t* payload,
-                     const std::string& origin) {
-  if (dst_chip >= chips_.size() || !chips_[dst_chip]) return;
-  try {
-    apply(Failer(nullptr, nullptr, 0, &origin), *chips_[dst_chip], header, payload, 0);
-  } catch (const DeliveryFailed& e) {
-    if (delivery_failure_.empty()) delivery_failure_ = e.message;
-  }
-}
-
-std::string Fabric::take_delivery_failure() {
-  std::string failure;
-  failure.swap(delivery_failure_);
-  return failure;
 }
 
 } // namespace tessel::sim
