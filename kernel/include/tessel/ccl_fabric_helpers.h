@@ -43,22 +43,42 @@ inline void fabric_write_unidir(uint64_t noc0_dest_noc_addr, volatile PACKET_HEA
 // The payload written to noc0_dest_noc_addr on this chip and, through each
 // connection the manager has, on the chips its headers route to; then
 // l1_read_addr moves past it.
+namespace tessel_detail {
+// The payload written at noc0_dest_noc_addr on this chip, then set(header)
+// and a send through each connection the manager has.
+template <typename SetCommand>
+inline void write_here_and_both_ways(uint64_t noc0_dest_noc_addr, volatile PACKET_HEADER_TYPE* pkt_hdr_forward,
+                                     volatile PACKET_HEADER_TYPE* pkt_hdr_backward,
+                                     FabricConnectionManager& fabric_connection, size_t l1_read_addr,
+                                     uint32_t payload_size_bytes, SetCommand&& set, const char* file, uint32_t line) {
+  const auto [xy, local] = get_noc_address_components(noc0_dest_noc_addr);
+  noc_async_write(uint32_t(l1_read_addr), get_noc_addr(xy.x, xy.y, local), payload_size_bytes, noc_index, file, line);
+  if (fabric_connection.has_forward_connection()) {
+    set(pkt_hdr_forward);
+    perform_payload_send(fabric_connection.get_forward_connection(file, line), l1_read_addr, payload_size_bytes,
+                         pkt_hdr_forward, file, line);
+  }
+  if (fabric_connection.has_backward_connection()) {
+    set(pkt_hdr_backward);
+    perform_payload_send(fabric_connection.get_backward_connection(file, line), l1_read_addr, payload_size_bytes,
+                         pkt_hdr_backward, file, line);
+  }
+}
+} // namespace tessel_detail
+
+// The payload written to noc0_dest_noc_addr on this chip and, through each
+// connection the manager has, on the chips its headers route to; then
+// l1_read_addr moves past it.
 inline void write_and_advance_local_read_address_for_fabric_write(
     uint64_t noc0_dest_noc_addr, volatile PACKET_HEADER_TYPE* pkt_hdr_forward,
     volatile PACKET_HEADER_TYPE* pkt_hdr_backward, FabricConnectionManager& fabric_connection, size_t& l1_read_addr,
     uint32_t payload_size_bytes, TESSEL_SITE_PARAMS) {
-  const auto [xy, local] = get_noc_address_components(noc0_dest_noc_addr);
-  noc_async_write(uint32_t(l1_read_addr), get_noc_addr(xy.x, xy.y, local), payload_size_bytes, noc_index, TESSEL_SITE);
-  const std::pair<bool, volatile PACKET_HEADER_TYPE*> ways[2] = {{fabric_connection.has_forward_connection(), pkt_hdr_forward},
-                                                                 {fabric_connection.has_backward_connection(), pkt_hdr_backward}};
-  for (uint32_t w = 0; w < 2; ++w) {
-    if (!ways[w].first) continue;
-    ways[w].second->to_noc_unicast_write(tt::tt_fabric::NocUnicastCommandHeader{noc0_dest_noc_addr},
-                                         payload_size_bytes);
-    perform_payload_send(w == 0 ? fabric_connection.get_forward_connection(TESSEL_SITE)
-                                : fabric_connection.get_backward_connection(TESSEL_SITE),
-                         l1_read_addr, payload_size_bytes, ways[w].second, TESSEL_SITE);
-  }
+  tessel_detail::write_here_and_both_ways(
+      noc0_dest_noc_addr, pkt_hdr_forward, pkt_hdr_backward, fabric_connection, l1_read_addr, payload_size_bytes,
+      [&](volatile PACKET_HEADER_TYPE* h) {
+        h->to_noc_unicast_write(tt::tt_fabric::NocUnicastCommandHeader{noc0_dest_noc_addr}, payload_size_bytes);
+      },
+      TESSEL_SITE);
   noc_async_writes_flushed(noc_index, TESSEL_SITE);
   l1_read_addr += payload_size_bytes;
 }
@@ -70,18 +90,13 @@ inline void fused_write_atomic_and_advance_local_read_address_for_fabric_write(
     volatile PACKET_HEADER_TYPE* pkt_hdr_backward, FabricConnectionManager& fabric_connection, size_t& l1_read_addr,
     uint32_t payload_size_bytes, uint64_t semaphore_noc_addr, const uint16_t val, const bool flush,
     TESSEL_SITE_PARAMS) {
-  const auto [xy, local] = get_noc_address_components(noc0_dest_noc_addr);
-  noc_async_write(uint32_t(l1_read_addr), get_noc_addr(xy.x, xy.y, local), payload_size_bytes, noc_index, TESSEL_SITE);
-  const std::pair<bool, volatile PACKET_HEADER_TYPE*> ways[2] = {{fabric_connection.has_forward_connection(), pkt_hdr_forward},
-                                                                 {fabric_connection.has_backward_connection(), pkt_hdr_backward}};
-  for (uint32_t w = 0; w < 2; ++w) {
-    if (!ways[w].first) continue;
-    ways[w].second->to_noc_fused_unicast_write_atomic_inc(
-        tt::tt_fabric::NocUnicastAtomicIncFusedCommandHeader{noc0_dest_noc_addr, semaphore_noc_addr, val, flush},
-        payload_size_bytes);
-    perform_payload_send(w == 0 ? fabric_connection.get_forward_connection(TESSEL_SITE)
-                                : fabric_connection.get_backward_connection(TESSEL_SITE),
-                         l1_read_addr, payload_size_bytes, ways[w].second, TESSEL_SITE);
-  }
+  tessel_detail::write_here_and_both_ways(
+      noc0_dest_noc_addr, pkt_hdr_forward, pkt_hdr_backward, fabric_connection, l1_read_addr, payload_size_bytes,
+      [&](volatile PACKET_HEADER_TYPE* h) {
+        h->to_noc_fused_unicast_write_atomic_inc(
+            tt::tt_fabric::NocUnicastAtomicIncFusedCommandHeader{noc0_dest_noc_addr, semaphore_noc_addr, val, flush},
+            payload_size_bytes);
+      },
+      TESSEL_SITE);
   l1_read_addr += payload_size_bytes;
 }
