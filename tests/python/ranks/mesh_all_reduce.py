@@ -22,6 +22,10 @@ ok = np.allclose(np.asarray(summed, dtype=np.float32), want, rtol=1e-2, atol=0.5
 digest = hashlib.sha256(np.ascontiguousarray(summed).tobytes()).hexdigest()[:16]
 rank, size = ttnn.distributed_context_get_rank(), ttnn.distributed_context_get_size()
 ttnn.distributed_context_barrier()
-print(f"rank {rank} of {size}: {len(mesh.get_devices())} of {mesh.get_num_devices()} devices, "
-      f"{'PASSED' if ok else 'FAILED'}, digest {digest}", flush=True)
+line = (f"rank {rank} of {size}: {len(mesh.get_devices())} of {mesh.get_num_devices()} devices, "
+        f"{'PASSED' if ok else 'FAILED'}, digest {digest}")
+# Rank 0 prints every rank's line (ranks' own prints would interleave).
+lines = ttnn.mesh._all_gather(line)
+if rank == 0:
+    print("\n".join(lines), flush=True)
 ttnn.close_mesh_device(mesh)
