@@ -533,20 +533,17 @@ void Chip::make_all_ready() {
     make_ready(f);
 }
 
-bool Chip::after_resume(Fiber* f, std::span<const Launch> launches) {
+void Chip::after_resume(Fiber* f, std::span<const Launch> launches) {
   switch (f->state) {
   case FiberState::Done:
     --remaining_;
     sim::note_progress(*t_watch);
-    return true;
+    return;
   case FiberState::Faulted:
-    if (f->fault_signal == kStoppedSignal) {
-      stopped_by_watchdog();
-      return true; // the stop ends the run at the loop's top
-    }
+    if (f->fault_signal == kStoppedSignal) return stopped_by_watchdog(); // the stop ends the run at the loop's top
     throw_failure(f, launches);
   case FiberState::Failed: throw_failure(f, launches);
-  default: return true;
+  default: return;
   }
 }
 

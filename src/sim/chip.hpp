@@ -475,7 +475,7 @@ private:
   void prepare_run(std::span<const Launch> launches, WatchSlot& watch);
   void make_all_ready();
   // A fiber switched back: account for it, or throw its failure.
-  bool after_resume(Fiber* f, std::span<const Launch> launches);
+  void after_resume(Fiber* f, std::span<const Launch> launches);
   void settle_clocks(); // clock_epoch_ = the latest clock of this run's RISCs
 
   ArchSpec arch_;

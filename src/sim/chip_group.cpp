@@ -150,7 +150,6 @@ void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& 
   }
   WatchScope watching(watch, watchdog_timeout_ms_from_env());
   L1WindowThread window_thread;
-  std::vector<bool> finished(runs.size(), false);
   for (;;) {
     bool progress = false;
     if (!failed) {
@@ -159,7 +158,7 @@ void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& 
           throw Interrupted("the run was interrupted (tessel::request_interrupt, Ctrl-C); it was stopped on every "
                             "rank and the devices stay usable");
         for (size_t i = 0; i < runs.size(); ++i) {
-          if (finished[i]) continue;
+          if (runs[i].chip->run_finished()) continue;
           try {
             progress |= runs[i].chip->run_slice(runs[i].launches, kSliceSwitches);
           } catch (...) {
@@ -177,7 +176,7 @@ void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& 
     }
     bool all_done = true;
     for (size_t i = 0; i < runs.size(); ++i)
-      all_done &= failed || (finished[i] = runs[i].chip->run_finished());
+      all_done &= failed || runs[i].chip->run_finished();
     const std::string failure = failed ? rank + message_of(failed) : std::string();
     const FabricPeers::Round round =
         peers.exchange(fabric, progress, all_done, failure, failed ? failure_kind(failed) : FabricPeers::kNone);
@@ -210,9 +209,8 @@ void run_chips(std::span<const ChipLaunches> runs, Fabric& fabric, FabricPeers& 
         at = semicolon + 1;
       }
       group.abort_all();
-      throw DeadlockError("deadlock across " + std::to_string(chips) + " devices on " +
-                          std::to_string(peers.size()) + " ranks: no RISC can make progress (" +
-                          std::to_string(total) + " blocked):" + all_rows);
+      throw DeadlockError("deadlock across " + std::to_string(chips) + " devices on " + std::to_string(peers.size()) +
+                          " ranks: no RISC can make progress (" + std::to_string(total) + " blocked):" + all_rows);
     }
   }
   for (size_t i = 0; i < runs.size(); ++i) {
