@@ -59,15 +59,7 @@ FabricConfig parse_fabric_config(const std::string& text) {
   throw ValidationError("fabric config '" + text + "' is not valid: expected 1d, 1d_ring, 2d or disabled");
 }
 
-std::string fabric_config_name(FabricConfig config) {
-  switch (config) {
-  case FabricConfig::Disabled: return "DISABLED";
-  case FabricConfig::Fabric1D: return "FABRIC_1D";
-  case FabricConfig::Fabric1DRing: return "FABRIC_1D_RING";
-  case FabricConfig::Fabric2D: return "FABRIC_2D";
-  }
-  return "?";
-}
+std::string fabric_config_name(FabricConfig config) { return sim::fabric_mode_name(fabric_mode(config)); }
 
 struct Mesh::State {
   MeshConfig config;
@@ -161,8 +153,8 @@ std::shared_ptr<Mesh> Mesh::open(const MeshConfig& config) {
     throw ValidationError(std::string(call) + ": a " + std::to_string(config.rows) + "x" + std::to_string(config.cols) +
                           " mesh needs " + std::to_string(local) + " devices" +
                           (ranks.distributed() ? " in each of " + std::to_string(ranks.size()) + " ranks" : "") +
-                          ", but one process holds at most " + std::to_string(fit) + " " + arch.name +
-                          " devices of " + std::to_string(arch.grid_x) + "x" + std::to_string(arch.grid_y) +
+                          ", but one process holds at most " + std::to_string(fit) + " " + arch.name + " devices of " +
+                          std::to_string(arch.grid_x) + "x" + std::to_string(arch.grid_y) +
                           " worker cores (every core's L1 takes 4 MiB of the address space below 4 GiB): split the "
                           "mesh over more MPI ranks (mpirun -np N; docs/multichip.md), or use a smaller grid");
   std::vector<std::shared_ptr<Device>> devices(want);
@@ -265,9 +257,8 @@ void Mesh::run(std::span<Program* const> programs) {
     for (uint32_t i = 0; i < size(); ++i) {
       if (!programs[i]) continue;
       if (!is_local(i))
-        throw ValidationError(std::string(call) + ": a program for chip " + std::to_string(i) +
-                              ", which rank " + std::to_string(rank_of(i)) +
-                              " holds: each rank gives programs for its own chips only");
+        throw ValidationError(std::string(call) + ": a program for chip " + std::to_string(i) + ", which rank " +
+                              std::to_string(rank_of(i)) + " holds: each rank gives programs for its own chips only");
     }
     // A kernel may send to any chip of the mesh: every one must be open.
     for (uint32_t i = first_local_chip(); i < first_local_chip() + local_chip_count(); ++i)

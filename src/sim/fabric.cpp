@@ -21,14 +21,14 @@ constexpr const char* kDirectionNames[4] = {"East", "West", "North", "South"};
 constexpr int kRowStep[4] = {0, 0, -1, 1};
 constexpr int kColStep[4] = {1, -1, 0, 0};
 
-const char* mode_name(FabricMode mode) {
-  switch (mode) {
-  case FabricMode::Disabled: return "DISABLED";
-  case FabricMode::Line: return "FABRIC_1D";
-  case FabricMode::Ring: return "FABRIC_1D_RING";
-  case FabricMode::Mesh: return "FABRIC_2D";
-  }
-  return "?";
+// Fails the sender unless c was built by build_from_args.
+void require_built(Fiber* f, const tessel_fabric_connection* c, const char* call, const char* file, uint32_t line) {
+  if (c->magic != TESSEL_FABRIC_CONNECTION_MAGIC)
+    fail_sender(f,
+                std::string(call) + ": the fabric connection was not built from its runtime arguments "
+                                    "(WorkerToFabricEdmSender::build_from_args, with the words "
+                                    "append_fabric_connection_rt_args gave)",
+                file, line);
 }
 
 } // namespace
@@ -49,6 +49,16 @@ Fabric::Fabric(std::vector<Chip*> chips, FabricLinks links, FabricMode mode, uin
 Fabric::~Fabric() {
   for (Chip* c : chips_)
     if (c) c->set_fabric(nullptr, 0);
+}
+
+const char* fabric_mode_name(FabricMode mode) {
+  switch (mode) {
+  case FabricMode::Disabled: return "DISABLED";
+  case FabricMode::Line: return "FABRIC_1D";
+  case FabricMode::Ring: return "FABRIC_1D_RING";
+  case FabricMode::Mesh: return "FABRIC_2D";
+  }
+  return "?";
 }
 
 const char* Fabric::direction_name(uint32_t direction) { return direction < 4 ? kDirectionNames[direction] : "?"; }
@@ -80,38 +90,22 @@ int Fabric::direction_to(uint32_t src, uint32_t dst) const {
   return -1;
 }
 
-Fabric::Stats Fabric::stats() const {
-  return stats_;
-}
+Fabric::Stats Fabric::stats() const { return stats_; }
 
 // ---- Connections -----------------------------------------------------------
 
 Fabric::Slot& Fabric::slot_of(Fiber* f, tessel_fabric_connection* c, const char* call, const char* file,
                               uint32_t line) {
-  if (c->magic != TESSEL_FABRIC_CONNECTION_MAGIC)
-    {
-      std::string m = std::string(call) +
-                   ": the fabric connection was not built from its runtime arguments "
-                   "(WorkerToFabricEdmSender::build_from_args, with the words append_fabric_connection_rt_args gave)";
-      fail_sender(f, std::move(m), file, line);
-    }
+  require_built(f, c, call, file, line);
   if (!c->open || c->slot >= slots_.size() || slots_[c->slot].owner != f || slots_[c->slot].token != c->token)
-    {
-      std::string m = std::string(call) + ": the fabric connection is not open: call open() before sending on it";
-      fail_sender(f, std::move(m), file, line);
-    }
+    fail_sender(f, std::string(call) + ": the fabric connection is not open: call open() before sending on it", file,
+                line);
   return slots_[c->slot];
 }
 
 void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint32_t line) {
   const uint32_t me = f->core->chip->fabric_chip();
-  if (c->magic != TESSEL_FABRIC_CONNECTION_MAGIC) {
-    {
-      std::string m = "open: the fabric connection was not built from its runtime arguments "
-               "(WorkerToFabricEdmSender::build_from_args, with the words append_fabric_connection_rt_args gave)";
-      fail_sender(f, std::move(m), file, line);
-    }
-  }
+  require_built(f, c, "open", file, line);
   std::string problem;
   if (mode_ == FabricMode::Disabled)
     problem = "the fabric is off: call SetFabricConfig(FabricConfig::FABRIC_1D, FABRIC_1D_RING or FABRIC_2D) before "
@@ -124,17 +118,17 @@ void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint3
               std::to_string(mesh_id_);
   else if (c->link >= links_.links_per_side)
     problem = "link " + std::to_string(c->link) + " does not exist: devices have " +
-              std::to_string(links_.links_per_side) + " link" + (links_.links_per_side == 1 ? "" : "s") +
-              " per side";
+              std::to_string(links_.links_per_side) + " link" + (links_.links_per_side == 1 ? "" : "s") + " per side";
   else if (neighbour(me, c->direction, mode_ != FabricMode::Line) < 0)
     problem = chip_name(me) + " has no link " + direction_name(c->direction) + " (the edge of the " +
-              std::to_string(links_.rows) + "x" + std::to_string(links_.cols) + " mesh under " + mode_name(mode_) +
-              ")";
+              std::to_string(links_.rows) + "x" + std::to_string(links_.cols) + " mesh under " +
+              fabric_mode_name(mode_) + ")";
   else if (c->open)
     problem = "the connection is already open (opened twice without close())";
   if (!problem.empty()) fail_sender(f, "open: " + std::move(problem), file, line);
   uint32_t s = 0;
-  while (s < slots_.size() && slots_[s].owner) ++s;
+  while (s < slots_.size() && slots_[s].owner)
+    ++s;
   if (s == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[s];
   slot.owner = f;
@@ -148,19 +142,14 @@ void Fabric::open(Fiber* f, tessel_fabric_connection* c, const char* file, uint3
 }
 
 void Fabric::close(Fiber* f, tessel_fabric_connection* c, const char* file, uint32_t line) {
-  if (c->magic == TESSEL_FABRIC_CONNECTION_MAGIC && !c->open) {
-    {
-      std::string m = "close: the fabric connection is not open (closed twice, or never opened)";
-      fail_sender(f, std::move(m), file, line);
-    }
-  }
+  if (c->magic == TESSEL_FABRIC_CONNECTION_MAGIC && !c->open)
+    fail_sender(f, "close: the fabric connection is not open (closed twice, or never opened)", file, line);
   Slot& slot = slot_of(f, c, "close", file, line);
   if (!slot.staged.empty())
-    {
-      std::string m = "close: " + std::to_string(slot.staged.size()) +
-                   " payload bytes were staged on the connection and never sent (a packet's header commits it)";
-      fail_sender(f, std::move(m), file, line);
-    }
+    fail_sender(f,
+                "close: " + std::to_string(slot.staged.size()) +
+                    " payload bytes were staged on the connection and never sent (a packet's header commits it)",
+                file, line);
   slot.owner = nullptr;
   slot.token = 0;
   c->open = 0;
@@ -224,7 +213,8 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
   const auto cross = [&](uint32_t from, uint32_t dir) {
     if (!start) {
       // Untimed: the crossing is shown at the sender's clock.
-      if (traced) crossings_.push_back({chips_[from], dir, c.link, f->core->ctx[f->risc].clock, f->core->ctx[f->risc].clock});
+      if (traced)
+        crossings_.push_back({chips_[from], dir, c.link, f->core->ctx[f->risc].clock, f->core->ctx[f->risc].clock});
       return;
     }
     if (link_free_.empty()) link_free_.assign(chips_.size() * 4 * links_.links_per_side, 0);
@@ -235,7 +225,9 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
     if (traced) crossings_.push_back({chips_[from], dir, c.link, begin, free_at});
   };
   // `why` by value: this frame is abandoned, never unwound, so no string may stay alive in it.
-  const auto broken = [&](std::string why) { fail_sender(f, "send: the packet's route " + std::move(why), file, line); };
+  const auto broken = [&](std::string why) {
+    fail_sender(f, "send: the packet's route " + std::move(why), file, line);
+  };
   if (h.route == TESSEL_FABRIC_ROUTE_HOPS) {
     if (mode_ == FabricMode::Mesh)
       broken("counts hops (to_chip_unicast / to_chip_multicast of a 1D header), but the fabric is FABRIC_2D: set "
@@ -262,15 +254,14 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
   }
   if (h.route == TESSEL_FABRIC_ROUTE_MESH || h.route == TESSEL_FABRIC_ROUTE_MESH_MCAST) {
     if (mode_ != FabricMode::Mesh)
-      broken(std::string("names a destination chip (a 2D route), but the fabric is ") + mode_name(mode_) +
+      broken(std::string("names a destination chip (a 2D route), but the fabric is ") + fabric_mode_name(mode_) +
              ": use to_chip_unicast(hops) with a 1D header, or SetFabricConfig(FABRIC_2D)");
     if (h.dst_mesh_id != mesh_id_)
       broken("goes to mesh " + std::to_string(h.dst_mesh_id) + ", but this mesh is " + std::to_string(mesh_id_) +
              " and there is no other");
     if (h.dst_chip_id >= chips_.size())
-      broken("goes to chip " + std::to_string(h.dst_chip_id) + ", which is not in the " +
-             std::to_string(links_.rows) + "x" + std::to_string(links_.cols) + " mesh (chip ids 0.." +
-             std::to_string(chips_.size() - 1) + ")");
+      broken("goes to chip " + std::to_string(h.dst_chip_id) + ", which is not in the " + std::to_string(links_.rows) +
+             "x" + std::to_string(links_.cols) + " mesh (chip ids 0.." + std::to_string(chips_.size() - 1) + ")");
     if (h.dst_chip_id == me && h.route == TESSEL_FABRIC_ROUTE_MESH)
       broken("goes to " + chip_name(me) + ", its own sender: write to this chip over the NoC");
     // East/West to the destination's column, then North/South to its row.
@@ -293,8 +284,10 @@ void Fabric::route(Fiber* f, const tessel_fabric_connection& c, const tessel_fab
       return;
     }
     // A multicast: the chips of the rectangle around the destination, the destination included.
-    const int r0 = int(dr) - int(h.mcast_hops[TESSEL_FABRIC_NORTH]), r1 = int(dr) + int(h.mcast_hops[TESSEL_FABRIC_SOUTH]);
-    const int c0 = int(dc) - int(h.mcast_hops[TESSEL_FABRIC_WEST]), c1 = int(dc) + int(h.mcast_hops[TESSEL_FABRIC_EAST]);
+    const int r0 = int(dr) - int(h.mcast_hops[TESSEL_FABRIC_NORTH]),
+              r1 = int(dr) + int(h.mcast_hops[TESSEL_FABRIC_SOUTH]);
+    const int c0 = int(dc) - int(h.mcast_hops[TESSEL_FABRIC_WEST]),
+              c1 = int(dc) + int(h.mcast_hops[TESSEL_FABRIC_EAST]);
     if (r0 < 0 || c0 < 0 || r1 >= int(links_.rows) || c1 >= int(links_.cols))
       broken("leaves the mesh: a multicast of E" + std::to_string(h.mcast_hops[0]) + " W" +
              std::to_string(h.mcast_hops[1]) + " N" + std::to_string(h.mcast_hops[2]) + " S" +
@@ -323,12 +316,11 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
   const uint32_t offset = header_l1 & TESSEL_L1_SLOT_MASK;
   if (header_bytes < sizeof(tessel_fabric_header) ||
       uint64_t(offset) + sizeof(tessel_fabric_header) > core.chip->memory().l1_size_bytes())
-    {
-      std::string m = "send: the packet header (" + std::to_string(header_bytes) + " bytes at L1 " + hex(offset) +
-                   ") is not a whole header of " + std::to_string(sizeof(tessel_fabric_header)) +
-                   " bytes inside L1: pass the header's address and sizeof(PACKET_HEADER_TYPE)";
-      fail_sender(f, std::move(m), file, line);
-    }
+    fail_sender(f,
+                "send: the packet header (" + std::to_string(header_bytes) + " bytes at L1 " + hex(offset) +
+                    ") is not a whole header of " + std::to_string(sizeof(tessel_fabric_header)) +
+                    " bytes inside L1: pass the header's address and sizeof(PACKET_HEADER_TYPE)",
+                file, line);
   check_l1(f, core, offset, uint32_t(sizeof(tessel_fabric_header)), true, TransferEnd::Source, "send (packet header)",
            file, line);
   tessel_fabric_header h;
@@ -365,7 +357,7 @@ void Fabric::send(Fiber* f, tessel_fabric_connection* c, uint32_t header_l1, uin
   route(f, *c, h, route_scratch_, hops, start, file, line);
   if (Tracer* tracer = f->core->chip->tracer()) {
     std::string to = route_scratch_.size() == 1 ? "device " + std::to_string(route_scratch_[0])
-                                                 : std::to_string(route_scratch_.size()) + " devices";
+                                                : std::to_string(route_scratch_.size()) + " devices";
     tracer->fabric_packet(f->core->ctx[f->risc], begin, uint32_t(sizeof(tessel_fabric_header) + h.payload_size_bytes),
                           crossings_, to);
   }

@@ -43,6 +43,7 @@ class Chip;
 struct Fiber;
 
 enum class FabricMode : uint8_t { Disabled, Line, Ring, Mesh };
+const char* fabric_mode_name(FabricMode mode); // TT-Metalium's spelling: "FABRIC_1D", ...
 
 struct FabricLinks {
   uint32_t rows = 1, cols = 1;
@@ -98,7 +99,9 @@ public:
   // Chips held by other processes are null in the constructor's list; a
   // packet for one goes to `peers`. Not owned.
   void set_peers(class FabricPeers* peers) { peers_ = peers; }
-  class FabricPeers* peers() const { return peers_; }
+  class FabricPeers* peers() const {
+    return peers_;
+  }
   // A packet from another rank for chip `dst_chip` of this one: its command
   // takes effect here. A failure (an address the chip has not allocated...)
   // is kept, with the sender's `origin`, for take_delivery_failure().
@@ -133,8 +136,8 @@ private:
   uint32_t mesh_id_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> route_scratch_;
-  std::vector<uint64_t> arrivals_;  // route(): when the packet reaches each destination (timed)
-  std::vector<uint64_t> link_free_; // per (chip, direction, link): when the link is next free (timed)
+  std::vector<uint64_t> arrivals_;              // route(): when the packet reaches each destination (timed)
+  std::vector<uint64_t> link_free_;             // per (chip, direction, link): when the link is next free (timed)
   std::vector<Tracer::LinkCrossing> crossings_; // route(): the links a traced packet crossed
   Stats stats_;
   class FabricPeers* peers_ = nullptr;

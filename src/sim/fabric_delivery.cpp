@@ -109,8 +109,7 @@ void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const u
   const uint32_t size = h.payload_size_bytes;
   const uint32_t l1_alignment = dst.arch().l1_alignment;
   switch (h.noc_send_type) {
-  case TESSEL_FABRIC_NOC_UNICAST_WRITE:
-  {
+  case TESSEL_FABRIC_NOC_UNICAST_WRITE: {
     const Landing at = land(fail, dst, h.noc_address[0], size, l1_alignment, false, "fabric unicast write");
     stamp_arrival(at, size, arrival);
     write_landed(at, payload, size);
@@ -124,8 +123,7 @@ void apply(const Failer& fail, Chip& dst, const tessel_fabric_header& h, const u
     write_landed(at, word, 4);
     return;
   }
-  case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC:
-  {
+  case TESSEL_FABRIC_NOC_UNICAST_ATOMIC_INC: {
     const Landing at = land(fail, dst, h.noc_address[0], 4, 4, true, "fabric atomic increment");
     stamp_arrival(at, 4, arrival);
     increment_landed(at, h.value);
