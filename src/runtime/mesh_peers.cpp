@@ -66,7 +66,6 @@ sim::FabricPeers::Round MeshPeers::exchange(sim::Fabric& fabric, bool progress, 
   Round round;
   round.any_progress = progress;
   round.all_finished = true;
-  std::vector<uint8_t> payload;
   for (uint32_t r = 0; r < ranks_.size(); ++r) {
     uint32_t flags, kind;
     std::string text;
@@ -91,11 +90,11 @@ sim::FabricPeers::Round MeshPeers::exchange(sim::Fabric& fabric, bool progress, 
         tessel_fabric_header header;
         std::memcpy(&header, block.data() + at, sizeof header);
         at += sizeof header;
-        payload.assign(block.data() + at, block.data() + at + bytes);
+        const auto* payload = reinterpret_cast<const uint8_t*>(block.data() + at);
         at += bytes;
         const std::string origin = block.substr(at, origin_bytes);
         at += origin_bytes;
-        fabric.deliver(chip, header, payload.data(), origin);
+        fabric.deliver(chip, header, payload, origin);
         round.any_progress = true;
       }
     }

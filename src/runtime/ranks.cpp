@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 
 #include "base/env.hpp"
 #include "ranks/mpi_transport.h"
@@ -28,6 +27,7 @@ struct Ranks::Plugin {
 namespace {
 
 std::atomic<bool> g_collective{false};
+std::atomic<Ranks*> g_started{nullptr};
 
 // How many ranks the launcher started, from its environment (1 outside mpirun).
 uint32_t launched_size() {
@@ -77,10 +77,6 @@ void check(int rc, const char* what) {
   if (rc != 0) throw Error(std::string("MPI ") + what + " failed (MPI error " + std::to_string(rc) + ")");
 }
 
-} // namespace
-
-namespace {
-std::atomic<Ranks*> g_started{nullptr};
 } // namespace
 
 Ranks* Ranks::started() { return g_started.load(); }
@@ -136,9 +132,9 @@ std::vector<std::string> Ranks::all_to_all(const std::vector<std::string>& to) {
   std::vector<uint64_t> send_counts(size_), recv_counts(size_);
   std::string send;
   for (uint32_t r = 0; r < size_; ++r) {
-    const std::string& block = r < to.size() && r != rank_ ? to[r] : std::string();
-    send_counts[r] = block.size();
-    send += block;
+    if (r >= to.size() || r == rank_) continue; // send_counts[r] stays 0
+    send_counts[r] = to[r].size();
+    send += to[r];
   }
   uint8_t* recv = nullptr;
   check(plugin_->alltoallv(send_counts.data(), reinterpret_cast<const uint8_t*>(send.data()), recv_counts.data(),
